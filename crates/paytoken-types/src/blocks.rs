@@ -1,0 +1,324 @@
+//! The request blocks: customer, shipping, billing, card and bank account, each writing its
+//! present fields under a prefix.
+//!
+//! The blocks are plain structs with public fields: the structured values are checked by
+//! their own types, and free text (names, city, street) by each block's `validate`, which
+//! request builders call before anything is sent.
+
+use alloc::string::String;
+use core::net::IpAddr;
+
+use crate::contact::check_free_text;
+use crate::form::{FormFields, FormWriter};
+use crate::{
+    BankAccount, BirthDate, Card, CountryCode, CustomerId, Email, Error, LanguageCode, Phone, Sex,
+    TelephoneCountryCode,
+};
+
+/// Checks every present free-text field of a block, naming the field on failure.
+fn check_all(fields: &[(&'static str, &Option<String>)]) -> Result<(), Error> {
+    fields
+        .iter()
+        .filter_map(|(field, text)| text.as_deref().map(|text| (*field, text)))
+        .try_for_each(|(field, text)| check_free_text(field, text))
+}
+
+/// The customer (`customer.*`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Customer {
+    /// `customer.givenName`.
+    pub given_name: Option<String>,
+    /// `customer.surname`.
+    pub surname: Option<String>,
+    /// `customer.sex`.
+    pub sex: Option<Sex>,
+    /// `customer.email`.
+    pub email: Option<Email>,
+    /// `customer.phone`.
+    pub phone: Option<Phone>,
+    /// `customer.telnocc`.
+    pub telnocc: Option<TelephoneCountryCode>,
+    /// `customer.birthDate`.
+    pub birth_date: Option<BirthDate>,
+    /// `customer.ip`.
+    pub ip: Option<IpAddr>,
+    /// `customer.customerId`, from customer sign-up.
+    pub customer_id: Option<CustomerId>,
+}
+
+impl Customer {
+    /// Checks the free-text fields.
+    ///
+    /// # Errors
+    /// [`Error::Empty`] or [`Error::InvalidCharacter`], naming the field.
+    pub fn validate(&self) -> Result<(), Error> {
+        check_all(&[
+            ("customer.givenName", &self.given_name),
+            ("customer.surname", &self.surname),
+        ])
+    }
+}
+
+impl FormFields for Customer {
+    const PREFIX: &'static str = "customer.";
+
+    fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>) {
+        form.prefixed_optional(prefix, "givenName", self.given_name.as_deref());
+        form.prefixed_optional(prefix, "surname", self.surname.as_deref());
+        form.prefixed_optional(prefix, "sex", self.sex.as_ref().map(Sex::as_str));
+        form.prefixed_optional(prefix, "email", self.email.as_ref().map(Email::as_str));
+        form.prefixed_optional(prefix, "phone", self.phone.as_ref().map(Phone::as_str));
+        if let Some(telnocc) = &self.telnocc {
+            form.prefixed_display(prefix, "telnocc", telnocc);
+        }
+        if let Some(birth_date) = &self.birth_date {
+            form.prefixed_display(prefix, "birthDate", birth_date);
+        }
+        if let Some(ip) = &self.ip {
+            form.prefixed_display(prefix, "ip", ip);
+        }
+        form.prefixed_optional(
+            prefix,
+            "customerId",
+            self.customer_id.as_ref().map(CustomerId::as_str),
+        );
+    }
+}
+
+/// The shipping address (`shipping.*`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shipping {
+    /// `shipping.country`.
+    pub country: Option<CountryCode>,
+    /// `shipping.city`.
+    pub city: Option<String>,
+    /// `shipping.state`.
+    pub state: Option<String>,
+    /// `shipping.postcode`.
+    pub postcode: Option<String>,
+    /// `shipping.street1`.
+    pub street1: Option<String>,
+    /// `shipping.language`.
+    pub language: Option<LanguageCode>,
+    /// `shipping.givenName` (stand-alone registrations name the customer here).
+    pub given_name: Option<String>,
+    /// `shipping.surname`.
+    pub surname: Option<String>,
+}
+
+impl Shipping {
+    /// Checks the free-text fields.
+    ///
+    /// # Errors
+    /// [`Error::Empty`] or [`Error::InvalidCharacter`], naming the field.
+    pub fn validate(&self) -> Result<(), Error> {
+        check_all(&[
+            ("shipping.city", &self.city),
+            ("shipping.state", &self.state),
+            ("shipping.postcode", &self.postcode),
+            ("shipping.street1", &self.street1),
+            ("shipping.givenName", &self.given_name),
+            ("shipping.surname", &self.surname),
+        ])
+    }
+}
+
+impl FormFields for Shipping {
+    const PREFIX: &'static str = "shipping.";
+
+    fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>) {
+        form.prefixed_optional(prefix, "country", self.country.as_ref().map(CountryCode::as_str));
+        form.prefixed_optional(prefix, "city", self.city.as_deref());
+        form.prefixed_optional(prefix, "state", self.state.as_deref());
+        form.prefixed_optional(prefix, "postcode", self.postcode.as_deref());
+        form.prefixed_optional(prefix, "street1", self.street1.as_deref());
+        form.prefixed_optional(
+            prefix,
+            "language",
+            self.language.as_ref().map(LanguageCode::as_str),
+        );
+        form.prefixed_optional(prefix, "givenName", self.given_name.as_deref());
+        form.prefixed_optional(prefix, "surname", self.surname.as_deref());
+    }
+}
+
+/// The billing address (`billing.*`), which published samples send beside `shipping.*`;
+/// note `billing.street`, without the `1`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Billing {
+    /// `billing.country`.
+    pub country: Option<CountryCode>,
+    /// `billing.city`.
+    pub city: Option<String>,
+    /// `billing.state`.
+    pub state: Option<String>,
+    /// `billing.postcode`.
+    pub postcode: Option<String>,
+    /// `billing.street`.
+    pub street: Option<String>,
+}
+
+impl Billing {
+    /// Checks the free-text fields.
+    ///
+    /// # Errors
+    /// [`Error::Empty`] or [`Error::InvalidCharacter`], naming the field.
+    pub fn validate(&self) -> Result<(), Error> {
+        check_all(&[
+            ("billing.city", &self.city),
+            ("billing.state", &self.state),
+            ("billing.postcode", &self.postcode),
+            ("billing.street", &self.street),
+        ])
+    }
+}
+
+impl FormFields for Billing {
+    const PREFIX: &'static str = "billing.";
+
+    fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>) {
+        form.prefixed_optional(prefix, "country", self.country.as_ref().map(CountryCode::as_str));
+        form.prefixed_optional(prefix, "city", self.city.as_deref());
+        form.prefixed_optional(prefix, "state", self.state.as_deref());
+        form.prefixed_optional(prefix, "postcode", self.postcode.as_deref());
+        form.prefixed_optional(prefix, "street", self.street.as_deref());
+    }
+}
+
+impl Card {
+    /// Checks the holder's name, when there is one.
+    ///
+    /// # Errors
+    /// [`Error::Empty`] or [`Error::InvalidCharacter`] for `card.holder`.
+    pub fn validate(&self) -> Result<(), Error> {
+        check_all(&[("card.holder", &self.holder)])
+    }
+}
+
+impl FormFields for Card {
+    const PREFIX: &'static str = "card.";
+
+    fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>) {
+        form.prefixed(prefix, "number", self.number.expose_digits());
+        form.prefixed_display(prefix, "expiryMonth", &self.expiry_month);
+        form.prefixed_display(prefix, "expiryYear", &self.expiry_year);
+        form.prefixed(prefix, "cvv", self.cvv.expose_digits());
+        form.prefixed_optional(prefix, "holder", self.holder.as_deref());
+    }
+}
+
+impl BankAccount {
+    /// Checks the holder's name, when there is one.
+    ///
+    /// # Errors
+    /// [`Error::Empty`] or [`Error::InvalidCharacter`] for `bankAccount.holder`.
+    pub fn validate(&self) -> Result<(), Error> {
+        check_all(&[("bankAccount.holder", &self.holder)])
+    }
+}
+
+impl FormFields for BankAccount {
+    const PREFIX: &'static str = "bankAccount.";
+
+    fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>) {
+        form.prefixed(prefix, "iban", self.iban.expose_str());
+        form.prefixed(prefix, "bic", self.bic.as_str());
+        form.prefixed_optional(prefix, "holder", self.holder.as_deref());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_prelude::*;
+    use crate::{Bic, CardNumber, Cvv, ExpiryMonth, ExpiryYear, Iban};
+    use core::net::Ipv4Addr;
+
+    fn body_of(write: impl FnOnce(&mut FormWriter<'_>)) -> String {
+        let mut body = Vec::new();
+        write(&mut FormWriter::new(&mut body));
+        String::from_utf8(body).unwrap()
+    }
+
+    #[test]
+    fn a_full_customer_block_in_order() {
+        let customer = Customer {
+            given_name: Some("Zoë".into()),
+            surname: Some("O'Neil".into()),
+            sex: Some(Sex::Female),
+            email: Some(Email::new("zoe@example.com").unwrap()),
+            phone: Some(Phone::new("9876543210").unwrap()),
+            telnocc: Some(TelephoneCountryCode::new("+91").unwrap()),
+            birth_date: Some("19840229".parse().unwrap()),
+            ip: Some(IpAddr::V4(Ipv4Addr::new(192, 0, 2, 1))),
+            customer_id: Some(CustomerId::new("1250").unwrap()),
+        };
+        assert_eq!(
+            body_of(|form| form.block(&customer)),
+            "customer.givenName=Zo%C3%AB&customer.surname=O%27Neil&customer.sex=female\
+             &customer.email=zoe%40example.com&customer.phone=9876543210\
+             &customer.telnocc=%2B91&customer.birthDate=19840229&customer.ip=192.0.2.1\
+             &customer.customerId=1250"
+        );
+    }
+
+    #[test]
+    fn absent_fields_are_left_out_and_prefixes_can_change() {
+        let customer = Customer {
+            given_name: Some("Jo".into()),
+            ..Customer::default()
+        };
+        assert_eq!(body_of(|form| form.block(&customer)), "customer.givenName=Jo");
+        assert_eq!(
+            body_of(|form| customer.write_fields("shipping.", form)),
+            "shipping.givenName=Jo"
+        );
+        assert_eq!(body_of(|form| form.block(&Billing::default())), "");
+        assert_eq!(body_of(|form| form.optional_block::<Shipping>(None)), "");
+    }
+
+    #[test]
+    fn card_and_bank_account_blocks() {
+        let card = Card {
+            number: CardNumber::new("4000000000000051").unwrap(),
+            expiry_month: ExpiryMonth::new(3).unwrap(),
+            expiry_year: ExpiryYear::new(2030).unwrap(),
+            cvv: Cvv::new("745").unwrap(),
+            holder: Some("Jo Doe".into()),
+        };
+        assert_eq!(
+            body_of(|form| form.block(&card)),
+            "card.number=4000000000000051&card.expiryMonth=03&card.expiryYear=2030\
+             &card.cvv=745&card.holder=Jo+Doe"
+        );
+        let account = BankAccount {
+            iban: Iban::new("DE89370400440532013000").unwrap(),
+            bic: Bic::new("DEUTDEFF").unwrap(),
+            holder: None,
+        };
+        assert_eq!(
+            body_of(|form| form.block(&account)),
+            "bankAccount.iban=DE89370400440532013000&bankAccount.bic=DEUTDEFF"
+        );
+    }
+
+    #[test]
+    fn validation_names_the_field() {
+        let shipping = Shipping {
+            city: Some("Berlin".into()),
+            street1: Some("  ".into()),
+            ..Shipping::default()
+        };
+        assert_eq!(
+            shipping.validate(),
+            Err(Error::Empty {
+                field: "shipping.street1"
+            })
+        );
+        let billing = Billing {
+            street: Some("Main\tStreet".into()),
+            ..Billing::default()
+        };
+        assert_eq!(billing.validate().unwrap_err().field(), Some("billing.street"));
+    }
+}

@@ -1,0 +1,98 @@
+//! Currency codes.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::Error;
+use crate::serde_support::deserialize_from_str;
+
+const FIELD: &str = "currency";
+
+/// A three-letter currency code in upper case, such as `EUR` (ISO 4217 alphabetic form).
+///
+/// Which codes a gateway accepts is its own affair; this type only guarantees the form.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Currency([u8; 3]);
+
+impl Currency {
+    /// Euro.
+    pub const EUR: Self = Self(*b"EUR");
+    /// United States dollar.
+    pub const USD: Self = Self(*b"USD");
+    /// Pound sterling.
+    pub const GBP: Self = Self(*b"GBP");
+    /// Indian rupee.
+    pub const INR: Self = Self(*b"INR");
+
+    /// Checks the form of `code`.
+    ///
+    /// # Errors
+    /// [`Error::Length`] unless three characters, [`Error::InvalidCharacter`] for anything
+    /// but the upper-case letters `A` to `Z`.
+    pub fn new(code: &str) -> Result<Self, Error> {
+        crate::error::check_chars(FIELD, code, "upper-case letters a to z", |c| {
+            c.is_ascii_uppercase()
+        })?;
+        crate::error::check_len(FIELD, code.len(), 3, 3)?;
+        let mut bytes = [0; 3];
+        bytes.copy_from_slice(code.as_bytes());
+        Ok(Self(bytes))
+    }
+
+    /// The code, such as `"EUR"`.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        // Invariant: only ASCII upper-case letters are ever stored.
+        core::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+impl fmt::Debug for Currency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Currency({})", self.as_str())
+    }
+}
+
+impl fmt::Display for Currency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Currency {
+    type Err = Error;
+    fn from_str(code: &str) -> Result<Self, Error> {
+        Self::new(code)
+    }
+}
+
+deserialize_from_str!(Currency);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_prelude::*;
+
+    #[test]
+    fn accepts_three_upper_case_letters() {
+        assert_eq!(Currency::new("EUR"), Ok(Currency::EUR));
+        assert_eq!(Currency::EUR.to_string(), "EUR");
+        assert_eq!(format!("{:?}", Currency::USD), "Currency(USD)");
+    }
+
+    #[test]
+    fn refuses_other_forms() {
+        assert_eq!(Currency::new(""), Err(Error::Empty { field: FIELD }));
+        assert!(matches!(Currency::new("EU"), Err(Error::Length { .. })));
+        assert!(matches!(Currency::new("EURO"), Err(Error::Length { .. })));
+        assert!(matches!(
+            Currency::new("eur"),
+            Err(Error::InvalidCharacter { position: 1, .. })
+        ));
+        assert!(matches!(
+            Currency::new("E1R"),
+            Err(Error::InvalidCharacter { position: 2, .. })
+        ));
+        assert!(Currency::new("ÉUR").is_err());
+    }
+}

@@ -1,0 +1,214 @@
+//! Open enums: the values the interface names, plus `Other` for every value it does not.
+//!
+//! The gateway's value sets are not fully published, so an unknown value is kept as it came
+//! (`Other`), never refused. [`from_wire`](PaymentType::from_wire) maps a known text to its
+//! variant, so `Other` never holds a value that has a variant of its own.
+
+use alloc::string::String;
+use core::convert::Infallible;
+use core::fmt;
+use core::str::FromStr;
+
+macro_rules! open_enum {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $wire:literal,)+ }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum $name {
+            $($(#[$vdoc])* $variant,)+
+            /// A value this version does not know, kept as it came.
+            Other(String),
+        }
+
+        impl $name {
+            /// The value for a wire text; an unknown text becomes `Other`.
+            #[must_use]
+            pub fn from_wire(text: &str) -> Self {
+                match text {
+                    $($wire => Self::$variant,)+
+                    other => Self::Other(String::from(other)),
+                }
+            }
+
+            /// The wire text.
+            #[must_use]
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $(Self::$variant => $wire,)+
+                    Self::Other(text) => text,
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = Infallible;
+            fn from_str(text: &str) -> Result<Self, Infallible> {
+                Ok(Self::from_wire(text))
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(text: &str) -> Self {
+                Self::from_wire(text)
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct Visitor;
+                impl serde::de::Visitor<'_> for Visitor {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str("a string")
+                    }
+                    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<$name, E> {
+                        Ok($name::from_wire(text))
+                    }
+                }
+                deserializer.deserialize_str(Visitor)
+            }
+        }
+    };
+}
+
+open_enum! {
+    /// The card or account brand (`paymentBrand`).
+    PaymentBrand {
+        /// `VISA`.
+        Visa => "VISA",
+        /// `MASTERCARD`.
+        Mastercard => "MASTERCARD",
+        /// `AMEX`.
+        Amex => "AMEX",
+        /// `DINERS`.
+        Diners => "DINERS",
+        /// `DISCOVER`.
+        Discover => "DISCOVER",
+        /// `JCB`.
+        Jcb => "JCB",
+        /// `MAESTRO`.
+        Maestro => "MAESTRO",
+        /// `RUPAY`.
+        Rupay => "RUPAY",
+        /// `DIRECTDEBIT`, for SEPA bank accounts.
+        DirectDebit => "DIRECTDEBIT",
+    }
+}
+
+open_enum! {
+    /// How the payment is made (`paymentMode`).
+    PaymentMode {
+        /// `CC`: credit card.
+        CreditCard => "CC",
+        /// `DC`: debit card.
+        DebitCard => "DC",
+        /// `SEPA`: SEPA direct debit.
+        Sepa => "SEPA",
+    }
+}
+
+open_enum! {
+    /// What a request does (`paymentType`).
+    PaymentType {
+        /// `DB`: debit, authorise and capture at once.
+        Debit => "DB",
+        /// `PA`: pre-authorisation, captured later.
+        PreAuthorization => "PA",
+        /// `DL`: delete a stored registration.
+        Delete => "DL",
+        /// `CP`: capture a pre-authorisation.
+        Capture => "CP",
+        /// `RF`: refund.
+        Refund => "RF",
+        /// `RV`: reversal.
+        Reversal => "RV",
+        /// `IN`: inquiry.
+        Inquiry => "IN",
+    }
+}
+
+open_enum! {
+    /// The place of a payment in a recurring series (`recurringType`).
+    RecurringType {
+        /// `INITIAL`: the first payment, which sets the series up.
+        Initial => "INITIAL",
+        /// `REPEATED`: each later payment.
+        Repeated => "REPEATED",
+    }
+}
+
+open_enum! {
+    /// The customer's sex (`customer.sex`); the interface shows only `male`.
+    Sex {
+        /// `male`.
+        Male => "male",
+        /// `female`.
+        Female => "female",
+    }
+}
+
+open_enum! {
+    /// A transaction's status (`transactionStatus`).
+    TransactionStatus {
+        /// `Y`: approved.
+        Approved => "Y",
+        /// `N`: failed or declined.
+        Declined => "N",
+        /// `P`: pending.
+        Pending => "P",
+        /// `3D`: waiting for 3-D Secure authentication.
+        ThreeDSecure => "3D",
+        /// `C`: cancelled.
+        Cancelled => "C",
+    }
+}
+
+open_enum! {
+    /// A stored registration's status (`registrationStatus`).
+    RegistrationStatus {
+        /// `Y`: active, usable for payments.
+        Active => "Y",
+        /// `N`: inactive (deleted).
+        Inactive => "N",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_prelude::*;
+
+    #[test]
+    fn known_values_map_to_variants_and_back() {
+        assert_eq!(PaymentType::from_wire("DB"), PaymentType::Debit);
+        assert_eq!(PaymentType::Inquiry.as_str(), "IN");
+        assert_eq!(TransactionStatus::from_wire("3D"), TransactionStatus::ThreeDSecure);
+        assert_eq!(RecurringType::Repeated.to_string(), "REPEATED");
+        assert_eq!("VISA".parse(), Ok(PaymentBrand::Visa));
+    }
+
+    #[test]
+    fn unknown_values_are_kept() {
+        let brand = PaymentBrand::from_wire("UNIONPAY");
+        assert_eq!(brand, PaymentBrand::Other("UNIONPAY".into()));
+        assert_eq!(brand.as_str(), "UNIONPAY");
+        // Case matters on the wire: `db` is not `DB`.
+        assert_eq!(PaymentType::from_wire("db"), PaymentType::Other("db".into()));
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn deserializes_any_string() {
+        let status: TransactionStatus = serde_json::from_str("\"Y\"").unwrap();
+        assert_eq!(status, TransactionStatus::Approved);
+        let status: RegistrationStatus = serde_json::from_str("\"X\"").unwrap();
+        assert_eq!(status, RegistrationStatus::Other("X".into()));
+    }
+}

@@ -1,0 +1,134 @@
+//! The one error type of this crate: a value that does not fit its field.
+
+/// Why a value was refused.
+///
+/// Every variant names the field (its wire name, such as `card.number`) and never carries
+/// the value itself: a refused card number or CVV must not reach a log line through its
+/// error. Values are checked before anything is built, so none of these errors means a
+/// request reached the gateway ([`Error::may_have_reached_gateway`] is always `false`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The value is empty, or only blanks.
+    #[error("{field}: is empty")]
+    Empty {
+        /// The field's wire name.
+        field: &'static str,
+    },
+    /// The value is shorter or longer than the field allows.
+    #[error("{field}: has {len} characters, expected {min} to {max}")]
+    Length {
+        /// The field's wire name.
+        field: &'static str,
+        /// The length that was given, in characters.
+        len: usize,
+        /// The fewest characters allowed.
+        min: usize,
+        /// The most characters allowed.
+        max: usize,
+    },
+    /// A character that the field does not allow.
+    #[error("{field}: character {position} is not allowed, expected {expected}")]
+    InvalidCharacter {
+        /// The field's wire name.
+        field: &'static str,
+        /// Where the character stands, counting characters from 1.
+        position: usize,
+        /// What the field allows, in words.
+        expected: &'static str,
+    },
+    /// The value has the right characters but not the right form (a month of `13`, a date
+    /// that is not in the calendar, an amount with one fraction digit).
+    #[error("{field}: {reason}")]
+    Malformed {
+        /// The field's wire name.
+        field: &'static str,
+        /// What is wrong, in lowercase words.
+        reason: &'static str,
+    },
+    /// The value's check digits do not match (Luhn for card numbers, ISO 7064 for IBANs).
+    #[error("{field}: check digits do not match")]
+    CheckDigits {
+        /// The field's wire name.
+        field: &'static str,
+    },
+    /// A number too large for the field (an amount beyond `u64` minor units).
+    #[error("{field}: too large")]
+    Overflow {
+        /// The field's wire name.
+        field: &'static str,
+    },
+    /// A form body with a `%` that is not followed by two hexadecimal digits.
+    #[error("form body: malformed percent escape at byte {offset}")]
+    MalformedEscape {
+        /// The byte offset of the `%` in the body.
+        offset: usize,
+    },
+    /// A form body whose decoded name or value is not UTF-8.
+    #[error("form body: not utf-8 in the pair starting at byte {offset}")]
+    InvalidUtf8 {
+        /// The byte offset of the pair in the body.
+        offset: usize,
+    },
+}
+
+impl Error {
+    /// Whether the request this error belongs to may have reached the gateway: never, since
+    /// values are checked before a request is built.
+    #[must_use]
+    pub const fn may_have_reached_gateway(&self) -> bool {
+        false
+    }
+
+    /// The wire name of the field at fault, where there is one.
+    #[must_use]
+    pub const fn field(&self) -> Option<&'static str> {
+        match self {
+            Self::Empty { field }
+            | Self::Length { field, .. }
+            | Self::InvalidCharacter { field, .. }
+            | Self::Malformed { field, .. }
+            | Self::CheckDigits { field }
+            | Self::Overflow { field } => Some(field),
+            Self::MalformedEscape { .. } | Self::InvalidUtf8 { .. } => None,
+        }
+    }
+}
+
+/// Checks a length in characters against `min..=max`.
+pub(crate) const fn check_len(
+    field: &'static str,
+    len: usize,
+    min: usize,
+    max: usize,
+) -> Result<(), Error> {
+    if len == 0 {
+        return Err(Error::Empty { field });
+    }
+    if len < min || len > max {
+        return Err(Error::Length {
+            field,
+            len,
+            min,
+            max,
+        });
+    }
+    Ok(())
+}
+
+/// Finds the first character that `allowed` refuses, as an [`Error::InvalidCharacter`].
+pub(crate) fn check_chars(
+    field: &'static str,
+    value: &str,
+    expected: &'static str,
+    allowed: impl Fn(char) -> bool,
+) -> Result<(), Error> {
+    match value.chars().position(|c| !allowed(c)) {
+        Some(index) => Err(Error::InvalidCharacter {
+            field,
+            position: index + 1,
+            expected,
+        }),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,316 @@
+//! `application/x-www-form-urlencoded`: the encoder every request uses, and a decoder.
+//!
+//! The encoder writes `name=value` pairs joined by `&` into a caller's `Vec<u8>`, in the
+//! order they are written, so a request's bytes are stable. A space becomes `+`; the bytes
+//! `A-Z a-z 0-9 * - . _` stay as they are; every other byte of the UTF-8 text becomes `%XX`
+//! (upper-case hex), which is what HTML forms and `serde_urlencoded` do.
+//!
+//! ```
+//! use paytoken_types::form::{FormWriter, decode};
+//!
+//! let mut body = Vec::new();
+//! let mut form = FormWriter::new(&mut body);
+//! form.field("customer.givenName", "Zoë Anne");
+//! form.optional("customer.phone", None);
+//! assert_eq!(body, b"customer.givenName=Zo%C3%AB+Anne");
+//!
+//! let pairs: Vec<_> = decode(&body).collect::<Result<_, _>>()?;
+//! assert_eq!(pairs[0], ("customer.givenName".into(), "Zoë Anne".into()));
+//! # Ok::<(), paytoken_types::Error>(())
+//! ```
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::{self, Write as _};
+
+use crate::Error;
+
+/// A block of request fields that writes itself under a prefix (`customer.`, `shipping.`,
+/// `card.`).
+pub trait FormFields {
+    /// The prefix the interface gives this block, dot included.
+    const PREFIX: &'static str;
+
+    /// Writes the block's present fields, each name behind `prefix`, in a fixed order.
+    fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>);
+}
+
+/// Appends form fields to a buffer. Reuse the buffer (`clear()` it) and nothing allocates
+/// once it has grown to the size of a request.
+#[derive(Debug)]
+pub struct FormWriter<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+impl<'a> FormWriter<'a> {
+    /// Writes into `out`. A body already in `out` is continued: the first field written
+    /// is joined to it with `&`.
+    pub fn new(out: &'a mut Vec<u8>) -> Self {
+        Self { out }
+    }
+
+    /// Writes `name=value`.
+    pub fn field(&mut self, name: &str, value: &str) {
+        self.prefixed("", name, value);
+    }
+
+    /// Writes `name=value` when there is a value; an absent field is left out.
+    pub fn optional(&mut self, name: &str, value: Option<&str>) {
+        if let Some(value) = value {
+            self.field(name, value);
+        }
+    }
+
+    /// Writes `{prefix}{name}=value`.
+    pub fn prefixed(&mut self, prefix: &str, name: &str, value: &str) {
+        if !self.out.is_empty() {
+            self.out.push(b'&');
+        }
+        encode_into(self.out, prefix.as_bytes());
+        encode_into(self.out, name.as_bytes());
+        self.out.push(b'=');
+        encode_into(self.out, value.as_bytes());
+    }
+
+    /// Writes `{prefix}{name}=value` when there is a value.
+    pub fn prefixed_optional(&mut self, prefix: &str, name: &str, value: Option<&str>) {
+        if let Some(value) = value {
+            self.prefixed(prefix, name, value);
+        }
+    }
+
+    /// Writes `{prefix}{name}=` and the value's `Display` text, formatted straight into the
+    /// buffer without an intermediate `String`.
+    pub fn prefixed_display(&mut self, prefix: &str, name: &str, value: &dyn fmt::Display) {
+        self.prefixed(prefix, name, "");
+        // Writing into a `Vec` cannot fail; a `Display` that reports an error leaves its
+        // text so far, which is all there is to send.
+        let _ = write!(Encoding(self.out), "{value}");
+    }
+
+    /// Writes a whole block under its own prefix.
+    pub fn block<B: FormFields>(&mut self, block: &B) {
+        block.write_fields(B::PREFIX, self);
+    }
+
+    /// Writes a block, when there is one, under its own prefix.
+    pub fn optional_block<B: FormFields>(&mut self, block: Option<&B>) {
+        if let Some(block) = block {
+            self.block(block);
+        }
+    }
+}
+
+/// Percent-encodes what is formatted into it.
+struct Encoding<'a>(&'a mut Vec<u8>);
+
+impl fmt::Write for Encoding<'_> {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        encode_into(self.0, text.as_bytes());
+        Ok(())
+    }
+}
+
+/// Bytes that stay as they are: `A-Z a-z 0-9 * - . _`.
+const UNRESERVED: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        #[expect(clippy::as_conversions, reason = "byte < 256 fits in u8")]
+        let b = byte as u8;
+        #[expect(clippy::indexing_slicing, reason = "byte < 256, the table's length")]
+        let slot = &mut table[byte];
+        *slot = b.is_ascii_alphanumeric() || matches!(b, b'*' | b'-' | b'.' | b'_');
+        byte += 1;
+    }
+    table
+};
+
+const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
+
+fn is_unreserved(byte: u8) -> bool {
+    UNRESERVED.get(usize::from(byte)).copied().unwrap_or(false)
+}
+
+/// Percent-encodes `bytes` onto `out`, copying runs of unreserved bytes whole.
+pub fn encode_into(out: &mut Vec<u8>, mut bytes: &[u8]) {
+    while !bytes.is_empty() {
+        let run = bytes
+            .iter()
+            .position(|&b| !is_unreserved(b))
+            .unwrap_or(bytes.len());
+        let (plain, rest) = bytes.split_at(run);
+        out.extend_from_slice(plain);
+        let Some((&special, rest)) = rest.split_first() else {
+            break;
+        };
+        if special == b' ' {
+            out.push(b'+');
+        } else {
+            let hex = |nibble: u8| HEX_UPPER.get(usize::from(nibble)).copied().unwrap_or(b'0');
+            out.extend_from_slice(&[b'%', hex(special >> 4), hex(special & 0x0f)]);
+        }
+        bytes = rest;
+    }
+}
+
+/// Decodes a form body into its `(name, value)` pairs, in order.
+///
+/// Empty pieces (`a=1&&b=2`) are skipped and a piece without `=` is a name with an empty
+/// value, as browsers do. Unlike browsers it refuses what it cannot read: a `%` without two
+/// hex digits after it is [`Error::MalformedEscape`], text that is not UTF-8 once decoded
+/// is [`Error::InvalidUtf8`]. The iterator ends after the first error. It never panics.
+pub fn decode(body: &[u8]) -> Decode<'_> {
+    Decode {
+        body,
+        offset: 0,
+        failed: false,
+    }
+}
+
+/// The iterator of [`decode`].
+#[derive(Debug, Clone)]
+pub struct Decode<'a> {
+    body: &'a [u8],
+    offset: usize,
+    failed: bool,
+}
+
+impl<'a> Iterator for Decode<'a> {
+    type Item = Result<(Cow<'a, str>, Cow<'a, str>), Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.failed {
+                return None;
+            }
+            let rest = self.body.get(self.offset..)?;
+            if rest.is_empty() {
+                return None;
+            }
+            let start = self.offset;
+            let piece_len = rest.iter().position(|&b| b == b'&').unwrap_or(rest.len());
+            let piece = rest.get(..piece_len).unwrap_or_default();
+            self.offset = start + piece_len + 1;
+            if piece.is_empty() {
+                continue;
+            }
+            let (name, value, value_offset) = match piece.iter().position(|&b| b == b'=') {
+                Some(eq) => (
+                    piece.get(..eq).unwrap_or_default(),
+                    piece.get(eq + 1..).unwrap_or_default(),
+                    start + eq + 1,
+                ),
+                None => (piece, &[][..], start + piece_len),
+            };
+            let pair = decode_component(name, start)
+                .and_then(|name| Ok((name, decode_component(value, value_offset)?)));
+            if pair.is_err() {
+                self.failed = true;
+            }
+            return Some(pair.map_err(|error| match error {
+                Error::InvalidUtf8 { .. } => Error::InvalidUtf8 { offset: start },
+                other => other,
+            }));
+        }
+    }
+}
+
+/// Decodes one name or value that starts at `offset` in the body.
+fn decode_component(bytes: &[u8], offset: usize) -> Result<Cow<'_, str>, Error> {
+    if !bytes.iter().any(|&b| b == b'%' || b == b'+') {
+        return core::str::from_utf8(bytes)
+            .map(Cow::Borrowed)
+            .map_err(|_| Error::InvalidUtf8 { offset });
+    }
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while let Some(&byte) = bytes.get(index) {
+        match byte {
+            b'+' => decoded.push(b' '),
+            b'%' => {
+                let hex = bytes
+                    .get(index + 1)
+                    .and_then(|&high| Some((hex_value(high)?, hex_value(*bytes.get(index + 2)?)?)));
+                let Some((high, low)) = hex else {
+                    return Err(Error::MalformedEscape {
+                        offset: offset + index,
+                    });
+                };
+                decoded.push(high << 4 | low);
+                index += 2;
+            }
+            other => decoded.push(other),
+        }
+        index += 1;
+    }
+    String::from_utf8(decoded)
+        .map(Cow::Owned)
+        .map_err(|_| Error::InvalidUtf8 { offset })
+}
+
+fn hex_value(byte: u8) -> Option<u8> {
+    char::from(byte)
+        .to_digit(16)
+        .and_then(|digit| u8::try_from(digit).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_prelude::*;
+
+    fn decoded(body: &[u8]) -> Result<Vec<(String, String)>, Error> {
+        decode(body)
+            .map(|pair| pair.map(|(n, v)| (n.into_owned(), v.into_owned())))
+            .collect()
+    }
+
+    #[test]
+    fn encodes_the_unreserved_set_plainly_and_the_rest_as_escapes() {
+        let mut out = Vec::new();
+        encode_into(&mut out, b"AZaz09*-._");
+        assert_eq!(out, b"AZaz09*-._");
+        out.clear();
+        encode_into(&mut out, "a b+c&d=e/f~g%h|i\u{e9}\n".as_bytes());
+        assert_eq!(out, b"a+b%2Bc%26d%3De%2Ff%7Eg%25h%7Ci%C3%A9%0A");
+    }
+
+    #[test]
+    fn writes_fields_in_order_and_leaves_out_absent_ones() {
+        let mut body = b"existing=1".to_vec();
+        let mut form = FormWriter::new(&mut body);
+        form.prefixed("customer.", "givenName", "Jo");
+        form.prefixed_optional("customer.", "phone", None);
+        form.prefixed_display("", "amount", &crate::Amount::from_minor_units(5000));
+        assert_eq!(body, b"existing=1&customer.givenName=Jo&amount=50.00");
+    }
+
+    #[test]
+    fn decodes_what_browsers_send() {
+        assert_eq!(
+            decoded(b"a=1&&b=x+y%2Fz&c&d=").unwrap(),
+            vec![
+                ("a".into(), "1".into()),
+                ("b".into(), "x y/z".into()),
+                ("c".into(), String::new()),
+                ("d".into(), String::new()),
+            ]
+        );
+        assert_eq!(decoded(b"").unwrap(), vec![]);
+        assert_eq!(decoded(b"%C3%A9=%c3%a9").unwrap(), vec![("é".into(), "é".into())]);
+    }
+
+    #[test]
+    fn refuses_malformed_escapes_and_bad_utf8() {
+        assert_eq!(decoded(b"a=%4"), Err(Error::MalformedEscape { offset: 2 }));
+        assert_eq!(decoded(b"a=1&b=%zz"), Err(Error::MalformedEscape { offset: 6 }));
+        assert_eq!(decoded(b"a=1&b%"), Err(Error::MalformedEscape { offset: 5 }));
+        assert_eq!(decoded(b"a=1&b=%FF"), Err(Error::InvalidUtf8 { offset: 4 }));
+        assert_eq!(decoded(b"a=\xff"), Err(Error::InvalidUtf8 { offset: 0 }));
+        let mut after_error = decode(b"a=%&b=1");
+        assert!(after_error.next().unwrap().is_err());
+        assert!(after_error.next().is_none());
+    }
+}

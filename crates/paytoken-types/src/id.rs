@@ -1,0 +1,168 @@
+//! Identifiers: validating newtypes over short alphanumeric text.
+//!
+//! The gateway's identifiers are alphanumeric and at most 32 characters long (registration
+//! ids are exactly 32 in every sample). Each is kept inline, so an identifier is `Copy` and
+//! costs no allocation. A merchant transaction id is the merchant's own choice: a UUID in
+//! its simple form (32 hexadecimal digits, no dashes) fits.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::Error;
+use crate::error::{check_chars, check_len};
+use crate::inline::InlineAscii;
+use crate::serde_support::deserialize_from_str;
+
+/// The longest identifier the gateway issues or accepts.
+pub const MAX_ID_LEN: usize = 32;
+
+fn parse_id(field: &'static str, value: &str) -> Result<InlineAscii<MAX_ID_LEN>, Error> {
+    check_len(field, value.chars().count(), 1, MAX_ID_LEN)?;
+    check_chars(field, value, "ascii letters and digits", |c| {
+        c.is_ascii_alphanumeric()
+    })?;
+    InlineAscii::new(value).ok_or(Error::Malformed {
+        field,
+        reason: "not ascii",
+    })
+}
+
+macro_rules! identifier {
+    ($($(#[$doc:meta])* $name:ident => $field:literal;)+) => {$(
+        $(#[$doc])*
+        ///
+        /// Alphanumeric ASCII, 1 to 32 characters.
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(InlineAscii<MAX_ID_LEN>);
+
+        impl $name {
+            /// The field's wire name, used in errors.
+            pub const FIELD: &'static str = $field;
+
+            /// Checks `value` and wraps it.
+            ///
+            /// # Errors
+            /// [`Error::Empty`], [`Error::Length`] beyond 32 characters, or
+            /// [`Error::InvalidCharacter`] for anything but ASCII letters and digits.
+            pub fn new(value: &str) -> Result<Self, Error> {
+                parse_id($field, value).map(Self)
+            }
+
+            /// The identifier as it goes on the wire.
+            #[must_use]
+            pub fn as_str(&self) -> &str {
+                self.0.as_str()
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_tuple(stringify!($name)).field(&self.as_str()).finish()
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = Error;
+            fn from_str(value: &str) -> Result<Self, Error> {
+                Self::new(value)
+            }
+        }
+
+        impl TryFrom<&str> for $name {
+            type Error = Error;
+            fn try_from(value: &str) -> Result<Self, Error> {
+                Self::new(value)
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                self.as_str()
+            }
+        }
+
+        deserialize_from_str!($name);
+    )+};
+}
+
+identifier! {
+    /// A merchant's identifier, issued by the gateway (`authentication.memberId`).
+    MemberId => "authentication.memberId";
+    /// A partner's identifier, issued by the gateway (`authentication.partnerId`).
+    PartnerId => "authentication.partnerId";
+    /// A merchant's account (`authentication.accountId`).
+    AccountId => "authentication.accountId";
+    /// A merchant's terminal (`authentication.terminalId`).
+    TerminalId => "authentication.terminalId";
+    /// A customer, as returned by customer sign-up (`customer.customerId`).
+    CustomerId => "customer.customerId";
+    /// A transaction the gateway created (`paymentId`).
+    PaymentId => "paymentId";
+    /// The merchant's own unique id for a transaction (`merchantTransactionId`).
+    MerchantTransactionId => "merchantTransactionId";
+    /// A stored card or bank account: the token (`registrationId`).
+    RegistrationId => "registrationId";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_prelude::*;
+
+    #[test]
+    fn accepts_alphanumeric_up_to_32() {
+        let id = RegistrationId::new("8a82944a4cc25ebf014cc2c782423202").unwrap();
+        assert_eq!(id.as_str(), "8a82944a4cc25ebf014cc2c782423202");
+        assert_eq!(id.to_string(), id.as_str());
+        assert_eq!(
+            format!("{id:?}"),
+            "RegistrationId(\"8a82944a4cc25ebf014cc2c782423202\")"
+        );
+        assert_eq!(MemberId::new("11344").unwrap().as_str(), "11344");
+    }
+
+    #[test]
+    fn refuses_empty_long_and_foreign_characters() {
+        assert_eq!(
+            MemberId::new(""),
+            Err(Error::Empty {
+                field: "authentication.memberId"
+            })
+        );
+        assert_eq!(
+            RegistrationId::new(&"a".repeat(33)),
+            Err(Error::Length {
+                field: "registrationId",
+                len: 33,
+                min: 1,
+                max: 32
+            })
+        );
+        assert_eq!(
+            PaymentId::new("-"),
+            Err(Error::InvalidCharacter {
+                field: "paymentId",
+                position: 1,
+                expected: "ascii letters and digits"
+            })
+        );
+        assert!(MerchantTransactionId::new("tx|1").is_err());
+        assert!(CustomerId::new("ü1").is_err());
+        assert!(CustomerId::new(" 1").is_err());
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn deserializes_from_a_json_string() {
+        let id: PaymentId = serde_json::from_str("\"54279\"").unwrap();
+        assert_eq!(id.as_str(), "54279");
+        assert!(serde_json::from_str::<PaymentId>("\"-\"").is_err());
+        assert!(serde_json::from_str::<PaymentId>("54279").is_err());
+    }
+}

@@ -1,0 +1,100 @@
+//! # paytoken-types
+//!
+//! The domain of the card-tokenization gateway interface, as `#![no_std]` types (with
+//! `alloc`): identifiers, money, card and bank-account data, the customer, shipping and
+//! billing blocks, open enums, result codes, timestamps, and the form encoder every request
+//! body goes through.
+//!
+//! **Layer:** the bottom of paytoken. `paytoken-checksum` signs these values,
+//! `paytoken-protocol` builds requests from them and parses answers into them. Nothing here
+//! does I/O or reads a clock.
+//!
+//! Every value is checked when it is made, so a request built from them is well formed,
+//! and a refusal names the field ([`Error`]) without repeating the value. Card numbers,
+//! CVVs and IBANs are secrets: their `Debug` is redacted, they have no `Display`, and they
+//! are wiped from memory when dropped.
+//!
+//! ```
+//! use paytoken_types::form::FormWriter;
+//! use paytoken_types::{Amount, Card, CardNumber, Currency, Cvv, Customer, Email};
+//!
+//! let card = Card {
+//!     number: CardNumber::new(" 4000000000000051")?,
+//!     expiry_month: "06".parse()?,
+//!     expiry_year: "2030".parse()?,
+//!     cvv: Cvv::new("745")?,
+//!     holder: None,
+//! };
+//! let customer = Customer {
+//!     given_name: Some("Zoë".into()),
+//!     email: Some(Email::new("zoe@example.com")?),
+//!     ..Customer::default()
+//! };
+//! let amount: Amount = "50.00".parse()?;
+//!
+//! let mut body = Vec::new();
+//! let mut form = FormWriter::new(&mut body);
+//! form.field("amount", amount.to_wire().as_str());
+//! form.field("currency", Currency::EUR.as_str());
+//! form.block(&customer);
+//! form.block(&card);
+//! assert!(body.starts_with(b"amount=50.00&currency=EUR&customer.givenName=Zo%C3%AB"));
+//! assert_eq!(format!("{card:?}").contains("4000000000000051"), false);
+//! # Ok::<(), paytoken_types::Error>(())
+//! ```
+//!
+//! ## Features
+//! - `serde` (default): `Deserialize` for the response-side types (identifiers, amounts,
+//!   currencies, enums, result codes, timestamps), reading the wire's JSON strings.
+//!
+//! Without default features the crate needs only `core` and `alloc`.
+
+#![no_std]
+
+extern crate alloc;
+#[cfg(test)]
+extern crate std;
+
+/// What the unit tests of a `no_std` crate need from `alloc`.
+#[cfg(test)]
+mod test_prelude {
+    pub(crate) use alloc::string::ToString;
+    pub(crate) use alloc::vec::Vec;
+    pub(crate) use alloc::{format, vec};
+}
+
+mod amount;
+mod bank;
+mod blocks;
+mod calendar;
+mod card;
+mod contact;
+mod currency;
+mod enums;
+mod error;
+pub mod form;
+mod id;
+mod inline;
+mod result_code;
+mod serde_support;
+mod timestamp;
+
+pub use amount::{Amount, AmountText};
+pub use bank::{BankAccount, Bic, Iban};
+pub use blocks::{Billing, Customer, Shipping};
+pub use card::{Card, CardNumber, Cvv, ExpiryMonth, ExpiryYear, MaskedCardNumber};
+pub use contact::{
+    BirthDate, CountryCode, Email, LanguageCode, Phone, TelephoneCountryCode, check_free_text,
+};
+pub use currency::Currency;
+pub use enums::{
+    PaymentBrand, PaymentMode, PaymentType, RecurringType, RegistrationStatus, Sex,
+    TransactionStatus,
+};
+pub use error::Error;
+pub use id::{
+    AccountId, CustomerId, MAX_ID_LEN, MemberId, MerchantTransactionId, PartnerId, PaymentId,
+    RegistrationId, TerminalId,
+};
+pub use result_code::{CodeFamily, GatewayResult, ResultCode};
+pub use timestamp::Timestamp;
