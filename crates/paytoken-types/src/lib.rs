@@ -50,6 +50,7 @@
 //! Without default features the crate needs only `core` and `alloc`.
 
 #![no_std]
+#![forbid(unsafe_code)]
 
 extern crate alloc;
 #[cfg(test)]

@@ -1,0 +1,31 @@
+//! The one error type of this crate.
+
+/// Why a checksum could not be made, or a checksum text could not be read.
+///
+/// Like every error of paytoken it never repeats a secret. Checksums are computed before a
+/// request is built, so none of these errors means a request reached the gateway.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A field holds `|`, the separator of the joined text: `a|b` + `c` and `a` + `b|c`
+    /// would hash alike, so the gateway could not tell what was signed.
+    #[error("{field}: contains `|`, which would make the checksum ambiguous")]
+    Separator {
+        /// The field's wire name (`secureKey` for the key).
+        field: &'static str,
+    },
+    /// A secure key that is empty.
+    #[error("secureKey: is empty")]
+    EmptyKey,
+    /// A checksum text that is not 32 hexadecimal digits.
+    #[error("authentication.checksum: expected 32 lowercase hexadecimal digits")]
+    MalformedChecksum,
+}
+
+impl Error {
+    /// Whether the request this error belongs to may have reached the gateway: never.
+    #[must_use]
+    pub const fn may_have_reached_gateway(&self) -> bool {
+        false
+    }
+}

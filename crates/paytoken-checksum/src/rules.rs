@@ -1,0 +1,240 @@
+//! One function per checksum rule: which fields are joined, in which order.
+//!
+//! Every rule opens with the member (or partner) id and the secure key, then its own
+//! fields, all joined with `|` and hashed with MD5 as UTF-8 (the interface does not name an
+//! encoding; UTF-8 is what every public client sends). A rule returns a [`ChecksumInput`]:
+//! [`compute`](ChecksumInput::compute) streams the parts and separators straight into MD5,
+//! never building the joined text, and [`masked`](ChecksumInput::masked) shows that text
+//! with the key (and a card number) masked, to compare with a gateway's documentation.
+//!
+//! | rule | joined fields |
+//! |---|---|
+//! | [`payment`] | id, key, merchantTransactionId, amount |
+//! | [`card_registration`] | id, key, card number |
+//! | [`bank_account_registration`] | id, key, bic |
+//! | [`token_payment`] | id, key, registrationId, amount |
+//! | [`delete_token`] | id, key, registrationId |
+//! | [`customer_signup`] | id, key, givenName, surname, email |
+//! | [`cards_and_accounts`] | id, key |
+//! | [`installments`] | id, key, registrationId |
+//! | [`invoice_list`] | id, key |
+//! | [`inquiry_by_payment_id`] | id, key, paymentId |
+//! | [`inquiry_by_merchant_transaction_id`] | id, key, merchantTransactionId |
+
+use core::fmt;
+
+use md5::{Digest, Md5};
+use paytoken_types::{
+    Amount, AmountText, Bic, CardNumber, Email, MerchantTransactionId, PaymentId, RegistrationId,
+};
+
+use crate::{Checksum, Credentials, Error};
+
+/// One field of the joined text after the id and the key.
+#[derive(Clone, Copy)]
+enum Part<'a> {
+    Text(&'a str),
+    Amount(AmountText),
+    CardNumber(&'a CardNumber),
+}
+
+impl Part<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Self::Text(text) => text.as_bytes(),
+            Self::Amount(amount) => amount.as_str().as_bytes(),
+            Self::CardNumber(number) => number.expose_digits().as_bytes(),
+        }
+    }
+}
+
+/// The fields of one checksum, ready to hash (see the [module docs](self)).
+#[derive(Clone, Copy)]
+pub struct ChecksumInput<'a> {
+    credentials: &'a Credentials,
+    parts: [Option<Part<'a>>; 3],
+}
+
+impl<'a> ChecksumInput<'a> {
+    fn new(credentials: &'a Credentials, parts: [Option<Part<'a>>; 3]) -> Self {
+        Self { credentials, parts }
+    }
+
+    fn parts(&self) -> impl Iterator<Item = &Part<'a>> {
+        self.parts.iter().flatten()
+    }
+
+    /// Hashes `id|key|field|...` without building the joined text.
+    #[must_use]
+    pub fn compute(&self) -> Checksum {
+        let mut md5 = Md5::new();
+        md5.update(self.credentials.id().as_bytes());
+        md5.update(b"|");
+        md5.update(self.credentials.secure_key().expose_secret().as_bytes());
+        for part in self.parts() {
+            md5.update(b"|");
+            md5.update(part.bytes());
+        }
+        Checksum::from_bytes(md5.finalize().into())
+    }
+
+    /// The joined text with the key shown as `***` and a card number masked:
+    /// `11344|***|RestTransaction01|50.00`.
+    #[must_use]
+    pub fn masked(&self) -> MaskedInput<'_> {
+        MaskedInput(self)
+    }
+}
+
+impl fmt::Debug for ChecksumInput<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ChecksumInput({})", self.masked())
+    }
+}
+
+/// The masked joined text of a [`ChecksumInput`].
+#[derive(Debug, Clone, Copy)]
+pub struct MaskedInput<'a>(&'a ChecksumInput<'a>);
+
+impl fmt::Display for MaskedInput<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}|***", self.0.credentials.id())?;
+        for part in self.0.parts() {
+            match part {
+                Part::Text(text) => write!(f, "|{text}")?,
+                Part::Amount(amount) => write!(f, "|{}", amount.as_str())?,
+                Part::CardNumber(number) => write!(f, "|{}", number.masked())?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Refuses free text that holds the separator.
+fn text<'a>(field: &'static str, value: &'a str) -> Result<Part<'a>, Error> {
+    if value.contains('|') {
+        return Err(Error::Separator { field });
+    }
+    Ok(Part::Text(value))
+}
+
+/// A payment, storing the card or not: `id|key|merchantTransactionId|amount`.
+#[must_use]
+pub fn payment<'a>(
+    credentials: &'a Credentials,
+    merchant_transaction_id: &'a MerchantTransactionId,
+    amount: Amount,
+) -> ChecksumInput<'a> {
+    ChecksumInput::new(
+        credentials,
+        [
+            Some(Part::Text(merchant_transaction_id.as_str())),
+            Some(Part::Amount(amount.to_wire())),
+            None,
+        ],
+    )
+}
+
+/// A stand-alone card registration: `id|key|cardNumber`.
+#[must_use]
+pub fn card_registration<'a>(
+    credentials: &'a Credentials,
+    card_number: &'a CardNumber,
+) -> ChecksumInput<'a> {
+    ChecksumInput::new(credentials, [Some(Part::CardNumber(card_number)), None, None])
+}
+
+/// A stand-alone bank-account registration, which hashes the BIC where a card
+/// registration hashes the number: `id|key|bic`.
+#[must_use]
+pub fn bank_account_registration<'a>(credentials: &'a Credentials, bic: &'a Bic) -> ChecksumInput<'a> {
+    ChecksumInput::new(credentials, [Some(Part::Text(bic.as_str())), None, None])
+}
+
+/// A payment with a stored token: `id|key|registrationId|amount`.
+#[must_use]
+pub fn token_payment<'a>(
+    credentials: &'a Credentials,
+    registration_id: &'a RegistrationId,
+    amount: Amount,
+) -> ChecksumInput<'a> {
+    ChecksumInput::new(
+        credentials,
+        [
+            Some(Part::Text(registration_id.as_str())),
+            Some(Part::Amount(amount.to_wire())),
+            None,
+        ],
+    )
+}
+
+/// Deleting a stored token: `id|key|registrationId`.
+#[must_use]
+pub fn delete_token<'a>(
+    credentials: &'a Credentials,
+    registration_id: &'a RegistrationId,
+) -> ChecksumInput<'a> {
+    ChecksumInput::new(credentials, [Some(Part::Text(registration_id.as_str())), None, None])
+}
+
+/// Customer sign-up by a merchant or a partner: `id|key|givenName|surname|email`.
+///
+/// # Errors
+/// [`Error::Separator`] when a name or the address holds `|`.
+pub fn customer_signup<'a>(
+    credentials: &'a Credentials,
+    given_name: &'a str,
+    surname: &'a str,
+    email: &'a Email,
+) -> Result<ChecksumInput<'a>, Error> {
+    Ok(ChecksumInput::new(
+        credentials,
+        [
+            Some(text("customer.givenName", given_name)?),
+            Some(text("customer.surname", surname)?),
+            Some(text("customer.email", email.as_str())?),
+        ],
+    ))
+}
+
+/// The cards-and-accounts list of a merchant or a partner: `id|key`.
+#[must_use]
+pub fn cards_and_accounts(credentials: &Credentials) -> ChecksumInput<'_> {
+    ChecksumInput::new(credentials, [None, None, None])
+}
+
+/// The installment plans of a token: `id|key|registrationId`.
+#[must_use]
+pub fn installments<'a>(
+    credentials: &'a Credentials,
+    registration_id: &'a RegistrationId,
+) -> ChecksumInput<'a> {
+    ChecksumInput::new(credentials, [Some(Part::Text(registration_id.as_str())), None, None])
+}
+
+/// The invoice list, where a gateway asks for a checksum: `id|key`.
+#[must_use]
+pub fn invoice_list(credentials: &Credentials) -> ChecksumInput<'_> {
+    ChecksumInput::new(credentials, [None, None, None])
+}
+
+/// An inquiry by payment id (`idType=PID`): `id|key|paymentId`.
+#[must_use]
+pub fn inquiry_by_payment_id<'a>(
+    credentials: &'a Credentials,
+    payment_id: &'a PaymentId,
+) -> ChecksumInput<'a> {
+    ChecksumInput::new(credentials, [Some(Part::Text(payment_id.as_str())), None, None])
+}
+
+/// An inquiry by merchant transaction id (`idType=MID`): `id|key|merchantTransactionId`.
+#[must_use]
+pub fn inquiry_by_merchant_transaction_id<'a>(
+    credentials: &'a Credentials,
+    merchant_transaction_id: &'a MerchantTransactionId,
+) -> ChecksumInput<'a> {
+    ChecksumInput::new(
+        credentials,
+        [Some(Part::Text(merchant_transaction_id.as_str())), None, None],
+    )
+}
