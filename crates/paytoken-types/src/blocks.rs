@@ -68,14 +68,16 @@ impl FormFields for Customer {
         form.prefixed_optional(prefix, "sex", self.sex.as_ref().map(Sex::as_str));
         form.prefixed_optional(prefix, "email", self.email.as_ref().map(Email::as_str));
         form.prefixed_optional(prefix, "phone", self.phone.as_ref().map(Phone::as_str));
-        if let Some(telnocc) = &self.telnocc {
-            form.prefixed_display(prefix, "telnocc", telnocc);
-        }
+        form.prefixed_optional(
+            prefix,
+            "telnocc",
+            self.telnocc.as_ref().map(TelephoneCountryCode::as_str),
+        );
         if let Some(birth_date) = &self.birth_date {
-            form.prefixed_display(prefix, "birthDate", birth_date);
+            form.prefixed(prefix, "birthDate", birth_date.to_wire().as_str());
         }
-        if let Some(ip) = &self.ip {
-            form.prefixed_display(prefix, "ip", ip);
+        if let Some(ip) = self.ip {
+            form.prefixed_ip(prefix, "ip", ip);
         }
         form.prefixed_optional(
             prefix,
@@ -200,8 +202,8 @@ impl FormFields for Card {
 
     fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>) {
         form.prefixed(prefix, "number", self.number.expose_digits());
-        form.prefixed_display(prefix, "expiryMonth", &self.expiry_month);
-        form.prefixed_display(prefix, "expiryYear", &self.expiry_year);
+        form.prefixed(prefix, "expiryMonth", self.expiry_month.to_wire().as_str());
+        form.prefixed(prefix, "expiryYear", self.expiry_year.to_wire().as_str());
         form.prefixed(prefix, "cvv", self.cvv.expose_digits());
         form.prefixed_optional(prefix, "holder", self.holder.as_deref());
     }

@@ -5,6 +5,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::Error;
+use crate::digits::Digits;
 use crate::error::{check_chars, check_len};
 use crate::inline::InlineAscii;
 use crate::serde_support::deserialize_from_str;
@@ -217,11 +218,17 @@ impl ExpiryMonth {
     pub const fn get(self) -> u8 {
         self.0
     }
+
+    /// The wire text, `01` to `12`, on the stack.
+    #[must_use]
+    pub fn to_wire(self) -> Digits<2> {
+        Digits::new(u32::from(self.0))
+    }
 }
 
 impl fmt::Display for ExpiryMonth {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:02}", self.0)
+        f.write_str(self.to_wire().as_str())
     }
 }
 
@@ -263,11 +270,17 @@ impl ExpiryYear {
     pub const fn get(self) -> u16 {
         self.0
     }
+
+    /// The wire text, four digits, on the stack.
+    #[must_use]
+    pub fn to_wire(self) -> Digits<4> {
+        Digits::new(u32::from(self.0))
+    }
 }
 
 impl fmt::Display for ExpiryYear {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
+        f.write_str(self.to_wire().as_str())
     }
 }
 

@@ -8,7 +8,9 @@ use core::str::FromStr;
 use crate::Error;
 use crate::calendar::is_valid_date;
 use crate::card::parse_digits;
+use crate::digits::Digits;
 use crate::error::{check_chars, check_len};
+use crate::inline::InlineAscii;
 use crate::serde_support::deserialize_from_str;
 
 /// Implements `Display`, `FromStr`, `AsRef<str>` and `Deserialize` for a `String` newtype
@@ -100,7 +102,7 @@ impl Phone {
 /// The telephone country code with its leading plus sign (`customer.telnocc`), such as
 /// `+49`. Given without the plus (`49`), the plus is added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct TelephoneCountryCode(u16);
+pub struct TelephoneCountryCode(InlineAscii<4>);
 
 impl TelephoneCountryCode {
     /// The field's wire name.
@@ -117,13 +119,28 @@ impl TelephoneCountryCode {
             c.is_ascii_digit()
         })?;
         check_len(Self::FIELD, digits.len(), 1, 3)?;
-        Ok(Self(parse_digits(digits)))
+        let mut text = [b'+', 0, 0, 0];
+        text.iter_mut()
+            .skip(1)
+            .zip(digits.bytes())
+            .for_each(|(slot, digit)| *slot = digit);
+        core::str::from_utf8(text.get(..=digits.len()).unwrap_or_default())
+            .ok()
+            .and_then(InlineAscii::new)
+            .map(Self)
+            .ok_or(Error::Overflow { field: Self::FIELD })
+    }
+
+    /// The code with its plus sign, such as `+49`.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
     }
 }
 
 impl fmt::Display for TelephoneCountryCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "+{}", self.0)
+        f.write_str(self.as_str())
     }
 }
 
@@ -175,11 +192,19 @@ impl BirthDate {
     pub const fn day(&self) -> u8 {
         self.day
     }
+
+    /// The wire text, `yyyyMMdd`, on the stack.
+    #[must_use]
+    pub fn to_wire(&self) -> Digits<8> {
+        Digits::new(
+            u32::from(self.year) * 10_000 + u32::from(self.month) * 100 + u32::from(self.day),
+        )
+    }
 }
 
 impl fmt::Display for BirthDate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:04}{:02}{:02}", self.year, self.month, self.day)
+        f.write_str(self.to_wire().as_str())
     }
 }
 

@@ -23,6 +23,9 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::{self, Write as _};
+use core::net::IpAddr;
+
+use crate::digits::Digits;
 
 use crate::Error;
 
@@ -89,6 +92,30 @@ impl<'a> FormWriter<'a> {
         let _ = write!(Encoding(self.out), "{value}");
     }
 
+    /// Writes `{prefix}{name}=` and an IP address. IPv4, the common case, is written digit
+    /// by digit; IPv6 goes through its `Display`.
+    pub fn prefixed_ip(&mut self, prefix: &str, name: &str, ip: IpAddr) {
+        match ip {
+            IpAddr::V4(v4) => {
+                self.prefixed(prefix, name, "");
+                for (index, octet) in v4.octets().into_iter().enumerate() {
+                    if index > 0 {
+                        self.out.push(b'.');
+                    }
+                    let digits = Digits::<3>::new(u32::from(octet));
+                    let skip = match octet {
+                        0..=9 => 2,
+                        10..=99 => 1,
+                        _ => 0,
+                    };
+                    self.out
+                        .extend_from_slice(digits.as_str().as_bytes().get(skip..).unwrap_or_default());
+                }
+            }
+            IpAddr::V6(v6) => self.prefixed_display(prefix, name, &v6),
+        }
+    }
+
     /// Writes a whole block under its own prefix.
     pub fn block<B: FormFields>(&mut self, block: &B) {
         block.write_fields(B::PREFIX, self);
@@ -115,14 +142,14 @@ impl fmt::Write for Encoding<'_> {
 /// Bytes that stay as they are: `A-Z a-z 0-9 * - . _`.
 const UNRESERVED: [bool; 256] = {
     let mut table = [false; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        #[expect(clippy::as_conversions, reason = "byte < 256 fits in u8")]
-        let b = byte as u8;
-        #[expect(clippy::indexing_slicing, reason = "byte < 256, the table's length")]
-        let slot = &mut table[byte];
+    let mut index = 0;
+    while index < 256 {
+        #[expect(clippy::as_conversions, reason = "index < 256 fits in u8")]
+        let b = index as u8;
+        #[expect(clippy::indexing_slicing, reason = "index < 256, the table's length")]
+        let slot = &mut table[index];
         *slot = b.is_ascii_alphanumeric() || matches!(b, b'*' | b'-' | b'.' | b'_');
-        byte += 1;
+        index += 1;
     }
     table
 };
@@ -285,6 +312,22 @@ mod tests {
         form.prefixed_optional("customer.", "phone", None);
         form.prefixed_display("", "amount", &crate::Amount::from_minor_units(5000));
         assert_eq!(body, b"existing=1&customer.givenName=Jo&amount=50.00");
+    }
+
+    #[test]
+    fn writes_ip_addresses_as_their_display_text() {
+        use core::net::{Ipv4Addr, Ipv6Addr};
+        for ip in [
+            IpAddr::V4(Ipv4Addr::new(0, 9, 10, 255)),
+            IpAddr::V4(Ipv4Addr::new(192, 168, 100, 1)),
+            IpAddr::V6(Ipv6Addr::LOCALHOST),
+            IpAddr::V6(Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 1)),
+        ] {
+            let mut body = Vec::new();
+            FormWriter::new(&mut body).prefixed_ip("customer.", "ip", ip);
+            let expected = format!("customer.ip={ip}").replace(':', "%3A");
+            assert_eq!(String::from_utf8(body).unwrap(), expected);
+        }
     }
 
     #[test]

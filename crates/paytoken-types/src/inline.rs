@@ -41,3 +41,11 @@ impl<const N: usize> InlineAscii<N> {
         self.len.zeroize();
     }
 }
+
+/// Shows the text: only the public, non-secret types derive `Debug` through this; the secret
+/// ones write their own.
+impl<const N: usize> core::fmt::Debug for InlineAscii<N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Debug::fmt(self.as_str(), f)
+    }
+}

@@ -71,6 +71,7 @@ mod calendar;
 mod card;
 mod contact;
 mod currency;
+mod digits;
 mod enums;
 mod error;
 pub mod form;
@@ -88,6 +89,7 @@ pub use contact::{
     BirthDate, CountryCode, Email, LanguageCode, Phone, TelephoneCountryCode, check_free_text,
 };
 pub use currency::Currency;
+pub use digits::Digits;
 pub use enums::{
     PaymentBrand, PaymentMode, PaymentType, RecurringType, RegistrationStatus, Sex,
     TransactionStatus,
