@@ -2,7 +2,12 @@
 //!
 //! Budget (issue "Foundation"): one checksum at most 250 ns on the project's 2-core
 //! machine, with no allocation (the computation streams into MD5 on the stack).
-#![allow(missing_docs, clippy::unwrap_used)]
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    missing_docs,
+    clippy::unwrap_used
+)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use paytoken_checksum::{Credentials, SecureKey, rules};
@@ -64,7 +69,11 @@ fn checksums(c: &mut Criterion) {
         b.iter(|| rules::inquiry_by_merchant_transaction_id(black_box(c_), &transaction).compute());
     });
     group.bench_function("payment_to_hex", |b| {
-        b.iter(|| rules::payment(black_box(c_), &transaction, black_box(amount)).compute().to_hex());
+        b.iter(|| {
+            rules::payment(black_box(c_), &transaction, black_box(amount))
+                .compute()
+                .to_hex()
+        });
     });
     group.finish();
 }

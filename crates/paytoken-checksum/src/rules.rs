@@ -141,13 +141,19 @@ pub fn card_registration<'a>(
     credentials: &'a Credentials,
     card_number: &'a CardNumber,
 ) -> ChecksumInput<'a> {
-    ChecksumInput::new(credentials, [Some(Part::CardNumber(card_number)), None, None])
+    ChecksumInput::new(
+        credentials,
+        [Some(Part::CardNumber(card_number)), None, None],
+    )
 }
 
 /// A stand-alone bank-account registration, which hashes the BIC where a card
 /// registration hashes the number: `id|key|bic`.
 #[must_use]
-pub fn bank_account_registration<'a>(credentials: &'a Credentials, bic: &'a Bic) -> ChecksumInput<'a> {
+pub fn bank_account_registration<'a>(
+    credentials: &'a Credentials,
+    bic: &'a Bic,
+) -> ChecksumInput<'a> {
     ChecksumInput::new(credentials, [Some(Part::Text(bic.as_str())), None, None])
 }
 
@@ -174,7 +180,10 @@ pub fn delete_token<'a>(
     credentials: &'a Credentials,
     registration_id: &'a RegistrationId,
 ) -> ChecksumInput<'a> {
-    ChecksumInput::new(credentials, [Some(Part::Text(registration_id.as_str())), None, None])
+    ChecksumInput::new(
+        credentials,
+        [Some(Part::Text(registration_id.as_str())), None, None],
+    )
 }
 
 /// Customer sign-up by a merchant or a partner: `id|key|givenName|surname|email`.
@@ -209,7 +218,10 @@ pub fn installments<'a>(
     credentials: &'a Credentials,
     registration_id: &'a RegistrationId,
 ) -> ChecksumInput<'a> {
-    ChecksumInput::new(credentials, [Some(Part::Text(registration_id.as_str())), None, None])
+    ChecksumInput::new(
+        credentials,
+        [Some(Part::Text(registration_id.as_str())), None, None],
+    )
 }
 
 /// The invoice list, where a gateway asks for a checksum: `id|key`.
@@ -224,7 +236,10 @@ pub fn inquiry_by_payment_id<'a>(
     credentials: &'a Credentials,
     payment_id: &'a PaymentId,
 ) -> ChecksumInput<'a> {
-    ChecksumInput::new(credentials, [Some(Part::Text(payment_id.as_str())), None, None])
+    ChecksumInput::new(
+        credentials,
+        [Some(Part::Text(payment_id.as_str())), None, None],
+    )
 }
 
 /// An inquiry by merchant transaction id (`idType=MID`): `id|key|merchantTransactionId`.
@@ -235,6 +250,10 @@ pub fn inquiry_by_merchant_transaction_id<'a>(
 ) -> ChecksumInput<'a> {
     ChecksumInput::new(
         credentials,
-        [Some(Part::Text(merchant_transaction_id.as_str())), None, None],
+        [
+            Some(Part::Text(merchant_transaction_id.as_str())),
+            None,
+            None,
+        ],
     )
 }

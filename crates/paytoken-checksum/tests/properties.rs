@@ -1,6 +1,12 @@
 //! Property tests: every rule equals MD5 of the joined text, computed by a second MD5
 //! implementation (the `md5` crate) over a `format!`-joined string.
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    missing_docs
+)]
 
 use paytoken_checksum::{Checksum, Credentials, Error, SecureKey, rules, verify};
 use paytoken_types::{
@@ -14,20 +20,15 @@ fn oracle(joined: &str) -> String {
 }
 
 fn credentials() -> impl Strategy<Value = (Credentials, String)> {
-    (
-        "[A-Za-z0-9]{1,32}",
-        "[^|]{1,40}",
-        any::<bool>(),
-    )
-        .prop_map(|(id, key, partner)| {
-            let secure_key = SecureKey::new(key.clone()).unwrap();
-            let credentials = if partner {
-                Credentials::partner(PartnerId::new(&id).unwrap(), secure_key)
-            } else {
-                Credentials::merchant(MemberId::new(&id).unwrap(), secure_key)
-            };
-            (credentials, format!("{id}|{key}"))
-        })
+    ("[A-Za-z0-9]{1,32}", "[^|]{1,40}", any::<bool>()).prop_map(|(id, key, partner)| {
+        let secure_key = SecureKey::new(key.clone()).unwrap();
+        let credentials = if partner {
+            Credentials::partner(PartnerId::new(&id).unwrap(), secure_key)
+        } else {
+            Credentials::merchant(MemberId::new(&id).unwrap(), secure_key)
+        };
+        (credentials, format!("{id}|{key}"))
+    })
 }
 
 proptest! {
@@ -119,16 +120,19 @@ proptest! {
 
 #[test]
 fn keys_and_emails_with_the_separator_are_refused() {
-    assert_eq!(SecureKey::new("a|b"), Err(Error::Separator { field: "secureKey" }));
-    assert_eq!(SecureKey::new(""), Err(Error::EmptyKey));
-    let credentials = Credentials::merchant(
-        MemberId::new("1").unwrap(),
-        SecureKey::new("k").unwrap(),
+    assert_eq!(
+        SecureKey::new("a|b"),
+        Err(Error::Separator { field: "secureKey" })
     );
+    assert_eq!(SecureKey::new(""), Err(Error::EmptyKey));
+    let credentials =
+        Credentials::merchant(MemberId::new("1").unwrap(), SecureKey::new("k").unwrap());
     let email = Email::new("a|b@example.com").unwrap();
     assert_eq!(
         rules::customer_signup(&credentials, "Jo", "Doe", &email).map(|_| ()),
-        Err(Error::Separator { field: "customer.email" })
+        Err(Error::Separator {
+            field: "customer.email"
+        })
     );
 }
 

@@ -1,6 +1,13 @@
 //! The checksum rules against `fixtures/checksum-vectors.json`, whose hashes were computed
 //! by Python's hashlib (`fixtures/make_checksum_vectors.py`), outside Rust.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    missing_docs
+)]
 
 use paytoken_checksum::{ChecksumInput, Credentials, SecureKey, rules};
 use paytoken_types::{
@@ -62,7 +69,9 @@ fn input<'a>(vector: &'a Vector, t: &'a Typed) -> ChecksumInput<'a> {
         "payment" => rules::payment(c, t.transaction.as_ref().unwrap(), t.amount.unwrap()),
         "card_registration" => rules::card_registration(c, t.card.as_ref().unwrap()),
         "bank_account_registration" => rules::bank_account_registration(c, t.bic.as_ref().unwrap()),
-        "token_payment" => rules::token_payment(c, t.registration.as_ref().unwrap(), t.amount.unwrap()),
+        "token_payment" => {
+            rules::token_payment(c, t.registration.as_ref().unwrap(), t.amount.unwrap())
+        }
         "delete_token" => rules::delete_token(c, t.registration.as_ref().unwrap()),
         "customer_signup" => rules::customer_signup(
             c,
@@ -83,14 +92,20 @@ fn input<'a>(vector: &'a Vector, t: &'a Typed) -> ChecksumInput<'a> {
 }
 
 fn vectors() -> Vec<Vector> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/checksum-vectors.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/checksum-vectors.json"
+    );
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 #[test]
 fn every_vector_matches_hashlib() {
     let vectors = vectors();
-    assert!(vectors.len() >= 20, "the fixture must keep at least 20 vectors");
+    assert!(
+        vectors.len() >= 20,
+        "the fixture must keep at least 20 vectors"
+    );
     for vector in &vectors {
         let typed = typed(vector);
         let input = input(vector, &typed);
@@ -132,7 +147,11 @@ fn the_fixture_covers_every_rule_both_kinds_of_credentials_and_non_ascii() {
 fn the_masked_text_never_shows_the_key() {
     for vector in vectors() {
         let typed = typed(&vector);
-        let shown = format!("{:?} {}", input(&vector, &typed), input(&vector, &typed).masked());
+        let shown = format!(
+            "{:?} {}",
+            input(&vector, &typed),
+            input(&vector, &typed).masked()
+        );
         assert!(!shown.contains(&vector.secure_key), "{shown}");
         assert!(!format!("{:?}", typed.credentials).contains(&vector.secure_key));
     }

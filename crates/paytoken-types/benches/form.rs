@@ -2,7 +2,12 @@
 //!
 //! Budget (issue "Foundation"): at most 0.7 µs on the project's 2-core machine, with no
 //! allocation after warm-up (the allocation count is asserted by `tests/no_alloc.rs`).
-#![allow(missing_docs, clippy::unwrap_used)]
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    missing_docs,
+    clippy::unwrap_used
+)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use paytoken_types::form::FormWriter;

@@ -163,7 +163,10 @@ impl FromStr for Amount {
             return Err(Error::Empty { field: FIELD });
         }
         let bytes = text.as_bytes();
-        if let Some(position) = bytes.iter().position(|&b| !(b.is_ascii_digit() || b == b'.')) {
+        if let Some(position) = bytes
+            .iter()
+            .position(|&b| !(b.is_ascii_digit() || b == b'.'))
+        {
             return Err(Error::InvalidCharacter {
                 field: FIELD,
                 // The text up to here is ASCII, so the byte index is the character index.

@@ -242,7 +242,10 @@ mod tests {
                 field: "bankAccount.iban"
             })
         );
-        assert!(matches!(Iban::new("DE89-3704"), Err(Error::InvalidCharacter { .. })));
+        assert!(matches!(
+            Iban::new("DE89-3704"),
+            Err(Error::InvalidCharacter { .. })
+        ));
         assert!(matches!(Iban::new("DE8937"), Err(Error::Length { .. })));
         assert!(matches!(
             Iban::new("1289370400440532013000"),
@@ -262,8 +265,14 @@ mod tests {
     fn bics_have_8_or_11_characters() {
         assert_eq!(Bic::new("deutdeff").unwrap().as_str(), "DEUTDEFF");
         assert_eq!(Bic::new("DEUTDEFF500").unwrap().to_string(), "DEUTDEFF500");
-        assert!(matches!(Bic::new("DEUTDEFF5"), Err(Error::Length { len: 9, .. })));
+        assert!(matches!(
+            Bic::new("DEUTDEFF5"),
+            Err(Error::Length { len: 9, .. })
+        ));
         assert!(matches!(Bic::new("DEUT12FF"), Err(Error::Malformed { .. })));
-        assert!(matches!(Bic::new("DEUT|EFF"), Err(Error::InvalidCharacter { .. })));
+        assert!(matches!(
+            Bic::new("DEUT|EFF"),
+            Err(Error::InvalidCharacter { .. })
+        ));
     }
 }

@@ -129,7 +129,11 @@ impl FormFields for Shipping {
     const PREFIX: &'static str = "shipping.";
 
     fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>) {
-        form.prefixed_optional(prefix, "country", self.country.as_ref().map(CountryCode::as_str));
+        form.prefixed_optional(
+            prefix,
+            "country",
+            self.country.as_ref().map(CountryCode::as_str),
+        );
         form.prefixed_optional(prefix, "city", self.city.as_deref());
         form.prefixed_optional(prefix, "state", self.state.as_deref());
         form.prefixed_optional(prefix, "postcode", self.postcode.as_deref());
@@ -179,7 +183,11 @@ impl FormFields for Billing {
     const PREFIX: &'static str = "billing.";
 
     fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>) {
-        form.prefixed_optional(prefix, "country", self.country.as_ref().map(CountryCode::as_str));
+        form.prefixed_optional(
+            prefix,
+            "country",
+            self.country.as_ref().map(CountryCode::as_str),
+        );
         form.prefixed_optional(prefix, "city", self.city.as_deref());
         form.prefixed_optional(prefix, "state", self.state.as_deref());
         form.prefixed_optional(prefix, "postcode", self.postcode.as_deref());
@@ -270,7 +278,10 @@ mod tests {
             given_name: Some("Jo".into()),
             ..Customer::default()
         };
-        assert_eq!(body_of(|form| form.block(&customer)), "customer.givenName=Jo");
+        assert_eq!(
+            body_of(|form| form.block(&customer)),
+            "customer.givenName=Jo"
+        );
         assert_eq!(
             body_of(|form| customer.write_fields("shipping.", form)),
             "shipping.givenName=Jo"
@@ -321,6 +332,9 @@ mod tests {
             street: Some("Main\tStreet".into()),
             ..Billing::default()
         };
-        assert_eq!(billing.validate().unwrap_err().field(), Some("billing.street"));
+        assert_eq!(
+            billing.validate().unwrap_err().field(),
+            Some("billing.street")
+        );
     }
 }

@@ -80,7 +80,9 @@ impl CardNumber {
     #[must_use]
     pub fn last_four(&self) -> &str {
         let digits = self.expose_digits();
-        digits.get(digits.len().saturating_sub(4)..).unwrap_or_default()
+        digits
+            .get(digits.len().saturating_sub(4)..)
+            .unwrap_or_default()
     }
 
     /// The number as it may be shown: `400000******0051`.
@@ -295,7 +297,9 @@ impl FromStr for ExpiryYear {
 }
 
 /// The value of a short run of ASCII digits that was already checked.
-pub(crate) fn parse_digits<T: From<u8> + core::ops::Mul<Output = T> + core::ops::Add<Output = T>>(
+pub(crate) fn parse_digits<
+    T: From<u8> + core::ops::Mul<Output = T> + core::ops::Add<Output = T>,
+>(
     digits: &str,
 ) -> T {
     digits
@@ -359,7 +363,12 @@ mod tests {
             CardNumber::new("42424242424242424242"),
             Err(Error::Length { len: 20, .. })
         ));
-        assert_eq!(CardNumber::new("  "), Err(Error::Empty { field: "card.number" }));
+        assert_eq!(
+            CardNumber::new("  "),
+            Err(Error::Empty {
+                field: "card.number"
+            })
+        );
     }
 
     #[test]

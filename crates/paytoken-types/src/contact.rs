@@ -57,7 +57,9 @@ impl Email {
             !c.is_whitespace() && !c.is_control()
         })?;
         match text.split_once('@') {
-            Some((local, domain)) if !local.is_empty() && !domain.is_empty() && !domain.contains('@') => {
+            Some((local, domain))
+                if !local.is_empty() && !domain.is_empty() && !domain.contains('@') =>
+            {
                 Ok(Self(String::from(text)))
             }
             _ => Err(Error::Malformed {
@@ -212,7 +214,9 @@ impl FromStr for BirthDate {
     type Err = Error;
     /// Exactly eight digits, `yyyyMMdd`.
     fn from_str(text: &str) -> Result<Self, Error> {
-        check_chars(Self::FIELD, text, "digits (yyyyMMdd)", |c| c.is_ascii_digit())?;
+        check_chars(Self::FIELD, text, "digits (yyyyMMdd)", |c| {
+            c.is_ascii_digit()
+        })?;
         check_len(Self::FIELD, text.len(), 8, 8)?;
         let part = |range: core::ops::Range<usize>| text.get(range).unwrap_or_default();
         Self::new(
@@ -272,7 +276,9 @@ impl LanguageCode {
     /// [`Error::InvalidCharacter`] for anything but ASCII letters, [`Error::Length`]
     /// unless 2 or 3.
     pub fn new(text: &str) -> Result<Self, Error> {
-        check_chars(Self::FIELD, text, "ascii letters", |c| c.is_ascii_alphabetic())?;
+        check_chars(Self::FIELD, text, "ascii letters", |c| {
+            c.is_ascii_alphabetic()
+        })?;
         check_len(Self::FIELD, text.len(), 2, 3)?;
         let mut code = [0; 3];
         code.iter_mut()
@@ -315,7 +321,10 @@ mod tests {
 
     #[test]
     fn emails_phones_and_country_codes() {
-        assert_eq!(Email::new("jo@example.com").unwrap().as_str(), "jo@example.com");
+        assert_eq!(
+            Email::new("jo@example.com").unwrap().as_str(),
+            "jo@example.com"
+        );
         for bad in ["jo", "@example.com", "jo@", "jo@@x", "j o@x.com", "jo@x\n"] {
             assert!(Email::new(bad).is_err(), "{bad:?}");
         }

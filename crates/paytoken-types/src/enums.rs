@@ -189,7 +189,10 @@ mod tests {
     fn known_values_map_to_variants_and_back() {
         assert_eq!(PaymentType::from_wire("DB"), PaymentType::Debit);
         assert_eq!(PaymentType::Inquiry.as_str(), "IN");
-        assert_eq!(TransactionStatus::from_wire("3D"), TransactionStatus::ThreeDSecure);
+        assert_eq!(
+            TransactionStatus::from_wire("3D"),
+            TransactionStatus::ThreeDSecure
+        );
         assert_eq!(RecurringType::Repeated.to_string(), "REPEATED");
         assert_eq!("VISA".parse(), Ok(PaymentBrand::Visa));
     }
@@ -200,7 +203,10 @@ mod tests {
         assert_eq!(brand, PaymentBrand::Other("UNIONPAY".into()));
         assert_eq!(brand.as_str(), "UNIONPAY");
         // Case matters on the wire: `db` is not `DB`.
-        assert_eq!(PaymentType::from_wire("db"), PaymentType::Other("db".into()));
+        assert_eq!(
+            PaymentType::from_wire("db"),
+            PaymentType::Other("db".into())
+        );
     }
 
     #[cfg(feature = "serde")]

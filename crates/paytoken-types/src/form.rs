@@ -108,8 +108,9 @@ impl<'a> FormWriter<'a> {
                         10..=99 => 1,
                         _ => 0,
                     };
-                    self.out
-                        .extend_from_slice(digits.as_str().as_bytes().get(skip..).unwrap_or_default());
+                    self.out.extend_from_slice(
+                        digits.as_str().as_bytes().get(skip..).unwrap_or_default(),
+                    );
                 }
             }
             IpAddr::V6(v6) => self.prefixed_display(prefix, name, &v6),
@@ -342,14 +343,23 @@ mod tests {
             ]
         );
         assert_eq!(decoded(b"").unwrap(), vec![]);
-        assert_eq!(decoded(b"%C3%A9=%c3%a9").unwrap(), vec![("é".into(), "é".into())]);
+        assert_eq!(
+            decoded(b"%C3%A9=%c3%a9").unwrap(),
+            vec![("é".into(), "é".into())]
+        );
     }
 
     #[test]
     fn refuses_malformed_escapes_and_bad_utf8() {
         assert_eq!(decoded(b"a=%4"), Err(Error::MalformedEscape { offset: 2 }));
-        assert_eq!(decoded(b"a=1&b=%zz"), Err(Error::MalformedEscape { offset: 6 }));
-        assert_eq!(decoded(b"a=1&b%"), Err(Error::MalformedEscape { offset: 5 }));
+        assert_eq!(
+            decoded(b"a=1&b=%zz"),
+            Err(Error::MalformedEscape { offset: 6 })
+        );
+        assert_eq!(
+            decoded(b"a=1&b%"),
+            Err(Error::MalformedEscape { offset: 5 })
+        );
         assert_eq!(decoded(b"a=1&b=%FF"), Err(Error::InvalidUtf8 { offset: 4 }));
         assert_eq!(decoded(b"a=\xff"), Err(Error::InvalidUtf8 { offset: 0 }));
         let mut after_error = decode(b"a=%&b=1");

@@ -18,7 +18,9 @@ impl<const N: usize> InlineAscii<N> {
             return None;
         }
         let mut bytes = [0; N];
-        bytes.get_mut(..text.len())?.copy_from_slice(text.as_bytes());
+        bytes
+            .get_mut(..text.len())?
+            .copy_from_slice(text.as_bytes());
         Some(Self {
             len: u8::try_from(text.len()).ok()?,
             bytes,

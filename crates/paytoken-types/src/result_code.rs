@@ -83,7 +83,10 @@ impl ResultCode {
 
     /// Each code, trimmed, in order; empty pieces are skipped.
     pub fn codes(&self) -> impl Iterator<Item = &str> {
-        self.0.split('|').map(str::trim).filter(|code| !code.is_empty())
+        self.0
+            .split('|')
+            .map(str::trim)
+            .filter(|code| !code.is_empty())
     }
 
     /// Whether `code` is among the codes.
@@ -195,7 +198,10 @@ mod tests {
         }
         assert_eq!(spaced.as_str(), "30001 | 30002");
         assert_eq!(ResultCode::new("").family(), CodeFamily::Unknown);
-        assert_eq!(ResultCode::new("00001|20001").family(), CodeFamily::SystemCheck);
+        assert_eq!(
+            ResultCode::new("00001|20001").family(),
+            CodeFamily::SystemCheck
+        );
     }
 
     #[test]

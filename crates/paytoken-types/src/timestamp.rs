@@ -172,8 +172,27 @@ impl FromStr for Timestamp {
             Some((main, fraction)) => (main, Some(fraction)),
             None => (text, None),
         };
-        let [y1, y2, y3, y4, b'-', mo1, mo2, b'-', d1, d2, b' ', h1, h2, b':', mi1, mi2, b':', s1, s2] =
-            *main.as_bytes()
+        let [
+            y1,
+            y2,
+            y3,
+            y4,
+            b'-',
+            mo1,
+            mo2,
+            b'-',
+            d1,
+            d2,
+            b' ',
+            h1,
+            h2,
+            b':',
+            mi1,
+            mi2,
+            b':',
+            s1,
+            s2,
+        ] = *main.as_bytes()
         else {
             return Err(malformed);
         };

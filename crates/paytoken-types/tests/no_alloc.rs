@@ -1,6 +1,13 @@
 //! Encoding a full payment form into a reused buffer allocates nothing once the buffer has
 //! grown: counted by a global allocator, not timed.
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs, unsafe_code)]
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    missing_docs,
+    unsafe_code
+)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,10 +1,16 @@
 //! Property tests: the form encoder against an independent decoder (`serde_urlencoded`),
 //! money round trips, and parsers that never panic.
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    missing_docs
+)]
 
 use paytoken_types::form::{FormWriter, decode};
 use paytoken_types::{
-    Amount, BirthDate, Bic, CardNumber, Currency, Email, Iban, MemberId, RegistrationId,
+    Amount, Bic, BirthDate, CardNumber, Currency, Email, Iban, MemberId, RegistrationId,
     ResultCode, Timestamp,
 };
 use proptest::prelude::*;
@@ -112,8 +118,11 @@ fn luhn_oracle(digits: &str) -> bool {
         .map(|(i, c)| {
             let d = c.to_digit(10).unwrap();
             let d = if i % 2 == 1 { d * 2 } else { d };
-            d.to_string().chars().map(|c| c.to_digit(10).unwrap()).sum::<u32>()
+            d.to_string()
+                .chars()
+                .map(|c| c.to_digit(10).unwrap())
+                .sum::<u32>()
         })
         .sum();
-    total % 10 == 0
+    total.is_multiple_of(10)
 }

@@ -1,31 +1,43 @@
 //! Secrets redact themselves: `Debug` of every secret-bearing type shows neither the
 //! secret nor any digits of a card number beyond its first six and last four.
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    missing_docs
+)]
 
 use paytoken_types::{BankAccount, Bic, Card, CardNumber, Cvv, ExpiryMonth, ExpiryYear, Iban};
 use proptest::prelude::*;
 
 /// A Luhn-valid card number of `len` digits from random leading digits.
 fn card_number(len: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = String> {
-    len.prop_flat_map(|len| proptest::collection::vec(0u32..10, len - 1)).prop_map(|mut digits| {
-        let sum: u32 = digits
-            .iter()
-            .rev()
-            .enumerate()
-            .map(|(i, &d)| {
-                // Reversed, the check digit will stand at 0, so even places here double.
-                let value = if i % 2 == 0 { d * 2 } else { d };
-                if value > 9 { value - 9 } else { value }
-            })
-            .sum();
-        digits.push((10 - sum % 10) % 10);
-        digits.iter().map(|d| char::from_digit(*d, 10).unwrap()).collect()
-    })
+    len.prop_flat_map(|len| proptest::collection::vec(0u32..10, len - 1))
+        .prop_map(|mut digits| {
+            let sum: u32 = digits
+                .iter()
+                .rev()
+                .enumerate()
+                .map(|(i, &d)| {
+                    // Reversed, the check digit will stand at 0, so even places here double.
+                    let value = if i % 2 == 0 { d * 2 } else { d };
+                    if value > 9 { value - 9 } else { value }
+                })
+                .sum();
+            digits.push((10 - sum % 10) % 10);
+            digits
+                .iter()
+                .map(|d| char::from_digit(*d, 10).unwrap())
+                .collect()
+        })
 }
 
 /// The runs of ASCII digits in `text`.
 fn digit_runs(text: &str) -> Vec<&str> {
-    text.split(|c: char| !c.is_ascii_digit()).filter(|run| !run.is_empty()).collect()
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|run| !run.is_empty())
+        .collect()
 }
 
 proptest! {

@@ -88,7 +88,10 @@ impl PaymentForm {
         form.field("authentication.accountId", self.account_id.as_str());
         form.field("authentication.terminalId", self.terminal_id.as_str());
         form.field("authentication.checksum", self.checksum);
-        form.field("merchantTransactionId", self.merchant_transaction_id.as_str());
+        form.field(
+            "merchantTransactionId",
+            self.merchant_transaction_id.as_str(),
+        );
         form.field("amount", amount.as_str());
         form.field("currency", self.currency.as_str());
         form.field("paymentBrand", self.brand.as_str());

@@ -1,0 +1,173 @@
+//! # xtask
+//!
+//! paytoken's own automation, run as `cargo xtask <command>` (an alias in
+//! `.cargo/config.toml`). It needs nothing but cargo: tools it uses are installed by it.
+//!
+//! - `cargo xtask ci`: every check CI makes, in order, stopping at the first failure:
+//!   formatting, clippy with `-D warnings` on all targets, the tests, the docs with
+//!   `-D warnings`, the `no_std` builds, and `cargo deny`.
+//! - `cargo xtask bench [ARGS]`: the criterion benchmarks of every crate, with `ARGS`
+//!   passed on to them (for example a filter).
+#![allow(
+    clippy::print_stderr,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    reason = "a std command-line tool that reports on stderr"
+)]
+
+use std::env;
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+/// The crates that must build without `std` (design.md, invariant 1).
+const NO_STD_CRATES: [&str; 2] = ["paytoken-types", "paytoken-checksum"];
+
+/// The version of cargo-deny installed when it is missing.
+const CARGO_DENY_VERSION: &str = "0.20.2";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("ci") => ci(),
+        Some("bench") => bench(args.get(1..).unwrap_or_default()),
+        _ => {
+            eprintln!("usage: cargo xtask ci | bench [criterion args]");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs `cargo` with `args` (and extra environment), failing on a non-zero exit.
+fn cargo(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
+    let started = Instant::now();
+    eprintln!("xtask: cargo {}", args.join(" "));
+    let cargo = env::var("CARGO").unwrap_or_else(|_| String::from("cargo"));
+    let status = Command::new(cargo)
+        .args(args)
+        .envs(env.iter().copied())
+        .status()
+        .map_err(|error| format!("cannot run cargo: {error}"))?;
+    eprintln!(
+        "xtask: cargo {} took {:.1}s",
+        args.first().copied().unwrap_or_default(),
+        started.elapsed().as_secs_f64()
+    );
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
+    }
+}
+
+/// Runs `cargo` and returns its standard output.
+fn cargo_output(args: &[&str]) -> Result<String, String> {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| String::from("cargo"));
+    let output = Command::new(cargo)
+        .args(args)
+        .output()
+        .map_err(|error| format!("cannot run cargo: {error}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "`cargo {}` failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    String::from_utf8(output.stdout).map_err(|_| String::from("cargo printed non-UTF-8"))
+}
+
+fn ci() -> Result<(), String> {
+    cargo(&["fmt", "--all", "--check"], &[])?;
+    cargo(
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[],
+    )?;
+    cargo(&["test", "--workspace", "--locked"], &[])?;
+    cargo(
+        &["doc", "--workspace", "--no-deps", "--locked"],
+        &[("RUSTDOCFLAGS", "-D warnings")],
+    )?;
+    no_std()?;
+    deny()
+}
+
+/// Builds the `no_std` crates without default features, and checks that nothing in their
+/// dependency graph turns on a `std` feature, which would link `std` in after all.
+fn no_std() -> Result<(), String> {
+    for krate in NO_STD_CRATES {
+        cargo(
+            &["build", "-p", krate, "--no-default-features", "--locked"],
+            &[],
+        )?;
+        let tree = cargo_output(&[
+            "tree",
+            "-p",
+            krate,
+            "--no-default-features",
+            "--edges",
+            "normal,features",
+            "--prefix",
+            "none",
+            "--locked",
+        ])?;
+        if let Some(line) = tree.lines().find(|line| line.contains("feature \"std\"")) {
+            return Err(format!(
+                "{krate} without default features pulls in std: {line}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `cargo deny check` for bans, licences and sources, installing cargo-deny first when
+/// this machine does not have it.
+fn deny() -> Result<(), String> {
+    let installed = Command::new("cargo")
+        .args(["deny", "--version"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !installed {
+        cargo(
+            &[
+                "install",
+                "--locked",
+                "cargo-deny",
+                "--version",
+                CARGO_DENY_VERSION,
+            ],
+            &[],
+        )?;
+    }
+    cargo(
+        &[
+            "deny",
+            "--all-features",
+            "check",
+            "bans",
+            "licenses",
+            "sources",
+        ],
+        &[],
+    )
+}
+
+fn bench(args: &[String]) -> Result<(), String> {
+    let mut command = vec!["bench", "--workspace", "--locked", "--"];
+    command.extend(args.iter().map(String::as_str));
+    cargo(&command, &[])
+}
