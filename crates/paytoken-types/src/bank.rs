@@ -63,9 +63,7 @@ impl Iban {
         if mod97(compact) != 1 {
             return Err(Error::CheckDigits { field: Self::FIELD });
         }
-        core::str::from_utf8(compact)
-            .ok()
-            .and_then(InlineAscii::new)
+        InlineAscii::from_bytes(compact)
             .map(Self)
             .ok_or(Error::Overflow { field: Self::FIELD })
     }
@@ -172,9 +170,7 @@ impl Bic {
                 reason: "characters 5 and 6 must be a country code",
             });
         }
-        core::str::from_utf8(upper)
-            .ok()
-            .and_then(InlineAscii::new)
+        InlineAscii::from_bytes(upper)
             .map(Self)
             .ok_or(Error::Overflow { field: Self::FIELD })
     }

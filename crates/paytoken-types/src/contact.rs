@@ -126,9 +126,7 @@ impl TelephoneCountryCode {
             .skip(1)
             .zip(digits.bytes())
             .for_each(|(slot, digit)| *slot = digit);
-        core::str::from_utf8(text.get(..=digits.len()).unwrap_or_default())
-            .ok()
-            .and_then(InlineAscii::new)
+        InlineAscii::from_bytes(text.get(..=digits.len()).unwrap_or_default())
             .map(Self)
             .ok_or(Error::Overflow { field: Self::FIELD })
     }
@@ -242,13 +240,7 @@ impl CountryCode {
     /// # Errors
     /// [`Error::InvalidCharacter`] for anything but `A` to `Z`, [`Error::Length`] unless 2.
     pub fn new(text: &str) -> Result<Self, Error> {
-        check_chars(Self::FIELD, text, "upper-case letters a to z", |c| {
-            c.is_ascii_uppercase()
-        })?;
-        check_len(Self::FIELD, text.len(), 2, 2)?;
-        let mut code = [0; 2];
-        code.copy_from_slice(text.as_bytes());
-        Ok(Self(code))
+        crate::error::upper_letters(Self::FIELD, text).map(Self)
     }
 
     /// The code.

@@ -30,13 +30,7 @@ impl Currency {
     /// [`Error::Length`] unless three characters, [`Error::InvalidCharacter`] for anything
     /// but the upper-case letters `A` to `Z`.
     pub fn new(code: &str) -> Result<Self, Error> {
-        crate::error::check_chars(FIELD, code, "upper-case letters a to z", |c| {
-            c.is_ascii_uppercase()
-        })?;
-        crate::error::check_len(FIELD, code.len(), 3, 3)?;
-        let mut bytes = [0; 3];
-        bytes.copy_from_slice(code.as_bytes());
-        Ok(Self(bytes))
+        crate::error::upper_letters(FIELD, code).map(Self)
     }
 
     /// The code, such as `"EUR"`.

@@ -116,6 +116,22 @@ pub(crate) const fn check_len(
     Ok(())
 }
 
+/// Checks a code of exactly `N` upper-case ASCII letters (a currency, a country).
+pub(crate) fn upper_letters<const N: usize>(
+    field: &'static str,
+    text: &str,
+) -> Result<[u8; N], Error> {
+    check_chars(field, text, "upper-case letters a to z", |c| {
+        c.is_ascii_uppercase()
+    })?;
+    check_len(field, text.len(), N, N)?;
+    let mut code = [0; N];
+    code.iter_mut()
+        .zip(text.bytes())
+        .for_each(|(slot, b)| *slot = b);
+    Ok(code)
+}
+
 /// Finds the first character that `allowed` refuses, as an [`Error::InvalidCharacter`].
 pub(crate) fn check_chars(
     field: &'static str,

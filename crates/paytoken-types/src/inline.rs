@@ -27,6 +27,11 @@ impl<const N: usize> InlineAscii<N> {
         })
     }
 
+    /// Copies ASCII `bytes` in; `None` when longer than `N` or not ASCII.
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        core::str::from_utf8(bytes).ok().and_then(Self::new)
+    }
+
     pub(crate) fn as_bytes(&self) -> &[u8] {
         self.bytes.get(..usize::from(self.len)).unwrap_or_default()
     }
