@@ -1,0 +1,158 @@
+//! The gateway's base URL: the user's choice, since many brands run this interface.
+
+use core::fmt;
+
+use crate::Error;
+
+/// An `http` or `https` URL that the interface's paths are appended to, such as
+/// `https://sandbox.example-gateway.com` or `https://gw.example/api/`. A trailing `/` is
+/// dropped; a query or a fragment is refused, since the gateway refuses query strings.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BaseUrl {
+    url: String,
+    https: bool,
+    host_end: usize,
+}
+
+impl BaseUrl {
+    /// Checks and takes a base URL.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for `baseUrl` when the scheme is not `http` or `https`, the host
+    /// is missing, or the URL holds a query, a fragment, user info, a space or a control
+    /// character.
+    pub fn new(url: &str) -> Result<Self, Error> {
+        let invalid = |reason| Error::Invalid {
+            field: "baseUrl",
+            reason,
+        };
+        let (https, rest) = if let Some(rest) = strip_prefix_ignore_case(url, "https://") {
+            (true, rest)
+        } else if let Some(rest) = strip_prefix_ignore_case(url, "http://") {
+            (false, rest)
+        } else {
+            return Err(invalid("must start with https:// or http://"));
+        };
+        if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(invalid("holds a space or a control character"));
+        }
+        if url.contains(['?', '#']) {
+            return Err(invalid("must not hold a query or a fragment"));
+        }
+        let authority = rest.split('/').next().unwrap_or_default();
+        if authority.contains('@') {
+            return Err(invalid("must not hold user info"));
+        }
+        if authority.is_empty() || authority.starts_with(':') {
+            return Err(invalid("has no host"));
+        }
+        let url = url.trim_end_matches('/');
+        let scheme_len = url.len() - rest.len();
+        Ok(Self {
+            url: url.to_owned(),
+            https,
+            host_end: scheme_len + authority.len(),
+        })
+    }
+
+    /// The URL, without a trailing `/`.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.url
+    }
+
+    /// Whether the scheme is `https`.
+    #[must_use]
+    pub const fn is_https(&self) -> bool {
+        self.https
+    }
+
+    /// The host, without the port (`[::1]` keeps its brackets).
+    #[must_use]
+    pub fn host(&self) -> &str {
+        let scheme_len = if self.https { 8 } else { 7 };
+        let authority = self.url.get(scheme_len..self.host_end).unwrap_or_default();
+        if authority.starts_with('[') {
+            return authority
+                .find(']')
+                .and_then(|end| authority.get(..=end))
+                .unwrap_or(authority);
+        }
+        authority.split(':').next().unwrap_or(authority)
+    }
+
+    /// Whether the host is a loopback address (`localhost`, `127.x.x.x`, `[::1]`), where
+    /// plain `http` is acceptable.
+    #[must_use]
+    pub fn is_loopback(&self) -> bool {
+        let host = self.host();
+        host.eq_ignore_ascii_case("localhost")
+            || host == "[::1]"
+            || host
+                .parse::<core::net::Ipv4Addr>()
+                .is_ok_and(|ip| ip.is_loopback())
+    }
+
+    /// The base URL followed by `path` (which starts with `/`).
+    #[must_use]
+    pub fn join(&self, path: &str) -> String {
+        let mut url = String::with_capacity(self.url.len() + path.len());
+        url.push_str(&self.url);
+        url.push_str(path);
+        url
+    }
+}
+
+impl fmt::Display for BaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.url)
+    }
+}
+
+impl core::str::FromStr for BaseUrl {
+    type Err = Error;
+
+    fn from_str(url: &str) -> Result<Self, Error> {
+        Self::new(url)
+    }
+}
+
+fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| text.get(prefix.len()..))
+        .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joins_paths_and_knows_its_host() {
+        let base = BaseUrl::new("https://gw.example:8443/api/").unwrap();
+        assert_eq!(base.as_str(), "https://gw.example:8443/api");
+        assert_eq!(base.join("/x/y"), "https://gw.example:8443/api/x/y");
+        assert_eq!(base.host(), "gw.example");
+        assert!(base.is_https() && !base.is_loopback());
+        assert!(BaseUrl::new("http://127.0.0.1:9000").unwrap().is_loopback());
+        assert!(BaseUrl::new("http://localhost").unwrap().is_loopback());
+        assert!(BaseUrl::new("http://[::1]:80/").unwrap().is_loopback());
+    }
+
+    #[test]
+    fn refuses_what_the_gateway_would() {
+        for bad in [
+            "ftp://x",
+            "https://",
+            "https://x/?a=b",
+            "https://x/#f",
+            "https://u:p@x/",
+            "https://x y",
+            "gw.example",
+            "https://:80",
+        ] {
+            assert!(BaseUrl::new(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! The one error type of this crate, and the gateway's refusal it can carry.
+
+use paytoken_types::{CodeFamily, GatewayResult};
+
+use crate::OperationKind;
+
+/// Why an operation did not give its response.
+///
+/// The variants fall in two halves: [`Invalid`](Error::Invalid), [`Value`](Error::Value) and
+/// [`Checksum`](Error::Checksum) come from building a request, before anything is sent; the
+/// others come from reading an answer. [`may_have_been_processed`](Error::may_have_been_processed)
+/// tells which of the answers leave a doubt about whether the gateway acted.
+///
+/// No variant repeats a secret: input errors name the field, not the value, and body
+/// excerpts are cut short and redacted (long digit runs and token-like words are masked).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A field that is missing, or present where the operation does not allow it. Nothing
+    /// was sent.
+    #[error("{field}: {reason}")]
+    Invalid {
+        /// The field's wire name.
+        field: &'static str,
+        /// What is wrong, in lowercase words.
+        reason: &'static str,
+    },
+    /// A value that does not fit its field. Nothing was sent.
+    #[error(transparent)]
+    Value(#[from] paytoken_types::Error),
+    /// A value that cannot be signed (it holds the checksum's separator `|`). Nothing was
+    /// sent.
+    #[error(transparent)]
+    Checksum(#[from] paytoken_checksum::Error),
+    /// The gateway answered and refused the request before creating anything: a checksum
+    /// or auth-token failure, a validation error, a rejection. Nothing was processed; fix the
+    /// cause (the codes say which) before sending again.
+    #[error("{0}")]
+    Refused(Refusal),
+    /// An HTTP status other than 200. The gateway answers every outcome it handles with 200,
+    /// so this came from something in between (a proxy, a load balancer) or from a failing
+    /// gateway: the request may or may not have been processed.
+    #[error("{operation}: unexpected http status {status}: {excerpt}")]
+    UnexpectedStatus {
+        /// The operation whose answer this was.
+        operation: OperationKind,
+        /// The HTTP status.
+        status: u16,
+        /// The start of the body, redacted.
+        excerpt: String,
+    },
+    /// A status of 200 with a body that is not the answer this operation expects (not JSON,
+    /// cut short, a field of the wrong form). The request may have been processed.
+    #[error(
+        "{operation}: undecodable answer at line {line}, column {column}: {detail}; body starts {excerpt:?}"
+    )]
+    Undecodable {
+        /// The operation whose answer this was.
+        operation: OperationKind,
+        /// What did not fit, in words.
+        detail: String,
+        /// The line where decoding stopped, counting from 1 (0 when unknown).
+        line: usize,
+        /// The column where decoding stopped, counting from 1 (0 when unknown).
+        column: usize,
+        /// The start of the body, redacted.
+        excerpt: String,
+    },
+}
+
+impl Error {
+    /// Whether the request may have reached the gateway. False for the errors of building a
+    /// request, true for everything that comes from an answer.
+    #[must_use]
+    pub const fn may_have_reached_gateway(&self) -> bool {
+        !self.is_invalid_input()
+    }
+
+    /// Whether the gateway may have acted on the request (created a transaction, stored a
+    /// card). False for invalid input and for a refusal; true for an unexpected status or an
+    /// undecodable answer. For a payment, true means: do not send it again, inquire first.
+    #[must_use]
+    pub const fn may_have_been_processed(&self) -> bool {
+        matches!(
+            self,
+            Self::UnexpectedStatus { .. } | Self::Undecodable { .. }
+        )
+    }
+
+    /// Whether this is an error of the caller's input, found before anything was sent.
+    #[must_use]
+    pub const fn is_invalid_input(&self) -> bool {
+        matches!(
+            self,
+            Self::Invalid { .. } | Self::Value(_) | Self::Checksum(_)
+        )
+    }
+
+    /// The refusal, when the gateway refused.
+    #[must_use]
+    pub const fn refusal(&self) -> Option<&Refusal> {
+        match self {
+            Self::Refused(refusal) => Some(refusal),
+            _ => None,
+        }
+    }
+
+    /// The wire name of the field at fault, for input errors that have one.
+    #[must_use]
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            Self::Invalid { field, .. } => Some(field),
+            Self::Value(error) => error.field(),
+            Self::Checksum(paytoken_checksum::Error::Separator { field }) => Some(field),
+            _ => None,
+        }
+    }
+}
+
+/// A request the gateway refused before anything was created.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The operation that was refused.
+    pub operation: OperationKind,
+    /// The result as the gateway gave it: every joined code and description.
+    pub result: GatewayResult,
+}
+
+impl Refusal {
+    /// The family of the refusal: the first code that is not a success decides
+    /// ([`paytoken_types::ResultCode::family`]).
+    #[must_use]
+    pub fn family(&self) -> CodeFamily {
+        self.result.code.family()
+    }
+
+    /// Each code with its description, in the gateway's order.
+    pub fn entries(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.result.entries()
+    }
+
+    /// Whether one of the codes is `code`.
+    #[must_use]
+    pub fn contains(&self, code: &str) -> bool {
+        self.result.code.contains(code)
+    }
+}
+
+impl core::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{}: refused by the gateway ({:?}): {} {}",
+            self.operation,
+            self.family(),
+            self.result.code,
+            crate::excerpt::redact(&self.result.description, 200)
+        )
+    }
+}

@@ -1,0 +1,120 @@
+//! # paytoken-protocol
+//!
+//! Every operation of the card-tokenization gateway interface as a request builder and a
+//! response parser, with no I/O: for teams that bring their own HTTP stack (reqwest, ureq,
+//! an in-house client, a WASM fetch), and the core of paytoken's own client.
+//!
+//! **Layer:** above `paytoken-types` (the values) and `paytoken-checksum` (the signatures),
+//! below `paytoken-hyper` (the async client). It does no I/O, spawns nothing, reads no clock
+//! and no randomness: the caller passes `now` and ids in.
+//!
+//! ## The flow
+//! 1. Build a [`Context`]: credentials (merchant or partner), account and terminal ids, the
+//!    current auth token ([`AuthTokenLifecycle`] keeps one fresh).
+//! 2. Build an operation from typed values ([`ops`]: one module per operation) and call
+//!    [`Operation::request`]: the input is checked (a bad field is an error naming it, and
+//!    nothing is sent) and the result is a signed [`Request`]: path, headers, form body.
+//! 3. Send it with any HTTP client to [`BaseUrl`] + path.
+//! 4. Hand the status and body to [`Operation::parse`]: the typed answer, or an [`Error`]
+//!    that says whether the gateway refused (nothing happened), or whether the request may
+//!    have been processed (inquire before sending a payment again).
+//!
+//! ```
+//! use paytoken_checksum::{Credentials, SecureKey};
+//! use paytoken_protocol::ops::payment::Payment;
+//! use paytoken_protocol::{AuthToken, BaseUrl, Context, Operation, PaymentStatus, Request};
+//! use paytoken_types::{Card, CardNumber, Cvv};
+//!
+//! /// A toy transport: any HTTP client goes here. This one plays the gateway.
+//! fn send(base_url: &BaseUrl, request: &Request) -> (u16, Vec<u8>) {
+//!     assert_eq!(
+//!         request.url(base_url),
+//!         "https://sandbox.gateway.example/transactionServices/REST/v1/payments"
+//!     );
+//!     assert_eq!(request.header("AuthToken"), Some("eyJ0.e30.c2ln"));
+//!     let body = br#"{"paymentId":"54279","registrationId":"8a82944a4cc25ebf014cc2c782423202",
+//!         "result":{"code":"00001","description":"Transaction succeeded"},
+//!         "transactionStatus":"Y","amount":"50.00","currency":"EUR",
+//!         "card":{"bin":"400000","last4Digits":"0051"},"timestamp":"2026-11-22 10:15:00"}"#;
+//!     (200, body.to_vec())
+//! }
+//!
+//! let base_url = BaseUrl::new("https://sandbox.gateway.example")?;
+//! let context = Context::new(Credentials::merchant("11344".parse()?, SecureKey::new("key")?))
+//!     .with_terminal_id("1".parse()?)
+//!     .with_auth_token(AuthToken::new("eyJ0.e30.c2ln")?);
+//!
+//! let card = Card {
+//!     number: CardNumber::new("4000000000000051")?,
+//!     expiry_month: "06".parse()?,
+//!     expiry_year: "2030".parse()?,
+//!     cvv: Cvv::new("745")?,
+//!     holder: None,
+//! };
+//! let payment = Payment::new("order1001".parse()?, "50.00".parse()?, "EUR".parse()?, card)
+//!     .store_card();
+//!
+//! let request = payment.request(&context)?;                 // build and sign
+//! let (status, body) = send(&base_url, &request);           // any transport
+//! let transaction = Payment::parse(status, &body)?;          // parse
+//!
+//! assert_eq!(transaction.status, PaymentStatus::Approved);
+//! assert_eq!(transaction.payment_id.as_str(), "54279");
+//! assert!(transaction.registration_id.is_some());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Operations
+//! | module | operation | safe to retry |
+//! |---|---|---|
+//! | [`ops::customer_signup`] | customer sign-up | no |
+//! | [`ops::payment`] | payment (DB/PA), optionally storing the card, INITIAL | no |
+//! | [`ops::registration`] | stand-alone registration of a card or bank account | no |
+//! | [`ops::token_payment`] | payment with a token: plain, INITIAL, REPEATED, installments | no |
+//! | [`ops::delete_token`] | delete a token | no |
+//! | [`ops::installments`] | installment plans of a token | yes |
+//! | [`ops::cards_and_accounts`] | stored cards and accounts | yes |
+//! | [`ops::invoice_list`] | a page of invoices ([`InvoicePager`] for all) | yes |
+//! | [`ops::auth_token`] | auth token for a merchant or partner, regenerate | yes |
+//! | [`ops::inquiry`] | a transaction by payment id or merchant transaction id | yes |
+//!
+//! ## Features
+//! - `http`: [`Request::into_http`] and [`parse_http`], for stacks that speak the `http`
+//!   crate.
+
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+
+mod base_url;
+mod context;
+mod error;
+pub mod excerpt;
+#[cfg(feature = "http")]
+mod http;
+mod invoices;
+mod lifecycle;
+pub mod ops;
+mod outcome;
+mod pager;
+mod request;
+mod wire;
+
+pub use base_url::BaseUrl;
+pub use context::{AuthToken, Context, MAX_AUTH_TOKEN_LEN, Username};
+pub use error::{Error, Refusal};
+#[cfg(feature = "http")]
+pub use http::parse_http;
+pub use invoices::{Invoice, InvoiceCustomer};
+pub use lifecycle::{AuthTokenLifecycle, DEFAULT_REFRESH_BEFORE, TOKEN_LIFETIME, TokenStep};
+pub use ops::Operation;
+pub use outcome::{CardSummary, PaymentStatus, Redirect, RedirectParameter, Transaction};
+pub use pager::InvoicePager;
+pub use request::{AUTH_TOKEN_HEADER, FORM_CONTENT_TYPE, Header, Method, OperationKind, Request};
+pub use wire::Owner;
+
+/// The values this crate's operations are built from.
+pub use paytoken_types;
+
+/// The credentials and checksum rules.
+pub use paytoken_checksum;

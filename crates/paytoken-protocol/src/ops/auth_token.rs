@@ -1,0 +1,175 @@
+//! Auth tokens (field notes): fetch one for a merchant
+//! (`/transactionServices/REST/v1/authToken`) or a partner
+//! (`/transactionServices/REST/v1/partnerAuthToken`), or exchange the current one for a fresh
+//! one (`/transactionServices/REST/v1/regenerateToken`).
+//!
+//! A token is valid for an hour; [`crate::AuthTokenLifecycle`] says when to renew it.
+
+use paytoken_types::{GatewayResult, MemberId, PartnerId, Timestamp};
+use serde::Deserialize;
+
+use super::{Operation, SMALL_BODY};
+use crate::context::Username;
+use crate::wire::{self, require_success};
+use crate::{AuthToken, Context, Error, OperationKind, Request, request};
+
+/// The path for a merchant's token.
+pub const MERCHANT_PATH: &str = "/transactionServices/REST/v1/authToken";
+/// The path for a partner's token.
+pub const PARTNER_PATH: &str = "/transactionServices/REST/v1/partnerAuthToken";
+/// The path for exchanging a token.
+pub const REGENERATE_PATH: &str = "/transactionServices/REST/v1/regenerateToken";
+
+/// Fetches a token with a login name and the secure key of the context's credentials:
+/// a merchant's (`merchant.username`) or a partner's (`partner.userName`).
+///
+/// Unlike every other call, this one sends the secure key itself (`authentication.sKey`):
+/// the request body is a secret, as every [`Request`] body is treated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchAuthToken {
+    /// `authentication.partnerId`: the partner the merchant belongs to, or the partner
+    /// itself.
+    pub partner_id: PartnerId,
+    /// The login name.
+    pub username: Username,
+}
+
+impl FetchAuthToken {
+    /// A token for `username` under `partner_id`.
+    #[must_use]
+    pub const fn new(partner_id: PartnerId, username: Username) -> Self {
+        Self {
+            partner_id,
+            username,
+        }
+    }
+}
+
+/// Exchanges a still-valid token for a fresh one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegenerateAuthToken {
+    /// `authentication.partnerId`.
+    pub partner_id: PartnerId,
+    /// `authToken`: the current token.
+    pub token: AuthToken,
+}
+
+/// A token the gateway issued (result `200`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AuthTokenGrant {
+    /// `AuthToken`: the token (a secret).
+    pub token: AuthToken,
+    /// `partnerId`.
+    pub partner_id: Option<PartnerId>,
+    /// `memberId`, for a merchant's token.
+    pub member_id: Option<MemberId>,
+    /// `LoginName`.
+    pub login_name: Option<String>,
+    /// `result`.
+    pub result: GatewayResult,
+    /// `timestamp`.
+    pub timestamp: Option<Timestamp>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireGrant {
+    #[serde(rename = "AuthToken", alias = "authToken")]
+    token: Option<AuthToken>,
+    partner_id: Option<PartnerId>,
+    member_id: Option<MemberId>,
+    #[serde(rename = "LoginName", alias = "loginName")]
+    login_name: Option<String>,
+    result: Option<GatewayResult>,
+    timestamp: Option<Timestamp>,
+}
+
+/// Parses a token answer, for both ways of getting one.
+pub(crate) fn parse_grant(
+    operation: OperationKind,
+    status: u16,
+    body: &[u8],
+) -> Result<AuthTokenGrant, Error> {
+    let wire: WireGrant = wire::decode(operation, status, body)?;
+    let result = require_success(operation, wire.result, body)?;
+    let token = wire
+        .token
+        .ok_or_else(|| wire::missing(operation, "AuthToken", body))?;
+    Ok(AuthTokenGrant {
+        token,
+        partner_id: wire.partner_id,
+        member_id: wire.member_id,
+        login_name: wire.login_name,
+        result,
+        timestamp: wire.timestamp,
+    })
+}
+
+impl Operation for FetchAuthToken {
+    type Response = AuthTokenGrant;
+    const KIND: OperationKind = OperationKind::AuthToken;
+
+    fn request(&self, context: &Context) -> Result<Request, Error> {
+        let credentials = &context.credentials;
+        let (path, username_field) = if credentials.is_partner() {
+            if credentials.id() != self.partner_id.as_str() {
+                return Err(Error::Invalid {
+                    field: "authentication.partnerId",
+                    reason: "differs from the partner id of the credentials",
+                });
+            }
+            (PARTNER_PATH, "partner.userName")
+        } else {
+            (MERCHANT_PATH, "merchant.username")
+        };
+        Ok(request::build(
+            Self::KIND,
+            path.to_owned(),
+            context,
+            SMALL_BODY,
+            |form| {
+                form.field(PartnerId::FIELD, self.partner_id.as_str());
+                form.field(username_field, self.username.as_str());
+                form.field(
+                    "authentication.sKey",
+                    credentials.secure_key().expose_secret(),
+                );
+            },
+        ))
+    }
+
+    fn parse(status: u16, body: &[u8]) -> Result<AuthTokenGrant, Error> {
+        parse_grant(Self::KIND, status, body)
+    }
+}
+
+impl Operation for RegenerateAuthToken {
+    type Response = AuthTokenGrant;
+    const KIND: OperationKind = OperationKind::RegenerateAuthToken;
+
+    fn request(&self, context: &Context) -> Result<Request, Error> {
+        Ok(request::build(
+            Self::KIND,
+            REGENERATE_PATH.to_owned(),
+            context,
+            SMALL_BODY,
+            |form| {
+                form.field(PartnerId::FIELD, self.partner_id.as_str());
+                form.field("authToken", self.token.expose_secret());
+            },
+        ))
+    }
+
+    fn parse(status: u16, body: &[u8]) -> Result<AuthTokenGrant, Error> {
+        parse_grant(Self::KIND, status, body)
+    }
+}
+
+impl<'de> Deserialize<'de> for AuthToken {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = zeroize::Zeroizing::new(String::deserialize(deserializer)?);
+        // The message of `AuthToken::new` never repeats the token.
+        Self::new(text.as_str()).map_err(serde::de::Error::custom)
+    }
+}

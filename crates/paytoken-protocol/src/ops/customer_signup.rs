@@ -1,0 +1,120 @@
+//! Customer sign-up (`POST /merchantServices/api/v1/customerSignup`), by a merchant or a
+//! partner. The answer's `customerId` goes into later requests as `customer.customerId`.
+
+use paytoken_checksum::rules;
+use paytoken_types::{
+    Customer, CustomerId, Email, GatewayResult, MemberId, PartnerId, Shipping, Timestamp,
+};
+use serde::Deserialize;
+
+use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
+use crate::wire::{self, Owner, require_success};
+use crate::{Context, Error, OperationKind, Request, request};
+
+/// The path of customer sign-up.
+pub const PATH: &str = "/merchantServices/api/v1/customerSignup";
+
+/// Signs a customer up. The given name, surname and e-mail are required (the checksum
+/// hashes them); sex, phone and birth date are sent when present, and from the shipping
+/// block the country and postcode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CustomerSignup {
+    /// The `customer.*` block.
+    pub customer: Customer,
+    /// The `shipping.*` block (country and postcode).
+    pub shipping: Option<Shipping>,
+}
+
+impl CustomerSignup {
+    /// Signs up `customer`.
+    #[must_use]
+    pub const fn new(customer: Customer) -> Self {
+        Self {
+            customer,
+            shipping: None,
+        }
+    }
+
+    /// Adds the shipping block.
+    #[must_use]
+    pub fn shipping(mut self, shipping: Shipping) -> Self {
+        self.shipping = Some(shipping);
+        self
+    }
+}
+
+/// The customer the gateway created (`00007`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SignedUp {
+    /// `customerId`: send it as `customer.customerId` from now on.
+    pub customer_id: CustomerId,
+    /// `memberId` or `partnerId`.
+    pub owner: Option<Owner>,
+    /// `result`.
+    pub result: GatewayResult,
+    /// `timestamp`.
+    pub timestamp: Option<Timestamp>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireSignedUp {
+    customer_id: Option<CustomerId>,
+    member_id: Option<MemberId>,
+    partner_id: Option<PartnerId>,
+    result: Option<GatewayResult>,
+    timestamp: Option<Timestamp>,
+}
+
+fn required<'a, T>(field: &'static str, value: Option<&'a T>) -> Result<&'a T, Error> {
+    value.ok_or(Error::Invalid {
+        field,
+        reason: "is required for sign-up",
+    })
+}
+
+impl Operation for CustomerSignup {
+    type Response = SignedUp;
+    const KIND: OperationKind = OperationKind::CustomerSignup;
+
+    fn request(&self, context: &Context) -> Result<Request, Error> {
+        let customer = &self.customer;
+        let given_name = required("customer.givenName", customer.given_name.as_ref())?;
+        let surname = required("customer.surname", customer.surname.as_ref())?;
+        let email: &Email = required("customer.email", customer.email.as_ref())?;
+        customer.validate()?;
+        if let Some(shipping) = &self.shipping {
+            shipping.validate()?;
+        }
+        let checksum = rules::customer_signup(&context.credentials, given_name, surname, email)?
+            .compute()
+            .to_hex();
+        Ok(request::build(
+            Self::KIND,
+            PATH.to_owned(),
+            context,
+            SMALL_BODY,
+            |form| {
+                write_authentication(form, context, &checksum, AuthFields::ID_ONLY);
+                form.block(customer);
+                form.optional_block(self.shipping.as_ref());
+            },
+        ))
+    }
+
+    fn parse(status: u16, body: &[u8]) -> Result<SignedUp, Error> {
+        let wire: WireSignedUp = wire::decode(Self::KIND, status, body)?;
+        let result = require_success(Self::KIND, wire.result, body)?;
+        let customer_id = wire
+            .customer_id
+            .ok_or_else(|| wire::missing(Self::KIND, "customerId", body))?;
+        Ok(SignedUp {
+            customer_id,
+            owner: Owner::from_fields(wire.member_id, wire.partner_id),
+            result,
+            timestamp: wire.timestamp,
+        })
+    }
+}

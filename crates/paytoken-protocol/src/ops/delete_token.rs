@@ -1,0 +1,78 @@
+//! Deleting a stored token (`POST /transactionServices/REST/v1/paywithtoken/{id}` with
+//! `paymentType=DL`). A deleted registration is never active again.
+
+use paytoken_checksum::rules;
+use paytoken_types::{GatewayResult, PaymentType, RegistrationId, Timestamp};
+use serde::Deserialize;
+
+use super::token_payment::PATH_PREFIX;
+use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
+use crate::wire::{self, require_success};
+use crate::{Context, Error, OperationKind, Request, request};
+
+/// Deletes the stored card or account `registration_id`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeleteToken {
+    /// The token, in the path and in the checksum.
+    pub registration_id: RegistrationId,
+}
+
+impl DeleteToken {
+    /// Deletes `registration_id`.
+    #[must_use]
+    pub const fn new(registration_id: RegistrationId) -> Self {
+        Self { registration_id }
+    }
+}
+
+/// The gateway's answer to a delete (`00003`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Deleted {
+    /// `registrationId`, when the answer repeats it.
+    pub registration_id: Option<RegistrationId>,
+    /// `result`.
+    pub result: GatewayResult,
+    /// `timestamp`.
+    pub timestamp: Option<Timestamp>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireDeleted {
+    registration_id: Option<RegistrationId>,
+    result: Option<GatewayResult>,
+    timestamp: Option<Timestamp>,
+}
+
+impl Operation for DeleteToken {
+    type Response = Deleted;
+    const KIND: OperationKind = OperationKind::DeleteToken;
+
+    fn request(&self, context: &Context) -> Result<Request, Error> {
+        let checksum = rules::delete_token(&context.credentials, &self.registration_id)
+            .compute()
+            .to_hex();
+        let path = [PATH_PREFIX, self.registration_id.as_str()].concat();
+        Ok(request::build(
+            Self::KIND,
+            path,
+            context,
+            SMALL_BODY,
+            |form| {
+                write_authentication(form, context, &checksum, AuthFields::ACCOUNT_AND_TERMINAL);
+                form.field("paymentType", PaymentType::Delete.as_str());
+            },
+        ))
+    }
+
+    fn parse(status: u16, body: &[u8]) -> Result<Deleted, Error> {
+        let wire: WireDeleted = wire::decode(Self::KIND, status, body)?;
+        let result = require_success(Self::KIND, wire.result, body)?;
+        Ok(Deleted {
+            registration_id: wire.registration_id,
+            result,
+            timestamp: wire.timestamp,
+        })
+    }
+}

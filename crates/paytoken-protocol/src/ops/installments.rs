@@ -1,0 +1,127 @@
+//! The installment plans of a stored card
+//! (`POST /transactionServices/REST/v1/getInstallmentWithToken/{id}`).
+//!
+//! The gateway answers success without a `result` object, with the counts in one text
+//! (`"installment": "3,4"`); "no installment plan" is an error result instead.
+
+use paytoken_checksum::rules;
+use paytoken_types::{GatewayResult, RegistrationId};
+use serde::Deserialize;
+
+use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
+use crate::outcome::{CardSummary, WireCard};
+use crate::wire;
+use crate::{Context, Error, OperationKind, Request, request};
+
+/// The path, without the id.
+pub const PATH_PREFIX: &str = "/transactionServices/REST/v1/getInstallmentWithToken/";
+
+/// Asks which installment counts the stored card `registration_id` allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Installments {
+    /// The token, in the path and in the checksum.
+    pub registration_id: RegistrationId,
+}
+
+impl Installments {
+    /// The plans of `registration_id`.
+    #[must_use]
+    pub const fn new(registration_id: RegistrationId) -> Self {
+        Self { registration_id }
+    }
+}
+
+/// The installment counts a stored card allows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct InstallmentPlans {
+    /// `registrationId`.
+    pub registration_id: Option<RegistrationId>,
+    /// `card`: its BIN and last four digits.
+    pub card: CardSummary,
+    /// `installment`, split: the counts a token payment may send, in the gateway's order.
+    pub counts: Vec<u16>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WirePlans {
+    registration_id: Option<RegistrationId>,
+    card: Option<WireCard>,
+    installment: Option<String>,
+    result: Option<GatewayResult>,
+}
+
+impl Operation for Installments {
+    type Response = InstallmentPlans;
+    const KIND: OperationKind = OperationKind::Installments;
+
+    fn request(&self, context: &Context) -> Result<Request, Error> {
+        let checksum = rules::installments(&context.credentials, &self.registration_id)
+            .compute()
+            .to_hex();
+        let path = [PATH_PREFIX, self.registration_id.as_str()].concat();
+        Ok(request::build(
+            Self::KIND,
+            path,
+            context,
+            SMALL_BODY,
+            |form| {
+                write_authentication(form, context, &checksum, AuthFields::ID_ONLY);
+            },
+        ))
+    }
+
+    fn parse(status: u16, body: &[u8]) -> Result<InstallmentPlans, Error> {
+        let wire: WirePlans = wire::decode(Self::KIND, status, body)?;
+        if let Some(result) = wire.result.filter(|result| !result.code.is_success()) {
+            return Err(wire::refused(Self::KIND, result));
+        }
+        let text = wire
+            .installment
+            .ok_or_else(|| wire::missing(Self::KIND, "installment", body))?;
+        let counts = parse_counts(&text).ok_or_else(|| Error::Undecodable {
+            operation: Self::KIND,
+            detail: "installment: expected counts separated by commas".to_owned(),
+            line: 0,
+            column: 0,
+            excerpt: crate::excerpt::excerpt(body),
+        })?;
+        Ok(InstallmentPlans {
+            registration_id: wire.registration_id,
+            card: wire.card.map(CardSummary::from).unwrap_or_default(),
+            counts,
+        })
+    }
+}
+
+/// `"3,4"` → `[3, 4]`; blanks around counts are allowed, an empty text is no counts.
+fn parse_counts(text: &str) -> Option<Vec<u16>> {
+    if text.trim().is_empty() {
+        return Some(Vec::new());
+    }
+    text.split(',')
+        .map(|count| {
+            let count = count.trim();
+            (!count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| count.parse().ok())
+                .flatten()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_split() {
+        assert_eq!(parse_counts("3,4"), Some(vec![3, 4]));
+        assert_eq!(parse_counts(" 3 , 6,12 "), Some(vec![3, 6, 12]));
+        assert_eq!(parse_counts(""), Some(vec![]));
+        assert_eq!(parse_counts("3,,4"), None);
+        assert_eq!(parse_counts("3;4"), None);
+        assert_eq!(parse_counts("+3"), None);
+        assert_eq!(parse_counts("99999999"), None);
+    }
+}

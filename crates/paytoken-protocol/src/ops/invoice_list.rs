@@ -1,0 +1,113 @@
+//! One page of the invoice list (`POST /invoiceServices/REST/v1/getInvoice`); page through
+//! all of them with [`crate::InvoicePager`].
+
+use paytoken_checksum::rules;
+use paytoken_types::{GatewayResult, MemberId, PartnerId};
+use serde::Deserialize;
+
+use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
+use crate::invoices::{Invoice, InvoiceList as WireInvoices};
+use crate::wire::{self, Owner};
+use crate::{Context, Error, OperationKind, Request, request};
+
+/// The path of the invoice list.
+pub const PATH: &str = "/invoiceServices/REST/v1/getInvoice";
+
+/// The most records per page accepted.
+pub const MAX_RECORDS: u32 = 1000;
+
+/// Asks for page `page` (from 1) of `records` invoices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InvoiceList {
+    /// `pagination.pageno`, from 1.
+    pub page: u32,
+    /// `pagination.records`: invoices per page, 1 to [`MAX_RECORDS`].
+    pub records: u32,
+}
+
+impl InvoiceList {
+    /// Page `page` of `records` invoices.
+    #[must_use]
+    pub const fn new(page: u32, records: u32) -> Self {
+        Self { page, records }
+    }
+}
+
+/// One page of invoices.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct InvoicePage {
+    /// `memberId` or `partnerId`.
+    pub owner: Option<Owner>,
+    /// The invoices, in the gateway's order.
+    pub invoices: Vec<Invoice>,
+    /// `result` (or `statusInvoiceResult`), when the gateway sent one.
+    pub result: Option<GatewayResult>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WirePage {
+    member_id: Option<MemberId>,
+    partner_id: Option<PartnerId>,
+    #[serde(default)]
+    invoice_list: WireInvoices,
+    #[serde(alias = "statusInvoiceResult")]
+    result: Option<GatewayResult>,
+}
+
+/// Whether a refusal is the gateway's way of saying the list is empty.
+fn is_no_records(result: &GatewayResult) -> bool {
+    let description = result.description.to_ascii_lowercase();
+    ["no record", "no invoice", "no data"]
+        .iter()
+        .any(|phrase| description.contains(phrase))
+}
+
+impl Operation for InvoiceList {
+    type Response = InvoicePage;
+    const KIND: OperationKind = OperationKind::InvoiceList;
+
+    fn request(&self, context: &Context) -> Result<Request, Error> {
+        if self.page == 0 {
+            return Err(Error::Invalid {
+                field: "pagination.pageno",
+                reason: "pages count from 1",
+            });
+        }
+        if self.records == 0 || self.records > MAX_RECORDS {
+            return Err(Error::Invalid {
+                field: "pagination.records",
+                reason: "is 1 to 1000",
+            });
+        }
+        let checksum = rules::invoice_list(&context.credentials).compute().to_hex();
+        Ok(request::build(
+            Self::KIND,
+            PATH.to_owned(),
+            context,
+            SMALL_BODY,
+            |form| {
+                write_authentication(form, context, &checksum, AuthFields::ID_ONLY);
+                form.prefixed_display("", "pagination.pageno", &self.page);
+                form.prefixed_display("", "pagination.records", &self.records);
+            },
+        ))
+    }
+
+    /// An answer that says there are no records is an empty page, not an error.
+    fn parse(status: u16, body: &[u8]) -> Result<InvoicePage, Error> {
+        let wire: WirePage = wire::decode(Self::KIND, status, body)?;
+        if let Some(result) = wire.result.as_ref().filter(|r| !r.code.is_success()) {
+            // "No records" leaves the list out; any other refusal is an error.
+            if !(wire.invoice_list.0.is_empty() && is_no_records(result)) {
+                return Err(wire::refused(Self::KIND, result.clone()));
+            }
+        }
+        Ok(InvoicePage {
+            owner: Owner::from_fields(wire.member_id, wire.partner_id),
+            invoices: wire.invoice_list.0,
+            result: wire.result,
+        })
+    }
+}

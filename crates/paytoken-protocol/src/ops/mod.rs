@@ -1,0 +1,211 @@
+//! One module per operation: a value built from typed input, its request, its answer.
+//!
+//! Every operation implements [`Operation`]: [`request`](Operation::request) checks the
+//! input and builds the signed [`Request`](crate::Request) (or names the field at fault, and
+//! nothing is sent), [`parse`](Operation::parse) turns the status and body into the typed
+//! response or an [`Error`].
+
+use paytoken_checksum::HexChecksum;
+use paytoken_types::form::FormWriter;
+use paytoken_types::{AccountId, Amount, CardNumber, PaymentBrand, TerminalId};
+
+use crate::{Context, Error, OperationKind, Request};
+
+pub mod auth_token;
+pub mod cards_and_accounts;
+pub mod customer_signup;
+pub mod delete_token;
+pub mod inquiry;
+pub mod installments;
+pub mod invoice_list;
+pub mod payment;
+pub mod registration;
+pub mod token_payment;
+
+/// An operation of the interface: its request and its answer.
+pub trait Operation {
+    /// What a successful answer holds.
+    type Response;
+
+    /// Which operation this is.
+    const KIND: OperationKind;
+
+    /// Checks the input and builds the signed request.
+    ///
+    /// # Errors
+    /// An input error ([`Error::is_invalid_input`]) naming the field; nothing was sent.
+    fn request(&self, context: &Context) -> Result<Request, Error>;
+
+    /// Reads the answer: the HTTP status and the body.
+    ///
+    /// # Errors
+    /// [`Error::Refused`] when the gateway refused, [`Error::UnexpectedStatus`] for a status
+    /// other than 200, [`Error::Undecodable`] for a body that is not this operation's answer.
+    fn parse(status: u16, body: &[u8]) -> Result<Self::Response, Error>;
+}
+
+/// Which of the optional authentication fields an operation sends.
+#[derive(Clone, Copy)]
+pub(crate) struct AuthFields {
+    pub(crate) account: bool,
+    pub(crate) terminal: bool,
+}
+
+impl AuthFields {
+    pub(crate) const ID_ONLY: Self = Self {
+        account: false,
+        terminal: false,
+    };
+    pub(crate) const TERMINAL: Self = Self {
+        account: false,
+        terminal: true,
+    };
+    pub(crate) const ACCOUNT_AND_TERMINAL: Self = Self {
+        account: true,
+        terminal: true,
+    };
+}
+
+/// Writes the `authentication.*` fields in the interface's order: the member (or partner)
+/// id, the account, the checksum, the terminal. Account and terminal go only where the
+/// operation sends them and the context has them.
+pub(crate) fn write_authentication(
+    form: &mut FormWriter<'_>,
+    context: &Context,
+    checksum: &HexChecksum,
+    fields: AuthFields,
+) {
+    let credentials = &context.credentials;
+    form.field(credentials.id_field(), credentials.id());
+    if fields.account {
+        form.optional(
+            AccountId::FIELD,
+            context.account_id.as_ref().map(AccountId::as_str),
+        );
+    }
+    form.field("authentication.checksum", checksum.as_str());
+    if fields.terminal {
+        form.optional(
+            TerminalId::FIELD,
+            context.terminal_id.as_ref().map(TerminalId::as_str),
+        );
+    }
+}
+
+/// Refuses an amount of zero: the gateway moves money, and zero is a mistake.
+pub(crate) fn check_positive(field: &'static str, amount: Amount) -> Result<(), Error> {
+    if amount.minor_units() == 0 {
+        return Err(Error::Invalid {
+            field,
+            reason: "must be greater than zero",
+        });
+    }
+    Ok(())
+}
+
+/// The longest URL accepted in `merchantRedirectUrl` and `notificationUrl`.
+pub const MAX_URL_LEN: usize = 2048;
+
+/// Checks a URL the gateway will call or send a browser to: absolute `http(s)`, with a host,
+/// no spaces or control characters, at most [`MAX_URL_LEN`] bytes.
+pub(crate) fn check_url(field: &'static str, url: &str) -> Result<(), Error> {
+    let invalid = |reason| Err(Error::Invalid { field, reason });
+    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
+    let rest = if lower.starts_with("https://") {
+        url.get(8..)
+    } else if lower.starts_with("http://") {
+        url.get(7..)
+    } else {
+        return invalid("must be an absolute http or https url");
+    };
+    if url.len() > MAX_URL_LEN {
+        return invalid("is longer than 2048 bytes");
+    }
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return invalid("holds a space or a control character");
+    }
+    let host = rest
+        .unwrap_or_default()
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or_default();
+    if host.is_empty() {
+        return invalid("has no host");
+    }
+    Ok(())
+}
+
+/// Checks free text that is not part of a block (`orderDescriptor`), and its length.
+pub(crate) fn check_text(field: &'static str, text: &str, max_chars: usize) -> Result<(), Error> {
+    paytoken_types::check_free_text(field, text)?;
+    if text.chars().count() > max_chars {
+        return Err(Error::Invalid {
+            field,
+            reason: "is too long",
+        });
+    }
+    Ok(())
+}
+
+/// The brand a card number belongs to, by its leading digits, for the brands whose ranges
+/// do not overlap; `None` when the number does not tell.
+#[must_use]
+pub fn brand_of(number: &CardNumber) -> Option<PaymentBrand> {
+    let bin = number.bin();
+    let prefix = |len: usize| bin.get(..len).and_then(|p| p.parse::<u32>().ok());
+    let two = prefix(2)?;
+    let four = prefix(4)?;
+    Some(match (two, four) {
+        (34 | 37, _) => PaymentBrand::Amex,
+        (51..=55, _) | (_, 2221..=2720) => PaymentBrand::Mastercard,
+        (36 | 38 | 39, _) | (_, 3000..=3059 | 3095) => PaymentBrand::Diners,
+        (_, 6011) | (65, _) | (_, 6440..=6499) => PaymentBrand::Discover,
+        (_, 3528..=3589) => PaymentBrand::Jcb,
+        (_, 5018 | 5020 | 5038 | 5893 | 6304 | 6759 | 6761..=6763) => PaymentBrand::Maestro,
+        _ if bin.starts_with('4') => PaymentBrand::Visa,
+        _ => return None,
+    })
+}
+
+/// The body's expected size, so the buffer is allocated once.
+pub(crate) const SMALL_BODY: usize = 256;
+/// The body of a payment or registration, with blocks.
+pub(crate) const LARGE_BODY: usize = 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brands_by_leading_digits() {
+        for (number, brand) in [
+            ("4000000000000051", Some(PaymentBrand::Visa)),
+            ("5101080000000009", Some(PaymentBrand::Mastercard)),
+            ("2223000048400011", Some(PaymentBrand::Mastercard)),
+            ("378282246310005", Some(PaymentBrand::Amex)),
+            ("6011111111111117", Some(PaymentBrand::Discover)),
+            ("3530111333300000", Some(PaymentBrand::Jcb)),
+            ("30569309025904", Some(PaymentBrand::Diners)),
+            ("6759649826438453", Some(PaymentBrand::Maestro)),
+            ("1234567812345670", None),
+        ] {
+            let number = CardNumber::new(number).unwrap();
+            assert_eq!(brand_of(&number), brand, "{}", number.bin());
+        }
+    }
+
+    #[test]
+    fn urls_are_checked() {
+        assert!(check_url("u", "https://shop.example/return?order=1").is_ok());
+        assert!(check_url("u", "HTTP://shop.example").is_ok());
+        for bad in [
+            "shop.example",
+            "https://",
+            "https:///x",
+            "https://a b",
+            "ftp://x",
+        ] {
+            assert_eq!(check_url("u", bad).unwrap_err().field(), Some("u"), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! A payment (`POST /transactionServices/REST/v1/payments`), debit or pre-authorisation,
+//! optionally storing the card and opening a recurring series.
+//!
+//! ```
+//! use paytoken_protocol::ops::payment::Payment;
+//! use paytoken_protocol::{Context, Operation};
+//! use paytoken_checksum::{Credentials, SecureKey};
+//! use paytoken_types::{Card, CardNumber, Cvv, RecurringType};
+//!
+//! let context = Context::new(Credentials::merchant("11344".parse()?, SecureKey::new("key")?));
+//! let card = Card {
+//!     number: CardNumber::new("4000000000000051")?,
+//!     expiry_month: "06".parse()?,
+//!     expiry_year: "2030".parse()?,
+//!     cvv: "745".parse()?,
+//!     holder: None,
+//! };
+//! let payment = Payment::new("order1001".parse()?, "50.00".parse()?, "EUR".parse()?, card)
+//!     .store_card()
+//!     .recurring(RecurringType::Initial);
+//! let request = payment.request(&context)?;
+//! assert_eq!(request.path, "/transactionServices/REST/v1/payments");
+//! assert!(!request.retry_safe);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use paytoken_checksum::rules;
+use paytoken_types::{
+    Amount, Billing, Card, Currency, Customer, MerchantTransactionId, PaymentBrand, PaymentMode,
+    PaymentType, RecurringType, Shipping,
+};
+
+use super::{
+    AuthFields, LARGE_BODY, Operation, brand_of, check_positive, check_text, check_url,
+    write_authentication,
+};
+use crate::outcome::{Transaction, parse_transaction};
+use crate::{Context, Error, OperationKind, Request, request};
+
+/// The path of payments.
+pub const PATH: &str = "/transactionServices/REST/v1/payments";
+
+/// The longest `orderDescriptor` accepted, in characters.
+pub const MAX_ORDER_DESCRIPTOR: usize = 255;
+
+/// A payment with a card. Build it with [`Payment::new`] and the chained setters, or set
+/// the public fields; [`request`](Operation::request) checks them all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Payment {
+    /// `merchantTransactionId`: the merchant's unique id, which also finds the payment by
+    /// inquiry when its answer was lost.
+    pub merchant_transaction_id: MerchantTransactionId,
+    /// `amount`, also hashed into the checksum.
+    pub amount: Amount,
+    /// `currency`.
+    pub currency: Currency,
+    /// The `card.*` block.
+    pub card: Card,
+    /// `paymentType`: [`PaymentType::Debit`] (the default) or
+    /// [`PaymentType::PreAuthorization`].
+    pub payment_type: PaymentType,
+    /// `paymentBrand`; when `None`, told from the card number ([`super::brand_of`]).
+    pub payment_brand: Option<PaymentBrand>,
+    /// `paymentMode`: [`PaymentMode::CreditCard`] by default.
+    pub payment_mode: PaymentMode,
+    /// The `customer.*` block.
+    pub customer: Option<Customer>,
+    /// The `shipping.*` block.
+    pub shipping: Option<Shipping>,
+    /// The `billing.*` block.
+    pub billing: Option<Billing>,
+    /// `createRegistration=true`: store the card; the answer then carries its
+    /// `registrationId`.
+    pub create_registration: bool,
+    /// `recurringType`: only [`RecurringType::Initial`] here; later payments of the series
+    /// are token payments with [`RecurringType::Repeated`].
+    pub recurring_type: Option<RecurringType>,
+    /// `orderDescriptor`: free text, at most [`MAX_ORDER_DESCRIPTOR`] characters.
+    pub order_descriptor: Option<String>,
+    /// `merchantRedirectUrl`: where the cardholder's browser returns (3-D Secure).
+    pub merchant_redirect_url: Option<String>,
+    /// `notificationUrl`: where the gateway reports the outcome.
+    pub notification_url: Option<String>,
+    /// `tmpl_amount`: the amount in the template currency, for display.
+    pub tmpl_amount: Option<Amount>,
+    /// `tmpl_currency`.
+    pub tmpl_currency: Option<Currency>,
+}
+
+impl Payment {
+    /// A debit of `amount` from `card`, with everything else left out.
+    #[must_use]
+    pub const fn new(
+        merchant_transaction_id: MerchantTransactionId,
+        amount: Amount,
+        currency: Currency,
+        card: Card,
+    ) -> Self {
+        Self {
+            merchant_transaction_id,
+            amount,
+            currency,
+            card,
+            payment_type: PaymentType::Debit,
+            payment_brand: None,
+            payment_mode: PaymentMode::CreditCard,
+            customer: None,
+            shipping: None,
+            billing: None,
+            create_registration: false,
+            recurring_type: None,
+            order_descriptor: None,
+            merchant_redirect_url: None,
+            notification_url: None,
+            tmpl_amount: None,
+            tmpl_currency: None,
+        }
+    }
+
+    /// A pre-authorisation (`PA`) instead of a debit.
+    #[must_use]
+    pub fn preauthorization(mut self) -> Self {
+        self.payment_type = PaymentType::PreAuthorization;
+        self
+    }
+
+    /// Stores the card (`createRegistration=true`).
+    #[must_use]
+    pub fn store_card(mut self) -> Self {
+        self.create_registration = true;
+        self
+    }
+
+    /// Opens a recurring series (`recurringType=INITIAL`).
+    #[must_use]
+    pub fn recurring(mut self, recurring_type: RecurringType) -> Self {
+        self.recurring_type = Some(recurring_type);
+        self
+    }
+
+    /// Sets the brand instead of telling it from the card number.
+    #[must_use]
+    pub fn brand(mut self, brand: PaymentBrand) -> Self {
+        self.payment_brand = Some(brand);
+        self
+    }
+
+    /// Sets the payment mode.
+    #[must_use]
+    pub fn mode(mut self, mode: PaymentMode) -> Self {
+        self.payment_mode = mode;
+        self
+    }
+
+    /// Adds the customer block.
+    #[must_use]
+    pub fn customer(mut self, customer: Customer) -> Self {
+        self.customer = Some(customer);
+        self
+    }
+
+    /// Adds the shipping block.
+    #[must_use]
+    pub fn shipping(mut self, shipping: Shipping) -> Self {
+        self.shipping = Some(shipping);
+        self
+    }
+
+    /// Adds the billing block.
+    #[must_use]
+    pub fn billing(mut self, billing: Billing) -> Self {
+        self.billing = Some(billing);
+        self
+    }
+
+    /// Sets `orderDescriptor`.
+    #[must_use]
+    pub fn order_descriptor(mut self, descriptor: impl Into<String>) -> Self {
+        self.order_descriptor = Some(descriptor.into());
+        self
+    }
+
+    /// Sets `merchantRedirectUrl`.
+    #[must_use]
+    pub fn merchant_redirect_url(mut self, url: impl Into<String>) -> Self {
+        self.merchant_redirect_url = Some(url.into());
+        self
+    }
+
+    /// Sets `notificationUrl`.
+    #[must_use]
+    pub fn notification_url(mut self, url: impl Into<String>) -> Self {
+        self.notification_url = Some(url.into());
+        self
+    }
+
+    /// Sets `tmpl_amount` and `tmpl_currency`.
+    #[must_use]
+    pub fn template(mut self, amount: Amount, currency: Currency) -> Self {
+        self.tmpl_amount = Some(amount);
+        self.tmpl_currency = Some(currency);
+        self
+    }
+
+    fn validate(&self) -> Result<PaymentBrand, Error> {
+        check_positive("amount", self.amount)?;
+        if !matches!(
+            self.payment_type,
+            PaymentType::Debit | PaymentType::PreAuthorization
+        ) {
+            return Err(Error::Invalid {
+                field: "paymentType",
+                reason: "a payment is DB or PA",
+            });
+        }
+        if !matches!(self.recurring_type, None | Some(RecurringType::Initial)) {
+            return Err(Error::Invalid {
+                field: "recurringType",
+                reason: "a payment can only open a series (INITIAL); repeat it with a token payment",
+            });
+        }
+        if self.tmpl_amount.is_some() != self.tmpl_currency.is_some() {
+            return Err(Error::Invalid {
+                field: "tmpl_currency",
+                reason: "tmpl_amount and tmpl_currency go together",
+            });
+        }
+        self.card.validate()?;
+        if let Some(customer) = &self.customer {
+            customer.validate()?;
+        }
+        if let Some(shipping) = &self.shipping {
+            shipping.validate()?;
+        }
+        if let Some(billing) = &self.billing {
+            billing.validate()?;
+        }
+        if let Some(descriptor) = &self.order_descriptor {
+            check_text("orderDescriptor", descriptor, MAX_ORDER_DESCRIPTOR)?;
+        }
+        if let Some(url) = &self.merchant_redirect_url {
+            check_url("merchantRedirectUrl", url)?;
+        }
+        if let Some(url) = &self.notification_url {
+            check_url("notificationUrl", url)?;
+        }
+        match &self.payment_brand {
+            Some(brand) => Ok(brand.clone()),
+            None => brand_of(&self.card.number).ok_or(Error::Invalid {
+                field: "paymentBrand",
+                reason: "cannot be told from the card number; set it",
+            }),
+        }
+    }
+}
+
+impl Operation for Payment {
+    type Response = Transaction;
+    const KIND: OperationKind = OperationKind::Payment;
+
+    fn request(&self, context: &Context) -> Result<Request, Error> {
+        let brand = self.validate()?;
+        let checksum = rules::payment(
+            &context.credentials,
+            &self.merchant_transaction_id,
+            self.amount,
+        )
+        .compute()
+        .to_hex();
+        Ok(request::build(
+            Self::KIND,
+            PATH.to_owned(),
+            context,
+            LARGE_BODY,
+            |form| {
+                write_authentication(form, context, &checksum, AuthFields::ACCOUNT_AND_TERMINAL);
+                form.field(
+                    MerchantTransactionId::FIELD,
+                    self.merchant_transaction_id.as_str(),
+                );
+                form.field("amount", self.amount.to_wire().as_str());
+                form.field("currency", self.currency.as_str());
+                form.optional_block(self.shipping.as_ref());
+                form.optional_block(self.customer.as_ref());
+                form.block(&self.card);
+                form.field("paymentBrand", brand.as_str());
+                form.field("paymentMode", self.payment_mode.as_str());
+                form.field("paymentType", self.payment_type.as_str());
+                form.optional("merchantRedirectUrl", self.merchant_redirect_url.as_deref());
+                form.optional("notificationUrl", self.notification_url.as_deref());
+                if self.create_registration {
+                    form.field("createRegistration", "true");
+                }
+                form.optional(
+                    "recurringType",
+                    self.recurring_type.as_ref().map(RecurringType::as_str),
+                );
+                form.optional("orderDescriptor", self.order_descriptor.as_deref());
+                if let Some(amount) = self.tmpl_amount {
+                    form.field("tmpl_amount", amount.to_wire().as_str());
+                }
+                form.optional(
+                    "tmpl_currency",
+                    self.tmpl_currency.as_ref().map(Currency::as_str),
+                );
+                form.optional_block(self.billing.as_ref());
+            },
+        ))
+    }
+
+    fn parse(status: u16, body: &[u8]) -> Result<Transaction, Error> {
+        parse_transaction(Self::KIND, status, body)
+    }
+}

@@ -1,0 +1,213 @@
+//! A stand-alone registration (`POST /transactionServices/REST/v1/registrations`) of a
+//! card, or of a bank account (IBAN and BIC; the checksum then hashes the BIC).
+
+use paytoken_checksum::rules;
+use paytoken_types::{
+    BankAccount, Billing, Card, Currency, Customer, GatewayResult, MemberId, PartnerId,
+    PaymentBrand, PaymentMode, RegistrationId, Shipping, Timestamp,
+};
+use serde::Deserialize;
+
+use super::{AuthFields, LARGE_BODY, Operation, brand_of, write_authentication};
+use crate::wire::{self, Owner, require_success};
+use crate::{Context, Error, OperationKind, Request, request};
+
+/// The path of stand-alone registrations.
+pub const PATH: &str = "/transactionServices/REST/v1/registrations";
+
+/// What is stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Instrument {
+    /// A card (`card.*`); the checksum hashes its number.
+    Card(Card),
+    /// A SEPA bank account (`bankAccount.*`); the checksum hashes its BIC.
+    BankAccount(BankAccount),
+}
+
+/// Stores a card or a bank account without a payment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Registration {
+    /// The card or the account.
+    pub instrument: Instrument,
+    /// `paymentBrand`: told from the card number when `None`; `DIRECTDEBIT` for an account.
+    pub payment_brand: Option<PaymentBrand>,
+    /// `paymentMode`: `CC` for a card and `SEPA` for an account when `None`.
+    pub payment_mode: Option<PaymentMode>,
+    /// The `customer.*` block (`customer.customerId` ties the token to a signed-up
+    /// customer).
+    pub customer: Option<Customer>,
+    /// The `shipping.*` block.
+    pub shipping: Option<Shipping>,
+    /// The `billing.*` block.
+    pub billing: Option<Billing>,
+    /// `currency`, which some gateways ask for.
+    pub currency: Option<Currency>,
+}
+
+impl Registration {
+    /// Stores `card`.
+    #[must_use]
+    pub const fn card(card: Card) -> Self {
+        Self::of(Instrument::Card(card))
+    }
+
+    /// Stores `account`.
+    #[must_use]
+    pub const fn bank_account(account: BankAccount) -> Self {
+        Self::of(Instrument::BankAccount(account))
+    }
+
+    const fn of(instrument: Instrument) -> Self {
+        Self {
+            instrument,
+            payment_brand: None,
+            payment_mode: None,
+            customer: None,
+            shipping: None,
+            billing: None,
+            currency: None,
+        }
+    }
+
+    /// Adds the customer block.
+    #[must_use]
+    pub fn customer(mut self, customer: Customer) -> Self {
+        self.customer = Some(customer);
+        self
+    }
+
+    /// Adds the shipping block.
+    #[must_use]
+    pub fn shipping(mut self, shipping: Shipping) -> Self {
+        self.shipping = Some(shipping);
+        self
+    }
+
+    /// Adds the billing block.
+    #[must_use]
+    pub fn billing(mut self, billing: Billing) -> Self {
+        self.billing = Some(billing);
+        self
+    }
+
+    /// Sets the brand.
+    #[must_use]
+    pub fn brand(mut self, brand: PaymentBrand) -> Self {
+        self.payment_brand = Some(brand);
+        self
+    }
+
+    /// Sets the payment mode.
+    #[must_use]
+    pub fn mode(mut self, mode: PaymentMode) -> Self {
+        self.payment_mode = Some(mode);
+        self
+    }
+
+    fn brand_and_mode(&self) -> Result<(PaymentBrand, PaymentMode), Error> {
+        let (default_brand, default_mode) = match &self.instrument {
+            Instrument::Card(card) => (brand_of(&card.number), PaymentMode::CreditCard),
+            Instrument::BankAccount(_) => (Some(PaymentBrand::DirectDebit), PaymentMode::Sepa),
+        };
+        let brand = self
+            .payment_brand
+            .clone()
+            .or(default_brand)
+            .ok_or(Error::Invalid {
+                field: "paymentBrand",
+                reason: "cannot be told from the card number; set it",
+            })?;
+        Ok((brand, self.payment_mode.clone().unwrap_or(default_mode)))
+    }
+}
+
+/// The token the gateway stored (`00002`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Registered {
+    /// `registrationId`: the token for later payments.
+    pub registration_id: RegistrationId,
+    /// `memberId` or `partnerId`.
+    pub owner: Option<Owner>,
+    /// `paymentBrand`.
+    pub payment_brand: Option<PaymentBrand>,
+    /// `paymentMode`.
+    pub payment_mode: Option<PaymentMode>,
+    /// `result`.
+    pub result: GatewayResult,
+    /// `timestamp`.
+    pub timestamp: Option<Timestamp>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireRegistered {
+    registration_id: Option<RegistrationId>,
+    member_id: Option<MemberId>,
+    partner_id: Option<PartnerId>,
+    payment_brand: Option<PaymentBrand>,
+    payment_mode: Option<PaymentMode>,
+    result: Option<GatewayResult>,
+    timestamp: Option<Timestamp>,
+}
+
+impl Operation for Registration {
+    type Response = Registered;
+    const KIND: OperationKind = OperationKind::Registration;
+
+    fn request(&self, context: &Context) -> Result<Request, Error> {
+        let (brand, mode) = self.brand_and_mode()?;
+        match &self.instrument {
+            Instrument::Card(card) => card.validate()?,
+            Instrument::BankAccount(account) => account.validate()?,
+        }
+        self.customer.as_ref().map(Customer::validate).transpose()?;
+        self.shipping.as_ref().map(Shipping::validate).transpose()?;
+        self.billing.as_ref().map(Billing::validate).transpose()?;
+        let input = match &self.instrument {
+            Instrument::Card(card) => rules::card_registration(&context.credentials, &card.number),
+            Instrument::BankAccount(account) => {
+                rules::bank_account_registration(&context.credentials, &account.bic)
+            }
+        };
+        let checksum = input.compute().to_hex();
+        Ok(request::build(
+            Self::KIND,
+            PATH.to_owned(),
+            context,
+            LARGE_BODY,
+            |form| {
+                write_authentication(form, context, &checksum, AuthFields::TERMINAL);
+                form.optional_block(self.shipping.as_ref());
+                form.optional_block(self.billing.as_ref());
+                form.optional_block(self.customer.as_ref());
+                match &self.instrument {
+                    Instrument::Card(card) => form.block(card),
+                    Instrument::BankAccount(account) => form.block(account),
+                }
+                form.field("paymentBrand", brand.as_str());
+                form.field("paymentMode", mode.as_str());
+                form.optional("currency", self.currency.as_ref().map(Currency::as_str));
+                form.field("createRegistration", "true");
+            },
+        ))
+    }
+
+    fn parse(status: u16, body: &[u8]) -> Result<Registered, Error> {
+        let wire: WireRegistered = wire::decode(Self::KIND, status, body)?;
+        let result = require_success(Self::KIND, wire.result, body)?;
+        let registration_id = wire
+            .registration_id
+            .ok_or_else(|| wire::missing(Self::KIND, "registrationId", body))?;
+        Ok(Registered {
+            registration_id,
+            owner: Owner::from_fields(wire.member_id, wire.partner_id),
+            payment_brand: wire.payment_brand,
+            payment_mode: wire.payment_mode,
+            result,
+            timestamp: wire.timestamp,
+        })
+    }
+}

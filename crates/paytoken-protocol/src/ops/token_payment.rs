@@ -1,0 +1,190 @@
+//! A payment with a stored token (`POST /transactionServices/REST/v1/paywithtoken/{id}`):
+//! plain, opening a recurring series (`INITIAL`) or continuing one (`REPEATED`), with an
+//! optional installment count and CVV.
+
+use core::net::IpAddr;
+
+use paytoken_checksum::rules;
+use paytoken_types::{
+    Amount, Currency, Cvv, MerchantTransactionId, PaymentType, RecurringType, RegistrationId,
+};
+
+use super::{AuthFields, Operation, SMALL_BODY, check_positive, check_url, write_authentication};
+use crate::outcome::{Transaction, parse_transaction};
+use crate::{Context, Error, OperationKind, Request, request};
+
+/// The path of payments with a stored token, and of deleting one, without the id.
+pub const PATH_PREFIX: &str = "/transactionServices/REST/v1/paywithtoken/";
+
+/// The largest installment count accepted.
+pub const MAX_INSTALLMENTS: u16 = 99;
+
+/// A payment with a stored card or account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TokenPayment {
+    /// The token, in the path.
+    pub registration_id: RegistrationId,
+    /// `amount`, also hashed into the checksum.
+    pub amount: Amount,
+    /// `currency`.
+    pub currency: Currency,
+    /// `paymentType`: [`PaymentType::Debit`] (the default) or
+    /// [`PaymentType::PreAuthorization`].
+    pub payment_type: PaymentType,
+    /// `merchantTransactionId`: strongly advised, since it is what finds the payment by
+    /// inquiry when its answer is lost.
+    pub merchant_transaction_id: Option<MerchantTransactionId>,
+    /// `recurringType`: `INITIAL` for the first payment of a series, `REPEATED` after.
+    pub recurring_type: Option<RecurringType>,
+    /// `installment`: a count from the token's installment plans, 1 to
+    /// [`MAX_INSTALLMENTS`].
+    pub installment: Option<u16>,
+    /// `card.cvv`, where the gateway asks for it again.
+    pub cvv: Option<Cvv>,
+    /// `customer.ip`.
+    pub customer_ip: Option<IpAddr>,
+    /// `merchantRedirectUrl`.
+    pub merchant_redirect_url: Option<String>,
+}
+
+impl TokenPayment {
+    /// A debit of `amount` from the stored `registration_id`.
+    #[must_use]
+    pub const fn new(registration_id: RegistrationId, amount: Amount, currency: Currency) -> Self {
+        Self {
+            registration_id,
+            amount,
+            currency,
+            payment_type: PaymentType::Debit,
+            merchant_transaction_id: None,
+            recurring_type: None,
+            installment: None,
+            cvv: None,
+            customer_ip: None,
+            merchant_redirect_url: None,
+        }
+    }
+
+    /// A pre-authorisation (`PA`) instead of a debit.
+    #[must_use]
+    pub fn preauthorization(mut self) -> Self {
+        self.payment_type = PaymentType::PreAuthorization;
+        self
+    }
+
+    /// Sets `merchantTransactionId`.
+    #[must_use]
+    pub fn merchant_transaction_id(mut self, id: MerchantTransactionId) -> Self {
+        self.merchant_transaction_id = Some(id);
+        self
+    }
+
+    /// Sets `recurringType`.
+    #[must_use]
+    pub fn recurring(mut self, recurring_type: RecurringType) -> Self {
+        self.recurring_type = Some(recurring_type);
+        self
+    }
+
+    /// Sets `installment`.
+    #[must_use]
+    pub fn installment(mut self, count: u16) -> Self {
+        self.installment = Some(count);
+        self
+    }
+
+    /// Sets `card.cvv`.
+    #[must_use]
+    pub fn cvv(mut self, cvv: Cvv) -> Self {
+        self.cvv = Some(cvv);
+        self
+    }
+
+    /// Sets `customer.ip`.
+    #[must_use]
+    pub fn customer_ip(mut self, ip: IpAddr) -> Self {
+        self.customer_ip = Some(ip);
+        self
+    }
+
+    fn validate(&self) -> Result<(), Error> {
+        check_positive("amount", self.amount)?;
+        if !matches!(
+            self.payment_type,
+            PaymentType::Debit | PaymentType::PreAuthorization
+        ) {
+            return Err(Error::Invalid {
+                field: "paymentType",
+                reason: "a token payment is DB or PA (delete a token with DeleteToken)",
+            });
+        }
+        if let Some(RecurringType::Other(_)) = self.recurring_type {
+            return Err(Error::Invalid {
+                field: "recurringType",
+                reason: "is INITIAL or REPEATED",
+            });
+        }
+        if self
+            .installment
+            .is_some_and(|count| count == 0 || count > MAX_INSTALLMENTS)
+        {
+            return Err(Error::Invalid {
+                field: "installment",
+                reason: "is a count from 1 to 99",
+            });
+        }
+        if let Some(url) = &self.merchant_redirect_url {
+            check_url("merchantRedirectUrl", url)?;
+        }
+        Ok(())
+    }
+}
+
+impl Operation for TokenPayment {
+    type Response = Transaction;
+    const KIND: OperationKind = OperationKind::TokenPayment;
+
+    fn request(&self, context: &Context) -> Result<Request, Error> {
+        self.validate()?;
+        let checksum =
+            rules::token_payment(&context.credentials, &self.registration_id, self.amount)
+                .compute()
+                .to_hex();
+        let path = [PATH_PREFIX, self.registration_id.as_str()].concat();
+        Ok(request::build(
+            Self::KIND,
+            path,
+            context,
+            SMALL_BODY,
+            |form| {
+                write_authentication(form, context, &checksum, AuthFields::TERMINAL);
+                form.optional(
+                    MerchantTransactionId::FIELD,
+                    self.merchant_transaction_id
+                        .as_ref()
+                        .map(MerchantTransactionId::as_str),
+                );
+                form.field("amount", self.amount.to_wire().as_str());
+                form.field("currency", self.currency.as_str());
+                form.field("paymentType", self.payment_type.as_str());
+                form.optional(
+                    "recurringType",
+                    self.recurring_type.as_ref().map(RecurringType::as_str),
+                );
+                if let Some(count) = self.installment {
+                    form.prefixed_display("", "installment", &count);
+                }
+                form.optional("card.cvv", self.cvv.as_ref().map(Cvv::expose_digits));
+                if let Some(ip) = self.customer_ip {
+                    form.prefixed_ip("customer.", "ip", ip);
+                }
+                form.optional("merchantRedirectUrl", self.merchant_redirect_url.as_deref());
+            },
+        ))
+    }
+
+    fn parse(status: u16, body: &[u8]) -> Result<Transaction, Error> {
+        parse_transaction(Self::KIND, status, body)
+    }
+}

@@ -1,0 +1,284 @@
+//! The owned, plain request every operation builds, and the names of the operations.
+
+use core::fmt;
+
+use paytoken_types::form::FormWriter;
+use zeroize::Zeroize;
+
+use crate::{BaseUrl, Context};
+
+/// Which operation a request or an answer belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum OperationKind {
+    /// Customer sign-up.
+    CustomerSignup,
+    /// A payment, optionally storing the card.
+    Payment,
+    /// A stand-alone registration of a card or a bank account.
+    Registration,
+    /// A payment with a stored token.
+    TokenPayment,
+    /// Deleting a stored token.
+    DeleteToken,
+    /// The installment plans of a token.
+    Installments,
+    /// The list of stored cards and bank accounts.
+    CardsAndAccounts,
+    /// One page of the invoice list.
+    InvoiceList,
+    /// An auth token for a merchant or a partner.
+    AuthToken,
+    /// A fresh auth token in exchange for the current one.
+    RegenerateAuthToken,
+    /// The stored state of one transaction.
+    Inquiry,
+}
+
+impl OperationKind {
+    /// A short name for logs and metrics (`payment`, `token_payment`, ...).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::CustomerSignup => "customer_signup",
+            Self::Payment => "payment",
+            Self::Registration => "registration",
+            Self::TokenPayment => "token_payment",
+            Self::DeleteToken => "delete_token",
+            Self::Installments => "installments",
+            Self::CardsAndAccounts => "cards_and_accounts",
+            Self::InvoiceList => "invoice_list",
+            Self::AuthToken => "auth_token",
+            Self::RegenerateAuthToken => "regenerate_auth_token",
+            Self::Inquiry => "inquiry",
+        }
+    }
+
+    /// Whether a request of this kind may be sent again after its bytes may have reached the
+    /// gateway: true for reads (installments, lists, inquiry, auth tokens), false for
+    /// everything that moves money or changes what is stored.
+    #[must_use]
+    pub const fn is_retry_safe(self) -> bool {
+        matches!(
+            self,
+            Self::Installments
+                | Self::CardsAndAccounts
+                | Self::InvoiceList
+                | Self::AuthToken
+                | Self::RegenerateAuthToken
+                | Self::Inquiry
+        )
+    }
+}
+
+impl fmt::Display for OperationKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The HTTP method. The interface uses POST for everything; the type says so where a
+/// transport needs to be told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Method {
+    /// `POST`.
+    Post,
+}
+
+impl Method {
+    /// The method's name on the wire.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Post => "POST",
+        }
+    }
+}
+
+/// The header that carries the auth token: its exact name, value the bare token.
+pub const AUTH_TOKEN_HEADER: &str = "AuthToken";
+/// The body's content type.
+pub const FORM_CONTENT_TYPE: &str = "application/x-www-form-urlencoded";
+
+/// One request header. A sensitive header (the auth token) shows `***` in `Debug` and is
+/// wiped from memory when dropped; a transport should keep it out of its logs too.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Header {
+    /// The header's name.
+    pub name: &'static str,
+    value: String,
+    sensitive: bool,
+}
+
+impl Header {
+    /// A header that may be logged.
+    #[must_use]
+    pub fn new(name: &'static str, value: impl Into<String>) -> Self {
+        Self {
+            name,
+            value: value.into(),
+            sensitive: false,
+        }
+    }
+
+    /// A header that must not be logged.
+    #[must_use]
+    pub fn sensitive(name: &'static str, value: impl Into<String>) -> Self {
+        Self {
+            name,
+            value: value.into(),
+            sensitive: true,
+        }
+    }
+
+    /// The value, to put on the wire.
+    #[must_use]
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+
+    /// Whether the value is a secret.
+    #[must_use]
+    pub const fn is_sensitive(&self) -> bool {
+        self.sensitive
+    }
+}
+
+impl fmt::Debug for Header {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let value = if self.sensitive { "***" } else { &self.value };
+        write!(f, "{}: {value}", self.name)
+    }
+}
+
+impl Drop for Header {
+    fn drop(&mut self) {
+        if self.sensitive {
+            self.value.zeroize();
+        }
+    }
+}
+
+/// A request, ready for any HTTP stack: send `method` to `base_url + path` with `headers`
+/// and `body`.
+///
+/// The body holds what the operation sends, card numbers and CVVs included, so `Debug`
+/// shows its length only, and the bytes are wiped when the request is dropped.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Request {
+    /// The method, always POST.
+    pub method: Method,
+    /// The path, from the interface's root: `/transactionServices/REST/v1/payments`.
+    pub path: String,
+    /// The headers: the content type, and the auth token when the context holds one.
+    pub headers: Vec<Header>,
+    /// The form-encoded body.
+    pub body: Vec<u8>,
+    /// Which operation this is.
+    pub operation: OperationKind,
+    /// Whether the request may be sent again after its bytes may have reached the gateway
+    /// ([`OperationKind::is_retry_safe`]). A payment never is.
+    pub retry_safe: bool,
+}
+
+impl Request {
+    /// The full URL: the base URL followed by the path.
+    #[must_use]
+    pub fn url(&self, base_url: &BaseUrl) -> String {
+        base_url.join(&self.path)
+    }
+
+    /// The value of the header `name`, compared without regard to case.
+    #[must_use]
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|header| header.name.eq_ignore_ascii_case(name))
+            .map(Header::value)
+    }
+}
+
+impl fmt::Debug for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Request")
+            .field("operation", &self.operation)
+            .field("method", &self.method)
+            .field("path", &self.path)
+            .field("headers", &self.headers)
+            .field("body", &format_args!("<{} bytes>", self.body.len()))
+            .field("retry_safe", &self.retry_safe)
+            .finish()
+    }
+}
+
+impl Drop for Request {
+    fn drop(&mut self) {
+        self.body.zeroize();
+    }
+}
+
+/// Builds a request: the headers every operation sends, and a body written by `write`.
+pub(crate) fn build(
+    operation: OperationKind,
+    path: String,
+    context: &Context,
+    capacity: usize,
+    write: impl FnOnce(&mut FormWriter<'_>),
+) -> Request {
+    let mut body = Vec::with_capacity(capacity);
+    write(&mut FormWriter::new(&mut body));
+    let mut headers = Vec::with_capacity(2);
+    headers.push(Header::new("Content-Type", FORM_CONTENT_TYPE));
+    // The auth-token endpoints go without the header (field notes); every other call
+    // carries it whenever there is one.
+    let wants_token = !matches!(
+        operation,
+        OperationKind::AuthToken | OperationKind::RegenerateAuthToken
+    );
+    if let Some(token) = context.auth_token.as_ref().filter(|_| wants_token) {
+        headers.push(Header::sensitive(AUTH_TOKEN_HEADER, token.expose_secret()));
+    }
+    Request {
+        method: Method::Post,
+        path,
+        headers,
+        body,
+        operation,
+        retry_safe: operation.is_retry_safe(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_hides_the_body_and_sensitive_headers() {
+        let request = Request {
+            method: Method::Post,
+            path: "/x".into(),
+            headers: vec![
+                Header::new("Content-Type", FORM_CONTENT_TYPE),
+                Header::sensitive(AUTH_TOKEN_HEADER, "secret-token"),
+            ],
+            body: b"card.number=4000000000000051".to_vec(),
+            operation: OperationKind::Payment,
+            retry_safe: false,
+        };
+        let debug = format!("{request:?}");
+        assert!(!debug.contains("secret-token"), "{debug}");
+        assert!(!debug.contains("4000000000000051"), "{debug}");
+        assert!(debug.contains("<28 bytes>") && debug.contains("AuthToken: ***"));
+        assert_eq!(request.header("authtoken"), Some("secret-token"));
+    }
+
+    #[test]
+    fn only_reads_are_retry_safe() {
+        assert!(!OperationKind::Payment.is_retry_safe());
+        assert!(!OperationKind::TokenPayment.is_retry_safe());
+        assert!(!OperationKind::DeleteToken.is_retry_safe());
+        assert!(OperationKind::Inquiry.is_retry_safe());
+        assert!(OperationKind::InvoiceList.is_retry_safe());
+    }
+}
