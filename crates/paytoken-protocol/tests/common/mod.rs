@@ -1,0 +1,273 @@
+//! Sample contexts and operations shared by the tests and the benchmarks.
+#![allow(dead_code, clippy::unwrap_used, unreachable_pub)]
+
+use std::net::{IpAddr, Ipv4Addr};
+
+use paytoken_checksum::{Credentials, SecureKey};
+use paytoken_protocol::ops::auth_token::{FetchAuthToken, RegenerateAuthToken};
+use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
+use paytoken_protocol::ops::customer_signup::CustomerSignup;
+use paytoken_protocol::ops::delete_token::DeleteToken;
+use paytoken_protocol::ops::inquiry::Inquiry;
+use paytoken_protocol::ops::installments::Installments;
+use paytoken_protocol::ops::invoice_list::InvoiceList;
+use paytoken_protocol::ops::payment::Payment;
+use paytoken_protocol::ops::registration::Registration;
+use paytoken_protocol::ops::token_payment::TokenPayment;
+use paytoken_protocol::{AuthToken, Context, Operation, Request, Username};
+use paytoken_types::{
+    BankAccount, Billing, Card, CardNumber, Customer, Cvv, Email, Phone, RecurringType, Sex,
+    Shipping, TelephoneCountryCode,
+};
+
+pub const SECURE_KEY: &str = "l6N2Yd7x0Qy9GSMHmOcW3aBq5tRz8Kpj";
+pub const PARTNER_KEY: &str = "Pk7pX2mVq9Lr4Tn8Ws1Yz6Ab3Cd5Ef0G";
+pub const TOKEN: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wIn0.c2lnbmF0dXJl";
+pub const REGISTRATION: &str = "8a82944a4cc25ebf014cc2c782423202";
+
+pub fn merchant() -> Context {
+    Context::new(Credentials::merchant(
+        "11344".parse().unwrap(),
+        SecureKey::new(SECURE_KEY).unwrap(),
+    ))
+    .with_account_id("5521".parse().unwrap())
+    .with_terminal_id("2541".parse().unwrap())
+    .with_auth_token(AuthToken::new(TOKEN).unwrap())
+}
+
+pub fn partner() -> Context {
+    Context::new(Credentials::partner(
+        "100".parse().unwrap(),
+        SecureKey::new(PARTNER_KEY).unwrap(),
+    ))
+    .with_auth_token(AuthToken::new(TOKEN).unwrap())
+}
+
+pub fn card() -> Card {
+    Card {
+        number: CardNumber::new(" 4000000000000051").unwrap(),
+        expiry_month: "06".parse().unwrap(),
+        expiry_year: "2030".parse().unwrap(),
+        cvv: Cvv::new("745").unwrap(),
+        holder: Some("Zoë O'Neil".into()),
+    }
+}
+
+pub fn customer() -> Customer {
+    Customer {
+        given_name: Some("Zoë".into()),
+        surname: Some("O'Neil".into()),
+        sex: Some(Sex::Female),
+        email: Some(Email::new("zoe.oneil@example.com").unwrap()),
+        phone: Some(Phone::new("9876543210").unwrap()),
+        telnocc: Some(TelephoneCountryCode::new("+49").unwrap()),
+        birth_date: Some("19840229".parse().unwrap()),
+        ip: Some(IpAddr::V4(Ipv4Addr::new(192, 0, 2, 17))),
+        customer_id: Some("1250".parse().unwrap()),
+    }
+}
+
+pub fn shipping() -> Shipping {
+    Shipping {
+        country: Some("DE".parse().unwrap()),
+        city: Some("München".into()),
+        state: Some("BY".into()),
+        postcode: Some("80331".into()),
+        street1: Some("Marienplatz 1".into()),
+        language: Some("de".parse().unwrap()),
+        given_name: None,
+        surname: None,
+    }
+}
+
+pub fn full_payment() -> Payment {
+    Payment::new(
+        "order20261122A".parse().unwrap(),
+        "1250.50".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(),
+    )
+    .customer(customer())
+    .shipping(shipping())
+    .billing(Billing {
+        country: Some("DE".parse().unwrap()),
+        street: Some("Marienplatz 1".into()),
+        ..Billing::default()
+    })
+    .store_card()
+    .recurring(RecurringType::Initial)
+    .order_descriptor("Order #1001: 2× coffee & cake")
+    .merchant_redirect_url("https://shop.example/return?order=1001&lang=de")
+    .notification_url("https://shop.example/hooks/payment")
+    .template("1250.50".parse().unwrap(), "EUR".parse().unwrap())
+}
+
+pub fn minimal_preauthorization() -> Payment {
+    Payment::new(
+        "order1002".parse().unwrap(),
+        "9.99".parse().unwrap(),
+        "USD".parse().unwrap(),
+        Card {
+            holder: None,
+            ..card()
+        },
+    )
+    .preauthorization()
+}
+
+pub fn token_payment() -> TokenPayment {
+    TokenPayment::new(
+        REGISTRATION.parse().unwrap(),
+        "25.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+    )
+}
+
+/// Every operation, by the name of its golden file, with the context it is built in.
+pub fn golden_requests() -> Vec<(&'static str, Request)> {
+    let merchant = merchant();
+    let partner = partner();
+    let signup = CustomerSignup::new(Customer {
+        ip: None,
+        telnocc: None,
+        customer_id: None,
+        ..customer()
+    })
+    .shipping(Shipping {
+        country: Some("DE".parse().unwrap()),
+        postcode: Some("80331".into()),
+        ..Shipping::default()
+    });
+    let account = BankAccount {
+        iban: "DE89 3704 0044 0532 0130 00".parse().unwrap(),
+        bic: "DEUTDEFF".parse().unwrap(),
+        holder: Some("Zoë O'Neil".into()),
+    };
+    let registration_shipping = Shipping {
+        given_name: Some("Zoë".into()),
+        surname: Some("O'Neil".into()),
+        ..shipping()
+    };
+    let registration_customer = Customer {
+        given_name: None,
+        surname: None,
+        sex: None,
+        ..customer()
+    };
+    let fetch = FetchAuthToken::new("100".parse().unwrap(), Username::new("shop.admin").unwrap());
+    vec![
+        ("customer_signup", signup.request(&merchant).unwrap()),
+        ("customer_signup_partner", signup.request(&partner).unwrap()),
+        ("payment", full_payment().request(&merchant).unwrap()),
+        (
+            "payment_preauthorization",
+            minimal_preauthorization().request(&merchant).unwrap(),
+        ),
+        (
+            "registration_card",
+            Registration::card(card())
+                .customer(registration_customer.clone())
+                .shipping(registration_shipping.clone())
+                .request(&merchant)
+                .unwrap(),
+        ),
+        (
+            "registration_bank_account",
+            Registration::bank_account(account)
+                .customer(registration_customer)
+                .shipping(registration_shipping)
+                .request(&merchant)
+                .unwrap(),
+        ),
+        ("token_payment", token_payment().request(&merchant).unwrap()),
+        (
+            "token_payment_initial",
+            token_payment()
+                .recurring(RecurringType::Initial)
+                .merchant_transaction_id("order1003".parse().unwrap())
+                .cvv(Cvv::new("745").unwrap())
+                .customer_ip(IpAddr::V4(Ipv4Addr::new(192, 0, 2, 17)))
+                .request(&merchant)
+                .unwrap(),
+        ),
+        (
+            "token_payment_repeated_installment",
+            token_payment()
+                .preauthorization()
+                .recurring(RecurringType::Repeated)
+                .installment(3)
+                .request(&merchant)
+                .unwrap(),
+        ),
+        (
+            "delete_token",
+            DeleteToken::new(REGISTRATION.parse().unwrap())
+                .request(&merchant)
+                .unwrap(),
+        ),
+        (
+            "installments",
+            Installments::new(REGISTRATION.parse().unwrap())
+                .request(&merchant)
+                .unwrap(),
+        ),
+        (
+            "cards_and_accounts",
+            CardsAndAccounts::all().request(&merchant).unwrap(),
+        ),
+        (
+            "cards_and_accounts_partner_customer",
+            CardsAndAccounts::of_customer("1250".parse().unwrap())
+                .request(&partner)
+                .unwrap(),
+        ),
+        (
+            "invoice_list",
+            InvoiceList::new(2, 25).request(&merchant).unwrap(),
+        ),
+        (
+            "auth_token_merchant",
+            fetch.request(&merchant).unwrap(),
+        ),
+        (
+            "auth_token_partner",
+            FetchAuthToken::new("100".parse().unwrap(), Username::new("partner.admin").unwrap())
+                .request(&partner)
+                .unwrap(),
+        ),
+        (
+            "regenerate_auth_token",
+            RegenerateAuthToken {
+                partner_id: "100".parse().unwrap(),
+                token: AuthToken::new(TOKEN).unwrap(),
+            }
+            .request(&merchant)
+            .unwrap(),
+        ),
+        (
+            "inquiry_by_payment_id",
+            Inquiry::ByPaymentId("54279".parse().unwrap())
+                .request(&merchant)
+                .unwrap(),
+        ),
+        (
+            "inquiry_by_merchant_transaction_id",
+            Inquiry::ByMerchantTransactionId("order20261122A".parse().unwrap())
+                .request(&merchant)
+                .unwrap(),
+        ),
+    ]
+}
+
+/// A request as a golden file shows it: the request line, the headers, a blank line, the
+/// body.
+pub fn render(request: &Request) -> String {
+    let mut text = format!("{} {}\n", request.method.as_str(), request.path);
+    for header in &request.headers {
+        text.push_str(&format!("{}: {}\n", header.name, header.value()));
+    }
+    text.push('\n');
+    text.push_str(std::str::from_utf8(&request.body).unwrap());
+    text.push('\n');
+    text
+}
