@@ -7,7 +7,7 @@ use paytoken_types::{
 };
 use serde::Deserialize;
 
-use crate::wire::{self, OneOrMany, WirePaymentId};
+use crate::wire::{self, MaybeId, OneOrMany};
 use crate::{Error, OperationKind};
 
 /// A transaction the gateway created: it has a real `paymentId`, whatever its status.
@@ -165,8 +165,8 @@ impl From<WireCard> for CardSummary {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct WireTransaction {
-    payment_id: Option<WirePaymentId>,
-    registration_id: Option<RegistrationId>,
+    payment_id: Option<MaybeId<PaymentId>>,
+    registration_id: Option<MaybeId<RegistrationId>>,
     merchant_transaction_id: Option<MerchantTransactionId>,
     amount: Option<Amount>,
     currency: Option<Currency>,
@@ -194,7 +194,7 @@ pub(crate) fn parse_transaction(
     body: &[u8],
 ) -> Result<Transaction, Error> {
     let wire: WireTransaction = wire::decode(operation, status, body)?;
-    let Some(WirePaymentId::Id(payment_id)) = wire.payment_id else {
+    let Some(payment_id) = MaybeId::into_inner(wire.payment_id) else {
         // No transaction exists. A success code without a paymentId would be a gateway
         // bug: it cannot be called a refusal, and must not be called a success.
         let result = wire
@@ -219,7 +219,7 @@ pub(crate) fn parse_transaction(
         payment_id,
         status,
         result,
-        registration_id: wire.registration_id,
+        registration_id: MaybeId::into_inner(wire.registration_id),
         merchant_transaction_id: wire.merchant_transaction_id,
         amount: wire.amount,
         currency: wire.currency,

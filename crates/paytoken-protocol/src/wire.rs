@@ -4,7 +4,7 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use paytoken_types::{GatewayResult, MemberId, PartnerId, PaymentId};
+use paytoken_types::{GatewayResult, MemberId, PartnerId};
 use serde::de::{self, DeserializeOwned, IntoDeserializer};
 use serde::{Deserialize, Deserializer};
 
@@ -24,7 +24,28 @@ pub(crate) fn decode<T: DeserializeOwned>(
             excerpt: excerpt(body),
         });
     }
-    serde_json::from_slice(body).map_err(|error| undecodable(operation, &error, body))
+    serde_json::from_slice(body).map_err(|error| {
+        refusal_in(operation, body).unwrap_or_else(|| undecodable(operation, &error, body))
+    })
+}
+
+/// The refusal in an answer that did not decode as a whole (a refusal may fill fields with
+/// placeholders that no typed field accepts). Only when nothing was created: an answer
+/// with a real `paymentId` stays undecodable, since a transaction may exist.
+fn refusal_in(operation: OperationKind, body: &[u8]) -> Option<Error> {
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Envelope {
+        payment_id: Option<String>,
+        #[serde(alias = "statusInvoiceResult")]
+        result: Option<GatewayResult>,
+    }
+    let envelope: Envelope = serde_json::from_slice(body).ok()?;
+    let created = envelope
+        .payment_id
+        .is_some_and(|id| !matches!(id.trim(), "-" | ""));
+    let result = envelope.result.filter(|result| !result.code.is_success())?;
+    (!created).then(|| refused(operation, result))
 }
 
 /// An [`Error::Undecodable`] from a serde_json error, with where it broke.
@@ -133,21 +154,23 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for OneOrMany<T> {
     }
 }
 
-/// `paymentId` as the gateway sends it: a real id, or `"-"` when nothing was created.
+/// An identifier field that the gateway fills with `"-"` (or leaves empty) when there is
+/// nothing to identify: `paymentId` and `registrationId` on refusals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum WirePaymentId {
-    /// `"-"` (or empty): the request failed before a transaction existed.
-    None,
-    /// A transaction's id.
-    Id(PaymentId),
+pub(crate) struct MaybeId<T>(pub(crate) Option<T>);
+
+impl<T> MaybeId<T> {
+    pub(crate) fn into_inner(this: Option<Self>) -> Option<T> {
+        this.and_then(|id| id.0)
+    }
 }
 
-impl<'de> Deserialize<'de> for WirePaymentId {
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for MaybeId<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = CowStr::deserialize(deserializer)?;
         match text.0.trim() {
-            "-" | "" => Ok(Self::None),
-            id => PaymentId::deserialize(id.into_deserializer()).map(Self::Id),
+            "-" | "" => Ok(Self(None)),
+            id => T::deserialize(id.into_deserializer()).map(|id| Self(Some(id))),
         }
     }
 }
@@ -250,12 +273,29 @@ mod tests {
     }
 
     #[test]
-    fn payment_id_dash_means_none() {
-        let none: WirePaymentId = serde_json::from_str(r#""-""#).unwrap();
-        assert_eq!(none, WirePaymentId::None);
-        let id: WirePaymentId = serde_json::from_str(r#""54279""#).unwrap();
-        assert_eq!(id, WirePaymentId::Id(PaymentId::new("54279").unwrap()));
-        assert!(serde_json::from_str::<WirePaymentId>(r#""54 279""#).is_err());
+    fn a_dash_means_no_id() {
+        use paytoken_types::PaymentId;
+        let none: MaybeId<PaymentId> = serde_json::from_str(r#""-""#).unwrap();
+        assert_eq!(none, MaybeId(None));
+        let id: MaybeId<PaymentId> = serde_json::from_str(r#""54279""#).unwrap();
+        assert_eq!(id, MaybeId(Some(PaymentId::new("54279").unwrap())));
+        assert!(serde_json::from_str::<MaybeId<PaymentId>>(r#""54 279""#).is_err());
+    }
+
+    #[test]
+    fn a_refusal_is_found_in_an_answer_that_does_not_decode() {
+        #[derive(Debug, Deserialize)]
+        struct Strict {
+            #[allow(dead_code)]
+            timestamp: paytoken_types::Timestamp,
+        }
+        let refusal = br#"{"timestamp":"","result":{"code":"30001","description":"bad"}}"#;
+        let error = decode::<Strict>(OperationKind::Registration, 200, refusal).unwrap_err();
+        assert!(error.refusal().is_some(), "{error:?}");
+        // With a real paymentId a transaction may exist: no refusal is made up.
+        let created = br#"{"paymentId":"1","timestamp":"","result":{"code":"10001"}}"#;
+        let error = decode::<Strict>(OperationKind::Payment, 200, created).unwrap_err();
+        assert!(matches!(error, Error::Undecodable { .. }), "{error:?}");
     }
 
     #[test]

@@ -2,7 +2,14 @@
 //!
 //! Run with `PAYTOKEN_BLESS=1` to write the files after a deliberate change, then read the
 //! diff: the files are the specification of what goes on the wire.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc
+)]
 
 mod common;
 
@@ -28,7 +35,9 @@ fn every_request_matches_its_golden_file() {
         let expected = std::fs::read_to_string(&path)
             .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
         if expected != actual {
-            mismatches.push(format!("{name}:\n--- expected\n{expected}--- actual\n{actual}"));
+            mismatches.push(format!(
+                "{name}:\n--- expected\n{expected}--- actual\n{actual}"
+            ));
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
@@ -36,11 +45,17 @@ fn every_request_matches_its_golden_file() {
 
 #[test]
 fn every_golden_file_belongs_to_a_request() {
-    let names: Vec<_> = common::golden_requests().into_iter().map(|(name, _)| name).collect();
+    let names: Vec<_> = common::golden_requests()
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
     for entry in std::fs::read_dir(fixtures()).unwrap() {
         let file = entry.unwrap().file_name().into_string().unwrap();
         let stem = file.strip_suffix(".http").unwrap_or(&file);
-        assert!(names.contains(&stem), "fixtures/requests/{file} is not built by any test");
+        assert!(
+            names.contains(&stem),
+            "fixtures/requests/{file} is not built by any test"
+        );
     }
 }
 
@@ -52,20 +67,35 @@ fn golden_checksums_hash_the_joined_text_of_the_spec() {
     let partner_key = common::PARTNER_KEY;
     let registration = common::REGISTRATION;
     let cases = [
-        ("customer_signup", format!("11344|{key}|Zoë|O'Neil|zoe.oneil@example.com")),
-        ("customer_signup_partner", format!("100|{partner_key}|Zoë|O'Neil|zoe.oneil@example.com")),
+        (
+            "customer_signup",
+            format!("11344|{key}|Zoë|O'Neil|zoe.oneil@example.com"),
+        ),
+        (
+            "customer_signup_partner",
+            format!("100|{partner_key}|Zoë|O'Neil|zoe.oneil@example.com"),
+        ),
         ("payment", format!("11344|{key}|order20261122A|1250.50")),
-        ("payment_preauthorization", format!("11344|{key}|order1002|9.99")),
+        (
+            "payment_preauthorization",
+            format!("11344|{key}|order1002|9.99"),
+        ),
         ("registration_card", format!("11344|{key}|4000000000000051")),
         ("registration_bank_account", format!("11344|{key}|DEUTDEFF")),
         ("token_payment", format!("11344|{key}|{registration}|25.00")),
         ("delete_token", format!("11344|{key}|{registration}")),
         ("installments", format!("11344|{key}|{registration}")),
         ("cards_and_accounts", format!("11344|{key}")),
-        ("cards_and_accounts_partner_customer", format!("100|{partner_key}")),
+        (
+            "cards_and_accounts_partner_customer",
+            format!("100|{partner_key}"),
+        ),
         ("invoice_list", format!("11344|{key}")),
         ("inquiry_by_payment_id", format!("11344|{key}|54279")),
-        ("inquiry_by_merchant_transaction_id", format!("11344|{key}|order20261122A")),
+        (
+            "inquiry_by_merchant_transaction_id",
+            format!("11344|{key}|order20261122A"),
+        ),
     ];
     let requests = common::golden_requests();
     for (name, joined) in cases {
@@ -76,6 +106,10 @@ fn golden_checksums_hash_the_joined_text_of_the_spec() {
             .find(|(field, _)| field == "authentication.checksum")
             .map(|(_, value)| value.as_str())
             .unwrap_or_else(|| panic!("{name}: no checksum"));
-        assert_eq!(sent, format!("{:x}", md5::compute(joined.as_bytes())), "{name}");
+        assert_eq!(
+            sent,
+            format!("{:x}", md5::compute(joined.as_bytes())),
+            "{name}"
+        );
     }
 }

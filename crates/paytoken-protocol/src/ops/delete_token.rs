@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::token_payment::PATH_PREFIX;
 use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
-use crate::wire::{self, require_success};
+use crate::wire::{self, MaybeId, require_success};
 use crate::{Context, Error, OperationKind, Request, request};
 
 /// Deletes the stored card or account `registration_id`.
@@ -40,7 +40,7 @@ pub struct Deleted {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct WireDeleted {
-    registration_id: Option<RegistrationId>,
+    registration_id: Option<MaybeId<RegistrationId>>,
     result: Option<GatewayResult>,
     timestamp: Option<Timestamp>,
 }
@@ -70,7 +70,7 @@ impl Operation for DeleteToken {
         let wire: WireDeleted = wire::decode(Self::KIND, status, body)?;
         let result = require_success(Self::KIND, wire.result, body)?;
         Ok(Deleted {
-            registration_id: wire.registration_id,
+            registration_id: MaybeId::into_inner(wire.registration_id),
             result,
             timestamp: wire.timestamp,
         })

@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
 use crate::outcome::{CardSummary, WireCard};
-use crate::wire;
+use crate::wire::{self, MaybeId};
 use crate::{Context, Error, OperationKind, Request, request};
 
 /// The path, without the id.
@@ -46,7 +46,7 @@ pub struct InstallmentPlans {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct WirePlans {
-    registration_id: Option<RegistrationId>,
+    registration_id: Option<MaybeId<RegistrationId>>,
     card: Option<WireCard>,
     installment: Option<String>,
     result: Option<GatewayResult>,
@@ -88,7 +88,7 @@ impl Operation for Installments {
             excerpt: crate::excerpt::excerpt(body),
         })?;
         Ok(InstallmentPlans {
-            registration_id: wire.registration_id,
+            registration_id: MaybeId::into_inner(wire.registration_id),
             card: wire.card.map(CardSummary::from).unwrap_or_default(),
             counts,
         })

@@ -9,7 +9,7 @@ use paytoken_types::{
 use serde::Deserialize;
 
 use super::{AuthFields, LARGE_BODY, Operation, brand_of, write_authentication};
-use crate::wire::{self, Owner, require_success};
+use crate::wire::{self, MaybeId, Owner, require_success};
 use crate::{Context, Error, OperationKind, Request, request};
 
 /// The path of stand-alone registrations.
@@ -144,7 +144,7 @@ pub struct Registered {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct WireRegistered {
-    registration_id: Option<RegistrationId>,
+    registration_id: Option<MaybeId<RegistrationId>>,
     member_id: Option<MemberId>,
     partner_id: Option<PartnerId>,
     payment_brand: Option<PaymentBrand>,
@@ -198,8 +198,7 @@ impl Operation for Registration {
     fn parse(status: u16, body: &[u8]) -> Result<Registered, Error> {
         let wire: WireRegistered = wire::decode(Self::KIND, status, body)?;
         let result = require_success(Self::KIND, wire.result, body)?;
-        let registration_id = wire
-            .registration_id
+        let registration_id = MaybeId::into_inner(wire.registration_id)
             .ok_or_else(|| wire::missing(Self::KIND, "registrationId", body))?;
         Ok(Registered {
             registration_id,

@@ -225,15 +225,15 @@ pub fn golden_requests() -> Vec<(&'static str, Request)> {
             "invoice_list",
             InvoiceList::new(2, 25).request(&merchant).unwrap(),
         ),
-        (
-            "auth_token_merchant",
-            fetch.request(&merchant).unwrap(),
-        ),
+        ("auth_token_merchant", fetch.request(&merchant).unwrap()),
         (
             "auth_token_partner",
-            FetchAuthToken::new("100".parse().unwrap(), Username::new("partner.admin").unwrap())
-                .request(&partner)
-                .unwrap(),
+            FetchAuthToken::new(
+                "100".parse().unwrap(),
+                Username::new("partner.admin").unwrap(),
+            )
+            .request(&partner)
+            .unwrap(),
         ),
         (
             "regenerate_auth_token",
