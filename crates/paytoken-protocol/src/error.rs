@@ -118,7 +118,10 @@ impl Error {
 }
 
 /// A request the gateway refused before anything was created.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// `Debug` and `Display` show the description redacted (see [`crate::excerpt`]): a gateway
+/// may echo what it was sent. The fields hold it as it came.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Refusal {
     /// The operation that was refused.
     pub operation: OperationKind,
@@ -143,6 +146,19 @@ impl Refusal {
     #[must_use]
     pub fn contains(&self, code: &str) -> bool {
         self.result.code.contains(code)
+    }
+}
+
+impl core::fmt::Debug for Refusal {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Refusal")
+            .field("operation", &self.operation)
+            .field("code", &self.result.code.as_str())
+            .field(
+                "description",
+                &crate::excerpt::redact(&self.result.description, 200),
+            )
+            .finish()
     }
 }
 
