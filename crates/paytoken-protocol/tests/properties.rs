@@ -1,6 +1,13 @@
 //! Property tests: no parser panics on any bytes or any JSON; a built request's body
 //! decodes, through `serde_urlencoded` (the independent oracle), to exactly the fields given.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc
+)]
 
 mod common;
 
@@ -36,12 +43,44 @@ fn parse_with_every_operation(status: u16, body: &[u8]) {
 
 /// Keys the parsers look for, so that arbitrary JSON reaches deep into them.
 const KEYS: &[&str] = &[
-    "paymentId", "registrationId", "result", "code", "description", "transactionStatus",
-    "redirect", "parameters", "name", "value", "url", "card", "bin", "last4Digits",
-    "lastFourDigits", "amount", "currency", "timestamp", "installment", "cards",
-    "bankaccounts", "bankaccount", "invoiceList", "statusInvoiceResult", "customerDetails",
-    "invoiceDetails", "createdDate", "orderId", "0", " 1", "memberId", "partnerId",
-    "customerId", "AuthToken", "expiryMonth", "expiryYear", "registrationStatus", "iban",
+    "paymentId",
+    "registrationId",
+    "result",
+    "code",
+    "description",
+    "transactionStatus",
+    "redirect",
+    "parameters",
+    "name",
+    "value",
+    "url",
+    "card",
+    "bin",
+    "last4Digits",
+    "lastFourDigits",
+    "amount",
+    "currency",
+    "timestamp",
+    "installment",
+    "cards",
+    "bankaccounts",
+    "bankaccount",
+    "invoiceList",
+    "statusInvoiceResult",
+    "customerDetails",
+    "invoiceDetails",
+    "createdDate",
+    "orderId",
+    "0",
+    " 1",
+    "memberId",
+    "partnerId",
+    "customerId",
+    "AuthToken",
+    "expiryMonth",
+    "expiryYear",
+    "registrationStatus",
+    "iban",
 ];
 
 fn json() -> impl Strategy<Value = Value> {

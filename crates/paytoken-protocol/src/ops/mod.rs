@@ -110,18 +110,24 @@ pub const MAX_URL_LEN: usize = 2048;
 /// no spaces or control characters, at most [`MAX_URL_LEN`] bytes.
 pub(crate) fn check_url(field: &'static str, url: &str) -> Result<(), Error> {
     let invalid = |reason| Err(Error::Invalid { field, reason });
-    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
-    let rest = if lower.starts_with("https://") {
-        url.get(8..)
-    } else if lower.starts_with("http://") {
-        url.get(7..)
+    let scheme = |prefix: &str| {
+        url.get(..prefix.len())
+            .filter(|head| head.eq_ignore_ascii_case(prefix))
+            .and_then(|_| url.get(prefix.len()..))
+    };
+    let rest = if let Some(rest) = scheme("https://") {
+        Some(rest)
+    } else if let Some(rest) = scheme("http://") {
+        Some(rest)
     } else {
         return invalid("must be an absolute http or https url");
     };
     if url.len() > MAX_URL_LEN {
         return invalid("is longer than 2048 bytes");
     }
-    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+    let bad_byte = |b: u8| b.is_ascii_whitespace() || b.is_ascii_control();
+    let bad_char = |c: char| c.is_whitespace() || c.is_control();
+    if url.bytes().any(bad_byte) || (!url.is_ascii() && url.chars().any(bad_char)) {
         return invalid("holds a space or a control character");
     }
     let host = rest
