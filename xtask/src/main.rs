@@ -5,7 +5,8 @@
 //!
 //! - `cargo xtask ci`: every check CI makes, in order, stopping at the first failure:
 //!   formatting, clippy with `-D warnings` on all targets, the tests, the docs with
-//!   `-D warnings`, the `no_std` builds, and `cargo deny`.
+//!   `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` depends on no
+//!   I/O crate, and `cargo deny`.
 //! - `cargo xtask bench [ARGS]`: the criterion benchmarks of every crate, with `ARGS`
 //!   passed on to them (for example a filter).
 #![allow(
@@ -90,6 +91,7 @@ fn ci() -> Result<(), String> {
             "clippy",
             "--workspace",
             "--all-targets",
+            "--all-features",
             "--locked",
             "--",
             "-D",
@@ -103,7 +105,33 @@ fn ci() -> Result<(), String> {
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
     no_std()?;
+    sans_io()?;
     deny()
+}
+
+/// Crates the sans-IO protocol must never depend on (design.md, invariant 2).
+const IO_CRATES: &[&str] = &["tokio", "hyper", "hyper-util", "mio", "reqwest", "socket2"];
+
+/// Checks that `paytoken-protocol`, with every feature, depends on no I/O runtime.
+fn sans_io() -> Result<(), String> {
+    let tree = cargo_output(&[
+        "tree",
+        "-p",
+        "paytoken-protocol",
+        "--all-features",
+        "--edges",
+        "normal",
+        "--prefix",
+        "none",
+        "--locked",
+    ])?;
+    for line in tree.lines() {
+        let name = line.split_whitespace().next().unwrap_or_default();
+        if IO_CRATES.contains(&name) {
+            return Err(format!("paytoken-protocol depends on {name}, an I/O crate"));
+        }
+    }
+    Ok(())
 }
 
 /// Builds the `no_std` crates without default features, and checks that nothing in their
