@@ -1,6 +1,10 @@
 //! A protocol request through the `http` crate, as a team with its own `http`-speaking
 //! stack would send it: same bytes, same URL, the auth token marked sensitive.
-#![allow(clippy::unwrap_used, clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc
+)]
 
 use paytoken_checksum::{Credentials, SecureKey};
 use paytoken_protocol::ops::token_payment::TokenPayment;
