@@ -84,8 +84,8 @@ fn payment_round_trip(c: &mut Criterion) {
 fn requests(c: &mut Criterion) {
     let context = common::merchant();
     let mut group = c.benchmark_group("protocol/request");
-    for (name, operation) in [
-        ("payment_full", &common::full_payment() as &dyn Build),
+    let operations: [(&str, &dyn Build); 8] = [
+        ("payment_full", &common::full_payment()),
         ("payment_minimal", &common::minimal_preauthorization()),
         ("registration_card", &Registration::card(common::card())),
         ("token_payment", &common::token_payment()),
@@ -99,7 +99,8 @@ fn requests(c: &mut Criterion) {
         ),
         ("cards_and_accounts", &CardsAndAccounts::all()),
         ("invoice_list", &InvoiceList::new(1, 25)),
-    ] {
+    ];
+    for (name, operation) in operations {
         group.bench_function(name, |b| {
             b.iter(|| black_box(operation).build(black_box(&context)))
         });
@@ -118,9 +119,12 @@ impl<O: Operation> Build for O {
     }
 }
 
+/// A fixture and the check that its parser gives what it should.
+type ParseCase = (&'static str, fn(&[u8]) -> bool);
+
 fn responses(c: &mut Criterion) {
     let mut group = c.benchmark_group("protocol/parse");
-    let cases: [(&str, fn(&[u8]) -> bool); 8] = [
+    let cases: [ParseCase; 8] = [
         ("payment/approved.json", |b| Payment::parse(200, b).is_ok()),
         ("payment/three_d_secure.json", |b| {
             Payment::parse(200, b).is_ok()
