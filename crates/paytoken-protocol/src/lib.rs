@@ -79,7 +79,7 @@
 //! | [`ops::inquiry`] | a transaction by payment id or merchant transaction id | yes |
 //!
 //! ## Features
-//! - `http`: [`Request::into_http`] and [`parse_http`], for stacks that speak the `http`
+//! - `http`: `Request::into_http` and `parse_http`, for stacks that speak the `http`
 //!   crate.
 
 #![forbid(unsafe_code)]

@@ -1,7 +1,7 @@
 //! One module per operation: a value built from typed input, its request, its answer.
 //!
 //! Every operation implements [`Operation`]: [`request`](Operation::request) checks the
-//! input and builds the signed [`Request`](crate::Request) (or names the field at fault, and
+//! input and builds the signed [`Request`] (or names the field at fault, and
 //! nothing is sent), [`parse`](Operation::parse) turns the status and body into the typed
 //! response or an [`Error`].
 
