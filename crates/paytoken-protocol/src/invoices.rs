@@ -134,28 +134,28 @@ fn is_position(key: &str) -> bool {
 
 /// `invoiceList` in any of its shapes, as the invoices in the gateway's order.
 #[derive(Debug, Default)]
-pub(crate) struct InvoiceList(pub(crate) Vec<Invoice>);
+pub(crate) struct InvoiceEntries(pub(crate) Vec<Invoice>);
 
-impl<'de> Deserialize<'de> for InvoiceList {
+impl<'de> Deserialize<'de> for InvoiceEntries {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Visitor;
 
         impl<'de> de::Visitor<'de> for Visitor {
-            type Value = InvoiceList;
+            type Value = InvoiceEntries;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("an array of invoices, an invoice, or a map of position labels")
             }
 
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<InvoiceList, A::Error> {
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<InvoiceEntries, A::Error> {
                 let mut invoices = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
                 while let Some(invoice) = seq.next_element()? {
                     invoices.push(invoice);
                 }
-                Ok(InvoiceList(invoices))
+                Ok(InvoiceEntries(invoices))
             }
 
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<InvoiceList, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<InvoiceEntries, A::Error> {
                 let mut invoices = Vec::new();
                 let mut current: Option<Invoice> = None;
                 while let Some(key) = map.next_key::<CowStr<'de>>()? {
@@ -169,19 +169,19 @@ impl<'de> Deserialize<'de> for InvoiceList {
                     }
                 }
                 invoices.extend(current);
-                Ok(InvoiceList(invoices))
+                Ok(InvoiceEntries(invoices))
             }
 
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<InvoiceList, E> {
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<InvoiceEntries, E> {
                 if text.trim().is_empty() {
-                    Ok(InvoiceList::default())
+                    Ok(InvoiceEntries::default())
                 } else {
                     Err(E::invalid_type(de::Unexpected::Str("text"), &self))
                 }
             }
 
-            fn visit_unit<E: de::Error>(self) -> Result<InvoiceList, E> {
-                Ok(InvoiceList::default())
+            fn visit_unit<E: de::Error>(self) -> Result<InvoiceEntries, E> {
+                Ok(InvoiceEntries::default())
             }
         }
 
@@ -194,7 +194,7 @@ mod tests {
     use super::*;
 
     fn parse(json: &str) -> Vec<Invoice> {
-        serde_json::from_str::<InvoiceList>(json).unwrap().0
+        serde_json::from_str::<InvoiceEntries>(json).unwrap().0
     }
 
     #[test]

@@ -15,14 +15,17 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use paytoken_protocol::ops::auth_token::FetchAuthToken;
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
+use paytoken_protocol::ops::customer_signup::CustomerSignup;
 use paytoken_protocol::ops::delete_token::DeleteToken;
+use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::ops::installments::Installments;
 use paytoken_protocol::ops::invoice_list::InvoiceList;
 use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::ops::token_payment::TokenPayment;
-use paytoken_protocol::{Operation, PaymentStatus};
+use paytoken_protocol::{Operation, PaymentStatus, Username};
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
@@ -84,7 +87,13 @@ fn payment_round_trip(c: &mut Criterion) {
 fn requests(c: &mut Criterion) {
     let context = common::merchant();
     let mut group = c.benchmark_group("protocol/request");
-    let operations: [(&str, &dyn Build); 8] = [
+    let signup = CustomerSignup::new(common::customer());
+    let fetch = FetchAuthToken::new("100".parse().unwrap(), Username::new("shop.admin").unwrap());
+    let inquiry = Inquiry::ByMerchantTransactionId("order20261122A".parse().unwrap());
+    let operations: [(&str, &dyn Build); 11] = [
+        ("customer_signup", &signup),
+        ("auth_token", &fetch),
+        ("inquiry", &inquiry),
         ("payment_full", &common::full_payment()),
         ("payment_minimal", &common::minimal_preauthorization()),
         ("registration_card", &Registration::card(common::card())),
@@ -124,7 +133,20 @@ type ParseCase = (&'static str, fn(&[u8]) -> bool);
 
 fn responses(c: &mut Criterion) {
     let mut group = c.benchmark_group("protocol/parse");
-    let cases: [ParseCase; 8] = [
+    let cases: [ParseCase; 13] = [
+        ("customer_signup/success.json", |b| {
+            CustomerSignup::parse(200, b).is_ok()
+        }),
+        ("registration/card.json", |b| {
+            Registration::parse(200, b).is_ok()
+        }),
+        ("delete_token/success.json", |b| {
+            DeleteToken::parse(200, b).is_ok()
+        }),
+        ("auth_token/merchant.json", |b| {
+            FetchAuthToken::parse(200, b).is_ok()
+        }),
+        ("inquiry/approved.json", |b| Inquiry::parse(200, b).is_ok()),
         ("payment/approved.json", |b| Payment::parse(200, b).is_ok()),
         ("payment/three_d_secure.json", |b| {
             Payment::parse(200, b).is_ok()

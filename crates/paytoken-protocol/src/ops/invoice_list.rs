@@ -6,7 +6,7 @@ use paytoken_types::{GatewayResult, MemberId, PartnerId};
 use serde::Deserialize;
 
 use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
-use crate::invoices::{Invoice, InvoiceList as WireInvoices};
+use crate::invoices::{Invoice, InvoiceEntries};
 use crate::wire::{self, Owner};
 use crate::{Context, Error, OperationKind, Request, request};
 
@@ -51,7 +51,7 @@ struct WirePage {
     member_id: Option<MemberId>,
     partner_id: Option<PartnerId>,
     #[serde(default)]
-    invoice_list: WireInvoices,
+    invoice_list: InvoiceEntries,
     #[serde(alias = "statusInvoiceResult")]
     result: Option<GatewayResult>,
 }
