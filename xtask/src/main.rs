@@ -112,7 +112,8 @@ fn ci() -> Result<(), String> {
 /// Crates the sans-IO protocol must never depend on (design.md, invariant 2).
 const IO_CRATES: &[&str] = &["tokio", "hyper", "hyper-util", "mio", "reqwest", "socket2"];
 
-/// Checks that `paytoken-protocol`, with every feature, depends on no I/O runtime.
+/// Checks that `paytoken-protocol`, with every feature, depends on no I/O runtime, and that
+/// its sources (doc examples included) read no clock and do no I/O.
 fn sans_io() -> Result<(), String> {
     let tree = cargo_output(&[
         "tree",
@@ -129,6 +130,56 @@ fn sans_io() -> Result<(), String> {
         let name = line.split_whitespace().next().unwrap_or_default();
         if IO_CRATES.contains(&name) {
             return Err(format!("paytoken-protocol depends on {name}, an I/O crate"));
+        }
+    }
+    no_clock_in("crates/paytoken-protocol/src")
+}
+
+/// What the sans-IO crate must not call, in its code or its doc examples: clocks, I/O,
+/// threads, randomness.
+const FORBIDDEN_CALLS: &[&str] = &[
+    "Instant::now",
+    "SystemTime",
+    "std::fs",
+    "std::net::Tcp",
+    "std::net::Udp",
+    "thread::spawn",
+    "std::io::stdin",
+    "getrandom",
+    "rand::",
+];
+
+/// Whether `line` names `path` as a path of its own: `rand::` but not `PaymentBrand::`.
+fn names(line: &str, path: &str) -> bool {
+    line.match_indices(path).any(|(at, _)| {
+        !line[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// Fails on the first source file under `dir` that names one of [`FORBIDDEN_CALLS`].
+fn no_clock_in(dir: &str) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|error| format!("{dir}: {error}"))?;
+    for entry in entries {
+        let path = entry.map_err(|error| format!("{dir}: {error}"))?.path();
+        let shown = path.display().to_string();
+        if path.is_dir() {
+            no_clock_in(&shown)?;
+            continue;
+        }
+        if path.extension().is_none_or(|ext| ext != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).map_err(|error| format!("{shown}: {error}"))?;
+        for (number, line) in text.lines().enumerate() {
+            if let Some(call) = FORBIDDEN_CALLS.iter().find(|call| names(line, call)) {
+                return Err(format!(
+                    "{shown}:{}: the sans-IO crate must not use `{call}`",
+                    number + 1
+                ));
+            }
         }
     }
     Ok(())

@@ -1,8 +1,11 @@
 //! The auth-token life cycle as a pure state: given `now`, either a valid token or the
 //! request that gets a new one. The caller owns the clock and the sending.
+//!
+//! Time is a [`Duration`] on the caller's own timeline: since any origin it picks (the
+//! start of its process with `start.elapsed()`, or the UNIX epoch), as long as it keeps
+//! the same one. This crate never reads a clock, so tests can move time by hand.
 
 use core::time::Duration;
-use std::time::Instant;
 
 use crate::ops::Operation;
 use crate::ops::auth_token::{AuthTokenGrant, FetchAuthToken, RegenerateAuthToken};
@@ -27,14 +30,15 @@ pub enum TokenStep<'a> {
 /// Keeps one auth token fresh.
 ///
 /// ```
-/// use std::time::{Duration, Instant};
+/// use std::time::Duration;
 /// use paytoken_checksum::{Credentials, SecureKey};
 /// use paytoken_protocol::{AuthTokenLifecycle, Context, TokenStep, Username};
 /// use paytoken_protocol::ops::auth_token::FetchAuthToken;
 ///
 /// let context = Context::new(Credentials::merchant("11344".parse()?, SecureKey::new("key")?));
 /// let mut tokens = AuthTokenLifecycle::new(FetchAuthToken::new("100".parse()?, Username::new("shop")?));
-/// let start = Instant::now();
+/// // Readings of the caller's clock; a client passes `start.elapsed()` of an `Instant`.
+/// let start = Duration::from_secs(0);
 /// let TokenStep::Renew(request) = tokens.step(&context, start)? else { unreachable!() };
 /// assert_eq!(request.path, "/transactionServices/REST/v1/authToken");
 /// // ... send it; hand the answer over:
@@ -49,7 +53,7 @@ pub struct AuthTokenLifecycle {
     fetch: FetchAuthToken,
     lifetime: Duration,
     refresh_before: Duration,
-    current: Option<(AuthToken, Instant)>,
+    current: Option<(AuthToken, Duration)>,
 }
 
 impl AuthTokenLifecycle {
@@ -81,7 +85,7 @@ impl AuthTokenLifecycle {
 
     /// The token, when there is one that needs no renewal at `now`.
     #[must_use]
-    pub fn token(&self, now: Instant) -> Option<&AuthToken> {
+    pub fn token(&self, now: Duration) -> Option<&AuthToken> {
         self.current
             .as_ref()
             .filter(|(_, expires)| {
@@ -96,7 +100,7 @@ impl AuthTokenLifecycle {
     /// # Errors
     /// An input error from building the request (a partner id that does not match the
     /// credentials).
-    pub fn step(&self, context: &Context, now: Instant) -> Result<TokenStep<'_>, Error> {
+    pub fn step(&self, context: &Context, now: Duration) -> Result<TokenStep<'_>, Error> {
         if let Some(token) = self.token(now) {
             return Ok(TokenStep::Valid(token));
         }
@@ -121,7 +125,7 @@ impl AuthTokenLifecycle {
         &mut self,
         status: u16,
         body: &[u8],
-        sent_at: Instant,
+        sent_at: Duration,
     ) -> Result<&AuthToken, Error> {
         match FetchAuthToken::parse(status, body) {
             Ok(grant) => Ok(self.accept(grant, sent_at)),
@@ -135,7 +139,7 @@ impl AuthTokenLifecycle {
     }
 
     /// Keeps a token obtained some other way, asked for at `sent_at`.
-    pub fn accept(&mut self, grant: AuthTokenGrant, sent_at: Instant) -> &AuthToken {
+    pub fn accept(&mut self, grant: AuthTokenGrant, sent_at: Duration) -> &AuthToken {
         let expires = sent_at.checked_add(self.lifetime).unwrap_or(sent_at);
         let (token, _) = self.current.insert((grant.token, expires));
         token

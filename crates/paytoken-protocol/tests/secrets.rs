@@ -46,7 +46,7 @@ fn requests_contexts_and_operations_redact_their_secrets() {
         common::TOKEN
     );
     tokens
-        .parse(200, answer.as_bytes(), std::time::Instant::now())
+        .parse(200, answer.as_bytes(), std::time::Duration::ZERO)
         .unwrap();
     assert_clean("token life cycle", &format!("{tokens:?}"));
     let grant = FetchAuthToken::parse(200, answer.as_bytes()).unwrap();
