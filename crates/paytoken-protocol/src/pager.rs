@@ -2,7 +2,7 @@
 
 use crate::ops::Operation;
 use crate::ops::invoice_list::{InvoiceList, InvoicePage};
-use crate::{Context, Error, Request};
+use crate::{Context, Error, Invoice, Request};
 
 /// Hands out one page request after another until the list has ended: a page shorter
 /// than asked for, an empty page, the gateway's "no records" answer, or a page that repeats
@@ -33,7 +33,8 @@ use crate::{Context, Error, Request};
 pub struct InvoicePager {
     records: u32,
     next_page: Option<u32>,
-    previous: Option<InvoicePage>,
+    /// The invoices of the last full page, to notice a gateway that repeats it.
+    previous: Vec<Invoice>,
 }
 
 impl InvoicePager {
@@ -53,21 +54,11 @@ impl InvoicePager {
     /// [`MAX_RECORDS`](crate::ops::invoice_list::MAX_RECORDS).
     pub fn starting_at(page: u32, records: u32) -> Result<Self, Error> {
         // Checked here, so that `next_request` fails only on the credentials.
-        if page == 0 || records == 0 || records > crate::ops::invoice_list::MAX_RECORDS {
-            let field = if page == 0 {
-                "pagination.pageno"
-            } else {
-                "pagination.records"
-            };
-            return Err(Error::Invalid {
-                field,
-                reason: "is out of range",
-            });
-        }
+        InvoiceList::new(page, records).validate()?;
         Ok(Self {
             records,
             next_page: Some(page),
-            previous: None,
+            previous: Vec::new(),
         })
     }
 
@@ -99,17 +90,17 @@ impl InvoicePager {
         let Some(current) = self.next_page else {
             return Ok(InvoicePage::default());
         };
-        let repeated = !page.invoices.is_empty()
-            && self
-                .previous
-                .as_ref()
-                .is_some_and(|previous| previous.invoices == page.invoices);
+        let repeated = !page.invoices.is_empty() && self.previous == page.invoices;
         if repeated {
             page.invoices.clear();
         }
         let full = u32::try_from(page.invoices.len()).is_ok_and(|len| len >= self.records);
         self.next_page = if full { current.checked_add(1) } else { None };
-        self.previous = full.then(|| page.clone());
+        self.previous = if full {
+            page.invoices.clone()
+        } else {
+            Vec::new()
+        };
         Ok(page)
     }
 }

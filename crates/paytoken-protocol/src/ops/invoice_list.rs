@@ -31,6 +31,26 @@ impl InvoiceList {
     pub const fn new(page: u32, records: u32) -> Self {
         Self { page, records }
     }
+
+    /// Checks the page (from 1) and the records per page (1 to [`MAX_RECORDS`]).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for `pagination.pageno` or `pagination.records`.
+    pub const fn validate(&self) -> Result<(), Error> {
+        if self.page == 0 {
+            return Err(Error::Invalid {
+                field: "pagination.pageno",
+                reason: "pages count from 1",
+            });
+        }
+        if self.records == 0 || self.records > MAX_RECORDS {
+            return Err(Error::Invalid {
+                field: "pagination.records",
+                reason: "is 1 to 1000",
+            });
+        }
+        Ok(())
+    }
 }
 
 /// One page of invoices.
@@ -69,18 +89,7 @@ impl Operation for InvoiceList {
     const KIND: OperationKind = OperationKind::InvoiceList;
 
     fn request(&self, context: &Context) -> Result<Request, Error> {
-        if self.page == 0 {
-            return Err(Error::Invalid {
-                field: "pagination.pageno",
-                reason: "pages count from 1",
-            });
-        }
-        if self.records == 0 || self.records > MAX_RECORDS {
-            return Err(Error::Invalid {
-                field: "pagination.records",
-                reason: "is 1 to 1000",
-            });
-        }
+        self.validate()?;
         let checksum = rules::invoice_list(&context.credentials).compute().to_hex();
         Ok(request::build(
             Self::KIND,
