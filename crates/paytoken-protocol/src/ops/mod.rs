@@ -7,7 +7,9 @@
 
 use paytoken_checksum::HexChecksum;
 use paytoken_types::form::FormWriter;
-use paytoken_types::{AccountId, Amount, CardNumber, PaymentBrand, TerminalId};
+use paytoken_types::{
+    AccountId, Amount, Billing, CardNumber, Customer, PaymentBrand, Shipping, TerminalId,
+};
 
 use crate::{Context, Error, OperationKind, Request};
 
@@ -151,6 +153,31 @@ pub(crate) fn check_text(field: &'static str, text: &str, max_chars: usize) -> R
         });
     }
     Ok(())
+}
+
+/// Checks the free text of whichever request blocks are present.
+pub(crate) fn validate_blocks(
+    customer: Option<&Customer>,
+    shipping: Option<&Shipping>,
+    billing: Option<&Billing>,
+) -> Result<(), Error> {
+    customer.map(Customer::validate).transpose()?;
+    shipping.map(Shipping::validate).transpose()?;
+    billing.map(Billing::validate).transpose()?;
+    Ok(())
+}
+
+/// The brand to send: the one set, or else the one the card number tells.
+pub(crate) fn brand_for(
+    set: Option<&PaymentBrand>,
+    number: &CardNumber,
+) -> Result<PaymentBrand, Error> {
+    set.cloned()
+        .or_else(|| brand_of(number))
+        .ok_or(Error::Invalid {
+            field: "paymentBrand",
+            reason: "cannot be told from the card number; set it",
+        })
 }
 
 /// The brand a card number belongs to, by its leading digits, for the brands whose ranges

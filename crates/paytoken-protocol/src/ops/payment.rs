@@ -31,8 +31,8 @@ use paytoken_types::{
 };
 
 use super::{
-    AuthFields, LARGE_BODY, Operation, brand_of, check_positive, check_text, check_url,
-    write_authentication,
+    AuthFields, LARGE_BODY, Operation, brand_for, check_positive, check_text, check_url,
+    validate_blocks, write_authentication,
 };
 use crate::outcome::{Transaction, parse_transaction};
 use crate::{Context, Error, OperationKind, Request, request};
@@ -227,15 +227,11 @@ impl Payment {
             });
         }
         self.card.validate()?;
-        if let Some(customer) = &self.customer {
-            customer.validate()?;
-        }
-        if let Some(shipping) = &self.shipping {
-            shipping.validate()?;
-        }
-        if let Some(billing) = &self.billing {
-            billing.validate()?;
-        }
+        validate_blocks(
+            self.customer.as_ref(),
+            self.shipping.as_ref(),
+            self.billing.as_ref(),
+        )?;
         if let Some(descriptor) = &self.order_descriptor {
             check_text("orderDescriptor", descriptor, MAX_ORDER_DESCRIPTOR)?;
         }
@@ -245,13 +241,7 @@ impl Payment {
         if let Some(url) = &self.notification_url {
             check_url("notificationUrl", url)?;
         }
-        match &self.payment_brand {
-            Some(brand) => Ok(brand.clone()),
-            None => brand_of(&self.card.number).ok_or(Error::Invalid {
-                field: "paymentBrand",
-                reason: "cannot be told from the card number; set it",
-            }),
-        }
+        brand_for(self.payment_brand.as_ref(), &self.card.number)
     }
 }
 

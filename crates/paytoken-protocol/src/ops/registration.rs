@@ -8,7 +8,7 @@ use paytoken_types::{
 };
 use serde::Deserialize;
 
-use super::{AuthFields, LARGE_BODY, Operation, brand_of, write_authentication};
+use super::{AuthFields, LARGE_BODY, Operation, brand_for, validate_blocks, write_authentication};
 use crate::wire::{self, MaybeId, Owner, require_success};
 use crate::{Context, Error, OperationKind, Request, request};
 
@@ -107,19 +107,18 @@ impl Registration {
     }
 
     fn brand_and_mode(&self) -> Result<(PaymentBrand, PaymentMode), Error> {
-        let (default_brand, default_mode) = match &self.instrument {
-            Instrument::Card(card) => (brand_of(&card.number), PaymentMode::CreditCard),
-            Instrument::BankAccount(_) => (Some(PaymentBrand::DirectDebit), PaymentMode::Sepa),
-        };
-        let brand = self
-            .payment_brand
-            .clone()
-            .or(default_brand)
-            .ok_or(Error::Invalid {
-                field: "paymentBrand",
-                reason: "cannot be told from the card number; set it",
-            })?;
-        Ok((brand, self.payment_mode.clone().unwrap_or(default_mode)))
+        Ok(match &self.instrument {
+            Instrument::Card(card) => (
+                brand_for(self.payment_brand.as_ref(), &card.number)?,
+                self.payment_mode.clone().unwrap_or(PaymentMode::CreditCard),
+            ),
+            Instrument::BankAccount(_) => (
+                self.payment_brand
+                    .clone()
+                    .unwrap_or(PaymentBrand::DirectDebit),
+                self.payment_mode.clone().unwrap_or(PaymentMode::Sepa),
+            ),
+        })
     }
 }
 
@@ -163,9 +162,11 @@ impl Operation for Registration {
             Instrument::Card(card) => card.validate()?,
             Instrument::BankAccount(account) => account.validate()?,
         }
-        self.customer.as_ref().map(Customer::validate).transpose()?;
-        self.shipping.as_ref().map(Shipping::validate).transpose()?;
-        self.billing.as_ref().map(Billing::validate).transpose()?;
+        validate_blocks(
+            self.customer.as_ref(),
+            self.shipping.as_ref(),
+            self.billing.as_ref(),
+        )?;
         let input = match &self.instrument {
             Instrument::Card(card) => rules::card_registration(&context.credentials, &card.number),
             Instrument::BankAccount(account) => {
