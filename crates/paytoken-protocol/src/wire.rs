@@ -26,12 +26,12 @@ pub(crate) fn decode<T: DeserializeOwned>(
     }
     // One UTF-8 check of the whole body, so serde_json reads it as `str` and does not check
     // every string again (measured: about a tenth of a payment's parse).
-    let text = core::str::from_utf8(body).map_err(|error| Error::Undecodable {
-        operation,
-        detail: format!("not utf-8 at byte {}", error.valid_up_to()),
-        line: 0,
-        column: 0,
-        excerpt: excerpt(body),
+    let text = core::str::from_utf8(body).map_err(|error| {
+        malformed(
+            operation,
+            format!("not utf-8 at byte {}", error.valid_up_to()),
+            body,
+        )
     })?;
     serde_json::from_str(text).map_err(|error| {
         refusal_in(operation, body).unwrap_or_else(|| undecodable(operation, &error, body))
@@ -83,9 +83,14 @@ pub(crate) fn undecodable(
 
 /// An [`Error::Undecodable`] for an answer that decoded but lacks what it must have.
 pub(crate) fn missing(operation: OperationKind, what: &str, body: &[u8]) -> Error {
+    malformed(operation, format!("the answer has no {what}"), body)
+}
+
+/// An [`Error::Undecodable`] found outside serde_json, so with no line or column.
+pub(crate) fn malformed(operation: OperationKind, detail: String, body: &[u8]) -> Error {
     Error::Undecodable {
         operation,
-        detail: format!("the answer has no {what}"),
+        detail,
         line: 0,
         column: 0,
         excerpt: excerpt(body),

@@ -80,12 +80,12 @@ impl Operation for Installments {
         let text = wire
             .installment
             .ok_or_else(|| wire::missing(Self::KIND, "installment", body))?;
-        let counts = parse_counts(&text).ok_or_else(|| Error::Undecodable {
-            operation: Self::KIND,
-            detail: "installment: expected counts separated by commas".to_owned(),
-            line: 0,
-            column: 0,
-            excerpt: crate::excerpt::excerpt(body),
+        let counts = parse_counts(&text).ok_or_else(|| {
+            wire::malformed(
+                Self::KIND,
+                "installment: expected counts separated by commas".to_owned(),
+                body,
+            )
         })?;
         Ok(InstallmentPlans {
             registration_id: MaybeId::into_inner(wire.registration_id),
