@@ -1,5 +1,6 @@
 //! The owned, plain request every operation builds, and the names of the operations.
 
+use alloc::borrow::Cow;
 use core::fmt;
 
 use paytoken_types::form::FormWriter;
@@ -107,14 +108,15 @@ pub const FORM_CONTENT_TYPE: &str = "application/x-www-form-urlencoded";
 pub struct Header {
     /// The header's name.
     pub name: &'static str,
-    value: String,
+    /// A constant (the content type) is borrowed, so building a request does not copy it.
+    value: Cow<'static, str>,
     sensitive: bool,
 }
 
 impl Header {
     /// A header that may be logged.
     #[must_use]
-    pub fn new(name: &'static str, value: impl Into<String>) -> Self {
+    pub fn new(name: &'static str, value: impl Into<Cow<'static, str>>) -> Self {
         Self {
             name,
             value: value.into(),
@@ -124,7 +126,7 @@ impl Header {
 
     /// A header that must not be logged.
     #[must_use]
-    pub fn sensitive(name: &'static str, value: impl Into<String>) -> Self {
+    pub fn sensitive(name: &'static str, value: impl Into<Cow<'static, str>>) -> Self {
         Self {
             name,
             value: value.into(),
@@ -154,8 +156,8 @@ impl fmt::Debug for Header {
 
 impl Drop for Header {
     fn drop(&mut self) {
-        if self.sensitive {
-            self.value.zeroize();
+        if let (true, Cow::Owned(value)) = (self.sensitive, &mut self.value) {
+            value.zeroize();
         }
     }
 }
@@ -237,7 +239,10 @@ pub(crate) fn build(
         OperationKind::AuthToken | OperationKind::RegenerateAuthToken
     );
     if let Some(token) = context.auth_token.as_ref().filter(|_| wants_token) {
-        headers.push(Header::sensitive(AUTH_TOKEN_HEADER, token.expose_secret()));
+        headers.push(Header::sensitive(
+            AUTH_TOKEN_HEADER,
+            token.expose_secret().to_owned(),
+        ));
     }
     Request {
         method: Method::Post,
