@@ -1,0 +1,117 @@
+//! Test cards: the card number decides how a payment goes, and the BIN decides the
+//! installment plan.
+//!
+//! | number | brand | outcome |
+//! |---|---|---|
+//! | [`APPROVED`] `4000000000000051` | VISA | approved (`Y`, `00001`) |
+//! | [`THREE_D_SECURE`] `4000000000000002` | VISA | 3-D Secure pending (`3D`, `90026`) with a redirect; the redirect page approves it |
+//! | [`DECLINED`] `4000000000000069` | VISA | declined (`N`, `10001`, remark "Do not honour") |
+//! | [`INSUFFICIENT_FUNDS`] `4000000000009995` | VISA | declined (`N`, `10001`, remark "Insufficient funds") |
+//! | [`PENDING`] `4000000000000077` | VISA | pending (`P`, `10004`) |
+//! | [`TIMEOUT`] `4000000000000119` | VISA | approved, but the answer never comes: the connection stalls until the client gives up |
+//! | [`MASTERCARD_APPROVED`] `5101080000000009` | MASTERCARD | approved |
+//! | [`INSTALLMENTS`] `4444333322221111` | VISA | approved, with installment plan `3,4` |
+//! | any other valid number | by its first digit | approved |
+//!
+//! A token remembers the outcome of the card it was made from, so token payments with it
+//! go the same way. Bank accounts always pay.
+//!
+//! | BIN | installment counts |
+//! |---|---|
+//! | `400000` | `3,6,9,12` |
+//! | `444433` | `3,4` |
+//! | `510108` | `2,3,6` |
+//! | any other | none: the lookup answers `30050` |
+
+/// Approved without 3-D Secure (CVV `745` in public samples; any CVV works here).
+pub const APPROVED: &str = "4000000000000051";
+/// 3-D Secure: pending, with a redirect to the sandbox's own challenge page.
+pub const THREE_D_SECURE: &str = "4000000000000002";
+/// Declined by the issuer.
+pub const DECLINED: &str = "4000000000000069";
+/// Declined for insufficient funds.
+pub const INSUFFICIENT_FUNDS: &str = "4000000000009995";
+/// Left pending.
+pub const PENDING: &str = "4000000000000077";
+/// Processed and approved, but the answer never arrives: for outcome-unknown handling.
+pub const TIMEOUT: &str = "4000000000000119";
+/// A MasterCard, approved.
+pub const MASTERCARD_APPROVED: &str = "5101080000000009";
+/// Approved, and its BIN (`444433`) offers installments of 3 and 4.
+pub const INSTALLMENTS: &str = "4444333322221111";
+
+/// How a payment with a card goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Behaviour {
+    Approve,
+    ThreeDSecure,
+    Decline,
+    InsufficientFunds,
+    Pend,
+    TimeOut,
+}
+
+impl Behaviour {
+    /// The behaviour of a card number (digits only).
+    pub(crate) fn of(number: &str) -> Self {
+        match number {
+            THREE_D_SECURE => Self::ThreeDSecure,
+            DECLINED => Self::Decline,
+            INSUFFICIENT_FUNDS => Self::InsufficientFunds,
+            PENDING => Self::Pend,
+            TIMEOUT => Self::TimeOut,
+            _ => Self::Approve,
+        }
+    }
+}
+
+/// The brand a card number belongs to, by its first digits.
+pub(crate) fn brand_of(number: &str) -> &'static str {
+    match number.as_bytes() {
+        [b'4', ..] => "VISA",
+        [b'5', b'1'..=b'5', ..] | [b'2', ..] => "MASTERCARD",
+        [b'3', b'4' | b'7', ..] => "AMEX",
+        [b'6', ..] => "DISCOVER",
+        _ => "CARD",
+    }
+}
+
+/// The installment counts offered for a BIN, as the wire's comma-joined text.
+pub(crate) fn installment_plan(bin: &str) -> Option<&'static str> {
+    match bin {
+        "400000" => Some("3,6,9,12"),
+        "444433" => Some("3,4"),
+        "510108" => Some("2,3,6"),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use paytoken_types::CardNumber;
+
+    use super::*;
+
+    #[test]
+    fn every_test_card_is_a_valid_number() {
+        for number in [
+            APPROVED,
+            THREE_D_SECURE,
+            DECLINED,
+            INSUFFICIENT_FUNDS,
+            PENDING,
+            TIMEOUT,
+            MASTERCARD_APPROVED,
+            INSTALLMENTS,
+        ] {
+            assert!(CardNumber::new(number).is_ok(), "{number}");
+        }
+    }
+
+    #[test]
+    fn plans_follow_the_bin() {
+        assert_eq!(installment_plan(&INSTALLMENTS[..6]), Some("3,4"));
+        assert_eq!(installment_plan("411111"), None);
+        assert_eq!(brand_of(MASTERCARD_APPROVED), "MASTERCARD");
+    }
+}

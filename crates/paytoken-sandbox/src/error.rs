@@ -1,0 +1,45 @@
+//! The sandbox's one error type: what can go wrong configuring and starting it. Requests
+//! never produce an `Error`: the sandbox answers them, as the gateway would.
+
+use std::io;
+
+/// Why the sandbox could not be configured or started.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The configuration names something twice, leaves something out, or holds a value of
+    /// the wrong form. `what` names the place; secure keys are never repeated.
+    #[error("invalid sandbox configuration: {what}: {reason}")]
+    Config {
+        /// Where in the configuration, such as `partners[0].merchants[1].memberId`.
+        what: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The configuration file could not be read.
+    #[error("cannot read the sandbox configuration file {path}")]
+    ConfigFile {
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// The listening socket could not be opened.
+    #[error("cannot listen on {address}")]
+    Bind {
+        /// The address asked for.
+        address: String,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// A fault directive (builder or `paytoken-sandbox-fault` header) could not be read.
+    #[error("invalid fault directive {directive:?}: {reason}")]
+    Fault {
+        /// The directive as given.
+        directive: String,
+        /// What was expected.
+        reason: &'static str,
+    },
+}

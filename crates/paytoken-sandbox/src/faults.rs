@@ -1,0 +1,188 @@
+//! Fault injection: what can go wrong between a client and the gateway, on demand.
+//!
+//! Faults are set for the whole sandbox ([`SandboxBuilder::faults`](crate::SandboxBuilder::faults))
+//! or for one request with the header [`FAULT_HEADER`], which only the sandbox reads. The
+//! header's directives override the sandbox's, one by one:
+//!
+//! ```text
+//! paytoken-sandbox-fault: latency=250ms, drop=after
+//! ```
+//!
+//! | directive | effect |
+//! |---|---|
+//! | `latency=<n>ms` or `<n>s` | waits before handling the request |
+//! | `stall=<n>ms` or `<n>s` | sends the status and headers, then waits before the body |
+//! | `drop=before` | closes the connection without handling the request: nothing happened |
+//! | `drop=after` | handles the request, then closes the connection without an answer: a payment exists, and an inquiry finds it |
+//! | `status=500` or `status=502` | handles the request, then answers that status with an HTML page |
+//! | `body=malformed` | handles the request, then answers 200 with a body that is not JSON |
+//! | `body=truncated` | handles the request, then answers 200 with the first half of the real answer |
+//! | `body=oversized` | handles the request, then answers 200 with [`OVERSIZED_BODY_LEN`] bytes of JSON |
+//! | `none` | no fault, overriding the sandbox's |
+//!
+//! Every fault but `drop=before` lets the request take effect first, as a real gateway that
+//! processed a payment and then lost the answer on the way back.
+
+use std::time::Duration;
+
+use crate::Error;
+
+/// The request header that carries per-request fault directives.
+pub const FAULT_HEADER: &str = "paytoken-sandbox-fault";
+
+/// The size of an `oversized` body: twice the client's default 1 MiB limit.
+pub const OVERSIZED_BODY_LEN: usize = 2 * 1024 * 1024;
+
+/// Where a connection is dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Drop {
+    /// Before the request is handled.
+    BeforeProcessing,
+    /// After the request took effect, before any answer.
+    AfterProcessing,
+}
+
+/// A body that is not the gateway's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BodyFault {
+    /// Text that is not JSON.
+    Malformed,
+    /// The first half of the real answer.
+    Truncated,
+    /// [`OVERSIZED_BODY_LEN`] bytes of valid JSON.
+    Oversized,
+}
+
+/// The faults applied to a request. Plain data: the default is no fault.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Faults {
+    /// Waited before handling.
+    pub latency: Option<Duration>,
+    /// Waited between the headers and the body of the answer.
+    pub stall: Option<Duration>,
+    /// A dropped connection.
+    pub drop: Option<Drop>,
+    /// An HTTP status other than 200 (500 or 502), with an HTML page.
+    pub status: Option<u16>,
+    /// A broken body.
+    pub body: Option<BodyFault>,
+}
+
+impl Faults {
+    /// No fault.
+    pub const NONE: Self = Self {
+        latency: None,
+        stall: None,
+        drop: None,
+        status: None,
+        body: None,
+    };
+
+    /// Reads directives in the header's syntax (`latency=250ms, drop=after`).
+    ///
+    /// # Errors
+    /// [`Error::Fault`] naming the first directive that cannot be read.
+    pub fn parse(directives: &str) -> Result<Self, Error> {
+        Self::NONE.with_directives(directives)
+    }
+
+    /// These faults, with each directive of `directives` laid over them.
+    ///
+    /// # Errors
+    /// [`Error::Fault`] naming the first directive that cannot be read.
+    pub fn with_directives(mut self, directives: &str) -> Result<Self, Error> {
+        for directive in directives
+            .split(',')
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+        {
+            let bad = |reason| Error::Fault {
+                directive: directive.to_owned(),
+                reason,
+            };
+            let (name, value) = directive.split_once('=').unwrap_or((directive, ""));
+            match (name.trim(), value.trim()) {
+                ("none", "") => self = Self::NONE,
+                ("latency", value) => {
+                    self.latency = Some(parse_duration(value).ok_or_else(|| bad(DURATION))?);
+                }
+                ("stall", value) => {
+                    self.stall = Some(parse_duration(value).ok_or_else(|| bad(DURATION))?);
+                }
+                ("drop", "before") => self.drop = Some(Drop::BeforeProcessing),
+                ("drop", "after") => self.drop = Some(Drop::AfterProcessing),
+                ("drop", _) => return Err(bad("expected drop=before or drop=after")),
+                ("status", "500") => self.status = Some(500),
+                ("status", "502") => self.status = Some(502),
+                ("status", _) => return Err(bad("expected status=500 or status=502")),
+                ("body", "malformed") => self.body = Some(BodyFault::Malformed),
+                ("body", "truncated") => self.body = Some(BodyFault::Truncated),
+                ("body", "oversized") => self.body = Some(BodyFault::Oversized),
+                ("body", _) => return Err(bad("expected body=malformed, truncated or oversized")),
+                _ => return Err(bad("expected latency, stall, drop, status, body or none")),
+            }
+        }
+        Ok(self)
+    }
+}
+
+const DURATION: &str = "expected a whole number of ms or s, such as 250ms or 2s";
+
+/// `250ms` or `2s`.
+fn parse_duration(text: &str) -> Option<Duration> {
+    let (digits, unit): (&str, fn(u64) -> Duration) = if let Some(ms) = text.strip_suffix("ms") {
+        (ms, Duration::from_millis)
+    } else {
+        (text.strip_suffix('s')?, Duration::from_secs)
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok().map(unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_directive() {
+        let faults =
+            Faults::parse("latency=250ms, stall=2s,drop=after,status=502,body=truncated").unwrap();
+        assert_eq!(
+            faults,
+            Faults {
+                latency: Some(Duration::from_millis(250)),
+                stall: Some(Duration::from_secs(2)),
+                drop: Some(Drop::AfterProcessing),
+                status: Some(502),
+                body: Some(BodyFault::Truncated),
+            }
+        );
+    }
+
+    #[test]
+    fn header_directives_override_the_sandbox_ones() {
+        let sandbox = Faults::parse("latency=1s, status=500").unwrap();
+        let merged = sandbox.with_directives("latency=5ms").unwrap();
+        assert_eq!(merged.latency, Some(Duration::from_millis(5)));
+        assert_eq!(merged.status, Some(500));
+        assert_eq!(sandbox.with_directives("none").unwrap(), Faults::NONE);
+    }
+
+    #[test]
+    fn names_the_directive_it_cannot_read() {
+        for bad in [
+            "latency=fast",
+            "drop=sideways",
+            "status=404",
+            "explode",
+            "stall=-1s",
+        ] {
+            let error = Faults::parse(bad).unwrap_err();
+            assert!(error.to_string().contains(bad), "{error}");
+        }
+    }
+}

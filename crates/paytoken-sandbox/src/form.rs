@@ -1,0 +1,108 @@
+//! The request's form fields, read with the types crate's decoder, and the checks every
+//! handler shares.
+
+use std::borrow::Cow;
+use std::str::FromStr;
+
+use crate::codes;
+use crate::problem::{Problem, Problems};
+
+/// The decoded fields of one request, in order. A field sent twice is refused: the gateway
+/// could not know which one was signed.
+#[derive(Debug)]
+pub(crate) struct Form<'a> {
+    fields: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+}
+
+impl<'a> Form<'a> {
+    pub(crate) fn parse(body: &'a [u8]) -> Result<Self, Problems> {
+        let mut fields: Vec<(Cow<'a, str>, Cow<'a, str>)> = Vec::with_capacity(48);
+        for pair in paytoken_types::form::decode(body) {
+            let (name, value) = pair.map_err(|_| Problems::from(codes::MALFORMED_BODY))?;
+            if fields.iter().any(|(seen, _)| *seen == name) {
+                return Err(codes::MALFORMED_BODY.into());
+            }
+            fields.push((name, value));
+        }
+        Ok(Self { fields })
+    }
+
+    /// The field's value; an empty value counts as absent.
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(field, _)| field == name)
+            .map(|(_, value)| value.as_ref())
+            .filter(|value| !value.is_empty())
+    }
+
+    /// The field's value, or a "missing" problem.
+    pub(crate) fn required(&self, name: &'static str, problems: &mut Problems) -> Option<&str> {
+        let value = self.get(name);
+        if value.is_none() {
+            problems.push(Problem::missing(name));
+        }
+        value
+    }
+
+    /// Every one of `names`, or a "missing" problem for each one absent.
+    pub(crate) fn required_all<const N: usize>(
+        &self,
+        names: [&'static str; N],
+    ) -> Result<[&str; N], Problems> {
+        let mut problems = Problems::default();
+        let values = names.map(|name| self.required(name, &mut problems).unwrap_or_default());
+        problems.into_result().map(|()| values)
+    }
+
+    /// The field read as `T` when present; `problem` when it does not read.
+    pub(crate) fn parsed<T: FromStr>(
+        &self,
+        name: &'static str,
+        problem: impl Into<Problem>,
+        problems: &mut Problems,
+    ) -> Option<T> {
+        let value = self.get(name)?;
+        let parsed = value.parse().ok();
+        if parsed.is_none() {
+            problems.push(problem);
+        }
+        parsed
+    }
+
+    /// The field read as `T`; a "missing" or an "invalid" problem otherwise.
+    pub(crate) fn parsed_required<T: FromStr>(
+        &self,
+        name: &'static str,
+        problems: &mut Problems,
+    ) -> Option<T> {
+        self.required(name, problems)?;
+        self.parsed(name, Problem::invalid(name), problems)
+    }
+
+    /// `true`, `false` or absent (false).
+    pub(crate) fn flag(&self, name: &'static str, problems: &mut Problems) -> bool {
+        match self.get(name) {
+            None | Some("false") => false,
+            Some("true") => true,
+            Some(_) => {
+                problems.push(Problem::invalid(name));
+                false
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_a_field_sent_twice_and_a_broken_escape() {
+        assert!(Form::parse(b"amount=1.00&amount=2.00").is_err());
+        assert!(Form::parse(b"amount=%G1").is_err());
+        let form = Form::parse(b"a=&b=x+y%21").unwrap();
+        assert_eq!(form.get("a"), None);
+        assert_eq!(form.get("b"), Some("x y!"));
+    }
+}

@@ -1,0 +1,257 @@
+//! The gateway itself, without the network: a request's path, `AuthToken` header and body
+//! in, an answer out. The server in `server.rs` puts HTTP around it.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use md5::{Digest, Md5};
+use paytoken_checksum::{Checksum, SecureKey};
+use paytoken_types::Timestamp;
+
+use crate::clock::Clock;
+use crate::codes;
+use crate::config::SandboxConfig;
+use crate::form::Form;
+use crate::invoices::{self, InvoiceShape};
+use crate::json;
+use crate::ops::{self, Route};
+use crate::problem::{Problem, Problems};
+use crate::state::{Principal, State};
+
+/// An answer, before HTTP.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) content_type: &'static str,
+    pub(crate) body: String,
+    /// The request took effect, but its answer must never be sent (the time-out test card).
+    pub(crate) withheld: bool,
+}
+
+pub(crate) const JSON: &str = "application/json;charset=UTF-8";
+pub(crate) const HTML: &str = "text/html;charset=UTF-8";
+pub(crate) const TEXT: &str = "text/plain;charset=UTF-8";
+
+impl Answer {
+    /// The gateway's answer to every handled outcome: HTTP 200 and JSON.
+    pub(crate) const fn json(body: String) -> Self {
+        Self {
+            status: 200,
+            content_type: JSON,
+            body,
+            withheld: false,
+        }
+    }
+
+    pub(crate) fn text(status: u16, body: &str) -> Self {
+        Self {
+            status,
+            content_type: TEXT,
+            body: body.to_owned(),
+            withheld: false,
+        }
+    }
+}
+
+/// How a refusal is shaped: payments carry `paymentId: "-"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RefusalShape {
+    Transaction,
+    Plain,
+}
+
+/// Who signed a request: its principal, the id it sent and its secure key.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Caller<'g> {
+    pub(crate) principal: Principal,
+    /// `memberId` or `partnerId`: the key answers name the caller with.
+    pub(crate) id_key: &'static str,
+    pub(crate) id: &'g str,
+    key: &'g SecureKey,
+}
+
+/// The simulated gateway: its configuration, clock and state.
+#[derive(Debug)]
+pub(crate) struct Gateway {
+    pub(crate) config: SandboxConfig,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) invoice_shape: InvoiceShape,
+    /// Where the sandbox is reached, for the 3-D Secure redirect it hands out.
+    pub(crate) base_url: String,
+    state: Mutex<State>,
+}
+
+impl Gateway {
+    pub(crate) fn new(
+        config: SandboxConfig,
+        clock: Arc<dyn Clock>,
+        invoice_shape: InvoiceShape,
+        base_url: String,
+    ) -> Self {
+        let mut state = State::default();
+        invoices::seed(&config, clock.unix_seconds(), &mut state);
+        Self {
+            config,
+            clock,
+            invoice_shape,
+            base_url,
+            state: Mutex::new(state),
+        }
+    }
+
+    /// The state, even after a handler panicked while holding it: a sandbox that stops
+    /// answering helps nobody, and every handler leaves the state whole between writes.
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The clock's time in the gateway's answer format.
+    pub(crate) fn now_text(&self) -> String {
+        Timestamp::from_unix_seconds(self.clock.unix_seconds())
+            .map(|time| time.to_string())
+            .unwrap_or_default()
+    }
+
+    /// Answers one request. `path` is the request's path without the query; `query` is
+    /// there when the URL carried `?`.
+    pub(crate) fn handle(
+        &self,
+        method: &str,
+        path: &str,
+        query: Option<&str>,
+        auth_token: Option<&str>,
+        body: &[u8],
+    ) -> Answer {
+        let Some((route, path_id)) = ops::route(path) else {
+            return Answer::text(404, "not found: this path is not part of the interface\n");
+        };
+        if route == Route::ThreeDSecureChallenge && matches!(method, "GET" | "POST") {
+            // A browser follows the redirect: GET or POST, no form of the interface.
+            return ops::three_d_secure::complete(self, &mut self.lock(), path_id);
+        }
+        if method != "POST" {
+            return Answer::text(405, "method not allowed: every operation is a POST\n");
+        }
+        let shape = route.refusal_shape();
+        if query.is_some() {
+            return self.refusal(shape, &codes::QUERY_STRING.into());
+        }
+        let form = match Form::parse(body) {
+            Ok(form) => form,
+            Err(problems) => return self.refusal(shape, &problems),
+        };
+        let call = Call {
+            form: &form,
+            auth_token,
+            path_id,
+        };
+        let mut state = self.lock();
+        match ops::dispatch(self, &mut state, route, &call) {
+            Ok(answer) => answer,
+            Err(problems) => self.refusal(shape, &problems),
+        }
+    }
+
+    /// A refusal: nothing was created.
+    pub(crate) fn refusal(&self, shape: RefusalShape, problems: &Problems) -> Answer {
+        Answer::json(json::object(|answer| {
+            if shape == RefusalShape::Transaction {
+                answer.field("paymentId", "-");
+            }
+            answer
+                .result("result", &problems.code(), &problems.description())
+                .field("timestamp", &self.now_text());
+        }))
+    }
+
+    /// Who sent the request: the member or partner id must be known, and the `AuthToken`
+    /// header must hold an unexpired token issued to that same member or partner.
+    pub(crate) fn authenticate<'g>(
+        &'g self,
+        state: &State,
+        call: &Call<'_, '_>,
+    ) -> Result<Caller<'g>, Problems> {
+        let caller = self.identify(call.form)?;
+        let token = call.auth_token.ok_or(codes::TOKEN_MISSING)?;
+        let issued = state
+            .tokens
+            .get(token)
+            .filter(|issued| self.clock.unix_seconds() < issued.expires_at)
+            .ok_or(codes::TOKEN_INVALID)?;
+        if issued.principal != caller.principal {
+            return Err(codes::TOKEN_OF_ANOTHER.into());
+        }
+        Ok(caller)
+    }
+
+    /// The caller named by `authentication.memberId` or `authentication.partnerId`.
+    fn identify<'g>(&'g self, form: &Form<'_>) -> Result<Caller<'g>, Problems> {
+        if let Some(member_id) = form.get("authentication.memberId") {
+            for (partner, config) in self.config.partners.iter().enumerate() {
+                for (merchant, config) in config.merchants.iter().enumerate() {
+                    if config.member_id.as_str() == member_id {
+                        return Ok(Caller {
+                            principal: Principal::Merchant { partner, merchant },
+                            id_key: "memberId",
+                            id: config.member_id.as_str(),
+                            key: &config.secure_key,
+                        });
+                    }
+                }
+            }
+            return Err(codes::INVALID_LOGIN.into());
+        }
+        if let Some(partner_id) = form.get("authentication.partnerId") {
+            let (partner, config) = self
+                .config
+                .partners
+                .iter()
+                .enumerate()
+                .find(|(_, config)| config.partner_id.as_str() == partner_id)
+                .ok_or(codes::INVALID_LOGIN)?;
+            return Ok(Caller {
+                principal: Principal::Partner { partner },
+                id_key: "partnerId",
+                id: config.partner_id.as_str(),
+                key: &config.secure_key,
+            });
+        }
+        Err(Problem::missing("authentication.memberId").into())
+    }
+
+    /// Compares `authentication.checksum` with MD5 over `id|secureKey|parts...`, the parts
+    /// being the texts as sent, in constant time.
+    pub(crate) fn verify_checksum(
+        caller: &Caller<'_>,
+        form: &Form<'_>,
+        parts: &[&str],
+    ) -> Result<(), Problems> {
+        let sent = form
+            .get("authentication.checksum")
+            .ok_or(Problem::missing("authentication.checksum"))?;
+        let mut md5 = Md5::new();
+        md5.update(caller.id.as_bytes());
+        md5.update(b"|");
+        md5.update(caller.key.expose_secret().as_bytes());
+        for part in parts {
+            md5.update(b"|");
+            md5.update(part.as_bytes());
+        }
+        let computed = Checksum::from_bytes(md5.finalize().into());
+        if paytoken_checksum::verify(sent, &computed) {
+            Ok(())
+        } else {
+            Err(codes::CHECKSUM_MISMATCH.into())
+        }
+    }
+}
+
+/// What a handler gets of the request.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Call<'c, 'f> {
+    pub(crate) form: &'c Form<'f>,
+    pub(crate) auth_token: Option<&'c str>,
+    /// The `{id}` of paths that carry one.
+    pub(crate) path_id: Option<&'c str>,
+}

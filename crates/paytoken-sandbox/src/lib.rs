@@ -1,0 +1,88 @@
+//! A stateful simulator of the card-tokenization gateway, over real HTTP.
+//!
+//! `paytoken-sandbox` plays the gateway so that tests, paytoken's own and every user's, run
+//! against something that behaves like the real service, without credentials or a network.
+//! It sits beside the stack (it uses `paytoken-types`, `paytoken-checksum` and the paths of
+//! `paytoken-protocol`) and nothing but tests and the command-line tool depend on it.
+//!
+//! - **Every operation** of the interface and of the field notes: auth tokens (merchant,
+//!   partner, regenerate), customer sign-up, payments (storing the card or not, `INITIAL`),
+//!   stand-alone registrations (card, bank account), token payments (plain, `INITIAL`,
+//!   `REPEATED`, installments), deletes, installment lookup, cards and accounts, invoices
+//!   with pagination, inquiry.
+//! - **The real wire shape**: HTTP 200 for every handled outcome, every JSON value a
+//!   string, one-element lists as an object, empty lists left out, `paymentId` `"-"` on
+//!   refusals, joined codes (`"30001 | 30007"`), timestamps `yyyy-MM-dd HH:mm:ss`.
+//! - **The rules**: checksums recomputed and compared in constant time; auth tokens issued
+//!   by the auth-token endpoints, valid one hour on an injectable [`Clock`], required
+//!   everywhere else; each merchant sees only its own customers, tokens, payments and
+//!   invoices (a partner sees its merchants'); deleted tokens stay inactive; a
+//!   `merchantTransactionId` is used once. Result codes are listed in one table (`codes`
+//!   in the source, and the README).
+//! - **Test cards** decide outcomes: see [`cards`].
+//! - **Faults** on demand, per sandbox or per request: see [`faults`].
+//!
+//! # Example
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Arc;
+//! use paytoken_sandbox::{Faults, InvoiceShape, ManualClock, Sandbox};
+//!
+//! let clock = Arc::new(ManualClock::at_unix_seconds(1_795_000_000));
+//! let sandbox = Sandbox::builder()
+//!     .clock(clock.clone())
+//!     .invoice_shape(InvoiceShape::PositionMap)
+//!     .faults(Faults::parse("latency=5ms")?)
+//!     .start()
+//!     .await?;
+//! // Point a client at `sandbox.base_url()`, with the credentials of `sandbox.config()`.
+//! println!("gateway at {}", sandbox.base_url());
+//! sandbox.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Features
+//! None: the sandbox always serves HTTP/1.1 on tokio. Its state lives in memory.
+
+#![forbid(unsafe_code)]
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    reason = "a server on std's networking and clock: core and alloc paths buy nothing here"
+)]
+
+mod body;
+pub mod cards;
+mod clock;
+mod codes;
+mod config;
+mod entropy;
+mod error;
+pub mod faults;
+mod form;
+mod gateway;
+mod invoices;
+mod json;
+mod ops;
+mod problem;
+mod sandbox;
+mod server;
+mod state;
+mod tokens;
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use config::{
+    DEFAULT_MERCHANT_ID, DEFAULT_MERCHANT_SECURE_KEY, DEFAULT_MERCHANT_USERNAME,
+    DEFAULT_PARTNER_ID, DEFAULT_PARTNER_SECURE_KEY, DEFAULT_PARTNER_USERNAME, MerchantConfig,
+    OTHER_MERCHANT_ID, OTHER_MERCHANT_SECURE_KEY, OTHER_MERCHANT_USERNAME, PartnerConfig,
+    SandboxConfig,
+};
+pub use error::Error;
+pub use faults::{FAULT_HEADER, Faults};
+pub use invoices::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT};
+pub use sandbox::{Sandbox, SandboxBuilder};
+pub use server::{MAX_REQUEST_BODY, WITHHELD_FOR};
+pub use tokens::AUTH_TOKEN_LIFETIME_SECONDS;

@@ -1,0 +1,139 @@
+//! Auth tokens: a merchant's (`authToken`), a partner's (`partnerAuthToken`) and a fresh one
+//! for a valid old one (`regenerateToken`). These are the only calls without `AuthToken`.
+
+use crate::codes;
+use crate::gateway::{Answer, Call, Gateway};
+use crate::json;
+use crate::problem::Problems;
+use crate::state::{Principal, State};
+use crate::tokens;
+
+/// `authentication.partnerId`, `merchant.username`, `authentication.sKey` (the merchant's key).
+pub(super) fn merchant(
+    gateway: &Gateway,
+    state: &mut State,
+    call: &Call<'_, '_>,
+) -> Result<Answer, Problems> {
+    let [partner_id, username, key] = call.form.required_all([
+        "authentication.partnerId",
+        "merchant.username",
+        "authentication.sKey",
+    ])?;
+    let (partner, partner_config) = find_partner(gateway, partner_id)?;
+    let (merchant, config) = partner_config
+        .merchants
+        .iter()
+        .enumerate()
+        .find(|(_, merchant)| merchant.username.as_str() == username)
+        .ok_or(codes::INVALID_LOGIN)?;
+    if !same_secret(config.secure_key.expose_secret(), key) {
+        return Err(codes::INVALID_LOGIN.into());
+    }
+    let now = gateway.clock.unix_seconds();
+    let principal = Principal::Merchant { partner, merchant };
+    let token = tokens::issue(state, principal, config.member_id.as_str(), now);
+    Ok(Answer::json(json::object(|answer| {
+        answer
+            .field("partnerId", partner_config.partner_id.as_str())
+            .field("memberId", config.member_id.as_str())
+            .code(codes::TOKEN_GENERATED)
+            .field("timestamp", &gateway.now_text())
+            .field("LoginName", config.username.as_str())
+            .field("AuthToken", &token);
+    })))
+}
+
+/// `authentication.partnerId`, `partner.userName`, `authentication.sKey` (the partner's key).
+pub(super) fn partner(
+    gateway: &Gateway,
+    state: &mut State,
+    call: &Call<'_, '_>,
+) -> Result<Answer, Problems> {
+    let [partner_id, username, key] = call.form.required_all([
+        "authentication.partnerId",
+        "partner.userName",
+        "authentication.sKey",
+    ])?;
+    let (partner, config) = find_partner(gateway, partner_id)?;
+    if config.username.as_str() != username || !same_secret(config.secure_key.expose_secret(), key)
+    {
+        return Err(codes::INVALID_LOGIN.into());
+    }
+    let now = gateway.clock.unix_seconds();
+    let token = tokens::issue(state, Principal::Partner { partner }, partner_id, now);
+    Ok(Answer::json(json::object(|answer| {
+        answer
+            .field("partnerId", config.partner_id.as_str())
+            .code(codes::TOKEN_GENERATED)
+            .field("timestamp", &gateway.now_text())
+            .field("LoginName", config.username.as_str())
+            .field("AuthToken", &token);
+    })))
+}
+
+/// `authentication.partnerId` and `authToken`: a token that is still valid, issued to the
+/// partner or one of its merchants, is exchanged for a new one; the old one stops working.
+pub(super) fn regenerate(
+    gateway: &Gateway,
+    state: &mut State,
+    call: &Call<'_, '_>,
+) -> Result<Answer, Problems> {
+    let [partner_id, old] = call
+        .form
+        .required_all(["authentication.partnerId", "authToken"])?;
+    let (partner, config) = find_partner(gateway, partner_id)?;
+    let now = gateway.clock.unix_seconds();
+    let issued = state
+        .tokens
+        .get(old)
+        .copied()
+        .filter(|issued| now < issued.expires_at && issued.principal.partner() == partner)
+        .ok_or(codes::TOKEN_INVALID)?;
+    state.tokens.remove(old);
+    let member_id = match issued.principal {
+        Principal::Merchant { merchant, .. } => config
+            .merchants
+            .get(merchant)
+            .map(|merchant| merchant.member_id.as_str()),
+        Principal::Partner { .. } => None,
+    };
+    let token = tokens::issue(
+        state,
+        issued.principal,
+        member_id.unwrap_or(partner_id),
+        now,
+    );
+    Ok(Answer::json(json::object(|answer| {
+        answer
+            .field("partnerId", config.partner_id.as_str())
+            .optional("memberId", member_id)
+            .code(codes::TOKEN_GENERATED)
+            .field("timestamp", &gateway.now_text())
+            .field("AuthToken", &token);
+    })))
+}
+
+fn find_partner<'g>(
+    gateway: &'g Gateway,
+    partner_id: &str,
+) -> Result<(usize, &'g crate::PartnerConfig), Problems> {
+    gateway
+        .config
+        .partners
+        .iter()
+        .enumerate()
+        .find(|(_, partner)| partner.partner_id.as_str() == partner_id)
+        .ok_or_else(|| codes::INVALID_LOGIN.into())
+}
+
+/// Compares a secret with what was sent without stopping at the first difference.
+fn same_secret(secret: &str, sent: &str) -> bool {
+    let (secret, sent) = (secret.as_bytes(), sent.as_bytes());
+    secret.len() == sent.len()
+        && std::hint::black_box(
+            secret
+                .iter()
+                .zip(sent)
+                .fold(0u8, |difference, (a, b)| difference | (a ^ b)),
+        ) == 0
+}

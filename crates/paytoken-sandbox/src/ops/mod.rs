@@ -1,0 +1,127 @@
+//! One module per operation of the interface: each reads its form, applies the gateway's
+//! rules to the state and writes the answer.
+
+mod auth_token;
+mod card_input;
+mod cards_and_accounts;
+mod customer_signup;
+mod inquiry;
+mod installments;
+mod invoice_list;
+mod payment;
+mod registration;
+pub(crate) mod three_d_secure;
+mod token_payment;
+mod transaction;
+
+use paytoken_protocol::ops as paths;
+
+use crate::gateway::{Answer, Call, Gateway, RefusalShape};
+use crate::problem::Problems;
+use crate::state::State;
+
+/// The path of the sandbox's own 3-D Secure challenge page; not part of the interface.
+pub(crate) const THREE_D_SECURE_PREFIX: &str = "/sandbox/3ds/";
+
+/// Every path the sandbox answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Route {
+    MerchantAuthToken,
+    PartnerAuthToken,
+    RegenerateAuthToken,
+    CustomerSignup,
+    Payment,
+    Inquiry,
+    Registration,
+    TokenPayment,
+    Installments,
+    CardsAndAccounts,
+    InvoiceList,
+    ThreeDSecureChallenge,
+}
+
+impl Route {
+    pub(crate) const fn refusal_shape(self) -> RefusalShape {
+        match self {
+            Self::Payment | Self::Inquiry | Self::TokenPayment => RefusalShape::Transaction,
+            _ => RefusalShape::Plain,
+        }
+    }
+}
+
+/// The route of a path, and the `{id}` for paths that end with one.
+pub(crate) fn route(path: &str) -> Option<(Route, Option<&str>)> {
+    let exact = [
+        (paths::auth_token::MERCHANT_PATH, Route::MerchantAuthToken),
+        (paths::auth_token::PARTNER_PATH, Route::PartnerAuthToken),
+        (
+            paths::auth_token::REGENERATE_PATH,
+            Route::RegenerateAuthToken,
+        ),
+        (paths::customer_signup::PATH, Route::CustomerSignup),
+        (paths::payment::PATH, Route::Payment),
+        (paths::registration::PATH, Route::Registration),
+        (paths::cards_and_accounts::PATH, Route::CardsAndAccounts),
+        (paths::invoice_list::PATH, Route::InvoiceList),
+    ];
+    if let Some((_, route)) = exact.iter().find(|(known, _)| *known == path) {
+        return Some((*route, None));
+    }
+    let prefixed = [
+        (paths::inquiry::PATH_PREFIX, Route::Inquiry),
+        (paths::token_payment::PATH_PREFIX, Route::TokenPayment),
+        (paths::installments::PATH_PREFIX, Route::Installments),
+        (THREE_D_SECURE_PREFIX, Route::ThreeDSecureChallenge),
+    ];
+    prefixed.iter().find_map(|(prefix, route)| {
+        let id = path.strip_prefix(prefix)?;
+        (!id.is_empty() && !id.contains('/')).then_some((*route, Some(id)))
+    })
+}
+
+/// Runs the operation of `route`.
+pub(crate) fn dispatch(
+    gateway: &Gateway,
+    state: &mut State,
+    route: Route,
+    call: &Call<'_, '_>,
+) -> Result<Answer, Problems> {
+    match route {
+        Route::MerchantAuthToken => auth_token::merchant(gateway, state, call),
+        Route::PartnerAuthToken => auth_token::partner(gateway, state, call),
+        Route::RegenerateAuthToken => auth_token::regenerate(gateway, state, call),
+        Route::CustomerSignup => customer_signup::handle(gateway, state, call),
+        Route::Payment => payment::handle(gateway, state, call),
+        Route::Inquiry => inquiry::handle(gateway, state, call),
+        Route::Registration => registration::handle(gateway, state, call),
+        Route::TokenPayment => token_payment::handle(gateway, state, call),
+        Route::Installments => installments::handle(gateway, state, call),
+        Route::CardsAndAccounts => cards_and_accounts::handle(gateway, state, call),
+        Route::InvoiceList => invoice_list::handle(gateway, state, call),
+        Route::ThreeDSecureChallenge => Ok(three_d_secure::complete(gateway, state, call.path_id)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_every_path_of_the_interface() {
+        assert_eq!(
+            route("/transactionServices/REST/v1/payments"),
+            Some((Route::Payment, None))
+        );
+        assert_eq!(
+            route("/transactionServices/REST/v1/payments/60001"),
+            Some((Route::Inquiry, Some("60001")))
+        );
+        assert_eq!(
+            route("/transactionServices/REST/v1/paywithtoken/abc"),
+            Some((Route::TokenPayment, Some("abc")))
+        );
+        assert_eq!(route("/transactionServices/REST/v1/paywithtoken/"), None);
+        assert_eq!(route("/transactionServices/REST/v1/paywithtoken/a/b"), None);
+        assert_eq!(route("/elsewhere"), None);
+    }
+}

@@ -1,0 +1,109 @@
+//! A payment with card data (`payments`), debit or pre-authorisation, storing the card when
+//! `createRegistration=true`.
+
+use paytoken_types::{Amount, Currency, MerchantTransactionId};
+
+use super::{card_input, transaction};
+use crate::cards::Behaviour;
+use crate::codes;
+use crate::entropy;
+use crate::gateway::{Answer, Call, Gateway};
+use crate::invoices;
+use crate::problem::{Problem, Problems};
+use crate::state::{Instrument, Payment, Registration, State, Status};
+
+pub(super) fn handle(
+    gateway: &Gateway,
+    state: &mut State,
+    call: &Call<'_, '_>,
+) -> Result<Answer, Problems> {
+    let caller = gateway.authenticate(state, call)?;
+    let form = call.form;
+    let [transaction_id, amount_text] = form.required_all(["merchantTransactionId", "amount"])?;
+    Gateway::verify_checksum(&caller, form, &[transaction_id, amount_text])?;
+
+    let mut problems = Problems::default();
+    if MerchantTransactionId::new(transaction_id).is_err() {
+        problems.push(Problem::invalid("merchantTransactionId"));
+    }
+    let amount = parse_amount(amount_text, &mut problems);
+    let currency: Option<Currency> = form.parsed_required("currency", &mut problems);
+    let payment_type = form.required("paymentType", &mut problems);
+    if payment_type.is_some_and(|kind| !matches!(kind, "DB" | "PA")) {
+        problems.push(codes::INVALID_PAYMENT_TYPE);
+    }
+    let brand = form.required("paymentBrand", &mut problems);
+    let mode = form.required("paymentMode", &mut problems);
+    let card = card_input::read(form, true, gateway.clock.unix_seconds(), &mut problems);
+    let store = form.flag("createRegistration", &mut problems);
+    let initial = match form.get("recurringType") {
+        None => false,
+        Some("INITIAL") => true,
+        // REPEATED payments use a stored token (`paywithtoken`), never card data.
+        Some(_) => {
+            problems.push(Problem::invalid("recurringType"));
+            false
+        }
+    };
+    let customer_id = form.get("customer.customerId");
+    if customer_id.is_some_and(|id| !state.customer_visible(caller.principal, id)) {
+        problems.push(codes::CUSTOMER_NOT_FOUND);
+    }
+    problems.into_result()?;
+    let (Some(amount), Some(currency), Some(payment_type), Some(card)) =
+        (amount, currency, payment_type, card)
+    else {
+        // Each `None` above pushed a problem, so `into_result` returned already.
+        return Err(codes::MALFORMED_BODY.into());
+    };
+    transaction::check_unused(state, &caller, Some(transaction_id))?;
+
+    let status = Status::of(card.behaviour);
+    let registration_id = (store && !matches!(status, Status::Declined { .. })).then(|| {
+        let id = entropy::registration_id();
+        state.insert_registration(Registration {
+            id: id.clone(),
+            owner: caller.principal,
+            customer_id: customer_id.map(str::to_owned),
+            instrument: Instrument::Card(card.clone()),
+            active: true,
+            recurring: initial && status == Status::Approved,
+        });
+        id
+    });
+    let payment = Payment {
+        payment_id: state.next_payment_id(),
+        owner: caller.principal,
+        merchant_transaction_id: Some(transaction_id.to_owned()),
+        payment_type: payment_type.to_owned(),
+        brand: brand.map(str::to_owned),
+        mode: mode.map(str::to_owned),
+        amount,
+        currency: currency.as_str().to_owned(),
+        status,
+        registration_id,
+        card: Some(card.clone()),
+        descriptor: form.get("orderDescriptor").map(str::to_owned),
+        redirect_back: form.get("merchantRedirectUrl").map(str::to_owned),
+        timestamp: gateway.now_text(),
+    };
+    let body = transaction::render(gateway, &caller, &payment, status.code());
+    invoices::record_payment(state, &payment, gateway.clock.unix_seconds());
+    state.insert_payment(payment);
+    Ok(Answer {
+        withheld: card.behaviour == Behaviour::TimeOut,
+        ..Answer::json(body)
+    })
+}
+
+/// The amount as the wire writes it (`digits.dd`), above zero.
+pub(super) fn parse_amount(text: &str, problems: &mut Problems) -> Option<Amount> {
+    let amount = text
+        .parse::<Amount>()
+        .ok()
+        .filter(|amount| *amount != Amount::ZERO);
+    if amount.is_none() {
+        problems.push(codes::INVALID_AMOUNT);
+    }
+    amount
+}

@@ -1,0 +1,163 @@
+//! `paywithtoken/{id}`: a payment with a stored token (`DB` or `PA`, plain, `INITIAL`,
+//! `REPEATED`, with an installment count) or its deletion (`DL`).
+
+use paytoken_types::{Currency, Cvv, MerchantTransactionId, RegistrationId};
+
+use super::payment::parse_amount;
+use super::transaction;
+use crate::cards::{self, Behaviour};
+use crate::codes;
+use crate::gateway::{Answer, Call, Caller, Gateway};
+use crate::invoices;
+use crate::json;
+use crate::problem::{Problem, Problems};
+use crate::state::{Instrument, Payment, Registration, State, Status};
+
+pub(super) fn handle(
+    gateway: &Gateway,
+    state: &mut State,
+    call: &Call<'_, '_>,
+) -> Result<Answer, Problems> {
+    let caller = gateway.authenticate(state, call)?;
+    let registration_id = registration_id(call.path_id)?;
+    match call.form.get("paymentType") {
+        Some("DL") => delete(gateway, state, call, &caller, registration_id),
+        Some("DB" | "PA") => pay(gateway, state, call, &caller, registration_id),
+        Some(_) => Err(codes::INVALID_PAYMENT_TYPE.into()),
+        None => Err(Problem::missing("paymentType").into()),
+    }
+}
+
+/// The `{id}` of the path, which must be a registration id (alphanumeric, 1 to 32).
+pub(super) fn registration_id(path_id: Option<&str>) -> Result<&str, Problems> {
+    path_id
+        .filter(|id| RegistrationId::new(id).is_ok())
+        .ok_or_else(|| codes::INVALID_REGISTRATION_ID.into())
+}
+
+/// The caller's active registration with this id. Another member's registration is "not
+/// found", as an unknown one: the answer does not tell that it exists.
+pub(super) fn active_registration<'s>(
+    state: &'s mut State,
+    caller: &Caller<'_>,
+    id: &str,
+) -> Result<&'s mut Registration, Problems> {
+    let registration = state
+        .registrations
+        .get_mut(id)
+        .filter(|registration| caller.principal.can_see(registration.owner))
+        .ok_or(codes::REGISTRATION_NOT_FOUND)?;
+    if !registration.active {
+        return Err(codes::REGISTRATION_INACTIVE.into());
+    }
+    Ok(registration)
+}
+
+fn pay(
+    gateway: &Gateway,
+    state: &mut State,
+    call: &Call<'_, '_>,
+    caller: &Caller<'_>,
+    registration_id: &str,
+) -> Result<Answer, Problems> {
+    let form = call.form;
+    let [amount_text] = form.required_all(["amount"])?;
+    Gateway::verify_checksum(caller, form, &[registration_id, amount_text])?;
+
+    let mut problems = Problems::default();
+    let amount = parse_amount(amount_text, &mut problems);
+    let currency: Option<Currency> = form.parsed_required("currency", &mut problems);
+    let transaction_id = form.get("merchantTransactionId");
+    if transaction_id.is_some_and(|id| MerchantTransactionId::new(id).is_err()) {
+        problems.push(Problem::invalid("merchantTransactionId"));
+    }
+    form.parsed::<Cvv>("card.cvv", Problem::invalid("card.cvv"), &mut problems);
+    let recurring = match form.get("recurringType") {
+        None => None,
+        Some(kind @ ("INITIAL" | "REPEATED")) => Some(kind),
+        Some(_) => {
+            problems.push(Problem::invalid("recurringType"));
+            None
+        }
+    };
+    let installment: Option<u32> = form.parsed(
+        "installment",
+        Problem::invalid("installment"),
+        &mut problems,
+    );
+    problems.into_result()?;
+    let (Some(amount), Some(currency)) = (amount, currency) else {
+        // Each `None` above pushed a problem, so `into_result` returned already.
+        return Err(codes::MALFORMED_BODY.into());
+    };
+    transaction::check_unused(state, caller, transaction_id)?;
+
+    let registration = active_registration(state, caller, registration_id)?;
+    if recurring == Some("REPEATED") && !registration.recurring {
+        return Err(codes::NO_INITIAL_PAYMENT.into());
+    }
+    let card = match &registration.instrument {
+        Instrument::Card(card) => Some(card.clone()),
+        Instrument::BankAccount { .. } => None,
+    };
+    if let Some(count) = installment {
+        let offered = card
+            .as_ref()
+            .and_then(|card| cards::installment_plan(&card.bin))
+            .is_some_and(|plan| plan.split(',').any(|n| n == count.to_string()));
+        if !offered {
+            return Err(codes::INSTALLMENT_NOT_OFFERED.into());
+        }
+    }
+    let behaviour = match card.as_ref().map(|card| card.behaviour) {
+        // A merchant-initiated REPEATED payment is not challenged again.
+        Some(Behaviour::ThreeDSecure) if recurring == Some("REPEATED") => Behaviour::Approve,
+        Some(behaviour) => behaviour,
+        None => Behaviour::Approve,
+    };
+    let status = Status::of(behaviour);
+    if recurring == Some("INITIAL") && status == Status::Approved {
+        registration.recurring = true;
+    }
+    let payment = Payment {
+        payment_id: state.next_payment_id(),
+        owner: caller.principal,
+        merchant_transaction_id: transaction_id.map(str::to_owned),
+        payment_type: form.get("paymentType").unwrap_or("DB").to_owned(),
+        brand: None,
+        mode: None,
+        amount,
+        currency: currency.as_str().to_owned(),
+        status,
+        registration_id: Some(registration_id.to_owned()),
+        card,
+        descriptor: None,
+        redirect_back: form.get("merchantRedirectUrl").map(str::to_owned),
+        timestamp: gateway.now_text(),
+    };
+    let body = transaction::render(gateway, caller, &payment, status.code());
+    invoices::record_payment(state, &payment, gateway.clock.unix_seconds());
+    state.insert_payment(payment);
+    Ok(Answer {
+        withheld: behaviour == Behaviour::TimeOut,
+        ..Answer::json(body)
+    })
+}
+
+/// Deletes the token: it becomes inactive for good.
+fn delete(
+    gateway: &Gateway,
+    state: &mut State,
+    call: &Call<'_, '_>,
+    caller: &Caller<'_>,
+    registration_id: &str,
+) -> Result<Answer, Problems> {
+    Gateway::verify_checksum(caller, call.form, &[registration_id])?;
+    active_registration(state, caller, registration_id)?.active = false;
+    Ok(Answer::json(json::object(|answer| {
+        answer
+            .field("registrationId", registration_id)
+            .code(codes::REGISTRATION_DELETED)
+            .field("timestamp", &gateway.now_text());
+    })))
+}

@@ -1,0 +1,89 @@
+//! The answer for a payment the gateway created, shared by payments, token payments and
+//! inquiries; and the duplicate check on `merchantTransactionId`.
+
+use crate::codes::{self, Code};
+use crate::gateway::{Caller, Gateway};
+use crate::json;
+use crate::ops::THREE_D_SECURE_PREFIX;
+use crate::problem::Problems;
+use crate::state::{Payment, State, Status};
+
+/// Writes `payment` with `result` (its own code, or "record found" for an inquiry).
+pub(super) fn render(
+    gateway: &Gateway,
+    caller: &Caller<'_>,
+    payment: &Payment,
+    result: Code,
+) -> String {
+    let amount = payment.amount.to_wire();
+    json::object(|answer| {
+        answer
+            .field("paymentId", &payment.payment_id)
+            .field(caller.id_key, caller.id)
+            .optional("registrationId", payment.registration_id.as_deref())
+            .field("paymentType", &payment.payment_type)
+            .optional("paymentBrand", payment.brand.as_deref())
+            .optional("paymentMode", payment.mode.as_deref())
+            .field("amount", amount.as_str())
+            .field("currency", &payment.currency)
+            .optional("descriptor", payment.descriptor.as_deref())
+            .code(result);
+        if let Some(card) = &payment.card {
+            answer.object("card", |object| {
+                object
+                    .field("bin", &card.bin)
+                    .field("last4Digits", &card.last_four)
+                    .optional("holder", card.holder.as_deref())
+                    .field("expiryMonth", &card.expiry_month)
+                    .field("expiryYear", &card.expiry_year);
+            });
+        }
+        answer
+            .field("timestamp", &payment.timestamp)
+            .optional(
+                "merchantTransactionId",
+                payment.merchant_transaction_id.as_deref(),
+            )
+            .optional("remark", payment.status.remark())
+            .field("transactionStatus", payment.status.letter());
+        if payment.status == Status::ThreeDSecure {
+            let url = format!(
+                "{}{}{}",
+                gateway.base_url.trim_end_matches('/'),
+                THREE_D_SECURE_PREFIX,
+                payment.payment_id
+            );
+            let mut parameters = vec![("MD", payment.payment_id.as_str())];
+            if let Some(back) = &payment.redirect_back {
+                parameters.push(("TermUrl", back));
+            }
+            answer.object("redirect", |redirect| {
+                redirect
+                    .field("url", &url)
+                    .field("method", "POST")
+                    .field("target", "_self")
+                    .one_or_many("parameters", &parameters, |parameter, (name, value)| {
+                        parameter.field("name", name).field("value", value);
+                    });
+            });
+        }
+    })
+}
+
+/// Refuses a `merchantTransactionId` the caller used before.
+pub(super) fn check_unused(
+    state: &State,
+    caller: &Caller<'_>,
+    merchant_transaction_id: Option<&str>,
+) -> Result<(), Problems> {
+    match merchant_transaction_id {
+        Some(id)
+            if state
+                .transaction_ids
+                .contains_key(&(caller.principal, id.to_owned())) =>
+        {
+            Err(codes::DUPLICATE_TRANSACTION.into())
+        }
+        _ => Ok(()),
+    }
+}

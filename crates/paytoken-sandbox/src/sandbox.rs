@@ -1,0 +1,179 @@
+//! Starting and stopping a sandbox.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::clock::{Clock, SystemClock};
+use crate::config::SandboxConfig;
+use crate::faults::Faults;
+use crate::gateway::Gateway;
+use crate::invoices::InvoiceShape;
+use crate::{Error, server};
+
+/// Sets a sandbox up: who may use it, its clock, its faults, its invoice shape, where it
+/// listens. Everything has a default: `Sandbox::builder().start().await` is a sandbox on
+/// `127.0.0.1` at a free port, with the default partner and two merchants.
+#[derive(Debug)]
+#[must_use = "a builder does nothing until `start` is awaited"]
+pub struct SandboxBuilder {
+    config: SandboxConfig,
+    clock: Arc<dyn Clock>,
+    faults: Faults,
+    invoice_shape: InvoiceShape,
+    address: SocketAddr,
+}
+
+impl Default for SandboxBuilder {
+    fn default() -> Self {
+        Self {
+            config: SandboxConfig::default(),
+            clock: Arc::new(SystemClock),
+            faults: Faults::NONE,
+            invoice_shape: InvoiceShape::default(),
+            address: SocketAddr::from(([127, 0, 0, 1], 0)),
+        }
+    }
+}
+
+impl SandboxBuilder {
+    /// Partners and merchants other than the default ones.
+    pub fn config(mut self, config: SandboxConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// A clock of the caller's, such as a shared [`ManualClock`](crate::ManualClock) that a
+    /// test moves forward to expire auth tokens.
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Faults applied to every request (a request's own fault header overrides them one by
+    /// one).
+    pub fn faults(mut self, faults: Faults) -> Self {
+        self.faults = faults;
+        self
+    }
+
+    /// The shape of the invoice list's answers.
+    pub fn invoice_shape(mut self, shape: InvoiceShape) -> Self {
+        self.invoice_shape = shape;
+        self
+    }
+
+    /// Where to listen; `127.0.0.1:0` (a free port on loopback) by default.
+    pub fn address(mut self, address: SocketAddr) -> Self {
+        self.address = address;
+        self
+    }
+
+    /// Opens the socket and starts serving on the current tokio runtime.
+    ///
+    /// # Errors
+    /// [`Error::Bind`] when the address cannot be listened on.
+    pub async fn start(self) -> Result<Sandbox, Error> {
+        let bind_error = |source| Error::Bind {
+            address: self.address.to_string(),
+            source,
+        };
+        let listener = TcpListener::bind(self.address).await.map_err(bind_error)?;
+        let address = listener.local_addr().map_err(bind_error)?;
+        let base_url = format!("http://{address}");
+        let gateway = Arc::new(Gateway::new(
+            self.config.clone(),
+            self.clock,
+            self.invoice_shape,
+            base_url.clone(),
+        ));
+        let (shutdown, signal) = watch::channel(false);
+        let task = tokio::spawn(server::serve(listener, gateway, self.faults, signal));
+        Ok(Sandbox {
+            address,
+            base_url,
+            config: self.config,
+            shutdown,
+            task: Some(task),
+        })
+    }
+}
+
+/// A running sandbox. It stops when dropped, or cleanly with [`shutdown`](Self::shutdown).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), paytoken_sandbox::Error> {
+/// use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox};
+///
+/// let sandbox = Sandbox::start().await?;
+/// assert!(sandbox.base_url().starts_with("http://127.0.0.1:"));
+/// let merchant = sandbox.config().merchant(DEFAULT_MERCHANT_ID).expect("a default merchant");
+/// let context = merchant.context(); // credentials, account and terminal, to sign requests
+/// # let _ = context;
+/// sandbox.shutdown().await;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct Sandbox {
+    address: SocketAddr,
+    base_url: String,
+    config: SandboxConfig,
+    shutdown: watch::Sender<bool>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl Sandbox {
+    /// A builder, to set the sandbox up.
+    pub fn builder() -> SandboxBuilder {
+        SandboxBuilder::default()
+    }
+
+    /// A sandbox with every default, started.
+    ///
+    /// # Errors
+    /// [`Error::Bind`] when no loopback port can be opened.
+    pub async fn start() -> Result<Self, Error> {
+        Self::builder().start().await
+    }
+
+    /// The address it listens on.
+    #[must_use]
+    pub const fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// The base URL to give a client, such as `http://127.0.0.1:41234`.
+    #[must_use]
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// The partners and merchants it knows, with their credentials.
+    #[must_use]
+    pub const fn config(&self) -> &SandboxConfig {
+        &self.config
+    }
+
+    /// Stops accepting connections, lets open ones finish for up to two seconds, then
+    /// closes the rest.
+    pub async fn shutdown(mut self) {
+        let _ = self.shutdown.send(true);
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = self.shutdown.send(true);
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+    }
+}

@@ -1,0 +1,249 @@
+//! The HTTP/1.1 server around the gateway: hyper on tokio, one task per connection, fault
+//! injection between the socket and the gateway, and a clean shutdown.
+
+use std::fmt;
+use std::pin::pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use http_body_util::{BodyExt as _, Limited};
+use hyper::body::Incoming;
+use hyper::header::{CONTENT_TYPE, HeaderValue};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use paytoken_protocol::AUTH_TOKEN_HEADER;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use crate::body::AnswerBody;
+use crate::faults::{BodyFault, Drop, FAULT_HEADER, Faults, OVERSIZED_BODY_LEN};
+use crate::gateway::{Answer, Gateway, HTML};
+
+/// The largest request body the sandbox reads; the interface's forms are a few KiB.
+pub const MAX_REQUEST_BODY: usize = 64 * 1024;
+
+/// How long an answer the time-out test card withholds keeps the connection open before
+/// closing it: longer than any sensible client timeout.
+pub const WITHHELD_FOR: Duration = Duration::from_secs(300);
+
+/// How long open connections get to finish when the sandbox shuts down.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// The connection is closed without an answer (a `drop` fault, or a withheld answer).
+#[derive(Debug)]
+struct Dropped;
+
+impl fmt::Display for Dropped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("connection dropped by fault injection")
+    }
+}
+
+impl std::error::Error for Dropped {}
+
+/// Accepts connections until `shutdown` changes, then lets open ones finish for a moment.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    gateway: Arc<Gateway>,
+    faults: Faults,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let mut connections = JoinSet::new();
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    connections.spawn(connection(stream, Arc::clone(&gateway), faults, shutdown.clone()));
+                }
+                // Out of file descriptors, say: wait rather than spin.
+                Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
+            },
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            _ = shutdown.changed() => break,
+        }
+    }
+    drop(listener);
+    let _ = tokio::time::timeout(GRACE, async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    // Dropping the set aborts what is left (a withheld answer, a long stall).
+}
+
+async fn connection(
+    stream: TcpStream,
+    gateway: Arc<Gateway>,
+    faults: Faults,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let _ = stream.set_nodelay(true);
+    let service = service_fn(move |request| {
+        let gateway = Arc::clone(&gateway);
+        async move { respond(&gateway, faults, request).await }
+    });
+    let mut served = pin!(
+        http1::Builder::new()
+            .timer(TokioTimer::new())
+            .serve_connection(TokioIo::new(stream), service)
+    );
+    let mut closing = false;
+    loop {
+        tokio::select! {
+            _ = served.as_mut() => break,
+            _ = shutdown.changed(), if !closing => {
+                closing = true;
+                served.as_mut().graceful_shutdown();
+            }
+        }
+    }
+}
+
+async fn respond(
+    gateway: &Gateway,
+    sandbox_faults: Faults,
+    request: Request<Incoming>,
+) -> Result<Response<AnswerBody>, Dropped> {
+    let faults = match request.headers().get(FAULT_HEADER) {
+        None => sandbox_faults,
+        Some(value) => match value
+            .to_str()
+            .map(|text| sandbox_faults.with_directives(text))
+        {
+            Ok(Ok(faults)) => faults,
+            Ok(Err(error)) => return Ok(plain(400, &format!("{error}\n"))),
+            Err(_) => return Ok(plain(400, "the fault header is not visible ASCII\n")),
+        },
+    };
+    if let Some(latency) = faults.latency {
+        tokio::time::sleep(latency).await;
+    }
+    if faults.drop == Some(Drop::BeforeProcessing) {
+        return Err(Dropped);
+    }
+    let (parts, body) = request.into_parts();
+    let Ok(body) = Limited::new(body, MAX_REQUEST_BODY).collect().await else {
+        return Ok(plain(413, "request body too large or broken\n"));
+    };
+    let body = body.to_bytes();
+    let auth_token = parts
+        .headers
+        .get(AUTH_TOKEN_HEADER)
+        .and_then(|value| value.to_str().ok());
+    let answer = gateway.handle(
+        parts.method.as_str(),
+        parts.uri.path(),
+        parts.uri.query(),
+        auth_token,
+        &body,
+    );
+    if answer.withheld {
+        tokio::time::sleep(WITHHELD_FOR).await;
+        return Err(Dropped);
+    }
+    if faults.drop == Some(Drop::AfterProcessing) {
+        return Err(Dropped);
+    }
+    Ok(disturb(answer, &faults))
+}
+
+/// The answer as the faults leave it.
+fn disturb(answer: Answer, faults: &Faults) -> Response<AnswerBody> {
+    let (status, content_type, body) = if let Some(status) = faults.status {
+        (status, HTML, error_page(status))
+    } else {
+        let body = match faults.body {
+            None => answer.body,
+            Some(fault) => broken_body(&answer.body, fault),
+        };
+        (answer.status, answer.content_type, body)
+    };
+    response(status, content_type, body, faults.stall)
+}
+
+/// The real answer `body`, broken as `fault` says.
+fn broken_body(body: &str, fault: BodyFault) -> String {
+    match fault {
+        BodyFault::Malformed => body.replacen("\":", "\"=", 1),
+        BodyFault::Truncated => {
+            let mut half = body.len() / 2;
+            while !body.is_char_boundary(half) {
+                half -= 1;
+            }
+            body.get(..half).unwrap_or_default().to_owned()
+        }
+        BodyFault::Oversized => oversized(),
+    }
+}
+
+fn plain(status: u16, text: &str) -> Response<AnswerBody> {
+    let answer = Answer::text(status, text);
+    response(answer.status, answer.content_type, answer.body, None)
+}
+
+fn response(
+    status: u16,
+    content_type: &'static str,
+    body: String,
+    stall: Option<Duration>,
+) -> Response<AnswerBody> {
+    let mut response = Response::new(AnswerBody::new(body, stall));
+    *response.status_mut() =
+        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+}
+
+/// What a proxy in front of a failing gateway sends.
+fn error_page(status: u16) -> String {
+    let title = if status == 502 {
+        "502 Bad Gateway"
+    } else {
+        "500 Internal Server Error"
+    };
+    format!(
+        "<html>\r\n<head><title>{title}</title></head>\r\n<body>\r\n<center><h1>{title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+    )
+}
+
+/// Valid JSON of [`OVERSIZED_BODY_LEN`] bytes.
+fn oversized() -> String {
+    let head = r#"{"result":{"code":"00001","description":"Transaction succeeded"},"padding":""#;
+    let tail = "\"}";
+    let mut body = String::with_capacity(OVERSIZED_BODY_LEN);
+    body.push_str(head);
+    body.extend(std::iter::repeat_n(
+        'x',
+        OVERSIZED_BODY_LEN - head.len() - tail.len(),
+    ));
+    body.push_str(tail);
+    body
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_oversized_body_is_json_of_the_promised_size() {
+        let body = oversized();
+        assert_eq!(body.len(), OVERSIZED_BODY_LEN);
+        let value: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(value["result"]["code"], "00001");
+    }
+
+    #[test]
+    fn a_malformed_body_is_not_json_and_a_truncated_one_is_cut() {
+        let body = r#"{"paymentId":"60001","remark":"Zoë"}"#;
+        let malformed = broken_body(body, BodyFault::Malformed);
+        assert_eq!(malformed, r#"{"paymentId"="60001","remark":"Zoë"}"#);
+        assert!(serde_json::from_str::<serde_json::Value>(&malformed).is_err());
+        let truncated = broken_body(body, BodyFault::Truncated);
+        assert!(body.starts_with(&truncated) && truncated.len() <= body.len() / 2);
+        assert!(serde_json::from_str::<serde_json::Value>(&truncated).is_err());
+    }
+}

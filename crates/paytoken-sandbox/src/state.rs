@@ -1,0 +1,221 @@
+//! What the sandbox remembers: issued auth tokens, customers, registrations, payments and
+//! invoices, each with the member or partner that owns it.
+
+use std::collections::HashMap;
+
+use paytoken_types::Amount;
+
+use crate::cards::Behaviour;
+use crate::codes::{self, Code};
+
+/// Who is calling, or who owns a record: indices into the configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Principal {
+    Merchant { partner: usize, merchant: usize },
+    Partner { partner: usize },
+}
+
+impl Principal {
+    pub(crate) const fn partner(self) -> usize {
+        match self {
+            Self::Merchant { partner, .. } | Self::Partner { partner } => partner,
+        }
+    }
+
+    /// A merchant sees its own records; a partner its own and its merchants'.
+    pub(crate) fn can_see(self, owner: Self) -> bool {
+        self == owner || matches!(self, Self::Partner { partner } if owner.partner() == partner)
+    }
+}
+
+/// An issued auth token.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct IssuedToken {
+    pub(crate) principal: Principal,
+    pub(crate) expires_at: i64,
+}
+
+/// A stored card, without its number or CVV: the sandbox keeps what the gateway shows.
+#[derive(Debug, Clone)]
+pub(crate) struct StoredCard {
+    pub(crate) brand: &'static str,
+    pub(crate) bin: String,
+    pub(crate) last_four: String,
+    pub(crate) expiry_month: String,
+    pub(crate) expiry_year: String,
+    pub(crate) holder: Option<String>,
+    pub(crate) behaviour: Behaviour,
+}
+
+/// What a registration stores.
+#[derive(Debug, Clone)]
+pub(crate) enum Instrument {
+    Card(StoredCard),
+    BankAccount { masked_iban: String, bic: String },
+}
+
+/// A token.
+#[derive(Debug, Clone)]
+pub(crate) struct Registration {
+    pub(crate) id: String,
+    pub(crate) owner: Principal,
+    pub(crate) customer_id: Option<String>,
+    pub(crate) instrument: Instrument,
+    pub(crate) active: bool,
+    /// An `INITIAL` payment was approved, so `REPEATED` ones may follow.
+    pub(crate) recurring: bool,
+}
+
+/// How a payment went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    Approved,
+    Pending,
+    ThreeDSecure,
+    Declined { remark: &'static str },
+}
+
+impl Status {
+    pub(crate) const fn of(behaviour: Behaviour) -> Self {
+        match behaviour {
+            Behaviour::Approve | Behaviour::TimeOut => Self::Approved,
+            Behaviour::ThreeDSecure => Self::ThreeDSecure,
+            Behaviour::Decline => Self::Declined {
+                remark: "Do not honour",
+            },
+            Behaviour::InsufficientFunds => Self::Declined {
+                remark: "Insufficient funds",
+            },
+            Behaviour::Pend => Self::Pending,
+        }
+    }
+
+    /// `transactionStatus`.
+    pub(crate) const fn letter(self) -> &'static str {
+        match self {
+            Self::Approved => "Y",
+            Self::Pending => "P",
+            Self::ThreeDSecure => "3D",
+            Self::Declined { .. } => "N",
+        }
+    }
+
+    /// The result of the payment's own answer.
+    pub(crate) const fn code(self) -> Code {
+        match self {
+            Self::Approved => codes::TRANSACTION_SUCCEEDED,
+            Self::Pending => codes::TRANSACTION_PENDING,
+            Self::ThreeDSecure => codes::THREE_D_SECURE_PENDING,
+            Self::Declined { .. } => codes::TRANSACTION_FAILED,
+        }
+    }
+
+    pub(crate) const fn remark(self) -> Option<&'static str> {
+        match self {
+            Self::Declined { remark } => Some(remark),
+            _ => None,
+        }
+    }
+}
+
+/// A payment the gateway created: approved, pending, waiting for 3-D Secure, or declined.
+#[derive(Debug, Clone)]
+pub(crate) struct Payment {
+    pub(crate) payment_id: String,
+    pub(crate) owner: Principal,
+    pub(crate) merchant_transaction_id: Option<String>,
+    pub(crate) payment_type: String,
+    pub(crate) brand: Option<String>,
+    pub(crate) mode: Option<String>,
+    pub(crate) amount: Amount,
+    pub(crate) currency: String,
+    pub(crate) status: Status,
+    pub(crate) registration_id: Option<String>,
+    pub(crate) card: Option<StoredCard>,
+    pub(crate) descriptor: Option<String>,
+    pub(crate) redirect_back: Option<String>,
+    pub(crate) timestamp: String,
+}
+
+/// An invoice in the list.
+#[derive(Debug, Clone)]
+pub(crate) struct Invoice {
+    pub(crate) owner: Principal,
+    pub(crate) system_invoice_id: String,
+    pub(crate) amount: Amount,
+    pub(crate) currency: String,
+    pub(crate) created: String,
+    pub(crate) unix_seconds: i64,
+    pub(crate) status: &'static str,
+    pub(crate) customer_name: String,
+    pub(crate) customer_email: String,
+    pub(crate) order_id: String,
+    pub(crate) order_description: String,
+}
+
+/// The first payment id handed out; ids count up from here.
+const FIRST_PAYMENT_ID: u64 = 60_001;
+/// The first customer id handed out.
+const FIRST_CUSTOMER_ID: u64 = 1_250;
+
+/// Everything the sandbox remembers, behind one lock: every handler runs start to end
+/// under it, so concurrent requests see each other whole or not at all.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    pub(crate) tokens: HashMap<String, IssuedToken>,
+    pub(crate) customers: HashMap<String, Principal>,
+    customers_issued: u64,
+    pub(crate) registrations: HashMap<String, Registration>,
+    /// Registration ids in the order they were made, for listing.
+    pub(crate) registration_order: Vec<String>,
+    pub(crate) payments: Vec<Payment>,
+    /// `(owner, merchantTransactionId)` to an index of `payments`.
+    pub(crate) transaction_ids: HashMap<(Principal, String), usize>,
+    pub(crate) invoices: Vec<Invoice>,
+}
+
+impl State {
+    pub(crate) fn next_customer_id(&mut self) -> String {
+        let id = FIRST_CUSTOMER_ID + self.customers_issued;
+        self.customers_issued += 1;
+        id.to_string()
+    }
+
+    pub(crate) fn next_payment_id(&self) -> String {
+        // A usize always fits in a u64 on the targets Rust supports.
+        let issued = u64::try_from(self.payments.len()).unwrap_or(u64::MAX);
+        FIRST_PAYMENT_ID.saturating_add(issued).to_string()
+    }
+
+    /// The index in `payments` of the payment with this id.
+    pub(crate) fn payment_index(&self, payment_id: &str) -> Option<usize> {
+        let index = payment_id
+            .parse::<u64>()
+            .ok()?
+            .checked_sub(FIRST_PAYMENT_ID)
+            .and_then(|index| usize::try_from(index).ok())?;
+        (index < self.payments.len()).then_some(index)
+    }
+
+    /// Records a payment; its merchant transaction id, if any, must already be known free.
+    pub(crate) fn insert_payment(&mut self, payment: Payment) {
+        if let Some(id) = &payment.merchant_transaction_id {
+            self.transaction_ids
+                .insert((payment.owner, id.clone()), self.payments.len());
+        }
+        self.payments.push(payment);
+    }
+
+    pub(crate) fn insert_registration(&mut self, registration: Registration) {
+        self.registration_order.push(registration.id.clone());
+        self.registrations
+            .insert(registration.id.clone(), registration);
+    }
+
+    /// Whether `caller` knows this customer id.
+    pub(crate) fn customer_visible(&self, caller: Principal, customer_id: &str) -> bool {
+        self.customers
+            .get(customer_id)
+            .is_some_and(|owner| caller.can_see(*owner))
+    }
+}
