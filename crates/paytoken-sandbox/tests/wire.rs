@@ -159,7 +159,7 @@ async fn an_approved_payment_that_stores_the_card_and_its_inquiries() {
     assert_eq!(answer["card"]["last4Digits"], "0051");
     assert_eq!(answer["card"]["holder"], "Zoë O'Neil");
     assert_eq!(answer["card"]["expiryMonth"], "12");
-    assert_eq!(answer["card"]["expiryYear"], "2030");
+    assert_eq!(answer["card"]["expiryYear"], "2099");
     assert_eq!(
         answer["merchantTransactionId"],
         pay.merchant_transaction_id.as_str()
@@ -334,7 +334,7 @@ async fn stand_alone_registrations_of_a_card_and_a_bank_account() {
     assert_eq!(card_entry["bin"], "444433");
     assert_eq!(card_entry["last4Digits"], "1111");
     assert_eq!(card_entry["expiryMonth"], "12");
-    assert_eq!(card_entry["expiryYear"], "2030");
+    assert_eq!(card_entry["expiryYear"], "2099");
     let account_entry = &list["bankaccounts"]["bankaccount"];
     assert!(account_entry.is_object(), "{list}");
     assert_eq!(account_entry["iban"], "XXXXXXXXXXXXXXXXXX3000");

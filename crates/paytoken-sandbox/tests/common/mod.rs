@@ -242,12 +242,12 @@ pub async fn partner_signed_in(sandbox: &Sandbox) -> Context {
     partner.context().with_auth_token(token)
 }
 
-/// A test card expiring in December 2030.
+/// A test card expiring in December 2099, so that the tests outlive the sandbox clock.
 pub fn card(number: &str) -> Card {
     Card {
         number: CardNumber::new(number).unwrap(),
         expiry_month: "12".parse().unwrap(),
-        expiry_year: "2030".parse().unwrap(),
+        expiry_year: "2099".parse().unwrap(),
         cvv: Cvv::new("123").unwrap(),
         holder: Some("Zoë O'Neil".into()),
     }
