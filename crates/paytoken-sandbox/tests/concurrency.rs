@@ -1,5 +1,7 @@
 //! Many clients at once: nothing acknowledged is lost, nothing is duplicated.
 #![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,

@@ -1,6 +1,8 @@
 //! Fault injection, per request (the header) and per sandbox (the builder), seen from a
 //! plain client: what arrives, and what the gateway did anyway.
 #![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,

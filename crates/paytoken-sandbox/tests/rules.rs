@@ -2,6 +2,8 @@
 //! cycle, duplicate orders and field validation. Requests the protocol crate would refuse
 //! to build are written by hand here and signed with the `md5` crate.
 #![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,

@@ -1,6 +1,8 @@
 //! Every endpoint over real HTTP, its answer checked field by field as raw JSON, then read
 //! by the protocol crate's parser to prove the two agree.
 #![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,

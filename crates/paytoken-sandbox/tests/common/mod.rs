@@ -1,6 +1,8 @@
 //! A plain HTTP/1.1 client written for these tests (not paytoken's), and helpers to sign
 //! in and build requests.
 #![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
     dead_code,
     clippy::unwrap_used,
     clippy::expect_used,
