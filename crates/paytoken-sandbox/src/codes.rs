@@ -42,59 +42,91 @@
 //! | `90010` | Registration not found | unknown token, or another member's |
 //! | `90011` | Registration is inactive | deleted token |
 
-/// One code and its description.
+/// One code and its description, as the sandbox sends them in `result`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Code {
-    pub(crate) code: &'static str,
-    pub(crate) description: &'static str,
+#[non_exhaustive]
+pub struct Code {
+    /// `result.code`.
+    pub code: &'static str,
+    /// `result.description` (for the "missing" and "invalid" codes, followed by the field).
+    pub description: &'static str,
 }
 
 const fn code(code: &'static str, description: &'static str) -> Code {
     Code { code, description }
 }
 
-pub(crate) const TRANSACTION_SUCCEEDED: Code = code("00001", "Transaction succeeded");
-pub(crate) const REGISTRATION_SUCCESSFUL: Code = code("00002", "Registration successful");
-pub(crate) const REGISTRATION_DELETED: Code = code("00003", "Registration successfully deleted");
-pub(crate) const CARDHOLDER_REGISTERED: Code = code("00007", "Cardholder successfully registered");
-pub(crate) const LIST_PROCESSED: Code = code("0008", "Your request processed successfully");
-pub(crate) const RECORD_FOUND: Code = code("00026", "Record found");
-pub(crate) const INVOICES_FOUND: Code = code("00001", "Success");
-pub(crate) const TOKEN_GENERATED: Code = code("200", "Token generated successfully");
+/// `00001`: Transaction succeeded.
+pub const TRANSACTION_SUCCEEDED: Code = code("00001", "Transaction succeeded");
+/// `00002`: Registration successful.
+pub const REGISTRATION_SUCCESSFUL: Code = code("00002", "Registration successful");
+/// `00003`: Registration successfully deleted.
+pub const REGISTRATION_DELETED: Code = code("00003", "Registration successfully deleted");
+/// `00007`: Cardholder successfully registered.
+pub const CARDHOLDER_REGISTERED: Code = code("00007", "Cardholder successfully registered");
+/// `0008`: Your request processed successfully.
+pub const LIST_PROCESSED: Code = code("0008", "Your request processed successfully");
+/// `00026`: Record found.
+pub const RECORD_FOUND: Code = code("00026", "Record found");
+/// `00001`: Success.
+pub const INVOICES_FOUND: Code = code("00001", "Success");
+/// `200`: Token generated successfully.
+pub const TOKEN_GENERATED: Code = code("200", "Token generated successfully");
 
-pub(crate) const TRANSACTION_FAILED: Code = code("10001", "Transaction failed");
-pub(crate) const TRANSACTION_PENDING: Code = code("10004", "Transaction pending");
-pub(crate) const THREE_D_SECURE_PENDING: Code = code("90026", "3-D Secure authentication pending");
+/// `10001`: Transaction failed.
+pub const TRANSACTION_FAILED: Code = code("10001", "Transaction failed");
+/// `10004`: Transaction pending.
+pub const TRANSACTION_PENDING: Code = code("10004", "Transaction pending");
+/// `90026`: 3-D Secure authentication pending.
+pub const THREE_D_SECURE_PENDING: Code = code("90026", "3-D Secure authentication pending");
 
-pub(crate) const INVALID_LOGIN: Code = code("20001", "Invalid login credentials");
-pub(crate) const TOKEN_INVALID: Code =
-    code("20002", "Authorization token is invalid or has expired");
-pub(crate) const TOKEN_MISSING: Code = code("20003", "Authorization token is missing");
-pub(crate) const TOKEN_OF_ANOTHER: Code =
+/// `20001`: Invalid login credentials.
+pub const INVALID_LOGIN: Code = code("20001", "Invalid login credentials");
+/// `20002`: Authorization token is invalid or has expired.
+pub const TOKEN_INVALID: Code = code("20002", "Authorization token is invalid or has expired");
+/// `20003`: Authorization token is missing.
+pub const TOKEN_MISSING: Code = code("20003", "Authorization token is missing");
+/// `20004`: Authorization token was issued to another member.
+pub const TOKEN_OF_ANOTHER: Code =
     code("20004", "Authorization token was issued to another member");
-pub(crate) const CHECKSUM_MISMATCH: Code = code("20010", "Checksum mismatch");
+/// `20010`: Checksum mismatch.
+pub const CHECKSUM_MISMATCH: Code = code("20010", "Checksum mismatch");
 
-pub(crate) const INVALID_AMOUNT: Code = code("30001", "Invalid amount");
-pub(crate) const INVALID_CARD_NUMBER: Code = code("30002", "Invalid card number");
-pub(crate) const CARD_EXPIRED: Code = code("30003", "Card has expired");
-pub(crate) const INVALID_PAYMENT_TYPE: Code = code("30004", "Invalid payment type");
-pub(crate) const INVALID_REGISTRATION_ID: Code = code("30005", "Invalid registration id");
-pub(crate) const DUPLICATE_TRANSACTION: Code = code("30006", "Duplicate merchant transaction id");
-/// Its description is followed by the field's name.
-pub(crate) const MISSING_FIELD: Code = code("30007", "Missing field: ");
-/// Its description is followed by the field's name.
-pub(crate) const INVALID_FIELD: Code = code("30008", "Invalid field: ");
-pub(crate) const QUERY_STRING: Code = code("30009", "Query string not accepted");
-pub(crate) const MALFORMED_BODY: Code = code("30010", "Malformed request body");
-pub(crate) const CUSTOMER_NOT_FOUND: Code = code("30011", "Customer not found");
-pub(crate) const NO_INITIAL_PAYMENT: Code =
-    code("30012", "No INITIAL payment on this registration");
+/// `30001`: Invalid amount.
+pub const INVALID_AMOUNT: Code = code("30001", "Invalid amount");
+/// `30002`: Invalid card number.
+pub const INVALID_CARD_NUMBER: Code = code("30002", "Invalid card number");
+/// `30003`: Card has expired.
+pub const CARD_EXPIRED: Code = code("30003", "Card has expired");
+/// `30004`: Invalid payment type.
+pub const INVALID_PAYMENT_TYPE: Code = code("30004", "Invalid payment type");
+/// `30005`: Invalid registration id.
+pub const INVALID_REGISTRATION_ID: Code = code("30005", "Invalid registration id");
+/// `30006`: Duplicate merchant transaction id.
+pub const DUPLICATE_TRANSACTION: Code = code("30006", "Duplicate merchant transaction id");
+/// `30007`: Missing field: *field*.
+pub const MISSING_FIELD: Code = code("30007", "Missing field: ");
+/// `30008`: Invalid field: *field*.
+pub const INVALID_FIELD: Code = code("30008", "Invalid field: ");
+/// `30009`: Query string not accepted.
+pub const QUERY_STRING: Code = code("30009", "Query string not accepted");
+/// `30010`: Malformed request body.
+pub const MALFORMED_BODY: Code = code("30010", "Malformed request body");
+/// `30011`: Customer not found.
+pub const CUSTOMER_NOT_FOUND: Code = code("30011", "Customer not found");
+/// `30012`: No INITIAL payment on this registration.
+pub const NO_INITIAL_PAYMENT: Code = code("30012", "No INITIAL payment on this registration");
 pub(crate) const INSTALLMENT_NOT_OFFERED: Code = code(
     "30013",
     "Installment count not offered for this registration",
 );
-pub(crate) const NO_RECORD: Code = code("30040", "No record found for the given id");
-pub(crate) const NO_INSTALLMENT_PLAN: Code = code("30050", "No installment plan for this card");
-pub(crate) const NO_INVOICES: Code = code("30060", "No records found");
-pub(crate) const REGISTRATION_NOT_FOUND: Code = code("90010", "Registration not found");
-pub(crate) const REGISTRATION_INACTIVE: Code = code("90011", "Registration is inactive");
+/// `30040`: No record found for the given id.
+pub const NO_RECORD: Code = code("30040", "No record found for the given id");
+/// `30050`: No installment plan for this card.
+pub const NO_INSTALLMENT_PLAN: Code = code("30050", "No installment plan for this card");
+/// `30060`: No records found.
+pub const NO_INVOICES: Code = code("30060", "No records found");
+/// `90010`: Registration not found.
+pub const REGISTRATION_NOT_FOUND: Code = code("90010", "Registration not found");
+/// `90011`: Registration is inactive.
+pub const REGISTRATION_INACTIVE: Code = code("90011", "Registration is inactive");

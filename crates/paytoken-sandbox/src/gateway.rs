@@ -255,3 +255,87 @@ pub(crate) struct Call<'c, 'f> {
     /// The `{id}` of paths that carry one.
     pub(crate) path_id: Option<&'c str>,
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::clock::ManualClock;
+
+    const PATHS: [&str; 12] = [
+        "/transactionServices/REST/v1/authToken",
+        "/transactionServices/REST/v1/partnerAuthToken",
+        "/transactionServices/REST/v1/regenerateToken",
+        "/merchantServices/api/v1/customerSignup",
+        "/transactionServices/REST/v1/payments",
+        "/transactionServices/REST/v1/payments/60001",
+        "/transactionServices/REST/v1/registrations",
+        "/transactionServices/REST/v1/paywithtoken/abc",
+        "/transactionServices/REST/v1/getInstallmentWithToken/abc",
+        "/transactionServices/REST/v1/getCardsAndAccounts",
+        "/invoiceServices/REST/v1/getInvoice",
+        "/sandbox/3ds/60001",
+    ];
+
+    const FIELDS: [&str; 16] = [
+        "authentication.memberId",
+        "authentication.partnerId",
+        "authentication.checksum",
+        "authentication.sKey",
+        "merchant.username",
+        "merchantTransactionId",
+        "amount",
+        "currency",
+        "paymentType",
+        "card.number",
+        "card.expiryMonth",
+        "card.expiryYear",
+        "pagination.pageno",
+        "pagination.records",
+        "idType",
+        "customer.customerId",
+    ];
+
+    fn gateway() -> Gateway {
+        Gateway::new(
+            SandboxConfig::default(),
+            Arc::new(ManualClock::at_unix_seconds(1_795_000_000)),
+            InvoiceShape::PositionMap,
+            "http://127.0.0.1:1".into(),
+        )
+    }
+
+    fn check(answer: &Answer) {
+        assert!(matches!(answer.status, 200 | 404 | 405), "{answer:?}");
+        if answer.content_type == JSON {
+            let value: serde_json::Value = serde_json::from_str(&answer.body).unwrap();
+            assert!(value.is_object());
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_bytes_to_any_path_get_an_answer(
+            path in prop::sample::select(PATHS.as_slice()),
+            body in prop::collection::vec(any::<u8>(), 0..300),
+            token in prop::option::of("[ -~]{0,40}"),
+        ) {
+            let gateway = gateway();
+            check(&gateway.handle("POST", path, None, token.as_deref(), &body));
+        }
+
+        #[test]
+        fn any_values_of_the_known_fields_get_an_answer(
+            path in prop::sample::select(PATHS.as_slice()),
+            fields in prop::collection::vec(
+                (prop::sample::select(FIELDS.as_slice()), "\\PC{0,12}"),
+                0..10,
+            ),
+        ) {
+            let gateway = gateway();
+            let body = serde_urlencoded::to_string(&fields).unwrap();
+            check(&gateway.handle("POST", path, None, None, body.as_bytes()));
+        }
+    }
+}

@@ -17,8 +17,7 @@
 //!   by the auth-token endpoints, valid one hour on an injectable [`Clock`], required
 //!   everywhere else; each merchant sees only its own customers, tokens, payments and
 //!   invoices (a partner sees its merchants'); deleted tokens stay inactive; a
-//!   `merchantTransactionId` is used once. Result codes are listed in one table (`codes`
-//!   in the source, and the README).
+//!   `merchantTransactionId` is used once. Result codes are listed in one table: [`codes`].
 //! - **Test cards** decide outcomes: see [`cards`].
 //! - **Faults** on demand, per sandbox or per request: see [`faults`].
 //!
@@ -57,7 +56,7 @@
 mod body;
 pub mod cards;
 mod clock;
-mod codes;
+pub mod codes;
 mod config;
 mod entropy;
 mod error;

@@ -68,8 +68,16 @@ async fn auth_tokens_for_a_merchant_a_partner_and_a_regenerated_one() {
     assert_eq!(token.split('.').count(), 3, "JWT-shaped: {token}");
     let grant = FetchAuthToken::parse(raw.status, &raw.body).unwrap();
 
-    let partner_context = partner_signed_in(&sandbox).await;
-    assert!(partner_context.auth_token.is_some());
+    let the_partner = partner(&sandbox);
+    let fetch = FetchAuthToken::new(the_partner.partner_id, the_partner.username.clone());
+    let answer = send(&sandbox, &fetch.request(&the_partner.context()).unwrap()).await.json();
+    assert_eq!(
+        keys(&answer),
+        ["AuthToken", "LoginName", "partnerId", "result", "timestamp"]
+    );
+    assert_eq!(answer["partnerId"], "100");
+    assert_eq!(answer["LoginName"], "partner.admin");
+    assert_eq!(answer["result"]["code"], "200");
 
     let regenerate = RegenerateAuthToken {
         partner_id: partner(&sandbox).partner_id,
