@@ -70,7 +70,9 @@ async fn auth_tokens_for_a_merchant_a_partner_and_a_regenerated_one() {
 
     let the_partner = partner(&sandbox);
     let fetch = FetchAuthToken::new(the_partner.partner_id, the_partner.username.clone());
-    let answer = send(&sandbox, &fetch.request(&the_partner.context()).unwrap()).await.json();
+    let answer = send(&sandbox, &fetch.request(&the_partner.context()).unwrap())
+        .await
+        .json();
     assert_eq!(
         keys(&answer),
         ["AuthToken", "LoginName", "partnerId", "result", "timestamp"]

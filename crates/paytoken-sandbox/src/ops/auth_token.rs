@@ -32,15 +32,13 @@ pub(super) fn merchant(
     let now = gateway.clock.unix_seconds();
     let principal = Principal::Merchant { partner, merchant };
     let token = tokens::issue(state, principal, config.member_id.as_str(), now);
-    Ok(Answer::json(json::object(|answer| {
-        answer
-            .field("partnerId", partner_config.partner_id.as_str())
-            .field("memberId", config.member_id.as_str())
-            .code(codes::TOKEN_GENERATED)
-            .field("timestamp", &gateway.now_text())
-            .field("LoginName", config.username.as_str())
-            .field("AuthToken", &token);
-    })))
+    Ok(granted(
+        gateway,
+        partner_id,
+        Some(config.member_id.as_str()),
+        Some(config.username.as_str()),
+        &token,
+    ))
 }
 
 /// `authentication.partnerId`, `partner.userName`, `authentication.sKey` (the partner's key).
@@ -61,14 +59,13 @@ pub(super) fn partner(
     }
     let now = gateway.clock.unix_seconds();
     let token = tokens::issue(state, Principal::Partner { partner }, partner_id, now);
-    Ok(Answer::json(json::object(|answer| {
-        answer
-            .field("partnerId", config.partner_id.as_str())
-            .code(codes::TOKEN_GENERATED)
-            .field("timestamp", &gateway.now_text())
-            .field("LoginName", config.username.as_str())
-            .field("AuthToken", &token);
-    })))
+    Ok(granted(
+        gateway,
+        partner_id,
+        None,
+        Some(config.username.as_str()),
+        &token,
+    ))
 }
 
 /// `authentication.partnerId` and `authToken`: a token that is still valid, issued to the
@@ -103,14 +100,26 @@ pub(super) fn regenerate(
         member_id.unwrap_or(partner_id),
         now,
     );
-    Ok(Answer::json(json::object(|answer| {
+    Ok(granted(gateway, partner_id, member_id, None, &token))
+}
+
+/// The answer that hands a token out; a regenerated one carries no `LoginName`.
+fn granted(
+    gateway: &Gateway,
+    partner_id: &str,
+    member_id: Option<&str>,
+    login_name: Option<&str>,
+    token: &str,
+) -> Answer {
+    Answer::json(json::object(|answer| {
         answer
-            .field("partnerId", config.partner_id.as_str())
+            .field("partnerId", partner_id)
             .optional("memberId", member_id)
             .code(codes::TOKEN_GENERATED)
             .field("timestamp", &gateway.now_text())
-            .field("AuthToken", &token);
-    })))
+            .optional("LoginName", login_name)
+            .field("AuthToken", token);
+    }))
 }
 
 fn find_partner<'g>(
