@@ -67,6 +67,7 @@ mod invoices;
 mod json;
 mod ops;
 mod problem;
+mod received;
 mod sandbox;
 mod server;
 mod state;
@@ -82,6 +83,7 @@ pub use config::{
 pub use error::Error;
 pub use faults::{FAULT_HEADER, Faults};
 pub use invoices::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT};
+pub use received::{RECEIVED_KEPT, Received};
 pub use sandbox::{Sandbox, SandboxBuilder};
 pub use server::{MAX_REQUEST_BODY, WITHHELD_FOR};
 pub use tokens::AUTH_TOKEN_LIFETIME_SECONDS;

@@ -12,6 +12,7 @@ use crate::config::SandboxConfig;
 use crate::faults::Faults;
 use crate::gateway::Gateway;
 use crate::invoices::InvoiceShape;
+use crate::received::ReceivedLog;
 use crate::{Error, server};
 
 /// Sets a sandbox up: who may use it, its clock, its faults, its invoice shape, where it
@@ -91,11 +92,19 @@ impl SandboxBuilder {
             base_url.clone(),
         ));
         let (shutdown, signal) = watch::channel(false);
-        let task = tokio::spawn(server::serve(listener, gateway, self.faults, signal));
+        let received = Arc::new(ReceivedLog::default());
+        let task = tokio::spawn(server::serve(
+            listener,
+            gateway,
+            Arc::clone(&received),
+            self.faults,
+            signal,
+        ));
         Ok(Sandbox {
             address,
             base_url,
             config: self.config,
+            received,
             shutdown,
             task: Some(task),
         })
@@ -123,6 +132,7 @@ pub struct Sandbox {
     address: SocketAddr,
     base_url: String,
     config: SandboxConfig,
+    received: Arc<ReceivedLog>,
     shutdown: watch::Sender<bool>,
     task: Option<JoinHandle<()>>,
 }
@@ -157,6 +167,14 @@ impl Sandbox {
     #[must_use]
     pub const fn config(&self) -> &SandboxConfig {
         &self.config
+    }
+
+    /// Every request that reached it so far (the newest [`RECEIVED_KEPT`](crate::RECEIVED_KEPT)),
+    /// in order, those a fault dropped included: how a test tells that a client sent a
+    /// payment once and did not retry it.
+    #[must_use]
+    pub fn received(&self) -> Vec<crate::Received> {
+        self.received.snapshot()
     }
 
     /// Stops accepting connections, lets open ones finish for up to two seconds, then

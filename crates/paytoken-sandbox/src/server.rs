@@ -21,6 +21,7 @@ use tokio::task::JoinSet;
 use crate::body::AnswerBody;
 use crate::faults::{BodyFault, Drop, FAULT_HEADER, Faults, OVERSIZED_BODY_LEN};
 use crate::gateway::{Answer, Gateway, HTML};
+use crate::received::ReceivedLog;
 
 /// The largest request body the sandbox reads; the interface's forms are a few KiB.
 pub const MAX_REQUEST_BODY: usize = 64 * 1024;
@@ -48,6 +49,7 @@ impl std::error::Error for Dropped {}
 pub(crate) async fn serve(
     listener: TcpListener,
     gateway: Arc<Gateway>,
+    received: Arc<ReceivedLog>,
     faults: Faults,
     mut shutdown: watch::Receiver<bool>,
 ) {
@@ -56,7 +58,8 @@ pub(crate) async fn serve(
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
-                    connections.spawn(connection(stream, Arc::clone(&gateway), faults, shutdown.clone()));
+                    let shared = (Arc::clone(&gateway), Arc::clone(&received));
+                    connections.spawn(connection(stream, shared, faults, shutdown.clone()));
                 }
                 // Out of file descriptors, say: wait rather than spin.
                 Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
@@ -75,12 +78,13 @@ pub(crate) async fn serve(
 
 async fn connection(
     stream: TcpStream,
-    gateway: Arc<Gateway>,
+    (gateway, received): (Arc<Gateway>, Arc<ReceivedLog>),
     faults: Faults,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let _ = stream.set_nodelay(true);
-    let service = service_fn(move |request| {
+    let service = service_fn(move |request: Request<Incoming>| {
+        received.record(request.method().as_str(), request.uri().path());
         let gateway = Arc::clone(&gateway);
         async move { respond(&gateway, faults, request).await }
     });
