@@ -8,7 +8,8 @@ use paytoken_types::Amount;
 use crate::cards::Behaviour;
 use crate::codes::{self, Code};
 
-/// Who is calling, or who owns a record: indices into the configuration.
+/// Who is calling, or who owns a record: indices into the configuration. A partner may pay
+/// and store tokens too; what it creates is its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Principal {
     Merchant { partner: usize, merchant: usize },

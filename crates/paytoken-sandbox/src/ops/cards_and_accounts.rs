@@ -1,5 +1,7 @@
 //! `getCardsAndAccounts`: the registrations the caller may see, of one customer when
 //! `customer.customerId` is sent. Deleted ones stay listed, with `registrationStatus` `N`.
+//! With none at all the answer is `0008` with both lists left out (the field notes say some
+//! gateways answer an error result there; this sandbox does not).
 
 use crate::codes;
 use crate::gateway::{Answer, Call, Gateway};

@@ -1,5 +1,7 @@
 //! Inquiry (`payments/{id}` with `paymentType=IN`): the stored payment, by payment id
-//! (`idType=PID`, the default) or merchant transaction id (`idType=MID`).
+//! (`idType=PID`, the default) or merchant transaction id (`idType=MID`). Order ids are
+//! unique per member, so a partner asking by `MID` gets the first of its merchants'
+//! payments with that id.
 
 use super::transaction;
 use crate::codes;

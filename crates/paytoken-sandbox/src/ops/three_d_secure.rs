@@ -1,6 +1,7 @@
 //! The sandbox's own 3-D Secure challenge page, where a 3-D Secure payment's redirect
 //! leads: visiting it (GET or POST, as a browser would) approves the payment, which an
-//! inquiry then shows. It is not part of the interface.
+//! inquiry then shows. It is not part of the interface, and like a bank's page it asks for
+//! no auth token: whoever holds the redirect can complete it.
 
 use crate::gateway::{Answer, Gateway, HTML};
 use crate::invoices;
