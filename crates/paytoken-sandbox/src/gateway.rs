@@ -203,13 +203,7 @@ impl Gateway {
             return Err(codes::INVALID_LOGIN.into());
         }
         if let Some(partner_id) = form.get("authentication.partnerId") {
-            let (partner, config) = self
-                .config
-                .partners
-                .iter()
-                .enumerate()
-                .find(|(_, config)| config.partner_id.as_str() == partner_id)
-                .ok_or(codes::INVALID_LOGIN)?;
+            let (partner, config) = self.partner(partner_id)?;
             return Ok(Caller {
                 principal: Principal::Partner { partner },
                 id_key: "partnerId",
@@ -218,6 +212,19 @@ impl Gateway {
             });
         }
         Err(Problem::missing("authentication.memberId").into())
+    }
+
+    /// The partner with this id and its index, or "invalid login".
+    pub(crate) fn partner(
+        &self,
+        partner_id: &str,
+    ) -> Result<(usize, &crate::PartnerConfig), Problems> {
+        self.config
+            .partners
+            .iter()
+            .enumerate()
+            .find(|(_, partner)| partner.partner_id.as_str() == partner_id)
+            .ok_or_else(|| codes::INVALID_LOGIN.into())
     }
 
     /// Compares `authentication.checksum` with MD5 over `id|secureKey|parts...`, the parts

@@ -19,7 +19,7 @@ pub(super) fn merchant(
         "merchant.username",
         "authentication.sKey",
     ])?;
-    let (partner, partner_config) = find_partner(gateway, partner_id)?;
+    let (partner, partner_config) = gateway.partner(partner_id)?;
     let (merchant, config) = partner_config
         .merchants
         .iter()
@@ -52,7 +52,7 @@ pub(super) fn partner(
         "partner.userName",
         "authentication.sKey",
     ])?;
-    let (partner, config) = find_partner(gateway, partner_id)?;
+    let (partner, config) = gateway.partner(partner_id)?;
     if config.username.as_str() != username || !same_secret(config.secure_key.expose_secret(), key)
     {
         return Err(codes::INVALID_LOGIN.into());
@@ -78,7 +78,7 @@ pub(super) fn regenerate(
     let [partner_id, old] = call
         .form
         .required_all(["authentication.partnerId", "authToken"])?;
-    let (partner, config) = find_partner(gateway, partner_id)?;
+    let (partner, config) = gateway.partner(partner_id)?;
     let now = gateway.clock.unix_seconds();
     let issued = state
         .tokens
@@ -120,19 +120,6 @@ fn granted(
             .optional("LoginName", login_name)
             .field("AuthToken", token);
     }))
-}
-
-fn find_partner<'g>(
-    gateway: &'g Gateway,
-    partner_id: &str,
-) -> Result<(usize, &'g crate::PartnerConfig), Problems> {
-    gateway
-        .config
-        .partners
-        .iter()
-        .enumerate()
-        .find(|(_, partner)| partner.partner_id.as_str() == partner_id)
-        .ok_or_else(|| codes::INVALID_LOGIN.into())
 }
 
 /// Compares a secret with what was sent without stopping at the first difference.
