@@ -4,11 +4,9 @@
 use paytoken_types::{Amount, Currency, MerchantTransactionId};
 
 use super::{card_input, transaction};
-use crate::cards::Behaviour;
 use crate::codes;
 use crate::entropy;
 use crate::gateway::{Answer, Call, Gateway};
-use crate::invoices;
 use crate::problem::{Problem, Problems};
 use crate::state::{Instrument, Payment, Registration, State, Status};
 
@@ -87,13 +85,13 @@ pub(super) fn handle(
         redirect_back: form.get("merchantRedirectUrl").map(str::to_owned),
         timestamp: gateway.now_text(),
     };
-    let body = transaction::render(gateway, &caller, &payment, status.code());
-    invoices::record_payment(state, &payment, gateway.clock.unix_seconds());
-    state.insert_payment(payment);
-    Ok(Answer {
-        withheld: card.behaviour == Behaviour::TimeOut,
-        ..Answer::json(body)
-    })
+    Ok(transaction::settle(
+        gateway,
+        state,
+        &caller,
+        payment,
+        card.behaviour,
+    ))
 }
 
 /// The amount as the wire writes it (`digits.dd`), above zero.

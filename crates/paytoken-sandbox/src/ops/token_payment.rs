@@ -8,7 +8,6 @@ use super::transaction;
 use crate::cards::{self, Behaviour};
 use crate::codes;
 use crate::gateway::{Answer, Call, Caller, Gateway};
-use crate::invoices;
 use crate::json;
 use crate::problem::{Problem, Problems};
 use crate::state::{Instrument, Payment, Registration, State, Status};
@@ -104,7 +103,7 @@ fn pay(
         let offered = card
             .as_ref()
             .and_then(|card| cards::installment_plan(&card.bin))
-            .is_some_and(|plan| plan.split(',').any(|n| n == count.to_string()));
+            .is_some_and(|plan| plan.split(',').any(|n| n.parse() == Ok(count)));
         if !offered {
             return Err(codes::INSTALLMENT_NOT_OFFERED.into());
         }
@@ -135,13 +134,9 @@ fn pay(
         redirect_back: form.get("merchantRedirectUrl").map(str::to_owned),
         timestamp: gateway.now_text(),
     };
-    let body = transaction::render(gateway, caller, &payment, status.code());
-    invoices::record_payment(state, &payment, gateway.clock.unix_seconds());
-    state.insert_payment(payment);
-    Ok(Answer {
-        withheld: behaviour == Behaviour::TimeOut,
-        ..Answer::json(body)
-    })
+    Ok(transaction::settle(
+        gateway, state, caller, payment, behaviour,
+    ))
 }
 
 /// Deletes the token: it becomes inactive for good.

@@ -1,8 +1,10 @@
 //! The answer for a payment the gateway created, shared by payments, token payments and
 //! inquiries; and the duplicate check on `merchantTransactionId`.
 
+use crate::cards::Behaviour;
 use crate::codes::{self, Code};
-use crate::gateway::{Caller, Gateway};
+use crate::gateway::{Answer, Caller, Gateway};
+use crate::invoices;
 use crate::json;
 use crate::ops::THREE_D_SECURE_PREFIX;
 use crate::problem::Problems;
@@ -68,6 +70,24 @@ pub(super) fn render(
             });
         }
     })
+}
+
+/// Keeps a payment the gateway created, raises its invoice when approved, and answers it;
+/// the time-out card's answer is withheld.
+pub(super) fn settle(
+    gateway: &Gateway,
+    state: &mut State,
+    caller: &Caller<'_>,
+    payment: Payment,
+    behaviour: Behaviour,
+) -> Answer {
+    let body = render(gateway, caller, &payment, payment.status.code());
+    invoices::record_payment(state, &payment, gateway.clock.unix_seconds());
+    state.insert_payment(payment);
+    Answer {
+        withheld: behaviour == Behaviour::TimeOut,
+        ..Answer::json(body)
+    }
 }
 
 /// Refuses a `merchantTransactionId` the caller used before.
