@@ -13,7 +13,7 @@ use crate::config::SandboxConfig;
 use crate::form::Form;
 use crate::invoices::{self, InvoiceShape};
 use crate::json;
-use crate::ops::{self, Route};
+use crate::ops;
 use crate::problem::{Problem, Problems};
 use crate::state::{Principal, State};
 
@@ -123,15 +123,19 @@ impl Gateway {
         auth_token: Option<&str>,
         body: &[u8],
     ) -> Answer {
+        const NOT_POST: &str = "method not allowed: every operation is a POST\n";
+        if let Some(payment_id) = ops::id_after(path, ops::THREE_D_SECURE_PREFIX) {
+            // A browser follows the redirect: GET or POST, no form of the interface.
+            if !matches!(method, "GET" | "POST") {
+                return Answer::text(405, NOT_POST);
+            }
+            return ops::three_d_secure::complete(self, &mut self.lock(), payment_id);
+        }
         let Some((route, path_id)) = ops::route(path) else {
             return Answer::text(404, "not found: this path is not part of the interface\n");
         };
-        if route == Route::ThreeDSecureChallenge && matches!(method, "GET" | "POST") {
-            // A browser follows the redirect: GET or POST, no form of the interface.
-            return ops::three_d_secure::complete(self, &mut self.lock(), path_id);
-        }
         if method != "POST" {
-            return Answer::text(405, "method not allowed: every operation is a POST\n");
+            return Answer::text(405, NOT_POST);
         }
         let shape = route.refusal_shape();
         if query.is_some() {

@@ -37,7 +37,6 @@ pub(crate) enum Route {
     Installments,
     CardsAndAccounts,
     InvoiceList,
-    ThreeDSecureChallenge,
 }
 
 impl Route {
@@ -71,12 +70,16 @@ pub(crate) fn route(path: &str) -> Option<(Route, Option<&str>)> {
         (paths::inquiry::PATH_PREFIX, Route::Inquiry),
         (paths::token_payment::PATH_PREFIX, Route::TokenPayment),
         (paths::installments::PATH_PREFIX, Route::Installments),
-        (THREE_D_SECURE_PREFIX, Route::ThreeDSecureChallenge),
     ];
-    prefixed.iter().find_map(|(prefix, route)| {
-        let id = path.strip_prefix(prefix)?;
-        (!id.is_empty() && !id.contains('/')).then_some((*route, Some(id)))
-    })
+    prefixed
+        .iter()
+        .find_map(|(prefix, route)| Some((*route, Some(id_after(path, prefix)?))))
+}
+
+/// The `{id}` of a path `prefix{id}`: not empty, no further segment.
+pub(crate) fn id_after<'p>(path: &'p str, prefix: &str) -> Option<&'p str> {
+    path.strip_prefix(prefix)
+        .filter(|id| !id.is_empty() && !id.contains('/'))
 }
 
 /// Runs the operation of `route`.
@@ -98,7 +101,6 @@ pub(crate) fn dispatch(
         Route::Installments => installments::handle(gateway, state, call),
         Route::CardsAndAccounts => cards_and_accounts::handle(gateway, state, call),
         Route::InvoiceList => invoice_list::handle(gateway, state, call),
-        Route::ThreeDSecureChallenge => Ok(three_d_secure::complete(gateway, state, call.path_id)),
     }
 }
 

@@ -7,8 +7,8 @@ use crate::gateway::{Answer, Gateway, HTML};
 use crate::invoices;
 use crate::state::{State, Status};
 
-pub(crate) fn complete(gateway: &Gateway, state: &mut State, payment_id: Option<&str>) -> Answer {
-    let index = payment_id.and_then(|id| state.payment_index(id));
+pub(crate) fn complete(gateway: &Gateway, state: &mut State, payment_id: &str) -> Answer {
+    let index = state.payment_index(payment_id);
     let Some(payment) = index.and_then(|index| state.payments.get_mut(index)) else {
         return Answer::text(404, "not found: no such payment\n");
     };
