@@ -14,15 +14,16 @@
     clippy::indexing_slicing
 )]
 
-use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use paytoken_protocol::ops::auth_token::FetchAuthToken;
+use paytoken_protocol::Operation;
 use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::paytoken_types::{Card, CardNumber, Cvv};
-use paytoken_protocol::{Context, Operation};
-use paytoken_sandbox::{DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, Sandbox, cards};
+use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, cards};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -61,36 +62,14 @@ async fn round_trip(stream: &mut TcpStream, request: &[u8], buffer: &mut Vec<u8>
     }
 }
 
-fn http(request: &paytoken_protocol::Request, address: SocketAddr) -> Vec<u8> {
-    let mut bytes = format!(
-        "POST {} HTTP/1.1\r\nHost: {address}\r\nContent-Length: {}\r\n",
-        request.path,
-        request.body.len()
-    );
-    for header in &request.headers {
-        bytes.push_str(&format!("{}: {}\r\n", header.name, header.value()));
-    }
-    bytes.push_str("\r\n");
-    let mut bytes = bytes.into_bytes();
-    bytes.extend_from_slice(&request.body);
-    bytes
-}
-
-async fn signed_in(sandbox: &Sandbox) -> Context {
-    let merchant = sandbox.config().merchant(DEFAULT_MERCHANT_ID).unwrap();
-    let partner = sandbox.config().partner(DEFAULT_PARTNER_ID).unwrap();
-    let fetch = FetchAuthToken::new(partner.partner_id, merchant.username.clone());
-    let request = http(
-        &fetch.request(&merchant.context()).unwrap(),
-        sandbox.address(),
-    );
-    let mut stream = TcpStream::connect(sandbox.address()).await.unwrap();
-    stream.write_all(&request).await.unwrap();
-    let mut answer = vec![0; 4096];
-    let read = stream.read(&mut answer).await.unwrap();
-    let body_start = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
-    let grant = FetchAuthToken::parse(200, &answer[body_start..read]).unwrap();
-    merchant.context().with_auth_token(grant.token)
+/// The protocol crate's request as HTTP/1.1 bytes, for a kept-alive connection.
+fn http(request: &paytoken_protocol::Request) -> Vec<u8> {
+    common::http_request(
+        "POST",
+        &request.path,
+        &common::headers_of(request, &[]),
+        &request.body,
+    )
 }
 
 fn payments(c: &mut Criterion) {
@@ -100,7 +79,8 @@ fn payments(c: &mut Criterion) {
         .build()
         .unwrap();
     let sandbox = runtime.block_on(Sandbox::start()).unwrap();
-    let context = runtime.block_on(signed_in(&sandbox));
+    let merchant = sandbox.config().merchant(DEFAULT_MERCHANT_ID).unwrap();
+    let context = runtime.block_on(common::signed_in(&sandbox, merchant));
     let card = Card {
         number: CardNumber::new(cards::APPROVED).unwrap(),
         expiry_month: "12".parse().unwrap(),
@@ -119,7 +99,7 @@ fn payments(c: &mut Criterion) {
                     "EUR".parse().unwrap(),
                     card.clone(),
                 );
-                http(&payment.request(&context).unwrap(), sandbox.address())
+                http(&payment.request(&context).unwrap())
             })
             .collect()
     };

@@ -62,12 +62,7 @@ async fn a_dropped_connection_before_or_after_processing() {
     for (directive, processed) in [("drop=before", false), ("drop=after", true)] {
         let payment = pay(cards::APPROVED);
         let request = payment.request(&context).unwrap();
-        let mut headers: Vec<(&str, &str)> = request
-            .headers
-            .iter()
-            .map(|h| (h.name, h.value()))
-            .collect();
-        headers.push((FAULT_HEADER, directive));
+        let headers = headers_of(&request, &[(FAULT_HEADER, directive)]);
         let answer = exchange(
             sandbox.address(),
             "POST",
@@ -149,17 +144,10 @@ async fn latency_and_a_stall_after_the_headers() {
     // A stall: the status line and headers arrive, the body does not.
     let request = pay(cards::APPROVED).request(&context).unwrap();
     let mut stream = TcpStream::connect(sandbox.address()).await.unwrap();
-    let mut head = format!(
-        "POST {} HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n{FAULT_HEADER}: stall={NEVER}\r\n",
-        request.path,
-        request.body.len()
-    );
-    for header in &request.headers {
-        head.push_str(&format!("{}: {}\r\n", header.name, header.value()));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(&request.body).await.unwrap();
+    let stall = format!("stall={NEVER}");
+    let headers = headers_of(&request, &[(FAULT_HEADER, stall.as_str())]);
+    let bytes = http_request("POST", &request.path, &headers, &request.body);
+    stream.write_all(&bytes).await.unwrap();
     let mut received = Vec::new();
     let mut buffer = [0; 4096];
     while !received.windows(4).any(|w| w == b"\r\n\r\n") {

@@ -111,20 +111,42 @@ pub async fn exchange(
     body: &[u8],
 ) -> std::io::Result<Raw> {
     let mut stream = TcpStream::connect(address).await?;
+    let close = [("Connection", "close")];
+    let request = http_request(method, target, &[&close, headers].concat(), body);
+    stream.write_all(&request).await?;
+    let mut received = Vec::new();
+    stream.read_to_end(&mut received).await?;
+    parse_response(&received)
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "no HTTP answer"))
+}
+
+/// A whole HTTP/1.1 request: request line, `Host`, `Content-Length`, `headers`, body.
+pub fn http_request(method: &str, target: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
     let mut head = format!(
-        "{method} {target} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        "{method} {target} HTTP/1.1\r\nHost: sandbox\r\nContent-Length: {}\r\n",
         body.len()
     );
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
     head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await?;
-    stream.write_all(body).await?;
-    let mut received = Vec::new();
-    stream.read_to_end(&mut received).await?;
-    parse_response(&received)
-        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "no HTTP answer"))
+    let mut bytes = head.into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+/// The headers of a request the protocol crate built, with `extra` after them.
+pub fn headers_of<'r>(
+    request: &'r Request,
+    extra: &[(&'r str, &'r str)],
+) -> Vec<(&'r str, &'r str)> {
+    let mut headers: Vec<(&str, &str)> = request
+        .headers
+        .iter()
+        .map(|header| (header.name, header.value()))
+        .collect();
+    headers.extend_from_slice(extra);
+    headers
 }
 
 /// Status line, headers, and a body of `Content-Length` bytes.
@@ -154,12 +176,7 @@ pub async fn send(sandbox: &Sandbox, request: &Request) -> Raw {
 
 /// Sends a request the protocol crate built, with extra headers.
 pub async fn send_with(sandbox: &Sandbox, request: &Request, extra: &[(&str, &str)]) -> Raw {
-    let mut headers: Vec<(&str, &str)> = request
-        .headers
-        .iter()
-        .map(|header| (header.name, header.value()))
-        .collect();
-    headers.extend_from_slice(extra);
+    let headers = headers_of(request, extra);
     exchange(
         sandbox.address(),
         "POST",
