@@ -42,4 +42,11 @@ pub enum Error {
         /// What was expected.
         reason: &'static str,
     },
+    /// The TLS certificate or key of [`SandboxBuilder::tls`](crate::SandboxBuilder::tls)
+    /// was refused by rustls.
+    #[error("cannot serve tls: {reason}")]
+    Tls {
+        /// rustls's words (never the key).
+        reason: String,
+    },
 }

@@ -19,7 +19,8 @@
 //!   invoices (a partner sees its merchants'); deleted tokens stay inactive; a
 //!   `merchantTransactionId` is used once. Result codes are listed in one table: [`codes`].
 //! - **Test cards** decide outcomes: see [`cards`].
-//! - **Faults** on demand, per sandbox or per request: see [`faults`].
+//! - **Faults** on demand, per sandbox, for the next requests ([`Sandbox::fault_next`]) or
+//!   per request (a header): see [`faults`].
 //!
 //! # Example
 //!
@@ -44,7 +45,10 @@
 //! ```
 //!
 //! # Features
-//! None: the sandbox always serves HTTP/1.1 on tokio. Its state lives in memory.
+//! - `tls`: serves HTTPS with a certificate of the caller's (`SandboxBuilder::tls`), on
+//!   rustls with ring. Without it, plain HTTP/1.1.
+//!
+//! The sandbox always serves HTTP/1.1 on tokio; its state lives in memory.
 
 #![forbid(unsafe_code)]
 #![allow(
@@ -71,6 +75,8 @@ mod received;
 mod sandbox;
 mod server;
 mod state;
+#[cfg(feature = "tls")]
+mod tls;
 mod tokens;
 
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -86,4 +92,6 @@ pub use invoices::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT};
 pub use received::{RECEIVED_KEPT, Received};
 pub use sandbox::{Sandbox, SandboxBuilder};
 pub use server::{MAX_REQUEST_BODY, WITHHELD_FOR};
+#[cfg(feature = "tls")]
+pub use tls::TlsIdentity;
 pub use tokens::AUTH_TOKEN_LIFETIME_SECONDS;

@@ -13,6 +13,7 @@ use crate::faults::Faults;
 use crate::gateway::Gateway;
 use crate::invoices::InvoiceShape;
 use crate::received::ReceivedLog;
+use crate::server::FaultQueue;
 use crate::{Error, server};
 
 /// Sets a sandbox up: who may use it, its clock, its faults, its invoice shape, where it
@@ -26,6 +27,8 @@ pub struct SandboxBuilder {
     faults: Faults,
     invoice_shape: InvoiceShape,
     address: SocketAddr,
+    #[cfg(feature = "tls")]
+    tls: Option<crate::TlsIdentity>,
 }
 
 impl Default for SandboxBuilder {
@@ -36,6 +39,8 @@ impl Default for SandboxBuilder {
             faults: Faults::NONE,
             invoice_shape: InvoiceShape::default(),
             address: SocketAddr::from(([127, 0, 0, 1], 0)),
+            #[cfg(feature = "tls")]
+            tls: None,
         }
     }
 }
@@ -73,18 +78,31 @@ impl SandboxBuilder {
         self
     }
 
+    /// Serves HTTPS with this certificate and key; the base URL then starts `https://`.
+    #[cfg(feature = "tls")]
+    pub fn tls(mut self, identity: crate::TlsIdentity) -> Self {
+        self.tls = Some(identity);
+        self
+    }
+
     /// Opens the socket and starts serving on the current tokio runtime.
     ///
     /// # Errors
-    /// [`Error::Bind`] when the address cannot be listened on.
+    /// [`Error::Bind`] when the address cannot be listened on; [`Error::Tls`] when rustls
+    /// refuses the certificate or key (feature `tls`).
     pub async fn start(self) -> Result<Sandbox, Error> {
+        #[cfg(feature = "tls")]
+        let tls = self.tls.as_ref().map(crate::tls::acceptor).transpose()?;
+        #[cfg(not(feature = "tls"))]
+        let tls: Option<server::Acceptor> = None;
         let bind_error = |source| Error::Bind {
             address: self.address.to_string(),
             source,
         };
         let listener = TcpListener::bind(self.address).await.map_err(bind_error)?;
         let address = listener.local_addr().map_err(bind_error)?;
-        let base_url = format!("http://{address}");
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let base_url = format!("{scheme}://{address}");
         let gateway = Arc::new(Gateway::new(
             self.config.clone(),
             self.clock,
@@ -93,11 +111,16 @@ impl SandboxBuilder {
         ));
         let (shutdown, signal) = watch::channel(false);
         let received = Arc::new(ReceivedLog::default());
+        let fault_queue = Arc::new(FaultQueue::default());
         let task = tokio::spawn(server::serve(
-            listener,
+            server::Listening {
+                listener,
+                tls,
+                faults: self.faults,
+                fault_queue: Arc::clone(&fault_queue),
+            },
             gateway,
             Arc::clone(&received),
-            self.faults,
             signal,
         ));
         Ok(Sandbox {
@@ -105,6 +128,7 @@ impl SandboxBuilder {
             base_url,
             config: self.config,
             received,
+            fault_queue,
             shutdown,
             task: Some(task),
         })
@@ -133,6 +157,7 @@ pub struct Sandbox {
     base_url: String,
     config: SandboxConfig,
     received: Arc<ReceivedLog>,
+    fault_queue: Arc<FaultQueue>,
     shutdown: watch::Sender<bool>,
     task: Option<JoinHandle<()>>,
 }
@@ -175,6 +200,23 @@ impl Sandbox {
     #[must_use]
     pub fn received(&self) -> Vec<crate::Received> {
         self.received.snapshot()
+    }
+
+    /// Applies `faults` to the next request that arrives, instead of the sandbox-wide ones;
+    /// called several times, to as many requests, in order. A request's fault header still
+    /// overrides them one by one. How a test breaks one exchange and lets the retry through:
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use paytoken_sandbox::{Faults, Sandbox};
+    ///
+    /// let sandbox = Sandbox::start().await?;
+    /// sandbox.fault_next(Faults::parse("drop=after")?); // the next request is processed, its answer lost
+    /// # Ok(()) }
+    /// ```
+    pub fn fault_next(&self, faults: Faults) {
+        self.fault_queue.push(faults);
     }
 
     /// Stops accepting connections, lets open ones finish for up to two seconds, then

@@ -1,9 +1,10 @@
 //! The HTTP/1.1 server around the gateway: hyper on tokio, one task per connection, fault
 //! injection between the socket and the gateway, and a clean shutdown.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::pin::pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use http_body_util::{BodyExt as _, Limited};
@@ -14,7 +15,8 @@ use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use paytoken_protocol::AUTH_TOKEN_HEADER;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
@@ -45,21 +47,93 @@ impl fmt::Display for Dropped {
 
 impl std::error::Error for Dropped {}
 
-/// Accepts connections until `shutdown` changes, then lets open ones finish for a moment.
-pub(crate) async fn serve(
-    listener: TcpListener,
+/// What accepts TLS connections: rustls's acceptor with the feature `tls`, a type with no
+/// value without it.
+#[cfg(feature = "tls")]
+pub(crate) type Acceptor = tokio_rustls::TlsAcceptor;
+/// What accepts TLS connections: rustls's acceptor with the feature `tls`, a type with no
+/// value without it.
+#[cfg(not(feature = "tls"))]
+pub(crate) type Acceptor = std::convert::Infallible;
+
+/// Faults for the next requests, one each, in order ([`crate::Sandbox::fault_next`]).
+#[derive(Debug, Default)]
+pub(crate) struct FaultQueue(Mutex<VecDeque<Faults>>);
+
+impl FaultQueue {
+    pub(crate) fn push(&self, faults: Faults) {
+        self.lock().push_back(faults);
+    }
+
+    fn pop(&self) -> Option<Faults> {
+        self.lock().pop_front()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Faults>> {
+        // A push or a pop cannot leave the queue half-changed: the poison means nothing.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The socket and what applies to every connection on it.
+pub(crate) struct Listening {
+    pub(crate) listener: TcpListener,
+    pub(crate) tls: Option<Acceptor>,
+    pub(crate) faults: Faults,
+    pub(crate) fault_queue: Arc<FaultQueue>,
+}
+
+/// What one connection shares with the others.
+#[derive(Clone)]
+struct Shared {
     gateway: Arc<Gateway>,
     received: Arc<ReceivedLog>,
     faults: Faults,
+    fault_queue: Arc<FaultQueue>,
+}
+
+/// Accepts connections until `shutdown` changes, then lets open ones finish for a moment.
+pub(crate) async fn serve(
+    listening: Listening,
+    gateway: Arc<Gateway>,
+    received: Arc<ReceivedLog>,
     mut shutdown: watch::Receiver<bool>,
 ) {
+    let Listening {
+        listener,
+        tls,
+        faults,
+        fault_queue,
+    } = listening;
+    let shared = Shared {
+        gateway,
+        received,
+        faults,
+        fault_queue,
+    };
     let mut connections = JoinSet::new();
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
-                    let shared = (Arc::clone(&gateway), Arc::clone(&received));
-                    connections.spawn(connection(stream, shared, faults, shutdown.clone()));
+                    let _ = stream.set_nodelay(true);
+                    let (shared, shutdown) = (shared.clone(), shutdown.clone());
+                    match &tls {
+                        None => connections.spawn(connection(stream, shared, shutdown)),
+                        #[cfg(feature = "tls")]
+                        Some(acceptor) => {
+                            let acceptor = acceptor.clone();
+                            connections.spawn(async move {
+                                // A failed handshake is the client's problem: no request,
+                                // no answer.
+                                if let Ok(stream) = acceptor.accept(stream).await {
+                                    connection(stream, shared, shutdown).await;
+                                }
+                            })
+                        }
+                        #[cfg(not(feature = "tls"))]
+                        Some(never) => match *never {},
+                    };
                 }
                 // Out of file descriptors, say: wait rather than spin.
                 Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
@@ -76,22 +150,22 @@ pub(crate) async fn serve(
     // Dropping the set aborts what is left (a withheld answer, a long stall).
 }
 
-async fn connection(
-    stream: TcpStream,
-    (gateway, received): (Arc<Gateway>, Arc<ReceivedLog>),
-    faults: Faults,
-    mut shutdown: watch::Receiver<bool>,
-) {
-    let _ = stream.set_nodelay(true);
+async fn connection<I>(io: I, shared: Shared, mut shutdown: watch::Receiver<bool>)
+where
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
     let service = service_fn(move |request: Request<Incoming>| {
-        received.record(request.method().as_str(), request.uri().path());
-        let gateway = Arc::clone(&gateway);
+        shared
+            .received
+            .record(request.method().as_str(), request.uri().path());
+        let faults = shared.fault_queue.pop().unwrap_or(shared.faults);
+        let gateway = Arc::clone(&shared.gateway);
         async move { respond(&gateway, faults, request).await }
     });
     let mut served = pin!(
         http1::Builder::new()
             .timer(TokioTimer::new())
-            .serve_connection(TokioIo::new(stream), service)
+            .serve_connection(TokioIo::new(io), service)
     );
     let mut closing = false;
     loop {

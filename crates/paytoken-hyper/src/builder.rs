@@ -1,0 +1,319 @@
+//! Setting a client up.
+
+use core::fmt;
+use std::time::Duration;
+
+use http::header::HeaderValue;
+use paytoken_checksum::Credentials;
+use paytoken_protocol::ops::auth_token::FetchAuthToken;
+use paytoken_protocol::{
+    AuthToken, BaseUrl, Context, DEFAULT_REFRESH_BEFORE, TOKEN_LIFETIME, Username,
+};
+use paytoken_types::{AccountId, PartnerId, TerminalId};
+
+use crate::auth::{Auth, TokenSource};
+use crate::client::ClientSettings;
+use crate::hyper_transport::HyperSettings;
+use crate::{Client, Error, HyperTransport, RetryPolicy, Transport};
+
+/// How long opening a connection (TCP and TLS) may take, by default.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one attempt of a request may take, from sending to the last byte of the
+/// answer, by default. Payments with 3-D Secure checks can take tens of seconds.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// The largest answer read, by default: the gateway's answers are a few KiB, a long
+/// invoice page some hundred.
+pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+/// How many idle connections are kept open per host, by default.
+pub const DEFAULT_POOL_MAX_IDLE_PER_HOST: usize = 64;
+/// How long an idle connection is kept, by default.
+pub const DEFAULT_POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(90);
+/// The `User-Agent` header, by default.
+pub const DEFAULT_USER_AGENT: &str = concat!("paytoken/", env!("CARGO_PKG_VERSION"));
+
+/// Sets a [`Client`] up. The base URL and the credentials are required; every other
+/// setting has the default its method states.
+///
+/// ```
+/// use std::time::Duration;
+/// use paytoken_checksum::{Credentials, SecureKey};
+/// use paytoken_hyper::{Client, RetryPolicy};
+/// use paytoken_protocol::Username;
+///
+/// let client = Client::builder()
+///     .base_url("https://sandbox.gateway.example")
+///     .credentials(Credentials::merchant("11344".parse()?, SecureKey::new("key")?))
+///     .terminal_id("1".parse()?)
+///     .fetch_auth_token("100".parse()?, Username::new("shop.admin")?)
+///     .request_timeout(Duration::from_secs(30))
+///     .retry_policy(RetryPolicy { max_attempts: 4, ..RetryPolicy::DEFAULT })
+///     .build()?;
+/// assert_eq!(client.base_url().as_str(), "https://sandbox.gateway.example");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct ClientBuilder {
+    base_url: Option<String>,
+    credentials: Option<Credentials>,
+    account_id: Option<AccountId>,
+    terminal_id: Option<TerminalId>,
+    token: TokenSource,
+    token_lifetime: Duration,
+    refresh_before: Duration,
+    connect_timeout: Duration,
+    request_timeout: Duration,
+    retry: RetryPolicy,
+    body_limit: usize,
+    pool_max_idle_per_host: usize,
+    pool_idle_timeout: Duration,
+    user_agent: String,
+    allow_http: bool,
+    http2: bool,
+    extra_roots: Vec<Vec<u8>>,
+    built_in_roots: bool,
+}
+
+impl Default for ClientBuilder {
+    fn default() -> Self {
+        Self {
+            base_url: None,
+            credentials: None,
+            account_id: None,
+            terminal_id: None,
+            token: TokenSource::None,
+            token_lifetime: TOKEN_LIFETIME,
+            refresh_before: DEFAULT_REFRESH_BEFORE,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            retry: RetryPolicy::DEFAULT,
+            body_limit: DEFAULT_BODY_LIMIT,
+            pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
+            pool_idle_timeout: DEFAULT_POOL_IDLE_TIMEOUT,
+            user_agent: DEFAULT_USER_AGENT.to_owned(),
+            allow_http: false,
+            http2: true,
+            extra_roots: Vec::new(),
+            built_in_roots: true,
+        }
+    }
+}
+
+impl fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientBuilder")
+            .field("base_url", &self.base_url)
+            .field("credentials", &self.credentials)
+            .field("request_timeout", &self.request_timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("retry", &self.retry)
+            .field("body_limit", &self.body_limit)
+            .field("allow_http", &self.allow_http)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ClientBuilder {
+    /// The gateway's base URL, such as `https://sandbox.gateway.example` (required). Plain
+    /// `http://` needs [`allow_http`](Self::allow_http).
+    pub fn base_url(mut self, url: impl Into<String>) -> Self {
+        self.base_url = Some(url.into());
+        self
+    }
+
+    /// The merchant's or the partner's id and secure key (required).
+    pub fn credentials(mut self, credentials: Credentials) -> Self {
+        self.credentials = Some(credentials);
+        self
+    }
+
+    /// `authentication.accountId`, sent where the interface takes it. None by default.
+    pub fn account_id(mut self, account_id: AccountId) -> Self {
+        self.account_id = Some(account_id);
+        self
+    }
+
+    /// `authentication.terminalId`, sent where the interface takes it. None by default.
+    pub fn terminal_id(mut self, terminal_id: TerminalId) -> Self {
+        self.terminal_id = Some(terminal_id);
+        self
+    }
+
+    /// Sends this auth token with every call, as it is. By default there is none.
+    pub fn auth_token(mut self, token: AuthToken) -> Self {
+        self.token = TokenSource::Fixed(token);
+        self
+    }
+
+    /// Fetches the auth token with `username` under `partner_id` before the first call,
+    /// renews it before it expires, and fetches a new one when the gateway refuses it (then
+    /// sends the refused call once more: a refusal means nothing was processed). One
+    /// renewal at a time, however many calls wait for it.
+    pub fn fetch_auth_token(mut self, partner_id: PartnerId, username: Username) -> Self {
+        self.token = TokenSource::Fetched(FetchAuthToken::new(partner_id, username));
+        self
+    }
+
+    /// How long fetched tokens live: one hour by default, as the gateway's do.
+    pub fn token_lifetime(mut self, lifetime: Duration) -> Self {
+        self.token_lifetime = lifetime;
+        self
+    }
+
+    /// How long before expiry a fetched token is renewed: five minutes by default.
+    pub fn refresh_before(mut self, margin: Duration) -> Self {
+        self.refresh_before = margin;
+        self
+    }
+
+    /// How long opening a connection may take: [`DEFAULT_CONNECT_TIMEOUT`] (10 s).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// How long one attempt may take, from the first byte sent to the last byte read:
+    /// [`DEFAULT_REQUEST_TIMEOUT`] (60 s). A read that is retried gets this per attempt.
+    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// When requests are sent again: [`RetryPolicy::DEFAULT`] (three attempts).
+    pub fn retry_policy(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// The largest answer read: [`DEFAULT_BODY_LIMIT`] (1 MiB). A larger one is an error,
+    /// and no more of it is read.
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// How many idle connections are kept per host: [`DEFAULT_POOL_MAX_IDLE_PER_HOST`]
+    /// (64). Connections beyond are opened as needed and closed when idle.
+    pub fn pool_max_idle_per_host(mut self, connections: usize) -> Self {
+        self.pool_max_idle_per_host = connections;
+        self
+    }
+
+    /// How long an idle connection is kept: [`DEFAULT_POOL_IDLE_TIMEOUT`] (90 s).
+    pub fn pool_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.pool_idle_timeout = timeout;
+        self
+    }
+
+    /// The `User-Agent` header: [`DEFAULT_USER_AGENT`] (`paytoken/<version>`).
+    pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        self.user_agent = user_agent.into();
+        self
+    }
+
+    /// Allows a plain `http://` base URL: for the sandbox and other loopback servers. Off
+    /// by default: card data goes over TLS.
+    pub fn allow_http(mut self, allow: bool) -> Self {
+        self.allow_http = allow;
+        self
+    }
+
+    /// Offers HTTP/2 in the TLS handshake (the server picks): on by default. Off keeps to
+    /// HTTP/1.1.
+    pub fn http2(mut self, enabled: bool) -> Self {
+        self.http2 = enabled;
+        self
+    }
+
+    /// Trusts one more certificate authority (DER-encoded): a gateway behind a private CA,
+    /// or a test's.
+    pub fn add_root_certificate(mut self, der: impl Into<Vec<u8>>) -> Self {
+        self.extra_roots.push(der.into());
+        self
+    }
+
+    /// Whether the webpki roots (Mozilla's list) are trusted: yes by default. Off trusts
+    /// only the certificates added with [`add_root_certificate`](Self::add_root_certificate).
+    pub fn built_in_roots(mut self, trusted: bool) -> Self {
+        self.built_in_roots = trusted;
+        self
+    }
+
+    /// The client over hyper and rustls.
+    ///
+    /// # Errors
+    /// [`Error::Config`] naming the setting: no or a bad base URL, `http://` without
+    /// [`allow_http`](Self::allow_http), no credentials, a bad user agent or root
+    /// certificate, a zero timeout or body limit.
+    pub fn build(self) -> Result<Client, Error> {
+        let user_agent = HeaderValue::from_str(&self.user_agent).map_err(|_| Error::Config {
+            setting: "user_agent",
+            reason: "cannot be carried in an http header",
+        })?;
+        let transport = HyperTransport::new(HyperSettings {
+            connect_timeout: self.connect_timeout,
+            pool_max_idle_per_host: self.pool_max_idle_per_host,
+            pool_idle_timeout: self.pool_idle_timeout,
+            user_agent,
+            allow_http: self.allow_http,
+            http2: self.http2,
+            extra_roots: self.extra_roots.clone(),
+            built_in_roots: self.built_in_roots,
+        })?;
+        self.build_with_transport(transport)
+    }
+
+    /// The client over another transport, such as a
+    /// [`FakeTransport`](crate::testing::FakeTransport). The settings of the connection
+    /// (pool, TLS, user agent, connect timeout) are the transport's business then.
+    ///
+    /// # Errors
+    /// [`Error::Config`] as for [`build`](Self::build).
+    pub fn build_with_transport<T: Transport>(self, transport: T) -> Result<Client<T>, Error> {
+        let config = |setting, reason| Error::Config { setting, reason };
+        let url = self
+            .base_url
+            .as_deref()
+            .ok_or(config("base_url", "is required"))?;
+        let base_url = BaseUrl::new(url).map_err(|error| match error {
+            paytoken_protocol::Error::Invalid { reason, .. } => config("base_url", reason),
+            _ => config("base_url", "is not a valid base url"),
+        })?;
+        if !base_url.is_https() && !self.allow_http {
+            return Err(config(
+                "base_url",
+                "is plain http; card data needs https (allow_http(true) for the sandbox or loopback)",
+            ));
+        }
+        let credentials = self
+            .credentials
+            .ok_or(config("credentials", "are required"))?;
+        if self.request_timeout.is_zero() {
+            return Err(config("request_timeout", "must be longer than zero"));
+        }
+        if self.connect_timeout.is_zero() {
+            return Err(config("connect_timeout", "must be longer than zero"));
+        }
+        if self.body_limit == 0 {
+            return Err(config("body_limit", "must be at least one byte"));
+        }
+        let mut context = Context::new(credentials);
+        context.account_id = self.account_id;
+        context.terminal_id = self.terminal_id;
+        let auth = Auth::new(
+            context,
+            self.token,
+            self.token_lifetime,
+            self.refresh_before,
+        );
+        Ok(Client::from_parts(
+            transport,
+            ClientSettings {
+                base_url,
+                request_timeout: self.request_timeout,
+                retry: self.retry,
+                body_limit: self.body_limit,
+                auth,
+            },
+        ))
+    }
+}

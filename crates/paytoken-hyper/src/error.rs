@@ -1,0 +1,264 @@
+//! The one error type of the client, and the transport's own.
+
+use core::fmt;
+use core::time::Duration;
+
+use paytoken_protocol::{OperationKind, Refusal};
+use paytoken_types::MerchantTransactionId;
+
+/// Why a call did not give its response.
+///
+/// Three questions sort every error, each answered by a method:
+/// - [`is_outcome_unknown`](Error::is_outcome_unknown): a payment (or another call that
+///   changes something) whose bytes may have reached the gateway, without an answer that
+///   says what happened. It was **not** sent again; call [`Client::reconcile`](crate::Client::reconcile)
+///   with [`merchant_transaction_id`](Error::merchant_transaction_id) before anything else.
+/// - [`refusal`](Error::refusal): the gateway refused before creating anything; the codes
+///   say why, and sending the same request again will be refused again.
+/// - [`may_have_reached_gateway`](Error::may_have_reached_gateway): false for invalid input,
+///   client settings and connections that never opened.
+///
+/// No message holds a secret: the secure key, the auth token, card numbers and CVVs never
+/// reach an error, and the paths (which hold registration ids) are left out too.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A setting of the [`ClientBuilder`](crate::ClientBuilder) that cannot work. Nothing
+    /// was sent.
+    #[error("client setting {setting}: {reason}")]
+    Config {
+        /// The builder method at fault, such as `base_url`.
+        setting: &'static str,
+        /// What is wrong, in lowercase words.
+        reason: &'static str,
+    },
+    /// An error of the protocol layer: invalid input (nothing sent), a refusal by the
+    /// gateway (nothing processed), an unexpected HTTP status or an undecodable answer (for
+    /// a read, after the retries).
+    #[error(transparent)]
+    Protocol(#[from] paytoken_protocol::Error),
+    /// The exchange failed below HTTP, after the retries the policy allows: for a read
+    /// (safe to try again later), or for any call whose connection never opened.
+    #[error("{operation}: {source} ({attempts} attempts)")]
+    Transport {
+        /// The operation.
+        operation: OperationKind,
+        /// How many times it was sent (or tried to be).
+        attempts: u32,
+        /// What failed.
+        #[source]
+        source: TransportError,
+    },
+    /// A call that changes something (a payment, a token payment, a registration, a
+    /// sign-up, a delete) may have been processed, and the answer that would say so was
+    /// lost: a timeout, a broken connection, an unexpected status or an undecodable body.
+    /// It was not sent again. For a payment, ask the gateway with
+    /// [`Client::reconcile`](crate::Client::reconcile).
+    #[error(
+        "{operation}: outcome unknown, the gateway may have processed it ({cause}); it was not sent again: inquire before retrying"
+    )]
+    OutcomeUnknown {
+        /// The operation.
+        operation: OperationKind,
+        /// The merchant's id of the payment, which finds it by inquiry (`None` for the calls
+        /// that carry none).
+        merchant_transaction_id: Option<MerchantTransactionId>,
+        /// What went wrong on the way back: a [`Transport`](Error::Transport) or a
+        /// [`Protocol`](Error::Protocol) error.
+        cause: Box<Error>,
+    },
+}
+
+impl Error {
+    /// Whether this is [`Error::OutcomeUnknown`]: inquire before sending again.
+    #[must_use]
+    pub const fn is_outcome_unknown(&self) -> bool {
+        matches!(self, Self::OutcomeUnknown { .. })
+    }
+
+    /// The merchant transaction id of a payment whose outcome is unknown: the id to pass to
+    /// [`Client::reconcile`](crate::Client::reconcile).
+    #[must_use]
+    pub const fn merchant_transaction_id(&self) -> Option<&MerchantTransactionId> {
+        match self {
+            Self::OutcomeUnknown {
+                merchant_transaction_id,
+                ..
+            } => merchant_transaction_id.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The gateway's refusal, when it refused (nothing was processed).
+    #[must_use]
+    pub const fn refusal(&self) -> Option<&Refusal> {
+        match self {
+            Self::Protocol(error) => error.refusal(),
+            _ => None,
+        }
+    }
+
+    /// Whether the request may have reached the gateway. False for invalid input, client
+    /// settings and connections that never opened.
+    #[must_use]
+    pub fn may_have_reached_gateway(&self) -> bool {
+        match self {
+            Self::Config { .. } => false,
+            Self::Protocol(error) => error.may_have_reached_gateway(),
+            Self::Transport { source, .. } => source.kind.may_have_reached_gateway(),
+            Self::OutcomeUnknown { .. } => true,
+        }
+    }
+
+    /// Whether the gateway may have acted on the request. For a payment, true means: do not
+    /// send it again, [`reconcile`](crate::Client::reconcile) first.
+    #[must_use]
+    pub fn may_have_been_processed(&self) -> bool {
+        match self {
+            Self::Config { .. } => false,
+            Self::Protocol(error) => error.may_have_been_processed(),
+            Self::Transport { source, .. } => source.kind.may_have_reached_gateway(),
+            Self::OutcomeUnknown { .. } => true,
+        }
+    }
+
+    /// Whether this is an error of the caller's input or settings, found before anything was
+    /// sent.
+    #[must_use]
+    pub const fn is_invalid_input(&self) -> bool {
+        match self {
+            Self::Config { .. } => true,
+            Self::Protocol(error) => error.is_invalid_input(),
+            _ => false,
+        }
+    }
+
+    /// Whether the call timed out (its own error, or the cause of an unknown outcome).
+    #[must_use]
+    pub fn is_timeout(&self) -> bool {
+        self.transport_kind()
+            .is_some_and(|kind| matches!(kind, TransportErrorKind::Timeout { .. }))
+    }
+
+    /// What failed below HTTP, when something did (its own error, or the cause of an
+    /// unknown outcome).
+    #[must_use]
+    pub fn transport_kind(&self) -> Option<TransportErrorKind> {
+        match self {
+            Self::Transport { source, .. } => Some(source.kind),
+            Self::OutcomeUnknown { cause, .. } => cause.transport_kind(),
+            _ => None,
+        }
+    }
+
+    /// The error that lies under an unknown outcome, or this one.
+    #[must_use]
+    pub fn root(&self) -> &Self {
+        match self {
+            Self::OutcomeUnknown { cause, .. } => cause.root(),
+            other => other,
+        }
+    }
+}
+
+/// What went wrong below HTTP, as a [`Transport`](crate::Transport) reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TransportErrorKind {
+    /// The connection could not be opened (refused, unreachable, name not resolved, TLS
+    /// handshake failed, connect timeout). Nothing of the request was sent, so any call may
+    /// be tried again.
+    Connect,
+    /// The whole request took longer than allowed. The request may have been processed.
+    Timeout {
+        /// The bound that was reached.
+        after: Duration,
+    },
+    /// The connection broke after the request started to go out. It may have been
+    /// processed.
+    Broken,
+    /// The answer is larger than the client's body limit; the rest was not read.
+    ResponseTooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// Anything else the transport could not do.
+    Other,
+}
+
+impl TransportErrorKind {
+    /// Whether the request may have reached the gateway: true for everything but
+    /// [`Connect`](Self::Connect).
+    #[must_use]
+    pub const fn may_have_reached_gateway(self) -> bool {
+        !matches!(self, Self::Connect)
+    }
+}
+
+impl fmt::Display for TransportErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Connect => f.write_str("could not connect"),
+            Self::Timeout { after } => write!(f, "no complete answer within {after:?}"),
+            Self::Broken => f.write_str("the connection broke"),
+            Self::ResponseTooLarge { limit } => {
+                write!(f, "the answer is larger than the limit of {limit} bytes")
+            }
+            Self::Other => f.write_str("the transport failed"),
+        }
+    }
+}
+
+/// The error a [`Transport`](crate::Transport) returns: what kind of failure, and the
+/// underlying error when there is one. `Display` shows both; a transport must not put
+/// secrets (headers, bodies) in the underlying error.
+#[derive(Debug)]
+pub struct TransportError {
+    kind: TransportErrorKind,
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+impl TransportError {
+    /// An error of `kind`, without an underlying error.
+    #[must_use]
+    pub const fn new(kind: TransportErrorKind) -> Self {
+        Self { kind, source: None }
+    }
+
+    /// An error of `kind` caused by `source`.
+    #[must_use]
+    pub fn with_source(
+        kind: TransportErrorKind,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> Self {
+        Self {
+            kind,
+            source: Some(source.into()),
+        }
+    }
+
+    /// The kind of failure.
+    #[must_use]
+    pub const fn kind(&self) -> TransportErrorKind {
+        self.kind
+    }
+}
+
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.kind)?;
+        // The chain is printed here, once: most callers show an error with `{}` only, and
+        // "could not connect" without "connection refused" sends people looking.
+        let mut next: Option<&dyn std::error::Error> = match &self.source {
+            Some(source) => Some(source.as_ref()),
+            None => None,
+        };
+        while let Some(error) = next {
+            write!(f, ": {error}")?;
+            next = error.source();
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for TransportError {}

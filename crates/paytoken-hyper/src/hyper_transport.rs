@@ -1,0 +1,168 @@
+//! The default transport: hyper-util's pooled client over hyper-rustls (ring, webpki
+//! roots), HTTP/1.1 with keep-alive, HTTP/2 where the server offers it by ALPN.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use http::header::{CONTENT_LENGTH, HeaderName, HeaderValue, USER_AGENT};
+use http_body_util::{BodyExt as _, LengthLimitError, Limited};
+use hyper_rustls::HttpsConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioTimer};
+use paytoken_protocol::Request;
+use rustls::pki_types::CertificateDer;
+
+use crate::body::SecretBody;
+use crate::{
+    Error, Transport, TransportError, TransportErrorKind, TransportRequest, TransportResponse,
+};
+
+/// The settings the hyper transport is built from; [`ClientBuilder`](crate::ClientBuilder)
+/// fills them in.
+#[derive(Debug, Clone)]
+pub(crate) struct HyperSettings {
+    pub(crate) connect_timeout: Duration,
+    pub(crate) pool_max_idle_per_host: usize,
+    pub(crate) pool_idle_timeout: Duration,
+    pub(crate) user_agent: HeaderValue,
+    pub(crate) allow_http: bool,
+    pub(crate) http2: bool,
+    pub(crate) extra_roots: Vec<Vec<u8>>,
+    pub(crate) built_in_roots: bool,
+}
+
+/// hyper-util's pooled client over rustls: what [`Client`](crate::Client) uses unless told
+/// otherwise. Built by [`ClientBuilder::build`](crate::ClientBuilder::build).
+#[derive(Debug, Clone)]
+pub struct HyperTransport {
+    client: Client<HttpsConnector<HttpConnector>, SecretBody>,
+    user_agent: HeaderValue,
+}
+
+impl HyperTransport {
+    pub(crate) fn new(settings: HyperSettings) -> Result<Self, Error> {
+        let mut http = HttpConnector::new();
+        // The https connector decides which schemes pass; this one only opens sockets.
+        http.enforce_http(false);
+        http.set_connect_timeout(Some(settings.connect_timeout));
+        http.set_nodelay(true);
+        let tls = tls_config(&settings)?;
+        let schemes = hyper_rustls::HttpsConnectorBuilder::new().with_tls_config(tls);
+        let schemes = if settings.allow_http {
+            schemes.https_or_http()
+        } else {
+            schemes.https_only()
+        };
+        let connector = if settings.http2 {
+            schemes.enable_all_versions().wrap_connector(http)
+        } else {
+            schemes.enable_http1().wrap_connector(http)
+        };
+        let client = Client::builder(TokioExecutor::new())
+            .pool_timer(TokioTimer::new())
+            .timer(TokioTimer::new())
+            .pool_idle_timeout(settings.pool_idle_timeout)
+            .pool_max_idle_per_host(settings.pool_max_idle_per_host)
+            .build(connector);
+        Ok(Self {
+            client,
+            user_agent: settings.user_agent,
+        })
+    }
+
+    fn http_request(
+        &self,
+        exchange: &TransportRequest<'_>,
+    ) -> Result<http::Request<SecretBody>, TransportError> {
+        let other =
+            |error: http::Error| TransportError::with_source(TransportErrorKind::Other, error);
+        let request: &Request = exchange.request;
+        let uri = http::Uri::try_from(exchange.base_url.join(&request.path))
+            .map_err(|error| other(error.into()))?;
+        let mut http_request = http::Request::builder()
+            .method(http::Method::POST)
+            .uri(uri)
+            .body(SecretBody::new(request.body.clone()))
+            .map_err(other)?;
+        let headers = http_request.headers_mut();
+        headers.reserve(request.headers.len() + 1);
+        for header in &request.headers {
+            let name = HeaderName::from_bytes(header.name.as_bytes())
+                .map_err(|error| other(error.into()))?;
+            let mut value =
+                HeaderValue::from_str(header.value()).map_err(|error| other(error.into()))?;
+            value.set_sensitive(header.is_sensitive());
+            headers.append(name, value);
+        }
+        headers.insert(USER_AGENT, self.user_agent.clone());
+        Ok(http_request)
+    }
+}
+
+impl Transport for HyperTransport {
+    async fn send(
+        &self,
+        exchange: TransportRequest<'_>,
+    ) -> Result<TransportResponse, TransportError> {
+        let http_request = self.http_request(&exchange)?;
+        let response = self.client.request(http_request).await.map_err(|error| {
+            let kind = if error.is_connect() {
+                TransportErrorKind::Connect
+            } else {
+                TransportErrorKind::Broken
+            };
+            TransportError::with_source(kind, error)
+        })?;
+        let status = response.status().as_u16();
+        let limit = exchange.body_limit;
+        let too_large = TransportError::new(TransportErrorKind::ResponseTooLarge { limit });
+        let announced = response
+            .headers()
+            .get(CONTENT_LENGTH)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|text| text.parse::<u64>().ok());
+        if announced.is_some_and(|len| usize::try_from(len).map_or(true, |len| len > limit)) {
+            // Not a byte of it is read: the connection is dropped with the response.
+            return Err(too_large);
+        }
+        let body = Limited::new(response.into_body(), limit)
+            .collect()
+            .await
+            .map_err(|error| {
+                if error.is::<LengthLimitError>() {
+                    too_large
+                } else {
+                    TransportError::with_source(TransportErrorKind::Broken, error)
+                }
+            })?
+            .to_bytes();
+        Ok(TransportResponse { status, body })
+    }
+}
+
+/// rustls with the ring provider, the webpki roots (unless turned off) and the caller's own.
+fn tls_config(settings: &HyperSettings) -> Result<rustls::ClientConfig, Error> {
+    let mut roots = rustls::RootCertStore::empty();
+    if settings.built_in_roots {
+        roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    }
+    for der in &settings.extra_roots {
+        roots
+            .add(CertificateDer::from(der.clone()))
+            .map_err(|_| Error::Config {
+                setting: "add_root_certificate",
+                reason: "is not a DER-encoded X.509 certificate rustls accepts",
+            })?;
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|_| Error::Config {
+            setting: "tls",
+            reason: "the ring provider offers no safe protocol version",
+        })?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(config)
+}

@@ -1,0 +1,75 @@
+//! # paytoken
+//!
+//! A Rust SDK for card-tokenization payment gateways: store cards and bank accounts as
+//! tokens, sign customers up, pay with a card or a token (plain, recurring, in
+//! installments), list stored cards, invoices and transactions. Many white-label gateways
+//! run this interface; the base URL is yours to choose.
+//!
+//! **Layer:** the facade. It re-exports the four layers, so one dependency is enough:
+//! [`types`] (the values), [`checksum`] (the MD5 signatures), [`protocol`] (every operation
+//! as a request builder and a response parser, without I/O) and, with the default `hyper`
+//! feature, the async [`Client`].
+//!
+//! ```no_run
+//! use paytoken::ops::payment::Payment;
+//! use paytoken::{Card, CardNumber, Client, Credentials, Cvv, SecureKey, Username};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let client = Client::builder()
+//!     .base_url("https://sandbox.gateway.example")
+//!     .credentials(Credentials::merchant("11344".parse()?, SecureKey::new("key")?))
+//!     .fetch_auth_token("100".parse()?, Username::new("shop.admin")?)
+//!     .build()?;
+//!
+//! let card = Card {
+//!     number: CardNumber::new("4000000000000051")?,
+//!     expiry_month: "06".parse()?,
+//!     expiry_year: "2030".parse()?,
+//!     cvv: Cvv::new("745")?,
+//!     holder: None,
+//! };
+//! let payment = Payment::new("order1001".parse()?, "50.00".parse()?, "EUR".parse()?, card)
+//!     .store_card();
+//! let transaction = client.pay(&payment).await?;
+//! println!("{:?}, token {:?}", transaction.status, transaction.registration_id);
+//! # Ok(()) }
+//! ```
+//!
+//! ## Features
+//! - `hyper` (default): the async client on hyper and rustls ([`Client`]) and its
+//!   in-memory fake ([`testing`]). `default-features = false` leaves the sans-IO core:
+//!   build requests with [`protocol`], send them with any HTTP stack.
+//! - `http`: `Request::into_http` and `parse_http`, for stacks that speak the `http` crate.
+
+#![forbid(unsafe_code)]
+
+/// The values requests are built from: amounts, currencies, cards, customers, identifiers.
+pub use paytoken_types as types;
+
+/// Credentials and the checksum rules.
+pub use paytoken_checksum as checksum;
+
+/// Every operation as a request builder and a response parser, without I/O.
+pub use paytoken_protocol as protocol;
+
+pub use paytoken_checksum::{Credentials, SecureKey};
+pub use paytoken_protocol::{
+    AuthToken, BaseUrl, Context, Invoice, InvoicePager, Operation, PaymentStatus, Refusal,
+    Transaction, Username, ops,
+};
+pub use paytoken_types::{
+    AccountId, Amount, BankAccount, Billing, Card, CardNumber, CodeFamily, Currency, Customer,
+    CustomerId, Cvv, MemberId, MerchantTransactionId, PartnerId, PaymentId, RegistrationId,
+    Shipping, TerminalId,
+};
+
+#[cfg(feature = "hyper")]
+pub use paytoken_hyper::{
+    Client, ClientBuilder, Error, HyperTransport, RetryPolicy, Transport, TransportError,
+    TransportErrorKind, TransportRequest, TransportResponse,
+};
+
+/// An in-memory transport for unit tests, without sockets.
+#[cfg(feature = "hyper")]
+pub use paytoken_hyper::testing;

@@ -1,0 +1,147 @@
+//! What the client tests share: a client for a sandbox, test values, a certificate
+//! authority made at test time, and a tracing subscriber that keeps everything.
+
+#![allow(dead_code, reason = "each test file uses its own part of this module")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use std::fmt::{self, Write as _};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use paytoken::{Card, CardNumber, Client, ClientBuilder, Customer, Cvv, MerchantTransactionId};
+use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, TlsIdentity};
+
+/// A client builder for the sandbox's default merchant: its credentials, account and
+/// terminal, and a token fetched with its login name.
+pub(crate) fn client_for(sandbox: &Sandbox) -> ClientBuilder {
+    let config = sandbox.config();
+    let partner = &config.partners[0];
+    let merchant = config.merchant(DEFAULT_MERCHANT_ID).unwrap();
+    let mut builder = Client::builder()
+        .base_url(sandbox.base_url())
+        .credentials(merchant.credentials())
+        .fetch_auth_token(partner.partner_id, merchant.username.clone());
+    if let Some(account) = merchant.account_id {
+        builder = builder.account_id(account);
+    }
+    if let Some(terminal) = merchant.terminal_id {
+        builder = builder.terminal_id(terminal);
+    }
+    if sandbox.base_url().starts_with("http://") {
+        builder = builder.allow_http(true);
+    }
+    builder
+}
+
+/// A sandbox test card, valid until 12/2099.
+pub(crate) fn card(number: &str) -> Card {
+    Card {
+        number: CardNumber::new(number).unwrap(),
+        expiry_month: "12".parse().unwrap(),
+        expiry_year: "2099".parse().unwrap(),
+        cvv: Cvv::new("123").unwrap(),
+        holder: Some("Ada Lovelace".into()),
+    }
+}
+
+/// A merchant transaction id no other test of this process uses.
+pub(crate) fn order_id() -> MerchantTransactionId {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    format!("order{}x{n}", std::process::id()).parse().unwrap()
+}
+
+/// A customer with a name and an email.
+pub(crate) fn customer() -> Customer {
+    Customer {
+        given_name: Some("Ada".into()),
+        surname: Some("Lovelace".into()),
+        email: Some(paytoken::types::Email::new("ada@example.com").unwrap()),
+        ..Customer::default()
+    }
+}
+
+/// A certificate authority made now, and a certificate it signed for `127.0.0.1` and
+/// `localhost`: the CA's certificate (DER) to trust, and the server's identity.
+pub(crate) fn test_ca() -> (Vec<u8>, TlsIdentity) {
+    use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
+    let server_key = KeyPair::generate().unwrap();
+    let server = CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
+        .unwrap()
+        .signed_by(&server_key, &ca)
+        .unwrap();
+    let identity = TlsIdentity {
+        certificate_chain: vec![server.der().to_vec()],
+        private_key: server_key.serialize_der(),
+    };
+    (ca.der().to_vec(), identity)
+}
+
+/// A tracing subscriber that writes every span (with its fields, as they are recorded) and
+/// every event, at every level, into one text.
+#[derive(Clone, Default)]
+pub(crate) struct Capture(Arc<Mutex<String>>);
+
+impl Capture {
+    pub(crate) fn text(&self) -> String {
+        self.0.lock().unwrap().clone()
+    }
+
+    fn push(&self, line: &str) {
+        let mut text = self.0.lock().unwrap();
+        text.push_str(line);
+        text.push('\n');
+    }
+}
+
+struct Fields(String);
+
+impl tracing::field::Visit for Fields {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn fmt::Debug) {
+        let _ = write!(self.0, " {}={value:?}", field.name());
+    }
+}
+
+impl tracing::Subscriber for Capture {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+
+    fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        let mut fields = Fields(format!("span {}", span.metadata().name()));
+        span.record(&mut fields);
+        self.push(&fields.0);
+        tracing::span::Id::from_u64(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+
+    fn record(&self, _: &tracing::span::Id, values: &tracing::span::Record<'_>) {
+        let mut fields = Fields("record".to_owned());
+        values.record(&mut fields);
+        self.push(&fields.0);
+    }
+
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+
+    fn event(&self, event: &tracing::Event<'_>) {
+        let mut fields = Fields(format!(
+            "event {} {}",
+            event.metadata().level(),
+            event.metadata().target()
+        ));
+        event.record(&mut fields);
+        self.push(&fields.0);
+    }
+
+    fn enter(&self, _: &tracing::span::Id) {}
+
+    fn exit(&self, _: &tracing::span::Id) {}
+}
