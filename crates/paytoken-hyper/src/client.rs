@@ -284,13 +284,17 @@ impl<T: Transport> Client<T> {
             elapsed_us = Empty,
         );
         let started = Instant::now();
-        let result = self.signed_call(call).instrument(span.clone()).await;
+        let result = self.signed_call(call, &span).instrument(span.clone()).await;
         record_elapsed(&span, started);
         record_outcome(&span, &result);
         result
     }
 
-    async fn signed_call<C: Call>(&self, mut call: C) -> Result<C::Response, Error> {
+    async fn signed_call<C: Call>(
+        &self,
+        mut call: C,
+        span: &tracing::Span,
+    ) -> Result<C::Response, Error> {
         let kind = call.kind();
         let is_token_call = matches!(
             kind,
@@ -304,21 +308,20 @@ impl<T: Transport> Client<T> {
         let mut renewed = false;
         loop {
             let request = call.request(&context)?;
-            let answer = match self.exchange(&request).await {
+            let answer = match self.exchange(&request, span).await {
                 Ok(answer) => answer,
                 Err(error) => return Err(judge(&request, error)),
             };
             match call.parse(answer.status, &answer.body) {
                 Ok(response) => {
                     if let Some(code) = response.result_code() {
-                        tracing::Span::current().record("result.code", code);
+                        span.record("result.code", code);
                     }
                     return Ok(response);
                 }
                 Err(error) => {
                     if let Some(refusal) = error.refusal() {
-                        tracing::Span::current()
-                            .record("result.code", refusal.result.code.as_str());
+                        span.record("result.code", refusal.result.code.as_str());
                         // A refusal means nothing was processed, so even a payment may go
                         // again, once, with a fresh token.
                         let token_refused = refusal.family() == CodeFamily::SystemCheck;
@@ -393,7 +396,10 @@ impl<T: Transport> Client<T> {
                 elapsed_us = Empty,
             );
             let started = Instant::now();
-            let answer = self.exchange(&request).instrument(span.clone()).await;
+            let answer = self
+                .exchange(&request, &span)
+                .instrument(span.clone())
+                .await;
             record_elapsed(&span, started);
             let parsed = answer.and_then(|answer| {
                 lifecycle
@@ -417,9 +423,12 @@ impl<T: Transport> Client<T> {
     /// Sends `request` until it gets an answer, or the policy allows no other attempt:
     /// every request after a connection that never opened, reads also after a broken
     /// connection or a `5xx` status.
-    async fn exchange(&self, request: &Request) -> Result<TransportResponse, Error> {
+    async fn exchange(
+        &self,
+        request: &Request,
+        span: &tracing::Span,
+    ) -> Result<TransportResponse, Error> {
         let inner = &*self.inner;
-        let span = tracing::Span::current();
         let max_attempts = inner.retry.max_attempts.max(1);
         let mut attempt = 1;
         loop {

@@ -1,8 +1,10 @@
 //! Fault injection: what can go wrong between a client and the gateway, on demand.
 //!
-//! Faults are set for the whole sandbox ([`SandboxBuilder::faults`](crate::SandboxBuilder::faults))
-//! or for one request with the header [`FAULT_HEADER`], which only the sandbox reads. The
-//! header's directives override the sandbox's, one by one:
+//! Faults are set for the whole sandbox ([`SandboxBuilder::faults`](crate::SandboxBuilder::faults)),
+//! for the next requests that arrive, whoever sends them ([`Sandbox::fault_next`](crate::Sandbox::fault_next):
+//! how a test breaks one exchange of an unmodified client), or for one request with the
+//! header [`FAULT_HEADER`], which only the sandbox reads. The header's directives override
+//! the others, one by one:
 //!
 //! ```text
 //! paytoken-sandbox-fault: latency=250ms, drop=after

@@ -16,6 +16,8 @@ use std::sync::{Arc, Mutex};
 use paytoken::{Card, CardNumber, Client, ClientBuilder, Customer, Cvv, MerchantTransactionId};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, TlsIdentity};
 
+pub(crate) mod life_cycle;
+
 /// A client builder for the sandbox's default merchant: its credentials, account and
 /// terminal, and a token fetched with its login name.
 pub(crate) fn client_for(sandbox: &Sandbox) -> ClientBuilder {

@@ -1,0 +1,104 @@
+//! No secret reaches a log line or an error: the whole life cycle and a run of failures
+//! with tracing captured at every level, every error shown with `Display` and `Debug`.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod common;
+
+use std::fmt::Write as _;
+
+use common::life_cycle::life_cycle;
+use common::{Capture, card, client_for, order_id};
+use paytoken::ops::cards_and_accounts::CardsAndAccounts;
+use paytoken::ops::payment::Payment;
+use paytoken::{Credentials, SecureKey};
+use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Faults, Sandbox, cards};
+
+#[test]
+fn no_secret_reaches_a_log_line_or_an_error() {
+    let capture = Capture::default();
+    let _guard = tracing::subscriber::set_default(capture.clone());
+    // One thread, so that every task the client and hyper spawn logs to the capture.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let shown = runtime.block_on(async {
+        let sandbox = Sandbox::start().await.unwrap();
+        let builder = client_for(&sandbox);
+        let mut shown = format!("{builder:?}\n");
+        let client = builder.build().unwrap();
+        write!(shown, "{client:?}\n").unwrap();
+        life_cycle(&client, &sandbox).await;
+
+        let pay = || {
+            Payment::new(
+                order_id(),
+                "10.00".parse().unwrap(),
+                "EUR".parse().unwrap(),
+                card(cards::APPROVED),
+            )
+        };
+        let mut errors = Vec::new();
+        for fault in [
+            "drop=after",
+            "status=502",
+            "body=truncated",
+            "body=malformed",
+        ] {
+            sandbox.fault_next(Faults::parse(fault).unwrap());
+            errors.push(client.pay(&pay()).await.unwrap_err());
+        }
+        let merchant = sandbox.config().merchant(DEFAULT_MERCHANT_ID).unwrap();
+        let wrong_key = client_for(&sandbox)
+            .credentials(Credentials::merchant(
+                merchant.member_id,
+                SecureKey::new("not-the-key").unwrap(),
+            ))
+            .build()
+            .unwrap();
+        errors.push(
+            wrong_key
+                .cards_and_accounts(&CardsAndAccounts::all())
+                .await
+                .unwrap_err(),
+        );
+        for error in &errors {
+            write!(shown, "{error}\n{error:?}\n").unwrap();
+        }
+        shown
+    });
+
+    let logs = capture.text();
+    assert!(
+        logs.contains("span paytoken.call operation=\"payment\""),
+        "{logs}"
+    );
+    assert!(logs.contains("result.code=\"00001\""), "{logs}");
+    assert!(logs.contains("outcome=\"outcome_unknown\""), "{logs}");
+    let merchant = paytoken_sandbox::SandboxConfig::default()
+        .merchant(DEFAULT_MERCHANT_ID)
+        .unwrap()
+        .clone();
+    let secure_key = merchant.secure_key.expose_secret().to_owned();
+    for (name, text) in [("logs", &logs), ("errors", &shown)] {
+        for secret in [
+            secure_key.as_str(),
+            cards::APPROVED,
+            cards::INSTALLMENTS,
+            "card.number",
+            "card.cvv",
+            "authentication.sKey",
+            "authentication.checksum",
+            // The sandbox's auth tokens are JWT-shaped: base64url of `{"`.
+            "eyJ",
+        ] {
+            assert!(!text.contains(secret), "{name} show {secret:?}:\n{text}");
+        }
+    }
+}
