@@ -272,18 +272,8 @@ impl<T: Transport> Client<T> {
 
     /// The call loop, inside its span.
     async fn call<C: Call>(&self, call: C) -> Result<C::Response, Error> {
-        let kind = call.kind();
-        let span = tracing::info_span!(
-            target: "paytoken",
-            "paytoken.call",
-            operation = kind.name(),
-            attempts = Empty,
-            http.status = Empty,
-            result.code = Empty,
-            outcome = Empty,
-            elapsed_us = Empty,
-        );
-        let started = Instant::now();
+        let span = call_span(call.kind());
+        let started = start_clock(&span);
         let result = self.signed_call(call, &span).instrument(span.clone()).await;
         record_elapsed(&span, started);
         record_outcome(&span, &result);
@@ -385,17 +375,8 @@ impl<T: Transport> Client<T> {
                     });
                 }
             };
-            let span = tracing::info_span!(
-                target: "paytoken",
-                "paytoken.call",
-                operation = request.operation.name(),
-                attempts = Empty,
-                http.status = Empty,
-                result.code = Empty,
-                outcome = Empty,
-                elapsed_us = Empty,
-            );
-            let started = Instant::now();
+            let span = call_span(request.operation);
+            let started = start_clock(&span);
             let answer = self
                 .exchange(&request, &span)
                 .instrument(span.clone())
@@ -492,9 +473,30 @@ fn judge(request: &Request, error: Error) -> Error {
     }
 }
 
-fn record_elapsed(span: &tracing::Span, started: Instant) {
-    let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
-    span.record("elapsed_us", micros);
+/// The span of one call: its fields are filled in as the call goes.
+fn call_span(operation: OperationKind) -> tracing::Span {
+    tracing::info_span!(
+        target: "paytoken",
+        "paytoken.call",
+        operation = operation.name(),
+        attempts = Empty,
+        http.status = Empty,
+        result.code = Empty,
+        outcome = Empty,
+        elapsed_us = Empty,
+    )
+}
+
+/// When the call started, for its span; `None` when no subscriber listens.
+fn start_clock(span: &tracing::Span) -> Option<Instant> {
+    (!span.is_disabled()).then(Instant::now)
+}
+
+fn record_elapsed(span: &tracing::Span, started: Option<Instant>) {
+    if let Some(started) = started {
+        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        span.record("elapsed_us", micros);
+    }
 }
 
 fn record_outcome<R>(span: &tracing::Span, result: &Result<R, Error>) {

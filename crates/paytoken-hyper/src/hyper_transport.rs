@@ -4,13 +4,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::header::{CONTENT_LENGTH, HeaderName, HeaderValue, USER_AGENT};
+use http::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderName, HeaderValue, USER_AGENT};
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
-use paytoken_protocol::Request;
+use paytoken_protocol::{AUTH_TOKEN_HEADER, FORM_CONTENT_TYPE, Request};
 use rustls::pki_types::CertificateDer;
 
 use crate::body::SecretBody;
@@ -88,10 +88,19 @@ impl HyperTransport {
         let headers = http_request.headers_mut();
         headers.reserve(request.headers.len() + 1);
         for header in &request.headers {
-            let name = HeaderName::from_bytes(header.name.as_bytes())
-                .map_err(|error| other(error.into()))?;
-            let mut value =
-                HeaderValue::from_str(header.value()).map_err(|error| other(error.into()))?;
+            // The two headers every request carries skip the parsing (and, for the custom
+            // name, the allocation) of a header met for the first time.
+            let name = match header.name {
+                "Content-Type" => CONTENT_TYPE,
+                AUTH_TOKEN_HEADER => HeaderName::from_static("authtoken"),
+                other_name => HeaderName::from_bytes(other_name.as_bytes())
+                    .map_err(|error| other(error.into()))?,
+            };
+            let mut value = if header.value() == FORM_CONTENT_TYPE {
+                HeaderValue::from_static(FORM_CONTENT_TYPE)
+            } else {
+                HeaderValue::from_str(header.value()).map_err(|error| other(error.into()))?
+            };
             value.set_sensitive(header.is_sensitive());
             headers.append(name, value);
         }
