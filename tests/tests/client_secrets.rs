@@ -5,7 +5,9 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
-    clippy::indexing_slicing
+    clippy::indexing_slicing,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc
 )]
 
 mod common;
@@ -33,7 +35,7 @@ fn no_secret_reaches_a_log_line_or_an_error() {
         let builder = client_for(&sandbox);
         let mut shown = format!("{builder:?}\n");
         let client = builder.build().unwrap();
-        write!(shown, "{client:?}\n").unwrap();
+        writeln!(shown, "{client:?}").unwrap();
         life_cycle(&client, &sandbox).await;
 
         let pay = || {
@@ -69,7 +71,7 @@ fn no_secret_reaches_a_log_line_or_an_error() {
                 .unwrap_err(),
         );
         for error in &errors {
-            write!(shown, "{error}\n{error:?}\n").unwrap();
+            writeln!(shown, "{error}\n{error:?}").unwrap();
         }
         shown
     });

@@ -5,8 +5,8 @@
 //!
 //! - `cargo xtask ci`: every check CI makes, in order, stopping at the first failure:
 //!   formatting, clippy with `-D warnings` on all targets, the tests, the docs with
-//!   `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` depends on no
-//!   I/O crate, and `cargo deny`.
+//!   `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and `paytoken`
+//!   without its `hyper` feature) depends on no I/O crate, and `cargo deny`.
 //! - `cargo xtask bench [ARGS]`: the criterion benchmarks of every crate, with `ARGS`
 //!   passed on to them (for example a filter).
 #![allow(
@@ -112,27 +112,31 @@ fn ci() -> Result<(), String> {
 /// Crates the sans-IO protocol must never depend on (design.md, invariant 2).
 const IO_CRATES: &[&str] = &["tokio", "hyper", "hyper-util", "mio", "reqwest", "socket2"];
 
-/// Checks that `paytoken-protocol`, with every feature, depends on no I/O runtime, and that
-/// its sources (doc examples included) read no clock and do no I/O.
+/// Checks that `paytoken-protocol`, with every feature, and the `paytoken` facade without
+/// its default `hyper` feature depend on no I/O runtime, and that the protocol's sources
+/// (doc examples included) read no clock and do no I/O.
 fn sans_io() -> Result<(), String> {
-    let tree = cargo_output(&[
-        "tree",
-        "-p",
-        "paytoken-protocol",
-        "--all-features",
-        "--edges",
-        "normal",
-        "--prefix",
-        "none",
-        "--locked",
-    ])?;
+    no_io_crate_under("paytoken-protocol", &["--all-features"])?;
+    no_io_crate_under("paytoken", &["--no-default-features", "--features", "http"])?;
+    no_clock_in("crates/paytoken-protocol/src")
+}
+
+/// Fails when `package`, built with `features`, depends on one of [`IO_CRATES`].
+fn no_io_crate_under(package: &str, features: &[&str]) -> Result<(), String> {
+    let mut args = vec!["tree", "-p", package];
+    args.extend_from_slice(features);
+    args.extend_from_slice(&["--edges", "normal", "--prefix", "none", "--locked"]);
+    let tree = cargo_output(&args)?;
     for line in tree.lines() {
         let name = line.split_whitespace().next().unwrap_or_default();
         if IO_CRATES.contains(&name) {
-            return Err(format!("paytoken-protocol depends on {name}, an I/O crate"));
+            return Err(format!(
+                "{package} ({}) depends on {name}, an I/O crate",
+                features.join(" ")
+            ));
         }
     }
-    no_clock_in("crates/paytoken-protocol/src")
+    Ok(())
 }
 
 /// What the sans-IO crate must not call, in its code or its doc examples: clocks, I/O,

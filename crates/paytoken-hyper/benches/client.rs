@@ -94,6 +94,10 @@ fn start_server() -> SocketAddr {
 }
 
 /// The three ways of making the same exchange.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "bench code, cloned once per task"
+)]
 #[derive(Clone)]
 enum Contender {
     BareHyper {

@@ -42,7 +42,7 @@ pub enum Error {
         /// What was expected.
         reason: &'static str,
     },
-    /// The TLS certificate or key of [`SandboxBuilder::tls`](crate::SandboxBuilder::tls)
+    /// The TLS certificate or key of `SandboxBuilder::tls` (feature `tls`)
     /// was refused by rustls.
     #[error("cannot serve tls: {reason}")]
     Tls {

@@ -6,7 +6,9 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
-    clippy::indexing_slicing
+    clippy::indexing_slicing,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc
 )]
 
 use std::fmt::{self, Write as _};
