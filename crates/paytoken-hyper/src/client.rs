@@ -364,6 +364,9 @@ impl<T: Transport> Client<T> {
             rounds += 1;
             let sent_at = auth.now();
             let request = match lifecycle.step(&current.context, sent_at)? {
+                // The life cycle and `Current` compute the same due time from the same
+                // `sent_at`, so this arm is not met in practice; should it be, the token is
+                // kept and its due time counted from now.
                 TokenStep::Valid(token) => {
                     return Ok(auth.install(&current.context, token.clone(), sent_at));
                 }
@@ -509,7 +512,8 @@ fn record_outcome<R>(span: &tracing::Span, result: &Result<R, Error>) {
     };
     span.record("outcome", outcome);
     if let Err(error) = result {
-        // The message holds no secret (see `Error`), and neither paths nor bodies.
+        // The message holds no secret (see `Error`) and no path; of an answer that was not
+        // the gateway's, only the protocol crate's short redacted excerpt.
         tracing::debug!(target: "paytoken", error = %error, "call failed");
     }
 }

@@ -55,7 +55,7 @@
 //!   a refusal, one renewal at a time ([`ClientBuilder::fetch_auth_token`]).
 //! - **Tracing**: a span `paytoken.call` per call (target `paytoken`) with `operation`,
 //!   `attempts`, `http.status`, `result.code`, `outcome` and `elapsed_us`; never a key, a
-//!   token, a card number, a CVV, a body or a path (paths hold registration ids).
+//!   token, a card number, a CVV, a request body or a path (paths hold registration ids).
 //!
 //! ## Transports
 //! [`HyperTransport`] (hyper-util's pool, hyper-rustls with ring and the webpki roots,
