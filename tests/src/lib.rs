@@ -1,11 +1,12 @@
 //! # tests
 //!
 //! paytoken's end-to-end tests, in `tests/`: the invariants that hold only across crates.
-//! Today that is a signed request body built from `paytoken-types` and
-//! `paytoken-checksum`, a protocol request carried through the `http` crate, and the
-//! README's examples (one of them a payment against the sandbox over a socket); the
-//! client-against-sandbox tests over TCP and TLS join them with the client. This library
-//! is empty on purpose: a package needs one target.
+//! A signed request body built from `paytoken-types` and `paytoken-checksum`; a protocol
+//! request carried through the `http` crate; the client against the sandbox over TCP and
+//! TLS (`client_lifecycle`: every operation; `client_faults`: stalls, drops, `5xx`,
+//! oversized and broken answers, expired tokens, redirects; `client_secrets`: every log
+//! line and error of a whole run; `client_http2`: h2 by ALPN); and the README's examples.
+//! This library is empty on purpose: a package needs one target.
 #![allow(clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
 
 /// The README's examples, compiled and run as doctests so they stay true.
