@@ -279,17 +279,19 @@ async fn a_token_due_for_renewal_is_fetched_once_for_all_the_calls_waiting() {
 #[tokio::test]
 async fn a_token_near_its_end_is_regenerated_before_it_expires() {
     let sandbox = Sandbox::start().await.unwrap();
-    // Tokens the client takes to live 50 ms, renewed 10 ms before: the next call renews.
+    // Tokens the client takes to live a minute, renewed after 100 ms: the second call
+    // renews, by regenerating (the token is still valid). The minute keeps the test clear
+    // of a slow machine: only "at least 100 ms passed" matters.
     let client = client_for(&sandbox)
-        .token_lifetime(Duration::from_millis(50))
-        .refresh_before(Duration::from_millis(10))
+        .token_lifetime(Duration::from_secs(60))
+        .refresh_before(Duration::from_millis(59_900))
         .build()
         .unwrap();
     client
         .cards_and_accounts(&CardsAndAccounts::all())
         .await
         .unwrap();
-    tokio::time::sleep(Duration::from_millis(45)).await;
+    tokio::time::sleep(Duration::from_millis(150)).await;
     client
         .cards_and_accounts(&CardsAndAccounts::all())
         .await
@@ -300,9 +302,9 @@ async fn a_token_near_its_end_is_regenerated_before_it_expires() {
 
 #[tokio::test]
 async fn a_closed_port_is_a_connect_error_retried_even_for_a_payment() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let address = listener.local_addr().unwrap();
-    drop(listener);
+    // Port 1 on loopback: nothing listens there, and no test binds it (a port freed by
+    // another test's listener could be taken by a sandbox started meanwhile).
+    let address = std::net::SocketAddr::from(([127, 0, 0, 1], 1));
     let merchant = paytoken_sandbox::SandboxConfig::default()
         .merchant(DEFAULT_MERCHANT_ID)
         .unwrap()
