@@ -20,8 +20,10 @@ pub fn excerpt(body: &[u8]) -> String {
     redact(&String::from_utf8_lossy(body), EXCERPT_CHARS)
 }
 
-/// Redacts `text` and cuts it to `max_chars` characters.
-pub(crate) fn redact(text: &str, max_chars: usize) -> String {
+/// Redacts `text` (long digit runs and token-like words masked) and cuts it to
+/// `max_chars` characters: for any text that may echo a secret, such as a command line.
+#[must_use]
+pub fn redact(text: &str, max_chars: usize) -> String {
     // Read a little beyond the cut, so a secret that straddles it is still seen whole;
     // a word cut off by that read is dropped, since its start alone could be a secret's.
     let lookahead = max_chars + TOKEN_WORD + DIGIT_RUN;

@@ -1,0 +1,313 @@
+//! The command line: global options, and one subcommand per job.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// paytoken: the demo, the sandbox, and every operation of the card-tokenization gateway.
+#[derive(Debug, Parser)]
+#[command(name = "paytoken", version, about, max_term_width = 100)]
+pub(crate) struct Cli {
+    /// Print exactly one JSON object on stdout, errors included.
+    #[arg(long, global = true)]
+    pub(crate) json: bool,
+
+    #[command(flatten)]
+    pub(crate) gateway: GatewayArgs,
+
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// Where the gateway is and who is calling. The secure key is read from
+/// `PAYTOKEN_SECURE_KEY` or `--secure-key-file`, never from a flag's value.
+#[derive(Debug, Args)]
+pub(crate) struct GatewayArgs {
+    /// The gateway's base URL, such as https://sandbox.gateway.example.
+    #[arg(long, global = true, env = "PAYTOKEN_BASE_URL")]
+    pub(crate) base_url: Option<String>,
+    /// The merchant's member id.
+    #[arg(long, global = true, env = "PAYTOKEN_MEMBER_ID")]
+    pub(crate) member_id: Option<String>,
+    /// The partner id: the merchant's partner, or the caller itself without --member-id.
+    #[arg(long, global = true, env = "PAYTOKEN_PARTNER_ID")]
+    pub(crate) partner_id: Option<String>,
+    /// The login name that fetches the auth token.
+    #[arg(long, global = true, env = "PAYTOKEN_USERNAME")]
+    pub(crate) username: Option<String>,
+    /// `authentication.accountId`.
+    #[arg(long, global = true, env = "PAYTOKEN_ACCOUNT_ID")]
+    pub(crate) account_id: Option<String>,
+    /// `authentication.terminalId`.
+    #[arg(long, global = true, env = "PAYTOKEN_TERMINAL_ID")]
+    pub(crate) terminal_id: Option<String>,
+    /// An auth token to use as it is (otherwise one is fetched with --partner-id and
+    /// --username).
+    #[arg(
+        long,
+        global = true,
+        env = "PAYTOKEN_AUTH_TOKEN",
+        hide_env_values = true
+    )]
+    pub(crate) auth_token: Option<String>,
+    /// A file holding the secure key (instead of PAYTOKEN_SECURE_KEY).
+    #[arg(long, global = true)]
+    pub(crate) secure_key_file: Option<PathBuf>,
+    /// Allow a plain http:// base URL that is not a loopback address.
+    #[arg(long, global = true)]
+    pub(crate) allow_http: bool,
+    /// Seconds one attempt of a request may take.
+    #[arg(long, global = true, value_name = "SECONDS")]
+    pub(crate) timeout: Option<u64>,
+}
+
+/// What to do.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Run the whole tokenization life cycle against a sandbox started in-process.
+    Demo,
+    /// Run the sandbox as a server until interrupted.
+    Sandbox(SandboxArgs),
+    /// Sign a customer up.
+    Signup(SignupArgs),
+    /// Pay with a card, optionally storing it.
+    Pay(Box<PayArgs>),
+    /// Store a card or a bank account without a payment.
+    Register(Box<RegisterArgs>),
+    /// Pay with a stored token.
+    Charge(ChargeArgs),
+    /// Delete a stored token.
+    DeleteToken {
+        /// The token.
+        registration_id: String,
+    },
+    /// The installment counts a token may be charged in.
+    Installments {
+        /// The token.
+        registration_id: String,
+    },
+    /// The stored cards and bank accounts.
+    Cards {
+        /// Only this customer's.
+        #[arg(long)]
+        customer_id: Option<String>,
+    },
+    /// The invoice list: one page, or all of it.
+    Invoices(InvoicesArgs),
+    /// Fetch an auth token and print it.
+    AuthToken,
+    /// One transaction's stored state.
+    Inquiry(InquiryArgs),
+}
+
+/// `paytoken sandbox`.
+#[derive(Debug, Args)]
+pub(crate) struct SandboxArgs {
+    /// Where to listen.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub(crate) addr: SocketAddr,
+    /// Partners and merchants, as JSON (see `SandboxConfig::from_file`).
+    #[arg(long)]
+    pub(crate) config: Option<PathBuf>,
+    /// Wait this long before handling each request (`250ms`, `2s`).
+    #[arg(long)]
+    pub(crate) latency: Option<String>,
+    /// Send the headers, then wait this long before the body.
+    #[arg(long)]
+    pub(crate) stall: Option<String>,
+    /// Close the connection before or after handling each request.
+    #[arg(long, value_enum)]
+    pub(crate) drop: Option<DropAt>,
+    /// Answer every request with this status and an HTML page.
+    #[arg(long, value_parser = ["500", "502"])]
+    pub(crate) status: Option<String>,
+    /// Answer 200 with a broken body.
+    #[arg(long, value_enum)]
+    pub(crate) body: Option<BrokenBody>,
+}
+
+/// `--drop`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum DropAt {
+    /// Nothing happens.
+    Before,
+    /// The request takes effect, the answer is lost.
+    After,
+}
+
+/// `--body`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum BrokenBody {
+    /// Not JSON.
+    Malformed,
+    /// The first half of the answer.
+    Truncated,
+    /// 2 MiB of JSON.
+    Oversized,
+}
+
+/// `paytoken signup`.
+#[derive(Debug, Args)]
+pub(crate) struct SignupArgs {
+    #[arg(long)]
+    pub(crate) given_name: String,
+    #[arg(long)]
+    pub(crate) surname: String,
+    #[arg(long)]
+    pub(crate) email: String,
+    /// `M` or `F`.
+    #[arg(long)]
+    pub(crate) sex: Option<String>,
+    #[arg(long)]
+    pub(crate) phone: Option<String>,
+    /// `yyyyMMdd`.
+    #[arg(long)]
+    pub(crate) birth_date: Option<String>,
+    /// Two letters.
+    #[arg(long)]
+    pub(crate) country: Option<String>,
+    #[arg(long)]
+    pub(crate) postcode: Option<String>,
+}
+
+/// The card of `pay` and `register`.
+#[derive(Debug, Args)]
+pub(crate) struct CardArgs {
+    #[arg(long)]
+    pub(crate) card_number: Option<String>,
+    #[arg(long)]
+    pub(crate) expiry_month: Option<String>,
+    #[arg(long)]
+    pub(crate) expiry_year: Option<String>,
+    #[arg(long)]
+    pub(crate) cvv: Option<String>,
+    /// `paymentBrand`: VISA by default, or told from the number.
+    #[arg(long)]
+    pub(crate) brand: Option<String>,
+    /// `paymentMode`: CC by default.
+    #[arg(long)]
+    pub(crate) mode: Option<String>,
+}
+
+/// The customer and shipping flags of `pay` and `register`.
+#[derive(Debug, Args)]
+pub(crate) struct PersonArgs {
+    #[arg(long)]
+    pub(crate) given_name: Option<String>,
+    #[arg(long)]
+    pub(crate) surname: Option<String>,
+    #[arg(long)]
+    pub(crate) email: Option<String>,
+    #[arg(long)]
+    pub(crate) phone: Option<String>,
+    #[arg(long)]
+    pub(crate) telnocc: Option<String>,
+    #[arg(long)]
+    pub(crate) ip: Option<String>,
+    #[arg(long)]
+    pub(crate) birth_date: Option<String>,
+    #[arg(long)]
+    pub(crate) country: Option<String>,
+    #[arg(long)]
+    pub(crate) city: Option<String>,
+    #[arg(long)]
+    pub(crate) state: Option<String>,
+    #[arg(long)]
+    pub(crate) postcode: Option<String>,
+    #[arg(long)]
+    pub(crate) street: Option<String>,
+}
+
+/// `paytoken pay`.
+#[derive(Debug, Args)]
+pub(crate) struct PayArgs {
+    #[arg(long)]
+    pub(crate) amount: String,
+    #[arg(long)]
+    pub(crate) currency: String,
+    #[arg(long)]
+    pub(crate) merchant_transaction_id: String,
+    #[command(flatten)]
+    pub(crate) card: CardArgs,
+    /// `DB` (debit, the default) or `PA` (pre-authorisation).
+    #[arg(long = "type", value_parser = ["DB", "PA"], default_value = "DB")]
+    pub(crate) payment_type: String,
+    /// Store the card (`createRegistration=true`).
+    #[arg(long)]
+    pub(crate) register: bool,
+    /// `initial`: the first payment of a recurring series.
+    #[arg(long, value_parser = ["initial"])]
+    pub(crate) recurring: Option<String>,
+    #[arg(long)]
+    pub(crate) customer_id: Option<String>,
+    /// The cardholder's name.
+    #[arg(long)]
+    pub(crate) holder: Option<String>,
+    #[command(flatten)]
+    pub(crate) person: PersonArgs,
+}
+
+/// `paytoken register`.
+#[derive(Debug, Args)]
+pub(crate) struct RegisterArgs {
+    #[command(flatten)]
+    pub(crate) card: CardArgs,
+    /// A bank account instead of a card.
+    #[arg(long, conflicts_with_all = ["card_number", "expiry_month", "expiry_year", "cvv"], requires = "bic")]
+    pub(crate) iban: Option<String>,
+    #[arg(long, requires = "iban")]
+    pub(crate) bic: Option<String>,
+    #[arg(long)]
+    pub(crate) customer_id: Option<String>,
+    #[command(flatten)]
+    pub(crate) person: PersonArgs,
+}
+
+/// `paytoken charge`.
+#[derive(Debug, Args)]
+pub(crate) struct ChargeArgs {
+    /// The token.
+    pub(crate) registration_id: String,
+    #[arg(long)]
+    pub(crate) amount: String,
+    #[arg(long)]
+    pub(crate) currency: String,
+    /// `DB` (the default) or `PA`.
+    #[arg(long = "type", value_parser = ["DB", "PA"], default_value = "DB")]
+    pub(crate) payment_type: String,
+    /// `initial` or `repeated`.
+    #[arg(long, value_parser = ["initial", "repeated"])]
+    pub(crate) recurring: Option<String>,
+    /// A count from the token's installment plans.
+    #[arg(long)]
+    pub(crate) installment: Option<u16>,
+    #[arg(long)]
+    pub(crate) cvv: Option<String>,
+    /// The merchant's id of this payment (one is made up when left out).
+    #[arg(long)]
+    pub(crate) merchant_transaction_id: Option<String>,
+}
+
+/// `paytoken invoices`.
+#[derive(Debug, Args)]
+pub(crate) struct InvoicesArgs {
+    #[arg(long, conflicts_with = "all")]
+    pub(crate) page: Option<u32>,
+    /// Invoices per page.
+    #[arg(long, default_value_t = 100)]
+    pub(crate) records: u32,
+    /// Every page from the first until a short or empty one.
+    #[arg(long)]
+    pub(crate) all: bool,
+}
+
+/// `paytoken inquiry`.
+#[derive(Debug, Args)]
+pub(crate) struct InquiryArgs {
+    /// The gateway's payment id.
+    #[arg(required_unless_present = "merchant_transaction_id")]
+    pub(crate) payment_id: Option<String>,
+    #[arg(long, conflicts_with = "payment_id")]
+    pub(crate) merchant_transaction_id: Option<String>,
+}

@@ -1,0 +1,116 @@
+//! The client from the global options and the environment.
+
+use std::time::Duration;
+
+use paytoken::{AuthToken, BaseUrl, Client, Credentials, SecureKey, Username};
+
+use crate::cli::GatewayArgs;
+use crate::report::Failure;
+
+/// Where the secure key comes from when `--secure-key-file` is not given.
+pub(crate) const SECURE_KEY_VARIABLE: &str = "PAYTOKEN_SECURE_KEY";
+
+/// The client for the operations, or the usage error that stops them before anything is
+/// sent (an auth-token request included).
+pub(crate) fn client(args: &GatewayArgs) -> Result<Client, Failure> {
+    let url = args
+        .base_url
+        .as_deref()
+        .ok_or_else(|| Failure::usage("no base url: give --base-url or set PAYTOKEN_BASE_URL"))?;
+    let base_url = BaseUrl::new(url).map_err(|error| Failure::usage(error.to_string()))?;
+    let plain_http = !base_url.is_https();
+    if plain_http && !base_url.is_loopback() && !args.allow_http {
+        return Err(Failure::usage(
+            "the base url is plain http and not a loopback address: card data needs https (--allow-http to insist)",
+        ));
+    }
+    let secure_key = secure_key(args)?;
+    let credentials = match (&args.member_id, &args.partner_id) {
+        (Some(member), _) => Credentials::merchant(parse(member, "--member-id")?, secure_key),
+        (None, Some(partner)) => Credentials::partner(parse(partner, "--partner-id")?, secure_key),
+        (None, None) => {
+            return Err(Failure::usage(
+                "no caller: give --member-id (a merchant) or --partner-id (a partner)",
+            ));
+        }
+    };
+    let mut builder = Client::builder()
+        .base_url(url)
+        .allow_http(plain_http)
+        .credentials(credentials);
+    if let Some(account) = &args.account_id {
+        builder = builder.account_id(parse(account, "--account-id")?);
+    }
+    if let Some(terminal) = &args.terminal_id {
+        builder = builder.terminal_id(parse(terminal, "--terminal-id")?);
+    }
+    if let Some(seconds) = args.timeout {
+        if seconds == 0 {
+            return Err(Failure::usage("--timeout: must be at least one second"));
+        }
+        builder = builder.request_timeout(Duration::from_secs(seconds));
+    }
+    match (&args.auth_token, &args.partner_id, &args.username) {
+        (Some(token), _, _) => {
+            let token = AuthToken::new(token.as_str())
+                .map_err(|error| Failure::usage(error.to_string()))?;
+            builder = builder.auth_token(token);
+        }
+        (None, Some(partner), Some(username)) => {
+            let username = Username::new(username.as_str())
+                .map_err(|error| Failure::usage(error.to_string()))?;
+            builder = builder.fetch_auth_token(parse(partner, "--partner-id")?, username);
+        }
+        // No token and no way to fetch one: the calls go without, as the user asked.
+        _ => {}
+    }
+    builder
+        .build()
+        .map_err(|error| Failure::usage(error.to_string()))
+}
+
+/// The partner id and login name the `auth-token` command needs.
+pub(crate) fn token_request(
+    args: &GatewayArgs,
+) -> Result<paytoken::ops::auth_token::FetchAuthToken, Failure> {
+    let (Some(partner), Some(username)) = (&args.partner_id, &args.username) else {
+        return Err(Failure::usage(
+            "auth-token needs --partner-id and --username (or PAYTOKEN_PARTNER_ID and PAYTOKEN_USERNAME)",
+        ));
+    };
+    let username =
+        Username::new(username.as_str()).map_err(|error| Failure::usage(error.to_string()))?;
+    Ok(paytoken::ops::auth_token::FetchAuthToken::new(
+        parse(partner, "--partner-id")?,
+        username,
+    ))
+}
+
+/// The secure key, from the file or the environment; never from a flag's value, which the
+/// process list would show.
+fn secure_key(args: &GatewayArgs) -> Result<SecureKey, Failure> {
+    let text = match &args.secure_key_file {
+        Some(path) => std::fs::read_to_string(path).map_err(|error| {
+            Failure::usage(format!("--secure-key-file {}: {error}", path.display()))
+        })?,
+        None => std::env::var(SECURE_KEY_VARIABLE).map_err(|_| {
+            Failure::usage(format!(
+                "no secure key: set {SECURE_KEY_VARIABLE} or give --secure-key-file"
+            ))
+        })?,
+    };
+    // A file ends with a newline more often than not; the key itself never does.
+    SecureKey::new(text.trim_end_matches(['\r', '\n']))
+        .map_err(|error| Failure::usage(error.to_string()))
+}
+
+/// Parses a value of the command line; the error names the flag (and the value, which is
+/// never a secret here).
+pub(crate) fn parse<T>(text: &str, flag: &str) -> Result<T, Failure>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    text.parse()
+        .map_err(|error| Failure::usage(format!("{flag} {text:?}: {error}")))
+}

@@ -1,0 +1,128 @@
+//! # paytoken-cli
+//!
+//! The `paytoken` command: `paytoken demo` runs the whole tokenization life cycle against
+//! a sandbox in-process; `paytoken sandbox` serves the sandbox; every other subcommand
+//! calls one operation of a gateway, like the Stripe CLI.
+//!
+//! **Layer:** the top. It uses the `paytoken` facade (the client) and `paytoken-sandbox`;
+//! nothing depends on it.
+//!
+//! ```text
+//! cargo run -p paytoken-cli -- demo
+//! PAYTOKEN_SECURE_KEY=... paytoken --base-url https://gw.example --member-id 11344 \
+//!     --partner-id 100 --username shop.admin cards --json
+//! ```
+//!
+//! Exit codes: 0 success, 2 usage or invalid input (nothing sent), 3 refused or declined,
+//! 4 transport failure or unknown outcome, 5 pending or waiting for 3-D Secure.
+//!
+//! ## Features
+//! None.
+
+#![forbid(unsafe_code)]
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    reason = "a program on std: the core and alloc paths buy nothing here"
+)]
+
+mod cli;
+mod config;
+mod demo;
+mod operations;
+mod render;
+mod report;
+mod serve;
+
+use std::process::ExitCode;
+
+use clap::Parser as _;
+use clap::error::ErrorKind;
+
+use crate::cli::{Cli, Command};
+use crate::report::{Exit, Failure, Report};
+
+fn main() -> ExitCode {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // `--json` is global, before or after the subcommand; when the line does not parse,
+    // it is looked for by hand, so that even a usage error comes out as JSON.
+    let json = args.iter().skip(1).any(|arg| arg == "--json");
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(error) => return usage(&error, json),
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            return Report::from(Failure::failed(format!("cannot start tokio: {error}")))
+                .print(cli.json);
+        }
+    };
+    let report = runtime.block_on(run(cli.command, &cli.gateway));
+    // The sandbox server printed its own line; it has nothing more to say.
+    if report.json.is_null() && report.human.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    report.print(cli.json)
+}
+
+async fn run(command: Command, gateway: &cli::GatewayArgs) -> Report {
+    match command {
+        Command::Demo => demo::run().await,
+        Command::Sandbox(args) => serve::run(&args).await,
+        Command::AuthToken => {
+            let request = config::token_request(gateway);
+            match (config::client(gateway), request) {
+                (Ok(client), Ok(fetch)) => match client.fetch_auth_token(&fetch).await {
+                    Ok(grant) => {
+                        Report::success(Exit::Success, "auth_token: done", render::grant(&grant))
+                    }
+                    Err(error) => Report::from(Failure::from_error("auth_token", &error)),
+                },
+                (Err(failure), _) | (_, Err(failure)) => Report::from(failure),
+            }
+        }
+        operation => match config::client(gateway) {
+            Ok(client) => operations::run(&client, operation).await,
+            Err(failure) => Report::from(failure),
+        },
+    }
+}
+
+/// A command line that does not parse: clap's own help and version go out as they are;
+/// anything else is a usage error, exit 2: clap's message on stderr, or with `--json` the
+/// JSON object on stdout and one line on stderr. A value the line held (a card number typed
+/// in the wrong place) is masked as error excerpts are.
+#[allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a command prints"
+)]
+fn usage(error: &clap::Error, json: bool) -> ExitCode {
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        print!("{error}");
+        return ExitCode::SUCCESS;
+    }
+    let message: String = error
+        .to_string()
+        .lines()
+        .map(|line| paytoken::protocol::excerpt::redact(line, 4096) + "\n")
+        .collect();
+    if !json {
+        eprint!("{message}");
+        return ExitCode::from(2);
+    }
+    let first_line = message
+        .lines()
+        .next()
+        .unwrap_or("invalid command line")
+        .trim_start_matches("error: ")
+        .to_owned();
+    Report::from(Failure::usage(first_line)).print(json)
+}

@@ -1,0 +1,364 @@
+//! One function per operation: the command's flags into the protocol's values (nothing is
+//! sent when one is wrong), the call, and the report.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use paytoken::ops::cards_and_accounts::CardsAndAccounts;
+use paytoken::ops::customer_signup::CustomerSignup;
+use paytoken::ops::delete_token::DeleteToken;
+use paytoken::ops::inquiry::Inquiry;
+use paytoken::ops::installments::Installments;
+use paytoken::ops::invoice_list::InvoiceList;
+use paytoken::ops::payment::Payment;
+use paytoken::ops::registration::Registration;
+use paytoken::ops::token_payment::TokenPayment;
+use paytoken::protocol::ops::brand_of;
+use paytoken::types::{PaymentBrand, PaymentType, RecurringType};
+use paytoken::{
+    BankAccount, Card, CardNumber, Client, Customer, Cvv, Error, MerchantTransactionId, Shipping,
+    Transaction,
+};
+
+use crate::cli::{
+    CardArgs, ChargeArgs, Command, InquiryArgs, InvoicesArgs, PayArgs, PersonArgs, RegisterArgs,
+    SignupArgs,
+};
+use crate::config::parse;
+use crate::render;
+use crate::report::{Exit, Failure, Report, transaction_outcome};
+
+/// Runs one operation against the gateway.
+pub(crate) async fn run(client: &Client, command: Command) -> Report {
+    let result = match command {
+        Command::Signup(args) => signup(client, &args).await,
+        Command::Pay(args) => pay(client, &args).await,
+        Command::Register(args) => register(client, &args).await,
+        Command::Charge(args) => charge(client, &args).await,
+        Command::DeleteToken { registration_id } => delete(client, &registration_id).await,
+        Command::Installments { registration_id } => installments(client, &registration_id).await,
+        Command::Cards { customer_id } => cards(client, customer_id.as_deref()).await,
+        Command::Invoices(args) => invoices(client, &args).await,
+        Command::Inquiry(args) => inquiry(client, &args).await,
+        // The others are not operations; `main` runs them.
+        Command::Demo | Command::Sandbox(_) | Command::AuthToken => {
+            Err(Failure::usage("not an operation"))
+        }
+    };
+    result.unwrap_or_else(Report::from)
+}
+
+/// The client's error as a failure of `operation`.
+fn failed(operation: &'static str) -> impl Fn(Error) -> Failure {
+    move |error| Failure::from_error(operation, &error)
+}
+
+fn transaction_report(operation: &str, transaction: &Transaction) -> Report {
+    let (exit, outcome) = transaction_outcome(transaction);
+    let mut json = render::transaction(outcome, transaction);
+    if let Some(object) = json.as_object_mut() {
+        object.insert("operation".into(), operation.into());
+    }
+    let title = match outcome {
+        "three_d_secure" => {
+            format!("{operation}: waiting for 3-D Secure (send the cardholder to the redirect)")
+        }
+        other => format!("{operation}: {}", other.replace('_', " ")),
+    };
+    Report::success(exit, &title, json)
+}
+
+fn ok_report(operation: &str, mut json: serde_json::Value) -> Report {
+    if let Some(object) = json.as_object_mut() {
+        object.insert("operation".into(), operation.into());
+    }
+    Report::success(Exit::Success, &format!("{operation}: done"), json)
+}
+
+async fn signup(client: &Client, args: &SignupArgs) -> Result<Report, Failure> {
+    let customer = Customer {
+        given_name: Some(args.given_name.clone()),
+        surname: Some(args.surname.clone()),
+        email: Some(parse(&args.email, "--email")?),
+        sex: args.sex.as_deref().map(|s| parse(s, "--sex")).transpose()?,
+        phone: args
+            .phone
+            .as_deref()
+            .map(|p| parse(p, "--phone"))
+            .transpose()?,
+        birth_date: args
+            .birth_date
+            .as_deref()
+            .map(|d| parse(d, "--birth-date"))
+            .transpose()?,
+        ..Customer::default()
+    };
+    let mut signup = CustomerSignup::new(customer);
+    if args.country.is_some() || args.postcode.is_some() {
+        signup = signup.shipping(Shipping {
+            country: args
+                .country
+                .as_deref()
+                .map(|c| parse(c, "--country"))
+                .transpose()?,
+            postcode: args.postcode.clone(),
+            ..Shipping::default()
+        });
+    }
+    let signed = client
+        .customer_signup(&signup)
+        .await
+        .map_err(failed("customer_signup"))?;
+    Ok(ok_report("customer_signup", render::signed_up(&signed)))
+}
+
+/// A card from the flags. The number and CVV are checked here, so that no error repeats
+/// them (a flag parser would print the value it refused).
+fn card(args: &CardArgs, holder: Option<&String>) -> Result<Card, Failure> {
+    let required = |value: &Option<String>, flag: &str| {
+        value
+            .clone()
+            .ok_or_else(|| Failure::usage(format!("{flag} is required for a card")))
+    };
+    let number = CardNumber::new(&required(&args.card_number, "--card-number")?)
+        .map_err(|error| Failure::usage(format!("--card-number: {error}")))?;
+    let cvv = Cvv::new(&required(&args.cvv, "--cvv")?)
+        .map_err(|error| Failure::usage(format!("--cvv: {error}")))?;
+    Ok(Card {
+        number,
+        expiry_month: parse(
+            &required(&args.expiry_month, "--expiry-month")?,
+            "--expiry-month",
+        )?,
+        expiry_year: parse(
+            &required(&args.expiry_year, "--expiry-year")?,
+            "--expiry-year",
+        )?,
+        cvv,
+        holder: holder.cloned(),
+    })
+}
+
+/// `--brand`, or the brand the number tells, or VISA.
+fn brand(args: &CardArgs, card: &Card) -> Result<PaymentBrand, Failure> {
+    match &args.brand {
+        Some(brand) => parse(brand, "--brand"),
+        None => Ok(brand_of(&card.number).unwrap_or(PaymentBrand::Visa)),
+    }
+}
+
+/// The customer block of `pay`: names, contact, id.
+fn customer(
+    person: &PersonArgs,
+    customer_id: Option<&String>,
+    with_names: bool,
+) -> Result<Option<Customer>, Failure> {
+    let customer = Customer {
+        given_name: person.given_name.clone().filter(|_| with_names),
+        surname: person.surname.clone().filter(|_| with_names),
+        email: person
+            .email
+            .as_deref()
+            .map(|e| parse(e, "--email"))
+            .transpose()?,
+        phone: person
+            .phone
+            .as_deref()
+            .map(|p| parse(p, "--phone"))
+            .transpose()?,
+        telnocc: person
+            .telnocc
+            .as_deref()
+            .map(|t| parse(t, "--telnocc"))
+            .transpose()?,
+        ip: person.ip.as_deref().map(|i| parse(i, "--ip")).transpose()?,
+        birth_date: person
+            .birth_date
+            .as_deref()
+            .map(|d| parse(d, "--birth-date"))
+            .transpose()?,
+        customer_id: customer_id.map(|c| parse(c, "--customer-id")).transpose()?,
+        ..Customer::default()
+    };
+    Ok((customer != Customer::default()).then_some(customer))
+}
+
+/// The shipping block: the address, and (for registrations) the names.
+fn shipping(person: &PersonArgs, with_names: bool) -> Result<Option<Shipping>, Failure> {
+    let shipping = Shipping {
+        country: person
+            .country
+            .as_deref()
+            .map(|c| parse(c, "--country"))
+            .transpose()?,
+        city: person.city.clone(),
+        state: person.state.clone(),
+        postcode: person.postcode.clone(),
+        street1: person.street.clone(),
+        given_name: person.given_name.clone().filter(|_| with_names),
+        surname: person.surname.clone().filter(|_| with_names),
+        ..Shipping::default()
+    };
+    Ok((shipping != Shipping::default()).then_some(shipping))
+}
+
+async fn pay(client: &Client, args: &PayArgs) -> Result<Report, Failure> {
+    let card = card(&args.card, args.holder.as_ref())?;
+    let brand = brand(&args.card, &card)?;
+    let mut payment = Payment::new(
+        parse(&args.merchant_transaction_id, "--merchant-transaction-id")?,
+        parse(&args.amount, "--amount")?,
+        parse(&args.currency, "--currency")?,
+        card,
+    )
+    .brand(brand);
+    if let Some(mode) = &args.card.mode {
+        payment = payment.mode(parse(mode, "--mode")?);
+    }
+    if args.payment_type == "PA" {
+        payment = payment.preauthorization();
+    }
+    if args.register {
+        payment = payment.store_card();
+    }
+    if args.recurring.is_some() {
+        payment = payment.recurring(RecurringType::Initial);
+    }
+    if let Some(customer) = customer(&args.person, args.customer_id.as_ref(), true)? {
+        payment = payment.customer(customer);
+    }
+    if let Some(shipping) = shipping(&args.person, false)? {
+        payment = payment.shipping(shipping);
+    }
+    let transaction = client.pay(&payment).await.map_err(failed("payment"))?;
+    Ok(transaction_report("payment", &transaction))
+}
+
+async fn register(client: &Client, args: &RegisterArgs) -> Result<Report, Failure> {
+    let mut registration = match (&args.iban, &args.bic) {
+        (Some(iban), Some(bic)) => Registration::bank_account(BankAccount {
+            iban: parse(iban, "--iban")?,
+            bic: parse(bic, "--bic")?,
+            holder: None,
+        }),
+        _ => {
+            let card = card(&args.card, None)?;
+            let brand = brand(&args.card, &card)?;
+            Registration::card(card).brand(brand)
+        }
+    };
+    if let Some(mode) = &args.card.mode {
+        registration = registration.mode(parse(mode, "--mode")?);
+    }
+    // The interface takes a registration's names in the shipping block.
+    if let Some(customer) = customer(&args.person, args.customer_id.as_ref(), false)? {
+        registration = registration.customer(customer);
+    }
+    if let Some(shipping) = shipping(&args.person, true)? {
+        registration = registration.shipping(shipping);
+    }
+    let registered = client
+        .register(&registration)
+        .await
+        .map_err(failed("registration"))?;
+    Ok(ok_report("registration", render::registered(&registered)))
+}
+
+/// An id for a charge the user did not name: unique enough for one merchant's shell.
+fn made_up_transaction_id() -> Result<MerchantTransactionId, Failure> {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_nanos());
+    parse(&format!("cli{nanos}"), "--merchant-transaction-id")
+}
+
+async fn charge(client: &Client, args: &ChargeArgs) -> Result<Report, Failure> {
+    let id = match &args.merchant_transaction_id {
+        Some(id) => parse(id, "--merchant-transaction-id")?,
+        None => made_up_transaction_id()?,
+    };
+    let mut payment = TokenPayment::new(
+        parse(&args.registration_id, "registration id")?,
+        parse(&args.amount, "--amount")?,
+        parse(&args.currency, "--currency")?,
+    )
+    .merchant_transaction_id(id);
+    if args.payment_type == "PA" {
+        payment.payment_type = PaymentType::PreAuthorization;
+    }
+    match args.recurring.as_deref() {
+        Some("initial") => payment = payment.recurring(RecurringType::Initial),
+        Some(_) => payment = payment.recurring(RecurringType::Repeated),
+        None => {}
+    }
+    if let Some(count) = args.installment {
+        payment = payment.installment(count);
+    }
+    if let Some(cvv) = &args.cvv {
+        payment =
+            payment.cvv(Cvv::new(cvv).map_err(|error| Failure::usage(format!("--cvv: {error}")))?);
+    }
+    let transaction = client
+        .pay_with_token(&payment)
+        .await
+        .map_err(failed("token_payment"))?;
+    Ok(transaction_report("token_payment", &transaction))
+}
+
+async fn delete(client: &Client, registration_id: &str) -> Result<Report, Failure> {
+    let delete = DeleteToken::new(parse(registration_id, "registration id")?);
+    let deleted = client
+        .delete_token(&delete)
+        .await
+        .map_err(failed("delete_token"))?;
+    Ok(ok_report("delete_token", render::deleted(&deleted)))
+}
+
+async fn installments(client: &Client, registration_id: &str) -> Result<Report, Failure> {
+    let plans = client
+        .installments(&Installments::new(parse(
+            registration_id,
+            "registration id",
+        )?))
+        .await
+        .map_err(failed("installments"))?;
+    Ok(ok_report("installments", render::installments(&plans)))
+}
+
+async fn cards(client: &Client, customer_id: Option<&str>) -> Result<Report, Failure> {
+    let list = match customer_id {
+        Some(id) => CardsAndAccounts::of_customer(parse(id, "--customer-id")?),
+        None => CardsAndAccounts::all(),
+    };
+    let stored = client
+        .cards_and_accounts(&list)
+        .await
+        .map_err(failed("cards_and_accounts"))?;
+    Ok(ok_report("cards_and_accounts", render::stored(&stored)))
+}
+
+async fn invoices(client: &Client, args: &InvoicesArgs) -> Result<Report, Failure> {
+    let invoices = if args.all {
+        client.all_invoices(args.records).await
+    } else {
+        let page = InvoiceList::new(args.page.unwrap_or(1), args.records);
+        client.invoice_page(&page).await.map(|page| page.invoices)
+    }
+    .map_err(failed("invoice_list"))?;
+    Ok(ok_report("invoice_list", render::invoices(&invoices)))
+}
+
+async fn inquiry(client: &Client, args: &InquiryArgs) -> Result<Report, Failure> {
+    let inquiry = match (&args.payment_id, &args.merchant_transaction_id) {
+        (Some(id), _) => Inquiry::ByPaymentId(parse(id, "payment id")?),
+        (None, Some(id)) => {
+            Inquiry::ByMerchantTransactionId(parse(id, "--merchant-transaction-id")?)
+        }
+        (None, None) => {
+            return Err(Failure::usage(
+                "give a payment id or --merchant-transaction-id",
+            ));
+        }
+    };
+    let transaction = client.inquiry(&inquiry).await.map_err(failed("inquiry"))?;
+    Ok(transaction_report("inquiry", &transaction))
+}

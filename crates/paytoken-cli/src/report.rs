@@ -1,0 +1,218 @@
+//! What a run prints, and its exit code.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use paytoken::{Error, PaymentStatus, Transaction};
+use serde_json::{Map, Value, json};
+
+/// The exit codes, as the README lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Exit {
+    /// It did what was asked (answers without a result object included).
+    Success = 0,
+    /// Usage or invalid input, found before anything was sent.
+    Usage = 2,
+    /// Refused by the gateway, or a payment declined or cancelled.
+    Refused = 3,
+    /// The transport failed, an unexpected status or body, or an unknown outcome.
+    Failed = 4,
+    /// A payment pending, or waiting for 3-D Secure.
+    Pending = 5,
+}
+
+impl Exit {
+    fn code(self) -> u8 {
+        match self {
+            Self::Success => 0,
+            Self::Usage => 2,
+            Self::Refused => 3,
+            Self::Failed => 4,
+            Self::Pending => 5,
+        }
+    }
+}
+
+/// A run's result: the JSON object, the readable text, the exit code, and the one line for
+/// stderr when it failed.
+#[derive(Debug)]
+pub(crate) struct Report {
+    pub(crate) exit: Exit,
+    pub(crate) json: Value,
+    pub(crate) human: String,
+    pub(crate) error_line: Option<String>,
+}
+
+impl Report {
+    /// A success: `title` and the fields of `json` for people, `json` for scripts.
+    pub(crate) fn success(exit: Exit, title: &str, json: Value) -> Self {
+        let mut human = format!("{title}\n");
+        // The title already says the operation and the outcome.
+        let mut fields = json.clone();
+        if let Some(object) = fields.as_object_mut() {
+            object.remove("operation");
+            object.remove("outcome");
+        }
+        write_fields(&mut human, &fields, "  ");
+        let error_line = (exit != Exit::Success).then(|| title.to_owned());
+        Self {
+            exit,
+            json,
+            human,
+            error_line,
+        }
+    }
+
+    /// Prints the report and gives the exit code.
+    #[allow(
+        clippy::print_stdout,
+        clippy::print_stderr,
+        reason = "a command prints"
+    )]
+    pub(crate) fn print(&self, json: bool) -> ExitCode {
+        if json {
+            println!("{}", self.json);
+        } else {
+            print!("{}", self.human);
+        }
+        if let Some(line) = &self.error_line {
+            eprintln!("paytoken: {line}");
+        }
+        ExitCode::from(self.exit.code())
+    }
+}
+
+impl From<Failure> for Report {
+    fn from(failure: Failure) -> Self {
+        let json = json!({
+            "outcome": failure.outcome,
+            "error": { "kind": failure.outcome, "message": failure.message },
+        });
+        let mut value = json;
+        if let (Some(extra), Some(object)) = (failure.detail, value.as_object_mut()) {
+            object.extend(extra);
+        }
+        Self {
+            exit: failure.exit,
+            human: format!("error: {}\n", failure.message),
+            error_line: Some(failure.message),
+            json: value,
+        }
+    }
+}
+
+/// A run that did not get what it asked for.
+#[derive(Debug)]
+pub(crate) struct Failure {
+    exit: Exit,
+    outcome: &'static str,
+    message: String,
+    /// More fields for the JSON object (the gateway's result, the merchant transaction id).
+    detail: Option<Map<String, Value>>,
+}
+
+impl Failure {
+    /// A usage error or invalid input: nothing was sent.
+    pub(crate) fn usage(message: impl Into<String>) -> Self {
+        Self {
+            exit: Exit::Usage,
+            outcome: "usage_error",
+            message: message.into(),
+            detail: None,
+        }
+    }
+
+    /// A step of the demo that did not do what it should.
+    pub(crate) fn failed(message: impl Into<String>) -> Self {
+        Self {
+            exit: Exit::Failed,
+            outcome: "failed",
+            message: message.into(),
+            detail: None,
+        }
+    }
+
+    /// The client's error, classified. Its message holds no secret (the client's promise).
+    pub(crate) fn from_error(operation: &str, error: &Error) -> Self {
+        let mut detail = Map::new();
+        detail.insert("operation".into(), operation.into());
+        let (exit, outcome) = if error.is_invalid_input() {
+            (Exit::Usage, "invalid_input")
+        } else if let Some(refusal) = error.refusal() {
+            detail.insert(
+                "result".into(),
+                json!({"code": refusal.result.code.as_str(), "description": refusal.result.description}),
+            );
+            (Exit::Refused, "refused")
+        } else if error.is_outcome_unknown() {
+            if let Some(id) = error.merchant_transaction_id() {
+                detail.insert("merchantTransactionId".into(), id.as_str().into());
+            }
+            (Exit::Failed, "outcome_unknown")
+        } else {
+            match error.root() {
+                Error::Protocol(paytoken::protocol::Error::UnexpectedStatus { status, .. }) => {
+                    detail.insert("httpStatus".into(), (*status).into());
+                    (Exit::Failed, "unexpected_status")
+                }
+                Error::Protocol(_) => (Exit::Failed, "undecodable"),
+                _ => (Exit::Failed, "transport_failure"),
+            }
+        };
+        Self {
+            exit,
+            outcome,
+            message: error.to_string(),
+            detail: Some(detail),
+        }
+    }
+}
+
+/// The exit code and outcome word of a transaction's status.
+pub(crate) fn transaction_outcome(transaction: &Transaction) -> (Exit, &'static str) {
+    match transaction.status {
+        PaymentStatus::Approved => (Exit::Success, "approved"),
+        PaymentStatus::Pending => (Exit::Pending, "pending"),
+        PaymentStatus::ThreeDSecure { .. } => (Exit::Pending, "three_d_secure"),
+        PaymentStatus::Declined => (Exit::Refused, "declined"),
+        PaymentStatus::Cancelled => (Exit::Refused, "cancelled"),
+        _ => (Exit::Failed, "unknown_status"),
+    }
+}
+
+/// Writes the fields of a JSON object as `name: value` lines, nested objects indented.
+pub(crate) fn write_fields(out: &mut String, value: &Value, indent: &str) {
+    let Some(object) = value.as_object() else {
+        return;
+    };
+    for (name, value) in object {
+        match value {
+            Value::Object(_) => {
+                let _ = writeln!(out, "{indent}{name}:");
+                write_fields(out, value, &format!("{indent}  "));
+            }
+            Value::Array(items) => {
+                let _ = writeln!(out, "{indent}{name}: {} item(s)", items.len());
+                for (index, item) in items.iter().enumerate() {
+                    if item.is_object() {
+                        let _ = writeln!(out, "{indent}  [{}]", index + 1);
+                        write_fields(out, item, &format!("{indent}    "));
+                    } else {
+                        let _ = writeln!(out, "{indent}  - {}", plain(item));
+                    }
+                }
+            }
+            other => {
+                let _ = writeln!(out, "{indent}{name}: {}", plain(other));
+            }
+        }
+    }
+}
+
+/// A JSON leaf without quotes.
+fn plain(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}

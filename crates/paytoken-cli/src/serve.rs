@@ -1,0 +1,123 @@
+//! `paytoken sandbox`: the sandbox as a server, until interrupted. Its first line on stdout
+//! is the JSON a script needs to call it.
+
+use std::io::Write as _;
+
+use paytoken_sandbox::{Faults, MerchantConfig, Sandbox, SandboxConfig};
+use serde_json::{Value, json};
+
+use crate::cli::{BrokenBody, DropAt, SandboxArgs};
+use crate::report::{Exit, Failure, Report};
+
+/// The fault directives of the flags, as the sandbox reads them.
+fn faults(args: &SandboxArgs) -> Result<Faults, Failure> {
+    let mut directives = Vec::new();
+    if let Some(latency) = &args.latency {
+        directives.push(format!("latency={latency}"));
+    }
+    if let Some(stall) = &args.stall {
+        directives.push(format!("stall={stall}"));
+    }
+    if let Some(drop) = args.drop {
+        directives.push(match drop {
+            DropAt::Before => "drop=before".to_owned(),
+            DropAt::After => "drop=after".to_owned(),
+        });
+    }
+    if let Some(status) = &args.status {
+        directives.push(format!("status={status}"));
+    }
+    if let Some(body) = args.body {
+        directives.push(
+            match body {
+                BrokenBody::Malformed => "body=malformed",
+                BrokenBody::Truncated => "body=truncated",
+                BrokenBody::Oversized => "body=oversized",
+            }
+            .to_owned(),
+        );
+    }
+    if directives.is_empty() {
+        return Ok(Faults::NONE);
+    }
+    Faults::parse(&directives.join(", ")).map_err(|error| Failure::usage(error.to_string()))
+}
+
+fn merchant(merchant: &MerchantConfig) -> Value {
+    json!({
+        "memberId": merchant.member_id.as_str(),
+        "username": merchant.username.as_str(),
+        // Sandbox credentials, made to be printed.
+        "secureKey": merchant.secure_key.expose_secret(),
+        "accountId": merchant.account_id.map(|id| id.to_string()),
+        "terminalId": merchant.terminal_id.map(|id| id.to_string()),
+    })
+}
+
+/// The first line: where the sandbox is and the credentials of its merchants.
+fn announcement(base_url: &str, config: &SandboxConfig) -> Value {
+    let mut first = json!({ "baseUrl": base_url });
+    let merchants: Vec<(&str, &MerchantConfig)> = config
+        .partners
+        .iter()
+        .flat_map(|partner| {
+            partner
+                .merchants
+                .iter()
+                .map(move |m| (partner.partner_id.as_str(), m))
+        })
+        .collect();
+    if let (Some(object), Some((partner_id, first_merchant))) =
+        (first.as_object_mut(), merchants.first())
+    {
+        object.insert("partnerId".into(), (*partner_id).into());
+        if let Some(fields) = merchant(first_merchant).as_object() {
+            object.extend(fields.clone());
+        }
+    }
+    if let Some(object) = first.as_object_mut() {
+        let list: Vec<Value> = merchants.iter().map(|(_, m)| merchant(m)).collect();
+        object.insert("merchants".into(), list.into());
+    }
+    first
+}
+
+/// Runs the sandbox until Ctrl-C (or SIGTERM's default), then shuts it down.
+#[allow(
+    clippy::print_stdout,
+    reason = "the first line is the command's output"
+)]
+pub(crate) async fn run(args: &SandboxArgs) -> Report {
+    let config = match &args.config {
+        Some(path) => match SandboxConfig::from_file(path) {
+            Ok(config) => config,
+            Err(error) => return Report::from(Failure::usage(error.to_string())),
+        },
+        None => SandboxConfig::default(),
+    };
+    let faults = match faults(args) {
+        Ok(faults) => faults,
+        Err(failure) => return Report::from(failure),
+    };
+    let sandbox = match Sandbox::builder()
+        .config(config)
+        .faults(faults)
+        .address(args.addr)
+        .start()
+        .await
+    {
+        Ok(sandbox) => sandbox,
+        Err(error) => return Report::from(Failure::failed(error.to_string())),
+    };
+    println!("{}", announcement(sandbox.base_url(), sandbox.config()));
+    // Scripts read the first line while the sandbox runs: it must not wait in a buffer.
+    let _ = std::io::stdout().flush();
+    let _ = tokio::signal::ctrl_c().await;
+    sandbox.shutdown().await;
+    Report {
+        exit: Exit::Success,
+        json: Value::Null,
+        human: String::new(),
+        error_line: None,
+    }
+}

@@ -1,0 +1,469 @@
+//! The `paytoken` binary, run as a user runs it, against a sandbox in this process: every
+//! operation's `--json` output, the exit codes, the demo, the sandbox server, and no secret
+//! in any output.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc
+)]
+
+use std::io::{BufRead as _, BufReader};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+
+use paytoken_sandbox::{DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, Sandbox, cards};
+use serde_json::Value;
+
+/// Every stdout and stderr the tests saw, to look for secrets at the end of each test.
+static SEEN: Mutex<String> = Mutex::new(String::new());
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn json(&self) -> Value {
+        let mut lines = self.stdout.lines();
+        let first = lines.next().unwrap_or_default();
+        assert!(
+            lines.next().is_none(),
+            "one JSON object, alone: {}",
+            self.stdout
+        );
+        serde_json::from_str(first).unwrap_or_else(|e| panic!("{e}: {}", self.stdout))
+    }
+}
+
+/// Runs the binary with `args` and the environment `env` (and no other `PAYTOKEN_*`).
+async fn paytoken(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_paytoken"));
+    command.args(args);
+    for (name, _) in std::env::vars() {
+        if name.starts_with("PAYTOKEN_") {
+            command.env_remove(name);
+        }
+    }
+    command.envs(env.iter().copied());
+    let output = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    let run = Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    };
+    let mut seen = SEEN.lock().unwrap();
+    seen.push_str(&run.stdout);
+    seen.push_str(&run.stderr);
+    run
+}
+
+/// The flags and environment of the sandbox's default merchant.
+fn merchant_of(sandbox: &Sandbox) -> (Vec<String>, Vec<(&'static str, String)>) {
+    let merchant = sandbox.config().merchant(DEFAULT_MERCHANT_ID).unwrap();
+    let mut flags = vec![
+        "--base-url".to_owned(),
+        sandbox.base_url().to_owned(),
+        "--member-id".to_owned(),
+        DEFAULT_MERCHANT_ID.to_owned(),
+        "--partner-id".to_owned(),
+        DEFAULT_PARTNER_ID.to_owned(),
+        "--username".to_owned(),
+        merchant.username.as_str().to_owned(),
+    ];
+    if let Some(terminal) = merchant.terminal_id {
+        flags.extend(["--terminal-id".to_owned(), terminal.to_string()]);
+    }
+    let env = vec![(
+        "PAYTOKEN_SECURE_KEY",
+        merchant.secure_key.expose_secret().to_owned(),
+    )];
+    (flags, env)
+}
+
+/// Runs `args` as the default merchant of `sandbox`, with `--json`.
+async fn as_merchant(sandbox: &Sandbox, args: &[&str]) -> Run {
+    let (mut flags, env) = merchant_of(sandbox);
+    flags.push("--json".to_owned());
+    flags.extend(args.iter().map(|a| (*a).to_owned()));
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let env: Vec<(&str, &str)> = env.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    paytoken(&flags, &env).await
+}
+
+fn card_flags(number: &'static str) -> [&'static str; 8] {
+    [
+        "--card-number",
+        number,
+        "--expiry-month",
+        "12",
+        "--expiry-year",
+        "2099",
+        "--cvv",
+        "123",
+    ]
+}
+
+/// Asserts that nothing seen so far shows a secret.
+fn assert_no_secret_seen(secure_key: &str) {
+    let seen = SEEN.lock().unwrap();
+    for secret in [
+        secure_key,
+        cards::APPROVED,
+        cards::DECLINED,
+        cards::INSTALLMENTS,
+        "card.cvv",
+        "authentication.sKey",
+    ] {
+        assert!(!seen.contains(secret), "an output shows {secret:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_operation_as_json_with_its_exit_code() {
+    let sandbox = Sandbox::start().await.unwrap();
+
+    let run = as_merchant(
+        &sandbox,
+        &[
+            "signup",
+            "--given-name",
+            "Ada",
+            "--surname",
+            "Lovelace",
+            "--email",
+            "ada@example.com",
+            "--country",
+            "GB",
+        ],
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let customer_id = run.json()["customerId"].as_str().unwrap().to_owned();
+    assert_eq!(run.json()["result"]["code"], "00007");
+
+    let mut pay = vec![
+        "pay",
+        "--amount",
+        "50.00",
+        "--currency",
+        "EUR",
+        "--merchant-transaction-id",
+        "cli1",
+        "--register",
+        "--recurring",
+        "initial",
+        "--customer-id",
+        &customer_id,
+        "--given-name",
+        "Ada",
+    ];
+    pay.extend(card_flags(cards::APPROVED));
+    let run = as_merchant(&sandbox, &pay).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let paid = run.json();
+    assert_eq!(paid["outcome"], "approved");
+    assert_eq!(paid["amount"], "50.00");
+    assert_eq!(paid["card"]["last4Digits"], "0051");
+    let token = paid["registrationId"].as_str().unwrap().to_owned();
+    let payment_id = paid["paymentId"].as_str().unwrap().to_owned();
+
+    let mut register = vec![
+        "register",
+        "--customer-id",
+        &customer_id,
+        "--given-name",
+        "Ada",
+        "--surname",
+        "Lovelace",
+    ];
+    register.extend(card_flags(cards::INSTALLMENTS));
+    let run = as_merchant(&sandbox, &register).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let second = run.json()["registrationId"].as_str().unwrap().to_owned();
+    let run = as_merchant(
+        &sandbox,
+        &[
+            "register",
+            "--iban",
+            "DE89370400440532013000",
+            "--bic",
+            "COBADEFFXXX",
+        ],
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+
+    for recurring in ["initial", "repeated"] {
+        let run = as_merchant(
+            &sandbox,
+            &[
+                "charge",
+                &token,
+                "--amount",
+                "9.99",
+                "--currency",
+                "EUR",
+                "--recurring",
+                recurring,
+            ],
+        )
+        .await;
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(run.json()["outcome"], "approved");
+    }
+    let run = as_merchant(&sandbox, &["installments", &second]).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["installments"], serde_json::json!(["3", "4"]));
+    let run = as_merchant(
+        &sandbox,
+        &[
+            "charge",
+            &second,
+            "--amount",
+            "120.00",
+            "--currency",
+            "EUR",
+            "--installment",
+            "3",
+        ],
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+
+    let run = as_merchant(&sandbox, &["cards", "--customer-id", &customer_id]).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["cards"].as_array().unwrap().len(), 2);
+
+    let run = as_merchant(&sandbox, &["invoices", "--all", "--records", "5"]).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let all = run.json()["count"].as_u64().unwrap();
+    assert!(all > 12, "{all}");
+    let run = as_merchant(&sandbox, &["invoices", "--page", "2", "--records", "5"]).await;
+    assert_eq!(run.json()["count"], 5);
+    let run = as_merchant(&sandbox, &["invoices", "--page", "99", "--records", "5"]).await;
+    assert_eq!(
+        (run.code, run.json()["count"].as_u64()),
+        (0, Some(0)),
+        "a page past the end is empty"
+    );
+
+    let run = as_merchant(&sandbox, &["inquiry", &payment_id]).await;
+    assert_eq!(
+        (run.code, run.json()["outcome"].as_str()),
+        (0, Some("approved"))
+    );
+    let run = as_merchant(&sandbox, &["inquiry", "--merchant-transaction-id", "cli1"]).await;
+    assert_eq!(run.json()["paymentId"].as_str(), Some(payment_id.as_str()));
+
+    let run = as_merchant(&sandbox, &["auth-token"]).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.json()["AuthToken"]
+            .as_str()
+            .is_some_and(|t| t.len() > 20)
+    );
+
+    let run = as_merchant(&sandbox, &["delete-token", &token]).await;
+    assert_eq!(
+        (run.code, run.json()["result"]["code"].as_str()),
+        (0, Some("00003"))
+    );
+    let run = as_merchant(
+        &sandbox,
+        &["charge", &token, "--amount", "9.99", "--currency", "EUR"],
+    )
+    .await;
+    assert_eq!(run.code, 3, "a deleted token is refused: {}", run.stdout);
+    assert_eq!(run.json()["outcome"], "refused");
+    assert!(!run.stderr.is_empty() && run.stderr.lines().count() == 1);
+
+    let merchant = sandbox.config().merchant(DEFAULT_MERCHANT_ID).unwrap();
+    assert_no_secret_seen(merchant.secure_key.expose_secret());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn declines_pending_and_three_d_secure_have_their_exit_codes() {
+    let sandbox = Sandbox::start().await.unwrap();
+    for (number, code, outcome) in [
+        (cards::DECLINED, 3, "declined"),
+        (cards::PENDING, 5, "pending"),
+        (cards::THREE_D_SECURE, 5, "three_d_secure"),
+    ] {
+        let id = format!("cli{code}{}", &number[12..]);
+        let mut pay = vec![
+            "pay",
+            "--amount",
+            "5.00",
+            "--currency",
+            "EUR",
+            "--merchant-transaction-id",
+            &id,
+        ];
+        pay.extend(card_flags(number));
+        let run = as_merchant(&sandbox, &pay).await;
+        assert_eq!(run.code, code, "{number}: {}", run.stdout);
+        assert_eq!(run.json()["outcome"], outcome);
+        if outcome == "three_d_secure" {
+            assert!(run.json()["redirect"]["url"].as_str().is_some());
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_key_is_refused_a_stopped_server_fails_and_bad_input_is_usage() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let (mut flags, _) = merchant_of(&sandbox);
+    flags.extend(["--json".to_owned(), "cards".to_owned()]);
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+
+    let run = paytoken(&flags, &[("PAYTOKEN_SECURE_KEY", "not-the-key")]).await;
+    assert_eq!(run.code, 3, "{}", run.stdout);
+    assert_eq!(run.json()["outcome"], "refused");
+
+    let run = paytoken(&flags, &[]).await;
+    assert_eq!(run.code, 2, "no secure key: {}", run.stdout);
+    assert!(
+        run.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("PAYTOKEN_SECURE_KEY")
+    );
+
+    let mut pay = vec![
+        "pay",
+        "--amount",
+        "5.00",
+        "--currency",
+        "EUR",
+        "--merchant-transaction-id",
+        "x1",
+    ];
+    pay.extend([
+        "--card-number",
+        "4000000000000052",
+        "--expiry-month",
+        "12",
+        "--expiry-year",
+        "2099",
+        "--cvv",
+        "123",
+    ]);
+    let run = as_merchant(&sandbox, &pay).await;
+    assert_eq!(
+        run.code, 2,
+        "a bad card number is found before sending: {}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("4000000000000052") && !run.stderr.contains("4000000000000052"));
+
+    let run = paytoken(&["--json", "pay", "--no-such-flag"], &[]).await;
+    assert_eq!(run.code, 2);
+    assert_eq!(run.json()["outcome"], "usage_error");
+    let run = paytoken(
+        &[
+            "cards",
+            "--base-url",
+            "http://gateway.example",
+            "--member-id",
+            "1",
+        ],
+        &[("PAYTOKEN_SECURE_KEY", "k")],
+    )
+    .await;
+    assert_eq!(run.code, 2, "plain http off loopback: {}", run.stderr);
+
+    let base_url = sandbox.base_url().to_owned();
+    sandbox.shutdown().await;
+    let run = paytoken(&flags, &[("PAYTOKEN_SECURE_KEY", "k")]).await;
+    assert_eq!(run.code, 4, "{base_url} is gone: {}", run.stdout);
+    assert_eq!(run.json()["outcome"], "transport_failure");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_runs_the_life_cycle_and_exits_zero() {
+    let text = paytoken(&["demo"], &[]).await;
+    assert_eq!(text.code, 0, "{}{}", text.stdout, text.stderr);
+    assert!(
+        text.stdout.contains("14 of 14 steps did what they should"),
+        "{}",
+        text.stdout
+    );
+    let run = paytoken(&["demo", "--json"], &[]).await;
+    assert_eq!(run.code, 0);
+    let json = run.json();
+    assert_eq!(json["outcome"], "ok");
+    let steps = json["steps"].as_array().unwrap();
+    assert!(
+        steps.len() >= 11 && steps.iter().all(|s| s["ok"] == true),
+        "{json}"
+    );
+    let config = paytoken_sandbox::SandboxConfig::default();
+    let key = config
+        .merchant(DEFAULT_MERCHANT_ID)
+        .unwrap()
+        .secure_key
+        .expose_secret()
+        .to_owned();
+    assert_no_secret_seen(&key);
+    // The demo masks the auth token, which only `auth-token` prints: the sandbox's tokens
+    // are JWT-shaped, base64url of `{"`.
+    for output in [&text.stdout, &text.stderr, &run.stdout, &run.stderr] {
+        assert!(!output.contains("eyJ"), "{output}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sandbox_server_announces_itself_and_serves() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_paytoken"))
+        .args(["sandbox", "--addr", "127.0.0.1:0", "--latency", "1ms"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let first = tokio::task::spawn_blocking(move || {
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).unwrap();
+        line
+    })
+    .await
+    .unwrap();
+    let announced: Value = serde_json::from_str(&first).unwrap();
+    for field in [
+        "baseUrl",
+        "partnerId",
+        "memberId",
+        "username",
+        "secureKey",
+        "merchants",
+    ] {
+        assert!(announced.get(field).is_some(), "{field}: {announced}");
+    }
+    assert_eq!(announced["merchants"].as_array().unwrap().len(), 2);
+    let text = |name: &str| announced[name].as_str().unwrap().to_owned();
+    let run = paytoken(
+        &[
+            "--json",
+            "--base-url",
+            &text("baseUrl"),
+            "--member-id",
+            &text("memberId"),
+            "--partner-id",
+            &text("partnerId"),
+            "--username",
+            &text("username"),
+            "cards",
+        ],
+        &[("PAYTOKEN_SECURE_KEY", &text("secureKey"))],
+    )
+    .await;
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
