@@ -363,6 +363,23 @@ async fn a_wrong_key_is_refused_a_stopped_server_fails_and_bad_input_is_usage() 
     );
     assert!(!run.stdout.contains("4000000000000052") && !run.stderr.contains("4000000000000052"));
 
+    // Invalid input is found before anything is sent: not even the auth token is asked for.
+    let before = sandbox.received().len();
+    let mut zero = vec![
+        "pay",
+        "--amount",
+        "0.00",
+        "--currency",
+        "EUR",
+        "--merchant-transaction-id",
+        "x2",
+    ];
+    zero.extend(card_flags(cards::APPROVED));
+    let run = as_merchant(&sandbox, &zero).await;
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert_eq!(run.json()["outcome"], "invalid_input");
+    assert_eq!(sandbox.received().len(), before);
+
     let run = paytoken(&["--json", "pay", "--no-such-flag"], &[]).await;
     assert_eq!(run.code, 2);
     assert_eq!(run.json()["outcome"], "usage_error");

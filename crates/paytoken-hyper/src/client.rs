@@ -290,10 +290,14 @@ impl<T: Transport> Client<T> {
             kind,
             OperationKind::AuthToken | OperationKind::RegenerateAuthToken
         );
-        let mut context = if is_token_call {
-            self.inner.auth.current().context
+        let current = self.inner.auth.current();
+        let mut context = if is_token_call || current.is_fresh(self.inner.auth.now()) {
+            current.context
         } else {
-            self.context().await?
+            // The input is checked before the token's round trip, so that invalid input
+            // sends nothing at all, not even an auth-token request.
+            call.request(&current.context)?;
+            self.renew(&current.context, false).await?
         };
         let mut renewed = false;
         loop {
@@ -330,16 +334,6 @@ impl<T: Transport> Client<T> {
 
     fn renews_token(&self) -> bool {
         self.inner.auth.renewal.is_some()
-    }
-
-    /// The context to sign with, its token renewed first when due.
-    async fn context(&self) -> Result<Arc<Context>, Error> {
-        let auth = &self.inner.auth;
-        let current = auth.current();
-        if current.is_fresh(auth.now()) {
-            return Ok(current.context);
-        }
-        self.renew(&current.context, false).await
     }
 
     /// Renews the token of `stale`, unless another call did while this one waited. With

@@ -228,6 +228,15 @@ async fn invalid_input_is_refused_before_anything_is_sent() {
         "{error}"
     );
     assert_eq!(calls.load(Ordering::Relaxed), 0);
+
+    // Not even the auth token is asked for when the input is wrong.
+    let client = builder()
+        .fetch_auth_token("100".parse().unwrap(), Username::new("shop.admin").unwrap())
+        .build_with_transport(scripted(Vec::new()))
+        .unwrap();
+    let error = client.pay(&zero).await.unwrap_err();
+    assert!(error.is_invalid_input(), "{error}");
+    assert!(client.transport().sent().is_empty());
 }
 
 #[test]
