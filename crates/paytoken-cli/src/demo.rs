@@ -307,7 +307,7 @@ async fn life_cycle() -> Result<Report, Failure> {
                     (
                         !plans.counts.is_empty(),
                         "-".to_owned(),
-                        "installment plans (the answer has no result)".to_owned(),
+                        "installment plans (no result object)".to_owned(),
                         vec![("installments", counts.join(", "))],
                     )
                 }
