@@ -486,3 +486,31 @@ async fn the_sandbox_server_announces_itself_and_serves() {
     let _ = child.wait();
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_partner_calls_without_a_member_id() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let partner = sandbox.config().partner(DEFAULT_PARTNER_ID).unwrap();
+    let run = paytoken(
+        &[
+            "--json",
+            "--base-url",
+            sandbox.base_url(),
+            "--partner-id",
+            DEFAULT_PARTNER_ID,
+            "--username",
+            partner.username.as_str(),
+            "cards",
+        ],
+        &[("PAYTOKEN_SECURE_KEY", partner.secure_key.expose_secret())],
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["outcome"], "ok");
+    let paths: Vec<String> = sandbox.received().into_iter().map(|r| r.path).collect();
+    assert_eq!(
+        paths.first().map(String::as_str),
+        Some(paytoken::ops::auth_token::PARTNER_PATH),
+        "the partner's token first: {paths:?}"
+    );
+}
