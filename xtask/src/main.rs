@@ -6,9 +6,12 @@
 //! - `cargo xtask ci`: every check CI makes, in order, stopping at the first failure:
 //!   formatting, clippy with `-D warnings` on all targets, the tests, the docs with
 //!   `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and `paytoken`
-//!   without its `hyper` feature) depends on no I/O crate, and `cargo deny`.
+//!   without its `hyper` feature) depends on no I/O crate, `cargo deny`, and the fuzz
+//!   targets for a few seconds each.
 //! - `cargo xtask bench [ARGS]`: the criterion benchmarks of every crate, with `ARGS`
 //!   passed on to them (for example a filter).
+//! - `cargo xtask fuzz --smoke | --long`: every cargo-fuzz target of `fuzz/`, seconds or
+//!   minutes each (`--smoke` is the last step of `ci`).
 #![allow(
     clippy::print_stderr,
     clippy::std_instead_of_core,
@@ -19,6 +22,13 @@
 use std::env;
 use std::process::{Command, ExitCode};
 use std::time::Instant;
+
+mod fuzz;
+
+/// How long each fuzz target runs in `cargo xtask ci`.
+const SMOKE_SECONDS: u32 = 5;
+/// How long each runs with `cargo xtask fuzz --long`.
+const LONG_SECONDS: u32 = 300;
 
 /// The crates that must build without `std` (design.md, invariant 1).
 const NO_STD_CRATES: [&str; 2] = ["paytoken-types", "paytoken-checksum"];
@@ -31,8 +41,16 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
         Some("bench") => bench(args.get(1..).unwrap_or_default()),
+        Some("fuzz") => match args.get(1).map(String::as_str) {
+            Some("--smoke") => fuzz::run(SMOKE_SECONDS),
+            Some("--long") => fuzz::run(LONG_SECONDS),
+            _ => {
+                eprintln!("usage: cargo xtask fuzz --smoke | --long");
+                return ExitCode::from(2);
+            }
+        },
         _ => {
-            eprintln!("usage: cargo xtask ci | bench [criterion args]");
+            eprintln!("usage: cargo xtask ci | bench [criterion args] | fuzz --smoke|--long");
             return ExitCode::from(2);
         }
     };
@@ -45,12 +63,16 @@ fn main() -> ExitCode {
     }
 }
 
+/// The cargo that runs this xtask, or `cargo`.
+fn cargo_program() -> String {
+    env::var("CARGO").unwrap_or_else(|_| String::from("cargo"))
+}
+
 /// Runs `cargo` with `args` (and extra environment), failing on a non-zero exit.
 fn cargo(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
     let started = Instant::now();
     eprintln!("xtask: cargo {}", args.join(" "));
-    let cargo = env::var("CARGO").unwrap_or_else(|_| String::from("cargo"));
-    let status = Command::new(cargo)
+    let status = Command::new(cargo_program())
         .args(args)
         .envs(env.iter().copied())
         .status()
@@ -106,7 +128,8 @@ fn ci() -> Result<(), String> {
     )?;
     no_std()?;
     sans_io()?;
-    deny()
+    deny()?;
+    fuzz::run(SMOKE_SECONDS)
 }
 
 /// Crates the sans-IO protocol must never depend on (design.md, invariant 2).

@@ -66,6 +66,9 @@ mod entropy;
 mod error;
 pub mod faults;
 mod form;
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing;
 mod gateway;
 mod invoices;
 mod json;
