@@ -9,7 +9,8 @@
 //!   without its `hyper` feature) depends on no I/O crate, `cargo deny`, and the fuzz
 //!   targets for a few seconds each.
 //! - `cargo xtask bench [ARGS]`: the criterion benchmarks of every crate, with `ARGS`
-//!   passed on to them (for example a filter).
+//!   passed on to them (for example a filter), then their record written into
+//!   docs/PERFORMANCE.md (figures, baselines, ratios, budgets, machine, date).
 //! - `cargo xtask fuzz --smoke | --long`: every cargo-fuzz target of `fuzz/`, seconds or
 //!   minutes each (`--smoke` is the last step of `ci`).
 #![allow(
@@ -23,6 +24,7 @@ use std::env;
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
+mod bench;
 mod fuzz;
 
 /// How long each fuzz target runs in `cargo xtask ci`.
@@ -40,7 +42,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
-        Some("bench") => bench(args.get(1..).unwrap_or_default()),
+        Some("bench") => bench::run(args.get(1..).unwrap_or_default()),
         Some("fuzz") => match args.get(1).map(String::as_str) {
             Some("--smoke") => fuzz::run(SMOKE_SECONDS),
             Some("--long") => fuzz::run(LONG_SECONDS),
@@ -270,10 +272,4 @@ fn deny() -> Result<(), String> {
         ],
         &[],
     )
-}
-
-fn bench(args: &[String]) -> Result<(), String> {
-    let mut command = vec!["bench", "--workspace", "--locked", "--"];
-    command.extend(args.iter().map(String::as_str));
-    cargo(&command, &[])
 }
