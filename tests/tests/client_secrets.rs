@@ -17,7 +17,13 @@ use std::fmt::Write as _;
 use common::life_cycle::life_cycle;
 use common::{Capture, card, client_for, order_id};
 use paytoken::ops::cards_and_accounts::CardsAndAccounts;
+use paytoken::ops::delete_token::DeleteToken;
+use paytoken::ops::inquiry::Inquiry;
+use paytoken::ops::installments::Installments;
+use paytoken::ops::invoice_list::InvoiceList;
 use paytoken::ops::payment::Payment;
+use paytoken::ops::registration::Registration;
+use paytoken::ops::token_payment::TokenPayment;
 use paytoken::{Credentials, SecureKey};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Faults, Sandbox, cards};
 
@@ -46,6 +52,59 @@ fn no_secret_reaches_a_log_line_or_an_error() {
                 card(cards::APPROVED),
             )
         };
+        // Every kind of answer, shown with `Debug` (answers have no `Display`).
+        let stored = client.pay(&pay().store_card()).await.unwrap();
+        writeln!(shown, "{stored:?}").unwrap();
+        let token = stored.registration_id.unwrap();
+        let charge = TokenPayment::new(token, "1.00".parse().unwrap(), "EUR".parse().unwrap())
+            .merchant_transaction_id(order_id());
+        writeln!(shown, "{:?}", client.pay_with_token(&charge).await.unwrap()).unwrap();
+        let registered = client
+            .register(&Registration::card(card(cards::INSTALLMENTS)))
+            .await;
+        writeln!(shown, "{registered:?}").unwrap();
+        let plans = client
+            .installments(&Installments::new(registered.unwrap().registration_id))
+            .await;
+        writeln!(shown, "{plans:?}").unwrap();
+        writeln!(
+            shown,
+            "{:?}",
+            client.cards_and_accounts(&CardsAndAccounts::all()).await
+        )
+        .unwrap();
+        writeln!(
+            shown,
+            "{:?}",
+            client.invoice_page(&InvoiceList::new(1, 5)).await
+        )
+        .unwrap();
+        writeln!(
+            shown,
+            "{:?}",
+            client
+                .inquiry(&Inquiry::ByPaymentId(stored.payment_id))
+                .await
+        )
+        .unwrap();
+        writeln!(
+            shown,
+            "{:?}",
+            client.delete_token(&DeleteToken::new(token)).await
+        )
+        .unwrap();
+        let refused = client.pay_with_token(&charge).await.unwrap_err();
+        writeln!(shown, "{refused}\n{refused:?}").unwrap();
+        let declined = client
+            .pay(&Payment::new(
+                order_id(),
+                "2.00".parse().unwrap(),
+                "EUR".parse().unwrap(),
+                card(cards::DECLINED),
+            ))
+            .await;
+        writeln!(shown, "{declined:?}").unwrap();
+
         let mut errors = Vec::new();
         for fault in [
             "drop=after",
@@ -76,6 +135,7 @@ fn no_secret_reaches_a_log_line_or_an_error() {
         shown
     });
 
+    assert!(shown.contains("Approved") && shown.contains("last_four"), "{shown}");
     let logs = capture.text();
     assert!(
         logs.contains("span paytoken.call operation=\"payment\""),
@@ -93,6 +153,10 @@ fn no_secret_reaches_a_log_line_or_an_error() {
             secure_key.as_str(),
             cards::APPROVED,
             cards::INSTALLMENTS,
+            cards::DECLINED,
+            // Beyond the first six and the last four digits.
+            &cards::APPROVED[..10],
+            &cards::APPROVED[6..],
             "card.number",
             "card.cvv",
             "authentication.sKey",
