@@ -135,7 +135,10 @@ fn no_secret_reaches_a_log_line_or_an_error() {
         shown
     });
 
-    assert!(shown.contains("Approved") && shown.contains("last_four"), "{shown}");
+    assert!(
+        shown.contains("Approved") && shown.contains("last_four"),
+        "{shown}"
+    );
     let logs = capture.text();
     assert!(
         logs.contains("span paytoken.call operation=\"payment\""),
