@@ -110,6 +110,11 @@ fn cargo_output(args: &[&str]) -> Result<String, String> {
 
 fn ci() -> Result<(), String> {
     cargo(&["fmt", "--all", "--check"], &[])?;
+    // The fuzz package is not a workspace member, so `--all` does not reach it.
+    cargo(
+        &["fmt", "--manifest-path", "fuzz/Cargo.toml", "--check"],
+        &[],
+    )?;
     cargo(
         &[
             "clippy",
