@@ -36,7 +36,7 @@ const TARGETS: [(&str, &[&str]); 7] = [
 
 /// Runs every target for `seconds`.
 pub(crate) fn run(seconds: u32) -> Result<(), String> {
-    install()?;
+    crate::ensure_installed("fuzz", "cargo-fuzz", CARGO_FUZZ_VERSION)?;
     // libFuzzer's flags need a nightly compiler; the machine has stable only, and this is
     // what RUSTC_BOOTSTRAP is for. No sanitizer: the project's crates forbid `unsafe`, and
     // a panic is what the targets look for.
@@ -91,24 +91,4 @@ pub(crate) fn run(seconds: u32) -> Result<(), String> {
     }
     eprintln!("xtask: fuzzing found no crash:\n  {}", report.join("\n  "));
     Ok(())
-}
-
-fn install() -> Result<(), String> {
-    let installed = Command::new(crate::cargo_program())
-        .args(["fuzz", "--version"])
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if installed {
-        return Ok(());
-    }
-    crate::cargo(
-        &[
-            "install",
-            "--locked",
-            "cargo-fuzz",
-            "--version",
-            CARGO_FUZZ_VERSION,
-        ],
-        &[],
-    )
 }

@@ -247,25 +247,23 @@ fn no_std() -> Result<(), String> {
     Ok(())
 }
 
+/// Installs the cargo subcommand `subcommand` (package `package` at `version`) unless
+/// `cargo <subcommand> --version` already answers.
+fn ensure_installed(subcommand: &str, package: &str, version: &str) -> Result<(), String> {
+    let installed = Command::new(cargo_program())
+        .args([subcommand, "--version"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if installed {
+        return Ok(());
+    }
+    cargo(&["install", "--locked", package, "--version", version], &[])
+}
+
 /// `cargo deny check` for bans, licences and sources, installing cargo-deny first when
 /// this machine does not have it.
 fn deny() -> Result<(), String> {
-    let installed = Command::new("cargo")
-        .args(["deny", "--version"])
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if !installed {
-        cargo(
-            &[
-                "install",
-                "--locked",
-                "cargo-deny",
-                "--version",
-                CARGO_DENY_VERSION,
-            ],
-            &[],
-        )?;
-    }
+    ensure_installed("deny", "cargo-deny", CARGO_DENY_VERSION)?;
     cargo(
         &[
             "deny",
