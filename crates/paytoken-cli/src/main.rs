@@ -40,7 +40,7 @@ use clap::Parser as _;
 use clap::error::ErrorKind;
 
 use crate::cli::{Cli, Command};
-use crate::report::{Exit, Failure, Report};
+use crate::report::{Failure, Report};
 
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -77,9 +77,7 @@ async fn run(command: Command, gateway: &cli::GatewayArgs) -> Report {
             let request = config::token_request(gateway);
             match (config::client(gateway), request) {
                 (Ok(client), Ok(fetch)) => match client.fetch_auth_token(&fetch).await {
-                    Ok(grant) => {
-                        Report::success(Exit::Success, "auth_token: done", render::grant(&grant))
-                    }
+                    Ok(grant) => operations::ok_report("auth_token", render::grant(&grant)),
                     Err(error) => Report::from(Failure::from_error("auth_token", &error)),
                 },
                 (Err(failure), _) | (_, Err(failure)) => Report::from(failure),

@@ -54,24 +54,23 @@ fn failed(operation: &'static str) -> impl Fn(Error) -> Failure {
 
 fn transaction_report(operation: &str, transaction: &Transaction) -> Report {
     let (exit, outcome) = transaction_outcome(transaction);
-    let mut json = render::transaction(outcome, transaction);
-    if let Some(object) = json.as_object_mut() {
-        object.insert("operation".into(), operation.into());
-    }
-    let title = match outcome {
+    let what = match outcome {
         "three_d_secure" => {
-            format!("{operation}: waiting for 3-D Secure (send the cardholder to the redirect)")
+            "waiting for 3-D Secure (send the cardholder to the redirect)".to_owned()
         }
-        other => format!("{operation}: {}", other.replace('_', " ")),
+        other => other.replace('_', " "),
     };
-    Report::success(exit, &title, json)
+    Report::answer(
+        exit,
+        operation,
+        &what,
+        render::transaction(outcome, transaction),
+    )
 }
 
-fn ok_report(operation: &str, mut json: serde_json::Value) -> Report {
-    if let Some(object) = json.as_object_mut() {
-        object.insert("operation".into(), operation.into());
-    }
-    Report::success(Exit::Success, &format!("{operation}: done"), json)
+/// An answer that did what was asked.
+pub(crate) fn ok_report(operation: &str, json: serde_json::Value) -> Report {
+    Report::answer(Exit::Success, operation, "done", json)
 }
 
 async fn signup(client: &Client, args: &SignupArgs) -> Result<Report, Failure> {

@@ -10,18 +10,19 @@ use serde_json::{Map, Value, json};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Exit {
     /// It did what was asked (answers without a result object included).
-    Success = 0,
+    Success,
     /// Usage or invalid input, found before anything was sent.
-    Usage = 2,
+    Usage,
     /// Refused by the gateway, or a payment declined or cancelled.
-    Refused = 3,
+    Refused,
     /// The transport failed, an unexpected status or body, or an unknown outcome.
-    Failed = 4,
+    Failed,
     /// A payment pending, or waiting for 3-D Secure.
-    Pending = 5,
+    Pending,
 }
 
 impl Exit {
+    /// The process's exit code: the one place the numbers are written.
     fn code(self) -> u8 {
         match self {
             Self::Success => 0,
@@ -44,8 +45,10 @@ pub(crate) struct Report {
 }
 
 impl Report {
-    /// A success: `title` and the fields of `json` for people, `json` for scripts.
-    pub(crate) fn success(exit: Exit, title: &str, json: Value) -> Self {
+    /// An answer of `operation`: titled `{operation}: {what}` for people, `json` with the
+    /// operation's name added for scripts.
+    pub(crate) fn answer(exit: Exit, operation: &str, what: &str, mut json: Value) -> Self {
+        let title = format!("{operation}: {what}");
         let mut human = format!("{title}\n");
         // The title already says the operation and the outcome.
         let mut fields = json.clone();
@@ -54,12 +57,14 @@ impl Report {
             object.remove("outcome");
         }
         write_fields(&mut human, &fields, "  ");
-        let error_line = (exit != Exit::Success).then(|| title.to_owned());
+        if let Some(object) = json.as_object_mut() {
+            object.insert("operation".into(), operation.into());
+        }
         Self {
             exit,
             json,
             human,
-            error_line,
+            error_line: (exit != Exit::Success).then_some(title),
         }
     }
 
