@@ -153,24 +153,22 @@ async fn sixty_four_clients_keep_the_books_straight() {
         seen.values().all(|&n| n == 1),
         "a registration listed twice"
     );
-    for token in &books.stored {
-        let status = listed
+    let status_of = |token: &RegistrationId| {
+        listed
             .iter()
             .find(|c| c.registration_id == *token)
-            .map(|c| c.registration_status.clone());
+            .map(|c| c.registration_status.clone())
+    };
+    for token in &books.stored {
         assert_eq!(
-            status,
+            status_of(token),
             Some(Some(RegistrationStatus::Active)),
             "acknowledged and active"
         );
     }
     for token in &books.deleted {
-        let status = listed
-            .iter()
-            .find(|c| c.registration_id == *token)
-            .map(|c| c.registration_status.clone());
         assert_eq!(
-            status,
+            status_of(token),
             Some(Some(RegistrationStatus::Inactive)),
             "deleted stays inactive"
         );
