@@ -118,12 +118,7 @@ impl Transcript {
             }
             Err(error) => (Shown::error(&error), None),
         };
-        self.steps.push(Step {
-            name,
-            operation,
-            shown,
-            elapsed,
-        });
+        self.record((name, operation), shown, elapsed);
         answer
     }
 
@@ -150,6 +145,15 @@ impl Transcript {
                 fields: Vec::new(),
             },
         };
+        self.record((name, operation), shown, elapsed);
+    }
+
+    fn record(
+        &mut self,
+        (name, operation): (&'static str, &'static str),
+        shown: Shown,
+        elapsed: Duration,
+    ) {
         self.steps.push(Step {
             name,
             operation,
