@@ -66,6 +66,24 @@ pub enum Error {
         /// The start of the body, redacted.
         excerpt: String,
     },
+    /// The answer names another transaction than its request did: an echoed
+    /// `merchantTransactionId`, `amount`, `currency`, `paymentId`, `registrationId` or
+    /// `customerId` differs from what was sent. Whatever it says, it is not this request's
+    /// verdict, and this request may have been processed: settle it by inquiry (the client's
+    /// `reconcile`), never by sending it again.
+    #[error(
+        "{operation}: the answer is about another transaction and the request may have been processed ({field}: sent {sent:?}, answered {answered:?})"
+    )]
+    Contradiction {
+        /// The operation whose answer this was.
+        operation: OperationKind,
+        /// The echoed field that differs.
+        field: &'static str,
+        /// What the request sent.
+        sent: String,
+        /// What the answer says, as it came (cut to 100 characters).
+        answered: String,
+    },
 }
 
 impl Error {
@@ -77,13 +95,14 @@ impl Error {
     }
 
     /// Whether the gateway may have acted on the request (created a transaction, stored a
-    /// card). False for invalid input and for a refusal; true for an unexpected status or an
-    /// undecodable answer. For a payment, true means: do not send it again, inquire first.
+    /// card). False for invalid input and for a refusal; true for an unexpected status, an
+    /// undecodable answer and an answer about another transaction. For a payment, true
+    /// means: do not send it again, inquire first.
     #[must_use]
     pub const fn may_have_been_processed(&self) -> bool {
         matches!(
             self,
-            Self::UnexpectedStatus { .. } | Self::Undecodable { .. }
+            Self::UnexpectedStatus { .. } | Self::Undecodable { .. } | Self::Contradiction { .. }
         )
     }
 

@@ -43,14 +43,15 @@ fn static_lower(name: &'static str) -> &'static str {
     }
 }
 
-/// Parses an `http::Response` as the answer of operation `O`.
+/// Parses an `http::Response` as the answer to `operation`.
 ///
 /// # Errors
 /// As [`Operation::parse`].
 pub fn parse_http<O: Operation, B: AsRef<[u8]>>(
+    operation: &O,
     response: &http::Response<B>,
 ) -> Result<O::Response, Error> {
-    O::parse(response.status().as_u16(), response.body().as_ref())
+    operation.parse(response.status().as_u16(), response.body().as_ref())
 }
 
 #[cfg(test)]
@@ -85,7 +86,7 @@ mod tests {
             .status(502)
             .body(b"<html>bad gateway</html>".to_vec())
             .unwrap();
-        let error = parse_http::<CardsAndAccounts, _>(&response).unwrap_err();
+        let error = parse_http(&CardsAndAccounts::all(), &response).unwrap_err();
         assert!(matches!(error, Error::UnexpectedStatus { status: 502, .. }));
     }
 }

@@ -14,32 +14,32 @@
 
 use core::fmt;
 
-use paytoken_types::{Amount, Currency, Timestamp};
-use serde::de::{self, IgnoredAny, MapAccess, SeqAccess};
+use paytoken_types::{Amount, Currency, Timestamp, TransactionState};
+use serde::de::{self, MapAccess, SeqAccess};
 use serde::{Deserialize, Deserializer};
 
-use crate::wire::CowStr;
+use crate::answer::{Blank, Field, Key, Loose, Object, Text, skip, wire_object};
 
 /// One invoice.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct Invoice {
     /// `amount`.
-    pub amount: Option<Amount>,
+    pub amount: Option<Field<Amount>>,
     /// `currency`.
-    pub currency: Option<Currency>,
+    pub currency: Option<Field<Currency>>,
     /// `expirationPeriod`, numeric text (the unit is not stated).
     pub expiration_period: Option<String>,
     /// `createdDate`, with its fraction (`2018-07-26 17:10:06.0`).
-    pub created_date: Option<Timestamp>,
+    pub created_date: Option<Field<Timestamp>>,
     /// `systemInvoiceId`.
     pub system_invoice_id: Option<String>,
     /// `transactionUrl`: the invoice's payment page.
     pub transaction_url: Option<String>,
     /// `invoiceStatus`: `processed`, `mailsent`, ...
     pub invoice_status: Option<String>,
-    /// `transactionStatus`: `capturesuccess`, ...
-    pub transaction_status: Option<String>,
+    /// `transactionStatus`: the long status, `capturesuccess`, ...
+    pub transaction_status: Option<Field<TransactionState>>,
     /// `customerDetails` (or `invoiceDetails`).
     pub customer: Option<InvoiceCustomer>,
     /// `raiseby`: who raised the invoice.
@@ -55,48 +55,77 @@ pub struct Invoice {
 }
 
 /// The customer of an invoice (`customerDetails`, also named `invoiceDetails`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct InvoiceCustomer {
     /// `customername`.
-    #[serde(rename = "customername")]
     pub name: Option<String>,
     /// `customeraddress`.
-    #[serde(rename = "customeraddress")]
     pub address: Option<String>,
     /// `customermobileno`.
-    #[serde(rename = "customermobileno")]
     pub mobile: Option<String>,
     /// `customeremail`.
-    #[serde(rename = "customeremail")]
     pub email: Option<String>,
 }
 
+wire_object! {
+    struct WireCustomer {
+        name: Text = "customername",
+        address: Text = "customeraddress",
+        mobile: Text = "customermobileno",
+        email: Text = "customeremail",
+    }
+}
+
+impl From<WireCustomer> for InvoiceCustomer {
+    fn from(wire: WireCustomer) -> Self {
+        Self {
+            name: wire.name.0,
+            address: wire.address.0,
+            mobile: wire.mobile.0,
+            email: wire.email.0,
+        }
+    }
+}
+
+impl Blank for Invoice {
+    fn is_blank(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
 impl Invoice {
-    /// Reads the value of `key` into its field; an unknown key's value is skipped.
+    /// Reads the value of `key` into its field, tolerantly (see [`crate::answer`]); an
+    /// unknown key's value is skipped.
     fn read_field<'de, A: MapAccess<'de>>(
         &mut self,
         key: &str,
         map: &mut A,
     ) -> Result<(), A::Error> {
+        fn text<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<String>, A::Error> {
+            map.next_value::<Text>().map(|text| text.0)
+        }
         match key.trim() {
-            "amount" => self.amount = map.next_value()?,
-            "currency" => self.currency = map.next_value()?,
-            "expirationPeriod" => self.expiration_period = map.next_value()?,
-            "createdDate" => self.created_date = map.next_value()?,
-            "systemInvoiceId" => self.system_invoice_id = map.next_value()?,
-            "transactionUrl" => self.transaction_url = map.next_value()?,
-            "invoiceStatus" => self.invoice_status = map.next_value()?,
-            "transactionStatus" => self.transaction_status = map.next_value()?,
-            "customerDetails" | "invoiceDetails" => self.customer = map.next_value()?,
-            "raiseby" => self.raised_by = map.next_value()?,
-            "orderId" => self.order_id = map.next_value()?,
-            "orderDescription" => self.order_description = map.next_value()?,
-            "trackingid" => self.tracking_id = map.next_value()?,
-            "dtstamp" => self.dtstamp = map.next_value()?,
-            _ => {
-                map.next_value::<IgnoredAny>()?;
+            "amount" => self.amount = map.next_value::<Loose<_>>()?.0,
+            "currency" => self.currency = map.next_value::<Loose<_>>()?.0,
+            "expirationPeriod" => self.expiration_period = text(map)?,
+            "createdDate" => self.created_date = map.next_value::<Loose<_>>()?.0,
+            "systemInvoiceId" => self.system_invoice_id = text(map)?,
+            "transactionUrl" => self.transaction_url = text(map)?,
+            "invoiceStatus" => self.invoice_status = text(map)?,
+            "transactionStatus" => self.transaction_status = map.next_value::<Loose<_>>()?.0,
+            "customerDetails" | "invoiceDetails" => {
+                self.customer = map
+                    .next_value::<Object<WireCustomer>>()?
+                    .0
+                    .map(InvoiceCustomer::from);
             }
+            "raiseby" => self.raised_by = text(map)?,
+            "orderId" => self.order_id = text(map)?,
+            "orderDescription" => self.order_description = text(map)?,
+            "trackingid" => self.tracking_id = text(map)?,
+            "dtstamp" => self.dtstamp = text(map)?,
+            _ => skip(map)?,
         }
         Ok(())
     }
@@ -115,7 +144,7 @@ impl<'de> Deserialize<'de> for Invoice {
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Invoice, A::Error> {
                 let mut invoice = Invoice::default();
-                while let Some(key) = map.next_key::<CowStr<'de>>()? {
+                while let Some(key) = map.next_key::<Key<'de>>()? {
                     invoice.read_field(&key.0, &mut map)?;
                 }
                 Ok(invoice)
@@ -136,6 +165,12 @@ fn is_position(key: &str) -> bool {
 #[derive(Debug, Default)]
 pub(crate) struct InvoiceEntries(pub(crate) Vec<Invoice>);
 
+impl Blank for InvoiceEntries {
+    fn is_blank(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 impl<'de> Deserialize<'de> for InvoiceEntries {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Visitor;
@@ -149,8 +184,8 @@ impl<'de> Deserialize<'de> for InvoiceEntries {
 
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<InvoiceEntries, A::Error> {
                 let mut invoices = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
-                while let Some(invoice) = seq.next_element()? {
-                    invoices.push(invoice);
+                while let Some(Object(invoice)) = seq.next_element::<Object<Invoice>>()? {
+                    invoices.extend(invoice);
                 }
                 Ok(InvoiceEntries(invoices))
             }
@@ -158,10 +193,10 @@ impl<'de> Deserialize<'de> for InvoiceEntries {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<InvoiceEntries, A::Error> {
                 let mut invoices = Vec::new();
                 let mut current: Option<Invoice> = None;
-                while let Some(key) = map.next_key::<CowStr<'de>>()? {
+                while let Some(key) = map.next_key::<Key<'de>>()? {
                     if is_position(&key.0) {
                         invoices.extend(current.take());
-                        current = Some(map.next_value()?);
+                        current = Some(map.next_value::<Object<Invoice>>()?.0.unwrap_or_default());
                     } else {
                         current
                             .get_or_insert_with(Invoice::default)
@@ -172,15 +207,28 @@ impl<'de> Deserialize<'de> for InvoiceEntries {
                 Ok(InvoiceEntries(invoices))
             }
 
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<InvoiceEntries, E> {
-                if text.trim().is_empty() {
-                    Ok(InvoiceEntries::default())
-                } else {
-                    Err(E::invalid_type(de::Unexpected::Str("text"), &self))
-                }
+            // Anything else holds no invoice: an empty list, as the gateway's `""` means.
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<InvoiceEntries, E> {
+                Ok(InvoiceEntries::default())
             }
 
             fn visit_unit<E: de::Error>(self) -> Result<InvoiceEntries, E> {
+                Ok(InvoiceEntries::default())
+            }
+
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<InvoiceEntries, E> {
+                Ok(InvoiceEntries::default())
+            }
+
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<InvoiceEntries, E> {
+                Ok(InvoiceEntries::default())
+            }
+
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<InvoiceEntries, E> {
+                Ok(InvoiceEntries::default())
+            }
+
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<InvoiceEntries, E> {
                 Ok(InvoiceEntries::default())
             }
         }
@@ -210,7 +258,10 @@ mod tests {
             Some("Ann")
         );
         assert_eq!(invoices[0].raised_by.as_deref(), Some("shop"));
-        assert_eq!(invoices[1].amount, Some("20.00".parse().unwrap()));
+        assert_eq!(
+            invoices[1].amount.as_ref().and_then(Field::value),
+            Some(&"20.00".parse().unwrap())
+        );
         assert_eq!(
             invoices[1].customer.as_ref().unwrap().name.as_deref(),
             Some("Bob")

@@ -15,9 +15,20 @@
 //!    [`Operation::request`]: the input is checked (a bad field is an error naming it, and
 //!    nothing is sent) and the result is a signed [`Request`]: path, headers, form body.
 //! 3. Send it with any HTTP client to [`BaseUrl`] + path.
-//! 4. Hand the status and body to [`Operation::parse`]: the typed answer, or an [`Error`]
-//!    that says whether the gateway refused (nothing happened), or whether the request may
-//!    have been processed (inquire before sending a payment again).
+//! 4. Hand the status and body to the same operation's [`Operation::parse`]: the typed
+//!    answer, or an [`Error`] that says whether the gateway refused (nothing happened), or
+//!    whether the request may have been processed (inquire before sending a payment again).
+//!
+//! ## Tolerance
+//! Exact in what it sends, liberal in what it accepts. An answer's verdict rests on its
+//! deciding fields only: `paymentId` (a real one or `"-"`), the result code (of `result`
+//! or `statusInvoiceResult`), `transactionStatus`, and the id the operation exists to
+//! return. Every other field is a [`Field`]: kept exactly as the gateway sent it, with a
+//! typed view that may fail alone, so `"amount": 50`, `"currency": "eur"`, a `null`, an
+//! ISO date or a card object inside a one-element list never make an approved payment
+//! unreadable ([`answer`] has the rules). And an answer that echoes another transaction
+//! than its request (another merchant transaction id, amount, currency or id) is never a
+//! success: it is [`Error::Contradiction`] ([`echo`] lists what each operation checks).
 //!
 //! ```
 //! use paytoken_checksum::{Credentials, SecureKey};
@@ -56,7 +67,7 @@
 //!
 //! let request = payment.request(&context)?;                 // build and sign
 //! let (status, body) = send(&base_url, &request);           // any transport
-//! let transaction = Payment::parse(status, &body)?;          // parse
+//! let transaction = payment.parse(status, &body)?;           // parse, against the request
 //!
 //! assert_eq!(transaction.status, PaymentStatus::Approved);
 //! assert_eq!(transaction.payment_id.as_str(), "54279");
@@ -86,8 +97,10 @@
 
 extern crate alloc;
 
+pub mod answer;
 mod base_url;
 mod context;
+pub mod echo;
 mod error;
 pub mod excerpt;
 #[cfg(feature = "http")]
@@ -100,6 +113,7 @@ mod pager;
 mod request;
 mod wire;
 
+pub use answer::{Field, FieldValue};
 pub use base_url::BaseUrl;
 pub use context::{AuthToken, Context, MAX_AUTH_TOKEN_LEN, Username};
 pub use error::{Error, Refusal};

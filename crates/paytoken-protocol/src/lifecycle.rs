@@ -127,7 +127,7 @@ impl AuthTokenLifecycle {
         body: &[u8],
         sent_at: Duration,
     ) -> Result<&AuthToken, Error> {
-        match FetchAuthToken::parse(status, body) {
+        match self.fetch.parse(status, body) {
             Ok(grant) => Ok(self.accept(grant, sent_at)),
             Err(error) => {
                 if error.refusal().is_some() {

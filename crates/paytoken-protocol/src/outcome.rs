@@ -2,12 +2,13 @@
 
 use paytoken_types::{
     Amount, CodeFamily, Currency, ExpiryMonth, ExpiryYear, GatewayResult, MerchantTransactionId,
-    PaymentBrand, PaymentId, PaymentMode, PaymentType, RegistrationId, Timestamp,
-    TransactionStatus,
+    PaymentBrand, PaymentId, PaymentMode, PaymentType, RegistrationId, Timestamp, Tolerant,
+    TransactionState, TransactionStatus,
 };
-use serde::Deserialize;
 
-use crate::wire::{self, MaybeId, OneOrMany};
+use crate::answer::{Field, List, Loose, Object, Text, wire_object};
+use crate::echo::{Echoed, Sent};
+use crate::wire::{self, WireResult};
 use crate::{Error, OperationKind};
 
 /// A transaction the gateway created: it has a real `paymentId`, whatever its status.
@@ -19,26 +20,31 @@ use crate::{Error, OperationKind};
 pub struct Transaction {
     /// `paymentId`.
     pub payment_id: PaymentId,
-    /// What became of it.
+    /// What became of it: decided by `transactionStatus`, else by the result code.
     pub status: PaymentStatus,
     /// `result`: the code and description (several, joined, on some declines).
     pub result: GatewayResult,
-    /// `registrationId`: the stored card's token, when the payment stored one.
-    pub registration_id: Option<RegistrationId>,
-    /// `merchantTransactionId`, as the merchant sent it.
-    pub merchant_transaction_id: Option<MerchantTransactionId>,
-    /// `amount`.
-    pub amount: Option<Amount>,
-    /// `currency`.
-    pub currency: Option<Currency>,
-    /// `paymentType`.
-    pub payment_type: Option<PaymentType>,
-    /// `paymentBrand`.
-    pub payment_brand: Option<PaymentBrand>,
-    /// `paymentMode`.
-    pub payment_mode: Option<PaymentMode>,
-    /// `transactionStatus`, as the gateway sent it.
+    /// `transactionStatus`, the short status, read ignoring case.
     pub transaction_status: Option<TransactionStatus>,
+    /// `merchantTransactionId`: the one the request sent (checked against the answer's
+    /// echo), or the answer's own when the request sent none (an inquiry by payment id).
+    pub merchant_transaction_id: Option<MerchantTransactionId>,
+    /// `registrationId`: the stored card's token, when the payment stored one.
+    pub registration_id: Option<Field<RegistrationId>>,
+    /// `status`, the long status an inquiry's answer carries (`authsuccessful`,
+    /// `capturesuccess`, `reversed`, `chargeback`, ...): refunds, cancels and chargebacks
+    /// show here. Not used for [`status`](Self::status).
+    pub state: Option<Field<TransactionState>>,
+    /// `amount`.
+    pub amount: Option<Field<Amount>>,
+    /// `currency`.
+    pub currency: Option<Field<Currency>>,
+    /// `paymentType`.
+    pub payment_type: Option<Field<PaymentType>>,
+    /// `paymentBrand`.
+    pub payment_brand: Option<Field<PaymentBrand>>,
+    /// `paymentMode`.
+    pub payment_mode: Option<Field<PaymentMode>>,
     /// `descriptor`: the text on the cardholder's statement.
     pub descriptor: Option<String>,
     /// `remark`.
@@ -46,11 +52,11 @@ pub struct Transaction {
     /// `card`: what the gateway tells of the card (never the whole number).
     pub card: Option<CardSummary>,
     /// `tmpl_amount`.
-    pub tmpl_amount: Option<Amount>,
+    pub tmpl_amount: Option<Field<Amount>>,
     /// `tmpl_currency`.
-    pub tmpl_currency: Option<Currency>,
+    pub tmpl_currency: Option<Field<Currency>>,
     /// `timestamp`, in the gateway's local time.
-    pub timestamp: Option<Timestamp>,
+    pub timestamp: Option<Field<Timestamp>>,
 }
 
 impl Transaction {
@@ -85,39 +91,62 @@ pub enum PaymentStatus {
 }
 
 /// Where a 3-D Secure payment sends the cardholder's browser.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct Redirect {
     /// `url`.
-    #[serde(default)]
     pub url: String,
     /// `method`: `GET` or `POST`.
-    #[serde(default)]
     pub method: String,
     /// `target`, such as `_self`.
-    #[serde(default)]
     pub target: Option<String>,
     /// `parameters`: the fields to send along, in order.
-    #[serde(default, deserialize_with = "parameters")]
     pub parameters: Vec<RedirectParameter>,
 }
 
 /// One field of a 3-D Secure redirect.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct RedirectParameter {
     /// `name`.
-    #[serde(default)]
     pub name: String,
     /// `value`.
-    #[serde(default)]
     pub value: String,
 }
 
-fn parameters<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Vec<RedirectParameter>, D::Error> {
-    OneOrMany::deserialize(deserializer).map(|list| list.0)
+wire_object! {
+    struct WireRedirect {
+        url: Text = "url",
+        method: Text = "method",
+        target: Text = "target",
+        parameters: List<WireParameter> = "parameters",
+    }
+}
+
+wire_object! {
+    struct WireParameter {
+        name: Text = "name",
+        value: Text = "value",
+    }
+}
+
+impl From<WireRedirect> for Redirect {
+    fn from(wire: WireRedirect) -> Self {
+        Self {
+            url: wire.url.0.unwrap_or_default(),
+            method: wire.method.0.unwrap_or_default(),
+            target: wire.target.0,
+            parameters: wire
+                .parameters
+                .0
+                .into_iter()
+                .map(|parameter| RedirectParameter {
+                    name: parameter.name.0.unwrap_or_default(),
+                    value: parameter.value.0.unwrap_or_default(),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// What a response tells of a card: never the whole number.
@@ -131,108 +160,139 @@ pub struct CardSummary {
     /// `holder`.
     pub holder: Option<String>,
     /// `expiryMonth`.
-    pub expiry_month: Option<ExpiryMonth>,
+    pub expiry_month: Option<Field<ExpiryMonth>>,
     /// `expiryYear`.
-    pub expiry_year: Option<ExpiryYear>,
+    pub expiry_year: Option<Field<ExpiryYear>>,
 }
 
-/// The card object of a response as it comes.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct WireCard {
-    bin: Option<String>,
-    #[serde(rename = "last4Digits")]
-    last4_digits: Option<String>,
-    last_four_digits: Option<String>,
-    holder: Option<String>,
-    expiry_month: Option<ExpiryMonth>,
-    expiry_year: Option<ExpiryYear>,
+wire_object! {
+    /// The card object of a response as it comes.
+    pub(crate) struct WireCard {
+        bin: Text = "bin",
+        last4_digits: Text = "last4Digits",
+        last_four_digits: Text = "lastFourDigits",
+        holder: Text = "holder",
+        expiry_month: Loose<ExpiryMonth> = "expiryMonth",
+        expiry_year: Loose<ExpiryYear> = "expiryYear",
+    }
 }
 
 impl From<WireCard> for CardSummary {
     fn from(card: WireCard) -> Self {
         Self {
-            bin: card.bin,
-            last_four: card.last4_digits.or(card.last_four_digits),
-            holder: card.holder,
-            expiry_month: card.expiry_month,
-            expiry_year: card.expiry_year,
+            bin: card.bin.0,
+            last_four: card.last4_digits.0.or(card.last_four_digits.0),
+            holder: card.holder.0,
+            expiry_month: card.expiry_month.0,
+            expiry_year: card.expiry_year.0,
         }
     }
 }
 
-/// A payment response as it comes (payments, token payments, inquiry).
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct WireTransaction {
-    payment_id: Option<MaybeId<PaymentId>>,
-    registration_id: Option<MaybeId<RegistrationId>>,
-    merchant_transaction_id: Option<MerchantTransactionId>,
-    amount: Option<Amount>,
-    currency: Option<Currency>,
-    payment_type: Option<PaymentType>,
-    payment_brand: Option<PaymentBrand>,
-    payment_mode: Option<PaymentMode>,
-    transaction_status: Option<TransactionStatus>,
-    descriptor: Option<String>,
-    remark: Option<String>,
-    card: Option<WireCard>,
-    #[serde(rename = "tmpl_amount")]
-    tmpl_amount: Option<Amount>,
-    #[serde(rename = "tmpl_currency")]
-    tmpl_currency: Option<Currency>,
-    timestamp: Option<Timestamp>,
-    result: Option<GatewayResult>,
-    redirect: Option<Redirect>,
+wire_object! {
+    /// A payment response as it comes (payments, token payments, inquiry).
+    struct WireTransaction {
+        payment_id: Text = "paymentId",
+        registration_id: Loose<RegistrationId> = "registrationId",
+        merchant_transaction_id: Text = "merchantTransactionId",
+        amount: Loose<Amount> = "amount",
+        currency: Loose<Currency> = "currency",
+        payment_type: Loose<PaymentType> = "paymentType",
+        payment_brand: Loose<PaymentBrand> = "paymentBrand",
+        payment_mode: Loose<PaymentMode> = "paymentMode",
+        transaction_status: Text = "transactionStatus",
+        state: Loose<TransactionState> = "status",
+        descriptor: Text = "descriptor",
+        remark: Text = "remark",
+        card: Object<WireCard> = "card",
+        tmpl_amount: Loose<Amount> = "tmpl_amount",
+        tmpl_currency: Loose<Currency> = "tmpl_currency",
+        timestamp: Loose<Timestamp> = "timestamp",
+        result: Object<WireResult> = "result" | "statusInvoiceResult",
+        redirect: Object<WireRedirect> = "redirect",
+    }
 }
 
 /// Parses a payment-shaped answer: a [`Transaction`] when the gateway created one, an
-/// [`Error::Refused`] when it refused before.
+/// [`Error::Refused`] when it refused before, an [`Error::Contradiction`] when the answer
+/// is about another transaction than `sent`.
+///
+/// The verdict rests on `paymentId`, the result code and `transactionStatus` alone; every
+/// other field is kept as it came.
 pub(crate) fn parse_transaction(
     operation: OperationKind,
     status: u16,
     body: &[u8],
+    sent: &Sent<'_>,
 ) -> Result<Transaction, Error> {
     let wire: WireTransaction = wire::decode(operation, status, body)?;
-    let Some(payment_id) = MaybeId::into_inner(wire.payment_id) else {
+    let result = wire::result_of(wire.result);
+    let payment_id =
+        wire::deciding_id::<PaymentId>(operation, "paymentId", wire.payment_id.0, body)?;
+    let Some(payment_id) = payment_id else {
         // No transaction exists. A success code without a paymentId would be a gateway
         // bug: it cannot be called a refusal, and must not be called a success.
-        let result = wire
-            .result
-            .ok_or_else(|| wire::missing(operation, "paymentId or result object", body))?;
+        let result =
+            result.ok_or_else(|| wire::missing(operation, "paymentId or result object", body))?;
         if result.code.is_success() {
             return Err(wire::missing(operation, "paymentId", body));
         }
         return Err(wire::refused(operation, result));
     };
-    let result = wire.result.unwrap_or_default();
+    let echoed_id = match sent.id {
+        Some(("paymentId", _)) => Some(payment_id.as_str()),
+        Some(("registrationId", _)) => wire.registration_id.0.as_ref().map(Field::raw),
+        _ => None,
+    };
+    sent.check(
+        operation,
+        &Echoed {
+            merchant_transaction_id: wire.merchant_transaction_id.0.as_deref(),
+            amount: wire.amount.0.as_ref(),
+            currency: wire.currency.0.as_ref(),
+            id: echoed_id,
+        },
+    )?;
+    let result = result.unwrap_or_default();
+    let transaction_status = wire
+        .transaction_status
+        .0
+        .as_deref()
+        .and_then(TransactionStatus::read_tolerant);
     // An inquiry's code (`00026`, record found) says the record exists, not how the
     // payment went: there only `transactionStatus` tells.
     let code_tells = operation != OperationKind::Inquiry;
     let status = status_of(
-        wire.transaction_status.as_ref(),
+        transaction_status.as_ref(),
         &result,
-        wire.redirect,
+        wire.redirect.0.map(Redirect::from),
         code_tells,
     );
+    let merchant_transaction_id = sent.merchant_transaction_id.cloned().or_else(|| {
+        wire.merchant_transaction_id
+            .0
+            .as_deref()
+            .and_then(MerchantTransactionId::read_tolerant)
+    });
     Ok(Transaction {
         payment_id,
         status,
         result,
-        registration_id: MaybeId::into_inner(wire.registration_id),
-        merchant_transaction_id: wire.merchant_transaction_id,
-        amount: wire.amount,
-        currency: wire.currency,
-        payment_type: wire.payment_type,
-        payment_brand: wire.payment_brand,
-        payment_mode: wire.payment_mode,
-        transaction_status: wire.transaction_status,
-        descriptor: wire.descriptor,
-        remark: wire.remark,
-        card: wire.card.map(CardSummary::from),
-        tmpl_amount: wire.tmpl_amount,
-        tmpl_currency: wire.tmpl_currency,
-        timestamp: wire.timestamp,
+        transaction_status,
+        merchant_transaction_id,
+        registration_id: wire.registration_id.0,
+        state: wire.state.0,
+        amount: wire.amount.0,
+        currency: wire.currency.0,
+        payment_type: wire.payment_type.0,
+        payment_brand: wire.payment_brand.0,
+        payment_mode: wire.payment_mode.0,
+        descriptor: wire.descriptor.0,
+        remark: wire.remark.0,
+        card: wire.card.0.map(CardSummary::from),
+        tmpl_amount: wire.tmpl_amount.0,
+        tmpl_currency: wire.tmpl_currency.0,
+        timestamp: wire.timestamp.0,
     })
 }
 
@@ -267,7 +327,7 @@ mod tests {
     use super::*;
 
     fn parse(body: &str) -> Result<Transaction, Error> {
-        parse_transaction(OperationKind::Payment, 200, body.as_bytes())
+        parse_transaction(OperationKind::Payment, 200, body.as_bytes(), &Sent::default())
     }
 
     #[test]
@@ -298,5 +358,7 @@ mod tests {
         assert!(broken.may_have_been_processed(), "{broken:?}");
         let empty = parse("{}").unwrap_err();
         assert!(matches!(empty, Error::Undecodable { .. }));
+        let unreadable = parse(r#"{"paymentId":"5 4","result":{"code":"00001"}}"#).unwrap_err();
+        assert!(unreadable.may_have_been_processed(), "{unreadable:?}");
     }
 }

@@ -86,7 +86,7 @@ impl InvoicePager {
     /// # Errors
     /// The error of the answer ([`InvoiceList::parse`]).
     pub fn parse(&mut self, status: u16, body: &[u8]) -> Result<InvoicePage, Error> {
-        let mut page = InvoiceList::parse(status, body)?;
+        let mut page = InvoiceList::new(1, self.records).parse(status, body)?;
         let Some(current) = self.next_page else {
             return Ok(InvoicePage::default());
         };

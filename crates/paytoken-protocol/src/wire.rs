@@ -1,21 +1,20 @@
-//! What every answer shares: the status check, JSON decoding with a located error, lists
-//! that come as one object or many, the result object, and the owner of a response.
+//! What every answer shares: the status check, JSON decoding with a located error, the
+//! result object, deciding ids, and the owner of a response.
 
-use core::fmt;
-use core::marker::PhantomData;
+use paytoken_types::{GatewayResult, MemberId, PartnerId, ResultCode, Tolerant};
+use serde::Deserialize;
 
-use paytoken_types::{GatewayResult, MemberId, PartnerId};
-use serde::de::{self, DeserializeOwned, IntoDeserializer};
-use serde::{Deserialize, Deserializer};
-
+use crate::answer::{Blank, Field, Loose, Object, Text, wire_object};
 use crate::excerpt::excerpt;
 use crate::{Error, OperationKind, Refusal};
 
-/// Checks the status and decodes the JSON body into `T`.
-pub(crate) fn decode<T: DeserializeOwned>(
+/// Checks the status and reads the JSON body into `T`, an object declared with
+/// `wire_object!` (or the one object of a list): only a body that is not a JSON object
+/// fails here, never a field (see [`crate::answer`]).
+pub(crate) fn decode<'de, T: Deserialize<'de> + Blank>(
     operation: OperationKind,
     status: u16,
-    body: &[u8],
+    body: &'de [u8],
 ) -> Result<T, Error> {
     if status != 200 {
         return Err(Error::UnexpectedStatus {
@@ -33,28 +32,15 @@ pub(crate) fn decode<T: DeserializeOwned>(
             body,
         )
     })?;
-    serde_json::from_str(text).map_err(|error| {
-        refusal_in(operation, body).unwrap_or_else(|| undecodable(operation, &error, body))
-    })
-}
-
-/// The refusal in an answer that did not decode as a whole (a refusal may fill fields with
-/// placeholders that no typed field accepts). Only when nothing was created: an answer
-/// with a real `paymentId` stays undecodable, since a transaction may exist.
-fn refusal_in(operation: OperationKind, body: &[u8]) -> Option<Error> {
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Envelope {
-        payment_id: Option<String>,
-        #[serde(alias = "statusInvoiceResult")]
-        result: Option<GatewayResult>,
+    match serde_json::from_str::<Object<T>>(text) {
+        Ok(Object(Some(object))) => Ok(object),
+        Ok(Object(None)) => Err(malformed(
+            operation,
+            "the answer is not a json object".to_owned(),
+            body,
+        )),
+        Err(error) => Err(undecodable(operation, &error, body)),
     }
-    let envelope: Envelope = serde_json::from_slice(body).ok()?;
-    let created = envelope
-        .payment_id
-        .is_some_and(|id| !matches!(id.trim(), "-" | ""));
-    let result = envelope.result.filter(|result| !result.code.is_success())?;
-    (!created).then(|| refused(operation, result))
 }
 
 /// An [`Error::Undecodable`] from a serde_json error, with where it broke.
@@ -97,6 +83,29 @@ pub(crate) fn malformed(operation: OperationKind, detail: String, body: &[u8]) -
     }
 }
 
+wire_object! {
+    /// The result object as it comes (`result`, or `statusInvoiceResult` on some
+    /// endpoints): a result without a code is still read, and has no family.
+    pub(crate) struct WireResult {
+        code: Text = "code",
+        description: Text = "description",
+    }
+}
+
+impl WireResult {
+    pub(crate) fn into_result(self) -> GatewayResult {
+        GatewayResult {
+            code: ResultCode::new(self.code.0.unwrap_or_default()),
+            description: self.description.0.unwrap_or_default(),
+        }
+    }
+}
+
+/// The result of an answer: absent, or read whatever its shape.
+pub(crate) fn result_of(result: Object<WireResult>) -> Option<GatewayResult> {
+    result.0.map(WireResult::into_result)
+}
+
 /// Passes a successful result, turns any other into a refusal.
 pub(crate) fn require_success(
     operation: OperationKind,
@@ -115,215 +124,95 @@ pub(crate) fn refused(operation: OperationKind, result: GatewayResult) -> Error 
     Error::Refused(Refusal { operation, result })
 }
 
-/// A list that the gateway renders as an array, as a single object when it has one
-/// element, and leaves out when it is empty (`#[serde(default)]` covers that).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct OneOrMany<T>(pub(crate) Vec<T>);
-
-impl<T> Default for OneOrMany<T> {
-    fn default() -> Self {
-        Self(Vec::new())
-    }
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for OneOrMany<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor<T>(PhantomData<T>);
-
-        impl<'de, T: Deserialize<'de>> de::Visitor<'de> for Visitor<T> {
-            type Value = OneOrMany<T>;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object or an array of objects")
-            }
-
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(256));
-                while let Some(item) = seq.next_element()? {
-                    items.push(item);
-                }
-                Ok(OneOrMany(items))
-            }
-
-            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                T::deserialize(de::value::MapAccessDeserializer::new(map))
-                    .map(|item| OneOrMany(vec![item]))
-            }
-
-            // An empty string stands for an empty list on some gateways.
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-                if text.trim().is_empty() {
-                    Ok(OneOrMany(Vec::new()))
-                } else {
-                    Err(E::invalid_type(de::Unexpected::Str("text"), &self))
-                }
-            }
-
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(OneOrMany(Vec::new()))
-            }
-        }
-
-        deserializer.deserialize_any(Visitor(PhantomData))
-    }
-}
-
-/// An identifier field that the gateway fills with `"-"` (or leaves empty) when there is
-/// nothing to identify: `paymentId` and `registrationId` on refusals.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct MaybeId<T>(pub(crate) Option<T>);
-
-impl<T> MaybeId<T> {
-    pub(crate) fn into_inner(this: Option<Self>) -> Option<T> {
-        this.and_then(|id| id.0)
-    }
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for MaybeId<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = CowStr::deserialize(deserializer)?;
-        match text.0.trim() {
-            "-" | "" => Ok(Self(None)),
-            id => T::deserialize(id.into_deserializer()).map(|id| Self(Some(id))),
-        }
-    }
+/// An id that decides an answer (`paymentId`, the id an operation exists to return): absent
+/// when the gateway left it out or filled it with `"-"`; an error when it holds text that
+/// no id of its kind could be, since the verdict cannot be read past it.
+pub(crate) fn deciding_id<T: Tolerant>(
+    operation: OperationKind,
+    field: &'static str,
+    text: Option<String>,
+    body: &[u8],
+) -> Result<Option<T>, Error> {
+    let Some(text) = text.filter(|text| text.trim() != "-") else {
+        return Ok(None);
+    };
+    T::read_tolerant(&text)
+        .map(Some)
+        .ok_or_else(|| malformed(operation, format!("{field} is not an id"), body))
 }
 
 /// Who a response belongs to: the merchant (`memberId`) or the partner (`partnerId`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Owner {
-    /// A merchant.
-    Member(MemberId),
-    /// A partner.
-    Partner(PartnerId),
+    /// A merchant (`memberId`).
+    Member(Field<MemberId>),
+    /// A partner (`partnerId`).
+    Partner(Field<PartnerId>),
 }
 
 impl Owner {
     /// The owner from the two fields a response may carry; the merchant wins when both are
     /// there, since a partner acting for a merchant gets the merchant's data.
-    pub(crate) fn from_fields(
-        member: Option<MemberId>,
-        partner: Option<PartnerId>,
-    ) -> Option<Self> {
-        member.map(Self::Member).or(partner.map(Self::Partner))
+    pub(crate) fn from_fields(member: Loose<MemberId>, partner: Loose<PartnerId>) -> Option<Self> {
+        member.0.map(Self::Member).or(partner.0.map(Self::Partner))
     }
 
-    /// The id, whichever kind it is.
+    /// The id as the gateway sent it, whichever kind it is.
     #[must_use]
     pub fn id(&self) -> &str {
         match self {
-            Self::Member(id) => id.as_str(),
-            Self::Partner(id) => id.as_str(),
+            Self::Member(id) => id.raw(),
+            Self::Partner(id) => id.raw(),
         }
     }
 }
-
-/// A string that borrows from the input when it can (no escapes) and owns it otherwise.
-mod alloc_str {
-    use alloc::borrow::Cow;
-
-    use serde::{Deserialize, Deserializer};
-
-    pub(crate) struct CowStr<'a>(pub(crate) Cow<'a, str>);
-
-    impl<'de> Deserialize<'de> for CowStr<'de> {
-        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            struct Visitor;
-
-            impl<'de> serde::de::Visitor<'de> for Visitor {
-                type Value = CowStr<'de>;
-
-                fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                    f.write_str("a string")
-                }
-
-                fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
-                    Ok(CowStr(Cow::Borrowed(text)))
-                }
-
-                fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
-                    Ok(CowStr(Cow::Owned(text.to_owned())))
-                }
-
-                fn visit_string<E>(self, text: String) -> Result<Self::Value, E> {
-                    Ok(CowStr(Cow::Owned(text)))
-                }
-            }
-
-            deserializer.deserialize_str(Visitor)
-        }
-    }
-}
-
-pub(crate) use alloc_str::CowStr;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[derive(Debug, Deserialize, PartialEq)]
-    struct Item {
-        id: String,
-    }
-
-    #[derive(Debug, Deserialize)]
-    struct Holder {
-        #[serde(default)]
-        items: OneOrMany<Item>,
-    }
-
-    #[test]
-    fn one_or_many_or_none() {
-        let many: Holder = serde_json::from_str(r#"{"items":[{"id":"a"},{"id":"b"}]}"#).unwrap();
-        assert_eq!(many.items.0.len(), 2);
-        let one: Holder = serde_json::from_str(r#"{"items":{"id":"a"}}"#).unwrap();
-        assert_eq!(one.items.0, vec![Item { id: "a".into() }]);
-        let none: Holder = serde_json::from_str("{}").unwrap();
-        assert!(none.items.0.is_empty());
-        let blank: Holder = serde_json::from_str(r#"{"items":""}"#).unwrap();
-        assert!(blank.items.0.is_empty());
-        assert!(serde_json::from_str::<Holder>(r#"{"items":"x"}"#).is_err());
-    }
-
-    #[test]
-    fn a_dash_means_no_id() {
-        use paytoken_types::PaymentId;
-        let none: MaybeId<PaymentId> = serde_json::from_str(r#""-""#).unwrap();
-        assert_eq!(none, MaybeId(None));
-        let id: MaybeId<PaymentId> = serde_json::from_str(r#""54279""#).unwrap();
-        assert_eq!(id, MaybeId(Some(PaymentId::new("54279").unwrap())));
-        assert!(serde_json::from_str::<MaybeId<PaymentId>>(r#""54 279""#).is_err());
-    }
-
-    #[test]
-    fn a_refusal_is_found_in_an_answer_that_does_not_decode() {
-        #[derive(Debug, Deserialize)]
-        struct Strict {
-            #[allow(dead_code)]
-            timestamp: paytoken_types::Timestamp,
+    wire_object! {
+        struct Holder {
+            result: Object<WireResult> = "result" | "statusInvoiceResult",
         }
-        let refusal = br#"{"timestamp":"","result":{"code":"30001","description":"bad"}}"#;
-        let error = decode::<Strict>(OperationKind::Registration, 200, refusal).unwrap_err();
-        assert!(error.refusal().is_some(), "{error:?}");
-        // With a real paymentId a transaction may exist: no refusal is made up.
-        let created = br#"{"paymentId":"1","timestamp":"","result":{"code":"10001"}}"#;
-        let error = decode::<Strict>(OperationKind::Payment, 200, created).unwrap_err();
-        assert!(matches!(error, Error::Undecodable { .. }), "{error:?}");
+    }
+
+    #[test]
+    fn a_dash_or_nothing_means_no_id_and_numbers_are_ids() {
+        use paytoken_types::PaymentId;
+        let read = |text: Option<&str>| {
+            deciding_id::<PaymentId>(OperationKind::Payment, "paymentId", text.map(Into::into), b"")
+        };
+        assert_eq!(read(Some("-")).unwrap(), None);
+        assert_eq!(read(None).unwrap(), None);
+        assert_eq!(read(Some("54279")).unwrap().unwrap().as_str(), "54279");
+        assert!(read(Some("54 279")).is_err());
+    }
+
+    #[test]
+    fn a_result_is_read_in_either_name_and_without_a_code() {
+        let holder: Holder = decode(OperationKind::Payment, 200, br#"{"statusInvoiceResult":{"code":20,"description":"ok"}}"#).unwrap();
+        let result = result_of(holder.result).unwrap();
+        assert_eq!(result.code.as_str(), "20");
+        let holder: Holder = decode(OperationKind::Payment, 200, br#"{"result":{"description":"no code"}}"#).unwrap();
+        assert_eq!(result_of(holder.result).unwrap().code.as_str(), "");
     }
 
     #[test]
     fn statuses_other_than_200_are_errors_with_an_excerpt() {
         let error =
-            decode::<Holder>(OperationKind::Payment, 502, b"<html>Bad Gateway</html>").unwrap_err();
+            decode::<Holder>(OperationKind::Payment, 502, b"<html>Bad Gateway</html>").err().unwrap();
         assert!(
             matches!(error, Error::UnexpectedStatus { status: 502, ref excerpt, .. } if excerpt.contains("Bad Gateway"))
         );
         assert!(error.may_have_been_processed());
-        let error = decode::<Holder>(OperationKind::Payment, 200, b"{\"items\": [").unwrap_err();
+        let error = decode::<Holder>(OperationKind::Payment, 200, b"{\"items\": [").err().unwrap();
         let Error::Undecodable { line, column, .. } = error else {
             panic!("{error:?}")
         };
         assert_eq!((line, column), (1, 11));
+        let error = decode::<Holder>(OperationKind::Payment, 200, b"\"text\"").err().unwrap();
+        assert!(matches!(error, Error::Undecodable { .. }));
     }
 }

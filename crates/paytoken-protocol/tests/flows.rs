@@ -289,7 +289,7 @@ fn the_pager_stays_on_a_page_that_failed() {
 #[test]
 fn a_refused_token_payment_keeps_nothing_secret_in_its_error() {
     let refused = br#"{"paymentId":"-","result":{"code":"30001","description":"Invalid cvv 745 for card 4000000000000051"}}"#;
-    let error = TokenPayment::parse(200, refused).unwrap_err();
+    let error = common::token_payment().parse(200, refused).unwrap_err();
     let shown = format!("{error} {error:?}");
     assert!(!shown.contains("4000000000000051"), "{shown}");
 }

@@ -16,11 +16,10 @@ use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken_protocol::ops::customer_signup::CustomerSignup;
 use paytoken_protocol::ops::delete_token::DeleteToken;
 use paytoken_protocol::ops::inquiry::Inquiry;
+use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::installments::Installments;
 use paytoken_protocol::ops::invoice_list::InvoiceList;
-use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::registration::Registration;
-use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{InvoicePager, Operation};
 use paytoken_types::{Amount, Customer, Email, Shipping};
 use proptest::prelude::*;
@@ -28,16 +27,22 @@ use serde_json::{Map, Value};
 
 /// Every parser, on one answer. None may panic; the results do not matter here.
 fn parse_with_every_operation(status: u16, body: &[u8]) {
-    let _ = Payment::parse(status, body);
-    let _ = TokenPayment::parse(status, body);
-    let _ = Inquiry::parse(status, body);
-    let _ = Registration::parse(status, body);
-    let _ = DeleteToken::parse(status, body);
-    let _ = Installments::parse(status, body);
-    let _ = CardsAndAccounts::parse(status, body);
-    let _ = InvoiceList::parse(status, body);
-    let _ = CustomerSignup::parse(status, body);
-    let _ = FetchAuthToken::parse(status, body);
+    let registration = || common::REGISTRATION.parse().unwrap();
+    let _ = common::full_payment().parse(status, body);
+    let _ = common::token_payment()
+        .merchant_transaction_id("order 7".parse().unwrap())
+        .parse(status, body);
+    let _ = Inquiry::ByPaymentId("54279".parse().unwrap()).parse(status, body);
+    let _ = Inquiry::ByMerchantTransactionId("order 7".parse().unwrap()).parse(status, body);
+    let _ = Registration::card(common::card()).parse(status, body);
+    let _ = DeleteToken::new(registration()).parse(status, body);
+    let _ = Installments::new(registration()).parse(status, body);
+    let _ = CardsAndAccounts::all().parse(status, body);
+    let _ = CardsAndAccounts::of_customer("1250".parse().unwrap()).parse(status, body);
+    let _ = InvoiceList::new(1, 10).parse(status, body);
+    let _ = CustomerSignup::new(common::customer()).parse(status, body);
+    let _ = FetchAuthToken::new("100".parse().unwrap(), paytoken_protocol::Username::new("shop").unwrap())
+        .parse(status, body);
     let _ = InvoicePager::new(3).unwrap().parse(status, body);
 }
 

@@ -11,6 +11,8 @@
 
 use std::path::PathBuf;
 
+mod common;
+
 use paytoken_protocol::ops::auth_token::{FetchAuthToken, RegenerateAuthToken};
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken_protocol::ops::customer_signup::CustomerSignup;
@@ -21,7 +23,7 @@ use paytoken_protocol::ops::invoice_list::InvoiceList;
 use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::ops::token_payment::TokenPayment;
-use paytoken_protocol::{Error, Operation, OperationKind, Owner, PaymentStatus};
+use paytoken_protocol::{Error, Field, FieldValue, Operation, OperationKind, Owner, PaymentStatus};
 use paytoken_types::{CodeFamily, PaymentBrand, RegistrationStatus, TransactionStatus};
 
 fn root() -> PathBuf {
@@ -32,18 +34,57 @@ fn fixture(path: &str) -> Vec<u8> {
     std::fs::read(root().join(path)).unwrap_or_else(|error| panic!("{path}: {error}"))
 }
 
-fn ok<O: Operation>(path: &str) -> O::Response
-where
-    O::Response: std::fmt::Debug,
-{
-    O::parse(200, &fixture(path)).unwrap_or_else(|error| panic!("{path}: {error}"))
+/// An operation that asked for some of the fixtures.
+trait AskedFor: Operation + Sized {
+    fn from_asked(asked: common::Asked) -> Option<Self>;
 }
 
-fn err<O: Operation>(path: &str) -> Error
+macro_rules! asked_for {
+    ($($op:ident),+) => {$(
+        impl AskedFor for $op {
+            fn from_asked(asked: common::Asked) -> Option<Self> {
+                match asked {
+                    common::Asked::$op(op) => Some(op),
+                    _ => None,
+                }
+            }
+        }
+    )+};
+}
+
+asked_for!(
+    Payment,
+    TokenPayment,
+    Registration,
+    CustomerSignup,
+    DeleteToken,
+    Installments,
+    CardsAndAccounts,
+    InvoiceList,
+    FetchAuthToken,
+    RegenerateAuthToken,
+    Inquiry
+);
+
+/// The operation that asked for the fixture at `path`.
+fn op<O: AskedFor>(path: &str) -> O {
+    O::from_asked(common::asked(path)).unwrap_or_else(|| panic!("{path}: another operation"))
+}
+
+fn ok<O: AskedFor>(path: &str) -> O::Response
 where
     O::Response: std::fmt::Debug,
 {
-    O::parse(200, &fixture(path)).expect_err(path)
+    op::<O>(path)
+        .parse(200, &fixture(path))
+        .unwrap_or_else(|error| panic!("{path}: {error}"))
+}
+
+fn err<O: AskedFor>(path: &str) -> Error
+where
+    O::Response: std::fmt::Debug,
+{
+    op::<O>(path).parse(200, &fixture(path)).expect_err(path)
 }
 
 /// A refusal with these codes in this family, which nothing processed.
@@ -64,24 +105,24 @@ fn payment_approved_with_registration() {
     assert_eq!(tx.status, PaymentStatus::Approved);
     assert_eq!(tx.payment_id.as_str(), "54279");
     assert_eq!(
-        tx.registration_id.unwrap().as_str(),
+        tx.registration_id.value().unwrap().as_str(),
         "8a82944a4cc25ebf014cc2c782423202"
     );
-    assert_eq!(tx.amount.unwrap().minor_units(), 125_050);
-    assert_eq!(tx.currency.unwrap().as_str(), "EUR");
-    assert_eq!(tx.payment_brand, Some(PaymentBrand::Visa));
+    assert_eq!(tx.amount.value().unwrap().minor_units(), 125_050);
+    assert_eq!(tx.currency.value().unwrap().as_str(), "EUR");
+    assert_eq!(tx.payment_brand.value(), Some(&PaymentBrand::Visa));
     assert_eq!(tx.descriptor.as_deref(), Some("Shop/Coffee & Cake"));
     let card = tx.card.unwrap();
     assert_eq!(card.bin.as_deref(), Some("400000"));
     assert_eq!(card.last_four.as_deref(), Some("0051"));
     assert_eq!(card.holder.as_deref(), Some("Zoë O'Neil"));
-    assert_eq!(card.expiry_year.unwrap().get(), 2030);
-    assert_eq!(tx.timestamp.unwrap().to_string(), "2026-11-22 10:15:00");
+    assert_eq!(card.expiry_year.value().unwrap().get(), 2030);
+    assert_eq!(tx.timestamp.value().unwrap().to_string(), "2026-11-22 10:15:00");
     assert_eq!(
         tx.merchant_transaction_id.unwrap().as_str(),
         "order20261122A"
     );
-    assert_eq!(tx.tmpl_amount.unwrap().to_string(), "1250.50");
+    assert_eq!(tx.tmpl_amount.value().unwrap().to_string(), "1250.50");
     assert_eq!(tx.result.description, "Transaction succeeded");
 }
 
@@ -89,7 +130,7 @@ fn payment_approved_with_registration() {
 fn payment_approved_for_a_partner() {
     let tx = ok::<Payment>("payment/approved_partner.json");
     assert!(tx.is_approved());
-    assert_eq!(tx.payment_type.unwrap().as_str(), "PA");
+    assert_eq!(tx.payment_type.value().unwrap().as_str(), "PA");
     assert_eq!(tx.registration_id, None);
 }
 
@@ -187,16 +228,16 @@ fn payment_refusals_carry_every_code() {
 fn an_html_502_page_is_a_typed_error_for_every_operation() {
     let page = fixture("payment/bad_gateway_502.html");
     let errors = [
-        Payment::parse(502, &page).unwrap_err(),
-        TokenPayment::parse(502, &page).unwrap_err(),
-        Registration::parse(502, &page).unwrap_err(),
-        DeleteToken::parse(502, &page).unwrap_err(),
-        Installments::parse(502, &page).unwrap_err(),
-        CardsAndAccounts::parse(502, &page).unwrap_err(),
-        InvoiceList::parse(502, &page).unwrap_err(),
-        CustomerSignup::parse(502, &page).unwrap_err(),
-        FetchAuthToken::parse(502, &page).unwrap_err(),
-        Inquiry::parse(502, &page).unwrap_err(),
+        op::<Payment>("payment/approved.json").parse(502, &page).unwrap_err(),
+        op::<TokenPayment>("token_payment/approved.json").parse(502, &page).unwrap_err(),
+        op::<Registration>("registration/card.json").parse(502, &page).unwrap_err(),
+        op::<DeleteToken>("delete_token/success.json").parse(502, &page).unwrap_err(),
+        op::<Installments>("installments/success.json").parse(502, &page).unwrap_err(),
+        op::<CardsAndAccounts>("cards_and_accounts/empty.json").parse(502, &page).unwrap_err(),
+        op::<InvoiceList>("invoice_list/array.json").parse(502, &page).unwrap_err(),
+        op::<CustomerSignup>("customer_signup/success.json").parse(502, &page).unwrap_err(),
+        op::<FetchAuthToken>("auth_token/merchant.json").parse(502, &page).unwrap_err(),
+        op::<Inquiry>("inquiry/approved.json").parse(502, &page).unwrap_err(),
     ];
     for error in errors {
         let Error::UnexpectedStatus {
@@ -215,7 +256,9 @@ fn an_html_502_page_is_a_typed_error_for_every_operation() {
         );
     }
     // The same page with a 200 is not JSON: undecodable, located, redacted.
-    let error = Payment::parse(200, &page).unwrap_err();
+    let error = op::<Payment>("payment/approved.json")
+        .parse(200, &page)
+        .unwrap_err();
     let Error::Undecodable { line, column, .. } = &error else {
         panic!("{error:?}")
     };
@@ -292,10 +335,10 @@ fn inquiries() {
 fn customer_signups() {
     let signed = ok::<CustomerSignup>("customer_signup/success.json");
     assert_eq!(signed.customer_id.as_str(), "1250");
-    assert_eq!(signed.owner, Some(Owner::Member("11344".parse().unwrap())));
+    assert_eq!(signed.owner, Some(Owner::Member(Field::read("11344"))));
     assert_eq!(signed.result.code.as_str(), "00007");
     let signed = ok::<CustomerSignup>("customer_signup/success_partner.json");
-    assert_eq!(signed.owner, Some(Owner::Partner("100".parse().unwrap())));
+    assert_eq!(signed.owner, Some(Owner::Partner(Field::read("100"))));
     assert_eq!(signed.owner.unwrap().id(), "100");
     let error = err::<CustomerSignup>("customer_signup/refused_joined.json");
     assert_refused(
@@ -320,12 +363,12 @@ fn registrations() {
         card.registration_id.as_str(),
         "8a82944a4cc25ebf014cc2c782423203"
     );
-    assert_eq!(card.payment_brand, Some(PaymentBrand::Visa));
+    assert_eq!(card.payment_brand.value(), Some(&PaymentBrand::Visa));
     let account = ok::<Registration>("registration/bank_account.json");
-    assert_eq!(account.payment_brand, Some(PaymentBrand::DirectDebit));
-    assert_eq!(account.payment_mode.unwrap().as_str(), "SEPA");
+    assert_eq!(account.payment_brand.value(), Some(&PaymentBrand::DirectDebit));
+    assert_eq!(account.payment_mode.value().unwrap().as_str(), "SEPA");
     let partner = ok::<Registration>("registration/partner.json");
-    assert_eq!(partner.owner, Some(Owner::Partner("100".parse().unwrap())));
+    assert_eq!(partner.owner, Some(Owner::Partner(Field::read("100"))));
     let error = err::<Registration>("registration/refused_joined.json");
     assert_refused(
         &error,
@@ -340,7 +383,7 @@ fn deletes() {
     let deleted = ok::<DeleteToken>("delete_token/success.json");
     assert_eq!(deleted.result.code.as_str(), "00003");
     assert_eq!(
-        deleted.registration_id.unwrap().as_str(),
+        deleted.registration_id.value().unwrap().as_str(),
         "8a82944a4cc25ebf014cc2c782423202"
     );
     let error = err::<DeleteToken>("delete_token/refused.json");
@@ -377,20 +420,20 @@ fn installments_without_a_result_object() {
 #[test]
 fn cards_and_accounts() {
     let list = ok::<CardsAndAccounts>("cards_and_accounts/success.json");
-    assert_eq!(list.owner, Some(Owner::Member("11344".parse().unwrap())));
-    assert_eq!(list.customer_id.unwrap().as_str(), "1250");
+    assert_eq!(list.owner, Some(Owner::Member(Field::read("11344"))));
+    assert_eq!(list.customer_id.value().unwrap().as_str(), "1250");
     assert_eq!(list.cards.len(), 2);
     assert_eq!(
-        list.cards[0].registration_status,
-        Some(RegistrationStatus::Active)
+        list.cards[0].registration_status.value(),
+        Some(&RegistrationStatus::Active)
     );
-    assert_eq!(list.cards[0].customer_id.unwrap().as_str(), "1250");
+    assert_eq!(list.cards[0].customer_id.value().unwrap().as_str(), "1250");
     assert_eq!(
-        list.cards[1].registration_status,
-        Some(RegistrationStatus::Inactive)
+        list.cards[1].registration_status.value(),
+        Some(&RegistrationStatus::Inactive)
     );
     assert_eq!(list.cards[1].card_type.as_deref(), Some("MASTERCARD"));
-    assert_eq!(list.cards[1].expiry_month.unwrap().get(), 12);
+    assert_eq!(list.cards[1].expiry_month.value().unwrap().get(), 12);
     assert_eq!(list.bank_accounts.len(), 1);
     assert_eq!(
         list.bank_accounts[0].masked_iban.as_deref(),
@@ -399,7 +442,7 @@ fn cards_and_accounts() {
     assert_eq!(list.bank_accounts[0].bic.as_deref(), Some("DEUTDEFF"));
 
     let single = ok::<CardsAndAccounts>("cards_and_accounts/single_card_partner.json");
-    assert_eq!(single.owner, Some(Owner::Partner("100".parse().unwrap())));
+    assert_eq!(single.owner, Some(Owner::Partner(Field::read("100"))));
     assert_eq!(single.result.code.as_str(), "00008");
     assert_eq!(single.cards.len(), 1);
     assert!(single.bank_accounts.is_empty());
@@ -433,9 +476,9 @@ fn invoice_list_as_an_array() {
     let page = ok::<InvoiceList>("invoice_list/array.json");
     assert_eq!(page.invoices.len(), 2);
     let first = &page.invoices[0];
-    assert_eq!(first.amount.unwrap().to_string(), "10.00");
+    assert_eq!(first.amount.value().unwrap().to_string(), "10.00");
     assert_eq!(
-        first.created_date.unwrap().to_string(),
+        first.created_date.value().unwrap().to_string(),
         "2018-07-26 17:10:06.0"
     );
     assert_eq!(
@@ -443,14 +486,14 @@ fn invoice_list_as_an_array() {
         Some("https://gw.example/invoice/1001")
     );
     assert_eq!(first.invoice_status.as_deref(), Some("processed"));
-    assert_eq!(first.transaction_status.as_deref(), Some("capturesuccess"));
+    assert_eq!(first.transaction_status.raw(), Some("capturesuccess"));
     let customer = first.customer.as_ref().unwrap();
     assert_eq!(customer.name.as_deref(), Some("Zoë O'Neil"));
     assert_eq!(customer.address.as_deref(), Some("Marienplatz 1, München"));
     assert_eq!(first.tracking_id.as_deref(), Some("T1"));
     assert_eq!(first.dtstamp.as_deref(), Some("1532617806"));
     assert_eq!(
-        page.invoices[1].created_date.unwrap().nanosecond(),
+        page.invoices[1].created_date.value().unwrap().nanosecond(),
         500_000_000
     );
 }

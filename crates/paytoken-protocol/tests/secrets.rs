@@ -49,7 +49,9 @@ fn requests_contexts_and_operations_redact_their_secrets() {
         .parse(200, answer.as_bytes(), std::time::Duration::ZERO)
         .unwrap();
     assert_clean("token life cycle", &format!("{tokens:?}"));
-    let grant = FetchAuthToken::parse(200, answer.as_bytes()).unwrap();
+    let grant = FetchAuthToken::new("100".parse().unwrap(), Username::new("shop").unwrap())
+        .parse(200, answer.as_bytes())
+        .unwrap();
     assert_clean("token grant", &format!("{grant:?}"));
 }
 
@@ -68,13 +70,16 @@ fn errors_redact_what_the_gateway_echoes() {
         (200, broken.as_str()),
         (500, broken.as_str()),
     ] {
-        let error = Payment::parse(status, body.as_bytes()).unwrap_err();
+        let error = common::full_payment()
+            .parse(status, body.as_bytes())
+            .unwrap_err();
         assert_clean("error", &format!("{error} {error:?}"));
     }
-    let bad_token = FetchAuthToken::parse(
-        200,
-        br#"{"result":{"code":"200"},"AuthToken":"has space 4000000000000051"}"#,
-    )
-    .unwrap_err();
+    let bad_token = FetchAuthToken::new("100".parse().unwrap(), Username::new("shop").unwrap())
+        .parse(
+            200,
+            br#"{"result":{"code":"200"},"AuthToken":"has space 4000000000000051"}"#,
+        )
+        .unwrap_err();
     assert_clean("bad token", &format!("{bad_token} {bad_token:?}"));
 }

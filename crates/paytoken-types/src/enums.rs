@@ -10,7 +10,9 @@ use core::fmt;
 use core::str::FromStr;
 
 macro_rules! open_enum {
-    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $wire:literal,)+ }) => {
+    ($(#[$doc:meta])* $name:ident {
+        $($(#[$vdoc:meta])* $variant:ident => $wire:literal $(| $alias:literal)*,)+
+    }) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
         #[non_exhaustive]
@@ -37,6 +39,22 @@ macro_rules! open_enum {
                     $(Self::$variant => $wire,)+
                     Self::Other(text) => text,
                 }
+            }
+        }
+
+        /// Reads an answer's text ignoring case and surrounding blanks, and the names some
+        /// deployments use instead of the code; anything else is kept as `Other`, as it came.
+        impl crate::Tolerant for $name {
+            fn read_tolerant(text: &str) -> Option<Self> {
+                let trimmed = text.trim();
+                $(
+                    if trimmed.eq_ignore_ascii_case($wire)
+                        $(|| trimmed.eq_ignore_ascii_case($alias))*
+                    {
+                        return Some(Self::$variant);
+                    }
+                )+
+                Some(Self::Other(String::from(text)))
             }
         }
 
@@ -83,14 +101,14 @@ open_enum! {
     PaymentBrand {
         /// `VISA`.
         Visa => "VISA",
-        /// `MASTERCARD`.
-        Mastercard => "MASTERCARD",
+        /// `MC`: Mastercard.
+        Mastercard => "MC" | "MASTERCARD" | "MASTER",
         /// `AMEX`.
-        Amex => "AMEX",
-        /// `DINERS`.
-        Diners => "DINERS",
-        /// `DISCOVER`.
-        Discover => "DISCOVER",
+        Amex => "AMEX" | "AMERICANEXPRESS",
+        /// `DINER`: Diners Club.
+        Diners => "DINER" | "DINERS" | "DINERSCLUB",
+        /// `DISC`: Discover.
+        Discover => "DISC" | "DISCOVER",
         /// `JCB`.
         Jcb => "JCB",
         /// `MAESTRO`.
@@ -167,6 +185,44 @@ open_enum! {
         ThreeDSecure => "3D",
         /// `C`: cancelled.
         Cancelled => "C",
+    }
+}
+
+open_enum! {
+    /// The long status of a transaction (`status` of an inquiry's answer, `transactionStatus`
+    /// of an invoice): where it stands in its life, refunds, cancels and chargebacks
+    /// included. The short `transactionStatus` of a payment answer is [`TransactionStatus`].
+    TransactionState {
+        /// `begun`.
+        Begun => "begun",
+        /// `authstarted`.
+        AuthStarted => "authstarted",
+        /// `authsuccessful`: authorised (a pre-authorisation waiting for capture).
+        AuthSuccessful => "authsuccessful",
+        /// `authfailed`.
+        AuthFailed => "authfailed",
+        /// `authcancelled`.
+        AuthCancelled => "authcancelled",
+        /// `cancelstarted`.
+        CancelStarted => "cancelstarted",
+        /// `cancelled`.
+        Cancelled => "cancelled",
+        /// `capturestarted`.
+        CaptureStarted => "capturestarted",
+        /// `capturesuccess`: the money moved.
+        CaptureSuccess => "capturesuccess",
+        /// `capturefailed`.
+        CaptureFailed => "capturefailed",
+        /// `markedforreversal`: a refund is under way.
+        MarkedForReversal => "markedforreversal",
+        /// `reversed`: refunded.
+        Reversed => "reversed",
+        /// `chargeback`.
+        Chargeback => "chargeback",
+        /// `failed`.
+        Failed => "failed",
+        /// `settled`.
+        Settled => "settled",
     }
 }
 

@@ -2,8 +2,8 @@
 //!
 //! The gateway's identifiers are alphanumeric and at most 32 characters long (registration
 //! ids are exactly 32 in every sample). Each is kept inline, so an identifier is `Copy` and
-//! costs no allocation. A merchant transaction id is the merchant's own choice: a UUID in
-//! its simple form (32 hexadecimal digits, no dashes) fits.
+//! costs no allocation. The merchant transaction id is not one of them: it is the
+//! merchant's own free text ([`crate::MerchantTransactionId`]).
 
 use core::fmt;
 use core::str::FromStr;
@@ -104,8 +104,6 @@ identifier! {
     CustomerId => "customer.customerId";
     /// A transaction the gateway created (`paymentId`).
     PaymentId => "paymentId";
-    /// The merchant's own unique id for a transaction (`merchantTransactionId`).
-    MerchantTransactionId => "merchantTransactionId";
     /// A stored card or bank account: the token (`registrationId`).
     RegistrationId => "registrationId";
 }
@@ -152,7 +150,6 @@ mod tests {
                 expected: "ascii letters and digits"
             })
         );
-        assert!(MerchantTransactionId::new("tx|1").is_err());
         assert!(CustomerId::new("ü1").is_err());
         assert!(CustomerId::new(" 1").is_err());
     }

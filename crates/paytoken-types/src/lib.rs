@@ -9,7 +9,8 @@
 //! `paytoken-protocol` builds requests from them and parses answers into them. Nothing here
 //! does I/O or reads a clock.
 //!
-//! Every value is checked when it is made, so a request built from them is well formed,
+//! Every value is checked when it is made (strictly: `FromStr` accepts the one text paytoken
+//! sends; [`Tolerant`] reads the many forms answers come in), so a request built from them is well formed,
 //! and a refusal names the field ([`Error`]) without repeating the value. Card numbers,
 //! CVVs and IBANs are secrets: their `Debug` is redacted, they have no `Display`, and they
 //! are wiped from memory when dropped.
@@ -59,6 +60,7 @@ extern crate std;
 /// What the unit tests of a `no_std` crate need from `alloc`.
 #[cfg(test)]
 mod test_prelude {
+    pub(crate) use alloc::borrow::ToOwned;
     pub(crate) use alloc::string::ToString;
     pub(crate) use alloc::vec::Vec;
     pub(crate) use alloc::{format, vec};
@@ -67,6 +69,7 @@ mod test_prelude {
 mod amount;
 mod bank;
 mod blocks;
+mod brand;
 mod calendar;
 mod card;
 mod contact;
@@ -77,9 +80,11 @@ mod error;
 pub mod form;
 mod id;
 mod inline;
+mod merchant_transaction_id;
 mod result_code;
 mod serde_support;
 mod timestamp;
+mod tolerant;
 
 pub use amount::{Amount, AmountText};
 pub use bank::{BankAccount, Bic, Iban};
@@ -92,12 +97,13 @@ pub use currency::Currency;
 pub use digits::Digits;
 pub use enums::{
     PaymentBrand, PaymentMode, PaymentType, RecurringType, RegistrationStatus, Sex,
-    TransactionStatus,
+    TransactionState, TransactionStatus,
 };
 pub use error::Error;
 pub use id::{
-    AccountId, CustomerId, MAX_ID_LEN, MemberId, MerchantTransactionId, PartnerId, PaymentId,
-    RegistrationId, TerminalId,
+    AccountId, CustomerId, MAX_ID_LEN, MemberId, PartnerId, PaymentId, RegistrationId, TerminalId,
 };
+pub use merchant_transaction_id::{MAX_MERCHANT_TRANSACTION_ID_CHARS, MerchantTransactionId};
 pub use result_code::{CodeFamily, GatewayResult, ResultCode};
 pub use timestamp::Timestamp;
+pub use tolerant::Tolerant;

@@ -9,8 +9,9 @@ use paytoken_types::{GatewayResult, MemberId, PartnerId, Timestamp};
 use serde::Deserialize;
 
 use super::{Operation, SMALL_BODY};
+use crate::answer::{Blank, Field, Loose, Object, Text, wire_object};
 use crate::context::Username;
-use crate::wire::{self, require_success};
+use crate::wire::{self, WireResult, require_success};
 use crate::{AuthToken, Context, Error, OperationKind, Request, request};
 
 /// The path for a merchant's token.
@@ -66,43 +67,65 @@ pub struct AuthTokenGrant {
     pub member_id: Option<MemberId>,
     /// `LoginName`.
     pub login_name: Option<String>,
-    /// `result`.
+    /// `result` (or `statusInvoiceResult`: `200` when fetched, `200` or `00020` when
+    /// regenerated).
     pub result: GatewayResult,
     /// `timestamp`.
-    pub timestamp: Option<Timestamp>,
+    pub timestamp: Option<Field<Timestamp>>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct WireGrant {
-    #[serde(rename = "AuthToken", alias = "authToken")]
-    token: Option<AuthToken>,
-    partner_id: Option<PartnerId>,
-    member_id: Option<MemberId>,
-    #[serde(rename = "LoginName", alias = "loginName")]
-    login_name: Option<String>,
-    result: Option<GatewayResult>,
-    timestamp: Option<Timestamp>,
+wire_object! {
+    struct WireGrant {
+        token: Secret = "AuthToken" | "authToken" | "authtoken",
+        partner_id: Loose<PartnerId> = "partnerId",
+        member_id: Loose<MemberId> = "memberId",
+        login_name: Text = "LoginName" | "loginName",
+        result: Object<WireResult> = "result" | "statusInvoiceResult",
+        timestamp: Loose<Timestamp> = "timestamp",
+    }
 }
 
-/// Parses a token answer, for both ways of getting one.
+/// The token's text, wiped when dropped; read from a string only.
+#[derive(Default)]
+struct Secret(Option<zeroize::Zeroizing<String>>);
+
+impl Blank for Secret {
+    fn is_blank(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl<'de> Deserialize<'de> for Secret {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = Text::deserialize(deserializer)?;
+        Ok(Self(text.0.map(zeroize::Zeroizing::new)))
+    }
+}
+
+/// Parses a token answer, for both ways of getting one: decided by the result code and the
+/// token.
 pub(crate) fn parse_grant(
     operation: OperationKind,
     status: u16,
     body: &[u8],
 ) -> Result<AuthTokenGrant, Error> {
     let wire: WireGrant = wire::decode(operation, status, body)?;
-    let result = require_success(operation, wire.result, body)?;
-    let token = wire
+    let result = require_success(operation, wire::result_of(wire.result), body)?;
+    let text = wire
         .token
+        .0
         .ok_or_else(|| wire::missing(operation, "AuthToken", body))?;
+    // The message of `AuthToken::new` never repeats the token.
+    let token = AuthToken::new(text.trim()).map_err(|error| {
+        wire::malformed(operation, format!("AuthToken: {error}"), body)
+    })?;
     Ok(AuthTokenGrant {
         token,
-        partner_id: wire.partner_id,
-        member_id: wire.member_id,
-        login_name: wire.login_name,
+        partner_id: wire.partner_id.0.and_then(Field::into_value),
+        member_id: wire.member_id.0.and_then(Field::into_value),
+        login_name: wire.login_name.0,
         result,
-        timestamp: wire.timestamp,
+        timestamp: wire.timestamp.0,
     })
 }
 
@@ -139,7 +162,7 @@ impl Operation for FetchAuthToken {
         ))
     }
 
-    fn parse(status: u16, body: &[u8]) -> Result<AuthTokenGrant, Error> {
+    fn parse(&self, status: u16, body: &[u8]) -> Result<AuthTokenGrant, Error> {
         parse_grant(Self::KIND, status, body)
     }
 }
@@ -161,15 +184,7 @@ impl Operation for RegenerateAuthToken {
         ))
     }
 
-    fn parse(status: u16, body: &[u8]) -> Result<AuthTokenGrant, Error> {
+    fn parse(&self, status: u16, body: &[u8]) -> Result<AuthTokenGrant, Error> {
         parse_grant(Self::KIND, status, body)
-    }
-}
-
-impl<'de> Deserialize<'de> for AuthToken {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = zeroize::Zeroizing::new(String::deserialize(deserializer)?);
-        // The message of `AuthToken::new` never repeats the token.
-        Self::new(text.as_str()).map_err(serde::de::Error::custom)
     }
 }

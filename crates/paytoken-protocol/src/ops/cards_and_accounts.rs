@@ -2,17 +2,20 @@
 //! (`POST /transactionServices/REST/v1/getCardsAndAccounts`), of every customer or of one.
 //!
 //! The success code is `0008` on the gateway (`00008` on some), and both lists follow the
-//! one-or-many rule: an array, a single object for one entry, left out when empty.
+//! one-or-many rule: an array, a single object for one entry, left out when empty. With no
+//! registrations at all the gateway answers an error whose description is
+//! "Invalid Recurring Type." (its code is not public): that reads as an empty list.
 
 use paytoken_checksum::rules;
 use paytoken_types::{
-    CustomerId, ExpiryMonth, ExpiryYear, GatewayResult, MemberId, PartnerId, RegistrationId,
-    RegistrationStatus,
+    CodeFamily, CustomerId, ExpiryMonth, ExpiryYear, GatewayResult, MemberId, PartnerId,
+    RegistrationId, RegistrationStatus,
 };
-use serde::Deserialize;
 
 use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
-use crate::wire::{self, OneOrMany, Owner, require_success};
+use crate::answer::{Field, List, Loose, Object, Text, wire_object};
+use crate::echo::{Echoed, Sent};
+use crate::wire::{self, Owner, WireResult, require_success};
 use crate::{Context, Error, OperationKind, Request, request};
 
 /// The path of the list.
@@ -47,9 +50,10 @@ impl CardsAndAccounts {
 pub struct StoredRegistrations {
     /// `memberId` or `partnerId`.
     pub owner: Option<Owner>,
-    /// `customerId`, when the list is one customer's.
-    pub customer_id: Option<CustomerId>,
-    /// `result`.
+    /// `customerId`, when the list is one customer's (checked against the one asked for).
+    pub customer_id: Option<Field<CustomerId>>,
+    /// `result`: the gateway's success, or its "no registrations" answer (see the module
+    /// docs), which reads as an empty list.
     pub result: GatewayResult,
     /// `cards.card`, in the gateway's order.
     pub cards: Vec<StoredCard>,
@@ -58,68 +62,100 @@ pub struct StoredRegistrations {
 }
 
 /// A stored card.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct StoredCard {
     /// `registrationId`.
-    pub registration_id: RegistrationId,
+    pub registration_id: Option<Field<RegistrationId>>,
     /// `registrationStatus`: `Y` when active.
-    pub registration_status: Option<RegistrationStatus>,
+    pub registration_status: Option<Field<RegistrationStatus>>,
     /// `cardType`, such as `VISA`.
     pub card_type: Option<String>,
     /// `bin`.
     pub bin: Option<String>,
     /// `last4Digits`.
-    #[serde(rename = "last4Digits")]
     pub last_four: Option<String>,
     /// `expiryMonth`.
-    pub expiry_month: Option<ExpiryMonth>,
+    pub expiry_month: Option<Field<ExpiryMonth>>,
     /// `expiryYear`.
-    pub expiry_year: Option<ExpiryYear>,
+    pub expiry_year: Option<Field<ExpiryYear>>,
     /// `customerId`, when the entry carries it.
-    pub customer_id: Option<CustomerId>,
+    pub customer_id: Option<Field<CustomerId>>,
 }
 
 /// A stored bank account.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct StoredBankAccount {
     /// `registrationId`.
-    pub registration_id: RegistrationId,
+    pub registration_id: Option<Field<RegistrationId>>,
     /// `registrationStatus`.
-    pub registration_status: Option<RegistrationStatus>,
+    pub registration_status: Option<Field<RegistrationStatus>>,
     /// `iban`, masked by the gateway: only the trailing digits are visible.
-    #[serde(rename = "iban")]
     pub masked_iban: Option<String>,
     /// `bic`.
     pub bic: Option<String>,
     /// `customerId`, when the entry carries it.
-    pub customer_id: Option<CustomerId>,
+    pub customer_id: Option<Field<CustomerId>>,
 }
 
-#[derive(Deserialize)]
-struct WireCards {
-    #[serde(default)]
-    card: OneOrMany<StoredCard>,
+wire_object! {
+    struct WireCard {
+        registration_id: Loose<RegistrationId> = "registrationId",
+        registration_status: Loose<RegistrationStatus> = "registrationStatus",
+        card_type: Text = "cardType",
+        bin: Text = "bin",
+        last_four: Text = "last4Digits" | "lastFourDigits",
+        expiry_month: Loose<ExpiryMonth> = "expiryMonth",
+        expiry_year: Loose<ExpiryYear> = "expiryYear",
+        customer_id: Loose<CustomerId> = "customerId",
+    }
 }
 
-#[derive(Deserialize)]
-struct WireAccounts {
-    #[serde(default)]
-    bankaccount: OneOrMany<StoredBankAccount>,
+wire_object! {
+    struct WireAccount {
+        registration_id: Loose<RegistrationId> = "registrationId",
+        registration_status: Loose<RegistrationStatus> = "registrationStatus",
+        masked_iban: Text = "iban",
+        bic: Text = "bic",
+        customer_id: Loose<CustomerId> = "customerId",
+    }
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct WireList {
-    member_id: Option<MemberId>,
-    partner_id: Option<PartnerId>,
-    customer_id: Option<CustomerId>,
-    result: Option<GatewayResult>,
-    cards: Option<WireCards>,
-    bankaccounts: Option<WireAccounts>,
+wire_object! {
+    struct WireCards {
+        card: List<WireCard> = "card",
+    }
+}
+
+wire_object! {
+    struct WireAccounts {
+        bankaccount: List<WireAccount> = "bankaccount",
+    }
+}
+
+wire_object! {
+    struct WireList {
+        member_id: Loose<MemberId> = "memberId",
+        partner_id: Loose<PartnerId> = "partnerId",
+        customer_id: Loose<CustomerId> = "customerId",
+        result: Object<WireResult> = "result",
+        cards: Object<WireCards> = "cards",
+        bankaccounts: Object<WireAccounts> = "bankaccounts",
+    }
+}
+
+/// The description the gateway gives a list with no registrations at all (its code is not
+/// public): compared ignoring case, surrounding blanks and the final dot.
+const NO_REGISTRATIONS: &str = "invalid recurring type";
+
+/// Whether a refusal is the gateway's "no registrations": never for a `2xxxx` code, so an
+/// auth-token or checksum failure is never shown as an empty list.
+fn is_no_registrations(result: &GatewayResult) -> bool {
+    let description = result.description.trim();
+    let description = description.strip_suffix('.').unwrap_or(description).trim();
+    result.code.family() != CodeFamily::SystemCheck
+        && description.eq_ignore_ascii_case(NO_REGISTRATIONS)
 }
 
 impl Operation for CardsAndAccounts {
@@ -145,18 +181,77 @@ impl Operation for CardsAndAccounts {
         ))
     }
 
-    fn parse(status: u16, body: &[u8]) -> Result<StoredRegistrations, Error> {
+    /// Decided by the result code; the "no registrations" answer is an empty list. Checks
+    /// the echoed `customerId` when the list is one customer's.
+    fn parse(&self, status: u16, body: &[u8]) -> Result<StoredRegistrations, Error> {
         let wire: WireList = wire::decode(Self::KIND, status, body)?;
-        let result = require_success(Self::KIND, wire.result, body)?;
+        let result = match require_success(Self::KIND, wire::result_of(wire.result), body) {
+            Ok(result) => result,
+            Err(Error::Refused(refusal)) if is_no_registrations(&refusal.result) => {
+                refusal.result
+            }
+            Err(error) => return Err(error),
+        };
+        let customer_id = wire.customer_id.0;
+        if let Some(asked) = &self.customer_id {
+            Sent {
+                id: Some(("customerId", asked.as_str())),
+                ..Sent::default()
+            }
+            .check(Self::KIND, &Echoed::id(customer_id.as_ref().map(Field::raw)))?;
+        }
+        let cards = wire.cards.0.map(|cards| cards.card.0).unwrap_or_default();
+        let accounts = wire
+            .bankaccounts
+            .0
+            .map(|accounts| accounts.bankaccount.0)
+            .unwrap_or_default();
         Ok(StoredRegistrations {
             owner: Owner::from_fields(wire.member_id, wire.partner_id),
-            customer_id: wire.customer_id,
+            customer_id,
             result,
-            cards: wire.cards.map(|cards| cards.card.0).unwrap_or_default(),
-            bank_accounts: wire
-                .bankaccounts
-                .map(|accounts| accounts.bankaccount.0)
-                .unwrap_or_default(),
+            cards: cards
+                .into_iter()
+                .map(|card| StoredCard {
+                    registration_id: card.registration_id.0,
+                    registration_status: card.registration_status.0,
+                    card_type: card.card_type.0,
+                    bin: card.bin.0,
+                    last_four: card.last_four.0,
+                    expiry_month: card.expiry_month.0,
+                    expiry_year: card.expiry_year.0,
+                    customer_id: card.customer_id.0,
+                })
+                .collect(),
+            bank_accounts: accounts
+                .into_iter()
+                .map(|account| StoredBankAccount {
+                    registration_id: account.registration_id.0,
+                    registration_status: account.registration_status.0,
+                    masked_iban: account.masked_iban.0,
+                    bic: account.bic.0,
+                    customer_id: account.customer_id.0,
+                })
+                .collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use paytoken_types::ResultCode;
+
+    #[test]
+    fn no_registrations_is_told_by_its_description_never_by_a_system_code() {
+        let result = |code: &str, description: &str| GatewayResult {
+            code: ResultCode::new(code),
+            description: description.into(),
+        };
+        assert!(is_no_registrations(&result("", "Invalid Recurring Type.")));
+        assert!(is_no_registrations(&result("30025", " invalid recurring type ")));
+        assert!(is_no_registrations(&result("10001", "INVALID RECURRING TYPE")));
+        assert!(!is_no_registrations(&result("20003", "Invalid Recurring Type.")));
+        assert!(!is_no_registrations(&result("30025", "Invalid recurring type given")));
     }
 }

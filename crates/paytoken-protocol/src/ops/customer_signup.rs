@@ -5,10 +5,9 @@ use paytoken_checksum::rules;
 use paytoken_types::{
     Customer, CustomerId, Email, GatewayResult, MemberId, PartnerId, Shipping, Timestamp,
 };
-use serde::Deserialize;
-
 use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
-use crate::wire::{self, Owner, require_success};
+use crate::answer::{Field, Loose, Object, Text, wire_object};
+use crate::wire::{self, Owner, WireResult, require_success};
 use crate::{Context, Error, OperationKind, Request, request};
 
 /// The path of customer sign-up.
@@ -55,17 +54,17 @@ pub struct SignedUp {
     /// `result`.
     pub result: GatewayResult,
     /// `timestamp`.
-    pub timestamp: Option<Timestamp>,
+    pub timestamp: Option<Field<Timestamp>>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct WireSignedUp {
-    customer_id: Option<CustomerId>,
-    member_id: Option<MemberId>,
-    partner_id: Option<PartnerId>,
-    result: Option<GatewayResult>,
-    timestamp: Option<Timestamp>,
+wire_object! {
+    struct WireSignedUp {
+        customer_id: Text = "customerId",
+        member_id: Loose<MemberId> = "memberId",
+        partner_id: Loose<PartnerId> = "partnerId",
+        result: Object<WireResult> = "result",
+        timestamp: Loose<Timestamp> = "timestamp",
+    }
 }
 
 fn required<'a, T>(field: &'static str, value: Option<&'a T>) -> Result<&'a T, Error> {
@@ -104,17 +103,18 @@ impl Operation for CustomerSignup {
         ))
     }
 
-    fn parse(status: u16, body: &[u8]) -> Result<SignedUp, Error> {
+    /// Decided by the result code and the new `customerId`.
+    fn parse(&self, status: u16, body: &[u8]) -> Result<SignedUp, Error> {
         let wire: WireSignedUp = wire::decode(Self::KIND, status, body)?;
-        let result = require_success(Self::KIND, wire.result, body)?;
-        let customer_id = wire
-            .customer_id
-            .ok_or_else(|| wire::missing(Self::KIND, "customerId", body))?;
+        let result = require_success(Self::KIND, wire::result_of(wire.result), body)?;
+        let customer_id =
+            wire::deciding_id::<CustomerId>(Self::KIND, "customerId", wire.customer_id.0, body)?
+                .ok_or_else(|| wire::missing(Self::KIND, "customerId", body))?;
         Ok(SignedUp {
             customer_id,
             owner: Owner::from_fields(wire.member_id, wire.partner_id),
             result,
-            timestamp: wire.timestamp,
+            timestamp: wire.timestamp.0,
         })
     }
 }

@@ -3,11 +3,11 @@
 
 use paytoken_checksum::rules;
 use paytoken_types::{GatewayResult, PaymentType, RegistrationId, Timestamp};
-use serde::Deserialize;
-
 use super::token_payment::PATH_PREFIX;
 use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
-use crate::wire::{self, MaybeId, require_success};
+use crate::answer::{Field, Loose, Object, wire_object};
+use crate::echo::{Echoed, echo_of_registration};
+use crate::wire::{self, WireResult, require_success};
 use crate::{Context, Error, OperationKind, Request, request};
 
 /// Deletes the stored card or account `registration_id`.
@@ -29,20 +29,20 @@ impl DeleteToken {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Deleted {
-    /// `registrationId`, when the answer repeats it.
-    pub registration_id: Option<RegistrationId>,
+    /// `registrationId`, when the answer repeats it (checked against the one deleted).
+    pub registration_id: Option<Field<RegistrationId>>,
     /// `result`.
     pub result: GatewayResult,
     /// `timestamp`.
-    pub timestamp: Option<Timestamp>,
+    pub timestamp: Option<Field<Timestamp>>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct WireDeleted {
-    registration_id: Option<MaybeId<RegistrationId>>,
-    result: Option<GatewayResult>,
-    timestamp: Option<Timestamp>,
+wire_object! {
+    struct WireDeleted {
+        registration_id: Loose<RegistrationId> = "registrationId",
+        result: Object<WireResult> = "result",
+        timestamp: Loose<Timestamp> = "timestamp",
+    }
 }
 
 impl Operation for DeleteToken {
@@ -66,13 +66,17 @@ impl Operation for DeleteToken {
         ))
     }
 
-    fn parse(status: u16, body: &[u8]) -> Result<Deleted, Error> {
+    /// Decided by the result code; checks the echoed `registrationId`.
+    fn parse(&self, status: u16, body: &[u8]) -> Result<Deleted, Error> {
         let wire: WireDeleted = wire::decode(Self::KIND, status, body)?;
-        let result = require_success(Self::KIND, wire.result, body)?;
+        let result = require_success(Self::KIND, wire::result_of(wire.result), body)?;
+        let registration_id = wire.registration_id.0.filter(|id| id.raw().trim() != "-");
+        echo_of_registration(&self.registration_id)
+            .check(Self::KIND, &Echoed::id(registration_id.as_ref().map(Field::raw)))?;
         Ok(Deleted {
-            registration_id: MaybeId::into_inner(wire.registration_id),
+            registration_id,
             result,
-            timestamp: wire.timestamp,
+            timestamp: wire.timestamp.0,
         })
     }
 }

@@ -9,7 +9,8 @@
 use paytoken_checksum::rules;
 use paytoken_types::{MerchantTransactionId, PaymentId, PaymentType};
 
-use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
+use super::{AuthFields, Operation, SMALL_BODY, push_path_segment, write_authentication};
+use crate::echo::Sent;
 use crate::outcome::{Transaction, parse_transaction};
 use crate::{Context, Error, OperationKind, Request, request};
 
@@ -18,7 +19,7 @@ pub const PATH_PREFIX: &str = "/transactionServices/REST/v1/payments/";
 
 /// Asks for one transaction's stored state. The answer's status comes from its
 /// `transactionStatus` (the result code, `00026`, only says the record was found).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Inquiry {
     /// By the gateway's `paymentId` (`idType=PID`).
@@ -46,7 +47,11 @@ impl Operation for Inquiry {
             ),
         };
         let checksum = input.compute().to_hex();
-        let path = [PATH_PREFIX, id].concat();
+        // The checksum signs the id as it is; the path carries it percent-encoded, since a
+        // merchant transaction id is free text (`Rest Transaction 01`, `a/b`).
+        let mut path = String::with_capacity(PATH_PREFIX.len() + id.len() * 3);
+        path.push_str(PATH_PREFIX);
+        push_path_segment(&mut path, id);
         Ok(request::build(
             Self::KIND,
             path,
@@ -60,7 +65,18 @@ impl Operation for Inquiry {
         ))
     }
 
-    fn parse(status: u16, body: &[u8]) -> Result<Transaction, Error> {
-        parse_transaction(Self::KIND, status, body)
+    /// Checks the echoed `paymentId` or `merchantTransactionId`, whichever found it.
+    fn parse(&self, status: u16, body: &[u8]) -> Result<Transaction, Error> {
+        let sent = match self {
+            Self::ByPaymentId(id) => Sent {
+                id: Some((PaymentId::FIELD, id.as_str())),
+                ..Sent::default()
+            },
+            Self::ByMerchantTransactionId(id) => Sent {
+                merchant_transaction_id: Some(id),
+                ..Sent::default()
+            },
+        };
+        parse_transaction(Self::KIND, status, body, &sent)
     }
 }

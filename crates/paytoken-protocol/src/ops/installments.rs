@@ -5,12 +5,12 @@
 //! (`"installment": "3,4"`); "no installment plan" is an error result instead.
 
 use paytoken_checksum::rules;
-use paytoken_types::{GatewayResult, RegistrationId};
-use serde::Deserialize;
-
+use paytoken_types::RegistrationId;
 use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
+use crate::answer::{Field, Loose, Object, Text, wire_object};
+use crate::echo::{Echoed, echo_of_registration};
 use crate::outcome::{CardSummary, WireCard};
-use crate::wire::{self, MaybeId};
+use crate::wire::{self, WireResult};
 use crate::{Context, Error, OperationKind, Request, request};
 
 /// The path, without the id.
@@ -35,21 +35,21 @@ impl Installments {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct InstallmentPlans {
-    /// `registrationId`.
-    pub registration_id: Option<RegistrationId>,
+    /// `registrationId` (checked against the one asked about).
+    pub registration_id: Option<Field<RegistrationId>>,
     /// `card`: its BIN and last four digits.
     pub card: CardSummary,
     /// `installment`, split: the counts a token payment may send, in the gateway's order.
     pub counts: Vec<u16>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct WirePlans {
-    registration_id: Option<MaybeId<RegistrationId>>,
-    card: Option<WireCard>,
-    installment: Option<String>,
-    result: Option<GatewayResult>,
+wire_object! {
+    struct WirePlans {
+        registration_id: Loose<RegistrationId> = "registrationId",
+        card: Object<WireCard> = "card",
+        installment: Text = "installment" | "installments",
+        result: Object<WireResult> = "result",
+    }
 }
 
 impl Operation for Installments {
@@ -72,13 +72,19 @@ impl Operation for Installments {
         ))
     }
 
-    fn parse(status: u16, body: &[u8]) -> Result<InstallmentPlans, Error> {
+    /// Decided by the result (when there is one) and the counts; checks the echoed
+    /// `registrationId`.
+    fn parse(&self, status: u16, body: &[u8]) -> Result<InstallmentPlans, Error> {
         let wire: WirePlans = wire::decode(Self::KIND, status, body)?;
-        if let Some(result) = wire.result.filter(|result| !result.code.is_success()) {
+        if let Some(result) = wire::result_of(wire.result).filter(|r| !r.code.is_success()) {
             return Err(wire::refused(Self::KIND, result));
         }
+        let registration_id = wire.registration_id.0;
+        echo_of_registration(&self.registration_id)
+            .check(Self::KIND, &Echoed::id(registration_id.as_ref().map(Field::raw)))?;
         let text = wire
             .installment
+            .0
             .ok_or_else(|| wire::missing(Self::KIND, "installment", body))?;
         let counts = parse_counts(&text).ok_or_else(|| {
             wire::malformed(
@@ -88,21 +94,27 @@ impl Operation for Installments {
             )
         })?;
         Ok(InstallmentPlans {
-            registration_id: MaybeId::into_inner(wire.registration_id),
-            card: wire.card.map(CardSummary::from).unwrap_or_default(),
+            registration_id,
+            card: wire.card.0.map(CardSummary::from).unwrap_or_default(),
             counts,
         })
     }
 }
 
-/// `"3,4"` → `[3, 4]`; blanks around counts are allowed, an empty text is no counts.
+/// `"3,4"` → `[3, 4]`; blanks around counts are allowed, an empty text is no counts, and
+/// a JSON list of counts (`[3,4]`, `["3","4"]`) reads the same.
 fn parse_counts(text: &str) -> Option<Vec<u16>> {
+    let text = text.trim();
+    let text = text
+        .strip_prefix('[')
+        .and_then(|inner| inner.strip_suffix(']'))
+        .unwrap_or(text);
     if text.trim().is_empty() {
         return Some(Vec::new());
     }
     text.split(',')
         .map(|count| {
-            let count = count.trim();
+            let count = count.trim().trim_matches('"').trim();
             (!count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()))
                 .then(|| count.parse().ok())
                 .flatten()
@@ -123,5 +135,7 @@ mod tests {
         assert_eq!(parse_counts("3;4"), None);
         assert_eq!(parse_counts("+3"), None);
         assert_eq!(parse_counts("99999999"), None);
+        assert_eq!(parse_counts("[3,4]"), Some(vec![3, 4]));
+        assert_eq!(parse_counts(r#"["3", "6"]"#), Some(vec![3, 6]));
     }
 }

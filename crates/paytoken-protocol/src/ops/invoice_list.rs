@@ -3,11 +3,10 @@
 
 use paytoken_checksum::rules;
 use paytoken_types::{GatewayResult, MemberId, PartnerId};
-use serde::Deserialize;
-
 use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
+use crate::answer::{Loose, Object, wire_object};
 use crate::invoices::{Invoice, InvoiceEntries};
-use crate::wire::{self, Owner};
+use crate::wire::{self, Owner, WireResult};
 use crate::{Context, Error, OperationKind, Request, request};
 
 /// The path of the invoice list.
@@ -65,15 +64,13 @@ pub struct InvoicePage {
     pub result: Option<GatewayResult>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct WirePage {
-    member_id: Option<MemberId>,
-    partner_id: Option<PartnerId>,
-    #[serde(default)]
-    invoice_list: InvoiceEntries,
-    #[serde(alias = "statusInvoiceResult")]
-    result: Option<GatewayResult>,
+wire_object! {
+    struct WirePage {
+        member_id: Loose<MemberId> = "memberId",
+        partner_id: Loose<PartnerId> = "partnerId",
+        invoice_list: InvoiceEntries = "invoiceList",
+        result: Object<WireResult> = "result" | "statusInvoiceResult",
+    }
 }
 
 /// Whether a refusal is the gateway's way of saying the list is empty.
@@ -104,10 +101,12 @@ impl Operation for InvoiceList {
         ))
     }
 
-    /// An answer that says there are no records is an empty page, not an error.
-    fn parse(status: u16, body: &[u8]) -> Result<InvoicePage, Error> {
+    /// Decided by the result code, when there is one; an answer that says there are no
+    /// records is an empty page, not an error.
+    fn parse(&self, status: u16, body: &[u8]) -> Result<InvoicePage, Error> {
         let wire: WirePage = wire::decode(Self::KIND, status, body)?;
-        if let Some(result) = wire.result.as_ref().filter(|r| !r.code.is_success()) {
+        let result = wire::result_of(wire.result);
+        if let Some(result) = result.as_ref().filter(|r| !r.code.is_success()) {
             // "No records" leaves the list out; any other refusal is an error.
             if !(wire.invoice_list.0.is_empty() && is_no_records(result)) {
                 return Err(wire::refused(Self::KIND, result.clone()));
@@ -116,7 +115,7 @@ impl Operation for InvoiceList {
         Ok(InvoicePage {
             owner: Owner::from_fields(wire.member_id, wire.partner_id),
             invoices: wire.invoice_list.0,
-            result: wire.result,
+            result,
         })
     }
 }

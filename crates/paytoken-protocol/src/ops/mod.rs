@@ -38,12 +38,18 @@ pub trait Operation {
     /// An input error ([`Error::is_invalid_input`]) naming the field; nothing was sent.
     fn request(&self, context: &Context) -> Result<Request, Error>;
 
-    /// Reads the answer: the HTTP status and the body.
+    /// Reads the answer to this operation's request: the HTTP status and the body.
+    ///
+    /// The answer is read tolerantly ([`crate::answer`]): its verdict rests on its deciding
+    /// fields alone, and every other field is kept as the gateway sent it. What the answer
+    /// echoes of the request is checked against it ([`crate::echo`]).
     ///
     /// # Errors
     /// [`Error::Refused`] when the gateway refused, [`Error::UnexpectedStatus`] for a status
-    /// other than 200, [`Error::Undecodable`] for a body that is not this operation's answer.
-    fn parse(status: u16, body: &[u8]) -> Result<Self::Response, Error>;
+    /// other than 200, [`Error::Undecodable`] for a body that is not JSON or whose deciding
+    /// fields cannot be read, [`Error::Contradiction`] for an answer about another
+    /// transaction.
+    fn parse(&self, status: u16, body: &[u8]) -> Result<Self::Response, Error>;
 }
 
 /// Which of the optional authentication fields an operation sends.
@@ -180,24 +186,28 @@ pub(crate) fn brand_for(
         })
 }
 
-/// The brand a card number belongs to, by its leading digits, for the brands whose ranges
-/// do not overlap; `None` when the number does not tell.
+/// The brand a card number belongs to, by its leading digits: the one table of number
+/// ranges, [`PaymentBrand::of_card_number`].
 #[must_use]
 pub fn brand_of(number: &CardNumber) -> Option<PaymentBrand> {
-    let bin = number.bin();
-    let prefix = |len: usize| bin.get(..len).and_then(|p| p.parse::<u32>().ok());
-    let two = prefix(2)?;
-    let four = prefix(4)?;
-    Some(match (two, four) {
-        (34 | 37, _) => PaymentBrand::Amex,
-        (51..=55, _) | (_, 2221..=2720) => PaymentBrand::Mastercard,
-        (36 | 38 | 39, _) | (_, 3000..=3059 | 3095) => PaymentBrand::Diners,
-        (_, 6011) | (65, _) | (_, 6440..=6499) => PaymentBrand::Discover,
-        (_, 3528..=3589) => PaymentBrand::Jcb,
-        (_, 5018 | 5020 | 5038 | 5893 | 6304 | 6759 | 6761..=6763) => PaymentBrand::Maestro,
-        _ if bin.starts_with('4') => PaymentBrand::Visa,
-        _ => return None,
-    })
+    PaymentBrand::of_card_number(number)
+}
+
+/// Appends `segment` to a URL path, percent-encoding every byte but the unreserved ones
+/// (`A-Z a-z 0-9 - . _ ~`), so free text stays one segment: a space is `%20`, a slash
+/// `%2F`.
+pub(crate) fn push_path_segment(path: &mut String, segment: &str) {
+    // Invariant: both halves of a byte are below 16, so `from_digit` always has a digit.
+    let hex = |half: u8| char::from_digit(u32::from(half), 16).map_or('0', |c| c.to_ascii_uppercase());
+    for byte in segment.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            path.push(char::from(byte));
+        } else {
+            path.push('%');
+            path.push(hex(byte >> 4));
+            path.push(hex(byte & 0x0f));
+        }
+    }
 }
 
 /// The body's expected size, so the buffer is allocated once.
@@ -210,21 +220,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn brands_by_leading_digits() {
-        for (number, brand) in [
-            ("4000000000000051", Some(PaymentBrand::Visa)),
-            ("5101080000000009", Some(PaymentBrand::Mastercard)),
-            ("2223000048400011", Some(PaymentBrand::Mastercard)),
-            ("378282246310005", Some(PaymentBrand::Amex)),
-            ("6011111111111117", Some(PaymentBrand::Discover)),
-            ("3530111333300000", Some(PaymentBrand::Jcb)),
-            ("30569309025904", Some(PaymentBrand::Diners)),
-            ("6759649826438453", Some(PaymentBrand::Maestro)),
-            ("1234567812345670", None),
-        ] {
-            let number = CardNumber::new(number).unwrap();
-            assert_eq!(brand_of(&number), brand, "{}", number.bin());
-        }
+    fn path_segments_are_percent_encoded() {
+        let mut path = String::from("/p/");
+        push_path_segment(&mut path, "Rest Transaction 01/a:b|ü~x.y_z-");
+        assert_eq!(path, "/p/Rest%20Transaction%2001%2Fa%3Ab%7C%C3%BC~x.y_z-");
     }
 
     #[test]

@@ -34,6 +34,7 @@ use super::{
     AuthFields, LARGE_BODY, Operation, brand_for, check_positive, check_text, check_url,
     validate_blocks, write_authentication,
 };
+use crate::echo::Sent;
 use crate::outcome::{Transaction, parse_transaction};
 use crate::{Context, Error, OperationKind, Request, request};
 
@@ -299,7 +300,14 @@ impl Operation for Payment {
         ))
     }
 
-    fn parse(status: u16, body: &[u8]) -> Result<Transaction, Error> {
-        parse_transaction(Self::KIND, status, body)
+    /// Checks the echoed `merchantTransactionId`, `amount` and `currency`.
+    fn parse(&self, status: u16, body: &[u8]) -> Result<Transaction, Error> {
+        let sent = Sent {
+            merchant_transaction_id: Some(&self.merchant_transaction_id),
+            amount: Some(self.amount),
+            currency: Some(self.currency),
+            id: None,
+        };
+        parse_transaction(Self::KIND, status, body, &sent)
     }
 }

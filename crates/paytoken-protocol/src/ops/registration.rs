@@ -6,10 +6,9 @@ use paytoken_types::{
     BankAccount, Billing, Card, Currency, Customer, GatewayResult, MemberId, PartnerId,
     PaymentBrand, PaymentMode, RegistrationId, Shipping, Timestamp,
 };
-use serde::Deserialize;
-
 use super::{AuthFields, LARGE_BODY, Operation, brand_for, validate_blocks, write_authentication};
-use crate::wire::{self, MaybeId, Owner, require_success};
+use crate::answer::{Field, Loose, Object, Text, wire_object};
+use crate::wire::{self, Owner, WireResult, require_success};
 use crate::{Context, Error, OperationKind, Request, request};
 
 /// The path of stand-alone registrations.
@@ -131,25 +130,25 @@ pub struct Registered {
     /// `memberId` or `partnerId`.
     pub owner: Option<Owner>,
     /// `paymentBrand`.
-    pub payment_brand: Option<PaymentBrand>,
+    pub payment_brand: Option<Field<PaymentBrand>>,
     /// `paymentMode`.
-    pub payment_mode: Option<PaymentMode>,
+    pub payment_mode: Option<Field<PaymentMode>>,
     /// `result`.
     pub result: GatewayResult,
     /// `timestamp`.
-    pub timestamp: Option<Timestamp>,
+    pub timestamp: Option<Field<Timestamp>>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct WireRegistered {
-    registration_id: Option<MaybeId<RegistrationId>>,
-    member_id: Option<MemberId>,
-    partner_id: Option<PartnerId>,
-    payment_brand: Option<PaymentBrand>,
-    payment_mode: Option<PaymentMode>,
-    result: Option<GatewayResult>,
-    timestamp: Option<Timestamp>,
+wire_object! {
+    struct WireRegistered {
+        registration_id: Text = "registrationId",
+        member_id: Loose<MemberId> = "memberId",
+        partner_id: Loose<PartnerId> = "partnerId",
+        payment_brand: Loose<PaymentBrand> = "paymentBrand",
+        payment_mode: Loose<PaymentMode> = "paymentMode",
+        result: Object<WireResult> = "result",
+        timestamp: Loose<Timestamp> = "timestamp",
+    }
 }
 
 impl Operation for Registration {
@@ -196,18 +195,24 @@ impl Operation for Registration {
         ))
     }
 
-    fn parse(status: u16, body: &[u8]) -> Result<Registered, Error> {
+    /// Decided by the result code and the new `registrationId`.
+    fn parse(&self, status: u16, body: &[u8]) -> Result<Registered, Error> {
         let wire: WireRegistered = wire::decode(Self::KIND, status, body)?;
-        let result = require_success(Self::KIND, wire.result, body)?;
-        let registration_id = MaybeId::into_inner(wire.registration_id)
-            .ok_or_else(|| wire::missing(Self::KIND, "registrationId", body))?;
+        let result = require_success(Self::KIND, wire::result_of(wire.result), body)?;
+        let registration_id = wire::deciding_id::<RegistrationId>(
+            Self::KIND,
+            RegistrationId::FIELD,
+            wire.registration_id.0,
+            body,
+        )?
+        .ok_or_else(|| wire::missing(Self::KIND, "registrationId", body))?;
         Ok(Registered {
             registration_id,
             owner: Owner::from_fields(wire.member_id, wire.partner_id),
-            payment_brand: wire.payment_brand,
-            payment_mode: wire.payment_mode,
+            payment_brand: wire.payment_brand.0,
+            payment_mode: wire.payment_mode.0,
             result,
-            timestamp: wire.timestamp,
+            timestamp: wire.timestamp.0,
         })
     }
 }

@@ -10,6 +10,7 @@ use paytoken_types::{
 };
 
 use super::{AuthFields, Operation, SMALL_BODY, check_positive, check_url, write_authentication};
+use crate::echo::Sent;
 use crate::outcome::{Transaction, parse_transaction};
 use crate::{Context, Error, OperationKind, Request, request};
 
@@ -184,7 +185,15 @@ impl Operation for TokenPayment {
         ))
     }
 
-    fn parse(status: u16, body: &[u8]) -> Result<Transaction, Error> {
-        parse_transaction(Self::KIND, status, body)
+    /// Checks the echoed `merchantTransactionId` (when one was sent), `amount`, `currency`
+    /// and `registrationId`.
+    fn parse(&self, status: u16, body: &[u8]) -> Result<Transaction, Error> {
+        let sent = Sent {
+            merchant_transaction_id: self.merchant_transaction_id.as_ref(),
+            amount: Some(self.amount),
+            currency: Some(self.currency),
+            id: Some((RegistrationId::FIELD, self.registration_id.as_str())),
+        };
+        parse_transaction(Self::KIND, status, body, &sent)
     }
 }

@@ -271,3 +271,115 @@ pub fn render(request: &Request) -> String {
     text.push('\n');
     text
 }
+
+/// The request each response fixture answers: the operation whose values the fixture's
+/// echoes agree with. Tests parse a fixture with the operation that asked for it.
+pub enum Asked {
+    Payment(Payment),
+    TokenPayment(TokenPayment),
+    Registration(Registration),
+    CustomerSignup(CustomerSignup),
+    DeleteToken(DeleteToken),
+    Installments(Installments),
+    CardsAndAccounts(CardsAndAccounts),
+    InvoiceList(InvoiceList),
+    FetchAuthToken(FetchAuthToken),
+    RegenerateAuthToken(RegenerateAuthToken),
+    Inquiry(Inquiry),
+}
+
+/// A payment of `amount` in `currency` with the golden payment's merchant transaction id.
+fn payment_of(amount: &str, currency: &str) -> Payment {
+    Payment::new(
+        "order20261122A".parse().unwrap(),
+        amount.parse().unwrap(),
+        currency.parse().unwrap(),
+        card(),
+    )
+}
+
+/// The operation that asked for the fixture at `path` (under `fixtures/responses/`).
+pub fn asked(path: &str) -> Asked {
+    let registration = || REGISTRATION.parse().unwrap();
+    let fetch = || FetchAuthToken::new("100".parse().unwrap(), Username::new("shop").unwrap());
+    match path.split_once('/').map_or(path, |(operation, _)| operation) {
+        "payment" => Asked::Payment(match path {
+            "payment/approved.json" => payment_of("1250.50", "EUR"),
+            "payment/approved_partner.json" => payment_of("9.99", "USD"),
+            _ => payment_of("50.00", "EUR"),
+        }),
+        "token_payment" => Asked::TokenPayment(token_payment()),
+        "registration" => Asked::Registration(Registration::card(card())),
+        "customer_signup" => Asked::CustomerSignup(CustomerSignup::new(customer())),
+        "delete_token" => Asked::DeleteToken(DeleteToken::new(registration())),
+        "installments" => Asked::Installments(Installments::new(registration())),
+        "cards_and_accounts" => Asked::CardsAndAccounts(match path {
+            "cards_and_accounts/success.json" => {
+                CardsAndAccounts::of_customer("1250".parse().unwrap())
+            }
+            _ => CardsAndAccounts::all(),
+        }),
+        "invoice_list" => Asked::InvoiceList(InvoiceList::new(1, 10)),
+        "auth_token" if path.ends_with("regenerated.json") => {
+            Asked::RegenerateAuthToken(RegenerateAuthToken {
+                partner_id: "100".parse().unwrap(),
+                token: AuthToken::new(TOKEN).unwrap(),
+            })
+        }
+        "auth_token" => Asked::FetchAuthToken(fetch()),
+        "inquiry" => Asked::Inquiry(match path {
+            "inquiry/no_status.json" => Inquiry::ByPaymentId("54281".parse().unwrap()),
+            _ => Inquiry::ByMerchantTransactionId("order20261122A".parse().unwrap()),
+        }),
+        other => panic!("no operation for fixtures of {other}"),
+    }
+}
+
+/// What decides an answer, written out so two readings can be compared: the outcome, the
+/// ids and the codes, never an incidental field.
+pub fn verdict(asked: &Asked, status: u16, body: &[u8]) -> String {
+    fn show<R: std::fmt::Debug>(result: Result<R, paytoken_protocol::Error>, decide: impl Fn(&R) -> String) -> String {
+        match result {
+            Ok(response) => format!("ok {}", decide(&response)),
+            Err(error) => match error.refusal() {
+                Some(refusal) => format!("refused {}", refusal.result.code),
+                None => format!("error {}", variant(&error)),
+            },
+        }
+    }
+    fn variant(error: &paytoken_protocol::Error) -> String {
+        format!("{error:?}").split([' ', '{', '(']).next().unwrap_or_default().to_owned()
+    }
+    match asked {
+        Asked::Payment(op) => show(op.parse(status, body), transaction),
+        Asked::TokenPayment(op) => show(op.parse(status, body), transaction),
+        Asked::Inquiry(op) => show(op.parse(status, body), transaction),
+        Asked::Registration(op) => show(op.parse(status, body), |r| {
+            format!("{} {}", r.registration_id, r.result.code)
+        }),
+        Asked::CustomerSignup(op) => show(op.parse(status, body), |r| {
+            format!("{} {}", r.customer_id, r.result.code)
+        }),
+        Asked::DeleteToken(op) => show(op.parse(status, body), |r| r.result.code.to_string()),
+        Asked::Installments(op) => show(op.parse(status, body), |r| format!("{:?}", r.counts)),
+        Asked::CardsAndAccounts(op) => show(op.parse(status, body), |r| {
+            format!("{} {} {}", r.result.code, r.cards.len(), r.bank_accounts.len())
+        }),
+        Asked::InvoiceList(op) => show(op.parse(status, body), |r| {
+            format!("{:?} {}", r.result.as_ref().map(|r| r.code.to_string()), r.invoices.len())
+        }),
+        Asked::FetchAuthToken(op) => show(op.parse(status, body), |r| {
+            format!("{} {}", r.token.expose_secret(), r.result.code)
+        }),
+        Asked::RegenerateAuthToken(op) => show(op.parse(status, body), |r| {
+            format!("{} {}", r.token.expose_secret(), r.result.code)
+        }),
+    }
+}
+
+fn transaction(tx: &paytoken_protocol::Transaction) -> String {
+    format!(
+        "{} {:?} {} {:?}",
+        tx.payment_id, tx.status, tx.result.code, tx.transaction_status
+    )
+}
