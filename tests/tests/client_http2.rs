@@ -16,7 +16,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::{card, order_id, test_ca};
+use common::{card, test_ca};
 use http_body_util::{BodyExt as _, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response, Version};
@@ -98,10 +98,11 @@ fn client(address: SocketAddr, ca: Vec<u8>, http2: bool) -> Client {
         .unwrap()
 }
 
+/// What the server's fixed answer (`payment/approved.json`) is about, so its echoes agree.
 fn payment() -> Payment {
     Payment::new(
-        order_id(),
-        "5.00".parse().unwrap(),
+        "order20261122A".parse().unwrap(),
+        "1250.50".parse().unwrap(),
         "EUR".parse().unwrap(),
         card(paytoken_sandbox::cards::APPROVED),
     )

@@ -24,7 +24,7 @@ use paytoken::ops::invoice_list::InvoiceList;
 use paytoken::ops::payment::Payment;
 use paytoken::ops::registration::Registration;
 use paytoken::ops::token_payment::TokenPayment;
-use paytoken::{Credentials, SecureKey};
+use paytoken::{Credentials, FieldValue, SecureKey};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Faults, Sandbox, cards};
 
 #[test]
@@ -55,7 +55,7 @@ fn no_secret_reaches_a_log_line_or_an_error() {
         // Every kind of answer, shown with `Debug` (answers have no `Display`).
         let stored = client.pay(&pay().store_card()).await.unwrap();
         writeln!(shown, "{stored:?}").unwrap();
-        let token = stored.registration_id.unwrap();
+        let token = *stored.registration_id.value().unwrap();
         let charge = TokenPayment::new(token, "1.00".parse().unwrap(), "EUR".parse().unwrap())
             .merchant_transaction_id(order_id());
         writeln!(shown, "{:?}", client.pay_with_token(&charge).await.unwrap()).unwrap();

@@ -35,7 +35,7 @@ use paytoken::ops::delete_token::DeleteToken;
 use paytoken::ops::payment::Payment;
 use paytoken::ops::token_payment::TokenPayment;
 use paytoken::types::{Email, RegistrationStatus};
-use paytoken::{Customer, Error, PaymentStatus, RegistrationId, RetryPolicy};
+use paytoken::{Customer, Error, FieldValue, PaymentStatus, RegistrationId, RetryPolicy};
 use paytoken_sandbox::{Faults, SEEDED_INVOICES_PER_MERCHANT, Sandbox, cards};
 
 const CLIENTS: usize = 64;
@@ -103,7 +103,7 @@ async fn sixty_four_clients_keep_the_books_straight() {
                     });
                     let paid = client.pay(&payment).await.unwrap();
                     assert_eq!(paid.status, PaymentStatus::Approved);
-                    let token = paid.registration_id.unwrap();
+                    let token = *paid.registration_id.value().unwrap();
                     let charge =
                         TokenPayment::new(token, "1.00".parse().unwrap(), "EUR".parse().unwrap())
                             .merchant_transaction_id(order_id());
@@ -147,7 +147,9 @@ async fn sixty_four_clients_keep_the_books_straight() {
         .cards;
     let mut seen = HashMap::new();
     for card in &listed {
-        *seen.entry(card.registration_id).or_insert(0) += 1;
+        *seen
+            .entry(card.registration_id.value().copied())
+            .or_insert(0) += 1;
     }
     assert!(
         seen.values().all(|&n| n == 1),
@@ -156,8 +158,8 @@ async fn sixty_four_clients_keep_the_books_straight() {
     let status_of = |token: &RegistrationId| {
         listed
             .iter()
-            .find(|c| c.registration_id == *token)
-            .map(|c| c.registration_status.clone())
+            .find(|c| c.registration_id.value() == Some(token))
+            .map(|c| c.registration_status.value().cloned())
     };
     for token in &books.stored {
         assert_eq!(

@@ -39,6 +39,6 @@ fn a_token_payment_through_http_and_back() {
         .status(200)
         .body(br#"{"paymentId":"1","result":{"code":"00001","description":"ok"}}"#)
         .unwrap();
-    let transaction = parse_http::<TokenPayment, _>(&answer).unwrap();
+    let transaction = parse_http(&payment, &answer).unwrap();
     assert!(transaction.is_approved());
 }

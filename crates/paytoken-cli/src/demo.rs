@@ -16,8 +16,8 @@ use paytoken::ops::registration::Registration;
 use paytoken::ops::token_payment::TokenPayment;
 use paytoken::types::{Currency, Email, GatewayResult, RecurringType, RegistrationStatus};
 use paytoken::{
-    Amount, Card, CardNumber, Client, Customer, Cvv, Error, MerchantTransactionId, RegistrationId,
-    Transaction,
+    Amount, Card, CardNumber, Client, Customer, Cvv, Error, FieldValue, MerchantTransactionId,
+    RegistrationId, Transaction,
 };
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, cards};
 use serde_json::{Value, json};
@@ -282,7 +282,7 @@ async fn life_cycle() -> Result<Report, Failure> {
             Shown::transaction,
         )
         .await
-        .and_then(|t| t.registration_id);
+        .and_then(|t| t.registration_id.value().copied());
 
     let registration = Registration::card(test_card(cards::INSTALLMENTS)?).customer(customer);
     let second_token = demo
@@ -343,7 +343,7 @@ async fn life_cycle() -> Result<Report, Failure> {
             let active = stored
                 .cards
                 .iter()
-                .filter(|c| c.registration_status == Some(RegistrationStatus::Active))
+                .filter(|c| c.registration_status.value() == Some(&RegistrationStatus::Active))
                 .count();
             Shown {
                 ok: stored.cards.len() >= 2,

@@ -1,8 +1,6 @@
 //! One function per operation: the command's flags into the protocol's values (nothing is
 //! sent when one is wrong), the call, and the report.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use paytoken::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken::ops::customer_signup::CustomerSignup;
 use paytoken::ops::delete_token::DeleteToken;
@@ -12,11 +10,9 @@ use paytoken::ops::invoice_list::InvoiceList;
 use paytoken::ops::payment::Payment;
 use paytoken::ops::registration::Registration;
 use paytoken::ops::token_payment::TokenPayment;
-use paytoken::protocol::ops::brand_of;
-use paytoken::types::{PaymentBrand, PaymentType, RecurringType};
+use paytoken::types::{PaymentBrand, PaymentType, RecurringType, Tolerant};
 use paytoken::{
-    BankAccount, Card, CardNumber, Client, Customer, Cvv, Error, MerchantTransactionId, Shipping,
-    Transaction,
+    BankAccount, Card, CardNumber, Client, Customer, Cvv, Error, Shipping, Transaction,
 };
 
 use crate::cli::{
@@ -140,8 +136,11 @@ fn card(args: &CardArgs, holder: Option<&String>) -> Result<Card, Failure> {
 /// `--brand`, or the brand the number tells, or VISA.
 fn brand(args: &CardArgs, card: &Card) -> Result<PaymentBrand, Failure> {
     match &args.brand {
-        Some(brand) => parse(brand, "--brand"),
-        None => Ok(brand_of(&card.number).unwrap_or(PaymentBrand::Visa)),
+        // The platform's code for a brand's name too: `MASTERCARD` is sent as `MC`.
+        Some(brand) => Ok(
+            PaymentBrand::read_tolerant(brand).unwrap_or_else(|| PaymentBrand::from_wire(brand))
+        ),
+        None => Ok(PaymentBrand::of_card_number(&card.number).unwrap_or(PaymentBrand::Visa)),
     }
 }
 
@@ -262,25 +261,16 @@ async fn register(client: &Client, args: &RegisterArgs) -> Result<Report, Failur
     Ok(ok_report("registration", render::registered(&registered)))
 }
 
-/// An id for a charge the user did not name: unique enough for one merchant's shell.
-fn made_up_transaction_id() -> Result<MerchantTransactionId, Failure> {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_nanos());
-    parse(&format!("cli{nanos}"), "--merchant-transaction-id")
-}
-
 async fn charge(client: &Client, args: &ChargeArgs) -> Result<Report, Failure> {
-    let id = match &args.merchant_transaction_id {
-        Some(id) => parse(id, "--merchant-transaction-id")?,
-        None => made_up_transaction_id()?,
-    };
     let mut payment = TokenPayment::new(
         parse(&args.registration_id, "registration id")?,
         parse(&args.amount, "--amount")?,
         parse(&args.currency, "--currency")?,
-    )
-    .merchant_transaction_id(id);
+    );
+    // Without one, the client makes the id up, so that `inquiry` can find the charge.
+    if let Some(id) = &args.merchant_transaction_id {
+        payment = payment.merchant_transaction_id(parse(id, "--merchant-transaction-id")?);
+    }
     if args.payment_type == "PA" {
         payment.payment_type = PaymentType::PreAuthorization;
     }

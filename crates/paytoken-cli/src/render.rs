@@ -76,6 +76,7 @@ pub(crate) fn transaction(outcome: &str, transaction: &Transaction) -> Value {
         .text("paymentBrand", transaction.payment_brand.as_ref())
         .text("paymentMode", transaction.payment_mode.as_ref())
         .text("transactionStatus", transaction.transaction_status.as_ref())
+        .text("status", transaction.state.as_ref())
         .text("descriptor", transaction.descriptor.as_ref())
         .text("remark", transaction.remark.as_ref())
         .text("tmpl_amount", transaction.tmpl_amount.as_ref())
@@ -156,7 +157,7 @@ pub(crate) fn stored(stored: &StoredRegistrations) -> Value {
         .iter()
         .map(|c| {
             Object::default()
-                .text("registrationId", Some(&c.registration_id))
+                .text("registrationId", c.registration_id.as_ref())
                 .text("registrationStatus", c.registration_status.as_ref())
                 .text("cardType", c.card_type.as_ref())
                 .text("bin", c.bin.as_ref())
@@ -172,7 +173,7 @@ pub(crate) fn stored(stored: &StoredRegistrations) -> Value {
         .iter()
         .map(|a| {
             Object::default()
-                .text("registrationId", Some(&a.registration_id))
+                .text("registrationId", a.registration_id.as_ref())
                 .text("registrationStatus", a.registration_status.as_ref())
                 .text("iban", a.masked_iban.as_ref())
                 .text("bic", a.bic.as_ref())

@@ -153,7 +153,10 @@ impl Failure {
             if let Some(id) = error.merchant_transaction_id() {
                 detail.insert("merchantTransactionId".into(), id.as_str().into());
             }
+            insert_contradiction(&mut detail, error);
             (Exit::Failed, "outcome_unknown")
+        } else if insert_contradiction(&mut detail, error) {
+            (Exit::Failed, "contradiction")
         } else {
             match error.root() {
                 Error::Protocol(paytoken::protocol::Error::UnexpectedStatus { status, .. }) => {
@@ -171,6 +174,25 @@ impl Failure {
             detail: Some(detail),
         }
     }
+}
+
+/// Adds what an answer about another transaction said, beside what was sent, when that is
+/// the error's cause; whether it was.
+fn insert_contradiction(detail: &mut Map<String, Value>, error: &Error) -> bool {
+    let Error::Protocol(paytoken::protocol::Error::Contradiction {
+        field,
+        sent,
+        answered,
+        ..
+    }) = error.root()
+    else {
+        return false;
+    };
+    detail.insert(
+        "contradiction".into(),
+        json!({ "field": field, "sent": sent, "answered": answered }),
+    );
+    true
 }
 
 /// The exit code and outcome word of a transaction's status.

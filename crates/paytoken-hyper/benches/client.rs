@@ -289,7 +289,7 @@ fn client_overhead(c: &mut Criterion) {
         b.iter(|| {
             let request = payment.request(&context).unwrap();
             std::hint::black_box(&request.body);
-            Payment::parse(200, ANSWER).unwrap()
+            payment.parse(200, ANSWER).unwrap()
         });
     });
     group.bench_function("paytoken_client", |b| {

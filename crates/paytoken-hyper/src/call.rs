@@ -38,7 +38,7 @@ where
     }
 
     fn parse(&mut self, status: u16, body: &[u8]) -> Result<O::Response, Error> {
-        O::parse(status, body)
+        self.0.parse(status, body)
     }
 }
 

@@ -132,10 +132,9 @@ impl<T: Transport> Client<T> {
     /// [`Error::OutcomeUnknown`] with the payment's merchant transaction id when the answer
     /// was lost; [`Error::Protocol`] with the refusal when the gateway refused.
     pub async fn pay(&self, payment: &Payment) -> Result<Transaction, Error> {
-        let id = payment.merchant_transaction_id;
-        self.call(Op(payment))
-            .await
-            .map_err(|error| error.with_merchant_transaction_id(Some(id)))
+        self.call(Op(payment)).await.map_err(|error| {
+            error.with_merchant_transaction_id(Some(payment.merchant_transaction_id.clone()))
+        })
     }
 
     /// Stores a card or a bank account without a payment.
@@ -149,14 +148,26 @@ impl<T: Transport> Client<T> {
     /// Pays with a stored token: plain, the first of a series (`INITIAL`), a later one
     /// (`REPEATED`), or in installments. Never sent twice once its bytes may have left.
     ///
+    /// A payment without a merchant transaction id is given a fresh unique one
+    /// ([`new_merchant_transaction_id`]), so that a lost answer can be settled by inquiry;
+    /// the result and an unknown outcome carry it.
+    ///
     /// # Errors
-    /// [`Error::OutcomeUnknown`] when the answer was lost (with the merchant transaction id
-    /// when the payment has one); [`Error::Protocol`] with the refusal when refused.
+    /// [`Error::OutcomeUnknown`] with the merchant transaction id when the answer was lost;
+    /// [`Error::Protocol`] with the refusal when refused.
     pub async fn pay_with_token(&self, payment: &TokenPayment) -> Result<Transaction, Error> {
-        let id = payment.merchant_transaction_id;
-        self.call(Op(payment))
-            .await
-            .map_err(|error| error.with_merchant_transaction_id(id))
+        let identified;
+        let payment = if payment.merchant_transaction_id.is_some() {
+            payment
+        } else {
+            identified = payment
+                .clone()
+                .merchant_transaction_id(new_merchant_transaction_id());
+            &identified
+        };
+        self.call(Op(payment)).await.map_err(|error| {
+            error.with_merchant_transaction_id(payment.merchant_transaction_id.clone())
+        })
     }
 
     /// Deletes a stored token; payments with it are refused afterwards.
@@ -240,14 +251,55 @@ impl<T: Transport> Client<T> {
     /// ```
     ///
     /// # Errors
-    /// [`Error`] of the inquiry. A refusal means the gateway holds no payment with that id:
-    /// it never arrived, and the payment may be sent again.
+    /// [`Error`] of the inquiry. For a card payment, a refusal means the gateway holds no
+    /// payment with that id: it never arrived, and the payment may be sent again. For a
+    /// token payment it may not (see [`settle`](Self::settle)).
     pub async fn reconcile(
         &self,
         merchant_transaction_id: &MerchantTransactionId,
     ) -> Result<Transaction, Error> {
-        self.inquiry(&Inquiry::ByMerchantTransactionId(*merchant_transaction_id))
-            .await
+        self.inquiry(&Inquiry::ByMerchantTransactionId(
+            merchant_transaction_id.clone(),
+        ))
+        .await
+    }
+
+    /// Settles an [unknown outcome](Error::OutcomeUnknown) by inquiry, and never guesses.
+    ///
+    /// The transaction when the gateway holds one under the error's merchant transaction
+    /// id. When it holds none: for a card payment, the refusal (the payment never arrived,
+    /// it may be sent again); for a token payment, the unknown outcome itself, since the
+    /// published token-payment samples do not show `merchantTransactionId` and a gateway
+    /// that ignores it would find nothing even for a payment it made.
+    ///
+    /// ```no_run
+    /// # async fn run(client: paytoken_hyper::Client, payment: paytoken_protocol::ops::token_payment::TokenPayment)
+    /// # -> Result<(), paytoken_hyper::Error> {
+    /// let transaction = match client.pay_with_token(&payment).await {
+    ///     Err(error) if error.is_outcome_unknown() => client.settle(error).await?,
+    ///     other => other?,
+    /// };
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// `unknown` itself when it is not an unknown outcome with a merchant transaction id, or
+    /// when the inquiry cannot tell; otherwise the inquiry's error.
+    pub async fn settle(&self, unknown: Error) -> Result<Transaction, Error> {
+        let Error::OutcomeUnknown {
+            operation,
+            merchant_transaction_id: Some(id),
+            ..
+        } = &unknown
+        else {
+            return Err(unknown);
+        };
+        match self.reconcile(id).await {
+            Err(error) if error.refusal().is_some() && *operation != OperationKind::Payment => {
+                Err(unknown)
+            }
+            settled => settled,
+        }
     }
 
     /// Fetches an auth token with a login name, whatever the client's own token source;
@@ -454,6 +506,29 @@ impl<T: Transport> Client<T> {
             attempt += 1;
         }
     }
+}
+
+/// A fresh merchant transaction id, for a money-moving call sent without one: `pt-`, the
+/// milliseconds since the UNIX epoch and 64 random bits, all in hexadecimal
+/// (`pt-19ab2c3d4e5-8f1e2d3c4b5a6978`). Unique across processes in practice: the random
+/// part comes from the standard library's per-process random keys and a counter.
+#[must_use]
+pub fn new_merchant_transaction_id() -> MerchantTransactionId {
+    use std::hash::{BuildHasher as _, Hasher as _};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let millis = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_millis());
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    hasher.write_u128(millis);
+    let text = format!("pt-{millis:x}-{:016x}", hasher.finish());
+    #[expect(
+        clippy::expect_used,
+        reason = "ASCII letters, digits and hyphens, at most 56 characters: always a valid id"
+    )]
+    MerchantTransactionId::new(&text).expect("a generated id is valid")
 }
 
 /// An error of a request that changes something and may have been processed becomes an

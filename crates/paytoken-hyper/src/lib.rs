@@ -88,7 +88,7 @@ pub use builder::{
     ClientBuilder, DEFAULT_BODY_LIMIT, DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_IDLE_TIMEOUT,
     DEFAULT_POOL_MAX_IDLE_PER_HOST, DEFAULT_REQUEST_TIMEOUT, DEFAULT_USER_AGENT,
 };
-pub use client::Client;
+pub use client::{Client, new_merchant_transaction_id};
 pub use error::{Error, TransportError, TransportErrorKind};
 pub use hyper_transport::HyperTransport;
 pub use retry::RetryPolicy;

@@ -23,6 +23,7 @@ use paytoken_hyper::{
 };
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken_protocol::ops::payment::Payment;
+use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{AuthToken, OperationKind, PaymentStatus, Username};
 use paytoken_types::{Card, CardNumber, Cvv};
 
@@ -83,9 +84,10 @@ fn payment() -> Payment {
         cvv: Cvv::new("745").unwrap(),
         holder: None,
     };
+    // What `payment/approved.json` answers: its echoes agree.
     Payment::new(
-        "order1001".parse().unwrap(),
-        "50.00".parse().unwrap(),
+        "order20261122A".parse().unwrap(),
+        "1250.50".parse().unwrap(),
         "EUR".parse().unwrap(),
         card,
     )
@@ -128,10 +130,76 @@ async fn a_broken_connection_a_5xx_or_a_huge_answer_to_a_payment_is_an_unknown_o
         assert!(error.is_outcome_unknown(), "{error}");
         assert_eq!(
             error.merchant_transaction_id().unwrap().as_str(),
-            "order1001"
+            "order20261122A"
         );
         assert_eq!(client.transport().sent().len(), 1);
     }
+}
+
+#[tokio::test]
+async fn an_answer_about_another_transaction_is_an_unknown_outcome_sent_once() {
+    let client = with_fixed_token(scripted(vec![ok("payment/approved.json")]));
+    let mut other = payment();
+    other.merchant_transaction_id = "Rest Transaction 01".parse().unwrap();
+    let error = client.pay(&other).await.unwrap_err();
+    assert!(error.is_outcome_unknown(), "{error}");
+    assert_eq!(
+        error.merchant_transaction_id().unwrap().as_str(),
+        "Rest Transaction 01"
+    );
+    let shown = error.to_string();
+    assert!(
+        shown.contains("\"Rest Transaction 01\"") && shown.contains("\"order20261122A\""),
+        "both values: {shown}"
+    );
+    assert_eq!(client.transport().sent().len(), 1);
+}
+
+#[tokio::test]
+async fn a_token_payment_without_a_merchant_transaction_id_is_given_one() {
+    let answer = br#"{"paymentId":"9","paymentType":"DB","result":{"code":"00001"}}"#;
+    let client = with_fixed_token(FakeTransport::answering(200, &answer[..]));
+    let charge = TokenPayment::new(
+        "8a82944a4cc25ebf014cc2c782423202".parse().unwrap(),
+        "1.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+    );
+    let first = client.pay_with_token(&charge).await.unwrap();
+    let second = client.pay_with_token(&charge).await.unwrap();
+    let (first, second) = (
+        first.merchant_transaction_id.unwrap(),
+        second.merchant_transaction_id.unwrap(),
+    );
+    assert_ne!(first, second, "unique per call");
+    assert!(first.as_str().starts_with("pt-"), "{first:?}");
+    let sent = client.transport().sent();
+    let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(&sent[0].body).unwrap();
+    assert!(
+        fields.contains(&("merchantTransactionId".into(), first.as_str().into())),
+        "{fields:?}"
+    );
+}
+
+#[tokio::test]
+async fn settling_a_lost_token_payment_that_the_inquiry_cannot_find_stays_unknown() {
+    let not_found = fixture("inquiry/not_found.json");
+    let client = with_fixed_token(scripted(vec![
+        failure(TransportErrorKind::Broken),
+        Ok(TransportResponse {
+            status: 200,
+            body: not_found.into(),
+        }),
+    ]));
+    let charge = TokenPayment::new(
+        "8a82944a4cc25ebf014cc2c782423202".parse().unwrap(),
+        "1.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+    );
+    let lost = client.pay_with_token(&charge).await.unwrap_err();
+    let id = lost.merchant_transaction_id().cloned().unwrap();
+    let settled = client.settle(lost).await.unwrap_err();
+    assert!(settled.is_outcome_unknown(), "never a guess: {settled}");
+    assert_eq!(settled.merchant_transaction_id(), Some(&id));
 }
 
 #[tokio::test]

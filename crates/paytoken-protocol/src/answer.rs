@@ -90,6 +90,13 @@ impl<T: fmt::Debug> fmt::Debug for Field<T> {
     }
 }
 
+/// Shows the text as the gateway sent it.
+impl<T> fmt::Display for Field<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.raw)
+    }
+}
+
 /// The typed view of an optional field: `answer.amount.value()` reads as the gateway's
 /// own `amount`, or `None` when it is absent or unreadable.
 pub trait FieldValue<T> {
@@ -119,7 +126,9 @@ fn text_of(raw: &RawValue) -> Option<Cow<'_, str>> {
     let json = raw.get();
     let text = match json.as_bytes().first()? {
         b'"' => {
-            let inner = json.get(1..json.len().saturating_sub(1)).unwrap_or_default();
+            let inner = json
+                .get(1..json.len().saturating_sub(1))
+                .unwrap_or_default();
             if inner.contains('\\') {
                 Cow::Owned(serde_json::from_str::<String>(json).ok()?)
             } else {
@@ -174,7 +183,9 @@ impl<T> Blank for Loose<T> {
 impl<'de, T: Tolerant> Deserialize<'de> for Loose<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let raw = <&RawValue>::deserialize(deserializer)?;
-        Ok(Self(text_of(raw).map(|text| Field::read(text.into_owned()))))
+        Ok(Self(
+            text_of(raw).map(|text| Field::read(text.into_owned())),
+        ))
     }
 }
 
@@ -443,7 +454,11 @@ mod tests {
             (r#"{"amount":50.10}"#, Some("50.10"), Some(5010)),
             (r#"{"amount":["7"]}"#, Some("7"), Some(700)),
             (r#"{"amount":true}"#, Some("true"), None),
-            (r#"{"amount":{"value":"5"}}"#, Some(r#"{"value":"5"}"#), None),
+            (
+                r#"{"amount":{"value":"5"}}"#,
+                Some(r#"{"value":"5"}"#),
+                None,
+            ),
             (r#"{"amount":"fünf \u00e9"}"#, Some("fünf é"), None),
             (r#"{"amount":null}"#, None, None),
             (r#"{"amount":" "}"#, None, None),

@@ -77,25 +77,24 @@ impl Sent<'_> {
         };
         if let (Some(sent), Some(answered)) =
             (self.merchant_transaction_id, echoed.merchant_transaction_id)
+            && sent.as_str() != answered
         {
-            if sent.as_str() != answered {
-                return contradiction(MerchantTransactionId::FIELD, sent.as_str(), answered);
-            }
+            return contradiction(MerchantTransactionId::FIELD, sent.as_str(), answered);
         }
-        if let (Some(sent), Some(answered)) = (self.amount, echoed.amount) {
-            if answered.value().is_some_and(|amount| *amount != sent) {
-                return contradiction("amount", sent.to_wire().as_str(), answered.raw());
-            }
+        if let (Some(sent), Some(answered)) = (self.amount, echoed.amount)
+            && answered.value().is_some_and(|amount| *amount != sent)
+        {
+            return contradiction("amount", sent.to_wire().as_str(), answered.raw());
         }
-        if let (Some(sent), Some(answered)) = (self.currency, echoed.currency) {
-            if answered.value().is_some_and(|currency| *currency != sent) {
-                return contradiction("currency", sent.as_str(), answered.raw());
-            }
+        if let (Some(sent), Some(answered)) = (self.currency, echoed.currency)
+            && answered.value().is_some_and(|currency| *currency != sent)
+        {
+            return contradiction("currency", sent.as_str(), answered.raw());
         }
-        if let (Some((field, sent)), Some(answered)) = (self.id, echoed.id) {
-            if sent != answered.trim() {
-                return contradiction(field, sent, answered);
-            }
+        if let (Some((field, sent)), Some(answered)) = (self.id, echoed.id)
+            && sent != answered.trim()
+        {
+            return contradiction(field, sent, answered);
         }
         Ok(())
     }
@@ -138,7 +137,10 @@ mod tests {
             };
             assert!(sent.check(OperationKind::TokenPayment, &echoed).is_ok());
         }
-        assert!(sent.check(OperationKind::TokenPayment, &Echoed::default()).is_ok());
+        assert!(
+            sent.check(OperationKind::TokenPayment, &Echoed::default())
+                .is_ok()
+        );
     }
 
     #[test]

@@ -327,7 +327,12 @@ mod tests {
     use super::*;
 
     fn parse(body: &str) -> Result<Transaction, Error> {
-        parse_transaction(OperationKind::Payment, 200, body.as_bytes(), &Sent::default())
+        parse_transaction(
+            OperationKind::Payment,
+            200,
+            body.as_bytes(),
+            &Sent::default(),
+        )
     }
 
     #[test]

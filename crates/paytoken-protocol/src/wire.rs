@@ -182,7 +182,12 @@ mod tests {
     fn a_dash_or_nothing_means_no_id_and_numbers_are_ids() {
         use paytoken_types::PaymentId;
         let read = |text: Option<&str>| {
-            deciding_id::<PaymentId>(OperationKind::Payment, "paymentId", text.map(Into::into), b"")
+            deciding_id::<PaymentId>(
+                OperationKind::Payment,
+                "paymentId",
+                text.map(Into::into),
+                b"",
+            )
         };
         assert_eq!(read(Some("-")).unwrap(), None);
         assert_eq!(read(None).unwrap(), None);
@@ -192,27 +197,42 @@ mod tests {
 
     #[test]
     fn a_result_is_read_in_either_name_and_without_a_code() {
-        let holder: Holder = decode(OperationKind::Payment, 200, br#"{"statusInvoiceResult":{"code":20,"description":"ok"}}"#).unwrap();
+        let holder: Holder = decode(
+            OperationKind::Payment,
+            200,
+            br#"{"statusInvoiceResult":{"code":20,"description":"ok"}}"#,
+        )
+        .unwrap();
         let result = result_of(holder.result).unwrap();
         assert_eq!(result.code.as_str(), "20");
-        let holder: Holder = decode(OperationKind::Payment, 200, br#"{"result":{"description":"no code"}}"#).unwrap();
+        let holder: Holder = decode(
+            OperationKind::Payment,
+            200,
+            br#"{"result":{"description":"no code"}}"#,
+        )
+        .unwrap();
         assert_eq!(result_of(holder.result).unwrap().code.as_str(), "");
     }
 
     #[test]
     fn statuses_other_than_200_are_errors_with_an_excerpt() {
-        let error =
-            decode::<Holder>(OperationKind::Payment, 502, b"<html>Bad Gateway</html>").err().unwrap();
+        let error = decode::<Holder>(OperationKind::Payment, 502, b"<html>Bad Gateway</html>")
+            .err()
+            .unwrap();
         assert!(
             matches!(error, Error::UnexpectedStatus { status: 502, ref excerpt, .. } if excerpt.contains("Bad Gateway"))
         );
         assert!(error.may_have_been_processed());
-        let error = decode::<Holder>(OperationKind::Payment, 200, b"{\"items\": [").err().unwrap();
+        let error = decode::<Holder>(OperationKind::Payment, 200, b"{\"items\": [")
+            .err()
+            .unwrap();
         let Error::Undecodable { line, column, .. } = error else {
             panic!("{error:?}")
         };
         assert_eq!((line, column), (1, 11));
-        let error = decode::<Holder>(OperationKind::Payment, 200, b"\"text\"").err().unwrap();
+        let error = decode::<Holder>(OperationKind::Payment, 200, b"\"text\"")
+            .err()
+            .unwrap();
         assert!(matches!(error, Error::Undecodable { .. }));
     }
 }

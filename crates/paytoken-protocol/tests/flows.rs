@@ -15,7 +15,6 @@ use std::time::Duration;
 use paytoken_protocol::ops::auth_token::FetchAuthToken;
 use paytoken_protocol::ops::customer_signup::CustomerSignup;
 use paytoken_protocol::ops::invoice_list::InvoiceList;
-use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{AuthTokenLifecycle, Error, InvoicePager, Operation, TokenStep, Username};
 use paytoken_types::{Customer, PaymentType, RecurringType};
 

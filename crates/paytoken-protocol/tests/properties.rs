@@ -16,9 +16,9 @@ use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken_protocol::ops::customer_signup::CustomerSignup;
 use paytoken_protocol::ops::delete_token::DeleteToken;
 use paytoken_protocol::ops::inquiry::Inquiry;
-use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::installments::Installments;
 use paytoken_protocol::ops::invoice_list::InvoiceList;
+use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::{InvoicePager, Operation};
 use paytoken_types::{Amount, Customer, Email, Shipping};
@@ -41,8 +41,11 @@ fn parse_with_every_operation(status: u16, body: &[u8]) {
     let _ = CardsAndAccounts::of_customer("1250".parse().unwrap()).parse(status, body);
     let _ = InvoiceList::new(1, 10).parse(status, body);
     let _ = CustomerSignup::new(common::customer()).parse(status, body);
-    let _ = FetchAuthToken::new("100".parse().unwrap(), paytoken_protocol::Username::new("shop").unwrap())
-        .parse(status, body);
+    let _ = FetchAuthToken::new(
+        "100".parse().unwrap(),
+        paytoken_protocol::Username::new("shop").unwrap(),
+    )
+    .parse(status, body);
     let _ = InvoicePager::new(3).unwrap().parse(status, body);
 }
 

@@ -117,7 +117,10 @@ fn payment_approved_with_registration() {
     assert_eq!(card.last_four.as_deref(), Some("0051"));
     assert_eq!(card.holder.as_deref(), Some("Zoë O'Neil"));
     assert_eq!(card.expiry_year.value().unwrap().get(), 2030);
-    assert_eq!(tx.timestamp.value().unwrap().to_string(), "2026-11-22 10:15:00");
+    assert_eq!(
+        tx.timestamp.value().unwrap().to_string(),
+        "2026-11-22 10:15:00"
+    );
     assert_eq!(
         tx.merchant_transaction_id.unwrap().as_str(),
         "order20261122A"
@@ -228,16 +231,36 @@ fn payment_refusals_carry_every_code() {
 fn an_html_502_page_is_a_typed_error_for_every_operation() {
     let page = fixture("payment/bad_gateway_502.html");
     let errors = [
-        op::<Payment>("payment/approved.json").parse(502, &page).unwrap_err(),
-        op::<TokenPayment>("token_payment/approved.json").parse(502, &page).unwrap_err(),
-        op::<Registration>("registration/card.json").parse(502, &page).unwrap_err(),
-        op::<DeleteToken>("delete_token/success.json").parse(502, &page).unwrap_err(),
-        op::<Installments>("installments/success.json").parse(502, &page).unwrap_err(),
-        op::<CardsAndAccounts>("cards_and_accounts/empty.json").parse(502, &page).unwrap_err(),
-        op::<InvoiceList>("invoice_list/array.json").parse(502, &page).unwrap_err(),
-        op::<CustomerSignup>("customer_signup/success.json").parse(502, &page).unwrap_err(),
-        op::<FetchAuthToken>("auth_token/merchant.json").parse(502, &page).unwrap_err(),
-        op::<Inquiry>("inquiry/approved.json").parse(502, &page).unwrap_err(),
+        op::<Payment>("payment/approved.json")
+            .parse(502, &page)
+            .unwrap_err(),
+        op::<TokenPayment>("token_payment/approved.json")
+            .parse(502, &page)
+            .unwrap_err(),
+        op::<Registration>("registration/card.json")
+            .parse(502, &page)
+            .unwrap_err(),
+        op::<DeleteToken>("delete_token/success.json")
+            .parse(502, &page)
+            .unwrap_err(),
+        op::<Installments>("installments/success.json")
+            .parse(502, &page)
+            .unwrap_err(),
+        op::<CardsAndAccounts>("cards_and_accounts/empty.json")
+            .parse(502, &page)
+            .unwrap_err(),
+        op::<InvoiceList>("invoice_list/array.json")
+            .parse(502, &page)
+            .unwrap_err(),
+        op::<CustomerSignup>("customer_signup/success.json")
+            .parse(502, &page)
+            .unwrap_err(),
+        op::<FetchAuthToken>("auth_token/merchant.json")
+            .parse(502, &page)
+            .unwrap_err(),
+        op::<Inquiry>("inquiry/approved.json")
+            .parse(502, &page)
+            .unwrap_err(),
     ];
     for error in errors {
         let Error::UnexpectedStatus {
@@ -365,7 +388,10 @@ fn registrations() {
     );
     assert_eq!(card.payment_brand.value(), Some(&PaymentBrand::Visa));
     let account = ok::<Registration>("registration/bank_account.json");
-    assert_eq!(account.payment_brand.value(), Some(&PaymentBrand::DirectDebit));
+    assert_eq!(
+        account.payment_brand.value(),
+        Some(&PaymentBrand::DirectDebit)
+    );
     assert_eq!(account.payment_mode.value().unwrap().as_str(), "SEPA");
     let partner = ok::<Registration>("registration/partner.json");
     assert_eq!(partner.owner, Some(Owner::Partner(Field::read("100"))));

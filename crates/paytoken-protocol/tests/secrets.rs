@@ -11,7 +11,6 @@
 mod common;
 
 use paytoken_protocol::ops::auth_token::FetchAuthToken;
-use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::{AuthTokenLifecycle, Operation, Username};
 
 fn assert_clean(what: &str, text: &str) {

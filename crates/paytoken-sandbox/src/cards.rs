@@ -65,15 +65,11 @@ impl Behaviour {
     }
 }
 
-/// The brand a card number belongs to, by its first digits.
-pub(crate) fn brand_of(number: &str) -> &'static str {
-    match number.as_bytes() {
-        [b'4', ..] => "VISA",
-        [b'5', b'1'..=b'5', ..] | [b'2', ..] => "MASTERCARD",
-        [b'3', b'4' | b'7', ..] => "AMEX",
-        [b'6', ..] => "DISCOVER",
-        _ => "CARD",
-    }
+/// The brand code of a card number, from the one table of number ranges the client and
+/// the command use too; `CARD` for a number of no listed brand.
+pub(crate) fn brand_of(number: &str) -> String {
+    paytoken_types::PaymentBrand::of_digits(number)
+        .map_or_else(|| "CARD".to_owned(), |brand| brand.as_str().to_owned())
 }
 
 /// The installment counts offered for a BIN, as the wire's comma-joined text.
@@ -112,6 +108,9 @@ mod tests {
     fn plans_follow_the_bin() {
         assert_eq!(installment_plan(&INSTALLMENTS[..6]), Some("3,4"));
         assert_eq!(installment_plan("411111"), None);
-        assert_eq!(brand_of(MASTERCARD_APPROVED), "MASTERCARD");
+        assert_eq!(brand_of(MASTERCARD_APPROVED), "MC");
+        assert_eq!(brand_of("6759649826438453"), "MAESTRO");
+        assert_eq!(brand_of("3530111333300000"), "JCB");
+        assert_eq!(brand_of("30569309025904"), "DINER");
     }
 }

@@ -72,6 +72,8 @@ pub const RECORD_FOUND: Code = code("00026", "Record found");
 pub const INVOICES_FOUND: Code = code("00001", "Success");
 /// `200`: Token generated successfully.
 pub const TOKEN_GENERATED: Code = code("200", "Token generated successfully");
+/// A token regenerated, in the documented answer's words (under `statusInvoiceResult`).
+pub const TOKEN_REGENERATED: Code = code("00020", "Auth Token generated successfully");
 
 /// `10001`: Transaction failed.
 pub const TRANSACTION_FAILED: Code = code("10001", "Transaction failed");
@@ -121,6 +123,10 @@ pub(crate) const INSTALLMENT_NOT_OFFERED: Code = code(
     "Installment count not offered for this registration",
 );
 /// `30040`: No record found for the given id.
+/// The gateway's answer to a list of cards and accounts with nothing in it; the code is the
+/// sandbox's own (the gateway's is not public), the description the gateway's, sic.
+pub const NO_REGISTRATIONS: Code = code("30025", "Invalid Recurring Type.");
+/// No such transaction.
 pub const NO_RECORD: Code = code("30040", "No record found for the given id");
 /// `30050`: No installment plan for this card.
 pub const NO_INSTALLMENT_PLAN: Code = code("30050", "No installment plan for this card");

@@ -131,8 +131,20 @@ impl Gateway {
             }
             return ops::three_d_secure::complete(self, &mut self.lock(), payment_id);
         }
-        let Some((route, path_id)) = ops::route(path) else {
+        let Some((route, raw_id)) = ops::route(path) else {
             return Answer::text(404, "not found: this path is not part of the interface\n");
+        };
+        // The `{id}` arrives percent-encoded (a merchant transaction id is free text); a
+        // segment that does not decode to UTF-8 names nothing.
+        let path_id = match raw_id.map(ops::decode_segment) {
+            None => None,
+            Some(Some(id)) => Some(id),
+            Some(None) => {
+                return Answer::text(
+                    404,
+                    "not found: the path's id is not percent-encoded utf-8\n",
+                );
+            }
         };
         if method != "POST" {
             return Answer::text(405, NOT_POST);
@@ -148,7 +160,7 @@ impl Gateway {
         let call = Call {
             form: &form,
             auth_token,
-            path_id,
+            path_id: path_id.as_deref(),
         };
         let mut state = self.lock();
         match ops::dispatch(self, &mut state, route, &call) {

@@ -39,7 +39,7 @@ pub(crate) struct IssuedToken {
 /// A stored card, without its number or CVV: the sandbox keeps what the gateway shows.
 #[derive(Debug, Clone)]
 pub(crate) struct StoredCard {
-    pub(crate) brand: &'static str,
+    pub(crate) brand: String,
     pub(crate) bin: String,
     pub(crate) last_four: String,
     pub(crate) expiry_month: String,
@@ -108,6 +108,17 @@ impl Status {
             Self::Pending => codes::TRANSACTION_PENDING,
             Self::ThreeDSecure => codes::THREE_D_SECURE_PENDING,
             Self::Declined { .. } => codes::TRANSACTION_FAILED,
+        }
+    }
+
+    /// The long status an inquiry shows (`status`), for a payment of `payment_type`.
+    pub(crate) fn long(self, payment_type: &str) -> &'static str {
+        match self {
+            Self::Approved if payment_type == "PA" => "authsuccessful",
+            Self::Approved => "capturesuccess",
+            Self::Pending => "authstarted",
+            Self::ThreeDSecure => "begun",
+            Self::Declined { .. } => "authfailed",
         }
     }
 

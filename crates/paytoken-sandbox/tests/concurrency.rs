@@ -90,8 +90,8 @@ async fn sixty_four_clients_registering_paying_and_deleting_at_once() {
     let listed = |status: &str| -> BTreeSet<String> {
         list.cards
             .iter()
-            .filter(|card| card.registration_status.as_ref().unwrap().as_str() == status)
-            .map(|card| card.registration_id.to_string())
+            .filter(|card| card.registration_status.as_ref().unwrap().raw() == status)
+            .map(|card| card.registration_id.as_ref().unwrap().to_string())
             .collect()
     };
     assert_eq!(listed("Y"), active);

@@ -42,7 +42,7 @@ async fn exists(
     context: &paytoken_protocol::Context,
     payment: &Payment,
 ) -> bool {
-    let inquiry = Inquiry::ByMerchantTransactionId(payment.merchant_transaction_id);
+    let inquiry = Inquiry::ByMerchantTransactionId(payment.merchant_transaction_id.clone());
     match call(sandbox, context, &inquiry).await {
         Ok(found) => {
             assert_eq!(found.status, PaymentStatus::Approved);
@@ -120,7 +120,7 @@ async fn proxy_pages_and_broken_bodies_come_after_the_payment_took_effect() {
             }
         }
         if directive != "body=oversized" {
-            let error = Payment::parse(raw.status, &raw.body).unwrap_err();
+            let error = payment.parse(raw.status, &raw.body).unwrap_err();
             assert!(error.may_have_been_processed(), "{directive}: {error}");
         }
         assert!(exists(&sandbox, &context, &payment).await, "{directive}");
@@ -195,7 +195,6 @@ async fn sandbox_wide_faults_apply_to_every_request_and_a_header_overrides_them(
     let bad = send_with(&sandbox, &request, &[(FAULT_HEADER, "explode")]).await;
     assert_eq!(bad.status, 400);
     assert!(bad.text().contains("explode"), "{}", bad.text());
-    let parse_error =
-        paytoken_protocol::ops::auth_token::FetchAuthToken::parse(bad.status, &bad.body);
+    let parse_error = fetch.parse(bad.status, &bad.body);
     assert!(matches!(parse_error, Err(Error::UnexpectedStatus { .. })));
 }

@@ -51,7 +51,7 @@ async fn answers_never_carry_the_card_number_or_the_cvv() {
     )
     .store_card();
     let raw = send(&sandbox, &payment.request(&context).unwrap()).await;
-    let transaction: Transaction = Payment::parse(raw.status, &raw.body).unwrap();
+    let transaction: Transaction = payment.parse(raw.status, &raw.body).unwrap();
     let inquiry = Inquiry::ByPaymentId(transaction.payment_id);
     let answers = [
         raw.text(),

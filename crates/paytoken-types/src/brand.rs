@@ -137,7 +137,17 @@ mod tests {
         .map(|brand| brand.as_str().to_owned());
         assert_eq!(
             codes,
-            ["VISA", "MC", "AMEX", "JCB", "DINER", "DISC", "MAESTRO", "RUPAY", "DIRECTDEBIT"]
+            [
+                "VISA",
+                "MC",
+                "AMEX",
+                "JCB",
+                "DINER",
+                "DISC",
+                "MAESTRO",
+                "RUPAY",
+                "DIRECTDEBIT"
+            ]
         );
     }
 }

@@ -140,10 +140,7 @@ mod tests {
     #[test]
     fn refuses_blank_long_control_and_separator() {
         let field = MerchantTransactionId::FIELD;
-        assert_eq!(
-            MerchantTransactionId::new(""),
-            Err(Error::Empty { field })
-        );
+        assert_eq!(MerchantTransactionId::new(""), Err(Error::Empty { field }));
         assert_eq!(
             MerchantTransactionId::new("   "),
             Err(Error::Empty { field })
@@ -168,8 +165,13 @@ mod tests {
             );
         }
         // The error names the field, never the value.
-        let message = MerchantTransactionId::new("secret|x").unwrap_err().to_string();
+        let message = MerchantTransactionId::new("secret|x")
+            .unwrap_err()
+            .to_string();
         assert!(!message.contains("secret"), "{message}");
-        assert_eq!(format!("{:?}", MerchantTransactionId::new("a b").unwrap()), "MerchantTransactionId(\"a b\")");
+        assert_eq!(
+            format!("{:?}", MerchantTransactionId::new("a b").unwrap()),
+            "MerchantTransactionId(\"a b\")"
+        );
     }
 }

@@ -53,7 +53,9 @@ impl Tolerant for Amount {
             return None;
         }
         let mut total: u64 = 0;
-        let padded = cents.bytes().chain(core::iter::repeat_n(b'0', 2 - cents.len()));
+        let padded = cents
+            .bytes()
+            .chain(core::iter::repeat_n(b'0', 2 - cents.len()));
         for b in whole.bytes().chain(padded) {
             total = total.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
         }
@@ -179,7 +181,11 @@ fn strip_zone(time: &str) -> &str {
 }
 
 /// Writes `yyyy-MM-dd HH:mm:ss.f` into `buf`, so the fraction goes through the one parser.
-fn write_gateway_form<'a>(buf: &'a mut [u8; 29], whole: Timestamp, fraction: &str) -> Option<&'a str> {
+fn write_gateway_form<'a>(
+    buf: &'a mut [u8; 29],
+    whole: Timestamp,
+    fraction: &str,
+) -> Option<&'a str> {
     use core::fmt::Write as _;
     struct Cursor<'b> {
         buf: &'b mut [u8; 29],
@@ -246,7 +252,18 @@ mod tests {
         ] {
             assert_eq!(amount(text), Some(minor), "{text}");
         }
-        for text in ["", ".", "50.001", "-1", "+1", "1e2", "1,00", "5 0", "50.00.0", "184467440737095516.16"] {
+        for text in [
+            "",
+            ".",
+            "50.001",
+            "-1",
+            "+1",
+            "1e2",
+            "1,00",
+            "5 0",
+            "50.00.0",
+            "184467440737095516.16",
+        ] {
             assert_eq!(amount(text), None, "{text}");
         }
     }
@@ -255,12 +272,24 @@ mod tests {
     fn currencies_months_and_years() {
         assert_eq!(Currency::read_tolerant(" usd"), Some(Currency::USD));
         assert_eq!(Currency::read_tolerant("EURO"), None);
-        assert_eq!(ExpiryMonth::read_tolerant("7").map(ExpiryMonth::get), Some(7));
-        assert_eq!(ExpiryMonth::read_tolerant("07").map(ExpiryMonth::get), Some(7));
+        assert_eq!(
+            ExpiryMonth::read_tolerant("7").map(ExpiryMonth::get),
+            Some(7)
+        );
+        assert_eq!(
+            ExpiryMonth::read_tolerant("07").map(ExpiryMonth::get),
+            Some(7)
+        );
         assert_eq!(ExpiryMonth::read_tolerant("13"), None);
         assert_eq!(ExpiryMonth::read_tolerant("007"), None);
-        assert_eq!(ExpiryYear::read_tolerant("2030").map(ExpiryYear::get), Some(2030));
-        assert_eq!(ExpiryYear::read_tolerant("30").map(ExpiryYear::get), Some(2030));
+        assert_eq!(
+            ExpiryYear::read_tolerant("2030").map(ExpiryYear::get),
+            Some(2030)
+        );
+        assert_eq!(
+            ExpiryYear::read_tolerant("30").map(ExpiryYear::get),
+            Some(2030)
+        );
         assert_eq!(ExpiryYear::read_tolerant("030"), None);
     }
 
@@ -285,7 +314,13 @@ mod tests {
             Timestamp::read_tolerant("2026-11-22").map(|t| t.to_string()),
             Some("2026-11-22 00:00:00".into())
         );
-        for text in ["", "yesterday", "2026-02-30 10:00:00", "2026-11-22 25:00:00", "1700000000"] {
+        for text in [
+            "",
+            "yesterday",
+            "2026-02-30 10:00:00",
+            "2026-11-22 25:00:00",
+            "1700000000",
+        ] {
             assert_eq!(Timestamp::read_tolerant(text), None, "{text}");
         }
     }
@@ -293,16 +328,37 @@ mod tests {
     #[test]
     fn enums_ignore_case_and_know_the_other_names() {
         use crate::{PaymentBrand, TransactionState, TransactionStatus};
-        assert_eq!(PaymentBrand::read_tolerant("mc"), Some(PaymentBrand::Mastercard));
-        assert_eq!(PaymentBrand::read_tolerant("MASTERCARD"), Some(PaymentBrand::Mastercard));
-        assert_eq!(PaymentBrand::read_tolerant("Discover"), Some(PaymentBrand::Discover));
-        assert_eq!(PaymentBrand::read_tolerant("MIR"), Some(PaymentBrand::Other("MIR".into())));
-        assert_eq!(TransactionStatus::read_tolerant(" y"), Some(TransactionStatus::Approved));
-        assert_eq!(TransactionStatus::read_tolerant("3d"), Some(TransactionStatus::ThreeDSecure));
+        assert_eq!(
+            PaymentBrand::read_tolerant("mc"),
+            Some(PaymentBrand::Mastercard)
+        );
+        assert_eq!(
+            PaymentBrand::read_tolerant("MASTERCARD"),
+            Some(PaymentBrand::Mastercard)
+        );
+        assert_eq!(
+            PaymentBrand::read_tolerant("Discover"),
+            Some(PaymentBrand::Discover)
+        );
+        assert_eq!(
+            PaymentBrand::read_tolerant("MIR"),
+            Some(PaymentBrand::Other("MIR".into()))
+        );
+        assert_eq!(
+            TransactionStatus::read_tolerant(" y"),
+            Some(TransactionStatus::Approved)
+        );
+        assert_eq!(
+            TransactionStatus::read_tolerant("3d"),
+            Some(TransactionStatus::ThreeDSecure)
+        );
         assert_eq!(
             TransactionState::read_tolerant("CaptureSuccess"),
             Some(TransactionState::CaptureSuccess)
         );
-        assert_eq!(PaymentId::read_tolerant(" 54279 ").map(|id| id.as_str().len()), Some(5));
+        assert_eq!(
+            PaymentId::read_tolerant(" 54279 ").map(|id| id.as_str().len()),
+            Some(5)
+        );
     }
 }

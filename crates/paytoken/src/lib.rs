@@ -55,8 +55,8 @@ pub use paytoken_protocol as protocol;
 
 pub use paytoken_checksum::{Credentials, SecureKey};
 pub use paytoken_protocol::{
-    AuthToken, BaseUrl, Context, Invoice, InvoicePager, Operation, PaymentStatus, Refusal,
-    Transaction, Username, ops,
+    AuthToken, BaseUrl, Context, Field, FieldValue, Invoice, InvoicePager, Operation,
+    PaymentStatus, Refusal, Transaction, Username, ops,
 };
 pub use paytoken_types::{
     AccountId, Amount, BankAccount, Billing, Card, CardNumber, CodeFamily, Currency, Customer,
@@ -67,7 +67,7 @@ pub use paytoken_types::{
 #[cfg(feature = "hyper")]
 pub use paytoken_hyper::{
     Client, ClientBuilder, Error, HyperTransport, RetryPolicy, Transport, TransportError,
-    TransportErrorKind, TransportRequest, TransportResponse,
+    TransportErrorKind, TransportRequest, TransportResponse, new_merchant_transaction_id,
 };
 
 /// An in-memory transport for unit tests, without sockets.

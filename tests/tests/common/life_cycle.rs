@@ -11,7 +11,7 @@ use paytoken::ops::payment::Payment;
 use paytoken::ops::registration::Registration;
 use paytoken::ops::token_payment::TokenPayment;
 use paytoken::types::{RecurringType, RegistrationStatus};
-use paytoken::{Client, CodeFamily, Customer, PaymentStatus};
+use paytoken::{Client, CodeFamily, Customer, FieldValue, PaymentStatus};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, cards};
 
 use super::{card, customer, order_id};
@@ -47,8 +47,8 @@ pub(crate) async fn life_cycle(client: &Client, sandbox: &Sandbox) {
     .customer(with_id.clone());
     let paid = client.pay(&payment).await.unwrap();
     assert_eq!(paid.status, PaymentStatus::Approved);
-    assert_eq!(paid.amount.unwrap().to_string(), "50.00");
-    let first_token = paid.registration_id.expect("the card was stored");
+    assert_eq!(paid.amount.value().unwrap().to_string(), "50.00");
+    let first_token = *paid.registration_id.value().expect("the card was stored");
 
     // A second card, stored without a payment.
     let registered = client
@@ -101,7 +101,11 @@ pub(crate) async fn life_cycle(client: &Client, sandbox: &Sandbox) {
         .cards_and_accounts(&CardsAndAccounts::all())
         .await
         .unwrap();
-    let tokens: Vec<_> = stored.cards.iter().map(|c| c.registration_id).collect();
+    let tokens: Vec<_> = stored
+        .cards
+        .iter()
+        .filter_map(|c| c.registration_id.value().copied())
+        .collect();
     assert!(
         tokens.contains(&first_token) && tokens.contains(&second_token),
         "{tokens:?}"
@@ -157,8 +161,8 @@ pub(crate) async fn life_cycle(client: &Client, sandbox: &Sandbox) {
     let status = stored
         .cards
         .iter()
-        .find(|c| c.registration_id == first_token)
-        .and_then(|c| c.registration_status.clone());
+        .find(|c| c.registration_id.value() == Some(&first_token))
+        .and_then(|c| c.registration_status.value().cloned());
     assert_eq!(status, Some(RegistrationStatus::Inactive));
     let error = client
         .pay_with_token(&series(RecurringType::Repeated))

@@ -22,9 +22,7 @@ use paytoken_protocol::ops::delete_token::DeleteToken;
 use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::ops::installments::Installments;
 use paytoken_protocol::ops::invoice_list::InvoiceList;
-use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::registration::Registration;
-use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{Operation, PaymentStatus, Username};
 
 #[path = "../../tests/common/mod.rs"]
@@ -51,7 +49,7 @@ fn payment_round_trip(c: &mut Criterion) {
         b.iter(|| {
             let request = black_box(&payment).request(black_box(&context)).unwrap();
             black_box(&request.body);
-            let transaction = Payment::parse(200, black_box(&answer)).unwrap();
+            let transaction = payment.parse(200, black_box(&answer)).unwrap();
             assert_eq!(transaction.status, PaymentStatus::Approved);
             transaction
         });
@@ -78,7 +76,7 @@ fn payment_round_trip(c: &mut Criterion) {
         b.iter(|| {
             let request = black_box(&minimal).request(black_box(&context)).unwrap();
             black_box(&request.body);
-            Payment::parse(200, black_box(&short_answer)).unwrap()
+            minimal.parse(200, black_box(&short_answer)).unwrap()
         });
     });
     group.finish();
@@ -128,48 +126,55 @@ impl<O: Operation> Build for O {
     }
 }
 
-/// A fixture and the check that its parser gives what it should.
-type ParseCase = (&'static str, fn(&[u8]) -> bool);
+/// A fixture and the check that the operation that asked for it parses it as it should.
+type ParseCase = (&'static str, Box<dyn Fn(&[u8]) -> bool>);
+
+/// The case of `path`: parsed by the operation that asked for it (`common::asked`).
+fn case<O: Operation + 'static>(
+    path: &'static str,
+    operation: O,
+    status: u16,
+    ok: bool,
+) -> ParseCase {
+    (
+        path,
+        Box::new(move |body| operation.parse(status, body).is_ok() == ok),
+    )
+}
 
 fn responses(c: &mut Criterion) {
+    use common::Asked;
     let mut group = c.benchmark_group("protocol/parse");
-    let cases: [ParseCase; 13] = [
-        ("customer_signup/success.json", |b| {
-            CustomerSignup::parse(200, b).is_ok()
-        }),
-        ("registration/card.json", |b| {
-            Registration::parse(200, b).is_ok()
-        }),
-        ("delete_token/success.json", |b| {
-            DeleteToken::parse(200, b).is_ok()
-        }),
-        ("auth_token/merchant.json", |b| {
-            FetchAuthToken::parse(200, b).is_ok()
-        }),
-        ("inquiry/approved.json", |b| Inquiry::parse(200, b).is_ok()),
-        ("payment/approved.json", |b| Payment::parse(200, b).is_ok()),
-        ("payment/three_d_secure.json", |b| {
-            Payment::parse(200, b).is_ok()
-        }),
-        ("payment/refused_validation.json", |b| {
-            Payment::parse(200, b).is_err()
-        }),
-        ("token_payment/approved.json", |b| {
-            TokenPayment::parse(200, b).is_ok()
-        }),
-        ("installments/success.json", |b| {
-            Installments::parse(200, b).is_ok()
-        }),
-        ("cards_and_accounts/success.json", |b| {
-            CardsAndAccounts::parse(200, b).is_ok()
-        }),
-        ("invoice_list/position_map.json", |b| {
-            InvoiceList::parse(200, b).is_ok()
-        }),
-        ("payment/bad_gateway_502.html", |b| {
-            Payment::parse(502, b).is_err()
-        }),
-    ];
+    let cases: Vec<ParseCase> = [
+        ("customer_signup/success.json", 200, true),
+        ("registration/card.json", 200, true),
+        ("delete_token/success.json", 200, true),
+        ("auth_token/merchant.json", 200, true),
+        ("inquiry/approved.json", 200, true),
+        ("payment/approved.json", 200, true),
+        ("payment/three_d_secure.json", 200, true),
+        ("payment/refused_validation.json", 200, false),
+        ("token_payment/approved.json", 200, true),
+        ("installments/success.json", 200, true),
+        ("cards_and_accounts/success.json", 200, true),
+        ("invoice_list/position_map.json", 200, true),
+        ("payment/bad_gateway_502.html", 502, false),
+    ]
+    .into_iter()
+    .map(|(path, status, ok)| match common::asked(path) {
+        Asked::CustomerSignup(op) => case(path, op, status, ok),
+        Asked::Registration(op) => case(path, op, status, ok),
+        Asked::DeleteToken(op) => case(path, op, status, ok),
+        Asked::FetchAuthToken(op) => case(path, op, status, ok),
+        Asked::RegenerateAuthToken(op) => case(path, op, status, ok),
+        Asked::Inquiry(op) => case(path, op, status, ok),
+        Asked::Payment(op) => case(path, op, status, ok),
+        Asked::TokenPayment(op) => case(path, op, status, ok),
+        Asked::Installments(op) => case(path, op, status, ok),
+        Asked::CardsAndAccounts(op) => case(path, op, status, ok),
+        Asked::InvoiceList(op) => case(path, op, status, ok),
+    })
+    .collect();
     for (path, parse) in cases {
         let body = fixture(path);
         assert!(parse(&body), "{path}");
@@ -207,12 +212,13 @@ fn hundred_invoices(c: &mut Criterion) {
     );
     let mut group = c.benchmark_group("protocol/parse_100_invoices");
     for (name, body) in [("array", array), ("position_map", map)] {
-        let page = InvoiceList::parse(200, body.as_bytes()).unwrap();
+        let list = InvoiceList::new(1, 100);
+        let page = list.parse(200, body.as_bytes()).unwrap();
         assert_eq!(page.invoices.len(), 100);
         assert_eq!(page.invoices[99].order_id.as_deref(), Some("A99"));
         group.bench_function(name, |b| {
             b.iter(|| {
-                InvoiceList::parse(200, black_box(body.as_bytes()))
+                list.parse(200, black_box(body.as_bytes()))
                     .unwrap()
                     .invoices
                     .len()

@@ -116,9 +116,8 @@ pub(crate) fn parse_grant(
         .0
         .ok_or_else(|| wire::missing(operation, "AuthToken", body))?;
     // The message of `AuthToken::new` never repeats the token.
-    let token = AuthToken::new(text.trim()).map_err(|error| {
-        wire::malformed(operation, format!("AuthToken: {error}"), body)
-    })?;
+    let token = AuthToken::new(text.trim())
+        .map_err(|error| wire::malformed(operation, format!("AuthToken: {error}"), body))?;
     Ok(AuthTokenGrant {
         token,
         partner_id: wire.partner_id.0.and_then(Field::into_value),

@@ -187,9 +187,7 @@ impl Operation for CardsAndAccounts {
         let wire: WireList = wire::decode(Self::KIND, status, body)?;
         let result = match require_success(Self::KIND, wire::result_of(wire.result), body) {
             Ok(result) => result,
-            Err(Error::Refused(refusal)) if is_no_registrations(&refusal.result) => {
-                refusal.result
-            }
+            Err(Error::Refused(refusal)) if is_no_registrations(&refusal.result) => refusal.result,
             Err(error) => return Err(error),
         };
         let customer_id = wire.customer_id.0;
@@ -198,7 +196,10 @@ impl Operation for CardsAndAccounts {
                 id: Some(("customerId", asked.as_str())),
                 ..Sent::default()
             }
-            .check(Self::KIND, &Echoed::id(customer_id.as_ref().map(Field::raw)))?;
+            .check(
+                Self::KIND,
+                &Echoed::id(customer_id.as_ref().map(Field::raw)),
+            )?;
         }
         let cards = wire.cards.0.map(|cards| cards.card.0).unwrap_or_default();
         let accounts = wire
@@ -249,9 +250,21 @@ mod tests {
             description: description.into(),
         };
         assert!(is_no_registrations(&result("", "Invalid Recurring Type.")));
-        assert!(is_no_registrations(&result("30025", " invalid recurring type ")));
-        assert!(is_no_registrations(&result("10001", "INVALID RECURRING TYPE")));
-        assert!(!is_no_registrations(&result("20003", "Invalid Recurring Type.")));
-        assert!(!is_no_registrations(&result("30025", "Invalid recurring type given")));
+        assert!(is_no_registrations(&result(
+            "30025",
+            " invalid recurring type "
+        )));
+        assert!(is_no_registrations(&result(
+            "10001",
+            "INVALID RECURRING TYPE"
+        )));
+        assert!(!is_no_registrations(&result(
+            "20003",
+            "Invalid Recurring Type."
+        )));
+        assert!(!is_no_registrations(&result(
+            "30025",
+            "Invalid recurring type given"
+        )));
     }
 }

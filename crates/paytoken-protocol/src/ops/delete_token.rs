@@ -1,14 +1,14 @@
 //! Deleting a stored token (`POST /transactionServices/REST/v1/paywithtoken/{id}` with
 //! `paymentType=DL`). A deleted registration is never active again.
 
-use paytoken_checksum::rules;
-use paytoken_types::{GatewayResult, PaymentType, RegistrationId, Timestamp};
 use super::token_payment::PATH_PREFIX;
 use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
 use crate::answer::{Field, Loose, Object, wire_object};
 use crate::echo::{Echoed, echo_of_registration};
 use crate::wire::{self, WireResult, require_success};
 use crate::{Context, Error, OperationKind, Request, request};
+use paytoken_checksum::rules;
+use paytoken_types::{GatewayResult, PaymentType, RegistrationId, Timestamp};
 
 /// Deletes the stored card or account `registration_id`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,8 +71,10 @@ impl Operation for DeleteToken {
         let wire: WireDeleted = wire::decode(Self::KIND, status, body)?;
         let result = require_success(Self::KIND, wire::result_of(wire.result), body)?;
         let registration_id = wire.registration_id.0.filter(|id| id.raw().trim() != "-");
-        echo_of_registration(&self.registration_id)
-            .check(Self::KIND, &Echoed::id(registration_id.as_ref().map(Field::raw)))?;
+        echo_of_registration(&self.registration_id).check(
+            Self::KIND,
+            &Echoed::id(registration_id.as_ref().map(Field::raw)),
+        )?;
         Ok(Deleted {
             registration_id,
             result,

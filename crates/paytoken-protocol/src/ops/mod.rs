@@ -198,7 +198,8 @@ pub fn brand_of(number: &CardNumber) -> Option<PaymentBrand> {
 /// `%2F`.
 pub(crate) fn push_path_segment(path: &mut String, segment: &str) {
     // Invariant: both halves of a byte are below 16, so `from_digit` always has a digit.
-    let hex = |half: u8| char::from_digit(u32::from(half), 16).map_or('0', |c| c.to_ascii_uppercase());
+    let hex =
+        |half: u8| char::from_digit(u32::from(half), 16).map_or('0', |c| c.to_ascii_uppercase());
     for byte in segment.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
             path.push(char::from(byte));

@@ -1,5 +1,5 @@
 //! Sample contexts and operations shared by the tests and the benchmarks.
-#![allow(dead_code, clippy::unwrap_used, unreachable_pub)]
+#![allow(dead_code, clippy::unwrap_used, clippy::panic, unreachable_pub)]
 
 use std::net::{IpAddr, Ipv4Addr};
 
@@ -302,7 +302,10 @@ fn payment_of(amount: &str, currency: &str) -> Payment {
 pub fn asked(path: &str) -> Asked {
     let registration = || REGISTRATION.parse().unwrap();
     let fetch = || FetchAuthToken::new("100".parse().unwrap(), Username::new("shop").unwrap());
-    match path.split_once('/').map_or(path, |(operation, _)| operation) {
+    match path
+        .split_once('/')
+        .map_or(path, |(operation, _)| operation)
+    {
         "payment" => Asked::Payment(match path {
             "payment/approved.json" => payment_of("1250.50", "EUR"),
             "payment/approved_partner.json" => payment_of("9.99", "USD"),
@@ -338,7 +341,10 @@ pub fn asked(path: &str) -> Asked {
 /// What decides an answer, written out so two readings can be compared: the outcome, the
 /// ids and the codes, never an incidental field.
 pub fn verdict(asked: &Asked, status: u16, body: &[u8]) -> String {
-    fn show<R: std::fmt::Debug>(result: Result<R, paytoken_protocol::Error>, decide: impl Fn(&R) -> String) -> String {
+    fn show<R: std::fmt::Debug>(
+        result: Result<R, paytoken_protocol::Error>,
+        decide: impl Fn(&R) -> String,
+    ) -> String {
         match result {
             Ok(response) => format!("ok {}", decide(&response)),
             Err(error) => match error.refusal() {
@@ -348,7 +354,11 @@ pub fn verdict(asked: &Asked, status: u16, body: &[u8]) -> String {
         }
     }
     fn variant(error: &paytoken_protocol::Error) -> String {
-        format!("{error:?}").split([' ', '{', '(']).next().unwrap_or_default().to_owned()
+        format!("{error:?}")
+            .split([' ', '{', '('])
+            .next()
+            .unwrap_or_default()
+            .to_owned()
     }
     match asked {
         Asked::Payment(op) => show(op.parse(status, body), transaction),
@@ -363,10 +373,19 @@ pub fn verdict(asked: &Asked, status: u16, body: &[u8]) -> String {
         Asked::DeleteToken(op) => show(op.parse(status, body), |r| r.result.code.to_string()),
         Asked::Installments(op) => show(op.parse(status, body), |r| format!("{:?}", r.counts)),
         Asked::CardsAndAccounts(op) => show(op.parse(status, body), |r| {
-            format!("{} {} {}", r.result.code, r.cards.len(), r.bank_accounts.len())
+            format!(
+                "{} {} {}",
+                r.result.code,
+                r.cards.len(),
+                r.bank_accounts.len()
+            )
         }),
         Asked::InvoiceList(op) => show(op.parse(status, body), |r| {
-            format!("{:?} {}", r.result.as_ref().map(|r| r.code.to_string()), r.invoices.len())
+            format!(
+                "{:?} {}",
+                r.result.as_ref().map(|r| r.code.to_string()),
+                r.invoices.len()
+            )
         }),
         Asked::FetchAuthToken(op) => show(op.parse(status, body), |r| {
             format!("{} {}", r.token.expose_secret(), r.result.code)

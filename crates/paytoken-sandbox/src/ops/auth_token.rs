@@ -100,10 +100,22 @@ pub(super) fn regenerate(
         member_id.unwrap_or(partner_id),
         now,
     );
-    Ok(granted(gateway, partner_id, member_id, None, &token))
+    // The documented regenerate answer: `statusInvoiceResult` with `00020`.
+    Ok(Answer::json(json::object(|answer| {
+        answer
+            .field("partnerId", partner_id)
+            .optional("memberId", member_id)
+            .result(
+                "statusInvoiceResult",
+                codes::TOKEN_REGENERATED.code,
+                codes::TOKEN_REGENERATED.description,
+            )
+            .field("timestamp", &gateway.now_text())
+            .field("AuthToken", &token);
+    })))
 }
 
-/// The answer that hands a token out; a regenerated one carries no `LoginName`.
+/// The answer that hands a fetched token out.
 fn granted(
     gateway: &Gateway,
     partner_id: &str,

@@ -1,7 +1,8 @@
 //! `getCardsAndAccounts`: the registrations the caller may see, of one customer when
 //! `customer.customerId` is sent. Deleted ones stay listed, with `registrationStatus` `N`.
-//! With none at all the answer is `0008` with both lists left out (the field notes say some
-//! gateways answer an error result there; this sandbox does not).
+//! With none at all the answer is the gateway's error result "Invalid Recurring Type."
+//! (sic), which clients read as an empty list; its code there is not public, so the
+//! sandbox's, `30025`, is its own.
 
 use crate::codes;
 use crate::gateway::{Answer, Call, Gateway};
@@ -35,6 +36,9 @@ pub(super) fn handle(
             Instrument::BankAccount { .. } => accounts.push(registration),
         }
     }
+    if cards.is_empty() && accounts.is_empty() {
+        return Err(codes::NO_REGISTRATIONS.into());
+    }
     Ok(Answer::json(json::object(|answer| {
         answer
             .field(caller.id_key, caller.id)
@@ -65,7 +69,7 @@ fn write_entry(entry: &mut json::Object<'_>, registration: &Registration) {
     match &registration.instrument {
         Instrument::Card(card) => {
             entry
-                .field("cardType", card.brand)
+                .field("cardType", &card.brand)
                 .field("bin", &card.bin)
                 .field("last4Digits", &card.last_four)
                 .field("expiryMonth", &card.expiry_month)

@@ -38,6 +38,6 @@ pub(super) fn handle(
         gateway,
         &caller,
         payment,
-        codes::RECORD_FOUND,
+        transaction::View::Inquiry,
     )))
 }

@@ -91,6 +91,7 @@ pub(super) fn handle(
         &caller,
         payment,
         card.behaviour,
+        transaction::View::Full,
     ))
 }
 

@@ -134,8 +134,13 @@ fn pay(
         redirect_back: form.get("merchantRedirectUrl").map(str::to_owned),
         timestamp: gateway.now_text(),
     };
+    let view = if recurring == Some("REPEATED") {
+        transaction::View::Repeated
+    } else {
+        transaction::View::Full
+    };
     Ok(transaction::settle(
-        gateway, state, caller, payment, behaviour,
+        gateway, state, caller, payment, behaviour, view,
     ))
 }
 

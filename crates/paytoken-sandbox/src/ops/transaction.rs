@@ -2,7 +2,7 @@
 //! inquiries; and the duplicate check on `merchantTransactionId`.
 
 use crate::cards::Behaviour;
-use crate::codes::{self, Code};
+use crate::codes;
 use crate::gateway::{Answer, Caller, Gateway};
 use crate::invoices;
 use crate::json;
@@ -10,13 +10,38 @@ use crate::ops::THREE_D_SECURE_PREFIX;
 use crate::problem::Problems;
 use crate::state::{Payment, State, Status};
 
-/// Writes `payment` with `result` (its own code, or "record found" for an inquiry).
+/// Which answer a payment gets, as the documentation shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum View {
+    /// The answer to a payment or a token payment: every field.
+    Full,
+    /// The short answer to a REPEATED token payment: `paymentId`, `paymentType`, `result`,
+    /// `timestamp`, nothing else.
+    Repeated,
+    /// An inquiry's answer: every field, with the long `status` and "record found".
+    Inquiry,
+}
+
+/// Writes `payment` as `view` shows it.
 pub(super) fn render(
     gateway: &Gateway,
     caller: &Caller<'_>,
     payment: &Payment,
-    result: Code,
+    view: View,
 ) -> String {
+    let result = match view {
+        View::Inquiry => codes::RECORD_FOUND,
+        View::Full | View::Repeated => payment.status.code(),
+    };
+    if view == View::Repeated {
+        return json::object(|answer| {
+            answer
+                .field("paymentId", &payment.payment_id)
+                .field("paymentType", &payment.payment_type)
+                .code(result)
+                .field("timestamp", &payment.timestamp);
+        });
+    }
     let amount = payment.amount.to_wire();
     json::object(|answer| {
         answer
@@ -48,6 +73,9 @@ pub(super) fn render(
             )
             .optional("remark", payment.status.remark())
             .field("transactionStatus", payment.status.letter());
+        if view == View::Inquiry {
+            answer.field("status", payment.status.long(&payment.payment_type));
+        }
         if payment.status == Status::ThreeDSecure {
             let url = format!(
                 "{}{}{}",
@@ -80,8 +108,9 @@ pub(super) fn settle(
     caller: &Caller<'_>,
     payment: Payment,
     behaviour: Behaviour,
+    view: View,
 ) -> Answer {
-    let body = render(gateway, caller, &payment, payment.status.code());
+    let body = render(gateway, caller, &payment, view);
     invoices::record_payment(state, &payment, gateway.clock.unix_seconds());
     state.insert_payment(payment);
     Answer {

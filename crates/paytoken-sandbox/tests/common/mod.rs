@@ -195,7 +195,7 @@ pub async fn call<O: Operation>(
     operation: &O,
 ) -> Result<O::Response, paytoken_protocol::Error> {
     let raw = send(sandbox, &operation.request(context)?).await;
-    O::parse(raw.status, &raw.body)
+    operation.parse(raw.status, &raw.body)
 }
 
 /// A form body encoded by `serde_urlencoded`, not by paytoken.
@@ -242,7 +242,7 @@ pub async fn merchant_token(sandbox: &Sandbox, merchant: &MerchantConfig) -> Aut
     let fetch = FetchAuthToken::new(partner(sandbox).partner_id, merchant.username.clone());
     let request = fetch.request(&merchant.context()).unwrap();
     let raw = send(sandbox, &request).await;
-    FetchAuthToken::parse(raw.status, &raw.body).unwrap().token
+    fetch.parse(raw.status, &raw.body).unwrap().token
 }
 
 /// The merchant's context, signed in.
@@ -257,7 +257,7 @@ pub async fn partner_signed_in(sandbox: &Sandbox) -> Context {
     let fetch = FetchAuthToken::new(partner.partner_id, partner.username.clone());
     let request = fetch.request(&partner.context()).unwrap();
     let raw = send(sandbox, &request).await;
-    let token = FetchAuthToken::parse(raw.status, &raw.body).unwrap().token;
+    let token = fetch.parse(raw.status, &raw.body).unwrap().token;
     partner.context().with_auth_token(token)
 }
 
