@@ -8,6 +8,9 @@
 //!   (latency, drops before and after processing, 500 and 502 pages, malformed and cut
 //!   bodies): every payment ends known (approved, or refused and never made) or as an
 //!   unknown outcome that an inquiry then settles; no payment is sent twice.
+//!
+//! Both run against a sandbox that varies its answers' incidental fields
+//! (`SandboxBuilder::vary_answers`): the books must balance whatever shape they come in.
 
 #![allow(
     clippy::unwrap_used,
@@ -78,9 +81,14 @@ async fn customer(client: &paytoken::Client, n: usize) -> paytoken::CustomerId {
         .customer_id
 }
 
+/// A sandbox whose answers come in varied shapes, from `seed`.
+async fn varying_sandbox(seed: u64) -> Sandbox {
+    Sandbox::builder().vary_answers(seed).start().await.unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sixty_four_clients_keep_the_books_straight() {
-    let sandbox = Arc::new(Sandbox::start().await.unwrap());
+    let sandbox = Arc::new(varying_sandbox(64).await);
     let started = Instant::now();
     let tasks: Vec<_> = (0..CLIENTS)
         .map(|n| {
@@ -236,7 +244,7 @@ async fn settle(client: &paytoken::Client, payment: &Payment) -> Ending {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn under_faults_every_payment_ends_known_or_settled_and_none_is_sent_twice() {
-    let sandbox = Arc::new(Sandbox::start().await.unwrap());
+    let sandbox = Arc::new(varying_sandbox(65).await);
     let faults_injected = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
     let tasks: Vec<_> = (0..CLIENTS)

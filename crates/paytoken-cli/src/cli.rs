@@ -66,7 +66,7 @@ pub(crate) struct GatewayArgs {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Run the whole tokenization life cycle against a sandbox started in-process.
-    Demo,
+    Demo(DemoArgs),
     /// Run the sandbox as a server until interrupted.
     Sandbox(SandboxArgs),
     /// Sign a customer up.
@@ -125,6 +125,22 @@ pub(crate) struct SandboxArgs {
     /// Answer 200 with a broken body.
     #[arg(long, value_enum)]
     pub(crate) body: Option<BrokenBody>,
+    /// Serve the incidental fields of answers in the varied shapes other deployments send
+    /// (JSON numbers, `null`, `""`, lower case, ISO dates, one-element lists, unknown
+    /// fields), chosen from this seed; deciding fields never change. For testing a client's
+    /// tolerance.
+    #[arg(long, value_name = "SEED", num_args = 0..=1, default_missing_value = "1")]
+    pub(crate) vary_answers: Option<u64>,
+}
+
+/// `paytoken demo`.
+#[derive(Debug, Args)]
+pub(crate) struct DemoArgs {
+    /// Let the sandbox vary its answers' incidental fields (numbers, nulls, lower case,
+    /// ISO dates, ...) from this seed, as other deployments send them: the demo's verdicts
+    /// must not change.
+    #[arg(long, value_name = "SEED", num_args = 0..=1, default_missing_value = "1")]
+    pub(crate) vary_answers: Option<u64>,
 }
 
 /// `--drop`.

@@ -22,6 +22,7 @@ use paytoken::{
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, cards};
 use serde_json::{Value, json};
 
+use crate::cli::DemoArgs;
 use crate::report::{Exit, Failure, Report};
 
 /// How many steps the life cycle has at the least (more when the invoices take more pages).
@@ -190,8 +191,10 @@ fn order(n: u32) -> Result<MerchantTransactionId, Failure> {
 }
 
 /// Runs the demo and reports every step.
-pub(crate) async fn run() -> Report {
-    life_cycle().await.unwrap_or_else(Report::from)
+pub(crate) async fn run(args: &DemoArgs) -> Report {
+    life_cycle(args.vary_answers)
+        .await
+        .unwrap_or_else(Report::from)
 }
 
 /// A client for the sandbox's default merchant, fetching its own auth token.
@@ -225,9 +228,14 @@ fn client_for(sandbox: &Sandbox) -> Result<(Client, FetchAuthToken), Failure> {
     ))
 }
 
-async fn life_cycle() -> Result<Report, Failure> {
+async fn life_cycle(vary_answers: Option<u64>) -> Result<Report, Failure> {
     let started = Instant::now();
-    let sandbox = Sandbox::start()
+    let mut sandbox = Sandbox::builder();
+    if let Some(seed) = vary_answers {
+        sandbox = sandbox.vary_answers(seed);
+    }
+    let sandbox = sandbox
+        .start()
         .await
         .map_err(|error| Failure::failed(format!("cannot start the sandbox: {error}")))?;
     let (client, fetch) = client_for(&sandbox)?;

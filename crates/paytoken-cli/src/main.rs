@@ -71,7 +71,7 @@ fn main() -> ExitCode {
 
 async fn run(command: Command, gateway: &cli::GatewayArgs) -> Report {
     match command {
-        Command::Demo => demo::run().await,
+        Command::Demo(args) => demo::run(&args).await,
         Command::Sandbox(args) => serve::run(&args).await,
         Command::AuthToken => {
             let request = config::token_request(gateway);

@@ -36,7 +36,7 @@ pub(crate) async fn run(client: &Client, command: Command) -> Report {
         Command::Invoices(args) => invoices(client, &args).await,
         Command::Inquiry(args) => inquiry(client, &args).await,
         // The others are not operations; `main` runs them.
-        Command::Demo | Command::Sandbox(_) | Command::AuthToken => {
+        Command::Demo(_) | Command::Sandbox(_) | Command::AuthToken => {
             Err(Failure::usage("not an operation"))
         }
     };

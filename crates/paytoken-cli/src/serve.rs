@@ -99,13 +99,14 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
         Ok(faults) => faults,
         Err(failure) => return Report::from(failure),
     };
-    let sandbox = match Sandbox::builder()
+    let mut builder = Sandbox::builder()
         .config(config)
         .faults(faults)
-        .address(args.addr)
-        .start()
-        .await
-    {
+        .address(args.addr);
+    if let Some(seed) = args.vary_answers {
+        builder = builder.vary_answers(seed);
+    }
+    let sandbox = match builder.start().await {
         Ok(sandbox) => sandbox,
         Err(error) => return Report::from(Failure::failed(error.to_string())),
     };

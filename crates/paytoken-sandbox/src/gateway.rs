@@ -16,6 +16,7 @@ use crate::json;
 use crate::ops;
 use crate::problem::{Problem, Problems};
 use crate::state::{Principal, State};
+use crate::vary::Variation;
 
 /// An answer, before HTTP.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,6 +78,8 @@ pub(crate) struct Gateway {
     pub(crate) invoice_shape: InvoiceShape,
     /// Where the sandbox is reached, for the 3-D Secure redirect it hands out.
     pub(crate) base_url: String,
+    /// Incidental fields varied in every JSON answer, when asked for.
+    pub(crate) variation: Option<Variation>,
     state: Mutex<State>,
 }
 
@@ -94,8 +97,15 @@ impl Gateway {
             clock,
             invoice_shape,
             base_url,
+            variation: None,
             state: Mutex::new(state),
         }
+    }
+
+    /// Varies the incidental fields of every JSON answer, from `seed`.
+    pub(crate) fn varying(mut self, seed: Option<u64>) -> Self {
+        self.variation = seed.map(Variation::new);
+        self
     }
 
     /// The state, even after a handler panicked while holding it: a sandbox that stops
@@ -113,9 +123,27 @@ impl Gateway {
             .unwrap_or_default()
     }
 
+    /// Answers one request, varied when the sandbox varies its answers.
+    pub(crate) fn handle(
+        &self,
+        method: &str,
+        path: &str,
+        query: Option<&str>,
+        auth_token: Option<&str>,
+        body: &[u8],
+    ) -> Answer {
+        let mut answer = self.answer(method, path, query, auth_token, body);
+        if let Some(variation) = &self.variation
+            && answer.content_type == JSON
+        {
+            answer.body = variation.apply(&answer.body);
+        }
+        answer
+    }
+
     /// Answers one request. `path` is the request's path without the query; `query` is
     /// there when the URL carried `?`.
-    pub(crate) fn handle(
+    fn answer(
         &self,
         method: &str,
         path: &str,

@@ -105,7 +105,7 @@ impl Object<'_> {
 }
 
 /// A JSON string literal: quotes, backslashes, `/` and control characters escaped.
-fn write_string(out: &mut String, text: &str) {
+pub(crate) fn write_string(out: &mut String, text: &str) {
     out.push('"');
     let mut plain_from = 0;
     for (index, byte) in text.bytes().enumerate() {

@@ -81,6 +81,7 @@ mod state;
 #[cfg(feature = "tls")]
 mod tls;
 mod tokens;
+mod vary;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{

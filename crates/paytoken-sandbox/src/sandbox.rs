@@ -27,6 +27,7 @@ pub struct SandboxBuilder {
     faults: Faults,
     invoice_shape: InvoiceShape,
     address: SocketAddr,
+    vary_answers: Option<u64>,
     #[cfg(feature = "tls")]
     tls: Option<crate::TlsIdentity>,
 }
@@ -39,6 +40,7 @@ impl Default for SandboxBuilder {
             faults: Faults::NONE,
             invoice_shape: InvoiceShape::default(),
             address: SocketAddr::from(([127, 0, 0, 1], 0)),
+            vary_answers: None,
             #[cfg(feature = "tls")]
             tls: None,
         }
@@ -69,6 +71,17 @@ impl SandboxBuilder {
     /// The shape of the invoice list's answers.
     pub fn invoice_shape(mut self, shape: InvoiceShape) -> Self {
         self.invoice_shape = shape;
+        self
+    }
+
+    /// Serves the incidental fields of every JSON answer in the varied shapes other
+    /// deployments send (JSON numbers, `null`, `""`, lower case, ISO dates, one-element
+    /// lists, unknown fields, ...), chosen from `seed` so that a run can be repeated. The
+    /// fields that decide an answer (`paymentId`, the result, `transactionStatus`, the ids)
+    /// never change, and echoed ones only into equivalent forms (`50` for `50.00`, `eur`
+    /// for `EUR`): a tolerant client reads the same verdicts as without it.
+    pub fn vary_answers(mut self, seed: u64) -> Self {
+        self.vary_answers = Some(seed);
         self
     }
 
@@ -103,12 +116,15 @@ impl SandboxBuilder {
         let address = listener.local_addr().map_err(bind_error)?;
         let scheme = if tls.is_some() { "https" } else { "http" };
         let base_url = format!("{scheme}://{address}");
-        let gateway = Arc::new(Gateway::new(
-            self.config.clone(),
-            self.clock,
-            self.invoice_shape,
-            base_url.clone(),
-        ));
+        let gateway = Arc::new(
+            Gateway::new(
+                self.config.clone(),
+                self.clock,
+                self.invoice_shape,
+                base_url.clone(),
+            )
+            .varying(self.vary_answers),
+        );
         let (shutdown, signal) = watch::channel(false);
         let received = Arc::new(ReceivedLog::default());
         let fault_queue = Arc::new(FaultQueue::default());
