@@ -157,15 +157,15 @@ fn vary_object(node: &mut Node, random: &mut SplitMix) {
         vary_value(kind, value, random);
     }
     if random.one_in(3) {
-        let extra = match random.below(3) {
-            0 => Node::Text("05".into()),
-            1 => Node::Raw("7".into()),
-            _ => Node::Object(vec![("note".into(), Node::Text("varied".into()))]),
+        let (key, extra) = match random.below(3) {
+            0 => ("eci", Node::Text("05".into())),
+            1 => ("terminalId", Node::Raw("7".into())),
+            _ => (
+                "x_sandbox_extra",
+                Node::Object(vec![("note".into(), Node::Text("varied".into()))]),
+            ),
         };
-        fields.push((
-            ["eci", "terminalId", "x_sandbox_extra"][random.below(3)].into(),
-            extra,
-        ));
+        fields.push((key.into(), extra));
     }
 }
 
