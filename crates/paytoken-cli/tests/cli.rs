@@ -514,3 +514,137 @@ async fn a_partner_calls_without_a_member_id() {
         "the partner's token first: {paths:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_documentations_sample_ids_pay_and_are_found_by_inquiry() {
+    let sandbox = Sandbox::start().await.unwrap();
+    for id in [
+        "Rest Transaction 01",
+        "10thOct2016-029751",
+        "order_17",
+        "ORD-2026-0001",
+        "3f2b8c1e-5d4a-4e7b-9a6c-0d1e2f3a4b5c",
+        "shop/orders:17.b",
+    ] {
+        let mut pay = vec![
+            "pay",
+            "--amount",
+            "50.00",
+            "--currency",
+            "EUR",
+            "--merchant-transaction-id",
+            id,
+        ];
+        pay.extend(card_flags(cards::APPROVED));
+        let run = as_merchant(&sandbox, &pay).await;
+        assert_eq!(run.code, 0, "{id}: {}{}", run.stdout, run.stderr);
+        assert_eq!(run.json()["merchantTransactionId"], id);
+        let payment_id = run.json()["paymentId"].as_str().unwrap().to_owned();
+
+        let run = as_merchant(&sandbox, &["inquiry", "--merchant-transaction-id", id]).await;
+        assert_eq!(run.code, 0, "{id}: {}{}", run.stdout, run.stderr);
+        assert_eq!(run.json()["paymentId"], payment_id.as_str(), "{id}");
+        assert_eq!(run.json()["status"], "capturesuccess", "the long status");
+    }
+    let run = as_merchant(
+        &sandbox,
+        &["inquiry", "--merchant-transaction-id", "bad\u{1b}[2Jid"],
+    )
+    .await;
+    assert_eq!(
+        run.code, 2,
+        "a control character is refused: {}",
+        run.stdout
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_passes_against_a_sandbox_that_varies_its_answers() {
+    for seed in ["1", "7", "42"] {
+        let run = paytoken(&["demo", "--vary-answers", seed], &[]).await;
+        assert_eq!(run.code, 0, "seed {seed}: {}{}", run.stdout, run.stderr);
+    }
+}
+
+/// A server that answers every request with `body`, as a gateway (or a proxy that mixed
+/// up its connections) might.
+async fn answering(body: &'static str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let mut request = Vec::new();
+            let mut chunk = [0u8; 4096];
+            // Read the head and as much of the body as its length says.
+            loop {
+                let Ok(read) = stream.read(&mut chunk).await else {
+                    break;
+                };
+                request.extend_from_slice(&chunk[..read]);
+                let text = String::from_utf8_lossy(&request);
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let length = text[..end]
+                        .lines()
+                        .find_map(|line| {
+                            let (name, value) = line.split_once(':')?;
+                            name.eq_ignore_ascii_case("content-length")
+                                .then(|| value.trim().parse::<usize>().ok())?
+                        })
+                        .unwrap_or(0);
+                    if request.len() >= end + 4 + length {
+                        break;
+                    }
+                }
+                if read == 0 {
+                    break;
+                }
+            }
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(answer.as_bytes()).await;
+        }
+    });
+    format!("http://{address}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_about_another_transaction_shows_both_values_and_exits_4() {
+    let base_url = answering(
+        r#"{"paymentId":"54279","merchantTransactionId":"order20261122A","amount":"50.00","currency":"EUR","result":{"code":"00001","description":"Transaction succeeded"},"transactionStatus":"Y"}"#,
+    )
+    .await;
+    let mut args = vec![
+        "--json",
+        "--base-url",
+        &base_url,
+        "--member-id",
+        "11344",
+        "--auth-token",
+        "fixed.token.value",
+        "pay",
+        "--amount",
+        "50.00",
+        "--currency",
+        "EUR",
+        "--merchant-transaction-id",
+        "Rest Transaction 01",
+    ];
+    args.extend(card_flags(cards::APPROVED));
+    let run = paytoken(&args, &[("PAYTOKEN_SECURE_KEY", "a-key")]).await;
+    assert_eq!(run.code, 4, "{}{}", run.stdout, run.stderr);
+    let json = run.json();
+    assert_eq!(json["outcome"], "outcome_unknown", "{json}");
+    assert_eq!(json["merchantTransactionId"], "Rest Transaction 01");
+    let contradiction = &json["contradiction"];
+    assert_eq!(contradiction["field"], "merchantTransactionId", "{json}");
+    assert_eq!(contradiction["sent"], "Rest Transaction 01");
+    assert_eq!(contradiction["answered"], "order20261122A");
+    assert!(
+        run.stderr.contains("Rest Transaction 01") && run.stderr.contains("order20261122A"),
+        "both values on stderr: {}",
+        run.stderr
+    );
+}

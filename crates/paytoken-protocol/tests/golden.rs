@@ -96,6 +96,18 @@ fn golden_checksums_hash_the_joined_text_of_the_spec() {
             "inquiry_by_merchant_transaction_id",
             format!("11344|{key}|order20261122A"),
         ),
+        (
+            "payment_sample_id",
+            format!("11344|{key}|Rest Transaction 01|50.00"),
+        ),
+        (
+            "token_payment_sample_id",
+            format!("11344|{key}|{registration}|25.00"),
+        ),
+        (
+            "inquiry_by_sample_id_with_space_and_slash",
+            format!("11344|{key}|Test Transaction01/ORD-2026:7"),
+        ),
     ];
     let requests = common::golden_requests();
     for (name, joined) in cases {

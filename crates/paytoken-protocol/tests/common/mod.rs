@@ -256,6 +256,32 @@ pub fn golden_requests() -> Vec<(&'static str, Request)> {
                 .request(&merchant)
                 .unwrap(),
         ),
+        // The documentation's own sample ids, signed and sent exactly as given; in a path,
+        // percent-encoded, while the checksum signs the raw text.
+        (
+            "payment_sample_id",
+            Payment::new(
+                "Rest Transaction 01".parse().unwrap(),
+                "50.00".parse().unwrap(),
+                "EUR".parse().unwrap(),
+                card(),
+            )
+            .request(&merchant)
+            .unwrap(),
+        ),
+        (
+            "token_payment_sample_id",
+            token_payment()
+                .merchant_transaction_id("10thOct2016-029751".parse().unwrap())
+                .request(&merchant)
+                .unwrap(),
+        ),
+        (
+            "inquiry_by_sample_id_with_space_and_slash",
+            Inquiry::ByMerchantTransactionId("Test Transaction01/ORD-2026:7".parse().unwrap())
+                .request(&merchant)
+                .unwrap(),
+        ),
     ]
 }
 
