@@ -8,7 +8,7 @@ use paytoken_protocol::Operation;
 use paytoken_protocol::ops::invoice_list::InvoiceList;
 
 fuzz_target!(|body: &[u8]| {
-    if let Ok(page) = InvoiceList::parse(200, body) {
+    if let Ok(page) = InvoiceList::new(1, 10).parse(200, body) {
         assert!(page.invoices.len() <= body.len());
     }
     if let Ok(mut pager) = InvoicePager::new(10) {

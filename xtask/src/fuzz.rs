@@ -10,7 +10,7 @@ use std::time::Instant;
 const CARGO_FUZZ_VERSION: &str = "0.13.2";
 
 /// The targets, and the fixture folders that seed them.
-const TARGETS: [(&str, &[&str]); 7] = [
+const TARGETS: [(&str, &[&str]); 8] = [
     (
         "responses",
         &[
@@ -32,6 +32,7 @@ const TARGETS: [(&str, &[&str]); 7] = [
     ("timestamp", &[]),
     ("result_code", &[]),
     ("sandbox", &[]),
+    ("tolerant", &[]),
 ];
 
 /// Runs every target for `seconds`.

@@ -577,10 +577,7 @@ async fn answering(body: &'static str) -> String {
             let mut request = Vec::new();
             let mut chunk = [0u8; 4096];
             // Read the head and as much of the body as its length says.
-            loop {
-                let Ok(read) = stream.read(&mut chunk).await else {
-                    break;
-                };
+            while let Ok(read) = stream.read(&mut chunk).await {
                 request.extend_from_slice(&chunk[..read]);
                 let text = String::from_utf8_lossy(&request);
                 if let Some(end) = text.find("\r\n\r\n") {

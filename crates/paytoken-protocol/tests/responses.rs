@@ -612,6 +612,10 @@ fn auth_tokens() {
             .expose_secret()
             .starts_with("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJuZXci")
     );
+    // The documented regenerate answer: `statusInvoiceResult` with `00020`.
+    let grant = ok::<RegenerateAuthToken>("auth_token/regenerated_documented.json");
+    assert_eq!(grant.result.code.as_str(), "00020");
+    assert!(grant.token.expose_secret().contains("eyJzdWIiOiJkb2NzIn0"));
     let error = err::<FetchAuthToken>("auth_token/refused.json");
     assert_refused(
         &error,
@@ -619,6 +623,62 @@ fn auth_tokens() {
         &["20001"],
         CodeFamily::SystemCheck,
     );
+}
+
+/// The shapes other deployments answer in: a numeric `paymentId`, `"50"`, `"eur"`, lower-case
+/// codes, a `card` in a one-element list with `"7"` and `"30"`, an ISO timestamp, `""` and
+/// objects where text belongs, `null`s and an unknown field. The verdict is the same.
+#[test]
+fn an_approved_payment_in_another_deployments_shape_is_approved() {
+    let tx = ok::<Payment>("payment/approved_varied.json");
+    assert_eq!(tx.status, PaymentStatus::Approved);
+    assert_eq!(tx.payment_id.as_str(), "54279");
+    assert_eq!(tx.amount.raw(), Some("50"));
+    assert_eq!(tx.amount.value().unwrap().minor_units(), 5000);
+    assert_eq!(tx.currency.value().unwrap().as_str(), "EUR");
+    assert_eq!(tx.currency.raw(), Some("eur"));
+    assert_eq!(tx.payment_brand.value(), Some(&PaymentBrand::Visa));
+    assert_eq!(tx.payment_type.raw(), Some("db"));
+    let card = tx.card.unwrap();
+    assert_eq!(card.expiry_month.value().unwrap().get(), 7);
+    assert_eq!(card.expiry_year.value().unwrap().get(), 2030);
+    assert_eq!(card.holder, None);
+    assert_eq!(tx.descriptor, None);
+    assert_eq!(tx.tmpl_amount, None);
+    assert_eq!(tx.tmpl_currency.raw(), Some(r#"{"code":"EUR"}"#));
+    assert_eq!(tx.tmpl_currency.value(), None);
+    assert_eq!(
+        tx.timestamp.value().unwrap().to_string(),
+        "2026-11-22 10:15:00"
+    );
+    assert_eq!(
+        tx.merchant_transaction_id.unwrap().as_str(),
+        "Rest Transaction 01"
+    );
+}
+
+#[test]
+fn an_inquiry_shows_the_long_status_beside_the_verdict() {
+    let tx = ok::<Inquiry>("inquiry/long_status.json");
+    assert_eq!(tx.status, PaymentStatus::Approved);
+    assert_eq!(
+        tx.state.value(),
+        Some(&paytoken_types::TransactionState::Reversed)
+    );
+}
+
+#[test]
+fn a_repeated_token_payment_answers_in_short() {
+    let tx = ok::<TokenPayment>("token_payment/repeated_short.json");
+    assert_eq!(tx.status, PaymentStatus::Approved);
+    assert_eq!(tx.amount, None);
+}
+
+#[test]
+fn no_registrations_is_an_empty_list() {
+    let list = ok::<CardsAndAccounts>("cards_and_accounts/no_registrations.json");
+    assert!(list.cards.is_empty() && list.bank_accounts.is_empty());
+    assert_eq!(list.result.description, "Invalid Recurring Type.");
 }
 
 #[test]

@@ -160,11 +160,11 @@ fn equivalent_forms(key: &str, original: &Value) -> Vec<Value> {
     let text = original.as_str().unwrap_or_default();
     match key {
         "amount" => {
-            let (whole, cents) = text.split_once('.').unwrap();
+            let (whole, cents) = text.split_once('.').unwrap_or((text, "00"));
             let mut forms = vec![
-                json!(format!("{text}0")),
-                json!(format!("0{text}")),
-                serde_json::from_str(text).unwrap(),
+                json!(format!("{whole}.{cents}0")),
+                json!(format!("0{whole}.{cents}")),
+                serde_json::from_str(&format!("{whole}.{cents}")).unwrap(),
                 json!([text]),
             ];
             if cents == "00" {

@@ -67,7 +67,8 @@ impl Target {
         );
         let request = fetch.request(&merchant.context()).expect("a token request");
         let answer = gateway.handle("POST", &request.path, None, None, &request.body);
-        let grant = FetchAuthToken::parse(answer.status, answer.body.as_bytes())
+        let grant = fetch
+            .parse(answer.status, answer.body.as_bytes())
             .expect("the default merchant signs in");
         Self {
             gateway,

@@ -12,7 +12,9 @@
 //!   with pagination, inquiry.
 //! - **The real wire shape**: HTTP 200 for every handled outcome, every JSON value a
 //!   string, one-element lists as an object, empty lists left out, `paymentId` `"-"` on
-//!   refusals, joined codes (`"30001 | 30007"`), timestamps `yyyy-MM-dd HH:mm:ss`.
+//!   refusals, joined codes (`"30001 | 30007"`), timestamps `yyyy-MM-dd HH:mm:ss`, the
+//!   platform's brand codes, the short answer of a `REPEATED` token payment, the long
+//!   `status` of an inquiry, the regenerate answer under `statusInvoiceResult`.
 //! - **The rules**: checksums recomputed and compared in constant time; auth tokens issued
 //!   by the auth-token endpoints, valid one hour on an injectable [`Clock`], required
 //!   everywhere else; each merchant sees only its own customers, tokens, payments and
@@ -21,6 +23,13 @@
 //! - **Test cards** decide outcomes: see [`cards`].
 //! - **Faults** on demand, per sandbox, for the next requests ([`Sandbox::fault_next`]) or
 //!   per request (a header): see [`faults`].
+//! - **Varied answers** ([`SandboxBuilder::vary_answers`]): incidental fields in the shapes
+//!   other deployments send (numbers, `null`, `""`, lower case, ISO dates, one-element
+//!   lists, unknown fields), from a seed; deciding fields untouched. A client that reads
+//!   the verdict and nothing else passes against it.
+//! - **Its own choices**, where the gateway's are not public, are documented as such: the
+//!   code `30025` of "Invalid Recurring Type." (no registrations), every code of [`codes`]
+//!   not named by the interface.
 //!
 //! # Example
 //!

@@ -334,6 +334,12 @@ pub fn asked(path: &str) -> Asked {
     {
         "payment" => Asked::Payment(match path {
             "payment/approved.json" => payment_of("1250.50", "EUR"),
+            "payment/approved_varied.json" => Payment::new(
+                "Rest Transaction 01".parse().unwrap(),
+                "50.00".parse().unwrap(),
+                "EUR".parse().unwrap(),
+                card(),
+            ),
             "payment/approved_partner.json" => payment_of("9.99", "USD"),
             _ => payment_of("50.00", "EUR"),
         }),
@@ -349,7 +355,7 @@ pub fn asked(path: &str) -> Asked {
             _ => CardsAndAccounts::all(),
         }),
         "invoice_list" => Asked::InvoiceList(InvoiceList::new(1, 10)),
-        "auth_token" if path.ends_with("regenerated.json") => {
+        "auth_token" if path.contains("regenerated") => {
             Asked::RegenerateAuthToken(RegenerateAuthToken {
                 partner_id: "100".parse().unwrap(),
                 token: AuthToken::new(TOKEN).unwrap(),
