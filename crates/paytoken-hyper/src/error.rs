@@ -11,8 +11,9 @@ use paytoken_types::MerchantTransactionId;
 /// Three questions sort every error, each answered by a method:
 /// - [`is_outcome_unknown`](Error::is_outcome_unknown): a payment (or another call that
 ///   changes something) whose bytes may have reached the gateway, without an answer that
-///   says what happened. It was **not** sent again; call [`Client::reconcile`](crate::Client::reconcile)
-///   with [`merchant_transaction_id`](Error::merchant_transaction_id) before anything else.
+///   says what happened. It was **not** sent again; hand it to [`Client::settle`](crate::Client::settle)
+///   (or call [`Client::reconcile`](crate::Client::reconcile) with
+///   [`merchant_transaction_id`](Error::merchant_transaction_id)) before anything else.
 /// - [`refusal`](Error::refusal): the gateway refused before creating anything; the codes
 ///   say why, and sending the same request again will be refused again.
 /// - [`may_have_reached_gateway`](Error::may_have_reached_gateway): false for invalid input,
@@ -51,7 +52,8 @@ pub enum Error {
     },
     /// A call that changes something (a payment, a token payment, a registration, a
     /// sign-up, a delete) may have been processed, and the answer that would say so was
-    /// lost: a timeout, a broken connection, an unexpected status or an undecodable body.
+    /// lost: a timeout, a broken connection, an unexpected status, an undecodable body, or
+    /// an answer about another transaction than the request (`cause` holds both values).
     /// It was not sent again. For a payment, ask the gateway with
     /// [`Client::reconcile`](crate::Client::reconcile).
     #[error(

@@ -14,7 +14,7 @@
 //! | delete, installments | `registrationId` | byte for byte, around blanks |
 //! | cards and accounts of a customer | `customerId` | byte for byte, around blanks |
 //!
-//! An echo that is missing, blank or unreadable is no contradiction: many answers echo
+//! An echo that is missing, blank, `"-"` or unreadable is no contradiction: many answers echo
 //! nothing (the short answer of a REPEATED token payment), and an unreadable amount says
 //! nothing about which transaction it was.
 
@@ -91,7 +91,9 @@ impl Sent<'_> {
         {
             return contradiction("currency", sent.as_str(), answered.raw());
         }
+        // `"-"` is the gateway's "no id", not another one.
         if let (Some((field, sent)), Some(answered)) = (self.id, echoed.id)
+            && !matches!(answered.trim(), "-" | "")
             && sent != answered.trim()
         {
             return contradiction(field, sent, answered);

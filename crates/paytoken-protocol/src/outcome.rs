@@ -228,7 +228,7 @@ pub(crate) fn parse_transaction(
     let wire: WireTransaction = wire::decode(operation, status, body)?;
     let result = wire::result_of(wire.result);
     let payment_id =
-        wire::deciding_id::<PaymentId>(operation, "paymentId", wire.payment_id.0, body)?;
+        wire::deciding_id::<PaymentId>(operation, PaymentId::FIELD, wire.payment_id.0, body)?;
     let Some(payment_id) = payment_id else {
         // No transaction exists. A success code without a paymentId would be a gateway
         // bug: it cannot be called a refusal, and must not be called a success.
@@ -240,8 +240,10 @@ pub(crate) fn parse_transaction(
         return Err(wire::refused(operation, result));
     };
     let echoed_id = match sent.id {
-        Some(("paymentId", _)) => Some(payment_id.as_str()),
-        Some(("registrationId", _)) => wire.registration_id.0.as_ref().map(Field::raw),
+        Some((field, _)) if field == PaymentId::FIELD => Some(payment_id.as_str()),
+        Some((field, _)) if field == RegistrationId::FIELD => {
+            wire.registration_id.0.as_ref().map(Field::raw)
+        }
         _ => None,
     };
     sent.check(

@@ -127,6 +127,19 @@ impl Timestamp {
         self.second
     }
 
+    /// This time with a fraction of the second written as `digits` (one to nine decimal
+    /// digits, kept as written: `"0"` prints back as `.0`); `None` for anything else.
+    pub(crate) fn with_fraction(mut self, digits: &str) -> Option<Self> {
+        if digits.is_empty() || digits.len() > 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        self.fraction = digits
+            .bytes()
+            .fold(0, |acc, b| acc * 10 + u32::from(b - b'0'));
+        self.fraction_digits = u8::try_from(digits.len()).ok()?;
+        Some(self)
+    }
+
     /// The fraction of the second in nanoseconds (0 without a fraction).
     #[must_use]
     pub fn nanosecond(&self) -> u32 {
@@ -214,20 +227,11 @@ impl FromStr for Timestamp {
         else {
             return Err(malformed);
         };
-        let mut timestamp = Self::new(year, month, day, hour, minute, second)?;
-        if let Some(fraction) = fraction {
-            if fraction.is_empty()
-                || fraction.len() > 9
-                || !fraction.bytes().all(|b| b.is_ascii_digit())
-            {
-                return Err(malformed);
-            }
-            timestamp.fraction = fraction
-                .bytes()
-                .fold(0, |acc, b| acc * 10 + u32::from(b - b'0'));
-            timestamp.fraction_digits = u8::try_from(fraction.len()).map_err(|_| malformed)?;
+        let timestamp = Self::new(year, month, day, hour, minute, second)?;
+        match fraction {
+            Some(fraction) => timestamp.with_fraction(fraction).ok_or(malformed),
+            None => Ok(timestamp),
         }
-        Ok(timestamp)
     }
 }
 

@@ -131,9 +131,7 @@ impl Tolerant for Timestamp {
         if fraction.is_empty() {
             return Some(whole);
         }
-        let mut gateway_form = [0u8; 29];
-        let printed = write_gateway_form(&mut gateway_form, whole, fraction)?;
-        printed.parse().ok()
+        whole.with_fraction(fraction)
     }
 }
 
@@ -178,34 +176,6 @@ fn strip_zone(time: &str) -> &str {
         Some(at) if at >= 5 => time.get(..at).unwrap_or(time),
         _ => time,
     }
-}
-
-/// Writes `yyyy-MM-dd HH:mm:ss.f` into `buf`, so the fraction goes through the one parser.
-fn write_gateway_form<'a>(
-    buf: &'a mut [u8; 29],
-    whole: Timestamp,
-    fraction: &str,
-) -> Option<&'a str> {
-    use core::fmt::Write as _;
-    struct Cursor<'b> {
-        buf: &'b mut [u8; 29],
-        len: usize,
-    }
-    impl core::fmt::Write for Cursor<'_> {
-        fn write_str(&mut self, s: &str) -> core::fmt::Result {
-            let end = self.len.checked_add(s.len()).ok_or(core::fmt::Error)?;
-            self.buf
-                .get_mut(self.len..end)
-                .ok_or(core::fmt::Error)?
-                .copy_from_slice(s.as_bytes());
-            self.len = end;
-            Ok(())
-        }
-    }
-    let mut cursor = Cursor { buf, len: 0 };
-    write!(cursor, "{whole}.{fraction}").ok()?;
-    let len = cursor.len;
-    core::str::from_utf8(buf.get(..len)?).ok()
 }
 
 macro_rules! tolerant_by_trimmed_parse {

@@ -1,14 +1,15 @@
 //! Customer sign-up (`POST /merchantServices/api/v1/customerSignup`), by a merchant or a
 //! partner. The answer's `customerId` goes into later requests as `customer.customerId`.
 
-use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
-use crate::answer::{Field, Loose, Object, Text, wire_object};
-use crate::wire::{self, Owner, WireResult, require_success};
-use crate::{Context, Error, OperationKind, Request, request};
 use paytoken_checksum::rules;
 use paytoken_types::{
     Customer, CustomerId, Email, GatewayResult, MemberId, PartnerId, Shipping, Timestamp,
 };
+
+use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
+use crate::answer::{Field, Loose, Object, Text, wire_object};
+use crate::wire::{self, Owner, WireResult, require_success};
+use crate::{Context, Error, OperationKind, Request, request};
 
 /// The path of customer sign-up.
 pub const PATH: &str = "/merchantServices/api/v1/customerSignup";

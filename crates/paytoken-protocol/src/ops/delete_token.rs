@@ -1,14 +1,15 @@
 //! Deleting a stored token (`POST /transactionServices/REST/v1/paywithtoken/{id}` with
 //! `paymentType=DL`). A deleted registration is never active again.
 
+use paytoken_checksum::rules;
+use paytoken_types::{GatewayResult, PaymentType, RegistrationId, Timestamp};
+
 use super::token_payment::PATH_PREFIX;
 use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
 use crate::answer::{Field, Loose, Object, wire_object};
 use crate::echo::{Echoed, echo_of_registration};
 use crate::wire::{self, WireResult, require_success};
 use crate::{Context, Error, OperationKind, Request, request};
-use paytoken_checksum::rules;
-use paytoken_types::{GatewayResult, PaymentType, RegistrationId, Timestamp};
 
 /// Deletes the stored card or account `registration_id`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

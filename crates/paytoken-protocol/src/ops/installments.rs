@@ -4,14 +4,15 @@
 //! The gateway answers success without a `result` object, with the counts in one text
 //! (`"installment": "3,4"`); "no installment plan" is an error result instead.
 
+use paytoken_checksum::rules;
+use paytoken_types::RegistrationId;
+
 use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
 use crate::answer::{Field, Loose, Object, Text, wire_object};
 use crate::echo::{Echoed, echo_of_registration};
 use crate::outcome::{CardSummary, WireCard};
 use crate::wire::{self, WireResult};
 use crate::{Context, Error, OperationKind, Request, request};
-use paytoken_checksum::rules;
-use paytoken_types::RegistrationId;
 
 /// The path, without the id.
 pub const PATH_PREFIX: &str = "/transactionServices/REST/v1/getInstallmentWithToken/";

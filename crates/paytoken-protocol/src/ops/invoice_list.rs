@@ -1,13 +1,14 @@
 //! One page of the invoice list (`POST /invoiceServices/REST/v1/getInvoice`); page through
 //! all of them with [`crate::InvoicePager`].
 
+use paytoken_checksum::rules;
+use paytoken_types::{GatewayResult, MemberId, PartnerId};
+
 use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
 use crate::answer::{Loose, Object, wire_object};
 use crate::invoices::{Invoice, InvoiceEntries};
 use crate::wire::{self, Owner, WireResult};
 use crate::{Context, Error, OperationKind, Request, request};
-use paytoken_checksum::rules;
-use paytoken_types::{GatewayResult, MemberId, PartnerId};
 
 /// The path of the invoice list.
 pub const PATH: &str = "/invoiceServices/REST/v1/getInvoice";

@@ -1,15 +1,16 @@
 //! A stand-alone registration (`POST /transactionServices/REST/v1/registrations`) of a
 //! card, or of a bank account (IBAN and BIC; the checksum then hashes the BIC).
 
-use super::{AuthFields, LARGE_BODY, Operation, brand_for, validate_blocks, write_authentication};
-use crate::answer::{Field, Loose, Object, Text, wire_object};
-use crate::wire::{self, Owner, WireResult, require_success};
-use crate::{Context, Error, OperationKind, Request, request};
 use paytoken_checksum::rules;
 use paytoken_types::{
     BankAccount, Billing, Card, Currency, Customer, GatewayResult, MemberId, PartnerId,
     PaymentBrand, PaymentMode, RegistrationId, Shipping, Timestamp,
 };
+
+use super::{AuthFields, LARGE_BODY, Operation, brand_for, validate_blocks, write_authentication};
+use crate::answer::{Field, Loose, Object, Text, wire_object};
+use crate::wire::{self, Owner, WireResult, require_success};
+use crate::{Context, Error, OperationKind, Request, request};
 
 /// The path of stand-alone registrations.
 pub const PATH: &str = "/transactionServices/REST/v1/registrations";
