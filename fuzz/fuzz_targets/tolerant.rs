@@ -11,8 +11,7 @@ use libfuzzer_sys::fuzz_target;
 use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::{Operation, PaymentStatus};
 use paytoken_types::{
-    Amount, Currency, ExpiryMonth, ExpiryYear, PaymentBrand, Timestamp, Tolerant,
-    TransactionState,
+    Amount, Currency, ExpiryMonth, ExpiryYear, PaymentBrand, Timestamp, Tolerant, TransactionState,
 };
 
 const INCIDENTAL: [&str; 12] = [
@@ -60,7 +59,10 @@ fuzz_target!(|data: &[u8]| {
 
 fn readers(text: &str) {
     if let Some(amount) = Amount::read_tolerant(text) {
-        assert_eq!(Amount::read_tolerant(amount.to_wire().as_str()), Some(amount));
+        assert_eq!(
+            Amount::read_tolerant(amount.to_wire().as_str()),
+            Some(amount)
+        );
     }
     if let Some(currency) = Currency::read_tolerant(text) {
         assert_eq!(Currency::read_tolerant(currency.as_str()), Some(currency));
