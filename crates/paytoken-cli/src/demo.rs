@@ -24,6 +24,7 @@ use serde_json::{Value, json};
 
 use crate::cli::DemoArgs;
 use crate::report::{Exit, Failure, Report};
+use crate::terminal;
 
 /// How many steps the life cycle has at the least (more when the invoices take more pages).
 const STEPS: usize = 11;
@@ -447,18 +448,22 @@ fn transcript(base_url: &str, steps: &[Step], total: Duration) -> Report {
     for (index, step) in steps.iter().enumerate() {
         let shown = &step.shown;
         let mark = if shown.ok { "ok" } else { "FAILED" };
-        let description: String = shown.description.chars().take(36).collect();
+        // The gateway's words, on one line each, their control characters shown.
+        let description: String = terminal::escape(&shown.description)
+            .chars()
+            .take(36)
+            .collect();
         let _ = writeln!(
             human,
             "{:>2}. {:<41} {:>6}  {:<36} {:>6} ms  {mark}",
             index + 1,
             step.name,
-            shown.code,
+            terminal::escape(&shown.code),
             description,
             millis(step.elapsed)
         );
         for (name, value) in &shown.fields {
-            let _ = writeln!(human, "      {name}: {value}");
+            let _ = writeln!(human, "      {name}: {}", terminal::escape(value));
         }
         let fields: serde_json::Map<String, Value> = shown
             .fields

@@ -33,6 +33,7 @@ mod operations;
 mod render;
 mod report;
 mod serve;
+mod terminal;
 
 use std::process::ExitCode;
 
@@ -94,17 +95,12 @@ async fn run(command: Command, gateway: &cli::GatewayArgs) -> Report {
 /// anything else is a usage error, exit 2: clap's message on stderr, or with `--json` the
 /// JSON object on stdout and one line on stderr. A value the line held (a card number typed
 /// in the wrong place) is masked as error excerpts are.
-#[allow(
-    clippy::print_stdout,
-    clippy::print_stderr,
-    reason = "a command prints"
-)]
 fn usage(error: &clap::Error, json: bool) -> ExitCode {
     if matches!(
         error.kind(),
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
     ) {
-        print!("{error}");
+        let _ = terminal::out(&error.to_string());
         return ExitCode::SUCCESS;
     }
     let message: String = error
@@ -113,14 +109,27 @@ fn usage(error: &clap::Error, json: bool) -> ExitCode {
         .map(|line| paytoken::protocol::excerpt::redact(line, 4096) + "\n")
         .collect();
     if !json {
-        eprint!("{message}");
+        terminal::err(&message);
         return ExitCode::from(2);
     }
-    let first_line = message
+    Report::from(Failure::usage(summary(&message))).print(json)
+}
+
+/// clap's message on one line: its first line with the lines that belong to it (the
+/// missing flags, the offending value), up to the usage line or a blank one.
+fn summary(message: &str) -> String {
+    let mut lines = message
         .lines()
+        .take_while(|line| !line.trim().is_empty() && !line.starts_with("Usage:"));
+    let first = lines
         .next()
         .unwrap_or("invalid command line")
         .trim_start_matches("error: ")
-        .to_owned();
-    Report::from(Failure::usage(first_line)).print(json)
+        .trim_end_matches(':');
+    let rest: Vec<&str> = lines.map(str::trim).collect();
+    if rest.is_empty() {
+        first.to_owned()
+    } else {
+        format!("{first}: {}", rest.join(", "))
+    }
 }

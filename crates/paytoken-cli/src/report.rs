@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use paytoken::{Error, PaymentStatus, Transaction};
 use serde_json::{Map, Value, json};
 
+use crate::terminal;
+
 /// The exit codes, as the README lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Exit {
@@ -68,20 +70,18 @@ impl Report {
         }
     }
 
-    /// Prints the report and gives the exit code.
-    #[allow(
-        clippy::print_stdout,
-        clippy::print_stderr,
-        reason = "a command prints"
-    )]
+    /// Prints the report and gives the exit code. Gateway text is escaped on the way
+    /// ([`terminal`](crate::terminal)); a closed standard output is not an error: the
+    /// exit code stays that of what was done.
     pub(crate) fn print(&self, json: bool) -> ExitCode {
-        if json {
-            println!("{}", self.json);
+        // A reader that went away has nothing more to read; the exit code still tells.
+        let _ = if json {
+            terminal::out(&(terminal::json(&self.json) + "\n"))
         } else {
-            print!("{}", self.human);
-        }
+            terminal::out(&self.human)
+        };
         if let Some(line) = &self.error_line {
-            eprintln!("paytoken: {line}");
+            terminal::err_line(&format!("paytoken: {line}"));
         }
         ExitCode::from(self.exit.code())
     }
@@ -236,10 +236,10 @@ pub(crate) fn write_fields(out: &mut String, value: &Value, indent: &str) {
     }
 }
 
-/// A JSON leaf without quotes.
+/// A JSON leaf without quotes, on one line, its control characters shown as escapes.
 fn plain(value: &Value) -> String {
     match value {
-        Value::String(text) => text.clone(),
+        Value::String(text) => terminal::escape(text).into_owned(),
         other => other.to_string(),
     }
 }

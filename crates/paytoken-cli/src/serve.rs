@@ -1,13 +1,12 @@
 //! `paytoken sandbox`: the sandbox as a server, until interrupted. Its first line on stdout
 //! is the JSON a script needs to call it.
 
-use std::io::Write as _;
-
 use paytoken_sandbox::{Faults, MerchantConfig, Sandbox, SandboxConfig};
 use serde_json::{Value, json};
 
 use crate::cli::{BrokenBody, DropAt, SandboxArgs};
 use crate::report::{Exit, Failure, Report};
+use crate::terminal;
 
 /// The fault directives of the flags, as the sandbox reads them.
 fn faults(args: &SandboxArgs) -> Result<Faults, Failure> {
@@ -83,10 +82,6 @@ fn announcement(base_url: &str, config: &SandboxConfig) -> Value {
 }
 
 /// Runs the sandbox until Ctrl-C (or SIGTERM's default), then shuts it down.
-#[allow(
-    clippy::print_stdout,
-    reason = "the first line is the command's output"
-)]
 pub(crate) async fn run(args: &SandboxArgs) -> Report {
     let config = match &args.config {
         Some(path) => match SandboxConfig::from_file(path) {
@@ -110,9 +105,22 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
         Ok(sandbox) => sandbox,
         Err(error) => return Report::from(Failure::failed(error.to_string())),
     };
-    println!("{}", announcement(sandbox.base_url(), sandbox.config()));
-    // Scripts read the first line while the sandbox runs: it must not wait in a buffer.
-    let _ = std::io::stdout().flush();
+    if terminal::out(&format!(
+        "{}\n",
+        announcement(sandbox.base_url(), sandbox.config())
+    ))
+    .is_err()
+    {
+        // Nobody reads the credentials line: serving on would be serving blind.
+        sandbox.shutdown().await;
+        return Report::from(Failure::failed("standard output is closed"));
+    }
+    if !sandbox.address().ip().is_loopback() {
+        terminal::err_line(&format!(
+            "paytoken sandbox: warning: listening on {} beyond loopback: anyone who can reach it gets the sandbox's well-known keys and test data",
+            sandbox.address()
+        ));
+    }
     let _ = tokio::signal::ctrl_c().await;
     sandbox.shutdown().await;
     Report {

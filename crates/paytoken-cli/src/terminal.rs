@@ -1,0 +1,124 @@
+//! What the command writes: text from a gateway made safe for a terminal, JSON with every
+//! control character escaped, and output that stops quietly when its reader has gone.
+//!
+//! A gateway's text (a description, a remark, a name) reaches a terminal through this
+//! command. Left raw, an escape sequence in it could retitle the window, clear the screen
+//! or overwrite the line above with "APPROVED"; a newline could forge a line of its own.
+//! So every control character (C0, DEL and the C1 range, where U+009B is a terminal's CSI)
+//! of such text is written as a visible escape (`\u{1b}`), and `--json` escapes DEL and C1
+//! as `\u00XX`, as it does C0.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::io::{self, Write as _};
+
+use serde_json::Value;
+
+/// Whether a character can steer a terminal: C0 (newline included), DEL, C1.
+fn is_control(c: char) -> bool {
+    c.is_control()
+}
+
+/// `text` with every control character, newlines included, written as `\u{..}`: for one
+/// value from outside, on one line.
+pub(crate) fn escape(text: &str) -> Cow<'_, str> {
+    escape_where(text, is_control)
+}
+
+/// A whole output of the command: every control character but the newline (which the
+/// command writes itself, between lines) written as `\u{..}`.
+pub(crate) fn safe(text: &str) -> Cow<'_, str> {
+    escape_where(text, |c| is_control(c) && c != '\n')
+}
+
+fn escape_where(text: &str, escaped: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(&escaped) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if escaped(c) {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A JSON value on one line, with DEL and the C1 controls escaped as `\u00XX` too
+/// (serde_json escapes only U+0000 to U+001F). Those characters can stand only inside
+/// strings, so the result is the same JSON.
+pub(crate) fn json(value: &Value) -> String {
+    let text = value.to_string();
+    if !text
+        .chars()
+        .any(|c| c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c))
+    {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) {
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Standard output went away (`| head`): stop writing, quietly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Closed;
+
+/// Writes `text` to standard output and flushes it; [`Closed`] when its reader has gone.
+/// Any other write error is treated the same way: there is no one left to tell.
+pub(crate) fn out(text: &str) -> Result<(), Closed> {
+    let mut stdout = io::stdout().lock();
+    stdout
+        .write_all(safe(text).as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|_| Closed)
+}
+
+/// Writes one line to standard error, made safe; a closed stderr is ignored.
+pub(crate) fn err_line(text: &str) {
+    let mut stderr = io::stderr().lock();
+    let _ = writeln!(stderr, "{}", escape(text));
+}
+
+/// Writes `text` to standard error as it is (clap's own messages, already ours), made safe.
+pub(crate) fn err(text: &str) {
+    let mut stderr = io::stderr().lock();
+    let _ = stderr.write_all(safe(text).as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_control_character_is_shown_not_obeyed() {
+        assert_eq!(escape("plain text, Zoë"), "plain text, Zoë");
+        assert_eq!(
+            escape("ok\u{1b}]0;pwned\u{7}\r\nFAKE APPROVED\u{9b}2J\u{7f}"),
+            "ok\\u{1b}]0;pwned\\u{7}\\u{d}\\u{a}FAKE APPROVED\\u{9b}2J\\u{7f}"
+        );
+        assert_eq!(
+            safe("line one\nline\u{1b}[2J two\n"),
+            "line one\nline\\u{1b}[2J two\n"
+        );
+    }
+
+    #[test]
+    fn json_escapes_del_and_c1_and_stays_the_same_json() {
+        let value = serde_json::json!({ "description": "a\u{7f}b\u{9b}c\u{1b}d é" });
+        let text = json(&value);
+        assert!(text.contains(r"a\u007fb\u009bc\u001bd é"), "{text}");
+        assert!(!text.chars().any(char::is_control), "{text:?}");
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, value);
+    }
+}
