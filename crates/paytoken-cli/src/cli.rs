@@ -23,6 +23,7 @@ pub(crate) struct Cli {
 /// Where the gateway is and who is calling. The secure key is read from
 /// `PAYTOKEN_SECURE_KEY` or `--secure-key-file`, never from a flag's value.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Connection (every operation)")]
 pub(crate) struct GatewayArgs {
     /// The gateway's base URL, such as https://sandbox.gateway.example.
     #[arg(long, global = true, env = "PAYTOKEN_BASE_URL")]
@@ -57,6 +58,10 @@ pub(crate) struct GatewayArgs {
     /// Allow a plain http:// base URL that is not a loopback address.
     #[arg(long, global = true)]
     pub(crate) allow_http: bool,
+    /// The largest answer read, in bytes (1 MiB for one call; 16 MiB for `cards` and
+    /// `invoices`, tens of thousands of entries). No more is read.
+    #[arg(long, global = true, value_name = "BYTES")]
+    pub(crate) max_answer_bytes: Option<usize>,
     /// Seconds one attempt of a request may take.
     #[arg(long, global = true, value_name = "SECONDS")]
     pub(crate) timeout: Option<u64>,
@@ -133,6 +138,14 @@ pub(crate) struct SandboxArgs {
     pub(crate) vary_answers: Option<u64>,
 }
 
+impl Command {
+    /// Whether the command reads a list (cards and accounts, invoices), whose answers may
+    /// be far larger than one call's.
+    pub(crate) const fn lists(&self) -> bool {
+        matches!(self, Self::Cards { .. } | Self::Invoices(_))
+    }
+}
+
 /// `paytoken demo`.
 #[derive(Debug, Args)]
 pub(crate) struct DemoArgs {
@@ -166,15 +179,19 @@ pub(crate) enum BrokenBody {
 /// `paytoken signup`.
 #[derive(Debug, Args)]
 pub(crate) struct SignupArgs {
+    /// `customer.givenName`.
     #[arg(long)]
     pub(crate) given_name: String,
+    /// `customer.surname`.
     #[arg(long)]
     pub(crate) surname: String,
+    /// `customer.email`.
     #[arg(long)]
     pub(crate) email: String,
     /// `M` or `F`.
     #[arg(long)]
     pub(crate) sex: Option<String>,
+    /// `customer.phone`.
     #[arg(long)]
     pub(crate) phone: Option<String>,
     /// `yyyyMMdd`.
@@ -183,6 +200,7 @@ pub(crate) struct SignupArgs {
     /// Two letters.
     #[arg(long)]
     pub(crate) country: Option<String>,
+    /// `shipping.postcode`.
     #[arg(long)]
     pub(crate) postcode: Option<String>,
 }
@@ -190,15 +208,26 @@ pub(crate) struct SignupArgs {
 /// The card of `pay` and `register`.
 #[derive(Debug, Args)]
 pub(crate) struct CardArgs {
-    #[arg(long)]
+    /// The card number. Prefer PAYTOKEN_CARD_NUMBER or --card-stdin: a flag shows in `ps`
+    /// and the shell history.
+    #[arg(long, env = "PAYTOKEN_CARD_NUMBER", hide_env_values = true)]
     pub(crate) card_number: Option<String>,
+    /// `card.expiryMonth`: two digits, 01 to 12.
     #[arg(long)]
     pub(crate) expiry_month: Option<String>,
+    /// `card.expiryYear`: four digits.
     #[arg(long)]
     pub(crate) expiry_year: Option<String>,
-    #[arg(long)]
+    /// The card verification value. Prefer PAYTOKEN_CVV or --card-stdin: a flag shows in
+    /// `ps` and the shell history.
+    #[arg(long, env = "PAYTOKEN_CVV", hide_env_values = true)]
     pub(crate) cvv: Option<String>,
-    /// `paymentBrand`: VISA by default, or told from the number.
+    /// Read the card number, then the CVV, one a line, from standard input (what a flag or
+    /// the environment gives wins).
+    #[arg(long)]
+    pub(crate) card_stdin: bool,
+    /// `paymentBrand`: told from the number (VISA when it cannot be); names such as
+    /// MASTERCARD are sent as the platform's code (MC).
     #[arg(long)]
     pub(crate) brand: Option<String>,
     /// `paymentMode`: CC by default.
@@ -209,28 +238,40 @@ pub(crate) struct CardArgs {
 /// The customer and shipping flags of `pay` and `register`.
 #[derive(Debug, Args)]
 pub(crate) struct PersonArgs {
+    /// `customer.givenName`.
     #[arg(long)]
     pub(crate) given_name: Option<String>,
+    /// `customer.surname`.
     #[arg(long)]
     pub(crate) surname: Option<String>,
+    /// `customer.email`.
     #[arg(long)]
     pub(crate) email: Option<String>,
+    /// `customer.phone`.
     #[arg(long)]
     pub(crate) phone: Option<String>,
+    /// `customer.telnocc`: the telephone country code, such as +49.
     #[arg(long)]
     pub(crate) telnocc: Option<String>,
+    /// `customer.ip`: the customer's IP address.
     #[arg(long)]
     pub(crate) ip: Option<String>,
+    /// `customer.birthDate`: yyyyMMdd.
     #[arg(long)]
     pub(crate) birth_date: Option<String>,
+    /// `shipping.country`: two letters, such as DE.
     #[arg(long)]
     pub(crate) country: Option<String>,
+    /// `shipping.city`.
     #[arg(long)]
     pub(crate) city: Option<String>,
+    /// `shipping.state`.
     #[arg(long)]
     pub(crate) state: Option<String>,
+    /// `shipping.postcode`.
     #[arg(long)]
     pub(crate) postcode: Option<String>,
+    /// `shipping.street1`.
     #[arg(long)]
     pub(crate) street: Option<String>,
 }
@@ -238,10 +279,13 @@ pub(crate) struct PersonArgs {
 /// `paytoken pay`.
 #[derive(Debug, Args)]
 pub(crate) struct PayArgs {
+    /// `amount`: decimal with two fraction digits, such as 50.00.
     #[arg(long)]
     pub(crate) amount: String,
+    /// `currency`: three letters, such as EUR.
     #[arg(long)]
     pub(crate) currency: String,
+    /// `merchantTransactionId`: your own id of this payment, free text (spaces, hyphens, slashes, UUIDs), up to 255 characters.
     #[arg(long)]
     pub(crate) merchant_transaction_id: String,
     #[command(flatten)]
@@ -255,6 +299,7 @@ pub(crate) struct PayArgs {
     /// `initial`: the first payment of a recurring series.
     #[arg(long, value_parser = ["initial"])]
     pub(crate) recurring: Option<String>,
+    /// `customer.customerId`, from `signup`.
     #[arg(long)]
     pub(crate) customer_id: Option<String>,
     /// The cardholder's name.
@@ -272,8 +317,10 @@ pub(crate) struct RegisterArgs {
     /// A bank account instead of a card.
     #[arg(long, conflicts_with_all = ["card_number", "expiry_month", "expiry_year", "cvv"], requires = "bic")]
     pub(crate) iban: Option<String>,
+    /// The bank account's BIC (with --iban).
     #[arg(long, requires = "iban")]
     pub(crate) bic: Option<String>,
+    /// `customer.customerId`, from `signup`.
     #[arg(long)]
     pub(crate) customer_id: Option<String>,
     #[command(flatten)]
@@ -285,8 +332,10 @@ pub(crate) struct RegisterArgs {
 pub(crate) struct ChargeArgs {
     /// The token.
     pub(crate) registration_id: String,
+    /// `amount`: decimal with two fraction digits, such as 50.00.
     #[arg(long)]
     pub(crate) amount: String,
+    /// `currency`: three letters, such as EUR.
     #[arg(long)]
     pub(crate) currency: String,
     /// `DB` (the default) or `PA`.
@@ -298,7 +347,9 @@ pub(crate) struct ChargeArgs {
     /// A count from the token's installment plans.
     #[arg(long)]
     pub(crate) installment: Option<u16>,
-    #[arg(long)]
+    /// The card verification value, where the gateway asks for it again. Prefer
+    /// PAYTOKEN_CVV: a flag shows in `ps` and the shell history.
+    #[arg(long, env = "PAYTOKEN_CVV", hide_env_values = true)]
     pub(crate) cvv: Option<String>,
     /// The merchant's id of this payment (one is made up when left out).
     #[arg(long)]
@@ -308,14 +359,19 @@ pub(crate) struct ChargeArgs {
 /// `paytoken invoices`.
 #[derive(Debug, Args)]
 pub(crate) struct InvoicesArgs {
+    /// The page to fetch, from 1.
     #[arg(long, conflicts_with = "all")]
     pub(crate) page: Option<u32>,
     /// Invoices per page.
     #[arg(long, default_value_t = 100)]
     pub(crate) records: u32,
-    /// Every page from the first until a short or empty one.
+    /// Every page from the first until a short or empty one, printed as each arrives
+    /// (with --json: one invoice a line, then a summary line).
     #[arg(long)]
     pub(crate) all: bool,
+    /// With --all: stop with an error after this many pages (a list that never ends).
+    #[arg(long, default_value_t = 1000, requires = "all")]
+    pub(crate) max_pages: u32,
 }
 
 /// `paytoken inquiry`.
@@ -324,6 +380,7 @@ pub(crate) struct InquiryArgs {
     /// The gateway's payment id.
     #[arg(required_unless_present = "merchant_transaction_id")]
     pub(crate) payment_id: Option<String>,
+    /// `merchantTransactionId`: your own id of this payment, free text (spaces, hyphens, slashes, UUIDs), up to 255 characters.
     #[arg(long, conflicts_with = "payment_id")]
     pub(crate) merchant_transaction_id: Option<String>,
 }

@@ -4,15 +4,21 @@ use std::time::Duration;
 
 use paytoken::{AuthToken, BaseUrl, Client, Credentials, SecureKey, Username};
 
+use zeroize::Zeroizing;
+
 use crate::cli::GatewayArgs;
 use crate::report::Failure;
 
 /// Where the secure key comes from when `--secure-key-file` is not given.
 pub(crate) const SECURE_KEY_VARIABLE: &str = "PAYTOKEN_SECURE_KEY";
 
+/// The answer limit of the list operations (`cards`, `invoices`): about 90,000 cards.
+pub(crate) const LIST_ANSWER_BYTES: usize = 16 * 1024 * 1024;
+
 /// The client for the operations, or the usage error that stops them before anything is
-/// sent (an auth-token request included).
-pub(crate) fn client(args: &GatewayArgs) -> Result<Client, Failure> {
+/// sent (an auth-token request included). `lists` raises the default answer limit to
+/// [`LIST_ANSWER_BYTES`] for the list operations.
+pub(crate) fn client(args: &GatewayArgs, lists: bool) -> Result<Client, Failure> {
     let url = args
         .base_url
         .as_deref()
@@ -43,6 +49,12 @@ pub(crate) fn client(args: &GatewayArgs) -> Result<Client, Failure> {
     }
     if let Some(terminal) = &args.terminal_id {
         builder = builder.terminal_id(parse(terminal, "--terminal-id")?);
+    }
+    match args.max_answer_bytes {
+        Some(0) => return Err(Failure::usage("--max-answer-bytes: must be above zero")),
+        Some(limit) => builder = builder.body_limit(limit),
+        None if lists => builder = builder.body_limit(LIST_ANSWER_BYTES),
+        None => {}
     }
     if let Some(seconds) = args.timeout {
         if seconds == 0 {
@@ -86,18 +98,35 @@ pub(crate) fn token_request(
     ))
 }
 
+/// The most `--secure-key-file` reads: a secure key is tens of characters.
+const SECURE_KEY_FILE_BYTES: u64 = 4096;
+
 /// The secure key, from the file or the environment; never from a flag's value, which the
-/// process list would show.
+/// process list would show. A file is read up to [`SECURE_KEY_FILE_BYTES`] and no further.
 fn secure_key(args: &GatewayArgs) -> Result<SecureKey, Failure> {
     let text = match &args.secure_key_file {
-        Some(path) => std::fs::read_to_string(path).map_err(|error| {
-            Failure::usage(format!("--secure-key-file {}: {error}", path.display()))
-        })?,
-        None => std::env::var(SECURE_KEY_VARIABLE).map_err(|_| {
+        Some(path) => {
+            use std::io::Read as _;
+            let failed = |reason: String| {
+                Failure::usage(format!("--secure-key-file {}: {reason}", path.display()))
+            };
+            let mut text = Zeroizing::new(String::new());
+            std::fs::File::open(path)
+                .and_then(|file| {
+                    file.take(SECURE_KEY_FILE_BYTES + 1)
+                        .read_to_string(&mut text)
+                })
+                .map_err(|error| failed(error.to_string()))?;
+            if u64::try_from(text.len()).map_or(true, |len| len > SECURE_KEY_FILE_BYTES) {
+                return Err(failed("larger than 4 KiB: is it the key?".to_owned()));
+            }
+            text
+        }
+        None => Zeroizing::new(std::env::var(SECURE_KEY_VARIABLE).map_err(|_| {
             Failure::usage(format!(
                 "no secure key: set {SECURE_KEY_VARIABLE} or give --secure-key-file"
             ))
-        })?,
+        })?),
     };
     // A file ends with a newline more often than not; the key itself never does.
     SecureKey::new(text.trim_end_matches(['\r', '\n']))

@@ -29,6 +29,7 @@
 mod cli;
 mod config;
 mod demo;
+mod listing;
 mod operations;
 mod render;
 mod report;
@@ -62,21 +63,22 @@ fn main() -> ExitCode {
                 .print(cli.json);
         }
     };
-    let report = runtime.block_on(run(cli.command, &cli.gateway));
-    // The sandbox server printed its own line; it has nothing more to say.
+    let report = runtime.block_on(run(cli.command, &cli.gateway, cli.json));
+    // The sandbox server printed its own line, or the reader went away: nothing more to
+    // say, and the exit code of what was done.
     if report.json.is_null() && report.human.is_empty() {
-        return ExitCode::SUCCESS;
+        return report.exit.into();
     }
     report.print(cli.json)
 }
 
-async fn run(command: Command, gateway: &cli::GatewayArgs) -> Report {
+async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report {
     match command {
         Command::Demo(args) => demo::run(&args).await,
         Command::Sandbox(args) => serve::run(&args).await,
         Command::AuthToken => {
             let request = config::token_request(gateway);
-            match (config::client(gateway), request) {
+            match (config::client(gateway, false), request) {
                 (Ok(client), Ok(fetch)) => match client.fetch_auth_token(&fetch).await {
                     Ok(grant) => operations::ok_report("auth_token", render::grant(&grant)),
                     Err(error) => Report::from(Failure::from_error("auth_token", &error)),
@@ -84,8 +86,8 @@ async fn run(command: Command, gateway: &cli::GatewayArgs) -> Report {
                 (Err(failure), _) | (_, Err(failure)) => Report::from(failure),
             }
         }
-        operation => match config::client(gateway) {
-            Ok(client) => operations::run(&client, operation).await,
+        operation => match config::client(gateway, operation.lists()) {
+            Ok(client) => operations::run(&client, operation, json).await,
             Err(failure) => Report::from(failure),
         },
     }

@@ -14,18 +14,23 @@ use paytoken::types::{PaymentBrand, PaymentType, RecurringType, Tolerant};
 use paytoken::{
     BankAccount, Card, CardNumber, Client, Customer, Cvv, Error, Shipping, Transaction,
 };
+use zeroize::Zeroizing;
 
 use crate::cli::{
     CardArgs, ChargeArgs, Command, InquiryArgs, InvoicesArgs, PayArgs, PersonArgs, RegisterArgs,
     SignupArgs,
 };
 use crate::config::parse;
+use crate::listing;
 use crate::render;
 use crate::report::{Exit, Failure, Report, transaction_outcome};
 
 /// Runs one operation against the gateway.
-pub(crate) async fn run(client: &Client, command: Command) -> Report {
+pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report {
     let result = match command {
+        Command::Invoices(args) if args.all => {
+            return listing::all_invoices(client, &args, json).await;
+        }
         Command::Signup(args) => signup(client, &args).await,
         Command::Pay(args) => pay(client, &args).await,
         Command::Register(args) => register(client, &args).await,
@@ -114,10 +119,19 @@ fn card(args: &CardArgs, holder: Option<&String>) -> Result<Card, Failure> {
             .clone()
             .ok_or_else(|| Failure::usage(format!("{flag} is required for a card")))
     };
-    let number = CardNumber::new(&required(&args.card_number, "--card-number")?)
+    let (from_stdin_number, from_stdin_cvv) = if args.card_stdin {
+        card_from_stdin()?
+    } else {
+        (None, None)
+    };
+    let number = Zeroizing::new(required(
+        &args.card_number.clone().or(from_stdin_number),
+        "--card-number",
+    )?);
+    let number = CardNumber::new(&number)
         .map_err(|error| Failure::usage(format!("--card-number: {error}")))?;
-    let cvv = Cvv::new(&required(&args.cvv, "--cvv")?)
-        .map_err(|error| Failure::usage(format!("--cvv: {error}")))?;
+    let cvv = Zeroizing::new(required(&args.cvv.clone().or(from_stdin_cvv), "--cvv")?);
+    let cvv = Cvv::new(&cvv).map_err(|error| Failure::usage(format!("--cvv: {error}")))?;
     Ok(Card {
         number,
         expiry_month: parse(
@@ -131,6 +145,30 @@ fn card(args: &CardArgs, holder: Option<&String>) -> Result<Card, Failure> {
         cvv,
         holder: holder.cloned(),
     })
+}
+
+/// The most `--card-stdin` reads: a card number and a CVV fit with room to spare.
+const CARD_STDIN_BYTES: u64 = 256;
+
+/// The card number and the CVV from standard input, one a line (the CVV may be left out,
+/// for `--cvv` or `PAYTOKEN_CVV`). At most [`CARD_STDIN_BYTES`] are read.
+fn card_from_stdin() -> Result<(Option<String>, Option<String>), Failure> {
+    use std::io::Read as _;
+    let mut text = Zeroizing::new(String::new());
+    std::io::stdin()
+        .take(CARD_STDIN_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|error| Failure::usage(format!("--card-stdin: {error}")))?;
+    if u64::try_from(text.len()).map_or(true, |len| len > CARD_STDIN_BYTES) {
+        return Err(Failure::usage(
+            "--card-stdin: more than 256 bytes: give the card number, then the cvv, one a line",
+        ));
+    }
+    let mut lines = text.lines().map(str::trim).filter(|line| !line.is_empty());
+    Ok((
+        lines.next().map(str::to_owned),
+        lines.next().map(str::to_owned),
+    ))
 }
 
 /// `--brand`, or the brand the number tells, or VISA.
@@ -325,14 +363,14 @@ async fn cards(client: &Client, customer_id: Option<&str>) -> Result<Report, Fai
     Ok(ok_report("cards_and_accounts", render::stored(&stored)))
 }
 
+/// One page of invoices (`--all` streams them: `listing`).
 async fn invoices(client: &Client, args: &InvoicesArgs) -> Result<Report, Failure> {
-    let invoices = if args.all {
-        client.all_invoices(args.records).await
-    } else {
-        let page = InvoiceList::new(args.page.unwrap_or(1), args.records);
-        client.invoice_page(&page).await.map(|page| page.invoices)
-    }
-    .map_err(failed("invoice_list"))?;
+    let page = InvoiceList::new(args.page.unwrap_or(1), args.records);
+    let invoices = client
+        .invoice_page(&page)
+        .await
+        .map(|page| page.invoices)
+        .map_err(failed("invoice_list"))?;
     Ok(ok_report("invoice_list", render::invoices(&invoices)))
 }
 

@@ -36,6 +36,12 @@ impl Exit {
     }
 }
 
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> Self {
+        Self::from(exit.code())
+    }
+}
+
 /// A run's result: the JSON object, the readable text, the exit code, and the one line for
 /// stderr when it failed.
 #[derive(Debug)]
@@ -67,6 +73,16 @@ impl Report {
             json,
             human,
             error_line: (exit != Exit::Success).then_some(title),
+        }
+    }
+
+    /// A report with nothing left to print (its reader went away), only an exit code.
+    pub(crate) fn quiet(exit: Exit) -> Self {
+        Self {
+            exit,
+            json: Value::Null,
+            human: String::new(),
+            error_line: None,
         }
     }
 

@@ -95,6 +95,14 @@ pub(crate) fn err(text: &str) {
     let _ = stderr.write_all(safe(text).as_bytes());
 }
 
+/// Rewrites the progress line on standard error (a terminal): back to its start, `text`
+/// (escaped), the rest of the line cleared. Empty text clears it.
+pub(crate) fn progress(text: &str) {
+    let mut stderr = io::stderr().lock();
+    let _ = write!(stderr, "\r{}\u{1b}[K", escape(text));
+    let _ = stderr.flush();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

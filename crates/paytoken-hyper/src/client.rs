@@ -208,8 +208,30 @@ impl<T: Transport> Client<T> {
         self.call(Op(page)).await
     }
 
+    /// The next page of `pager` ([`InvoicePager::next_page`] says which), read as a read
+    /// is (retried); the pager moves on only after a good answer. Page through a list as it
+    /// arrives, holding one page at a time:
+    ///
+    /// ```no_run
+    /// # async fn run(client: paytoken_hyper::Client) -> Result<(), paytoken_hyper::Error> {
+    /// let mut pager = paytoken_protocol::InvoicePager::new(100)?;
+    /// while !pager.is_done() {
+    ///     for invoice in client.next_invoice_page(&mut pager).await?.invoices {
+    ///         println!("{:?}", invoice.order_id);
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error`] of the page; an input error when the pager has ended.
+    pub async fn next_invoice_page(&self, pager: &mut InvoicePager) -> Result<InvoicePage, Error> {
+        self.call(NextPage(pager)).await
+    }
+
     /// Every invoice, in the gateway's order, asking for `records` per page from page 1
-    /// until the list ends ([`InvoicePager`] says when).
+    /// until the list ends ([`InvoicePager`] says when). The whole list is held in memory:
+    /// for a long one, page with [`next_invoice_page`](Self::next_invoice_page).
     ///
     /// # Errors
     /// [`Error`] of the first page that failed (each page is retried as a read); an input

@@ -151,6 +151,10 @@ impl Default for SandboxConfig {
     }
 }
 
+/// The largest configuration file [`SandboxConfig::from_file`] reads: 1 MiB holds
+/// thousands of merchants.
+pub const MAX_CONFIG_FILE_BYTES: u64 = 1024 * 1024;
+
 impl SandboxConfig {
     /// Reads a configuration from JSON text (the shape of the module example).
     ///
@@ -166,16 +170,31 @@ impl SandboxConfig {
         raw.validate()
     }
 
-    /// Reads a configuration from a JSON file.
+    /// Reads a configuration from a JSON file of at most [`MAX_CONFIG_FILE_BYTES`]; no more
+    /// is read (`/dev/zero` is refused, not swallowed).
     ///
     /// # Errors
-    /// [`Error::ConfigFile`] when the file cannot be read, then those of
+    /// [`Error::ConfigFile`] when the file cannot be read or is larger, then those of
     /// [`from_json`](Self::from_json).
     pub fn from_file(path: &std::path::Path) -> Result<Self, Error> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::ConfigFile {
+        use std::io::Read as _;
+        let failed = |source| Error::ConfigFile {
             path: path.display().to_string(),
             source,
-        })?;
+        };
+        let mut text = String::new();
+        std::fs::File::open(path)
+            .and_then(|file| {
+                file.take(MAX_CONFIG_FILE_BYTES + 1)
+                    .read_to_string(&mut text)
+            })
+            .map_err(failed)?;
+        if u64::try_from(text.len()).map_or(true, |len| len > MAX_CONFIG_FILE_BYTES) {
+            return Err(failed(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                "larger than 1 MiB",
+            )));
+        }
         Self::from_json(&text)
     }
 

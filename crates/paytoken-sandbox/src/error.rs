@@ -16,7 +16,8 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
-    /// The configuration file could not be read.
+    /// The configuration file could not be read, or is larger than
+    /// [`MAX_CONFIG_FILE_BYTES`](crate::MAX_CONFIG_FILE_BYTES).
     #[error("cannot read the sandbox configuration file {path}")]
     ConfigFile {
         /// The file.
