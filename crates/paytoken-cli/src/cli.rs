@@ -9,7 +9,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 #[command(name = "paytoken", version, about, max_term_width = 100)]
 pub(crate) struct Cli {
-    /// Print exactly one JSON object on stdout, errors included.
+    /// Print JSON on stdout: exactly one object, errors included (`invoices --all`: one
+    /// invoice a line, then the summary or the error).
     #[arg(long, global = true)]
     pub(crate) json: bool,
 

@@ -86,7 +86,13 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
     let config = match &args.config {
         Some(path) => match SandboxConfig::from_file(path) {
             Ok(config) => config,
-            Err(error) => return Report::from(Failure::usage(error.to_string())),
+            Err(error) => {
+                // The cause (too large, not found) is the part a user acts on.
+                let cause = std::error::Error::source(&error)
+                    .map(|source| format!(": {source}"))
+                    .unwrap_or_default();
+                return Report::from(Failure::usage(format!("{error}{cause}")));
+            }
         },
         None => SandboxConfig::default(),
     };

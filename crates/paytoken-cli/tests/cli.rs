@@ -11,132 +11,14 @@
     clippy::std_instead_of_alloc
 )]
 
+mod common;
+
 use std::io::{BufRead as _, BufReader};
 use std::process::{Command, Stdio};
 
-use paytoken_sandbox::{DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, Sandbox, cards};
+use common::{answering, as_merchant, card_flags, merchant_of, paytoken};
+use paytoken_sandbox::{DEFAULT_PARTNER_ID, Sandbox, cards};
 use serde_json::Value;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn json(&self) -> Value {
-        let mut lines = self.stdout.lines();
-        let first = lines.next().unwrap_or_default();
-        assert!(
-            lines.next().is_none(),
-            "one JSON object, alone: {}",
-            self.stdout
-        );
-        serde_json::from_str(first).unwrap_or_else(|e| panic!("{e}: {}", self.stdout))
-    }
-}
-
-/// Runs the binary with `args` and the environment `env` (and no other `PAYTOKEN_*`).
-async fn paytoken(args: &[&str], env: &[(&str, &str)]) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_paytoken"));
-    command.args(args);
-    for (name, _) in std::env::vars() {
-        if name.starts_with("PAYTOKEN_") {
-            command.env_remove(name);
-        }
-    }
-    command.envs(env.iter().copied());
-    let output = tokio::task::spawn_blocking(move || command.output().unwrap())
-        .await
-        .unwrap();
-    let run = Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).unwrap(),
-        stderr: String::from_utf8(output.stderr).unwrap(),
-    };
-    assert_no_secret(&run);
-    run
-}
-
-/// The flags and environment of the sandbox's default merchant.
-fn merchant_of(sandbox: &Sandbox) -> (Vec<String>, Vec<(&'static str, String)>) {
-    let merchant = sandbox.config().merchant(DEFAULT_MERCHANT_ID).unwrap();
-    let mut flags = vec![
-        "--base-url".to_owned(),
-        sandbox.base_url().to_owned(),
-        "--member-id".to_owned(),
-        DEFAULT_MERCHANT_ID.to_owned(),
-        "--partner-id".to_owned(),
-        DEFAULT_PARTNER_ID.to_owned(),
-        "--username".to_owned(),
-        merchant.username.as_str().to_owned(),
-    ];
-    if let Some(terminal) = merchant.terminal_id {
-        flags.extend(["--terminal-id".to_owned(), terminal.to_string()]);
-    }
-    let env = vec![(
-        "PAYTOKEN_SECURE_KEY",
-        merchant.secure_key.expose_secret().to_owned(),
-    )];
-    (flags, env)
-}
-
-/// Runs `args` as the default merchant of `sandbox`, with `--json`.
-async fn as_merchant(sandbox: &Sandbox, args: &[&str]) -> Run {
-    let (mut flags, env) = merchant_of(sandbox);
-    flags.push("--json".to_owned());
-    flags.extend(args.iter().map(|a| (*a).to_owned()));
-    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-    let env: Vec<(&str, &str)> = env.iter().map(|(n, v)| (*n, v.as_str())).collect();
-    paytoken(&flags, &env).await
-}
-
-fn card_flags(number: &'static str) -> [&'static str; 8] {
-    [
-        "--card-number",
-        number,
-        "--expiry-month",
-        "12",
-        "--expiry-year",
-        "2099",
-        "--cvv",
-        "123",
-    ]
-}
-
-/// Asserts that a run's output shows no secret: the sandbox's secure keys, a whole test
-/// card number, a CVV or key field. (Only `paytoken sandbox`, not run through here, prints
-/// sandbox keys, by design.)
-fn assert_no_secret(run: &Run) {
-    let config = paytoken_sandbox::SandboxConfig::default();
-    let keys: Vec<String> = config
-        .partners
-        .iter()
-        .flat_map(|partner| {
-            std::iter::once(partner.secure_key.expose_secret().to_owned()).chain(
-                partner
-                    .merchants
-                    .iter()
-                    .map(|m| m.secure_key.expose_secret().to_owned()),
-            )
-        })
-        .collect();
-    let output = format!("{}{}", run.stdout, run.stderr);
-    for secret in keys.iter().map(String::as_str).chain([
-        cards::APPROVED,
-        cards::DECLINED,
-        cards::PENDING,
-        cards::THREE_D_SECURE,
-        cards::INSTALLMENTS,
-        "card.cvv",
-        "authentication.sKey",
-    ]) {
-        assert!(
-            !output.contains(secret),
-            "an output shows {secret:?}: {output}"
-        );
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_operation_as_json_with_its_exit_code() {
@@ -256,8 +138,21 @@ async fn every_operation_as_json_with_its_exit_code() {
 
     let run = as_merchant(&sandbox, &["invoices", "--all", "--records", "5"]).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let all = run.json()["count"].as_u64().unwrap();
+    let lines = run.json_lines();
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["outcome"], "ok");
+    let all = summary["count"].as_u64().unwrap();
     assert!(all > 12, "{all}");
+    assert_eq!(
+        lines.len() - 1,
+        usize::try_from(all).unwrap(),
+        "one invoice a line"
+    );
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|line| line["orderId"].is_string())
+    );
     let run = as_merchant(&sandbox, &["invoices", "--page", "2", "--records", "5"]).await;
     assert_eq!(run.json()["count"], 5);
     let run = as_merchant(&sandbox, &["invoices", "--page", "99", "--records", "5"]).await;
@@ -564,47 +459,6 @@ async fn the_demo_passes_against_a_sandbox_that_varies_its_answers() {
         let run = paytoken(&["demo", "--vary-answers", seed], &[]).await;
         assert_eq!(run.code, 0, "seed {seed}: {}{}", run.stdout, run.stderr);
     }
-}
-
-/// A server that answers every request with `body`, as a gateway (or a proxy that mixed
-/// up its connections) might.
-async fn answering(body: &'static str) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        while let Ok((mut stream, _)) = listener.accept().await {
-            let mut request = Vec::new();
-            let mut chunk = [0u8; 4096];
-            // Read the head and as much of the body as its length says.
-            while let Ok(read) = stream.read(&mut chunk).await {
-                request.extend_from_slice(&chunk[..read]);
-                let text = String::from_utf8_lossy(&request);
-                if let Some(end) = text.find("\r\n\r\n") {
-                    let length = text[..end]
-                        .lines()
-                        .find_map(|line| {
-                            let (name, value) = line.split_once(':')?;
-                            name.eq_ignore_ascii_case("content-length")
-                                .then(|| value.trim().parse::<usize>().ok())?
-                        })
-                        .unwrap_or(0);
-                    if request.len() >= end + 4 + length {
-                        break;
-                    }
-                }
-                if read == 0 {
-                    break;
-                }
-            }
-            let answer = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            let _ = stream.write_all(answer.as_bytes()).await;
-        }
-    });
-    format!("http://{address}")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,0 +1,186 @@
+//! What the command's tests share: running the binary as a user does, the sandbox's
+//! merchant as flags, and a server that answers anything with a fixed body.
+#![allow(dead_code, unreachable_pub)]
+
+use std::process::Command;
+
+use paytoken_sandbox::{DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, Sandbox, cards};
+use serde_json::Value;
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    pub fn json(&self) -> Value {
+        let mut lines = self.stdout.lines();
+        let first = lines.next().unwrap_or_default();
+        assert!(
+            lines.next().is_none(),
+            "one JSON object, alone: {}",
+            self.stdout
+        );
+        serde_json::from_str(first).unwrap_or_else(|e| panic!("{e}: {}", self.stdout))
+    }
+
+    /// JSON Lines: one object a line (`invoices --all --json`).
+    pub fn json_lines(&self) -> Vec<Value> {
+        self.stdout
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+            .collect()
+    }
+}
+
+/// Runs the binary with `args` and the environment `env` (and no other `PAYTOKEN_*`).
+pub async fn paytoken(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_paytoken"));
+    command.args(args);
+    for (name, _) in std::env::vars() {
+        if name.starts_with("PAYTOKEN_") {
+            command.env_remove(name);
+        }
+    }
+    command.envs(env.iter().copied());
+    let output = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    let run = Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    };
+    assert_no_secret(&run);
+    run
+}
+
+/// The flags and environment of the sandbox's default merchant.
+pub fn merchant_of(sandbox: &Sandbox) -> (Vec<String>, Vec<(&'static str, String)>) {
+    let merchant = sandbox.config().merchant(DEFAULT_MERCHANT_ID).unwrap();
+    let mut flags = vec![
+        "--base-url".to_owned(),
+        sandbox.base_url().to_owned(),
+        "--member-id".to_owned(),
+        DEFAULT_MERCHANT_ID.to_owned(),
+        "--partner-id".to_owned(),
+        DEFAULT_PARTNER_ID.to_owned(),
+        "--username".to_owned(),
+        merchant.username.as_str().to_owned(),
+    ];
+    if let Some(terminal) = merchant.terminal_id {
+        flags.extend(["--terminal-id".to_owned(), terminal.to_string()]);
+    }
+    let env = vec![(
+        "PAYTOKEN_SECURE_KEY",
+        merchant.secure_key.expose_secret().to_owned(),
+    )];
+    (flags, env)
+}
+
+/// Runs `args` as the default merchant of `sandbox`, with `--json`.
+pub async fn as_merchant(sandbox: &Sandbox, args: &[&str]) -> Run {
+    let (mut flags, env) = merchant_of(sandbox);
+    flags.push("--json".to_owned());
+    flags.extend(args.iter().map(|a| (*a).to_owned()));
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let env: Vec<(&str, &str)> = env.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    paytoken(&flags, &env).await
+}
+
+pub fn card_flags(number: &'static str) -> [&'static str; 8] {
+    [
+        "--card-number",
+        number,
+        "--expiry-month",
+        "12",
+        "--expiry-year",
+        "2099",
+        "--cvv",
+        "123",
+    ]
+}
+
+/// Asserts that a run's output shows no secret: the sandbox's secure keys, a whole test
+/// card number, a CVV or key field. (Only `paytoken sandbox`, not run through here, prints
+/// sandbox keys, by design.)
+pub fn assert_no_secret(run: &Run) {
+    let config = paytoken_sandbox::SandboxConfig::default();
+    let keys: Vec<String> = config
+        .partners
+        .iter()
+        .flat_map(|partner| {
+            std::iter::once(partner.secure_key.expose_secret().to_owned()).chain(
+                partner
+                    .merchants
+                    .iter()
+                    .map(|m| m.secure_key.expose_secret().to_owned()),
+            )
+        })
+        .collect();
+    let output = format!("{}{}", run.stdout, run.stderr);
+    for secret in keys.iter().map(String::as_str).chain([
+        cards::APPROVED,
+        cards::DECLINED,
+        cards::PENDING,
+        cards::THREE_D_SECURE,
+        cards::INSTALLMENTS,
+        "card.cvv",
+        "authentication.sKey",
+    ]) {
+        assert!(
+            !output.contains(secret),
+            "an output shows {secret:?}: {output}"
+        );
+    }
+}
+
+/// A server that answers every request with `body`, as a gateway (or a proxy that mixed
+/// up its connections) might.
+pub async fn answering(body: &'static str) -> String {
+    answering_with(move |_| body.to_owned()).await
+}
+
+/// A server that answers the `n`th request (from 0) with `body(n)`.
+pub async fn answering_with(body: impl Fn(u64) -> String + Send + 'static) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut served = 0;
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let mut request = Vec::new();
+            let mut chunk = [0u8; 4096];
+            // Read the head and as much of the body as its length says.
+            while let Ok(read) = stream.read(&mut chunk).await {
+                request.extend_from_slice(&chunk[..read]);
+                let text = String::from_utf8_lossy(&request);
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let length = text[..end]
+                        .lines()
+                        .find_map(|line| {
+                            let (name, value) = line.split_once(':')?;
+                            name.eq_ignore_ascii_case("content-length")
+                                .then(|| value.trim().parse::<usize>().ok())?
+                        })
+                        .unwrap_or(0);
+                    if request.len() >= end + 4 + length {
+                        break;
+                    }
+                }
+                if read == 0 {
+                    break;
+                }
+            }
+            let body = body(served);
+            served += 1;
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(answer.as_bytes()).await;
+        }
+    });
+    format!("http://{address}")
+}
