@@ -12,8 +12,8 @@
 //!
 //! | directive | effect |
 //! |---|---|
-//! | `latency=<n>ms` or `<n>s` | waits before handling the request |
-//! | `stall=<n>ms` or `<n>s` | sends the status and headers, then waits before the body |
+//! | `latency=<n>ms` or `<n>s` | waits before handling the request (at most 300 s) |
+//! | `stall=<n>ms` or `<n>s` | sends the status and headers, then waits before the body (at most 300 s) |
 //! | `drop=before` | closes the connection without handling the request: nothing happened |
 //! | `drop=after` | handles the request, then closes the connection without an answer: a payment exists, and an inquiry finds it |
 //! | `status=500` or `status=502` | handles the request, then answers that status with an HTML page |
@@ -130,9 +130,13 @@ impl Faults {
     }
 }
 
-const DURATION: &str = "expected a whole number of ms or s, such as 250ms or 2s";
+const DURATION: &str = "expected a whole number of ms or s up to 300s, such as 250ms or 2s";
 
-/// `250ms` or `2s`.
+/// The longest latency or stall a directive may ask for: longer than any client's timeout,
+/// short enough that a connection cannot be held forever by asking.
+pub const MAX_FAULT_DURATION: Duration = Duration::from_secs(300);
+
+/// `250ms` or `2s`, at most [`MAX_FAULT_DURATION`].
 fn parse_duration(text: &str) -> Option<Duration> {
     let (digits, unit): (&str, fn(u64) -> Duration) = if let Some(ms) = text.strip_suffix("ms") {
         (ms, Duration::from_millis)
@@ -142,7 +146,11 @@ fn parse_duration(text: &str) -> Option<Duration> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    digits.parse().ok().map(unit)
+    digits
+        .parse()
+        .ok()
+        .map(unit)
+        .filter(|duration| *duration <= MAX_FAULT_DURATION)
 }
 
 #[cfg(test)]
@@ -182,6 +190,9 @@ mod tests {
             "status=404",
             "explode",
             "stall=-1s",
+            "latency=18446744073709551615s",
+            "latency=301s",
+            "stall=300001ms",
         ] {
             let error = Faults::parse(bad).unwrap_err();
             assert!(error.to_string().contains(bad), "{error}");

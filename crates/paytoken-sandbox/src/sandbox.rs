@@ -2,6 +2,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -12,6 +13,12 @@ use crate::config::SandboxConfig;
 use crate::faults::Faults;
 use crate::gateway::Gateway;
 use crate::invoices::InvoiceShape;
+
+/// How long a client has to send a request, headers and body, by default.
+pub const DEFAULT_REQUEST_DEADLINE: Duration = Duration::from_secs(30);
+
+/// How many connections the sandbox serves at once, by default.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 4096;
 use crate::received::ReceivedLog;
 use crate::server::FaultQueue;
 use crate::{Error, server};
@@ -28,6 +35,8 @@ pub struct SandboxBuilder {
     invoice_shape: InvoiceShape,
     address: SocketAddr,
     vary_answers: Option<u64>,
+    request_deadline: Duration,
+    max_connections: usize,
     #[cfg(feature = "tls")]
     tls: Option<crate::TlsIdentity>,
 }
@@ -41,6 +50,8 @@ impl Default for SandboxBuilder {
             invoice_shape: InvoiceShape::default(),
             address: SocketAddr::from(([127, 0, 0, 1], 0)),
             vary_answers: None,
+            request_deadline: DEFAULT_REQUEST_DEADLINE,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
             #[cfg(feature = "tls")]
             tls: None,
         }
@@ -82,6 +93,23 @@ impl SandboxBuilder {
     /// for `EUR`): a tolerant client reads the same verdicts as without it.
     pub fn vary_answers(mut self, seed: u64) -> Self {
         self.vary_answers = Some(seed);
+        self
+    }
+
+    /// How long a client has to send one request, headers and body, once it has started
+    /// ([`DEFAULT_REQUEST_DEADLINE`] by default); a connection past it is closed, with
+    /// `408` when its headers were read. Idle keep-alive connections get as long.
+    pub fn request_deadline(mut self, deadline: Duration) -> Self {
+        self.request_deadline = deadline;
+        self
+    }
+
+    /// How many connections are served at once ([`DEFAULT_MAX_CONNECTIONS`] by default);
+    /// one past that is closed as soon as it is accepted. With every connection held to
+    /// its [request deadline](Self::request_deadline), slow clients cannot hold the
+    /// sandbox for long.
+    pub fn max_connections(mut self, max: usize) -> Self {
+        self.max_connections = max.max(1);
         self
     }
 
@@ -134,6 +162,8 @@ impl SandboxBuilder {
                 tls,
                 faults: self.faults,
                 fault_queue: Arc::clone(&fault_queue),
+                request_deadline: self.request_deadline,
+                max_connections: self.max_connections,
             },
             gateway,
             Arc::clone(&received),

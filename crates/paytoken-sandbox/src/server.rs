@@ -81,6 +81,8 @@ pub(crate) struct Listening {
     pub(crate) tls: Option<Acceptor>,
     pub(crate) faults: Faults,
     pub(crate) fault_queue: Arc<FaultQueue>,
+    pub(crate) request_deadline: Duration,
+    pub(crate) max_connections: usize,
 }
 
 /// What one connection shares with the others.
@@ -90,6 +92,7 @@ struct Shared {
     received: Arc<ReceivedLog>,
     faults: Faults,
     fault_queue: Arc<FaultQueue>,
+    request_deadline: Duration,
 }
 
 /// Accepts connections until `shutdown` changes, then lets open ones finish for a moment.
@@ -104,17 +107,23 @@ pub(crate) async fn serve(
         tls,
         faults,
         fault_queue,
+        request_deadline,
+        max_connections,
     } = listening;
     let shared = Shared {
         gateway,
         received,
         faults,
         fault_queue,
+        request_deadline,
     };
     let mut connections = JoinSet::new();
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
+                // Every connection is held to its deadline, so the ones at the cap are
+                // live: a new one is closed at once rather than starve them.
+                Ok(_) if connections.len() >= max_connections => {}
                 Ok((stream, _)) => {
                     let _ = stream.set_nodelay(true);
                     let (shared, shutdown) = (shared.clone(), shutdown.clone());
@@ -125,8 +134,10 @@ pub(crate) async fn serve(
                             let acceptor = acceptor.clone();
                             connections.spawn(async move {
                                 // A failed handshake is the client's problem: no request,
-                                // no answer.
-                                if let Ok(stream) = acceptor.accept(stream).await {
+                                // no answer. It gets the request deadline too.
+                                let deadline = shared.request_deadline;
+                                let handshake = acceptor.accept(stream);
+                                if let Ok(Ok(stream)) = tokio::time::timeout(deadline, handshake).await {
                                     connection(stream, shared, shutdown).await;
                                 }
                             })
@@ -154,17 +165,21 @@ async fn connection<I>(io: I, shared: Shared, mut shutdown: watch::Receiver<bool
 where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
+    let deadline = shared.request_deadline;
     let service = service_fn(move |request: Request<Incoming>| {
         shared
             .received
             .record(request.method().as_str(), request.uri().path());
         let faults = shared.fault_queue.pop().unwrap_or(shared.faults);
         let gateway = Arc::clone(&shared.gateway);
-        async move { respond(&gateway, faults, request).await }
+        async move { respond(&gateway, faults, request, deadline).await }
     });
     let mut served = pin!(
         http1::Builder::new()
             .timer(TokioTimer::new())
+            // The headers (and the wait for them on a kept-alive connection) get the
+            // request deadline; the body gets it again in `respond`.
+            .header_read_timeout(deadline)
             .serve_connection(TokioIo::new(io), service)
     );
     let mut closing = false;
@@ -183,6 +198,7 @@ async fn respond(
     gateway: &Gateway,
     sandbox_faults: Faults,
     request: Request<Incoming>,
+    deadline: Duration,
 ) -> Result<Response<AnswerBody>, Dropped> {
     let faults = match request.headers().get(FAULT_HEADER) {
         None => sandbox_faults,
@@ -202,8 +218,12 @@ async fn respond(
         return Err(Dropped);
     }
     let (parts, body) = request.into_parts();
-    let Ok(body) = Limited::new(body, MAX_REQUEST_BODY).collect().await else {
-        return Ok(plain(413, "request body too large or broken\n"));
+    let reading = Limited::new(body, MAX_REQUEST_BODY).collect();
+    let body = match tokio::time::timeout(deadline, reading).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(_)) => return Ok(closing(plain(413, "request body too large or broken\n"))),
+        // A body that never ends holds the connection no longer than its deadline.
+        Err(_) => return Ok(closing(plain(408, "request body not received in time\n"))),
     };
     let body = body.to_bytes();
     let auth_token = parts
@@ -254,6 +274,14 @@ fn broken_body(body: &str, fault: BodyFault) -> String {
         }
         BodyFault::Oversized => oversized(),
     }
+}
+
+/// `response`, with the connection closed after it (the rest of the request is unread).
+fn closing(mut response: Response<AnswerBody>) -> Response<AnswerBody> {
+    response
+        .headers_mut()
+        .insert(hyper::header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 fn plain(status: u16, text: &str) -> Response<AnswerBody> {
