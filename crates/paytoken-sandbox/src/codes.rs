@@ -14,7 +14,8 @@
 //! | `0008` | Your request processed successfully | cards and accounts |
 //! | `00026` | Record found | inquiry |
 //! | `00001` | Success | invoice list page |
-//! | `200` | Token generated successfully | auth token, regenerate |
+//! | `200` | Token generated successfully | auth token |
+//! | `00020` | Auth Token generated successfully | regenerate (under `statusInvoiceResult`, as documented) |
 //! | `10001` | Transaction failed | declined card, insufficient funds (see `remark`) |
 //! | `10004` | Transaction pending | pending card |
 //! | `90026` | 3-D Secure authentication pending | 3-D Secure card |
@@ -36,11 +37,19 @@
 //! | `30011` | Customer not found | `customer.customerId` unknown to the member |
 //! | `30012` | No INITIAL payment on this registration | `REPEATED` before `INITIAL` |
 //! | `30013` | Installment count not offered for this registration | count outside the plan |
+//! | `30014` | Too many fields | a form of more than 200 fields |
+//! | `30015` | Field too long | a value past its bound: 2,048 characters for a URL or a token, 255 for any other |
+//! | `30016` | Unknown currency | not an ISO 4217 code in use |
+//! | `30017` | Amount above the limit | above 1,000,000,000.00 |
+//! | `30018` | Brand does not match the card number | `paymentBrand` other than the number's brand |
+//! | `30019` | Implausible expiry year | more than 20 years ahead |
+//! | `30025` | Invalid Recurring Type. | cards and accounts with no registrations (the gateway's words, sic; its code is not public, this one is the sandbox's) |
 //! | `30040` | No record found for the given id | inquiry of an unknown payment |
 //! | `30050` | No installment plan for this card | BIN without a plan |
 //! | `30060` | No records found | invoice page past the end |
 //! | `90010` | Registration not found | unknown token, or another member's |
 //! | `90011` | Registration is inactive | deleted token |
+//! | `90020` | Sandbox storage full | the sandbox holds as many payments, registrations or customers as it keeps |
 
 /// One code and its description, as the sandbox sends them in `result`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,6 +135,20 @@ pub(crate) const INSTALLMENT_NOT_OFFERED: Code = code(
 /// The gateway's answer to a list of cards and accounts with nothing in it; the code is the
 /// sandbox's own (the gateway's is not public), the description the gateway's, sic.
 pub const NO_REGISTRATIONS: Code = code("30025", "Invalid Recurring Type.");
+/// A form of more fields than any operation sends.
+pub const TOO_MANY_FIELDS: Code = code("30014", "Too many fields");
+/// A value longer than a gateway keeps.
+pub const FIELD_TOO_LONG: Code = code("30015", "Field too long");
+/// A currency that is not an ISO 4217 code in use.
+pub const UNKNOWN_CURRENCY: Code = code("30016", "Unknown currency");
+/// An amount above the sandbox's ceiling.
+pub const AMOUNT_ABOVE_LIMIT: Code = code("30017", "Amount above the limit");
+/// A `paymentBrand` that the card number's range contradicts.
+pub const BRAND_MISMATCH: Code = code("30018", "Brand does not match the card number");
+/// An expiry year too far ahead to be a card's.
+pub const IMPLAUSIBLE_EXPIRY: Code = code("30019", "Implausible expiry year");
+/// The sandbox holds as much as it keeps; start a new one.
+pub const STORAGE_FULL: Code = code("90020", "Sandbox storage full");
 /// No such transaction.
 pub const NO_RECORD: Code = code("30040", "No record found for the given id");
 /// `30050`: No installment plan for this card.

@@ -2,13 +2,23 @@
 //! handler shares.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::str::FromStr;
 
 use crate::codes;
 use crate::problem::{Problem, Problems};
 
+/// The most fields a form may have: the fullest payment sends about 40.
+pub(crate) const MAX_FIELDS: usize = 200;
+
+/// The longest value of a URL field or a token, in characters.
+const MAX_LONG_VALUE: usize = 2048;
+/// The longest value of any other field, in characters.
+const MAX_VALUE: usize = 255;
+
 /// The decoded fields of one request, in order. A field sent twice is refused: the gateway
-/// could not know which one was signed.
+/// could not know which one was signed. Reading is linear in the body, and bounded: at
+/// most [`MAX_FIELDS`] fields, each value within its length.
 #[derive(Debug)]
 pub(crate) struct Form<'a> {
     fields: Vec<(Cow<'a, str>, Cow<'a, str>)>,
@@ -17,9 +27,21 @@ pub(crate) struct Form<'a> {
 impl<'a> Form<'a> {
     pub(crate) fn parse(body: &'a [u8]) -> Result<Self, Problems> {
         let mut fields: Vec<(Cow<'a, str>, Cow<'a, str>)> = Vec::with_capacity(48);
+        let mut names: HashSet<Cow<'a, str>> = HashSet::with_capacity(48);
         for pair in paytoken_types::form::decode(body) {
             let (name, value) = pair.map_err(|_| Problems::from(codes::MALFORMED_BODY))?;
-            if fields.iter().any(|(seen, _)| *seen == name) {
+            if fields.len() == MAX_FIELDS {
+                return Err(codes::TOO_MANY_FIELDS.into());
+            }
+            let longest = if name.ends_with("Url") || name.ends_with("authToken") {
+                MAX_LONG_VALUE
+            } else {
+                MAX_VALUE
+            };
+            if value.len() > longest && value.chars().count() > longest {
+                return Err(codes::FIELD_TOO_LONG.into());
+            }
+            if !names.insert(name.clone()) {
                 return Err(codes::MALFORMED_BODY.into());
             }
             fields.push((name, value));
@@ -104,5 +126,27 @@ mod tests {
         let form = Form::parse(b"a=&b=x+y%21").unwrap();
         assert_eq!(form.get("a"), None);
         assert_eq!(form.get("b"), Some("x y!"));
+    }
+
+    #[test]
+    fn refuses_too_many_fields_and_too_long_values() {
+        let many: String = (0..=MAX_FIELDS).map(|i| format!("f{i}=x&")).collect();
+        assert_eq!(
+            Form::parse(many.as_bytes()).unwrap_err().code(),
+            codes::TOO_MANY_FIELDS.code
+        );
+        let long = format!("orderDescriptor={}", "x".repeat(256));
+        assert_eq!(
+            Form::parse(long.as_bytes()).unwrap_err().code(),
+            codes::FIELD_TOO_LONG.code
+        );
+        let url = format!(
+            "merchantRedirectUrl=https://shop.example/{}",
+            "x".repeat(1500)
+        );
+        assert!(Form::parse(url.as_bytes()).is_ok());
+        // 255 characters of two bytes each are within the bound.
+        let wide = format!("card.holder={}", "ü".repeat(255));
+        assert!(Form::parse(wide.as_bytes()).is_ok());
     }
 }

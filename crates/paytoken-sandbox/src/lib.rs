@@ -71,6 +71,7 @@ pub mod cards;
 mod clock;
 pub mod codes;
 mod config;
+mod currencies;
 mod entropy;
 mod error;
 pub mod faults;

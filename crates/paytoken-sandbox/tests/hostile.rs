@@ -134,3 +134,179 @@ async fn a_fault_directive_cannot_ask_for_forever() {
         assert!(raw.text().contains("300s"), "{}", raw.text());
     }
 }
+
+/// The codes of a refusal of `operation`, sent by the protocol crate.
+async fn refused<O: paytoken_protocol::Operation>(
+    sandbox: &Sandbox,
+    context: &paytoken_protocol::Context,
+    operation: &O,
+) -> String
+where
+    O::Response: std::fmt::Debug,
+{
+    let error = call(sandbox, context, operation).await.unwrap_err();
+    error
+        .refusal()
+        .unwrap_or_else(|| panic!("not a refusal: {error}"))
+        .result
+        .code
+        .to_string()
+}
+
+#[tokio::test]
+async fn a_body_of_fourteen_thousand_fields_is_refused_with_its_code() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let token = context
+        .auth_token
+        .as_ref()
+        .unwrap()
+        .expose_secret()
+        .to_owned();
+    // 14,000 distinct names of one to three characters, without values: 52 KiB.
+    let digits = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let name = |mut n: usize| {
+        let mut name = String::new();
+        loop {
+            name.push(char::from(digits[n % 62]));
+            n /= 62;
+            if n == 0 {
+                break name;
+            }
+            n -= 1;
+        }
+    };
+    let body: String = (0..14_000).map(|i| name(i) + "&").collect();
+    assert!(body.len() < 64 * 1024, "{} bytes", body.len());
+    let raw = exchange(
+        sandbox.address(),
+        "POST",
+        "/transactionServices/REST/v1/getCardsAndAccounts",
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("AuthToken", &token),
+        ],
+        body.as_bytes(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(raw.status, 200);
+    assert_eq!(raw.json()["result"]["code"], "30014", "{}", raw.text());
+}
+
+#[tokio::test]
+async fn values_no_gateway_would_take_are_refused_each_with_its_code() {
+    use paytoken_protocol::ops::payment::Payment;
+    use paytoken_protocol::ops::registration::Registration;
+    use paytoken_types::{Amount, CardNumber, PaymentBrand};
+
+    let sandbox = Sandbox::start().await.unwrap();
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let pay = |amount: Amount, currency: &str, card: paytoken_types::Card| {
+        Payment::new(
+            order_id().parse().unwrap(),
+            amount,
+            currency.parse().unwrap(),
+            card,
+        )
+    };
+    let fifty = Amount::from_minor_units(5000);
+    let huge = Amount::from_minor_units(u64::MAX);
+    assert_eq!(
+        refused(
+            &sandbox,
+            &context,
+            &pay(huge, "EUR", card(paytoken_sandbox::cards::APPROVED))
+        )
+        .await,
+        "30017"
+    );
+    assert_eq!(
+        refused(
+            &sandbox,
+            &context,
+            &pay(fifty, "XYZ", card(paytoken_sandbox::cards::APPROVED))
+        )
+        .await,
+        "30016"
+    );
+    let zeros = paytoken_types::Card {
+        number: CardNumber::new("0000000000000000").unwrap(),
+        ..card(paytoken_sandbox::cards::APPROVED)
+    };
+    let zeros = pay(fifty, "EUR", zeros).brand(PaymentBrand::Visa);
+    assert_eq!(refused(&sandbox, &context, &zeros).await, "30002");
+    let far = paytoken_types::Card {
+        expiry_year: "9999".parse().unwrap(),
+        ..card(paytoken_sandbox::cards::APPROVED)
+    };
+    assert_eq!(
+        refused(&sandbox, &context, &pay(fifty, "EUR", far)).await,
+        "30019"
+    );
+    let visa_as_mc =
+        pay(fifty, "EUR", card(paytoken_sandbox::cards::APPROVED)).brand(PaymentBrand::Mastercard);
+    assert_eq!(refused(&sandbox, &context, &visa_as_mc).await, "30018");
+    let registration =
+        Registration::card(card(paytoken_sandbox::cards::APPROVED)).brand(PaymentBrand::Amex);
+    assert_eq!(refused(&sandbox, &context, &registration).await, "30018");
+    // The platform's names for a brand are the brand: MASTERCARD for an MC card is fine.
+    let named = pay(
+        fifty,
+        "EUR",
+        card(paytoken_sandbox::cards::MASTERCARD_APPROVED),
+    )
+    .brand(PaymentBrand::Other("MASTERCARD".into()));
+    call(&sandbox, &context, &named).await.unwrap();
+}
+
+#[tokio::test]
+async fn an_installment_count_is_plain_digits_and_a_long_value_is_refused() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let merchant = merchant(&sandbox);
+    let context = signed_in(&sandbox, merchant).await;
+    let token = context
+        .auth_token
+        .as_ref()
+        .unwrap()
+        .expose_secret()
+        .to_owned();
+    let key = merchant.secure_key.expose_secret();
+    let member = merchant.member_id.as_str();
+    let registration = "8a82944a4cc25ebf014cc2c782423202";
+    let checksum = sign(&[member, key, registration, "5.00"]);
+    let raw = post(
+        &sandbox,
+        &format!("/transactionServices/REST/v1/paywithtoken/{registration}"),
+        Some(&token),
+        &[
+            ("authentication.memberId", member),
+            ("authentication.checksum", &checksum),
+            ("amount", "5.00"),
+            ("currency", "EUR"),
+            ("paymentType", "DB"),
+            ("installment", "+3"),
+        ],
+    )
+    .await;
+    assert!(
+        raw.json()["result"]["code"]
+            .as_str()
+            .unwrap()
+            .contains("30008"),
+        "{}",
+        raw.text()
+    );
+    let long = "x".repeat(70_000 / 4);
+    let raw = post(
+        &sandbox,
+        "/transactionServices/REST/v1/getCardsAndAccounts",
+        Some(&token),
+        &[
+            ("authentication.memberId", member),
+            ("orderDescriptor", &long),
+        ],
+    )
+    .await;
+    assert_eq!(raw.json()["result"]["code"], "30015", "{}", raw.text());
+}

@@ -1,16 +1,33 @@
 //! The `card.*` fields of payments and registrations, checked and kept as the gateway shows
 //! them: brand, BIN, last four digits, expiry. The number and CVV are not kept.
 
-use paytoken_types::{CardNumber, Cvv, ExpiryMonth, ExpiryYear, Timestamp};
+use paytoken_types::{CardNumber, Cvv, ExpiryMonth, ExpiryYear, PaymentBrand, Timestamp};
 
-use crate::cards::{self, Behaviour};
+use crate::cards::Behaviour;
 use crate::codes;
 use crate::form::Form;
 use crate::problem::{Problem, Problems};
 use crate::state::StoredCard;
 
+/// The last expiry year accepted. A real gateway refuses years no card carries (cards are
+/// issued for at most a few years); the sandbox accepts up to 2099 so that the tests and
+/// examples of today, which use 2099 to outlive the sandbox's clock, keep working.
+const LAST_EXPIRY_YEAR: u16 = 2099;
+
+/// Checks that `paymentBrand` (read as the platform reads brand names) is the brand of the
+/// card's number.
+pub(super) fn check_brand(card: &StoredCard, brand: Option<&str>, problems: &mut Problems) {
+    use paytoken_types::Tolerant as _;
+    if let Some(sent) = brand.and_then(PaymentBrand::read_tolerant)
+        && sent.as_str() != card.brand
+    {
+        problems.push(codes::BRAND_MISMATCH);
+    }
+}
+
 /// Reads the card, adding a problem for each field that is missing or wrong, and for a
-/// card that expired before the month of `now` (unix seconds).
+/// card that expired before the month of `now` (unix seconds), whose number belongs to no
+/// brand, or whose expiry year is past 2099.
 pub(super) fn read(
     form: &Form<'_>,
     cvv_required: bool,
@@ -28,6 +45,15 @@ pub(super) fn read(
         form.parsed::<Cvv>("card.cvv", Problem::invalid("card.cvv"), problems);
     }
     let (number, month, year) = (number?, month?, year?);
+    let Some(brand) = PaymentBrand::of_digits(number.expose_digits()) else {
+        // A number of no card brand's range (0000000000000000 passes Luhn).
+        problems.push(codes::INVALID_CARD_NUMBER);
+        return None;
+    };
+    if year.get() > LAST_EXPIRY_YEAR {
+        problems.push(codes::IMPLAUSIBLE_EXPIRY);
+        return None;
+    }
     if let Some(today) = Timestamp::from_unix_seconds(now)
         && (year.get(), month.get()) < (today.year(), today.month())
     {
@@ -36,7 +62,7 @@ pub(super) fn read(
     }
     let digits = number.expose_digits();
     Some(StoredCard {
-        brand: cards::brand_of(digits),
+        brand: brand.as_str().to_owned(),
         bin: number.bin().to_owned(),
         last_four: number.last_four().to_owned(),
         expiry_month: month.to_wire().as_str().to_owned(),

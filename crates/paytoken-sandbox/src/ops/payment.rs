@@ -5,7 +5,9 @@ use paytoken_types::{Amount, Currency, MerchantTransactionId};
 
 use super::{card_input, transaction};
 use crate::codes;
+use crate::currencies;
 use crate::entropy;
+use crate::form::Form;
 use crate::gateway::{Answer, Call, Gateway};
 use crate::problem::{Problem, Problems};
 use crate::state::{Instrument, Payment, Registration, State, Status};
@@ -25,7 +27,7 @@ pub(super) fn handle(
         problems.push(Problem::invalid("merchantTransactionId"));
     }
     let amount = parse_amount(amount_text, &mut problems);
-    let currency: Option<Currency> = form.parsed_required("currency", &mut problems);
+    let currency = read_currency(form, &mut problems);
     let payment_type = form.required("paymentType", &mut problems);
     if payment_type.is_some_and(|kind| !matches!(kind, "DB" | "PA")) {
         problems.push(codes::INVALID_PAYMENT_TYPE);
@@ -33,6 +35,9 @@ pub(super) fn handle(
     let brand = form.required("paymentBrand", &mut problems);
     let mode = form.required("paymentMode", &mut problems);
     let card = card_input::read(form, true, gateway.clock.unix_seconds(), &mut problems);
+    if let Some(card) = &card {
+        card_input::check_brand(card, brand, &mut problems);
+    }
     let store = form.flag("createRegistration", &mut problems);
     let initial = match form.get("recurringType") {
         None => false,
@@ -95,14 +100,32 @@ pub(super) fn handle(
     ))
 }
 
-/// The amount as the wire writes it (`digits.dd`), above zero.
+/// The largest amount the sandbox takes: a real gateway has a ceiling too.
+const MAX_AMOUNT: Amount = Amount::from_minor_units(100_000_000_000);
+
+/// The amount as the wire writes it (`digits.dd`), above zero and at most 1,000,000,000.00.
 pub(super) fn parse_amount(text: &str, problems: &mut Problems) -> Option<Amount> {
     let amount = text
         .parse::<Amount>()
         .ok()
         .filter(|amount| *amount != Amount::ZERO);
-    if amount.is_none() {
-        problems.push(codes::INVALID_AMOUNT);
+    match amount {
+        None => problems.push(codes::INVALID_AMOUNT),
+        Some(amount) if amount > MAX_AMOUNT => {
+            problems.push(codes::AMOUNT_ABOVE_LIMIT);
+            return None;
+        }
+        Some(_) => {}
     }
     amount
+}
+
+/// `currency`: required, three upper-case letters, and an ISO 4217 code in use.
+pub(super) fn read_currency(form: &Form<'_>, problems: &mut Problems) -> Option<Currency> {
+    let currency: Currency = form.parsed_required("currency", problems)?;
+    if !currencies::is_known(currency.as_str()) {
+        problems.push(codes::UNKNOWN_CURRENCY);
+        return None;
+    }
+    Some(currency)
 }

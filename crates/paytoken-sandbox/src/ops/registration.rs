@@ -39,6 +39,9 @@ pub(super) fn handle(
             .map(Instrument::Card)
     };
     let brand = form.required("paymentBrand", &mut problems);
+    if let Some(Instrument::Card(card)) = &instrument {
+        card_input::check_brand(card, brand, &mut problems);
+    }
     let mode = form.required("paymentMode", &mut problems);
     if form
         .get("createRegistration")

@@ -1,9 +1,9 @@
 //! `paywithtoken/{id}`: a payment with a stored token (`DB` or `PA`, plain, `INITIAL`,
 //! `REPEATED`, with an installment count) or its deletion (`DL`).
 
-use paytoken_types::{Currency, Cvv, MerchantTransactionId, RegistrationId};
+use paytoken_types::{Cvv, MerchantTransactionId, RegistrationId};
 
-use super::payment::parse_amount;
+use super::payment::{parse_amount, read_currency};
 use super::transaction;
 use crate::cards::{self, Behaviour};
 use crate::codes;
@@ -65,7 +65,7 @@ fn pay(
 
     let mut problems = Problems::default();
     let amount = parse_amount(amount_text, &mut problems);
-    let currency: Option<Currency> = form.parsed_required("currency", &mut problems);
+    let currency = read_currency(form, &mut problems);
     let transaction_id = form.get("merchantTransactionId");
     if transaction_id.is_some_and(|id| MerchantTransactionId::new(id).is_err()) {
         problems.push(Problem::invalid("merchantTransactionId"));
@@ -79,11 +79,18 @@ fn pay(
             None
         }
     };
-    let installment: Option<u32> = form.parsed(
-        "installment",
-        Problem::invalid("installment"),
-        &mut problems,
-    );
+    // A count in plain digits: `+3` is not one, though Rust's parser would take it.
+    let installment: Option<u32> = match form.get("installment") {
+        Some(count) if !count.bytes().all(|b| b.is_ascii_digit()) => {
+            problems.push(Problem::invalid("installment"));
+            None
+        }
+        _ => form.parsed(
+            "installment",
+            Problem::invalid("installment"),
+            &mut problems,
+        ),
+    };
     problems.into_result()?;
     let (Some(amount), Some(currency)) = (amount, currency) else {
         // Each `None` above pushed a problem, so `into_result` returned already.
