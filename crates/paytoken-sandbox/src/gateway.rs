@@ -80,6 +80,8 @@ pub(crate) struct Gateway {
     pub(crate) base_url: String,
     /// Incidental fields varied in every JSON answer, when asked for.
     pub(crate) variation: Option<Variation>,
+    /// The most payments, registrations, customers or live auth tokens kept.
+    pub(crate) max_records: usize,
     state: Mutex<State>,
 }
 
@@ -98,8 +100,29 @@ impl Gateway {
             invoice_shape,
             base_url,
             variation: None,
+            max_records: crate::DEFAULT_MAX_RECORDS,
             state: Mutex::new(state),
         }
+    }
+
+    /// Keeps at most `max` records of each kind.
+    pub(crate) fn keeping(mut self, max: usize) -> Self {
+        self.max_records = max;
+        self
+    }
+
+    /// Refuses to create anything more once the state holds [`Gateway::max_records`] of
+    /// any kind: what the sandbox remembers has a bound.
+    pub(crate) fn check_room(&self, state: &State) -> Result<(), Problems> {
+        let max = self.max_records;
+        let full = state.payments.len() >= max
+            || state.registrations.len() >= max
+            || state.customers.len() >= max
+            || state.tokens.len() >= max;
+        if full {
+            return Err(codes::STORAGE_FULL.into());
+        }
+        Ok(())
     }
 
     /// Varies the incidental fields of every JSON answer, from `seed`.

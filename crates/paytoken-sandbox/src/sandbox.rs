@@ -19,6 +19,10 @@ pub const DEFAULT_REQUEST_DEADLINE: Duration = Duration::from_secs(30);
 
 /// How many connections the sandbox serves at once, by default.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 4096;
+
+/// How many records of each kind the sandbox keeps, by default: about 150 MB at the
+/// largest each record's bounded fields allow.
+pub const DEFAULT_MAX_RECORDS: usize = 50_000;
 use crate::received::ReceivedLog;
 use crate::server::FaultQueue;
 use crate::{Error, server};
@@ -37,6 +41,7 @@ pub struct SandboxBuilder {
     vary_answers: Option<u64>,
     request_deadline: Duration,
     max_connections: usize,
+    max_records: usize,
     #[cfg(feature = "tls")]
     tls: Option<crate::TlsIdentity>,
 }
@@ -52,6 +57,7 @@ impl Default for SandboxBuilder {
             vary_answers: None,
             request_deadline: DEFAULT_REQUEST_DEADLINE,
             max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_records: DEFAULT_MAX_RECORDS,
             #[cfg(feature = "tls")]
             tls: None,
         }
@@ -113,6 +119,15 @@ impl SandboxBuilder {
         self
     }
 
+    /// How many payments, registrations, customers and live auth tokens the sandbox keeps,
+    /// of each ([`DEFAULT_MAX_RECORDS`] by default). Once one kind is full, every call that
+    /// would add to the state is refused with `90020` "Sandbox storage full": start a new
+    /// sandbox. (Each record's fields are bounded too, so memory is.)
+    pub fn max_records(mut self, max: usize) -> Self {
+        self.max_records = max.max(1);
+        self
+    }
+
     /// Where to listen; `127.0.0.1:0` (a free port on loopback) by default.
     pub fn address(mut self, address: SocketAddr) -> Self {
         self.address = address;
@@ -151,7 +166,8 @@ impl SandboxBuilder {
                 self.invoice_shape,
                 base_url.clone(),
             )
-            .varying(self.vary_answers),
+            .varying(self.vary_answers)
+            .keeping(self.max_records),
         );
         let (shutdown, signal) = watch::channel(false);
         let received = Arc::new(ReceivedLog::default());

@@ -310,3 +310,26 @@ async fn an_installment_count_is_plain_digits_and_a_long_value_is_refused() {
     .await;
     assert_eq!(raw.json()["result"]["code"], "30015", "{}", raw.text());
 }
+
+#[tokio::test]
+async fn what_the_sandbox_remembers_has_a_bound_and_a_documented_refusal() {
+    use paytoken_protocol::ops::payment::Payment;
+    let sandbox = Sandbox::builder().max_records(5).start().await.unwrap();
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let pay = || {
+        Payment::new(
+            order_id().parse().unwrap(),
+            "1.00".parse().unwrap(),
+            "EUR".parse().unwrap(),
+            card(paytoken_sandbox::cards::APPROVED),
+        )
+    };
+    for _ in 0..5 {
+        call(&sandbox, &context, &pay()).await.unwrap();
+    }
+    assert_eq!(refused(&sandbox, &context, &pay()).await, "90020");
+    // Reads still work.
+    call(&sandbox, &context, &CardsAndAccounts::all())
+        .await
+        .unwrap();
+}

@@ -31,6 +31,7 @@ pub(super) fn merchant(
     }
     let now = gateway.clock.unix_seconds();
     let principal = Principal::Merchant { partner, merchant };
+    gateway.check_room(state)?;
     let token = tokens::issue(state, principal, config.member_id.as_str(), now);
     Ok(granted(
         gateway,
@@ -58,6 +59,7 @@ pub(super) fn partner(
         return Err(codes::INVALID_LOGIN.into());
     }
     let now = gateway.clock.unix_seconds();
+    gateway.check_room(state)?;
     let token = tokens::issue(state, Principal::Partner { partner }, partner_id, now);
     Ok(granted(
         gateway,
@@ -94,6 +96,7 @@ pub(super) fn regenerate(
             .map(|merchant| merchant.member_id.as_str()),
         Principal::Partner { .. } => None,
     };
+    gateway.check_room(state)?;
     let token = tokens::issue(
         state,
         issued.principal,

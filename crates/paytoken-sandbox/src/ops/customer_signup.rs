@@ -14,6 +14,7 @@ pub(super) fn handle(
     call: &Call<'_, '_>,
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
+    gateway.check_room(state)?;
     let form = call.form;
     let [given_name, surname, email] =
         form.required_all(["customer.givenName", "customer.surname", "customer.email"])?;

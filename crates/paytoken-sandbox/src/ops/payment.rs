@@ -18,6 +18,7 @@ pub(super) fn handle(
     call: &Call<'_, '_>,
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
+    gateway.check_room(state)?;
     let form = call.form;
     let [transaction_id, amount_text] = form.required_all(["merchantTransactionId", "amount"])?;
     Gateway::verify_checksum(&caller, form, &[transaction_id, amount_text])?;

@@ -17,6 +17,7 @@ pub(super) fn handle(
     call: &Call<'_, '_>,
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
+    gateway.check_room(state)?;
     let form = call.form;
     let bank = form.get("bankAccount.iban").is_some() || form.get("bankAccount.bic").is_some();
     let [signed] = form.required_all([if bank {

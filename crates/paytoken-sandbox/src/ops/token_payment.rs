@@ -59,6 +59,7 @@ fn pay(
     caller: &Caller<'_>,
     registration_id: &str,
 ) -> Result<Answer, Problems> {
+    gateway.check_room(state)?;
     let form = call.form;
     let [amount_text] = form.required_all(["amount"])?;
     Gateway::verify_checksum(caller, form, &[registration_id, amount_text])?;
