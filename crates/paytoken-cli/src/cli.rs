@@ -21,10 +21,36 @@ pub(crate) struct Cli {
     pub(crate) command: Command,
 }
 
+/// The heading of the connection options, shared by every operation.
+const CONNECTION: &str = "Connection (every operation)";
+
+/// Parses the command line. The connection options are global (they may stand before or
+/// after the subcommand), but `demo` and `sandbox` call no gateway: their help leaves them
+/// out.
+pub(crate) fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory as _, FromArgMatches as _};
+    let mut command = Cli::command();
+    // Building propagates the global options into the subcommands, where they can be hidden.
+    command.build();
+    for name in ["demo", "sandbox"] {
+        command = command.mut_subcommand(name, |subcommand| {
+            subcommand.mut_args(|arg| {
+                if arg.get_help_heading() == Some(CONNECTION) {
+                    arg.hide(true)
+                } else {
+                    arg
+                }
+            })
+        });
+    }
+    let matches = command.try_get_matches_from(args)?;
+    Cli::from_arg_matches(&matches)
+}
+
 /// Where the gateway is and who is calling. The secure key is read from
 /// `PAYTOKEN_SECURE_KEY` or `--secure-key-file`, never from a flag's value.
 #[derive(Debug, Args)]
-#[command(next_help_heading = "Connection (every operation)")]
+#[command(next_help_heading = CONNECTION)]
 pub(crate) struct GatewayArgs {
     /// The gateway's base URL, such as https://sandbox.gateway.example.
     #[arg(long, global = true, env = "PAYTOKEN_BASE_URL")]
@@ -137,6 +163,16 @@ pub(crate) struct SandboxArgs {
     /// tolerance.
     #[arg(long, value_name = "SEED", num_args = 0..=1, default_missing_value = "1")]
     pub(crate) vary_answers: Option<u64>,
+    /// How long a client has to send a request, headers and body (`30s` by default).
+    #[arg(long, value_name = "DURATION")]
+    pub(crate) request_deadline: Option<String>,
+    /// How many connections are served at once (4096 by default).
+    #[arg(long, value_name = "COUNT")]
+    pub(crate) max_connections: Option<usize>,
+    /// How many payments, registrations, customers and auth tokens are kept, of each
+    /// (50000 by default); past that, calls that would add one are refused (90020).
+    #[arg(long, value_name = "COUNT")]
+    pub(crate) max_records: Option<usize>,
 }
 
 impl Command {

@@ -38,10 +38,9 @@ mod terminal;
 
 use std::process::ExitCode;
 
-use clap::Parser as _;
 use clap::error::ErrorKind;
 
-use crate::cli::{Cli, Command};
+use crate::cli::Command;
 use crate::report::{Failure, Report};
 
 fn main() -> ExitCode {
@@ -49,7 +48,7 @@ fn main() -> ExitCode {
     // `--json` is global, before or after the subcommand; when the line does not parse,
     // it is looked for by hand, so that even a usage error comes out as JSON.
     let json = args.iter().skip(1).any(|arg| arg == "--json");
-    let cli = match Cli::try_parse_from(&args) {
+    let cli = match cli::parse(&args) {
         Ok(cli) => cli,
         Err(error) => return usage(&error, json),
     };

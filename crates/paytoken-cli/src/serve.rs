@@ -107,6 +107,24 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
     if let Some(seed) = args.vary_answers {
         builder = builder.vary_answers(seed);
     }
+    if let Some(deadline) = &args.request_deadline {
+        match Faults::parse(&format!("latency={deadline}")).map(|faults| faults.latency) {
+            Ok(Some(deadline)) if !deadline.is_zero() => {
+                builder = builder.request_deadline(deadline);
+            }
+            _ => {
+                return Report::from(Failure::usage(
+                    "--request-deadline: a duration such as 30s or 500ms, above zero and at most 300s",
+                ));
+            }
+        }
+    }
+    if let Some(max) = args.max_connections {
+        builder = builder.max_connections(max);
+    }
+    if let Some(max) = args.max_records {
+        builder = builder.max_records(max);
+    }
     let sandbox = match builder.start().await {
         Ok(sandbox) => sandbox,
         Err(error) => return Report::from(Failure::failed(error.to_string())),

@@ -339,3 +339,21 @@ async fn every_flag_has_help_and_the_connection_options_stand_apart() {
         .collect();
     assert!(bare.is_empty(), "flags without help: {bare:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sandbox_and_the_demo_show_no_connection_flags_they_do_not_use() {
+    for command in ["sandbox", "demo"] {
+        let run = paytoken(&[command, "-h"], &[]).await;
+        assert_eq!(run.code, 0);
+        for flag in [
+            "--base-url",
+            "--member-id",
+            "--auth-token",
+            "--secure-key-file",
+        ] {
+            assert!(!run.stdout.contains(flag), "{command} -h shows {flag}");
+        }
+    }
+    let run = paytoken(&["cards", "-h"], &[]).await;
+    assert!(run.stdout.contains("--base-url"), "{}", run.stdout);
+}
