@@ -14,7 +14,8 @@
 //! ```
 //!
 //! Exit codes: 0 success, 2 usage or invalid input (nothing sent), 3 refused or declined,
-//! 4 transport failure or unknown outcome, 5 pending or waiting for 3-D Secure.
+//! 4 transport failure or unknown outcome, 5 pending or waiting for 3-D Secure. A closed
+//! standard output (`| head`) ends the command quietly, with the code of what was done.
 //!
 //! ## Features
 //! None.
