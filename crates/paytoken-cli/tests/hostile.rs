@@ -357,3 +357,34 @@ async fn the_sandbox_and_the_demo_show_no_connection_flags_they_do_not_use() {
     let run = paytoken(&["cards", "-h"], &[]).await;
     assert!(run.stdout.contains("--base-url"), "{}", run.stdout);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sandbox_listening_beyond_loopback_says_so_on_stderr() {
+    for (address, warned) in [("0.0.0.0:0", true), ("127.0.0.1:0", false)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_paytoken"))
+            .args(["sandbox", "--addr", address])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        // The announcement comes first; the warning, when there is one, right after.
+        let first = tokio::task::spawn_blocking(move || {
+            let mut line = String::new();
+            BufReader::new(stdout).read_line(&mut line).unwrap();
+            line
+        })
+        .await
+        .unwrap();
+        assert!(first.contains("baseUrl"), "{first}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        child.kill().unwrap();
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            stderr.contains("warning: listening on") && stderr.contains("beyond loopback"),
+            warned,
+            "{address}: {stderr}"
+        );
+    }
+}

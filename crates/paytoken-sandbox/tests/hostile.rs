@@ -10,7 +10,9 @@
     clippy::indexing_slicing,
     clippy::std_instead_of_core,
     clippy::std_instead_of_alloc,
-    clippy::print_stdout
+    clippy::print_stdout,
+    clippy::float_arithmetic,
+    reason = "a test, printing its figures in milliseconds"
 )]
 
 mod common;
