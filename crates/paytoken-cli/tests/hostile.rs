@@ -94,6 +94,12 @@ async fn an_endless_invoice_list_streams_and_stops_at_its_bound_in_little_memory
     let mut child = spawn(&args);
     let pid = child.id();
     let stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        stderr.read_to_string(&mut text).unwrap();
+        text
+    });
     // Count the lines as they come, keeping only the last.
     let reader = std::thread::spawn(move || {
         let (mut lines, mut last) = (0usize, String::new());
@@ -114,7 +120,10 @@ async fn an_endless_invoice_list_streams_and_stops_at_its_bound_in_little_memory
         tokio::time::sleep(Duration::from_millis(5)).await;
     };
     let (lines, last) = reader.join().unwrap();
+    let errors = errors.join().unwrap();
     assert_eq!(status.code(), Some(4), "stopped at the bound, exit 4");
+    // stderr is no terminal here: no progress line, only the error.
+    assert!(!errors.contains('\r') && !errors.contains("pages, "), "{errors:?}");
     assert_eq!(
         lines,
         300 * 100 + 1,
