@@ -13,10 +13,7 @@
 
 mod common;
 
-use std::io::{BufRead as _, BufReader};
-use std::process::{Command, Stdio};
-
-use common::{answering, as_merchant, card_flags, merchant_of, paytoken};
+use common::{answering, as_merchant, card_flags, merchant_of, paytoken, sandbox_process};
 use paytoken_sandbox::{DEFAULT_PARTNER_ID, Sandbox, cards};
 use serde_json::Value;
 
@@ -250,16 +247,7 @@ async fn a_wrong_key_is_refused_a_stopped_server_fails_and_bad_input_is_usage() 
         "--merchant-transaction-id",
         "x1",
     ];
-    pay.extend([
-        "--card-number",
-        "4000000000000052",
-        "--expiry-month",
-        "12",
-        "--expiry-year",
-        "2099",
-        "--cvv",
-        "123",
-    ]);
+    pay.extend(card_flags("4000000000000052"));
     let run = as_merchant(&sandbox, &pay).await;
     assert_eq!(
         run.code, 2,
@@ -335,19 +323,7 @@ async fn the_demo_runs_the_life_cycle_and_exits_zero() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sandbox_server_announces_itself_and_serves() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_paytoken"))
-        .args(["sandbox", "--addr", "127.0.0.1:0", "--latency", "1ms"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let first = tokio::task::spawn_blocking(move || {
-        let mut line = String::new();
-        BufReader::new(stdout).read_line(&mut line).unwrap();
-        line
-    })
-    .await
-    .unwrap();
+    let (mut child, first) = sandbox_process(&["--addr", "127.0.0.1:0", "--latency", "1ms"]).await;
     let announced: Value = serde_json::from_str(&first).unwrap();
     for field in [
         "baseUrl",

@@ -123,7 +123,10 @@ async fn an_endless_invoice_list_streams_and_stops_at_its_bound_in_little_memory
     let errors = errors.join().unwrap();
     assert_eq!(status.code(), Some(4), "stopped at the bound, exit 4");
     // stderr is no terminal here: no progress line, only the error.
-    assert!(!errors.contains('\r') && !errors.contains("pages, "), "{errors:?}");
+    assert!(
+        !errors.contains('\r') && !errors.contains("pages, "),
+        "{errors:?}"
+    );
     assert_eq!(
         lines,
         300 * 100 + 1,
@@ -370,21 +373,8 @@ async fn the_sandbox_and_the_demo_show_no_connection_flags_they_do_not_use() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sandbox_listening_beyond_loopback_says_so_on_stderr() {
     for (address, warned) in [("0.0.0.0:0", true), ("127.0.0.1:0", false)] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_paytoken"))
-            .args(["sandbox", "--addr", address])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
         // The announcement comes first; the warning, when there is one, right after.
-        let first = tokio::task::spawn_blocking(move || {
-            let mut line = String::new();
-            BufReader::new(stdout).read_line(&mut line).unwrap();
-            line
-        })
-        .await
-        .unwrap();
+        let (mut child, first) = common::sandbox_process(&["--addr", address]).await;
         assert!(first.contains("baseUrl"), "{first}");
         tokio::time::sleep(Duration::from_millis(200)).await;
         child.kill().unwrap();

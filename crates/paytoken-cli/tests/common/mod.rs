@@ -136,6 +136,28 @@ pub fn assert_no_secret(run: &Run) {
     }
 }
 
+/// Starts `paytoken sandbox` with `args` (stdout and stderr piped) and reads the first line
+/// it prints, the announcement.
+pub async fn sandbox_process(args: &[&str]) -> (std::process::Child, String) {
+    use std::io::{BufRead as _, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_paytoken"))
+        .arg("sandbox")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let first = tokio::task::spawn_blocking(move || {
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).unwrap();
+        line
+    })
+    .await
+    .unwrap();
+    (child, first)
+}
+
 /// A server that answers every request with `body`, as a gateway (or a proxy that mixed
 /// up its connections) might.
 pub async fn answering(body: &'static str) -> String {
