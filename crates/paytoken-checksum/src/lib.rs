@@ -2,7 +2,7 @@
 //!
 //! The request checksums of the card-tokenization gateway interface: MD5 over fields
 //! joined with `|`, as 32 lowercase hex digits in `authentication.checksum`. One function
-//! per rule of the interface (see [`rules`]), plus the inquiry rule of the field notes.
+//! per rule of the interface (see [`rules`]), plus the inquiry rule the deployments document.
 //!
 //! **Layer:** above `paytoken-types`, below `paytoken-protocol`, which signs every request
 //! with it; the sandbox uses [`verify`] to check what clients send. `#![no_std]`, no

@@ -1,6 +1,6 @@
 //! The invoice list's irregular shapes, read into one ordered list of [`Invoice`]s.
 //!
-//! `invoiceList` comes in three shapes (field notes):
+//! `invoiceList` comes in three shapes, all seen on deployments:
 //! - an array of invoice objects;
 //! - a single invoice object;
 //! - a map keyed by position labels (`"0"`, `"0 "`, `" 1"`), where some of an invoice's

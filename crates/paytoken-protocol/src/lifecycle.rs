@@ -11,7 +11,7 @@ use crate::ops::Operation;
 use crate::ops::auth_token::{AuthTokenGrant, FetchAuthToken, RegenerateAuthToken};
 use crate::{AuthToken, Context, Error, Request};
 
-/// How long the gateway's tokens live (field notes: one hour).
+/// How long the gateway's tokens live (one hour, as the deployments issue them).
 pub const TOKEN_LIFETIME: Duration = Duration::from_secs(60 * 60);
 /// How long before expiry a token is renewed, by default.
 pub const DEFAULT_REFRESH_BEFORE: Duration = Duration::from_secs(5 * 60);

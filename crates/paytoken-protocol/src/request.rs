@@ -232,7 +232,7 @@ pub(crate) fn build(
     write(&mut FormWriter::new(&mut body));
     let mut headers = Vec::with_capacity(2);
     headers.push(Header::new("Content-Type", FORM_CONTENT_TYPE));
-    // The auth-token endpoints go without the header (field notes); every other call
+    // The auth-token endpoints go without the header, as the deployments document; every other call
     // carries it whenever there is one.
     let wants_token = !matches!(
         operation,

@@ -1,6 +1,6 @@
 //! Every result code the sandbox answers with, in one table.
 //!
-//! Success codes are the interface's own; the rest follow the families of the field notes
+//! Success codes are the interface's own; the rest follow the gateway's documented families
 //! (`2xxxx` system checks, `3xxxx` validation, `9xxxx` rejections) and reuse the codes of the
 //! public samples where one exists. The real gateway's full table is not public: clients
 //! must classify by family, and the sandbox's codes are chosen so that doing so works.

@@ -10,7 +10,7 @@ use crate::state::{Invoice, Payment, Principal, State, Status};
 /// How many invoices each merchant starts with.
 pub const SEEDED_INVOICES_PER_MERCHANT: usize = 12;
 
-/// The shape of the invoice list, all three seen on real gateways (field notes).
+/// The shape of the invoice list, all three seen on real gateways.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum InvoiceShape {

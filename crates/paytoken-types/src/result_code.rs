@@ -3,7 +3,7 @@
 use alloc::string::String;
 use core::fmt;
 
-/// What a single result code means, by the families of the field notes.
+/// What a single result code means, by the families the gateway's deployments use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum CodeFamily {

@@ -1,4 +1,4 @@
-//! Auth tokens (field notes): fetch one for a merchant
+//! Auth tokens (the deployments' endpoints, beyond the interface): fetch one for a merchant
 //! (`/transactionServices/REST/v1/authToken`) or a partner
 //! (`/transactionServices/REST/v1/partnerAuthToken`), or exchange the current one for a fresh
 //! one (`/transactionServices/REST/v1/regenerateToken`).
