@@ -106,21 +106,15 @@ const SECURE_KEY_FILE_BYTES: u64 = 4096;
 fn secure_key(args: &GatewayArgs) -> Result<SecureKey, Failure> {
     let text = match &args.secure_key_file {
         Some(path) => {
-            use std::io::Read as _;
-            let failed = |reason: String| {
-                Failure::usage(format!("--secure-key-file {}: {reason}", path.display()))
-            };
-            let mut text = Zeroizing::new(String::new());
-            std::fs::File::open(path)
-                .and_then(|file| {
-                    file.take(SECURE_KEY_FILE_BYTES + 1)
-                        .read_to_string(&mut text)
-                })
-                .map_err(|error| failed(error.to_string()))?;
-            if u64::try_from(text.len()).map_or(true, |len| len > SECURE_KEY_FILE_BYTES) {
-                return Err(failed("larger than 4 KiB: is it the key?".to_owned()));
-            }
-            text
+            let what = format!("--secure-key-file {}", path.display());
+            let file = std::fs::File::open(path)
+                .map_err(|error| Failure::usage(format!("{what}: {error}")))?;
+            read_bounded(
+                file,
+                SECURE_KEY_FILE_BYTES,
+                &what,
+                "larger than 4 KiB: is it the key?",
+            )?
         }
         None => Zeroizing::new(std::env::var(SECURE_KEY_VARIABLE).map_err(|_| {
             Failure::usage(format!(
@@ -131,6 +125,27 @@ fn secure_key(args: &GatewayArgs) -> Result<SecureKey, Failure> {
     // A file ends with a newline more often than not; the key itself never does.
     SecureKey::new(text.trim_end_matches(['\r', '\n']))
         .map_err(|error| Failure::usage(error.to_string()))
+}
+
+/// Reads `source` to its end as UTF-8, at most `limit` bytes and no further, into a string
+/// that is wiped when dropped (it may hold a key or card data); a longer source is the
+/// usage error `{what}: {too_long}`.
+pub(crate) fn read_bounded(
+    source: impl std::io::Read,
+    limit: u64,
+    what: &str,
+    too_long: &str,
+) -> Result<Zeroizing<String>, Failure> {
+    use std::io::Read as _;
+    let mut text = Zeroizing::new(String::new());
+    source
+        .take(limit.saturating_add(1))
+        .read_to_string(&mut text)
+        .map_err(|error| Failure::usage(format!("{what}: {error}")))?;
+    if u64::try_from(text.len()).map_or(true, |len| len > limit) {
+        return Err(Failure::usage(format!("{what}: {too_long}")));
+    }
+    Ok(text)
 }
 
 /// Parses a value of the command line; the error names the flag (and the value, which is

@@ -20,7 +20,7 @@ use crate::cli::{
     CardArgs, ChargeArgs, Command, InquiryArgs, InvoicesArgs, PayArgs, PersonArgs, RegisterArgs,
     SignupArgs,
 };
-use crate::config::parse;
+use crate::config::{parse, read_bounded};
 use crate::listing;
 use crate::render;
 use crate::report::{Exit, Failure, Report, transaction_outcome};
@@ -153,17 +153,12 @@ const CARD_STDIN_BYTES: u64 = 256;
 /// The card number and the CVV from standard input, one a line (the CVV may be left out,
 /// for `--cvv` or `PAYTOKEN_CVV`). At most [`CARD_STDIN_BYTES`] are read.
 fn card_from_stdin() -> Result<(Option<String>, Option<String>), Failure> {
-    use std::io::Read as _;
-    let mut text = Zeroizing::new(String::new());
-    std::io::stdin()
-        .take(CARD_STDIN_BYTES + 1)
-        .read_to_string(&mut text)
-        .map_err(|error| Failure::usage(format!("--card-stdin: {error}")))?;
-    if u64::try_from(text.len()).map_or(true, |len| len > CARD_STDIN_BYTES) {
-        return Err(Failure::usage(
-            "--card-stdin: more than 256 bytes: give the card number, then the cvv, one a line",
-        ));
-    }
+    let text = read_bounded(
+        std::io::stdin(),
+        CARD_STDIN_BYTES,
+        "--card-stdin",
+        "more than 256 bytes: give the card number, then the cvv, one a line",
+    )?;
     let mut lines = text.lines().map(str::trim).filter(|line| !line.is_empty());
     Ok((
         lines.next().map(str::to_owned),
