@@ -112,8 +112,11 @@ impl Gateway {
     }
 
     /// Refuses to create anything more once the state holds [`Gateway::max_records`] of
-    /// any kind: what the sandbox remembers has a bound.
-    pub(crate) fn check_room(&self, state: &State) -> Result<(), Problems> {
+    /// any kind: what the sandbox remembers has a bound. Expired auth tokens are let go
+    /// first, so only live ones count.
+    pub(crate) fn check_room(&self, state: &mut State) -> Result<(), Problems> {
+        let now = self.clock.unix_seconds();
+        state.tokens.retain(|_, issued| issued.expires_at > now);
         let max = self.max_records;
         let full = state.payments.len() >= max
             || state.registrations.len() >= max

@@ -408,3 +408,33 @@ async fn two_clients_flooding_huge_forms_do_not_starve_a_normal_one() {
         "two clients flooding 14,000-field forms ({refused} refused): normal requests {median:.2} ms median, {max:.2} ms max (quiet: {quiet_median:.2} ms, {quiet_max:.2} ms)"
     );
 }
+
+#[tokio::test]
+async fn expired_auth_tokens_do_not_count_against_the_bound() {
+    let clock = std::sync::Arc::new(paytoken_sandbox::ManualClock::at_unix_seconds(
+        1_795_000_000,
+    ));
+    let sandbox = Sandbox::builder()
+        .clock(clock.clone())
+        .max_records(3)
+        .start()
+        .await
+        .unwrap();
+    for _ in 0..3 {
+        merchant_token(&sandbox, merchant(&sandbox)).await;
+    }
+    // A fourth live one is past the bound...
+    let fetch = paytoken_protocol::ops::auth_token::FetchAuthToken::new(
+        partner(&sandbox).partner_id,
+        merchant(&sandbox).username.clone(),
+    );
+    let raw = send(
+        &sandbox,
+        &fetch.request(&merchant(&sandbox).context()).unwrap(),
+    )
+    .await;
+    assert_eq!(raw.json()["result"]["code"], "90020");
+    // ...but once the three have expired, there is room again.
+    clock.advance(Duration::from_secs(3601));
+    merchant_token(&sandbox, merchant(&sandbox)).await;
+}

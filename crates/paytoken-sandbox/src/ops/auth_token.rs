@@ -88,6 +88,8 @@ pub(super) fn regenerate(
         .copied()
         .filter(|issued| now < issued.expires_at && issued.principal.partner() == partner)
         .ok_or(codes::TOKEN_INVALID)?;
+    // Checked before the old token goes: a refusal changes nothing.
+    gateway.check_room(state)?;
     state.tokens.remove(old);
     let member_id = match issued.principal {
         Principal::Merchant { merchant, .. } => config
@@ -96,7 +98,6 @@ pub(super) fn regenerate(
             .map(|merchant| merchant.member_id.as_str()),
         Principal::Partner { .. } => None,
     };
-    gateway.check_room(state)?;
     let token = tokens::issue(
         state,
         issued.principal,
