@@ -13,7 +13,7 @@ const HEADER: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9";
 
 /// Issues a token for `principal` at `now`, forgetting tokens that expired.
 pub(crate) fn issue(state: &mut State, principal: Principal, subject: &str, now: i64) -> String {
-    // Expired tokens were let go by `Gateway::check_room`, just before.
+    state.tokens.retain(|_, issued| issued.expires_at > now);
     let expires_at = now.saturating_add(AUTH_TOKEN_LIFETIME_SECONDS);
     let payload = format!(r#"{{"sub":"{subject}","iat":{now},"exp":{expires_at}}}"#);
     let mut token = String::with_capacity(160);
