@@ -23,14 +23,14 @@ fn a_token_payment_through_http_and_back() {
         "EUR".parse().unwrap(),
     );
     let request = payment.request(&context).unwrap();
-    let body = request.body.clone();
+    let body = request.body().to_vec();
     let base = BaseUrl::new("https://preprod.brand.example/").unwrap();
     let http = request.into_http(&base).unwrap();
     assert_eq!(
         http.uri().to_string(),
         "https://preprod.brand.example/transactionServices/REST/v1/paywithtoken/8a82944a4cc25ebf014cc2c782423202"
     );
-    assert_eq!(http.body(), &body);
+    assert_eq!(http.body().as_bytes(), body.as_slice());
     let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(http.body()).unwrap();
     assert!(pairs.contains(&("amount".into(), "25.00".into())));
     assert!(http.headers()["authtoken"].is_sensitive());

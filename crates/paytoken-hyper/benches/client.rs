@@ -121,14 +121,14 @@ impl Contender {
         let base = format!("http://{address}");
         let context = common::merchant();
         let prebuilt = common::full_payment().request(&context).unwrap();
-        let body = Bytes::from(prebuilt.body.clone());
+        let body = Bytes::from(prebuilt.body().to_vec());
         let input = baseline::PaymentInput::sample();
         assert_eq!(
             baseline::build_payment(&input).as_bytes(),
             &body[..],
             "the same bytes"
         );
-        let url = format!("{base}{}", prebuilt.path);
+        let url = format!("{base}{}", prebuilt.path());
         let bare = HyperClient::builder(TokioExecutor::new())
             .pool_max_idle_per_host(64)
             .build_http();
@@ -288,7 +288,7 @@ fn client_overhead(c: &mut Criterion) {
     group.bench_function("protocol_only", |b| {
         b.iter(|| {
             let request = payment.request(&context).unwrap();
-            std::hint::black_box(&request.body);
+            std::hint::black_box(request.body());
             payment.parse(200, ANSWER).unwrap()
         });
     });

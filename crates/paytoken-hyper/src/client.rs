@@ -446,7 +446,7 @@ impl<T: Transport> Client<T> {
                     });
                 }
             };
-            let span = call_span(request.operation);
+            let span = call_span(request.operation());
             let started = start_clock(&span);
             let answer = self
                 .exchange(&request, &span)
@@ -500,17 +500,17 @@ impl<T: Transport> Client<T> {
             let again = match &result {
                 Ok(answer) => {
                     span.record("http.status", answer.status);
-                    request.retry_safe && (500..=599).contains(&answer.status)
+                    request.is_retry_safe() && (500..=599).contains(&answer.status)
                 }
                 Err(error) => match error.kind() {
                     TransportErrorKind::Connect => true,
-                    TransportErrorKind::Broken => request.retry_safe,
+                    TransportErrorKind::Broken => request.is_retry_safe(),
                     _ => false,
                 },
             };
             if !again || attempt >= max_attempts {
                 return result.map_err(|source| Error::Transport {
-                    operation: request.operation,
+                    operation: request.operation(),
                     attempts: attempt,
                     source,
                 });
@@ -556,9 +556,9 @@ pub fn new_merchant_transaction_id() -> MerchantTransactionId {
 /// An error of a request that changes something and may have been processed becomes an
 /// unknown outcome; everything else stays as it is.
 fn judge(request: &Request, error: Error) -> Error {
-    if !request.retry_safe && error.may_have_been_processed() {
+    if !request.is_retry_safe() && error.may_have_been_processed() {
         Error::OutcomeUnknown {
-            operation: request.operation,
+            operation: request.operation(),
             merchant_transaction_id: None,
             cause: Box::new(error),
         }

@@ -78,19 +78,19 @@ impl HyperTransport {
         let other =
             |error: http::Error| TransportError::with_source(TransportErrorKind::Other, error);
         let request: &Request = exchange.request;
-        let uri = http::Uri::try_from(exchange.base_url.join(&request.path))
+        let uri = http::Uri::try_from(exchange.base_url.join(request.path()))
             .map_err(|error| other(error.into()))?;
         let mut http_request = http::Request::builder()
             .method(http::Method::POST)
             .uri(uri)
-            .body(SecretBody::new(request.body.clone()))
+            .body(SecretBody::new(request.body().to_vec()))
             .map_err(other)?;
         let headers = http_request.headers_mut();
-        headers.reserve(request.headers.len() + 1);
-        for header in &request.headers {
+        headers.reserve(request.headers().len() + 1);
+        for header in request.headers() {
             // The two headers every request carries skip the parsing (and, for the custom
             // name, the allocation) of a header met for the first time.
-            let name = match header.name {
+            let name = match header.name() {
                 "Content-Type" => CONTENT_TYPE,
                 AUTH_TOKEN_HEADER => HeaderName::from_static("authtoken"),
                 other_name => HeaderName::from_bytes(other_name.as_bytes())

@@ -20,7 +20,7 @@
 //! assert_eq!(deleted.result.code.as_str(), "00003");
 //! let sent = client.transport().sent();
 //! assert_eq!(sent.len(), 1);
-//! assert!(sent[0].path.ends_with("/paywithtoken/8a82944a4cc25ebf014cc2c782423202"));
+//! assert!(sent[0].path().ends_with("/paywithtoken/8a82944a4cc25ebf014cc2c782423202"));
 //! # Ok(()) }
 //! ```
 

@@ -13,8 +13,8 @@ use crate::TransportError;
 ///
 /// The client does the rest around it: the whole-request timeout, retries, auth tokens,
 /// parsing and tracing. A transport only has to:
-/// - send `request.method` to `base_url` + `request.path` with every header of
-///   `request.headers` (keeping those marked [sensitive](paytoken_protocol::Header::is_sensitive)
+/// - send `request.method()` to `base_url` + `request.path()` with every header of
+///   `request.headers()` (keeping those marked [sensitive](paytoken_protocol::Header::is_sensitive)
 ///   out of its logs) and the body, and not follow redirects;
 /// - read at most `body_limit` bytes of the answer, and fail with
 ///   [`ResponseTooLarge`](crate::TransportErrorKind::ResponseTooLarge) beyond;

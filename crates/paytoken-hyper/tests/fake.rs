@@ -100,8 +100,8 @@ async fn a_payment_goes_out_signed_with_the_token_and_comes_back_typed() {
     assert_eq!(transaction.status, PaymentStatus::Approved);
     let sent = client.transport().sent();
     assert_eq!(sent.len(), 1);
-    assert_eq!(sent[0].operation, OperationKind::Payment);
-    assert_eq!(sent[0].path, paytoken_protocol::ops::payment::PATH);
+    assert_eq!(sent[0].operation(), OperationKind::Payment);
+    assert_eq!(sent[0].path(), paytoken_protocol::ops::payment::PATH);
     assert_eq!(sent[0].header("AuthToken"), Some("fixed.token.value"));
 }
 
@@ -173,7 +173,7 @@ async fn a_token_payment_without_a_merchant_transaction_id_is_given_one() {
     assert_ne!(first, second, "unique per call");
     assert!(first.as_str().starts_with("pt-"), "{first:?}");
     let sent = client.transport().sent();
-    let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(&sent[0].body).unwrap();
+    let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(sent[0].body()).unwrap();
     assert!(
         fields.contains(&("merchantTransactionId".into(), first.as_str().into())),
         "{fields:?}"
@@ -253,7 +253,10 @@ async fn a_fetched_token_is_asked_for_once_and_renewed_after_a_refusal() {
     let paid = client.pay(&payment()).await.unwrap();
     assert_eq!(paid.status, PaymentStatus::Approved);
     let sent = client.transport().sent();
-    let kinds: Vec<_> = sent.iter().map(|r| r.operation).collect();
+    let kinds: Vec<_> = sent
+        .iter()
+        .map(paytoken_protocol::Request::operation)
+        .collect();
     assert_eq!(
         kinds,
         [

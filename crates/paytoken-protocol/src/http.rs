@@ -4,42 +4,42 @@
 use http::header::{HeaderName, HeaderValue};
 
 use crate::ops::Operation;
-use crate::{BaseUrl, Error, Request};
+use crate::{BaseUrl, Body, Error, Method, Request};
 
 impl Request {
-    /// The request for an `http`-speaking stack, sent to `base_url`. The auth-token header
-    /// is marked sensitive (`HeaderValue::set_sensitive`), so `http`'s own `Debug` hides it.
+    /// The request for an `http`-speaking stack, sent to `base_url`. Its body is the
+    /// request's own [`Body`], which wipes itself when the `http::Request` is dropped; the
+    /// auth-token header is marked sensitive (`HeaderValue::set_sensitive`), so `http`'s
+    /// own `Debug` hides it.
     ///
     /// # Errors
-    /// [`Error::Invalid`] for `baseUrl` when the URL does not make a valid URI.
-    pub fn into_http(mut self, base_url: &BaseUrl) -> Result<http::Request<Vec<u8>>, Error> {
+    /// [`Error::Invalid`] for `baseUrl` when the URL does not make a valid URI, or for a
+    /// header that cannot be carried in HTTP.
+    pub fn into_http(self, base_url: &BaseUrl) -> Result<http::Request<Body>, Error> {
         let uri: http::Uri = self.url(base_url).parse().map_err(|_| Error::Invalid {
             field: "baseUrl",
             reason: "does not make a valid uri with this path",
         })?;
-        let mut request = http::Request::new(core::mem::take(&mut self.body));
-        *request.method_mut() = http::Method::POST;
+        let (method, _, headers, body) = self.into_parts();
+        let mut request = http::Request::new(body);
+        *request.method_mut() = match method {
+            Method::Post => http::Method::POST,
+        };
         *request.uri_mut() = uri;
-        let headers = request.headers_mut();
-        for header in &self.headers {
-            let name = HeaderName::from_static(static_lower(header.name));
-            let mut value = HeaderValue::from_str(header.value()).map_err(|_| Error::Invalid {
-                field: header.name,
-                reason: "cannot be carried in an http header",
-            })?;
+        let unfit = |field| Error::Invalid {
+            field,
+            reason: "cannot be carried in an http header",
+        };
+        for header in &headers {
+            // `from_bytes` takes any case and stores it lower-cased, as HTTP/2 needs.
+            let name = HeaderName::from_bytes(header.name().as_bytes())
+                .map_err(|_| unfit(header.name()))?;
+            let mut value =
+                HeaderValue::from_str(header.value()).map_err(|_| unfit(header.name()))?;
             value.set_sensitive(header.is_sensitive());
-            headers.append(name, value);
+            request.headers_mut().append(name, value);
         }
         Ok(request)
-    }
-}
-
-/// `HeaderName::from_static` wants lower case; our header names are constants.
-fn static_lower(name: &'static str) -> &'static str {
-    match name {
-        "Content-Type" => "content-type",
-        crate::AUTH_TOKEN_HEADER => "authtoken",
-        other => other,
     }
 }
 
@@ -69,7 +69,7 @@ mod tests {
         ))
         .with_auth_token(AuthToken::new("tok.en").unwrap());
         let request = CardsAndAccounts::all().request(&context).unwrap();
-        let body = request.body.clone();
+        let body = request.body().to_vec();
         let base = BaseUrl::new("https://gw.example/").unwrap();
         let http = request.into_http(&base).unwrap();
         assert_eq!(
@@ -77,7 +77,7 @@ mod tests {
             "https://gw.example/transactionServices/REST/v1/getCardsAndAccounts"
         );
         assert_eq!(http.method(), http::Method::POST);
-        assert_eq!(http.body(), &body);
+        assert_eq!(http.body().as_bytes(), body.as_slice());
         assert!(http.headers()["authtoken"].is_sensitive());
         assert!(!format!("{http:?}").contains("tok.en"));
         assert_eq!(http.headers()["content-type"], crate::FORM_CONTENT_TYPE);

@@ -124,7 +124,9 @@ pub use lifecycle::{AuthTokenLifecycle, DEFAULT_REFRESH_BEFORE, TOKEN_LIFETIME, 
 pub use ops::Operation;
 pub use outcome::{CardSummary, PaymentStatus, Redirect, RedirectParameter, Transaction};
 pub use pager::InvoicePager;
-pub use request::{AUTH_TOKEN_HEADER, FORM_CONTENT_TYPE, Header, Method, OperationKind, Request};
+pub use request::{
+    AUTH_TOKEN_HEADER, Body, FORM_CONTENT_TYPE, Header, Method, OperationKind, Request,
+};
 pub use wire::Owner;
 
 /// The values this crate's operations are built from.

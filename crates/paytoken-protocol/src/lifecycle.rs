@@ -40,7 +40,7 @@ pub enum TokenStep<'a> {
 /// // Readings of the caller's clock; a client passes `start.elapsed()` of an `Instant`.
 /// let start = Duration::from_secs(0);
 /// let TokenStep::Renew(request) = tokens.step(&context, start)? else { unreachable!() };
-/// assert_eq!(request.path, "/transactionServices/REST/v1/authToken");
+/// assert_eq!(request.path(), "/transactionServices/REST/v1/authToken");
 /// // ... send it; hand the answer over:
 /// let answer = br#"{"result":{"code":"200","description":"Token generated successfully"},"AuthToken":"eyJ0.e30.c2ln"}"#;
 /// tokens.parse(200, answer, start)?;

@@ -19,7 +19,7 @@ use crate::{Context, Error, Invoice, Request};
 /// while let Some(request) = pager.next_request(&context) {
 ///     let request = request?;
 ///     // ... send it; here the gateway has three invoices:
-///     let body: &[u8] = if request.body.ends_with(b"pageno=1&pagination.records=2") {
+///     let body: &[u8] = if request.body().ends_with(b"pageno=1&pagination.records=2") {
 ///         br#"{"invoiceList":[{"orderId":"1"},{"orderId":"2"}]}"#
 ///     } else {
 ///         br#"{"invoiceList":{"orderId":"3"}}"#

@@ -104,10 +104,12 @@ pub const FORM_CONTENT_TYPE: &str = "application/x-www-form-urlencoded";
 
 /// One request header. A sensitive header (the auth token) shows `***` in `Debug` and is
 /// wiped from memory when dropped; a transport should keep it out of its logs too.
+///
+/// Headers are made by this crate only, from its own constant names, so a name is always
+/// a valid HTTP token.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Header {
-    /// The header's name.
-    pub name: &'static str,
+    name: &'static str,
     /// A constant (the content type) is borrowed, so building a request does not copy it.
     value: Cow<'static, str>,
     sensitive: bool,
@@ -115,8 +117,7 @@ pub struct Header {
 
 impl Header {
     /// A header that may be logged.
-    #[must_use]
-    pub fn new(name: &'static str, value: impl Into<Cow<'static, str>>) -> Self {
+    pub(crate) fn new(name: &'static str, value: impl Into<Cow<'static, str>>) -> Self {
         Self {
             name,
             value: value.into(),
@@ -125,13 +126,19 @@ impl Header {
     }
 
     /// A header that must not be logged.
-    #[must_use]
-    pub fn sensitive(name: &'static str, value: impl Into<Cow<'static, str>>) -> Self {
+    pub(crate) fn sensitive(name: &'static str, value: impl Into<Cow<'static, str>>) -> Self {
         Self {
             name,
             value: value.into(),
             sensitive: true,
         }
+    }
+
+    /// The header's name, as the interface spells it (`AuthToken`); compare it without
+    /// regard to case.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        self.name
     }
 
     /// The value, to put on the wire.
@@ -162,29 +169,105 @@ impl Drop for Header {
     }
 }
 
-/// A request, ready for any HTTP stack: send `method` to `base_url + path` with `headers`
-/// and `body`.
+/// A request's body: the form, card numbers and CVVs included. It is wiped from memory
+/// when dropped, wherever it has been moved (into an `http::Request`, into a transport),
+/// and its `Debug` shows its length only. It reads as bytes (`Deref<Target = [u8]>`).
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct Body(Vec<u8>);
+
+impl Body {
+    /// The bytes.
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl core::ops::Deref for Body {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl AsRef<[u8]> for Body {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Body {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "<{} bytes>", self.0.len())
+    }
+}
+
+impl Drop for Body {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+/// A request, ready for any HTTP stack: send [`method`](Self::method) to `base_url` +
+/// [`path`](Self::path) with [`headers`](Self::headers) and [`body`](Self::body).
 ///
-/// The body holds what the operation sends, card numbers and CVVs included, so `Debug`
-/// shows its length only, and the bytes are wiped when the request is dropped.
+/// Made by the operations only, so what it says holds: whether it may be sent again is the
+/// operation's ([`is_retry_safe`](Self::is_retry_safe)), not a field a caller could flip.
+/// The body and the auth token wipe themselves when dropped, and `Debug` shows neither.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Request {
-    /// The method, always POST.
-    pub method: Method,
-    /// The path, from the interface's root: `/transactionServices/REST/v1/payments`.
-    pub path: String,
-    /// The headers: the content type, and the auth token when the context holds one.
-    pub headers: Vec<Header>,
-    /// The form-encoded body.
-    pub body: Vec<u8>,
-    /// Which operation this is.
-    pub operation: OperationKind,
-    /// Whether the request may be sent again after its bytes may have reached the gateway
-    /// ([`OperationKind::is_retry_safe`]). A payment never is.
-    pub retry_safe: bool,
+    method: Method,
+    path: String,
+    headers: Vec<Header>,
+    body: Body,
+    operation: OperationKind,
 }
 
 impl Request {
+    /// The method, always POST.
+    #[must_use]
+    pub const fn method(&self) -> Method {
+        self.method
+    }
+
+    /// The path, from the interface's root: `/transactionServices/REST/v1/payments`.
+    #[must_use]
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The headers: the content type, and the auth token when the context holds one.
+    #[must_use]
+    pub fn headers(&self) -> &[Header] {
+        &self.headers
+    }
+
+    /// The form-encoded body.
+    #[must_use]
+    pub const fn body(&self) -> &Body {
+        &self.body
+    }
+
+    /// The body, taken out of the request (it still wipes itself when dropped).
+    #[must_use]
+    pub fn into_body(self) -> Body {
+        self.body
+    }
+
+    /// Which operation this is.
+    #[must_use]
+    pub const fn operation(&self) -> OperationKind {
+        self.operation
+    }
+
+    /// Whether the request may be sent again after its bytes may have reached the gateway:
+    /// its operation's ([`OperationKind::is_retry_safe`]). A payment never is.
+    #[must_use]
+    pub const fn is_retry_safe(&self) -> bool {
+        self.operation.is_retry_safe()
+    }
+
     /// The full URL: the base URL followed by the path.
     #[must_use]
     pub fn url(&self, base_url: &BaseUrl) -> String {
@@ -199,6 +282,13 @@ impl Request {
             .find(|header| header.name.eq_ignore_ascii_case(name))
             .map(Header::value)
     }
+
+    /// The method, path, headers and body, taken apart (the body and the auth token still
+    /// wipe themselves when dropped).
+    #[must_use]
+    pub fn into_parts(self) -> (Method, String, Vec<Header>, Body) {
+        (self.method, self.path, self.headers, self.body)
+    }
 }
 
 impl fmt::Debug for Request {
@@ -208,15 +298,9 @@ impl fmt::Debug for Request {
             .field("method", &self.method)
             .field("path", &self.path)
             .field("headers", &self.headers)
-            .field("body", &format_args!("<{} bytes>", self.body.len()))
-            .field("retry_safe", &self.retry_safe)
+            .field("body", &self.body)
+            .field("retry_safe", &self.is_retry_safe())
             .finish()
-    }
-}
-
-impl Drop for Request {
-    fn drop(&mut self) {
-        self.body.zeroize();
     }
 }
 
@@ -248,9 +332,8 @@ pub(crate) fn build(
         method: Method::Post,
         path,
         headers,
-        body,
+        body: Body(body),
         operation,
-        retry_safe: operation.is_retry_safe(),
     }
 }
 
@@ -267,9 +350,8 @@ mod tests {
                 Header::new("Content-Type", FORM_CONTENT_TYPE),
                 Header::sensitive(AUTH_TOKEN_HEADER, "secret-token"),
             ],
-            body: b"card.number=4000000000000051".to_vec(),
+            body: Body(b"card.number=4000000000000051".to_vec()),
             operation: OperationKind::Payment,
-            retry_safe: false,
         };
         let debug = format!("{request:?}");
         assert!(!debug.contains("secret-token"), "{debug}");

@@ -89,18 +89,23 @@ fn invalid_input_names_the_field_and_builds_nothing() {
 #[test]
 fn token_payments_are_never_retry_safe_and_reads_are() {
     let context = common::merchant();
-    assert!(!common::full_payment().request(&context).unwrap().retry_safe);
+    assert!(
+        !common::full_payment()
+            .request(&context)
+            .unwrap()
+            .is_retry_safe()
+    );
     assert!(
         !common::token_payment()
             .request(&context)
             .unwrap()
-            .retry_safe
+            .is_retry_safe()
     );
     assert!(
         InvoiceList::new(1, 10)
             .request(&context)
             .unwrap()
-            .retry_safe
+            .is_retry_safe()
     );
 }
 
@@ -111,9 +116,9 @@ fn the_auth_token_header_goes_everywhere_but_the_token_endpoints() {
     assert_eq!(payment.header("AuthToken"), Some(common::TOKEN));
     assert!(
         payment
-            .headers
+            .headers()
             .iter()
-            .any(|h| h.name == "AuthToken" && h.is_sensitive())
+            .any(|h| h.name() == "AuthToken" && h.is_sensitive())
     );
     let fetch = FetchAuthToken::new("100".parse().unwrap(), Username::new("shop").unwrap());
     assert_eq!(fetch.request(&context).unwrap().header("AuthToken"), None);
@@ -145,7 +150,7 @@ fn auth_token_life_cycle() {
     let TokenStep::Renew(request) = tokens.step(&context, start).unwrap() else {
         panic!()
     };
-    assert!(request.path.ends_with("/authToken"));
+    assert!(request.path().ends_with("/authToken"));
     assert_eq!(
         tokens
             .parse(200, &grant("first.token"), start)
@@ -166,15 +171,15 @@ fn auth_token_life_cycle() {
     let TokenStep::Renew(request) = tokens.step(&context, due).unwrap() else {
         panic!()
     };
-    assert!(request.path.ends_with("/regenerateToken"));
-    assert!(request.body.ends_with(b"authToken=first.token"));
+    assert!(request.path().ends_with("/regenerateToken"));
+    assert!(request.body().ends_with(b"authToken=first.token"));
     // ...and a refusal of that drops the token, so the next step fetches anew.
     let refused = br#"{"result":{"code":"20002","description":"Invalid token"}}"#;
     assert!(tokens.parse(200, refused, due).is_err());
     let TokenStep::Renew(request) = tokens.step(&context, due).unwrap() else {
         panic!()
     };
-    assert!(request.path.ends_with("/authToken"));
+    assert!(request.path().ends_with("/authToken"));
     tokens.parse(200, &grant("second.token"), due).unwrap();
     assert_eq!(
         tokens.token(due + minute).unwrap().expose_secret(),
@@ -186,7 +191,7 @@ fn auth_token_life_cycle() {
     let TokenStep::Renew(request) = tokens.step(&context, late).unwrap() else {
         panic!()
     };
-    assert!(request.path.ends_with("/authToken"));
+    assert!(request.path().ends_with("/authToken"));
     tokens.invalidate();
     assert!(tokens.token(due).is_none());
 }
@@ -210,7 +215,7 @@ fn run(records: u32, answer: impl Fn(u32) -> Vec<u8>) -> (Vec<String>, Vec<u32>)
     let (mut ids, mut pages) = (Vec::new(), Vec::new());
     while let Some(request) = pager.next_request(&context) {
         let request = request.unwrap();
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&request.body).unwrap();
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(request.body()).unwrap();
         let page: u32 = pairs
             .iter()
             .find(|(k, _)| k == "pagination.pageno")

@@ -112,7 +112,7 @@ fn golden_checksums_hash_the_joined_text_of_the_spec() {
     let requests = common::golden_requests();
     for (name, joined) in cases {
         let request = &requests.iter().find(|(n, _)| *n == name).unwrap().1;
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&request.body).unwrap();
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(request.body()).unwrap();
         let sent = pairs
             .iter()
             .find(|(field, _)| field == "authentication.checksum")

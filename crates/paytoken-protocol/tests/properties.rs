@@ -176,7 +176,7 @@ proptest! {
         .order_descriptor(descriptor.clone());
         payment.create_registration = store;
         let request = payment.request(&common::merchant()).unwrap();
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&request.body).unwrap();
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(request.body()).unwrap();
         let checksum = pairs[2].1.clone();
         let mut expected: Vec<(&str, String)> = vec![
             ("authentication.memberId", "11344".into()),
@@ -226,7 +226,7 @@ proptest! {
         })
         .shipping(Shipping { postcode: Some(postcode.clone()), ..Shipping::default() });
         let request = signup.request(&common::partner()).unwrap();
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&request.body).unwrap();
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(request.body()).unwrap();
         let names: Vec<&str> = pairs.iter().map(|(k, _)| k.as_str()).collect();
         prop_assert_eq!(names, [
             "authentication.partnerId", "authentication.checksum", "customer.givenName",

@@ -66,9 +66,9 @@ async fn round_trip(stream: &mut TcpStream, request: &[u8], buffer: &mut Vec<u8>
 fn http(request: &paytoken_protocol::Request) -> Vec<u8> {
     common::http_request(
         "POST",
-        &request.path,
+        request.path(),
         &common::headers_of(request, &[]),
-        &request.body,
+        request.body(),
     )
 }
 

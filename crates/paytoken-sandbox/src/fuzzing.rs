@@ -66,7 +66,7 @@ impl Target {
             merchant.username.clone(),
         );
         let request = fetch.request(&merchant.context()).expect("a token request");
-        let answer = gateway.handle("POST", &request.path, None, None, &request.body);
+        let answer = gateway.handle("POST", request.path(), None, None, request.body());
         let grant = fetch
             .parse(answer.status, answer.body.as_bytes())
             .expect("the default merchant signs in");

@@ -66,9 +66,9 @@ async fn a_dropped_connection_before_or_after_processing() {
         let answer = exchange(
             sandbox.address(),
             "POST",
-            &request.path,
+            request.path(),
             &headers,
-            &request.body,
+            request.body(),
         )
         .await;
         assert!(
@@ -146,7 +146,7 @@ async fn latency_and_a_stall_after_the_headers() {
     let mut stream = TcpStream::connect(sandbox.address()).await.unwrap();
     let stall = format!("stall={NEVER}");
     let headers = headers_of(&request, &[(FAULT_HEADER, stall.as_str())]);
-    let bytes = http_request("POST", &request.path, &headers, &request.body);
+    let bytes = http_request("POST", request.path(), &headers, request.body());
     stream.write_all(&bytes).await.unwrap();
     let mut received = Vec::new();
     let mut buffer = [0; 4096];

@@ -48,7 +48,7 @@ fn payment_round_trip(c: &mut Criterion) {
     group.bench_function("paytoken", |b| {
         b.iter(|| {
             let request = black_box(&payment).request(black_box(&context)).unwrap();
-            black_box(&request.body);
+            black_box(request.body());
             let transaction = payment.parse(200, black_box(&answer)).unwrap();
             assert_eq!(transaction.status, PaymentStatus::Approved);
             transaction
@@ -58,7 +58,7 @@ fn payment_round_trip(c: &mut Criterion) {
     // The baseline does the same work: the same bytes on the wire.
     assert_eq!(
         baseline::build_payment(&input).as_bytes(),
-        payment.request(&context).unwrap().body.as_slice()
+        payment.request(&context).unwrap().body().as_bytes()
     );
     group.bench_function("baseline_hand_written", |b| {
         b.iter(|| {
@@ -75,7 +75,7 @@ fn payment_round_trip(c: &mut Criterion) {
     group.bench_function("paytoken_minimal", |b| {
         b.iter(|| {
             let request = black_box(&minimal).request(black_box(&context)).unwrap();
-            black_box(&request.body);
+            black_box(request.body());
             minimal.parse(200, black_box(&short_answer)).unwrap()
         });
     });
@@ -122,7 +122,7 @@ trait Build {
 
 impl<O: Operation> Build for O {
     fn build(&self, context: &paytoken_protocol::Context) -> usize {
-        self.request(context).unwrap().body.len()
+        self.request(context).unwrap().body().len()
     }
 }
 

@@ -19,8 +19,8 @@
 //!     .store_card()
 //!     .recurring(RecurringType::Initial);
 //! let request = payment.request(&context)?;
-//! assert_eq!(request.path, "/transactionServices/REST/v1/payments");
-//! assert!(!request.retry_safe);
+//! assert_eq!(request.path(), "/transactionServices/REST/v1/payments");
+//! assert!(!request.is_retry_safe());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

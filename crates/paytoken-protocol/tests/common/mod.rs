@@ -288,12 +288,12 @@ pub fn golden_requests() -> Vec<(&'static str, Request)> {
 /// A request as a golden file shows it: the request line, the headers, a blank line, the
 /// body.
 pub fn render(request: &Request) -> String {
-    let mut text = format!("{} {}\n", request.method.as_str(), request.path);
-    for header in &request.headers {
-        text.push_str(&format!("{}: {}\n", header.name, header.value()));
+    let mut text = format!("{} {}\n", request.method().as_str(), request.path());
+    for header in request.headers() {
+        text.push_str(&format!("{}: {}\n", header.name(), header.value()));
     }
     text.push('\n');
-    text.push_str(std::str::from_utf8(&request.body).unwrap());
+    text.push_str(std::str::from_utf8(request.body()).unwrap());
     text.push('\n');
     text
 }

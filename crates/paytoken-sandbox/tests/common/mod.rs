@@ -141,9 +141,9 @@ pub fn headers_of<'r>(
     extra: &[(&'r str, &'r str)],
 ) -> Vec<(&'r str, &'r str)> {
     let mut headers: Vec<(&str, &str)> = request
-        .headers
+        .headers()
         .iter()
-        .map(|header| (header.name, header.value()))
+        .map(|header| (header.name(), header.value()))
         .collect();
     headers.extend_from_slice(extra);
     headers
@@ -180,9 +180,9 @@ pub async fn send_with(sandbox: &Sandbox, request: &Request, extra: &[(&str, &st
     exchange(
         sandbox.address(),
         "POST",
-        &request.path,
+        request.path(),
         &headers,
-        &request.body,
+        request.body(),
     )
     .await
     .expect("an answer")
