@@ -230,7 +230,9 @@ impl<'de, T: Deserialize<'de> + Blank> Deserialize<'de> for Object<T> {
 
 struct ObjectVisitor<T>(PhantomData<T>);
 
-/// Anything but an object or a list is absence, for both visitors below.
+/// Anything but an object or a list is absence, for both visitors below. A JSON float is
+/// read past and dropped, never kept as an `f64` (money is never a float); a float in a
+/// scalar field is kept as its text by `Loose` instead.
 macro_rules! absent_scalars {
     ($value:expr) => {
         fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {

@@ -207,7 +207,8 @@ impl<'de> Deserialize<'de> for InvoiceEntries {
                 Ok(InvoiceEntries(invoices))
             }
 
-            // Anything else holds no invoice: an empty list, as the gateway's `""` means.
+            // Anything else holds no invoice: an empty list, as the gateway's `""` means. (A
+            // float is read past here, never kept: money is never a float.)
             fn visit_str<E: de::Error>(self, _: &str) -> Result<InvoiceEntries, E> {
                 Ok(InvoiceEntries::default())
             }
