@@ -43,10 +43,8 @@ pub(crate) struct Auth {
     epoch: Instant,
     current: RwLock<Current>,
     /// The fetched token's life cycle; held across the renewal's network round trip, which
-    /// is what makes the renewal single-flight.
+    /// is what makes the renewal single-flight. It alone says when a token is due.
     pub(crate) renewal: Option<tokio::sync::Mutex<AuthTokenLifecycle>>,
-    /// How long after it was asked for a token is renewed.
-    renew_after: Duration,
 }
 
 impl Auth {
@@ -80,7 +78,6 @@ impl Auth {
                 renew_at,
             }),
             renewal,
-            renew_after: lifetime.saturating_sub(refresh_before),
         }
     }
 
@@ -98,19 +95,20 @@ impl Auth {
             .clone()
     }
 
-    /// Installs a token obtained at `sent_at` and returns the context that carries it.
+    /// Installs a fresh token, due for renewal at `renew_at` (the life cycle's word), and
+    /// returns the context that carries it.
     pub(crate) fn install(
         &self,
         base: &Context,
         token: AuthToken,
-        sent_at: Duration,
+        renew_at: Duration,
     ) -> Arc<Context> {
         let mut context = base.clone();
         context.auth_token = Some(token);
         let context = Arc::new(context);
         *self.current.write().unwrap_or_else(PoisonError::into_inner) = Current {
             context: Arc::clone(&context),
-            renew_at: Some(sent_at.saturating_add(self.renew_after)),
+            renew_at: Some(renew_at),
         };
         context
     }

@@ -1,5 +1,6 @@
-//! The request body handed to hyper: it holds card numbers and CVVs, so its bytes are
-//! wiped when hyper is done with them.
+//! The request body handed to hyper: a handle on the request's own
+//! [`Body`](paytoken_protocol::Body), so no attempt copies it, and its bytes (card numbers
+//! and CVVs) are wiped when the last handle, the request's or hyper's, is dropped.
 
 use core::convert::Infallible;
 use core::pin::Pin;
@@ -7,10 +8,10 @@ use core::task::{Context, Poll};
 
 use bytes::Buf;
 use http_body::{Body, Frame, SizeHint};
-use zeroize::Zeroize;
+use paytoken_protocol::Body as RequestBody;
 
 /// A body of one chunk. (hyper may still copy small bodies into its own write buffer; what
-/// this type owns, it wipes.)
+/// this type holds is wiped with the request's body.)
 #[derive(Debug)]
 pub(crate) struct SecretBody {
     chunk: Option<SecretChunk>,
@@ -18,10 +19,10 @@ pub(crate) struct SecretBody {
 }
 
 impl SecretBody {
-    pub(crate) fn new(bytes: Vec<u8>) -> Self {
-        let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    pub(crate) fn new(body: RequestBody) -> Self {
+        let len = u64::try_from(body.len()).unwrap_or(u64::MAX);
         Self {
-            chunk: Some(SecretChunk { bytes, read: 0 }),
+            chunk: Some(SecretChunk { body, read: 0 }),
             len,
         }
     }
@@ -55,27 +56,21 @@ impl Body for SecretBody {
 /// The bytes of a [`SecretBody`], read front to back.
 #[derive(Debug)]
 pub(crate) struct SecretChunk {
-    bytes: Vec<u8>,
+    body: RequestBody,
     read: usize,
 }
 
 impl Buf for SecretChunk {
     fn remaining(&self) -> usize {
-        self.bytes.len().saturating_sub(self.read)
+        self.body.len().saturating_sub(self.read)
     }
 
     fn chunk(&self) -> &[u8] {
-        self.bytes.get(self.read..).unwrap_or_default()
+        self.body.get(self.read..).unwrap_or_default()
     }
 
     fn advance(&mut self, count: usize) {
-        self.read = self.read.saturating_add(count).min(self.bytes.len());
-    }
-}
-
-impl Drop for SecretChunk {
-    fn drop(&mut self) {
-        self.bytes.zeroize();
+        self.read = self.read.saturating_add(count).min(self.body.len());
     }
 }
 
@@ -83,23 +78,46 @@ impl Drop for SecretChunk {
 mod tests {
     use super::*;
     use http_body_util::BodyExt as _;
+    use paytoken_checksum::{Credentials, SecureKey};
+    use paytoken_protocol::Context;
+    use paytoken_protocol::Operation as _;
+    use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
+
+    fn request_body() -> RequestBody {
+        let context = Context::new(Credentials::merchant(
+            "11344".parse().unwrap(),
+            SecureKey::new("key").unwrap(),
+        ));
+        CardsAndAccounts::all()
+            .request(&context)
+            .unwrap()
+            .into_body()
+    }
 
     #[tokio::test]
-    async fn yields_its_bytes_once_with_an_exact_size() {
-        let body = SecretBody::new(b"card.number=4000000000000051".to_vec());
-        assert_eq!(body.size_hint().exact(), Some(28));
-        let collected = body.collect().await.unwrap().to_bytes();
-        assert_eq!(&collected[..], b"card.number=4000000000000051");
+    async fn yields_the_request_body_once_with_an_exact_size() {
+        let body = request_body();
+        let expected = body.to_vec();
+        let secret = SecretBody::new(body);
+        assert_eq!(
+            secret.size_hint().exact(),
+            u64::try_from(expected.len()).ok()
+        );
+        let collected = secret.collect().await.unwrap().to_bytes();
+        assert_eq!(&collected[..], &expected[..]);
     }
 
     #[test]
-    fn advances_within_bounds() {
+    fn shares_the_bytes_and_advances_within_bounds() {
+        let body = request_body();
+        let len = body.len();
         let mut chunk = SecretChunk {
-            bytes: b"abc".to_vec(),
+            body: body.clone(),
             read: 0,
         };
-        chunk.advance(2);
-        assert_eq!(chunk.chunk(), b"c");
+        assert!(core::ptr::eq(chunk.chunk(), body.as_bytes()), "not copied");
+        chunk.advance(len - 1);
+        assert_eq!(chunk.chunk(), &body[len - 1..]);
         chunk.advance(10);
         assert_eq!(chunk.remaining(), 0);
         assert_eq!(chunk.chunk(), b"");

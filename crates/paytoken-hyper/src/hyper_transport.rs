@@ -4,13 +4,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderName, HeaderValue, USER_AGENT};
+use http::header::{CONTENT_LENGTH, HeaderValue, USER_AGENT};
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
-use paytoken_protocol::{AUTH_TOKEN_HEADER, FORM_CONTENT_TYPE, Request};
 use rustls::pki_types::CertificateDer;
 
 use crate::body::SecretBody;
@@ -71,41 +70,21 @@ impl HyperTransport {
         })
     }
 
+    /// The request for hyper: the protocol crate's one conversion, with the shared body
+    /// and this transport's user agent.
     fn http_request(
         &self,
         exchange: &TransportRequest<'_>,
     ) -> Result<http::Request<SecretBody>, TransportError> {
-        let other =
-            |error: http::Error| TransportError::with_source(TransportErrorKind::Other, error);
-        let request: &Request = exchange.request;
-        let uri = http::Uri::try_from(exchange.base_url.join(request.path()))
-            .map_err(|error| other(error.into()))?;
-        let mut http_request = http::Request::builder()
-            .method(http::Method::POST)
-            .uri(uri)
-            .body(SecretBody::new(request.body().to_vec()))
-            .map_err(other)?;
-        let headers = http_request.headers_mut();
-        headers.reserve(request.headers().len() + 1);
-        for header in request.headers() {
-            // The two headers every request carries skip the parsing (and, for the custom
-            // name, the allocation) of a header met for the first time.
-            let name = match header.name() {
-                "Content-Type" => CONTENT_TYPE,
-                AUTH_TOKEN_HEADER => HeaderName::from_static("authtoken"),
-                other_name => HeaderName::from_bytes(other_name.as_bytes())
-                    .map_err(|error| other(error.into()))?,
-            };
-            let mut value = if header.value() == FORM_CONTENT_TYPE {
-                HeaderValue::from_static(FORM_CONTENT_TYPE)
-            } else {
-                HeaderValue::from_str(header.value()).map_err(|error| other(error.into()))?
-            };
-            value.set_sensitive(header.is_sensitive());
-            headers.append(name, value);
-        }
-        headers.insert(USER_AGENT, self.user_agent.clone());
-        Ok(http_request)
+        let mut request = exchange
+            .request
+            .to_http(exchange.base_url)
+            .map_err(|error| TransportError::with_source(TransportErrorKind::Other, error))?
+            .map(SecretBody::new);
+        request
+            .headers_mut()
+            .insert(USER_AGENT, self.user_agent.clone());
+        Ok(request)
     }
 }
 

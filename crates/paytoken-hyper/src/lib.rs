@@ -77,10 +77,15 @@ mod auth;
 mod body;
 mod builder;
 mod call;
+mod call_loop;
 mod client;
 mod error;
+mod exchange;
 mod hyper_transport;
+mod merchant_transaction_id;
+mod renewal;
 mod retry;
+mod span;
 pub mod testing;
 mod transport;
 
@@ -88,8 +93,9 @@ pub use builder::{
     ClientBuilder, DEFAULT_BODY_LIMIT, DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_IDLE_TIMEOUT,
     DEFAULT_POOL_MAX_IDLE_PER_HOST, DEFAULT_REQUEST_TIMEOUT, DEFAULT_USER_AGENT,
 };
-pub use client::{Client, new_merchant_transaction_id};
+pub use client::Client;
 pub use error::{Error, TransportError, TransportErrorKind};
 pub use hyper_transport::HyperTransport;
+pub use merchant_transaction_id::new_merchant_transaction_id;
 pub use retry::RetryPolicy;
 pub use transport::{Transport, TransportRequest, TransportResponse};

@@ -272,6 +272,12 @@ async fn a_fetched_token_is_asked_for_once_and_renewed_after_a_refusal() {
         "the token endpoint goes without it"
     );
     assert!(sent[1].header("AuthToken").is_some());
+    // The payment sent again after the refused token is the request built the first
+    // time, not built anew: the very same body bytes.
+    assert!(std::ptr::eq(
+        sent[2].body().as_bytes(),
+        sent[4].body().as_bytes()
+    ));
 }
 
 #[tokio::test]

@@ -1,46 +1,72 @@
 //! Interop with the `http` crate (feature `http`): a [`Request`] becomes an
-//! `http::Request<Vec<u8>>`, an `http::Response<B>` is parsed by any operation.
+//! `http::Request<Body>`, an `http::Response<B>` is parsed by any operation.
+//!
+//! This is the one place a request becomes an `http::Request`: the client's hyper
+//! transport goes through it too.
 
-use http::header::{HeaderName, HeaderValue};
+use http::header::{CONTENT_TYPE, HeaderName, HeaderValue};
 
 use crate::ops::Operation;
-use crate::{BaseUrl, Body, Error, Method, Request};
+use crate::{AUTH_TOKEN_HEADER, BaseUrl, Body, Error, FORM_CONTENT_TYPE, Header, Method, Request};
 
 impl Request {
-    /// The request for an `http`-speaking stack, sent to `base_url`. Its body is the
-    /// request's own [`Body`], which wipes itself when the `http::Request` is dropped; the
-    /// auth-token header is marked sensitive (`HeaderValue::set_sensitive`), so `http`'s
-    /// own `Debug` hides it.
+    /// The request for an `http`-speaking stack, sent to `base_url`. Its body is a handle
+    /// on the request's own [`Body`] (shared, not copied), wiped when the last handle is
+    /// dropped; the auth-token header is marked sensitive (`HeaderValue::set_sensitive`),
+    /// so `http`'s own `Debug` hides it. Header names are lower-cased, as HTTP/2 needs.
     ///
     /// # Errors
     /// [`Error::Invalid`] for `baseUrl` when the URL does not make a valid URI, or for a
     /// header that cannot be carried in HTTP.
-    pub fn into_http(self, base_url: &BaseUrl) -> Result<http::Request<Body>, Error> {
+    pub fn to_http(&self, base_url: &BaseUrl) -> Result<http::Request<Body>, Error> {
         let uri: http::Uri = self.url(base_url).parse().map_err(|_| Error::Invalid {
             field: "baseUrl",
             reason: "does not make a valid uri with this path",
         })?;
-        let (method, _, headers, body) = self.into_parts();
-        let mut request = http::Request::new(body);
-        *request.method_mut() = match method {
+        let mut request = http::Request::new(self.body().clone());
+        *request.method_mut() = match self.method() {
             Method::Post => http::Method::POST,
         };
         *request.uri_mut() = uri;
-        let unfit = |field| Error::Invalid {
-            field,
-            reason: "cannot be carried in an http header",
-        };
-        for header in &headers {
-            // `from_bytes` takes any case and stores it lower-cased, as HTTP/2 needs.
-            let name = HeaderName::from_bytes(header.name().as_bytes())
-                .map_err(|_| unfit(header.name()))?;
-            let mut value =
-                HeaderValue::from_str(header.value()).map_err(|_| unfit(header.name()))?;
-            value.set_sensitive(header.is_sensitive());
-            request.headers_mut().append(name, value);
+        let headers = request.headers_mut();
+        // Room for a transport's own (a user agent) without growing.
+        headers.reserve(self.headers().len() + 1);
+        for header in self.headers() {
+            let (name, value) = http_header(header)?;
+            headers.append(name, value);
         }
         Ok(request)
     }
+
+    /// As [`to_http`](Self::to_http), consuming the request.
+    ///
+    /// # Errors
+    /// As [`to_http`](Self::to_http).
+    pub fn into_http(self, base_url: &BaseUrl) -> Result<http::Request<Body>, Error> {
+        self.to_http(base_url)
+    }
+}
+
+/// One header for `http`. The two every request carries skip the parsing (and, for the
+/// custom name, the allocation) of a header met for the first time.
+fn http_header(header: &Header) -> Result<(HeaderName, HeaderValue), Error> {
+    let unfit = || Error::Invalid {
+        field: header.name(),
+        reason: "cannot be carried in an http header",
+    };
+    let name = match header.name() {
+        "Content-Type" => CONTENT_TYPE,
+        AUTH_TOKEN_HEADER => HeaderName::from_static("authtoken"),
+        // `from_bytes` takes any case and stores it lower-cased.
+        other => HeaderName::from_bytes(other.as_bytes()).map_err(|_| unfit())?,
+    };
+    let mut value = if header.value() == FORM_CONTENT_TYPE {
+        HeaderValue::from_static(FORM_CONTENT_TYPE)
+    } else {
+        HeaderValue::from_str(header.value()).map_err(|_| unfit())?
+    };
+    value.set_sensitive(header.is_sensitive());
+    Ok((name, value))
 }
 
 /// Parses an `http::Response` as the answer to `operation`.
@@ -80,7 +106,7 @@ mod tests {
         assert_eq!(http.body().as_bytes(), body.as_slice());
         assert!(http.headers()["authtoken"].is_sensitive());
         assert!(!format!("{http:?}").contains("tok.en"));
-        assert_eq!(http.headers()["content-type"], crate::FORM_CONTENT_TYPE);
+        assert_eq!(http.headers()["content-type"], FORM_CONTENT_TYPE);
 
         let response = http::Response::builder()
             .status(502)

@@ -86,13 +86,24 @@ impl AuthTokenLifecycle {
     /// The token, when there is one that needs no renewal at `now`.
     #[must_use]
     pub fn token(&self, now: Duration) -> Option<&AuthToken> {
+        // Read off `renew_at`, so that the two can never disagree.
+        let due = self.renew_at()?;
         self.current
             .as_ref()
-            .filter(|(_, expires)| {
-                now.checked_add(self.refresh_before)
-                    .is_some_and(|due| due < *expires)
-            })
+            .filter(|_| now < due)
             .map(|(token, _)| token)
+    }
+
+    /// When the token is due for renewal, on the caller's timeline: [`refresh_before`]
+    /// ahead of its expiry. `None` without a token: renew now. Until then
+    /// [`token`](Self::token) gives the token; from then on [`step`](Self::step) renews.
+    ///
+    /// [`refresh_before`]: Self::refresh_before
+    #[must_use]
+    pub fn renew_at(&self) -> Option<Duration> {
+        self.current
+            .as_ref()
+            .map(|(_, expires)| expires.saturating_sub(self.refresh_before))
     }
 
     /// What to do at `now`: use the token, or send the request that renews it.
@@ -101,18 +112,28 @@ impl AuthTokenLifecycle {
     /// An input error from building the request (a partner id that does not match the
     /// credentials).
     pub fn step(&self, context: &Context, now: Duration) -> Result<TokenStep<'_>, Error> {
-        if let Some(token) = self.token(now) {
-            return Ok(TokenStep::Valid(token));
+        match self.token(now) {
+            Some(token) => Ok(TokenStep::Valid(token)),
+            None => self.renewal(context, now).map(TokenStep::Renew),
         }
-        let request = match &self.current {
+    }
+
+    /// The request that renews the token at `now`, whether or not it is due: a regenerate
+    /// request while the current token has not expired, a fetch otherwise. For a caller
+    /// that keeps its own schedule with [`renew_at`](Self::renew_at).
+    ///
+    /// # Errors
+    /// An input error from building the request (a partner id that does not match the
+    /// credentials).
+    pub fn renewal(&self, context: &Context, now: Duration) -> Result<Request, Error> {
+        match &self.current {
             Some((token, expires)) if now < *expires => RegenerateAuthToken {
                 partner_id: self.fetch.partner_id,
                 token: token.clone(),
             }
-            .request(context)?,
-            _ => self.fetch.request(context)?,
-        };
-        Ok(TokenStep::Renew(request))
+            .request(context),
+            _ => self.fetch.request(context),
+        }
     }
 
     /// Reads the answer to the renewal request sent at `sent_at`, and keeps the new token:

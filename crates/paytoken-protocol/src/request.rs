@@ -1,12 +1,13 @@
 //! The owned, plain request every operation builds, and the names of the operations.
 
 use alloc::borrow::Cow;
+use alloc::sync::Arc;
 use core::fmt;
 
 use paytoken_types::form::FormWriter;
 use zeroize::Zeroize;
 
-use crate::{BaseUrl, Context};
+use crate::{AuthToken, BaseUrl, Context};
 
 /// Which operation a request or an answer belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -69,6 +70,16 @@ impl OperationKind {
                 | Self::RegenerateAuthToken
                 | Self::Inquiry
         )
+    }
+}
+
+impl OperationKind {
+    /// Whether the request carries the `AuthToken` header (when there is a token): every
+    /// operation but the auth-token endpoints, which go without it as the deployments
+    /// document.
+    #[must_use]
+    pub const fn sends_auth_token(self) -> bool {
+        !matches!(self, Self::AuthToken | Self::RegenerateAuthToken)
     }
 }
 
@@ -169,17 +180,34 @@ impl Drop for Header {
     }
 }
 
-/// A request's body: the form, card numbers and CVVs included. It is wiped from memory
-/// when dropped, wherever it has been moved (into an `http::Request`, into a transport),
-/// and its `Debug` shows its length only. It reads as bytes (`Deref<Target = [u8]>`).
+/// A request's body: the form, card numbers and CVVs included.
+///
+/// Shared, not copied: a clone (for each attempt, for an `http::Request`, for a transport's
+/// own body type) is a new handle on the same bytes, and the bytes are wiped from memory
+/// when the last handle is dropped, wherever it has gone. `Debug` shows the length only.
+/// It reads as bytes (`Deref<Target = [u8]>`).
 #[derive(Clone, PartialEq, Eq, Default)]
-pub struct Body(Vec<u8>);
+pub struct Body(Arc<WipedBytes>);
+
+/// The bytes behind every handle of a [`Body`], wiped when the last one goes.
+#[derive(PartialEq, Eq, Default)]
+struct WipedBytes(Vec<u8>);
+
+impl Drop for WipedBytes {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
 
 impl Body {
+    pub(crate) fn new(bytes: Vec<u8>) -> Self {
+        Self(Arc::new(WipedBytes(bytes)))
+    }
+
     /// The bytes.
     #[must_use]
     pub fn as_bytes(&self) -> &[u8] {
-        &self.0
+        &self.0.0
     }
 }
 
@@ -187,25 +215,19 @@ impl core::ops::Deref for Body {
     type Target = [u8];
 
     fn deref(&self) -> &[u8] {
-        &self.0
+        self.as_bytes()
     }
 }
 
 impl AsRef<[u8]> for Body {
     fn as_ref(&self) -> &[u8] {
-        &self.0
+        self.as_bytes()
     }
 }
 
 impl fmt::Debug for Body {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "<{} bytes>", self.0.len())
-    }
-}
-
-impl Drop for Body {
-    fn drop(&mut self) {
-        self.0.zeroize();
+        write!(f, "<{} bytes>", self.len())
     }
 }
 
@@ -268,6 +290,25 @@ impl Request {
         self.operation.is_retry_safe()
     }
 
+    /// Puts `token` into the `AuthToken` header, in place of the one the request was built
+    /// with (if any), and changes nothing else: the token is not signed, so a request built
+    /// once goes out with whichever token is fresh when it is sent. The auth-token
+    /// operations go without the header, and stay so.
+    pub fn set_auth_token(&mut self, token: &AuthToken) {
+        if !self.operation.sends_auth_token() {
+            return;
+        }
+        let header = Header::sensitive(AUTH_TOKEN_HEADER, token.expose_secret().to_owned());
+        match self
+            .headers
+            .iter_mut()
+            .find(|header| header.name == AUTH_TOKEN_HEADER)
+        {
+            Some(old) => *old = header,
+            None => self.headers.push(header),
+        }
+    }
+
     /// The full URL: the base URL followed by the path.
     #[must_use]
     pub fn url(&self, base_url: &BaseUrl) -> String {
@@ -316,13 +357,11 @@ pub(crate) fn build(
     write(&mut FormWriter::new(&mut body));
     let mut headers = Vec::with_capacity(2);
     headers.push(Header::new("Content-Type", FORM_CONTENT_TYPE));
-    // The auth-token endpoints go without the header, as the deployments document; every other call
-    // carries it whenever there is one.
-    let wants_token = !matches!(
-        operation,
-        OperationKind::AuthToken | OperationKind::RegenerateAuthToken
-    );
-    if let Some(token) = context.auth_token.as_ref().filter(|_| wants_token) {
+    if let Some(token) = context
+        .auth_token
+        .as_ref()
+        .filter(|_| operation.sends_auth_token())
+    {
         headers.push(Header::sensitive(
             AUTH_TOKEN_HEADER,
             token.expose_secret().to_owned(),
@@ -332,7 +371,7 @@ pub(crate) fn build(
         method: Method::Post,
         path,
         headers,
-        body: Body(body),
+        body: Body::new(body),
         operation,
     }
 }
@@ -350,7 +389,7 @@ mod tests {
                 Header::new("Content-Type", FORM_CONTENT_TYPE),
                 Header::sensitive(AUTH_TOKEN_HEADER, "secret-token"),
             ],
-            body: Body(b"card.number=4000000000000051".to_vec()),
+            body: Body::new(b"card.number=4000000000000051".to_vec()),
             operation: OperationKind::Payment,
         };
         let debug = format!("{request:?}");
@@ -358,6 +397,46 @@ mod tests {
         assert!(!debug.contains("4000000000000051"), "{debug}");
         assert!(debug.contains("<28 bytes>") && debug.contains("AuthToken: ***"));
         assert_eq!(request.header("authtoken"), Some("secret-token"));
+    }
+
+    #[test]
+    fn a_fresh_token_replaces_the_old_one_and_nothing_else() {
+        let mut request = Request {
+            method: Method::Post,
+            path: "/x".into(),
+            headers: vec![
+                Header::new("Content-Type", FORM_CONTENT_TYPE),
+                Header::sensitive(AUTH_TOKEN_HEADER, "old-token"),
+            ],
+            body: Body::new(b"a=1".to_vec()),
+            operation: OperationKind::Payment,
+        };
+        let before = request.clone();
+        request.set_auth_token(&AuthToken::new("new-token").unwrap());
+        assert_eq!(request.header(AUTH_TOKEN_HEADER), Some("new-token"));
+        assert_eq!(request.headers().len(), 2);
+        assert_eq!(request.body(), before.body());
+        assert_eq!(request.path(), before.path());
+
+        let (mut fetch, mut bare) = (request.clone(), request);
+        fetch.operation = OperationKind::AuthToken;
+        fetch.headers.truncate(1);
+        fetch.set_auth_token(&AuthToken::new("t").unwrap());
+        assert_eq!(
+            fetch.header(AUTH_TOKEN_HEADER),
+            None,
+            "auth-token calls go without it"
+        );
+        bare.headers.truncate(1);
+        bare.set_auth_token(&AuthToken::new("t").unwrap());
+        assert_eq!(bare.header(AUTH_TOKEN_HEADER), Some("t"));
+    }
+
+    #[test]
+    fn clones_of_a_body_share_its_bytes() {
+        let body = Body::new(b"card.number=4000000000000051".to_vec());
+        let copy = body.clone();
+        assert!(core::ptr::eq(body.as_bytes(), copy.as_bytes()));
     }
 
     #[test]

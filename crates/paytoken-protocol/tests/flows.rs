@@ -166,6 +166,17 @@ fn auth_token_life_cycle() {
         };
         assert_eq!(token.expose_secret(), "first.token");
     }
+    // The life cycle tells when it turns: 55 minutes after the token was asked for.
+    assert_eq!(tokens.renew_at(), Some(start + 55 * minute));
+    assert!(
+        tokens
+            .token(start + 55 * minute - Duration::from_nanos(1))
+            .is_some()
+    );
+    assert!(tokens.token(start + 55 * minute).is_none());
+    // A renewal can be asked for early: a regenerate, the token still being alive.
+    let early = tokens.renewal(&context, start).unwrap();
+    assert!(early.path().ends_with("/regenerateToken"));
     // Then regenerate while the old one still works...
     let due = start + 56 * minute;
     let TokenStep::Renew(request) = tokens.step(&context, due).unwrap() else {
@@ -194,6 +205,7 @@ fn auth_token_life_cycle() {
     assert!(request.path().ends_with("/authToken"));
     tokens.invalidate();
     assert!(tokens.token(due).is_none());
+    assert_eq!(tokens.renew_at(), None, "no token: renew now");
 }
 
 fn page_of(ids: std::ops::Range<u32>) -> Vec<u8> {

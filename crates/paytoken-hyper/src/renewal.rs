@@ -1,0 +1,69 @@
+//! Renewing the auth token: one renewal at a time, the life cycle deciding which request
+//! (regenerate or fetch) and when the next renewal is due.
+
+use std::sync::Arc;
+
+use paytoken_protocol::Context;
+use tracing::Instrument as _;
+
+use crate::span::{call_span, record_elapsed, record_outcome, start_clock};
+use crate::{Client, Error, Transport};
+
+impl<T: Transport> Client<T> {
+    /// Renews the token of `stale`, unless another call did while this one waited. With
+    /// `refused`, the gateway refused the token: fetch a new one rather than regenerate it.
+    pub(crate) async fn renew(
+        &self,
+        stale: &Arc<Context>,
+        refused: bool,
+    ) -> Result<Arc<Context>, Error> {
+        let auth = &self.inner.auth;
+        let Some(renewal) = auth.renewal.as_ref() else {
+            return Ok(Arc::clone(stale));
+        };
+        let mut lifecycle = renewal.lock().await;
+        let current = auth.current();
+        if !Arc::ptr_eq(&current.context, stale) && current.is_fresh(auth.now()) {
+            return Ok(current.context);
+        }
+        if refused {
+            lifecycle.invalidate();
+        }
+        // A regenerate request can be refused (the token died early); the life cycle then
+        // forgets the token, and the second round fetches a new one.
+        let mut rounds = 0;
+        loop {
+            rounds += 1;
+            let sent_at = auth.now();
+            let request = lifecycle.renewal(&current.context, sent_at)?;
+            let span = call_span(request.operation());
+            let started = start_clock(&span);
+            let answer = self
+                .exchange(&request, &span)
+                .instrument(span.clone())
+                .await;
+            record_elapsed(&span, started);
+            let parsed = answer.and_then(|answer| {
+                lifecycle
+                    .parse(answer.status, &answer.body, sent_at)
+                    .cloned()
+                    .map_err(Error::from)
+            });
+            record_outcome(&span, &parsed);
+            match (parsed, lifecycle.renew_at()) {
+                // The life cycle has just kept the token, so it has a deadline (`None` would
+                // read "renew now", which is what `sent_at` says).
+                (Ok(token), renew_at) => {
+                    let renew_at = renew_at.unwrap_or(sent_at);
+                    return Ok(auth.install(&current.context, token, renew_at));
+                }
+                (Err(error), _) if error.refusal().is_some() && rounds < 2 => {
+                    if let Some(refusal) = error.refusal() {
+                        span.record("result.code", refusal.result.code.as_str());
+                    }
+                }
+                (Err(error), _) => return Err(error),
+            }
+        }
+    }
+}
