@@ -39,8 +39,10 @@ mod checksum;
 mod error;
 mod key;
 pub mod rules;
+mod writer;
 
 pub use checksum::{Checksum, HexChecksum, verify};
 pub use error::Error;
 pub use key::{Credentials, SecureKey};
 pub use rules::{ChecksumInput, MaskedInput};
+pub use writer::ChecksumWriter;

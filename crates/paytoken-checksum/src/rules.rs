@@ -23,12 +23,11 @@
 
 use core::fmt;
 
-use md5::{Digest, Md5};
 use paytoken_types::{
     Amount, AmountText, Bic, CardNumber, Email, MerchantTransactionId, PaymentId, RegistrationId,
 };
 
-use crate::{Checksum, Credentials, Error};
+use crate::{Checksum, ChecksumWriter, Credentials, Error};
 
 /// One field of the joined text after the id and the key.
 #[derive(Clone, Copy)]
@@ -67,15 +66,11 @@ impl<'a> ChecksumInput<'a> {
     /// Hashes `id|key|field|...` without building the joined text.
     #[must_use]
     pub fn compute(&self) -> Checksum {
-        let mut md5 = Md5::new();
-        md5.update(self.credentials.id().as_bytes());
-        md5.update(b"|");
-        md5.update(self.credentials.secure_key().expose_secret().as_bytes());
+        let mut writer = ChecksumWriter::new(self.credentials);
         for part in self.parts() {
-            md5.update(b"|");
-            md5.update(part.bytes());
+            writer.append(part.bytes());
         }
-        Checksum::from_bytes(md5.finalize().into())
+        writer.finish()
     }
 
     /// The joined text with the key shown as `***` and a card number masked:

@@ -103,6 +103,7 @@ mod context;
 pub mod echo;
 mod error;
 pub mod excerpt;
+pub mod fields;
 #[cfg(feature = "http")]
 mod http;
 mod invoices;
@@ -111,6 +112,7 @@ pub mod ops;
 mod outcome;
 mod pager;
 mod request;
+mod signed;
 mod wire;
 
 pub use answer::{Field, FieldValue};

@@ -345,7 +345,7 @@ impl fmt::Debug for Request {
     }
 }
 
-/// Builds a request: the headers every operation sends, and a body written by `write`.
+/// Builds an unsigned request (the auth-token endpoints): a body written by `write`.
 pub(crate) fn build(
     operation: OperationKind,
     path: String,
@@ -355,24 +355,37 @@ pub(crate) fn build(
 ) -> Request {
     let mut body = Vec::with_capacity(capacity);
     write(&mut FormWriter::new(&mut body));
-    let mut headers = Vec::with_capacity(2);
-    headers.push(Header::new("Content-Type", FORM_CONTENT_TYPE));
-    if let Some(token) = context
-        .auth_token
-        .as_ref()
-        .filter(|_| operation.sends_auth_token())
-    {
-        headers.push(Header::sensitive(
-            AUTH_TOKEN_HEADER,
-            token.expose_secret().to_owned(),
-        ));
-    }
-    Request {
-        method: Method::Post,
-        path,
-        headers,
-        body: Body::new(body),
-        operation,
+    Request::new(operation, path, context, body)
+}
+
+impl Request {
+    /// A request with the headers every operation sends: the content type, and the
+    /// context's auth token where the operation takes one.
+    pub(crate) fn new(
+        operation: OperationKind,
+        path: String,
+        context: &Context,
+        body: Vec<u8>,
+    ) -> Self {
+        let mut headers = Vec::with_capacity(2);
+        headers.push(Header::new("Content-Type", FORM_CONTENT_TYPE));
+        if let Some(token) = context
+            .auth_token
+            .as_ref()
+            .filter(|_| operation.sends_auth_token())
+        {
+            headers.push(Header::sensitive(
+                AUTH_TOKEN_HEADER,
+                token.expose_secret().to_owned(),
+            ));
+        }
+        Self {
+            method: Method::Post,
+            path,
+            headers,
+            body: Body::new(body),
+            operation,
+        }
     }
 }
 

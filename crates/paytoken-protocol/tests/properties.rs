@@ -237,3 +237,106 @@ proptest! {
         prop_assert_eq!(&pairs[5].1, &postcode);
     }
 }
+
+/// The checksum a request carries in its form.
+fn checksum_sent(request: &paytoken_protocol::Request) -> String {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(request.body()).unwrap();
+    pairs
+        .into_iter()
+        .find(|(name, _)| name == "authentication.checksum")
+        .map(|(_, value)| value)
+        .unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Each operation signs the values it sends with the rule the checksum crate states
+    /// (the table of `paytoken_checksum::rules`, itself checked against an independent MD5).
+    #[test]
+    fn every_request_is_signed_by_its_rule(
+        transaction in "[A-Za-z0-9 /:._-]{1,40}",
+        minor in 1u64..10_000_000_000,
+        registration in "[a-z0-9]{32}",
+        given in "[A-Za-z][A-Za-z ']{0,20}",
+        surname in "[A-Za-z][A-Za-z' -]{0,20}",
+    ) {
+        use paytoken_checksum::rules;
+        use paytoken_protocol::ops::token_payment::TokenPayment;
+        prop_assume!(!transaction.trim().is_empty());
+        let context = common::merchant();
+        let credentials = &context.credentials;
+        let mti: paytoken_types::MerchantTransactionId = transaction.parse().unwrap();
+        let amount = Amount::from_minor_units(minor);
+        let id: paytoken_types::RegistrationId = registration.parse().unwrap();
+        let card = common::card();
+        let signed = |request: paytoken_protocol::Request| checksum_sent(&request);
+        let hex = |input: rules::ChecksumInput<'_>| input.compute().to_hex().as_str().to_owned();
+
+        let payment = Payment::new(mti.clone(), amount, "EUR".parse().unwrap(), card.clone());
+        prop_assert_eq!(signed(payment.request(&context).unwrap()), hex(rules::payment(credentials, &mti, amount)));
+        let token = TokenPayment::new(id, amount, "EUR".parse().unwrap());
+        prop_assert_eq!(signed(token.request(&context).unwrap()), hex(rules::token_payment(credentials, &id, amount)));
+        prop_assert_eq!(signed(DeleteToken::new(id).request(&context).unwrap()), hex(rules::delete_token(credentials, &id)));
+        prop_assert_eq!(signed(Installments::new(id).request(&context).unwrap()), hex(rules::installments(credentials, &id)));
+        let by_mti = Inquiry::ByMerchantTransactionId(mti.clone());
+        prop_assert_eq!(signed(by_mti.request(&context).unwrap()), hex(rules::inquiry_by_merchant_transaction_id(credentials, &mti)));
+        prop_assert_eq!(signed(Registration::card(card.clone()).request(&context).unwrap()), hex(rules::card_registration(credentials, &card.number)));
+        prop_assert_eq!(signed(CardsAndAccounts::all().request(&context).unwrap()), hex(rules::cards_and_accounts(credentials)));
+        prop_assert_eq!(signed(InvoiceList::new(1, 10).request(&context).unwrap()), hex(rules::invoice_list(credentials)));
+        let email = Email::new("a@example.com").unwrap();
+        let signup = CustomerSignup::new(Customer {
+            given_name: Some(given.clone()),
+            surname: Some(surname.clone()),
+            email: Some(email.clone()),
+            ..Customer::default()
+        });
+        prop_assert_eq!(
+            signed(signup.request(&context).unwrap()),
+            hex(rules::customer_signup(credentials, &given, &surname, &email).unwrap())
+        );
+    }
+}
+
+#[test]
+fn bank_accounts_and_payment_ids_are_signed_by_their_rules() {
+    use paytoken_checksum::rules;
+    let context = common::merchant();
+    let credentials = &context.credentials;
+    let payment_id: paytoken_types::PaymentId = "8ac7a4a28d3f1e2b018d3f7c5e0a1234".parse().unwrap();
+    let inquiry = Inquiry::ByPaymentId(payment_id).request(&context).unwrap();
+    assert_eq!(
+        checksum_sent(&inquiry),
+        rules::inquiry_by_payment_id(credentials, &payment_id)
+            .compute()
+            .to_hex()
+            .as_str()
+    );
+    let account = paytoken_types::BankAccount {
+        iban: "DE89370400440532013000".parse().unwrap(),
+        bic: "COBADEFFXXX".parse().unwrap(),
+        holder: None,
+    };
+    let request = Registration::bank_account(account.clone())
+        .request(&context)
+        .unwrap();
+    assert_eq!(
+        checksum_sent(&request),
+        rules::bank_account_registration(credentials, &account.bic)
+            .compute()
+            .to_hex()
+            .as_str()
+    );
+}
+
+#[test]
+fn a_separator_in_a_signed_name_is_refused_before_anything_is_built() {
+    let signup = CustomerSignup::new(Customer {
+        given_name: Some("Ann|e".into()),
+        surname: Some("Smith".into()),
+        email: Some(Email::new("a@example.com").unwrap()),
+        ..Customer::default()
+    });
+    let error = signup.request(&common::merchant()).unwrap_err();
+    assert_eq!(error.field(), Some("customer.givenName"), "{error}");
+}

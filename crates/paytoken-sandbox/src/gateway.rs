@@ -1,6 +1,7 @@
 //! The gateway itself, without the network: a request's path, `AuthToken` header and body
 //! in, an answer out. The server in `server.rs` puts HTTP around it.
 
+use paytoken_protocol::fields;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use md5::{Digest, Md5};
@@ -305,8 +306,8 @@ impl Gateway {
         parts: &[&str],
     ) -> Result<(), Problems> {
         let sent = form
-            .get("authentication.checksum")
-            .ok_or(Problem::missing("authentication.checksum"))?;
+            .get(fields::CHECKSUM)
+            .ok_or(Problem::missing(fields::CHECKSUM))?;
         let mut md5 = Md5::new();
         md5.update(caller.id.as_bytes());
         md5.update(b"|");

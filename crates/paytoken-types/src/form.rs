@@ -39,18 +39,47 @@ pub trait FormFields {
     fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>);
 }
 
+/// Watches the fields a form writes for the ones a checksum signs, and takes their values
+/// as they are written: what is signed is then what is sent, by construction.
+pub trait Signer {
+    /// Whether `{prefix}{name}` is the field the checksum signs next.
+    fn signs(&self, prefix: &str, name: &str) -> bool;
+
+    /// Takes the value of the field [`signs`](Self::signs) just accepted, as it is before
+    /// percent-encoding.
+    fn sign(&mut self, value: &str);
+}
+
 /// Appends form fields to a buffer. Reuse the buffer (`clear()` it) and nothing allocates
 /// once it has grown to the size of a request.
-#[derive(Debug)]
 pub struct FormWriter<'a> {
     out: &'a mut Vec<u8>,
+    signer: Option<&'a mut dyn Signer>,
+}
+
+impl fmt::Debug for FormWriter<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FormWriter")
+            .field("written", &self.out.len())
+            .field("signing", &self.signer.is_some())
+            .finish()
+    }
 }
 
 impl<'a> FormWriter<'a> {
     /// Writes into `out`. A body already in `out` is continued: the first field written
     /// is joined to it with `&`.
     pub fn new(out: &'a mut Vec<u8>) -> Self {
-        Self { out }
+        Self { out, signer: None }
+    }
+
+    /// Writes into `out`, handing `signer` the value of every text field it
+    /// [signs](Signer::signs) as the field is written.
+    pub fn signing(out: &'a mut Vec<u8>, signer: &'a mut dyn Signer) -> Self {
+        Self {
+            out,
+            signer: Some(signer),
+        }
     }
 
     /// Writes `name=value`.
@@ -67,13 +96,13 @@ impl<'a> FormWriter<'a> {
 
     /// Writes `{prefix}{name}=value`.
     pub fn prefixed(&mut self, prefix: &str, name: &str, value: &str) {
-        if !self.out.is_empty() {
-            self.out.push(b'&');
-        }
-        encode_into(self.out, prefix.as_bytes());
-        encode_into(self.out, name.as_bytes());
-        self.out.push(b'=');
+        self.name(prefix, name);
         encode_into(self.out, value.as_bytes());
+        if let Some(signer) = self.signer.as_deref_mut()
+            && signer.signs(prefix, name)
+        {
+            signer.sign(value);
+        }
     }
 
     /// Writes `{prefix}{name}=value` when there is a value.
@@ -86,7 +115,7 @@ impl<'a> FormWriter<'a> {
     /// Writes `{prefix}{name}=` and the value's `Display` text, formatted straight into the
     /// buffer without an intermediate `String`.
     pub fn prefixed_display(&mut self, prefix: &str, name: &str, value: &dyn fmt::Display) {
-        self.prefixed(prefix, name, "");
+        self.name(prefix, name);
         // Writing into a `Vec` cannot fail; a `Display` that reports an error leaves its
         // text so far, which is all there is to send.
         let _ = write!(Encoding(self.out), "{value}");
@@ -97,7 +126,7 @@ impl<'a> FormWriter<'a> {
     pub fn prefixed_ip(&mut self, prefix: &str, name: &str, ip: IpAddr) {
         match ip {
             IpAddr::V4(v4) => {
-                self.prefixed(prefix, name, "");
+                self.name(prefix, name);
                 for (index, octet) in v4.octets().into_iter().enumerate() {
                     if index > 0 {
                         self.out.push(b'.');
@@ -115,6 +144,17 @@ impl<'a> FormWriter<'a> {
             }
             IpAddr::V6(v6) => self.prefixed_display(prefix, name, &v6),
         }
+    }
+
+    /// Writes `{prefix}{name}=` (after a `&` when the body is not empty). Never signed: a
+    /// signer sees text fields only.
+    fn name(&mut self, prefix: &str, name: &str) {
+        if !self.out.is_empty() {
+            self.out.push(b'&');
+        }
+        encode_into(self.out, prefix.as_bytes());
+        encode_into(self.out, name.as_bytes());
+        self.out.push(b'=');
     }
 
     /// Writes a whole block under its own prefix.

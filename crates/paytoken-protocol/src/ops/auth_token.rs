@@ -12,7 +12,7 @@ use super::{Operation, SMALL_BODY};
 use crate::answer::{Blank, Field, Loose, Object, Text, wire_object};
 use crate::context::Username;
 use crate::wire::{self, WireResult, require_success};
-use crate::{AuthToken, Context, Error, OperationKind, Request, request};
+use crate::{AuthToken, Context, Error, OperationKind, Request, fields, request};
 
 /// The path for a merchant's token.
 pub const MERCHANT_PATH: &str = "/transactionServices/REST/v1/authToken";
@@ -141,9 +141,9 @@ impl Operation for FetchAuthToken {
                     reason: "differs from the partner id of the credentials",
                 });
             }
-            (PARTNER_PATH, "partner.userName")
+            (PARTNER_PATH, fields::PARTNER_USERNAME)
         } else {
-            (MERCHANT_PATH, "merchant.username")
+            (MERCHANT_PATH, fields::MERCHANT_USERNAME)
         };
         Ok(request::build(
             Self::KIND,
@@ -153,10 +153,7 @@ impl Operation for FetchAuthToken {
             |form| {
                 form.field(PartnerId::FIELD, self.partner_id.as_str());
                 form.field(username_field, self.username.as_str());
-                form.field(
-                    "authentication.sKey",
-                    credentials.secure_key().expose_secret(),
-                );
+                form.field(fields::SECURE_KEY, credentials.secure_key().expose_secret());
             },
         ))
     }
@@ -178,7 +175,7 @@ impl Operation for RegenerateAuthToken {
             SMALL_BODY,
             |form| {
                 form.field(PartnerId::FIELD, self.partner_id.as_str());
-                form.field("authToken", self.token.expose_secret());
+                form.field(fields::AUTH_TOKEN, self.token.expose_secret());
             },
         ))
     }

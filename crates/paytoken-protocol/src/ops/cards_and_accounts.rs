@@ -6,17 +6,17 @@
 //! registrations at all the gateway answers an error whose description is
 //! "Invalid Recurring Type." (its code is not public): that reads as an empty list.
 
-use paytoken_checksum::rules;
 use paytoken_types::{
     CodeFamily, CustomerId, ExpiryMonth, ExpiryYear, GatewayResult, MemberId, PartnerId,
     RegistrationId, RegistrationStatus,
 };
 
-use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
+use super::{Operation, SMALL_BODY};
 use crate::answer::{Field, List, Loose, Object, Text, wire_object};
 use crate::echo::{Echoed, Sent};
+use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult, require_success};
-use crate::{Context, Error, OperationKind, Request, request};
+use crate::{Context, Error, OperationKind, Request};
 
 /// The path of the list.
 pub const PATH: &str = "/transactionServices/REST/v1/getCardsAndAccounts";
@@ -158,27 +158,29 @@ fn is_no_registrations(result: &GatewayResult) -> bool {
         && description.eq_ignore_ascii_case(NO_REGISTRATIONS)
 }
 
+/// The checksum rule of the list: `id|key`, nothing more.
+const SIGNED: &[Signed] = &[];
+
 impl Operation for CardsAndAccounts {
     type Response = StoredRegistrations;
     const KIND: OperationKind = OperationKind::CardsAndAccounts;
 
     fn request(&self, context: &Context) -> Result<Request, Error> {
-        let checksum = rules::cards_and_accounts(&context.credentials)
-            .compute()
-            .to_hex();
-        Ok(request::build(
+        SignedRequest::new(
             Self::KIND,
-            PATH.to_owned(),
             context,
+            SIGNED,
+            PATH,
             SMALL_BODY,
-            |form| {
-                write_authentication(form, context, &checksum, AuthFields::ID_ONLY);
-                form.optional(
-                    CustomerId::FIELD,
-                    self.customer_id.as_ref().map(CustomerId::as_str),
-                );
-            },
-        ))
+            AuthFields::ID_ONLY,
+        )
+        .form(|form| {
+            form.optional(
+                CustomerId::FIELD,
+                self.customer_id.as_ref().map(CustomerId::as_str),
+            );
+        })
+        .finish()
     }
 
     /// Decided by the result code; the "no registrations" answer is an empty list. Checks

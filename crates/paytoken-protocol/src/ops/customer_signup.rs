@@ -1,15 +1,16 @@
 //! Customer sign-up (`POST /merchantServices/api/v1/customerSignup`), by a merchant or a
 //! partner. The answer's `customerId` goes into later requests as `customer.customerId`.
 
-use paytoken_checksum::rules;
 use paytoken_types::{
     Customer, CustomerId, Email, GatewayResult, MemberId, PartnerId, Shipping, Timestamp,
 };
 
-use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
+use super::{Operation, SMALL_BODY};
 use crate::answer::{Field, Loose, Object, Text, wire_object};
+use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult, require_success};
-use crate::{Context, Error, OperationKind, Request, request};
+use crate::{Context, Error, OperationKind, Request};
+use paytoken_types::form::FormFields as _;
 
 /// The path of customer sign-up.
 pub const PATH: &str = "/merchantServices/api/v1/customerSignup";
@@ -75,6 +76,14 @@ fn required<'a, T>(field: &'static str, value: Option<&'a T>) -> Result<&'a T, E
     })
 }
 
+/// The checksum rule of a sign-up: `id|key|givenName|surname|email`, as the customer block
+/// writes them.
+const SIGNED: &[Signed] = &[
+    Signed::in_block(Customer::PREFIX, "givenName", "customer.givenName"),
+    Signed::in_block(Customer::PREFIX, "surname", "customer.surname"),
+    Signed::in_block(Customer::PREFIX, "email", "customer.email"),
+];
+
 impl Operation for CustomerSignup {
     type Response = SignedUp;
     const KIND: OperationKind = OperationKind::CustomerSignup;
@@ -88,20 +97,29 @@ impl Operation for CustomerSignup {
         if let Some(shipping) = &self.shipping {
             shipping.validate()?;
         }
-        let checksum = rules::customer_signup(&context.credentials, given_name, surname, email)?
-            .compute()
-            .to_hex();
-        Ok(request::build(
+        // Checked here for a better error; the signing refuses them too.
+        for (field, text) in [
+            ("customer.givenName", given_name.as_str()),
+            ("customer.surname", surname.as_str()),
+            ("customer.email", email.as_str()),
+        ] {
+            if text.contains('|') {
+                return Err(paytoken_checksum::Error::Separator { field }.into());
+            }
+        }
+        SignedRequest::new(
             Self::KIND,
-            PATH.to_owned(),
             context,
+            SIGNED,
+            PATH,
             SMALL_BODY,
-            |form| {
-                write_authentication(form, context, &checksum, AuthFields::ID_ONLY);
-                form.block(customer);
-                form.optional_block(self.shipping.as_ref());
-            },
-        ))
+            AuthFields::ID_ONLY,
+        )
+        .form(|form| {
+            form.block(customer);
+            form.optional_block(self.shipping.as_ref());
+        })
+        .finish()
     }
 
     /// Decided by the result code and the new `customerId`.

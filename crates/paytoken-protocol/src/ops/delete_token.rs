@@ -1,15 +1,15 @@
 //! Deleting a stored token (`POST /transactionServices/REST/v1/paywithtoken/{id}` with
 //! `paymentType=DL`). A deleted registration is never active again.
 
-use paytoken_checksum::rules;
 use paytoken_types::{GatewayResult, PaymentType, RegistrationId, Timestamp};
 
 use super::token_payment::PATH_PREFIX;
-use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
+use super::{Operation, SMALL_BODY};
 use crate::answer::{Field, Loose, Object, wire_object};
 use crate::echo::{Echoed, echo_of_registration};
+use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, WireResult, require_success};
-use crate::{Context, Error, OperationKind, Request, request};
+use crate::{Context, Error, OperationKind, Request, fields};
 
 /// Deletes the stored card or account `registration_id`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,25 +46,27 @@ wire_object! {
     }
 }
 
+/// The checksum rule of a delete: `id|key|registrationId`, the id the path ends with.
+const SIGNED: &[Signed] = &[Signed::PathSegment {
+    field: RegistrationId::FIELD,
+}];
+
 impl Operation for DeleteToken {
     type Response = Deleted;
     const KIND: OperationKind = OperationKind::DeleteToken;
 
     fn request(&self, context: &Context) -> Result<Request, Error> {
-        let checksum = rules::delete_token(&context.credentials, &self.registration_id)
-            .compute()
-            .to_hex();
-        let path = [PATH_PREFIX, self.registration_id.as_str()].concat();
-        Ok(request::build(
+        SignedRequest::new(
             Self::KIND,
-            path,
             context,
+            SIGNED,
+            PATH_PREFIX,
             SMALL_BODY,
-            |form| {
-                write_authentication(form, context, &checksum, AuthFields::ACCOUNT_AND_TERMINAL);
-                form.field("paymentType", PaymentType::Delete.as_str());
-            },
-        ))
+            AuthFields::ACCOUNT_AND_TERMINAL,
+        )
+        .path_segment(self.registration_id.as_str())
+        .form(|form| form.field(fields::PAYMENT_TYPE, PaymentType::Delete.as_str()))
+        .finish()
     }
 
     /// Decided by the result code; checks the echoed `registrationId`.

@@ -6,13 +6,13 @@
 //! connection) is learnt: never send the payment again, inquire by its
 //! `merchantTransactionId`.
 
-use paytoken_checksum::rules;
 use paytoken_types::{MerchantTransactionId, PaymentId, PaymentType};
 
-use super::{AuthFields, Operation, SMALL_BODY, push_path_segment, write_authentication};
+use super::{Operation, SMALL_BODY};
 use crate::echo::Sent;
 use crate::outcome::{Transaction, parse_transaction};
-use crate::{Context, Error, OperationKind, Request, request};
+use crate::signed::{AuthFields, Signed, SignedRequest};
+use crate::{Context, Error, OperationKind, Request, fields};
 
 /// The path, without the id.
 pub const PATH_PREFIX: &str = "/transactionServices/REST/v1/payments/";
@@ -28,41 +28,43 @@ pub enum Inquiry {
     ByMerchantTransactionId(MerchantTransactionId),
 }
 
+/// The checksum rule of an inquiry by payment id: `id|key|paymentId`, the id the path
+/// ends with.
+const BY_PAYMENT_ID: &[Signed] = &[Signed::PathSegment {
+    field: PaymentId::FIELD,
+}];
+
+/// The checksum rule of an inquiry by merchant transaction id: `id|key|merchantTransactionId`,
+/// the id the path ends with.
+const BY_MERCHANT_TRANSACTION_ID: &[Signed] = &[Signed::PathSegment {
+    field: MerchantTransactionId::FIELD,
+}];
+
 impl Operation for Inquiry {
     type Response = Transaction;
     const KIND: OperationKind = OperationKind::Inquiry;
 
     fn request(&self, context: &Context) -> Result<Request, Error> {
-        let credentials = &context.credentials;
-        let (id, id_type, input) = match self {
-            Self::ByPaymentId(id) => (
-                id.as_str(),
-                "PID",
-                rules::inquiry_by_payment_id(credentials, id),
-            ),
-            Self::ByMerchantTransactionId(id) => (
-                id.as_str(),
-                "MID",
-                rules::inquiry_by_merchant_transaction_id(credentials, id),
-            ),
-        };
-        let checksum = input.compute().to_hex();
         // The checksum signs the id as it is; the path carries it percent-encoded, since a
         // merchant transaction id is free text (`Rest Transaction 01`, `a/b`).
-        let mut path = String::with_capacity(PATH_PREFIX.len() + id.len() * 3);
-        path.push_str(PATH_PREFIX);
-        push_path_segment(&mut path, id);
-        Ok(request::build(
+        let (id, id_type, rule) = match self {
+            Self::ByPaymentId(id) => (id.as_str(), "PID", BY_PAYMENT_ID),
+            Self::ByMerchantTransactionId(id) => (id.as_str(), "MID", BY_MERCHANT_TRANSACTION_ID),
+        };
+        SignedRequest::new(
             Self::KIND,
-            path,
             context,
+            rule,
+            PATH_PREFIX,
             SMALL_BODY,
-            |form| {
-                write_authentication(form, context, &checksum, AuthFields::TERMINAL);
-                form.field("paymentType", PaymentType::Inquiry.as_str());
-                form.field("idType", id_type);
-            },
-        ))
+            AuthFields::TERMINAL,
+        )
+        .path_segment(id)
+        .form(|form| {
+            form.field(fields::PAYMENT_TYPE, PaymentType::Inquiry.as_str());
+            form.field(fields::ID_TYPE, id_type);
+        })
+        .finish()
     }
 
     /// Checks the echoed `paymentId` or `merchantTransactionId`, whichever found it.

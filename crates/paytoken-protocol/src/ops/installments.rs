@@ -4,15 +4,15 @@
 //! The gateway answers success without a `result` object, with the counts in one text
 //! (`"installment": "3,4"`); "no installment plan" is an error result instead.
 
-use paytoken_checksum::rules;
 use paytoken_types::RegistrationId;
 
-use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
+use super::{Operation, SMALL_BODY};
 use crate::answer::{Field, Loose, Object, Text, wire_object};
 use crate::echo::{Echoed, echo_of_registration};
 use crate::outcome::{CardSummary, WireCard};
+use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, WireResult};
-use crate::{Context, Error, OperationKind, Request, request};
+use crate::{Context, Error, OperationKind, Request};
 
 /// The path, without the id.
 pub const PATH_PREFIX: &str = "/transactionServices/REST/v1/getInstallmentWithToken/";
@@ -53,24 +53,27 @@ wire_object! {
     }
 }
 
+/// The checksum rule of the installment plans: `id|key|registrationId`, the id the path
+/// ends with.
+const SIGNED: &[Signed] = &[Signed::PathSegment {
+    field: RegistrationId::FIELD,
+}];
+
 impl Operation for Installments {
     type Response = InstallmentPlans;
     const KIND: OperationKind = OperationKind::Installments;
 
     fn request(&self, context: &Context) -> Result<Request, Error> {
-        let checksum = rules::installments(&context.credentials, &self.registration_id)
-            .compute()
-            .to_hex();
-        let path = [PATH_PREFIX, self.registration_id.as_str()].concat();
-        Ok(request::build(
+        SignedRequest::new(
             Self::KIND,
-            path,
             context,
+            SIGNED,
+            PATH_PREFIX,
             SMALL_BODY,
-            |form| {
-                write_authentication(form, context, &checksum, AuthFields::ID_ONLY);
-            },
-        ))
+            AuthFields::ID_ONLY,
+        )
+        .path_segment(self.registration_id.as_str())
+        .finish()
     }
 
     /// Decided by the result (when there is one) and the counts; checks the echoed

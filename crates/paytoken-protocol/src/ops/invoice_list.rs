@@ -1,14 +1,14 @@
 //! One page of the invoice list (`POST /invoiceServices/REST/v1/getInvoice`); page through
 //! all of them with [`crate::InvoicePager`].
 
-use paytoken_checksum::rules;
 use paytoken_types::{GatewayResult, MemberId, PartnerId};
 
-use super::{AuthFields, Operation, SMALL_BODY, write_authentication};
+use super::{Operation, SMALL_BODY};
 use crate::answer::{Loose, Object, wire_object};
 use crate::invoices::{Invoice, InvoiceEntries};
+use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult};
-use crate::{Context, Error, OperationKind, Request, request};
+use crate::{Context, Error, OperationKind, Request, fields};
 
 /// The path of the invoice list.
 pub const PATH: &str = "/invoiceServices/REST/v1/getInvoice";
@@ -82,24 +82,28 @@ fn is_no_records(result: &GatewayResult) -> bool {
         .any(|phrase| description.contains(phrase))
 }
 
+/// The checksum rule of the invoice list: `id|key`, nothing more.
+const SIGNED: &[Signed] = &[];
+
 impl Operation for InvoiceList {
     type Response = InvoicePage;
     const KIND: OperationKind = OperationKind::InvoiceList;
 
     fn request(&self, context: &Context) -> Result<Request, Error> {
         self.validate()?;
-        let checksum = rules::invoice_list(&context.credentials).compute().to_hex();
-        Ok(request::build(
+        SignedRequest::new(
             Self::KIND,
-            PATH.to_owned(),
             context,
+            SIGNED,
+            PATH,
             SMALL_BODY,
-            |form| {
-                write_authentication(form, context, &checksum, AuthFields::ID_ONLY);
-                form.prefixed_display("", "pagination.pageno", &self.page);
-                form.prefixed_display("", "pagination.records", &self.records);
-            },
-        ))
+            AuthFields::ID_ONLY,
+        )
+        .form(|form| {
+            form.prefixed_display("", fields::PAGE_NUMBER, &self.page);
+            form.prefixed_display("", fields::PAGE_RECORDS, &self.records);
+        })
+        .finish()
     }
 
     /// Decided by the result code, when there is one; an answer that says there are no

@@ -5,11 +5,7 @@
 //! nothing is sent), [`parse`](Operation::parse) turns the status and body into the typed
 //! response or an [`Error`].
 
-use paytoken_checksum::HexChecksum;
-use paytoken_types::form::FormWriter;
-use paytoken_types::{
-    AccountId, Amount, Billing, CardNumber, Customer, PaymentBrand, Shipping, TerminalId,
-};
+use paytoken_types::{Amount, Billing, CardNumber, Customer, PaymentBrand, Shipping};
 
 use crate::{Context, Error, OperationKind, Request};
 
@@ -50,54 +46,6 @@ pub trait Operation {
     /// fields cannot be read, [`Error::Contradiction`] for an answer about another
     /// transaction.
     fn parse(&self, status: u16, body: &[u8]) -> Result<Self::Response, Error>;
-}
-
-/// Which of the optional authentication fields an operation sends.
-#[derive(Clone, Copy)]
-pub(crate) struct AuthFields {
-    pub(crate) account: bool,
-    pub(crate) terminal: bool,
-}
-
-impl AuthFields {
-    pub(crate) const ID_ONLY: Self = Self {
-        account: false,
-        terminal: false,
-    };
-    pub(crate) const TERMINAL: Self = Self {
-        account: false,
-        terminal: true,
-    };
-    pub(crate) const ACCOUNT_AND_TERMINAL: Self = Self {
-        account: true,
-        terminal: true,
-    };
-}
-
-/// Writes the `authentication.*` fields in the interface's order: the member (or partner)
-/// id, the account, the checksum, the terminal. Account and terminal go only where the
-/// operation sends them and the context has them.
-pub(crate) fn write_authentication(
-    form: &mut FormWriter<'_>,
-    context: &Context,
-    checksum: &HexChecksum,
-    fields: AuthFields,
-) {
-    let credentials = &context.credentials;
-    form.field(credentials.id_field(), credentials.id());
-    if fields.account {
-        form.optional(
-            AccountId::FIELD,
-            context.account_id.as_ref().map(AccountId::as_str),
-        );
-    }
-    form.field("authentication.checksum", checksum.as_str());
-    if fields.terminal {
-        form.optional(
-            TerminalId::FIELD,
-            context.terminal_id.as_ref().map(TerminalId::as_str),
-        );
-    }
 }
 
 /// Refuses an amount of zero: the gateway moves money, and zero is a mistake.

@@ -24,19 +24,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use paytoken_checksum::rules;
 use paytoken_types::{
     Amount, Billing, Card, Currency, Customer, MerchantTransactionId, PaymentBrand, PaymentMode,
     PaymentType, RecurringType, Shipping,
 };
 
 use super::{
-    AuthFields, LARGE_BODY, Operation, brand_for, check_positive, check_text, check_url,
-    validate_blocks, write_authentication,
+    LARGE_BODY, Operation, brand_for, check_positive, check_text, check_url, validate_blocks,
 };
 use crate::echo::Sent;
 use crate::outcome::{Transaction, parse_transaction};
-use crate::{Context, Error, OperationKind, Request, request};
+use crate::signed::{AuthFields, Signed, SignedRequest};
+use crate::{Context, Error, OperationKind, Request, fields};
 
 /// The path of payments.
 pub const PATH: &str = "/transactionServices/REST/v1/payments";
@@ -246,58 +245,56 @@ impl Payment {
     }
 }
 
+/// The checksum rule of a payment: `id|key|merchantTransactionId|amount`.
+const SIGNED: &[Signed] = &[
+    Signed::field(MerchantTransactionId::FIELD),
+    Signed::field(fields::AMOUNT),
+];
+
 impl Operation for Payment {
     type Response = Transaction;
     const KIND: OperationKind = OperationKind::Payment;
 
     fn request(&self, context: &Context) -> Result<Request, Error> {
         let brand = self.validate()?;
-        let checksum = rules::payment(
-            &context.credentials,
-            &self.merchant_transaction_id,
-            self.amount,
-        )
-        .compute()
-        .to_hex();
-        Ok(request::build(
-            Self::KIND,
-            PATH.to_owned(),
-            context,
-            LARGE_BODY,
-            |form| {
-                write_authentication(form, context, &checksum, AuthFields::ACCOUNT_AND_TERMINAL);
+        let auth = AuthFields::ACCOUNT_AND_TERMINAL;
+        SignedRequest::new(Self::KIND, context, SIGNED, PATH, LARGE_BODY, auth)
+            .form(|form| {
                 form.field(
                     MerchantTransactionId::FIELD,
                     self.merchant_transaction_id.as_str(),
                 );
-                form.field("amount", self.amount.to_wire().as_str());
-                form.field("currency", self.currency.as_str());
+                form.field(fields::AMOUNT, self.amount.to_wire().as_str());
+                form.field(fields::CURRENCY, self.currency.as_str());
                 form.optional_block(self.shipping.as_ref());
                 form.optional_block(self.customer.as_ref());
                 form.block(&self.card);
-                form.field("paymentBrand", brand.as_str());
-                form.field("paymentMode", self.payment_mode.as_str());
-                form.field("paymentType", self.payment_type.as_str());
-                form.optional("merchantRedirectUrl", self.merchant_redirect_url.as_deref());
-                form.optional("notificationUrl", self.notification_url.as_deref());
+                form.field(fields::PAYMENT_BRAND, brand.as_str());
+                form.field(fields::PAYMENT_MODE, self.payment_mode.as_str());
+                form.field(fields::PAYMENT_TYPE, self.payment_type.as_str());
+                form.optional(
+                    fields::MERCHANT_REDIRECT_URL,
+                    self.merchant_redirect_url.as_deref(),
+                );
+                form.optional(fields::NOTIFICATION_URL, self.notification_url.as_deref());
                 if self.create_registration {
-                    form.field("createRegistration", "true");
+                    form.field(fields::CREATE_REGISTRATION, "true");
                 }
                 form.optional(
-                    "recurringType",
+                    fields::RECURRING_TYPE,
                     self.recurring_type.as_ref().map(RecurringType::as_str),
                 );
-                form.optional("orderDescriptor", self.order_descriptor.as_deref());
+                form.optional(fields::ORDER_DESCRIPTOR, self.order_descriptor.as_deref());
                 if let Some(amount) = self.tmpl_amount {
-                    form.field("tmpl_amount", amount.to_wire().as_str());
+                    form.field(fields::TEMPLATE_AMOUNT, amount.to_wire().as_str());
                 }
                 form.optional(
-                    "tmpl_currency",
+                    fields::TEMPLATE_CURRENCY,
                     self.tmpl_currency.as_ref().map(Currency::as_str),
                 );
                 form.optional_block(self.billing.as_ref());
-            },
-        ))
+            })
+            .finish()
     }
 
     /// Checks the echoed `merchantTransactionId`, `amount` and `currency`.

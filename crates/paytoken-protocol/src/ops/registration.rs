@@ -1,16 +1,17 @@
 //! A stand-alone registration (`POST /transactionServices/REST/v1/registrations`) of a
 //! card, or of a bank account (IBAN and BIC; the checksum then hashes the BIC).
 
-use paytoken_checksum::rules;
 use paytoken_types::{
     BankAccount, Billing, Card, Currency, Customer, GatewayResult, MemberId, PartnerId,
     PaymentBrand, PaymentMode, RegistrationId, Shipping, Timestamp,
 };
 
-use super::{AuthFields, LARGE_BODY, Operation, brand_for, validate_blocks, write_authentication};
+use super::{LARGE_BODY, Operation, brand_for, validate_blocks};
 use crate::answer::{Field, Loose, Object, Text, wire_object};
+use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult, require_success};
-use crate::{Context, Error, OperationKind, Request, request};
+use crate::{Context, Error, OperationKind, Request, fields};
+use paytoken_types::form::FormFields as _;
 
 /// The path of stand-alone registrations.
 pub const PATH: &str = "/transactionServices/REST/v1/registrations";
@@ -152,6 +153,17 @@ wire_object! {
     }
 }
 
+/// The checksum rule of a card registration: `id|key|cardNumber`.
+const CARD: &[Signed] = &[Signed::in_block(Card::PREFIX, "number", "card.number")];
+
+/// The checksum rule of a bank-account registration: `id|key|bic` (the BIC where a card
+/// has its number).
+const BANK_ACCOUNT: &[Signed] = &[Signed::in_block(
+    BankAccount::PREFIX,
+    "bic",
+    "bankAccount.bic",
+)];
+
 impl Operation for Registration {
     type Response = Registered;
     const KIND: OperationKind = OperationKind::Registration;
@@ -167,20 +179,13 @@ impl Operation for Registration {
             self.shipping.as_ref(),
             self.billing.as_ref(),
         )?;
-        let input = match &self.instrument {
-            Instrument::Card(card) => rules::card_registration(&context.credentials, &card.number),
-            Instrument::BankAccount(account) => {
-                rules::bank_account_registration(&context.credentials, &account.bic)
-            }
+        let rule = match &self.instrument {
+            Instrument::Card(_) => CARD,
+            Instrument::BankAccount(_) => BANK_ACCOUNT,
         };
-        let checksum = input.compute().to_hex();
-        Ok(request::build(
-            Self::KIND,
-            PATH.to_owned(),
-            context,
-            LARGE_BODY,
-            |form| {
-                write_authentication(form, context, &checksum, AuthFields::TERMINAL);
+        let auth = AuthFields::TERMINAL;
+        SignedRequest::new(Self::KIND, context, rule, PATH, LARGE_BODY, auth)
+            .form(|form| {
                 form.optional_block(self.shipping.as_ref());
                 form.optional_block(self.billing.as_ref());
                 form.optional_block(self.customer.as_ref());
@@ -188,12 +193,15 @@ impl Operation for Registration {
                     Instrument::Card(card) => form.block(card),
                     Instrument::BankAccount(account) => form.block(account),
                 }
-                form.field("paymentBrand", brand.as_str());
-                form.field("paymentMode", mode.as_str());
-                form.optional("currency", self.currency.as_ref().map(Currency::as_str));
-                form.field("createRegistration", "true");
-            },
-        ))
+                form.field(fields::PAYMENT_BRAND, brand.as_str());
+                form.field(fields::PAYMENT_MODE, mode.as_str());
+                form.optional(
+                    fields::CURRENCY,
+                    self.currency.as_ref().map(Currency::as_str),
+                );
+                form.field(fields::CREATE_REGISTRATION, "true");
+            })
+            .finish()
     }
 
     /// Decided by the result code and the new `registrationId`.

@@ -4,15 +4,15 @@
 
 use core::net::IpAddr;
 
-use paytoken_checksum::rules;
 use paytoken_types::{
     Amount, Currency, Cvv, MerchantTransactionId, PaymentType, RecurringType, RegistrationId,
 };
 
-use super::{AuthFields, Operation, SMALL_BODY, check_positive, check_url, write_authentication};
+use super::{Operation, SMALL_BODY, check_positive, check_url};
 use crate::echo::Sent;
 use crate::outcome::{Transaction, parse_transaction};
-use crate::{Context, Error, OperationKind, Request, request};
+use crate::signed::{AuthFields, Signed, SignedRequest};
+use crate::{Context, Error, OperationKind, Request, fields};
 
 /// The path of payments with a stored token, and of deleting one, without the id.
 pub const PATH_PREFIX: &str = "/transactionServices/REST/v1/paywithtoken/";
@@ -142,47 +142,57 @@ impl TokenPayment {
     }
 }
 
+/// The checksum rule of a token payment: `id|key|registrationId|amount`, the id being the
+/// one the path ends with.
+const SIGNED: &[Signed] = &[
+    Signed::PathSegment {
+        field: RegistrationId::FIELD,
+    },
+    Signed::field(fields::AMOUNT),
+];
+
 impl Operation for TokenPayment {
     type Response = Transaction;
     const KIND: OperationKind = OperationKind::TokenPayment;
 
     fn request(&self, context: &Context) -> Result<Request, Error> {
         self.validate()?;
-        let checksum =
-            rules::token_payment(&context.credentials, &self.registration_id, self.amount)
-                .compute()
-                .to_hex();
-        let path = [PATH_PREFIX, self.registration_id.as_str()].concat();
-        Ok(request::build(
+        SignedRequest::new(
             Self::KIND,
-            path,
             context,
+            SIGNED,
+            PATH_PREFIX,
             SMALL_BODY,
-            |form| {
-                write_authentication(form, context, &checksum, AuthFields::TERMINAL);
-                form.optional(
-                    MerchantTransactionId::FIELD,
-                    self.merchant_transaction_id
-                        .as_ref()
-                        .map(MerchantTransactionId::as_str),
-                );
-                form.field("amount", self.amount.to_wire().as_str());
-                form.field("currency", self.currency.as_str());
-                form.field("paymentType", self.payment_type.as_str());
-                form.optional(
-                    "recurringType",
-                    self.recurring_type.as_ref().map(RecurringType::as_str),
-                );
-                if let Some(count) = self.installment {
-                    form.prefixed_display("", "installment", &count);
-                }
-                form.optional("card.cvv", self.cvv.as_ref().map(Cvv::expose_digits));
-                if let Some(ip) = self.customer_ip {
-                    form.prefixed_ip("customer.", "ip", ip);
-                }
-                form.optional("merchantRedirectUrl", self.merchant_redirect_url.as_deref());
-            },
-        ))
+            AuthFields::TERMINAL,
+        )
+        .path_segment(self.registration_id.as_str())
+        .form(|form| {
+            form.optional(
+                MerchantTransactionId::FIELD,
+                self.merchant_transaction_id
+                    .as_ref()
+                    .map(MerchantTransactionId::as_str),
+            );
+            form.field(fields::AMOUNT, self.amount.to_wire().as_str());
+            form.field(fields::CURRENCY, self.currency.as_str());
+            form.field(fields::PAYMENT_TYPE, self.payment_type.as_str());
+            form.optional(
+                fields::RECURRING_TYPE,
+                self.recurring_type.as_ref().map(RecurringType::as_str),
+            );
+            if let Some(count) = self.installment {
+                form.prefixed_display("", fields::INSTALLMENT, &count);
+            }
+            form.optional(fields::CARD_CVV, self.cvv.as_ref().map(Cvv::expose_digits));
+            if let Some(ip) = self.customer_ip {
+                form.prefixed_ip("customer.", "ip", ip);
+            }
+            form.optional(
+                fields::MERCHANT_REDIRECT_URL,
+                self.merchant_redirect_url.as_deref(),
+            );
+        })
+        .finish()
     }
 
     /// Checks the echoed `merchantTransactionId` (when one was sent), `amount`, `currency`

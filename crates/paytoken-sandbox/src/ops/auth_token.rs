@@ -7,6 +7,8 @@ use crate::json;
 use crate::problem::Problems;
 use crate::state::{Principal, State};
 use crate::tokens;
+use paytoken_protocol::fields;
+use paytoken_types::PartnerId;
 
 /// `authentication.partnerId`, `merchant.username`, `authentication.sKey` (the merchant's key).
 pub(super) fn merchant(
@@ -15,9 +17,9 @@ pub(super) fn merchant(
     call: &Call<'_, '_>,
 ) -> Result<Answer, Problems> {
     let [partner_id, username, key] = call.form.required_all([
-        "authentication.partnerId",
-        "merchant.username",
-        "authentication.sKey",
+        PartnerId::FIELD,
+        fields::MERCHANT_USERNAME,
+        fields::SECURE_KEY,
     ])?;
     let (partner, partner_config) = gateway.partner(partner_id)?;
     let (merchant, config) = partner_config
@@ -49,9 +51,9 @@ pub(super) fn partner(
     call: &Call<'_, '_>,
 ) -> Result<Answer, Problems> {
     let [partner_id, username, key] = call.form.required_all([
-        "authentication.partnerId",
-        "partner.userName",
-        "authentication.sKey",
+        PartnerId::FIELD,
+        fields::PARTNER_USERNAME,
+        fields::SECURE_KEY,
     ])?;
     let (partner, config) = gateway.partner(partner_id)?;
     if config.username.as_str() != username || !same_secret(config.secure_key.expose_secret(), key)
@@ -79,7 +81,7 @@ pub(super) fn regenerate(
 ) -> Result<Answer, Problems> {
     let [partner_id, old] = call
         .form
-        .required_all(["authentication.partnerId", "authToken"])?;
+        .required_all([PartnerId::FIELD, fields::AUTH_TOKEN])?;
     let (partner, config) = gateway.partner(partner_id)?;
     let now = gateway.clock.unix_seconds();
     let issued = state

@@ -1,6 +1,7 @@
 //! The `card.*` fields of payments and registrations, checked and kept as the gateway shows
 //! them: brand, BIN, last four digits, expiry. The number and CVV are not kept.
 
+use paytoken_protocol::fields;
 use paytoken_types::{CardNumber, Cvv, ExpiryMonth, ExpiryYear, PaymentBrand, Timestamp};
 
 use crate::cards::Behaviour;
@@ -42,7 +43,11 @@ pub(super) fn read(
     if cvv_required {
         form.parsed_required::<Cvv>("card.cvv", problems);
     } else {
-        form.parsed::<Cvv>("card.cvv", Problem::invalid("card.cvv"), problems);
+        form.parsed::<Cvv>(
+            fields::CARD_CVV,
+            Problem::invalid(fields::CARD_CVV),
+            problems,
+        );
     }
     let (number, month, year) = (number?, month?, year?);
     let Some(brand) = PaymentBrand::of_digits(number.expose_digits()) else {

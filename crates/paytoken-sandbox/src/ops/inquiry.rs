@@ -8,6 +8,7 @@ use crate::codes;
 use crate::gateway::{Answer, Call, Gateway};
 use crate::problem::{Problem, Problems};
 use crate::state::State;
+use paytoken_protocol::fields;
 
 pub(super) fn handle(
     gateway: &Gateway,
@@ -16,19 +17,19 @@ pub(super) fn handle(
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
     let form = call.form;
-    let [payment_type] = form.required_all(["paymentType"])?;
+    let [payment_type] = form.required_all([fields::PAYMENT_TYPE])?;
     if payment_type != "IN" {
         return Err(codes::INVALID_PAYMENT_TYPE.into());
     }
     let id = call.path_id.unwrap_or_default();
     Gateway::verify_checksum(&caller, form, &[id])?;
-    let index = match form.get("idType") {
+    let index = match form.get(fields::ID_TYPE) {
         None | Some("PID") => state.payment_index(id),
         Some("MID") => state.payments.iter().position(|payment| {
             payment.merchant_transaction_id.as_deref() == Some(id)
                 && caller.principal.can_see(payment.owner)
         }),
-        Some(_) => return Err(Problem::invalid("idType").into()),
+        Some(_) => return Err(Problem::invalid(fields::ID_TYPE).into()),
     };
     let payment = index
         .and_then(|index| state.payments.get(index))

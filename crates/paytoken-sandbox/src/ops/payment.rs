@@ -1,6 +1,7 @@
 //! A payment with card data (`payments`), debit or pre-authorisation, storing the card when
 //! `createRegistration=true`.
 
+use paytoken_protocol::fields;
 use paytoken_types::{Amount, Currency, MerchantTransactionId};
 
 use super::{card_input, transaction};
@@ -20,7 +21,8 @@ pub(super) fn handle(
     let caller = gateway.authenticate(state, call)?;
     gateway.check_room(state)?;
     let form = call.form;
-    let [transaction_id, amount_text] = form.required_all(["merchantTransactionId", "amount"])?;
+    let [transaction_id, amount_text] =
+        form.required_all(["merchantTransactionId", fields::AMOUNT])?;
     Gateway::verify_checksum(&caller, form, &[transaction_id, amount_text])?;
 
     let mut problems = Problems::default();
@@ -29,23 +31,23 @@ pub(super) fn handle(
     }
     let amount = parse_amount(amount_text, &mut problems);
     let currency = read_currency(form, &mut problems);
-    let payment_type = form.required("paymentType", &mut problems);
+    let payment_type = form.required(fields::PAYMENT_TYPE, &mut problems);
     if payment_type.is_some_and(|kind| !matches!(kind, "DB" | "PA")) {
         problems.push(codes::INVALID_PAYMENT_TYPE);
     }
-    let brand = form.required("paymentBrand", &mut problems);
-    let mode = form.required("paymentMode", &mut problems);
+    let brand = form.required(fields::PAYMENT_BRAND, &mut problems);
+    let mode = form.required(fields::PAYMENT_MODE, &mut problems);
     let card = card_input::read(form, true, gateway.clock.unix_seconds(), &mut problems);
     if let Some(card) = &card {
         card_input::check_brand(card, brand, &mut problems);
     }
-    let store = form.flag("createRegistration", &mut problems);
-    let initial = match form.get("recurringType") {
+    let store = form.flag(fields::CREATE_REGISTRATION, &mut problems);
+    let initial = match form.get(fields::RECURRING_TYPE) {
         None => false,
         Some("INITIAL") => true,
         // REPEATED payments use a stored token (`paywithtoken`), never card data.
         Some(_) => {
-            problems.push(Problem::invalid("recurringType"));
+            problems.push(Problem::invalid(fields::RECURRING_TYPE));
             false
         }
     };
@@ -87,8 +89,8 @@ pub(super) fn handle(
         status,
         registration_id,
         card: Some(card.clone()),
-        descriptor: form.get("orderDescriptor").map(str::to_owned),
-        redirect_back: form.get("merchantRedirectUrl").map(str::to_owned),
+        descriptor: form.get(fields::ORDER_DESCRIPTOR).map(str::to_owned),
+        redirect_back: form.get(fields::MERCHANT_REDIRECT_URL).map(str::to_owned),
         timestamp: gateway.now_text(),
     };
     Ok(transaction::settle(
@@ -123,7 +125,7 @@ pub(super) fn parse_amount(text: &str, problems: &mut Problems) -> Option<Amount
 
 /// `currency`: required, three upper-case letters, and an ISO 4217 code in use.
 pub(super) fn read_currency(form: &Form<'_>, problems: &mut Problems) -> Option<Currency> {
-    let currency: Currency = form.parsed_required("currency", problems)?;
+    let currency: Currency = form.parsed_required(fields::CURRENCY, problems)?;
     if !currencies::is_known(currency.as_str()) {
         problems.push(codes::UNKNOWN_CURRENCY);
         return None;

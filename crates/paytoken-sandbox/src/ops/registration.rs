@@ -1,6 +1,7 @@
 //! A stand-alone registration (`registrations`) of a card or, with `bankAccount.*`, a bank
 //! account. The checksum hashes the card number, or the BIC for a bank account.
 
+use paytoken_protocol::fields;
 use paytoken_types::{Bic, Iban};
 
 use super::card_input;
@@ -39,16 +40,16 @@ pub(super) fn handle(
         card_input::read(form, false, gateway.clock.unix_seconds(), &mut problems)
             .map(Instrument::Card)
     };
-    let brand = form.required("paymentBrand", &mut problems);
+    let brand = form.required(fields::PAYMENT_BRAND, &mut problems);
     if let Some(Instrument::Card(card)) = &instrument {
         card_input::check_brand(card, brand, &mut problems);
     }
-    let mode = form.required("paymentMode", &mut problems);
+    let mode = form.required(fields::PAYMENT_MODE, &mut problems);
     if form
-        .get("createRegistration")
+        .get(fields::CREATE_REGISTRATION)
         .is_some_and(|flag| flag != "true")
     {
-        problems.push(Problem::invalid("createRegistration"));
+        problems.push(Problem::invalid(fields::CREATE_REGISTRATION));
     }
     let customer_id = form.get("customer.customerId");
     if customer_id.is_some_and(|id| !state.customer_visible(caller.principal, id)) {

@@ -1,6 +1,7 @@
 //! `paywithtoken/{id}`: a payment with a stored token (`DB` or `PA`, plain, `INITIAL`,
 //! `REPEATED`, with an installment count) or its deletion (`DL`).
 
+use paytoken_protocol::fields;
 use paytoken_types::{Cvv, MerchantTransactionId, RegistrationId};
 
 use super::payment::{parse_amount, read_currency};
@@ -19,11 +20,11 @@ pub(super) fn handle(
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
     let registration_id = registration_id(call.path_id)?;
-    match call.form.get("paymentType") {
+    match call.form.get(fields::PAYMENT_TYPE) {
         Some("DL") => delete(gateway, state, call, &caller, registration_id),
         Some("DB" | "PA") => pay(gateway, state, call, &caller, registration_id),
         Some(_) => Err(codes::INVALID_PAYMENT_TYPE.into()),
-        None => Err(Problem::missing("paymentType").into()),
+        None => Err(Problem::missing(fields::PAYMENT_TYPE).into()),
     }
 }
 
@@ -61,7 +62,7 @@ fn pay(
 ) -> Result<Answer, Problems> {
     gateway.check_room(state)?;
     let form = call.form;
-    let [amount_text] = form.required_all(["amount"])?;
+    let [amount_text] = form.required_all([fields::AMOUNT])?;
     Gateway::verify_checksum(caller, form, &[registration_id, amount_text])?;
 
     let mut problems = Problems::default();
@@ -71,24 +72,28 @@ fn pay(
     if transaction_id.is_some_and(|id| MerchantTransactionId::new(id).is_err()) {
         problems.push(Problem::invalid("merchantTransactionId"));
     }
-    form.parsed::<Cvv>("card.cvv", Problem::invalid("card.cvv"), &mut problems);
-    let recurring = match form.get("recurringType") {
+    form.parsed::<Cvv>(
+        fields::CARD_CVV,
+        Problem::invalid(fields::CARD_CVV),
+        &mut problems,
+    );
+    let recurring = match form.get(fields::RECURRING_TYPE) {
         None => None,
         Some(kind @ ("INITIAL" | "REPEATED")) => Some(kind),
         Some(_) => {
-            problems.push(Problem::invalid("recurringType"));
+            problems.push(Problem::invalid(fields::RECURRING_TYPE));
             None
         }
     };
     // A count in plain digits: `+3` is not one, though Rust's parser would take it.
-    let installment: Option<u32> = match form.get("installment") {
+    let installment: Option<u32> = match form.get(fields::INSTALLMENT) {
         Some(count) if !count.bytes().all(|b| b.is_ascii_digit()) => {
-            problems.push(Problem::invalid("installment"));
+            problems.push(Problem::invalid(fields::INSTALLMENT));
             None
         }
         _ => form.parsed(
             "installment",
-            Problem::invalid("installment"),
+            Problem::invalid(fields::INSTALLMENT),
             &mut problems,
         ),
     };
@@ -130,7 +135,7 @@ fn pay(
         payment_id: state.next_payment_id(),
         owner: caller.principal,
         merchant_transaction_id: transaction_id.map(str::to_owned),
-        payment_type: form.get("paymentType").unwrap_or("DB").to_owned(),
+        payment_type: form.get(fields::PAYMENT_TYPE).unwrap_or("DB").to_owned(),
         brand: None,
         mode: None,
         amount,
@@ -139,7 +144,7 @@ fn pay(
         registration_id: Some(registration_id.to_owned()),
         card,
         descriptor: None,
-        redirect_back: form.get("merchantRedirectUrl").map(str::to_owned),
+        redirect_back: form.get(fields::MERCHANT_REDIRECT_URL).map(str::to_owned),
         timestamp: gateway.now_text(),
     };
     let view = if recurring == Some("REPEATED") {

@@ -1,0 +1,52 @@
+//! The names of the request form's fields, as the interface spells them, written once.
+//!
+//! The fields of the blocks (`customer.*`, `shipping.*`, `billing.*`, `card.*`,
+//! `bankAccount.*`) are written by their types in `paytoken-types`; the identifiers that
+//! travel alone carry their own names (`MerchantTransactionId::FIELD`, `AccountId::FIELD`,
+//! ...). The names of the answers' JSON keys are a vocabulary of their own and live with
+//! the answer types.
+
+/// `authentication.checksum`: the MD5 of the operation's rule, in lower-case hex.
+pub const CHECKSUM: &str = "authentication.checksum";
+/// `authentication.sKey`: the secure key itself, sent only to the auth-token endpoint.
+pub const SECURE_KEY: &str = "authentication.sKey";
+/// `merchant.username`: the login name of a merchant asking for an auth token.
+pub const MERCHANT_USERNAME: &str = "merchant.username";
+/// `partner.userName`: the login name of a partner asking for an auth token.
+pub const PARTNER_USERNAME: &str = "partner.userName";
+/// `authToken`: the token to exchange for a fresh one.
+pub const AUTH_TOKEN: &str = "authToken";
+/// `amount`: money, `12.50`.
+pub const AMOUNT: &str = "amount";
+/// `currency`: ISO 4217, `EUR`.
+pub const CURRENCY: &str = "currency";
+/// `paymentType`: `DB`, `PA`, `DL` (delete), `IN` (inquiry), ...
+pub const PAYMENT_TYPE: &str = "paymentType";
+/// `paymentBrand`: `VISA`, `MC`, ...
+pub const PAYMENT_BRAND: &str = "paymentBrand";
+/// `paymentMode`: `CC`, `DD`, ...
+pub const PAYMENT_MODE: &str = "paymentMode";
+/// `recurringType`: `INITIAL` or `REPEATED`.
+pub const RECURRING_TYPE: &str = "recurringType";
+/// `createRegistration`: `true` to store the card or account.
+pub const CREATE_REGISTRATION: &str = "createRegistration";
+/// `merchantRedirectUrl`: where the cardholder's browser returns.
+pub const MERCHANT_REDIRECT_URL: &str = "merchantRedirectUrl";
+/// `notificationUrl`: where the gateway reports the outcome.
+pub const NOTIFICATION_URL: &str = "notificationUrl";
+/// `orderDescriptor`: free text about the order.
+pub const ORDER_DESCRIPTOR: &str = "orderDescriptor";
+/// `tmpl_amount`: the amount in the template currency.
+pub const TEMPLATE_AMOUNT: &str = "tmpl_amount";
+/// `tmpl_currency`: the template currency.
+pub const TEMPLATE_CURRENCY: &str = "tmpl_currency";
+/// `installment`: the number of installments of a token payment.
+pub const INSTALLMENT: &str = "installment";
+/// `card.cvv` of a token payment, which sends no other card field.
+pub const CARD_CVV: &str = "card.cvv";
+/// `idType` of an inquiry: `PID` (payment id) or `MID` (merchant transaction id).
+pub const ID_TYPE: &str = "idType";
+/// `pagination.pageno`: the page of the invoice list, from 1.
+pub const PAGE_NUMBER: &str = "pagination.pageno";
+/// `pagination.records`: invoices per page.
+pub const PAGE_RECORDS: &str = "pagination.records";
