@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use paytoken::types::{PaymentType, RecurringType};
 
 /// paytoken: the demo, the sandbox, and every operation of the card-tokenization gateway.
 #[derive(Debug, Parser)]
@@ -263,8 +264,9 @@ pub(crate) struct CardArgs {
     /// the environment gives wins).
     #[arg(long)]
     pub(crate) card_stdin: bool,
-    /// `paymentBrand`: told from the number (VISA when it cannot be); names such as
-    /// MASTERCARD are sent as the platform's code (MC).
+    /// `paymentBrand`: told from the number when left out (a number no brand's range
+    /// holds is refused: name its brand here); names such as MASTERCARD are sent as the
+    /// platform's code (MC).
     #[arg(long)]
     pub(crate) brand: Option<String>,
     /// `paymentMode`: CC by default.
@@ -328,14 +330,14 @@ pub(crate) struct PayArgs {
     #[command(flatten)]
     pub(crate) card: CardArgs,
     /// `DB` (debit, the default) or `PA` (pre-authorisation).
-    #[arg(long = "type", value_parser = ["DB", "PA"], default_value = "DB")]
-    pub(crate) payment_type: String,
+    #[arg(long = "type", value_enum, default_value = "DB")]
+    pub(crate) payment_type: PaymentKind,
     /// Store the card (`createRegistration=true`).
     #[arg(long)]
     pub(crate) register: bool,
     /// `initial`: the first payment of a recurring series.
-    #[arg(long, value_parser = ["initial"])]
-    pub(crate) recurring: Option<String>,
+    #[arg(long, value_enum)]
+    pub(crate) recurring: Option<FirstOfSeries>,
     /// `customer.customerId`, from `signup`.
     #[arg(long)]
     pub(crate) customer_id: Option<String>,
@@ -376,11 +378,11 @@ pub(crate) struct ChargeArgs {
     #[arg(long)]
     pub(crate) currency: String,
     /// `DB` (the default) or `PA`.
-    #[arg(long = "type", value_parser = ["DB", "PA"], default_value = "DB")]
-    pub(crate) payment_type: String,
+    #[arg(long = "type", value_enum, default_value = "DB")]
+    pub(crate) payment_type: PaymentKind,
     /// `initial` or `repeated`.
-    #[arg(long, value_parser = ["initial", "repeated"])]
-    pub(crate) recurring: Option<String>,
+    #[arg(long, value_enum)]
+    pub(crate) recurring: Option<Recurring>,
     /// A count from the token's installment plans.
     #[arg(long)]
     pub(crate) installment: Option<u16>,
@@ -420,4 +422,55 @@ pub(crate) struct InquiryArgs {
     /// `merchantTransactionId`: your own id of this payment, free text (spaces, hyphens, slashes, UUIDs), up to 255 characters.
     #[arg(long, conflicts_with = "payment_id")]
     pub(crate) merchant_transaction_id: Option<String>,
+}
+
+/// `--type`: what a payment does with the money.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum PaymentKind {
+    /// A debit.
+    #[value(name = "DB")]
+    Debit,
+    /// A pre-authorisation.
+    #[value(name = "PA")]
+    PreAuthorization,
+}
+
+impl From<PaymentKind> for PaymentType {
+    fn from(kind: PaymentKind) -> Self {
+        match kind {
+            PaymentKind::Debit => Self::Debit,
+            PaymentKind::PreAuthorization => Self::PreAuthorization,
+        }
+    }
+}
+
+/// `--recurring` of a card payment, which can only open a series.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum FirstOfSeries {
+    /// The first payment of a series.
+    Initial,
+}
+
+impl From<FirstOfSeries> for RecurringType {
+    fn from(FirstOfSeries::Initial: FirstOfSeries) -> Self {
+        Self::Initial
+    }
+}
+
+/// `--recurring` of a token payment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Recurring {
+    /// The first payment of a series.
+    Initial,
+    /// A later payment of the series.
+    Repeated,
+}
+
+impl From<Recurring> for RecurringType {
+    fn from(recurring: Recurring) -> Self {
+        match recurring {
+            Recurring::Initial => Self::Initial,
+            Recurring::Repeated => Self::Repeated,
+        }
+    }
 }

@@ -7,7 +7,7 @@
 
 use std::io::IsTerminal as _;
 
-use paytoken::{Client, InvoicePager};
+use paytoken::{Client, InvoicePager, OperationKind};
 use serde_json::json;
 
 use crate::cli::InvoicesArgs;
@@ -34,7 +34,7 @@ pub(crate) async fn all_invoices(client: &Client, args: &InvoicesArgs, json: boo
             Ok(page) => page,
             Err(error) => {
                 clear_progress(progress);
-                return Report::from(Failure::from_error("invoice_list", &error));
+                return Report::from(Failure::from_error(OperationKind::InvoiceList, &error));
             }
         };
         pages += 1;

@@ -42,6 +42,8 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 
 use crate::cli::Command;
+use paytoken::OperationKind;
+
 use crate::report::{Failure, Report};
 
 fn main() -> ExitCode {
@@ -80,8 +82,12 @@ async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report
             let request = config::token_request(gateway);
             match (config::client(gateway, false), request) {
                 (Ok(client), Ok(fetch)) => match client.fetch_auth_token(&fetch).await {
-                    Ok(grant) => operations::ok_report("auth_token", render::grant(&grant)),
-                    Err(error) => Report::from(Failure::from_error("auth_token", &error)),
+                    Ok(grant) => {
+                        operations::ok_report(OperationKind::AuthToken, render::grant(&grant))
+                    }
+                    Err(error) => {
+                        Report::from(Failure::from_error(OperationKind::AuthToken, &error))
+                    }
                 },
                 (Err(failure), _) | (_, Err(failure)) => Report::from(failure),
             }

@@ -10,9 +10,10 @@ use paytoken::ops::invoice_list::InvoiceList;
 use paytoken::ops::payment::Payment;
 use paytoken::ops::registration::Registration;
 use paytoken::ops::token_payment::TokenPayment;
-use paytoken::types::{PaymentBrand, PaymentType, RecurringType, Tolerant};
+use paytoken::types::{PaymentBrand, Tolerant};
 use paytoken::{
-    BankAccount, Card, CardNumber, Client, Customer, Cvv, Error, Shipping, Transaction,
+    BankAccount, Card, CardNumber, Client, Customer, Cvv, Error, OperationKind, Shipping,
+    Transaction,
 };
 use zeroize::Zeroizing;
 
@@ -23,7 +24,7 @@ use crate::cli::{
 use crate::config::{parse, read_bounded};
 use crate::listing;
 use crate::render;
-use crate::report::{Exit, Failure, Report, transaction_outcome};
+use crate::report::{Exit, Failure, Outcome, Report, transaction_outcome};
 
 /// Runs one operation against the gateway.
 pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report {
@@ -49,28 +50,28 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
 }
 
 /// The client's error as a failure of `operation`.
-fn failed(operation: &'static str) -> impl Fn(Error) -> Failure {
+fn failed(operation: OperationKind) -> impl Fn(Error) -> Failure {
     move |error| Failure::from_error(operation, &error)
 }
 
-fn transaction_report(operation: &str, transaction: &Transaction) -> Report {
+fn transaction_report(operation: OperationKind, transaction: &Transaction) -> Report {
     let (exit, outcome) = transaction_outcome(transaction);
     let what = match outcome {
-        "three_d_secure" => {
+        Outcome::ThreeDSecure => {
             "waiting for 3-D Secure (send the cardholder to the redirect)".to_owned()
         }
-        other => other.replace('_', " "),
+        other => other.name().replace('_', " "),
     };
     Report::answer(
         exit,
         operation,
         &what,
-        render::transaction(outcome, transaction),
+        render::transaction(outcome.name(), transaction),
     )
 }
 
 /// An answer that did what was asked.
-pub(crate) fn ok_report(operation: &str, json: serde_json::Value) -> Report {
+pub(crate) fn ok_report(operation: OperationKind, json: serde_json::Value) -> Report {
     Report::answer(Exit::Success, operation, "done", json)
 }
 
@@ -107,8 +108,11 @@ async fn signup(client: &Client, args: &SignupArgs) -> Result<Report, Failure> {
     let signed = client
         .customer_signup(&signup)
         .await
-        .map_err(failed("customer_signup"))?;
-    Ok(ok_report("customer_signup", render::signed_up(&signed)))
+        .map_err(failed(OperationKind::CustomerSignup))?;
+    Ok(ok_report(
+        OperationKind::CustomerSignup,
+        render::signed_up(&signed),
+    ))
 }
 
 /// A card from the flags. The number and CVV are checked here, so that no error repeats
@@ -166,15 +170,13 @@ fn card_from_stdin() -> Result<(Option<String>, Option<String>), Failure> {
     ))
 }
 
-/// `--brand`, or the brand the number tells, or VISA.
-fn brand(args: &CardArgs, card: &Card) -> Result<PaymentBrand, Failure> {
-    match &args.brand {
-        // The platform's code for a brand's name too: `MASTERCARD` is sent as `MC`.
-        Some(brand) => Ok(
-            PaymentBrand::read_tolerant(brand).unwrap_or_else(|| PaymentBrand::from_wire(brand))
-        ),
-        None => Ok(PaymentBrand::of_card_number(&card.number).unwrap_or(PaymentBrand::Visa)),
-    }
+/// `--brand`, when given; without it the request tells the brand from the card number,
+/// and refuses a number it cannot place (the flag then says which brand it is).
+fn brand(args: &CardArgs) -> Option<PaymentBrand> {
+    // The platform's code for a brand's name too: `MASTERCARD` is sent as `MC`.
+    args.brand.as_deref().map(|brand| {
+        PaymentBrand::read_tolerant(brand).unwrap_or_else(|| PaymentBrand::from_wire(brand))
+    })
 }
 
 /// The customer block of `pay`: names, contact, id.
@@ -234,25 +236,22 @@ fn shipping(person: &PersonArgs, with_names: bool) -> Result<Option<Shipping>, F
 
 async fn pay(client: &Client, args: &PayArgs) -> Result<Report, Failure> {
     let card = card(&args.card, args.holder.as_ref())?;
-    let brand = brand(&args.card, &card)?;
     let mut payment = Payment::new(
         parse(&args.merchant_transaction_id, "--merchant-transaction-id")?,
         parse(&args.amount, "--amount")?,
         parse(&args.currency, "--currency")?,
         card,
-    )
-    .brand(brand);
+    );
+    payment.payment_brand = brand(&args.card);
     if let Some(mode) = &args.card.mode {
         payment = payment.mode(parse(mode, "--mode")?);
     }
-    if args.payment_type == "PA" {
-        payment = payment.preauthorization();
-    }
+    payment.payment_type = args.payment_type.into();
     if args.register {
         payment = payment.store_card();
     }
-    if args.recurring.is_some() {
-        payment = payment.recurring(RecurringType::Initial);
+    if let Some(recurring) = args.recurring {
+        payment = payment.recurring(recurring.into());
     }
     if let Some(customer) = customer(&args.person, args.customer_id.as_ref(), true)? {
         payment = payment.customer(customer);
@@ -260,8 +259,11 @@ async fn pay(client: &Client, args: &PayArgs) -> Result<Report, Failure> {
     if let Some(shipping) = shipping(&args.person, false)? {
         payment = payment.shipping(shipping);
     }
-    let transaction = client.pay(&payment).await.map_err(failed("payment"))?;
-    Ok(transaction_report("payment", &transaction))
+    let transaction = client
+        .pay(&payment)
+        .await
+        .map_err(failed(OperationKind::Payment))?;
+    Ok(transaction_report(OperationKind::Payment, &transaction))
 }
 
 async fn register(client: &Client, args: &RegisterArgs) -> Result<Report, Failure> {
@@ -272,9 +274,9 @@ async fn register(client: &Client, args: &RegisterArgs) -> Result<Report, Failur
             holder: None,
         }),
         _ => {
-            let card = card(&args.card, None)?;
-            let brand = brand(&args.card, &card)?;
-            Registration::card(card).brand(brand)
+            let mut registration = Registration::card(card(&args.card, None)?);
+            registration.payment_brand = brand(&args.card);
+            registration
         }
     };
     if let Some(mode) = &args.card.mode {
@@ -290,8 +292,11 @@ async fn register(client: &Client, args: &RegisterArgs) -> Result<Report, Failur
     let registered = client
         .register(&registration)
         .await
-        .map_err(failed("registration"))?;
-    Ok(ok_report("registration", render::registered(&registered)))
+        .map_err(failed(OperationKind::Registration))?;
+    Ok(ok_report(
+        OperationKind::Registration,
+        render::registered(&registered),
+    ))
 }
 
 async fn charge(client: &Client, args: &ChargeArgs) -> Result<Report, Failure> {
@@ -304,13 +309,9 @@ async fn charge(client: &Client, args: &ChargeArgs) -> Result<Report, Failure> {
     if let Some(id) = &args.merchant_transaction_id {
         payment = payment.merchant_transaction_id(parse(id, "--merchant-transaction-id")?);
     }
-    if args.payment_type == "PA" {
-        payment.payment_type = PaymentType::PreAuthorization;
-    }
-    match args.recurring.as_deref() {
-        Some("initial") => payment = payment.recurring(RecurringType::Initial),
-        Some(_) => payment = payment.recurring(RecurringType::Repeated),
-        None => {}
+    payment.payment_type = args.payment_type.into();
+    if let Some(recurring) = args.recurring {
+        payment = payment.recurring(recurring.into());
     }
     if let Some(count) = args.installment {
         payment = payment.installment(count);
@@ -322,8 +323,11 @@ async fn charge(client: &Client, args: &ChargeArgs) -> Result<Report, Failure> {
     let transaction = client
         .pay_with_token(&payment)
         .await
-        .map_err(failed("token_payment"))?;
-    Ok(transaction_report("token_payment", &transaction))
+        .map_err(failed(OperationKind::TokenPayment))?;
+    Ok(transaction_report(
+        OperationKind::TokenPayment,
+        &transaction,
+    ))
 }
 
 async fn delete(client: &Client, registration_id: &str) -> Result<Report, Failure> {
@@ -331,8 +335,11 @@ async fn delete(client: &Client, registration_id: &str) -> Result<Report, Failur
     let deleted = client
         .delete_token(&delete)
         .await
-        .map_err(failed("delete_token"))?;
-    Ok(ok_report("delete_token", render::deleted(&deleted)))
+        .map_err(failed(OperationKind::DeleteToken))?;
+    Ok(ok_report(
+        OperationKind::DeleteToken,
+        render::deleted(&deleted),
+    ))
 }
 
 async fn installments(client: &Client, registration_id: &str) -> Result<Report, Failure> {
@@ -342,8 +349,11 @@ async fn installments(client: &Client, registration_id: &str) -> Result<Report, 
             "registration id",
         )?))
         .await
-        .map_err(failed("installments"))?;
-    Ok(ok_report("installments", render::installments(&plans)))
+        .map_err(failed(OperationKind::Installments))?;
+    Ok(ok_report(
+        OperationKind::Installments,
+        render::installments(&plans),
+    ))
 }
 
 async fn cards(client: &Client, customer_id: Option<&str>) -> Result<Report, Failure> {
@@ -354,8 +364,11 @@ async fn cards(client: &Client, customer_id: Option<&str>) -> Result<Report, Fai
     let stored = client
         .cards_and_accounts(&list)
         .await
-        .map_err(failed("cards_and_accounts"))?;
-    Ok(ok_report("cards_and_accounts", render::stored(&stored)))
+        .map_err(failed(OperationKind::CardsAndAccounts))?;
+    Ok(ok_report(
+        OperationKind::CardsAndAccounts,
+        render::stored(&stored),
+    ))
 }
 
 /// One page of invoices (`--all` streams them: `listing`).
@@ -365,8 +378,11 @@ async fn invoices(client: &Client, args: &InvoicesArgs) -> Result<Report, Failur
         .invoice_page(&page)
         .await
         .map(|page| page.invoices)
-        .map_err(failed("invoice_list"))?;
-    Ok(ok_report("invoice_list", render::invoices(&invoices)))
+        .map_err(failed(OperationKind::InvoiceList))?;
+    Ok(ok_report(
+        OperationKind::InvoiceList,
+        render::invoices(&invoices),
+    ))
 }
 
 async fn inquiry(client: &Client, args: &InquiryArgs) -> Result<Report, Failure> {
@@ -381,6 +397,9 @@ async fn inquiry(client: &Client, args: &InquiryArgs) -> Result<Report, Failure>
             ));
         }
     };
-    let transaction = client.inquiry(&inquiry).await.map_err(failed("inquiry"))?;
-    Ok(transaction_report("inquiry", &transaction))
+    let transaction = client
+        .inquiry(&inquiry)
+        .await
+        .map_err(failed(OperationKind::Inquiry))?;
+    Ok(transaction_report(OperationKind::Inquiry, &transaction))
 }

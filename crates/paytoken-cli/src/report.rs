@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use paytoken::{Error, PaymentStatus, Transaction};
+use paytoken::{Error, OperationKind, PaymentStatus, Transaction};
 use serde_json::{Map, Value, json};
 
 use crate::terminal;
@@ -55,7 +55,12 @@ pub(crate) struct Report {
 impl Report {
     /// An answer of `operation`: titled `{operation}: {what}` for people, `json` with the
     /// operation's name added for scripts.
-    pub(crate) fn answer(exit: Exit, operation: &str, what: &str, mut json: Value) -> Self {
+    pub(crate) fn answer(
+        exit: Exit,
+        operation: OperationKind,
+        what: &str,
+        mut json: Value,
+    ) -> Self {
         let title = format!("{operation}: {what}");
         let mut human = format!("{title}\n");
         // The title already says the operation and the outcome.
@@ -66,7 +71,7 @@ impl Report {
         }
         write_fields(&mut human, &fields, "  ");
         if let Some(object) = json.as_object_mut() {
-            object.insert("operation".into(), operation.into());
+            object.insert("operation".into(), operation.name().into());
         }
         Self {
             exit,
@@ -154,9 +159,9 @@ impl Failure {
     }
 
     /// The client's error, classified. Its message holds no secret (the client's promise).
-    pub(crate) fn from_error(operation: &str, error: &Error) -> Self {
+    pub(crate) fn from_error(operation: OperationKind, error: &Error) -> Self {
         let mut detail = Map::new();
-        detail.insert("operation".into(), operation.into());
+        detail.insert("operation".into(), operation.name().into());
         let (exit, outcome) = if error.is_invalid_input() {
             (Exit::Usage, "invalid_input")
         } else if let Some(refusal) = error.refusal() {
@@ -212,14 +217,39 @@ fn insert_contradiction(detail: &mut Map<String, Value>, error: &Error) -> bool 
 }
 
 /// The exit code and outcome word of a transaction's status.
-pub(crate) fn transaction_outcome(transaction: &Transaction) -> (Exit, &'static str) {
+pub(crate) fn transaction_outcome(transaction: &Transaction) -> (Exit, Outcome) {
     match transaction.status {
-        PaymentStatus::Approved => (Exit::Success, "approved"),
-        PaymentStatus::Pending => (Exit::Pending, "pending"),
-        PaymentStatus::ThreeDSecure { .. } => (Exit::Pending, "three_d_secure"),
-        PaymentStatus::Declined => (Exit::Refused, "declined"),
-        PaymentStatus::Cancelled => (Exit::Refused, "cancelled"),
-        _ => (Exit::Failed, "unknown_status"),
+        PaymentStatus::Approved => (Exit::Success, Outcome::Approved),
+        PaymentStatus::Pending => (Exit::Pending, Outcome::Pending),
+        PaymentStatus::ThreeDSecure { .. } => (Exit::Pending, Outcome::ThreeDSecure),
+        PaymentStatus::Declined => (Exit::Refused, Outcome::Declined),
+        PaymentStatus::Cancelled => (Exit::Refused, Outcome::Cancelled),
+        _ => (Exit::Failed, Outcome::UnknownStatus),
+    }
+}
+
+/// What became of a transaction, as the reports name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    Approved,
+    Pending,
+    ThreeDSecure,
+    Declined,
+    Cancelled,
+    UnknownStatus,
+}
+
+impl Outcome {
+    /// The name in reports and JSON (`three_d_secure`).
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Self::Approved => "approved",
+            Self::Pending => "pending",
+            Self::ThreeDSecure => "three_d_secure",
+            Self::Declined => "declined",
+            Self::Cancelled => "cancelled",
+            Self::UnknownStatus => "unknown_status",
+        }
     }
 }
 

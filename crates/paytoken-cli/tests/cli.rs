@@ -273,6 +273,24 @@ async fn a_wrong_key_is_refused_a_stopped_server_fails_and_bad_input_is_usage() 
     assert_eq!(run.json()["outcome"], "invalid_input");
     assert_eq!(sandbox.received().len(), before);
 
+    // A number no brand's range holds is not sent as VISA: the brand is asked for.
+    let mut unplaceable = vec![
+        "pay",
+        "--amount",
+        "5.00",
+        "--currency",
+        "EUR",
+        "--merchant-transaction-id",
+        "x3",
+    ];
+    unplaceable.extend(card_flags("9000000000000001"));
+    let run = as_merchant(&sandbox, &unplaceable).await;
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert_eq!(run.json()["outcome"], "invalid_input");
+    let message = run.json()["error"]["message"].as_str().unwrap().to_owned();
+    assert!(message.contains("paymentBrand"), "{message}");
+    assert_eq!(sandbox.received().len(), before);
+
     let run = paytoken(&["--json", "pay", "--no-such-flag"], &[]).await;
     assert_eq!(run.code, 2);
     assert_eq!(run.json()["outcome"], "usage_error");

@@ -1,11 +1,12 @@
 //! The one table of card number ranges: which brand a card number belongs to.
 //!
-//! Used wherever a brand is told from a number: the protocol crate when a payment or a
-//! registration leaves `paymentBrand` out, the command line, and the sandbox. Only ranges
+//! Used wherever a brand is told from a number, through [`CardNumber::brand`](crate::CardNumber::brand): the
+//! protocol crate when a payment or a registration leaves `paymentBrand` out, and the
+//! sandbox. Only ranges
 //! that belong to one brand are listed, and the longest prefix wins, so RuPay's `508500`
 //! is not taken for something else, and Maestro's `6759` is not Discover.
 
-use crate::{CardNumber, PaymentBrand};
+use crate::PaymentBrand;
 
 /// One range of leading digits: the first and last prefix, both of the same length.
 struct Range {
@@ -54,24 +55,9 @@ const RANGES: [Range; 21] = [
 const AMEX: [u32; 2] = [34, 37];
 
 impl PaymentBrand {
-    /// The brand a card number belongs to, by its leading digits; `None` when no brand's
-    /// range holds it (set the brand yourself then).
-    ///
-    /// ```
-    /// use paytoken_types::{CardNumber, PaymentBrand};
-    ///
-    /// let number = CardNumber::new("5101080000000009")?;
-    /// assert_eq!(PaymentBrand::of_card_number(&number), Some(PaymentBrand::Mastercard));
-    /// assert_eq!(PaymentBrand::Mastercard.as_str(), "MC");
-    /// # Ok::<(), paytoken_types::Error>(())
-    /// ```
-    #[must_use]
-    pub fn of_card_number(number: &CardNumber) -> Option<Self> {
-        Self::of_digits(number.bin())
-    }
-
     /// The brand of a number's leading digits (at least its first six, for RuPay);
-    /// `None` for anything but digits or a range of no brand.
+    /// `None` for anything but digits or a range of no brand. A card number tells its own
+    /// with [`CardNumber::brand`](crate::CardNumber::brand).
     #[must_use]
     pub fn of_digits(digits: &str) -> Option<Self> {
         let prefix = |len: usize| {

@@ -4,11 +4,11 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::Error;
 use crate::digits::Digits;
 use crate::error::{check_chars, check_len};
 use crate::inline::InlineAscii;
 use crate::serde_support::deserialize_from_str;
+use crate::{Error, PaymentBrand};
 
 /// A primary account number: 12 to 19 digits that pass the Luhn check.
 ///
@@ -33,6 +33,22 @@ pub struct CardNumber(InlineAscii<19>);
 impl CardNumber {
     /// The field's wire name.
     pub const FIELD: &'static str = "card.number";
+
+    /// The brand whose range holds this number, by its leading digits (the one table of
+    /// ranges, [`PaymentBrand::of_digits`]); `None` for a range of no brand.
+    ///
+    /// ```
+    /// use paytoken_types::{CardNumber, PaymentBrand};
+    ///
+    /// let number = CardNumber::new("5101080000000009")?;
+    /// assert_eq!(number.brand(), Some(PaymentBrand::Mastercard));
+    /// assert_eq!(PaymentBrand::Mastercard.as_str(), "MC");
+    /// # Ok::<(), paytoken_types::Error>(())
+    /// ```
+    #[must_use]
+    pub fn brand(&self) -> Option<PaymentBrand> {
+        PaymentBrand::of_digits(self.bin())
+    }
 
     /// Checks and wraps a card number.
     ///

@@ -127,18 +127,11 @@ pub(crate) fn brand_for(
     number: &CardNumber,
 ) -> Result<PaymentBrand, Error> {
     set.cloned()
-        .or_else(|| brand_of(number))
+        .or_else(|| number.brand())
         .ok_or(Error::Invalid {
             field: "paymentBrand",
             reason: "cannot be told from the card number; set it",
         })
-}
-
-/// The brand a card number belongs to, by its leading digits: the one table of number
-/// ranges, [`PaymentBrand::of_card_number`].
-#[must_use]
-pub fn brand_of(number: &CardNumber) -> Option<PaymentBrand> {
-    PaymentBrand::of_card_number(number)
 }
 
 /// Appends `segment` to a URL path, percent-encoding every byte but the unreserved ones

@@ -60,7 +60,7 @@ pub struct Payment {
     /// `paymentType`: [`PaymentType::Debit`] (the default) or
     /// [`PaymentType::PreAuthorization`].
     pub payment_type: PaymentType,
-    /// `paymentBrand`; when `None`, told from the card number ([`super::brand_of`]).
+    /// `paymentBrand`; when `None`, told from the card number ([`CardNumber::brand`](paytoken_types::CardNumber::brand)).
     pub payment_brand: Option<PaymentBrand>,
     /// `paymentMode`: [`PaymentMode::CreditCard`] by default.
     pub payment_mode: PaymentMode,

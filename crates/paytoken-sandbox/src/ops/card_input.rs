@@ -50,7 +50,7 @@ pub(super) fn read(
         );
     }
     let (number, month, year) = (number?, month?, year?);
-    let Some(brand) = PaymentBrand::of_digits(number.expose_digits()) else {
+    let Some(brand) = number.brand() else {
         // A number of no card brand's range (0000000000000000 passes Luhn).
         problems.push(codes::INVALID_CARD_NUMBER);
         return None;
