@@ -15,7 +15,6 @@ use paytoken_checksum::ChecksumWriter;
 use paytoken_types::form::{FormWriter, Signer};
 use paytoken_types::{AccountId, TerminalId};
 
-use crate::ops::push_path_segment;
 use crate::request::Request;
 use crate::{Context, Error, OperationKind, fields};
 
@@ -234,6 +233,24 @@ impl<'c> SignedRequest<'c> {
     }
 }
 
+/// Appends `segment` to a URL path, percent-encoding every byte but the unreserved ones
+/// (`A-Z a-z 0-9 - . _ ~`), so free text stays one segment: a space is `%20`, a slash
+/// `%2F`.
+pub(crate) fn push_path_segment(path: &mut String, segment: &str) {
+    // Invariant: both halves of a byte are below 16, so `from_digit` always has a digit.
+    let hex =
+        |half: u8| char::from_digit(u32::from(half), 16).map_or('0', |c| c.to_ascii_uppercase());
+    for byte in segment.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            path.push(char::from(byte));
+        } else {
+            path.push('%');
+            path.push(hex(byte >> 4));
+            path.push(hex(byte & 0x0f));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,6 +292,13 @@ mod tests {
         );
         assert_eq!(request.path(), "/p/a%20b");
         assert_eq!(request.body().as_bytes(), expected.as_bytes());
+    }
+
+    #[test]
+    fn path_segments_are_percent_encoded() {
+        let mut path = String::from("/p/");
+        push_path_segment(&mut path, "Rest Transaction 01/a:b|ü~x.y_z-");
+        assert_eq!(path, "/p/Rest%20Transaction%2001%2Fa%3Ab%7C%C3%BC~x.y_z-");
     }
 
     #[test]

@@ -11,55 +11,13 @@ use paytoken_types::Timestamp;
 use crate::clock::Clock;
 use crate::codes;
 use crate::config::SandboxConfig;
+use crate::exchange::{Answer, Call, RefusalShape};
 use crate::form::Form;
 use crate::invoices::{self, InvoiceShape};
 use crate::json;
-use crate::ops;
 use crate::problem::{Problem, Problems};
 use crate::state::{Principal, State};
 use crate::vary::Variation;
-
-/// An answer, before HTTP.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Answer {
-    pub(crate) status: u16,
-    pub(crate) content_type: &'static str,
-    pub(crate) body: String,
-    /// The request took effect, but its answer must never be sent (the time-out test card).
-    pub(crate) withheld: bool,
-}
-
-pub(crate) const JSON: &str = "application/json;charset=UTF-8";
-pub(crate) const HTML: &str = "text/html;charset=UTF-8";
-pub(crate) const TEXT: &str = "text/plain;charset=UTF-8";
-
-impl Answer {
-    /// The gateway's answer to every handled outcome: HTTP 200 and JSON.
-    pub(crate) const fn json(body: String) -> Self {
-        Self {
-            status: 200,
-            content_type: JSON,
-            body,
-            withheld: false,
-        }
-    }
-
-    pub(crate) fn text(status: u16, body: &str) -> Self {
-        Self {
-            status,
-            content_type: TEXT,
-            body: body.to_owned(),
-            withheld: false,
-        }
-    }
-}
-
-/// How a refusal is shaped: payments carry `paymentId: "-"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum RefusalShape {
-    Transaction,
-    Plain,
-}
 
 /// Who signed a request: its principal, the id it sent and its secure key.
 #[derive(Debug, Clone, Copy)]
@@ -137,7 +95,7 @@ impl Gateway {
 
     /// The state, even after a handler panicked while holding it: a sandbox that stops
     /// answering helps nobody, and every handler leaves the state whole between writes.
-    fn lock(&self) -> MutexGuard<'_, State> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
         self.state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -148,80 +106,6 @@ impl Gateway {
         Timestamp::from_unix_seconds(self.clock.unix_seconds())
             .map(|time| time.to_string())
             .unwrap_or_default()
-    }
-
-    /// Answers one request, varied when the sandbox varies its answers.
-    pub(crate) fn handle(
-        &self,
-        method: &str,
-        path: &str,
-        query: Option<&str>,
-        auth_token: Option<&str>,
-        body: &[u8],
-    ) -> Answer {
-        let mut answer = self.answer(method, path, query, auth_token, body);
-        if let Some(variation) = &self.variation
-            && answer.content_type == JSON
-        {
-            answer.body = variation.apply(&answer.body);
-        }
-        answer
-    }
-
-    /// Answers one request. `path` is the request's path without the query; `query` is
-    /// there when the URL carried `?`.
-    fn answer(
-        &self,
-        method: &str,
-        path: &str,
-        query: Option<&str>,
-        auth_token: Option<&str>,
-        body: &[u8],
-    ) -> Answer {
-        const NOT_POST: &str = "method not allowed: every operation is a POST\n";
-        if let Some(payment_id) = ops::id_after(path, ops::THREE_D_SECURE_PREFIX) {
-            // A browser follows the redirect: GET or POST, no form of the interface.
-            if !matches!(method, "GET" | "POST") {
-                return Answer::text(405, NOT_POST);
-            }
-            return ops::three_d_secure::complete(self, &mut self.lock(), payment_id);
-        }
-        let Some((route, raw_id)) = ops::route(path) else {
-            return Answer::text(404, "not found: this path is not part of the interface\n");
-        };
-        // The `{id}` arrives percent-encoded (a merchant transaction id is free text); a
-        // segment that does not decode to UTF-8 names nothing.
-        let path_id = match raw_id.map(ops::decode_segment) {
-            None => None,
-            Some(Some(id)) => Some(id),
-            Some(None) => {
-                return Answer::text(
-                    404,
-                    "not found: the path's id is not percent-encoded utf-8\n",
-                );
-            }
-        };
-        if method != "POST" {
-            return Answer::text(405, NOT_POST);
-        }
-        let shape = route.refusal_shape();
-        if query.is_some() {
-            return self.refusal(shape, &codes::QUERY_STRING.into());
-        }
-        let form = match Form::parse(body) {
-            Ok(form) => form,
-            Err(problems) => return self.refusal(shape, &problems),
-        };
-        let call = Call {
-            form: &form,
-            auth_token,
-            path_id: path_id.as_deref(),
-        };
-        let mut state = self.lock();
-        match ops::dispatch(self, &mut state, route, &call) {
-            Ok(answer) => answer,
-            Err(problems) => self.refusal(shape, &problems),
-        }
     }
 
     /// A refusal: nothing was created.
@@ -325,21 +209,13 @@ impl Gateway {
     }
 }
 
-/// What a handler gets of the request.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Call<'c, 'f> {
-    pub(crate) form: &'c Form<'f>,
-    pub(crate) auth_token: Option<&'c str>,
-    /// The `{id}` of paths that carry one.
-    pub(crate) path_id: Option<&'c str>,
-}
-
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
 
     use super::*;
     use crate::clock::ManualClock;
+    use crate::exchange::JSON;
 
     const PATHS: [&str; 12] = [
         "/transactionServices/REST/v1/authToken",

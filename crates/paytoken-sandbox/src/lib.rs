@@ -74,6 +74,7 @@ mod config;
 mod currencies;
 mod entropy;
 mod error;
+mod exchange;
 pub mod faults;
 mod form;
 #[cfg(fuzzing)]
@@ -85,6 +86,7 @@ mod json;
 mod ops;
 mod problem;
 mod received;
+mod router;
 mod sandbox;
 mod server;
 mod state;

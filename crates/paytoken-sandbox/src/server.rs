@@ -21,8 +21,9 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use crate::body::AnswerBody;
+use crate::exchange::{Answer, HTML};
 use crate::faults::{BodyFault, Drop, FAULT_HEADER, Faults, OVERSIZED_BODY_LEN};
-use crate::gateway::{Answer, Gateway, HTML};
+use crate::gateway::Gateway;
 use crate::received::ReceivedLog;
 
 /// The largest request body the sandbox reads; the interface's forms are a few KiB.

@@ -2,7 +2,8 @@
 //! for a valid old one (`regenerateToken`). These are the only calls without `AuthToken`.
 
 use crate::codes;
-use crate::gateway::{Answer, Call, Gateway};
+use crate::exchange::{Answer, Call};
+use crate::gateway::Gateway;
 use crate::json;
 use crate::problem::Problems;
 use crate::state::{Principal, State};

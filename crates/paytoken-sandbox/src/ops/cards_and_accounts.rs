@@ -5,7 +5,8 @@
 //! sandbox's, `30025`, is its own.
 
 use crate::codes;
-use crate::gateway::{Answer, Call, Gateway};
+use crate::exchange::{Answer, Call};
+use crate::gateway::Gateway;
 use crate::json;
 use crate::problem::Problems;
 use crate::state::{Instrument, Registration, State};

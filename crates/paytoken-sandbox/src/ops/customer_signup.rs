@@ -3,7 +3,8 @@
 use paytoken_types::{BirthDate, Email};
 
 use crate::codes;
-use crate::gateway::{Answer, Call, Gateway};
+use crate::exchange::{Answer, Call};
+use crate::gateway::Gateway;
 use crate::json;
 use crate::problem::{Problem, Problems};
 use crate::state::State;

@@ -5,7 +5,8 @@
 
 use super::transaction;
 use crate::codes;
-use crate::gateway::{Answer, Call, Gateway};
+use crate::exchange::{Answer, Call};
+use crate::gateway::Gateway;
 use crate::problem::{Problem, Problems};
 use crate::state::State;
 use paytoken_protocol::fields;

@@ -4,7 +4,8 @@
 use super::token_payment::{active_registration, registration_id};
 use crate::cards;
 use crate::codes;
-use crate::gateway::{Answer, Call, Gateway};
+use crate::exchange::{Answer, Call};
+use crate::gateway::Gateway;
 use crate::json;
 use crate::problem::Problems;
 use crate::state::{Instrument, State};

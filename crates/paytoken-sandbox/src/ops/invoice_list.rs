@@ -1,7 +1,8 @@
 //! `getInvoice`: one page of the invoices the caller may see, oldest first.
 
 use crate::codes;
-use crate::gateway::{Answer, Call, Gateway};
+use crate::exchange::{Answer, Call};
+use crate::gateway::Gateway;
 use crate::invoices;
 use crate::json;
 use crate::problem::{Problem, Problems};

@@ -18,7 +18,8 @@ use std::borrow::Cow;
 
 use paytoken_protocol::ops as paths;
 
-use crate::gateway::{Answer, Call, Gateway, RefusalShape};
+use crate::exchange::{Answer, Call, RefusalShape};
+use crate::gateway::Gateway;
 use crate::problem::Problems;
 use crate::state::State;
 

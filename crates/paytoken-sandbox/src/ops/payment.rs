@@ -8,8 +8,9 @@ use super::{card_input, transaction};
 use crate::codes;
 use crate::currencies;
 use crate::entropy;
+use crate::exchange::{Answer, Call};
 use crate::form::Form;
-use crate::gateway::{Answer, Call, Gateway};
+use crate::gateway::Gateway;
 use crate::problem::{Problem, Problems};
 use crate::state::{Instrument, Payment, Registration, State, Status};
 

@@ -3,7 +3,8 @@
 //! inquiry then shows. It is not part of the interface, and like a bank's page it asks for
 //! no auth token: whoever holds the redirect can complete it.
 
-use crate::gateway::{Answer, Gateway, HTML};
+use crate::exchange::{Answer, HTML};
+use crate::gateway::Gateway;
 use crate::invoices;
 use crate::state::{State, Status};
 

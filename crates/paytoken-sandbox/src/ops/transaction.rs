@@ -3,7 +3,8 @@
 
 use crate::cards::Behaviour;
 use crate::codes;
-use crate::gateway::{Answer, Caller, Gateway};
+use crate::exchange::Answer;
+use crate::gateway::{Caller, Gateway};
 use crate::invoices;
 use crate::json;
 use crate::ops::THREE_D_SECURE_PREFIX;

@@ -1,0 +1,86 @@
+//! From a request to its operation: the path's route, the method, the form, and the
+//! answer varied when the sandbox varies its answers. Above the operations (`ops`), which
+//! sit above the gateway's state and checks (`gateway`), so no module imports one that
+//! imports it back.
+
+use crate::codes;
+use crate::exchange::{Answer, Call, JSON};
+use crate::form::Form;
+use crate::gateway::Gateway;
+use crate::ops;
+
+impl Gateway {
+    /// Answers one request, varied when the sandbox varies its answers.
+    pub(crate) fn handle(
+        &self,
+        method: &str,
+        path: &str,
+        query: Option<&str>,
+        auth_token: Option<&str>,
+        body: &[u8],
+    ) -> Answer {
+        let mut answer = self.answer(method, path, query, auth_token, body);
+        if let Some(variation) = &self.variation
+            && answer.content_type == JSON
+        {
+            answer.body = variation.apply(&answer.body);
+        }
+        answer
+    }
+
+    /// Answers one request. `path` is the request's path without the query; `query` is
+    /// there when the URL carried `?`.
+    fn answer(
+        &self,
+        method: &str,
+        path: &str,
+        query: Option<&str>,
+        auth_token: Option<&str>,
+        body: &[u8],
+    ) -> Answer {
+        const NOT_POST: &str = "method not allowed: every operation is a POST\n";
+        if let Some(payment_id) = ops::id_after(path, ops::THREE_D_SECURE_PREFIX) {
+            // A browser follows the redirect: GET or POST, no form of the interface.
+            if !matches!(method, "GET" | "POST") {
+                return Answer::text(405, NOT_POST);
+            }
+            return ops::three_d_secure::complete(self, &mut self.lock(), payment_id);
+        }
+        let Some((route, raw_id)) = ops::route(path) else {
+            return Answer::text(404, "not found: this path is not part of the interface\n");
+        };
+        // The `{id}` arrives percent-encoded (a merchant transaction id is free text); a
+        // segment that does not decode to UTF-8 names nothing.
+        let path_id = match raw_id.map(ops::decode_segment) {
+            None => None,
+            Some(Some(id)) => Some(id),
+            Some(None) => {
+                return Answer::text(
+                    404,
+                    "not found: the path's id is not percent-encoded utf-8\n",
+                );
+            }
+        };
+        if method != "POST" {
+            return Answer::text(405, NOT_POST);
+        }
+        let shape = route.refusal_shape();
+        if query.is_some() {
+            return self.refusal(shape, &codes::QUERY_STRING.into());
+        }
+        let form = match Form::parse(body) {
+            Ok(form) => form,
+            Err(problems) => return self.refusal(shape, &problems),
+        };
+        let call = Call {
+            form: &form,
+            auth_token,
+            path_id: path_id.as_deref(),
+        };
+        let mut state = self.lock();
+        match ops::dispatch(self, &mut state, route, &call) {
+            Ok(answer) => answer,
+            Err(problems) => self.refusal(shape, &problems),
+        }
+    }
+}
