@@ -6,7 +6,8 @@
 //! - `cargo xtask ci`: every check CI makes, in order, stopping at the first failure:
 //!   formatting, clippy with `-D warnings` on all targets, the tests, the docs with
 //!   `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and `paytoken`
-//!   without its `hyper` feature) depends on no I/O crate, `cargo deny`, and the fuzz
+//!   without its `hyper` feature) depends on no I/O crate, the check that no crate's
+//!   modules import each other in a circle, `cargo deny`, and the fuzz
 //!   targets for a few seconds each.
 //! - `cargo xtask bench [ARGS]`: the criterion benchmarks of every crate, with `ARGS`
 //!   passed on to them (for example a filter), then their record written into
@@ -21,11 +22,13 @@
 )]
 
 use std::env;
+use std::path::Path;
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 mod bench;
 mod fuzz;
+mod layers;
 
 /// How long each fuzz target runs in `cargo xtask ci`.
 const SMOKE_SECONDS: u32 = 5;
@@ -135,6 +138,7 @@ fn ci() -> Result<(), String> {
     )?;
     no_std()?;
     sans_io()?;
+    layers::check(Path::new("crates"))?;
     deny()?;
     fuzz::run(SMOKE_SECONDS)
 }
