@@ -12,7 +12,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use paytoken_checksum::ChecksumWriter;
-use paytoken_types::form::{FormWriter, Signer};
+use paytoken_types::form::{FieldName, FormWriter, Signer};
 use paytoken_types::{AccountId, TerminalId};
 
 use crate::request::Request;
@@ -37,22 +37,22 @@ pub(crate) enum Signed {
 
 impl Signed {
     /// A top-level form field.
-    pub(crate) const fn field(name: &'static str) -> Self {
+    pub(crate) const fn field(name: FieldName) -> Self {
         Self::Field {
             prefix: "",
-            name,
-            field: name,
+            name: name.as_str(),
+            field: name.as_str(),
         }
     }
 
     /// A field of a block: `prefix` is the block's, `field` the whole name.
     pub(crate) const fn in_block(
-        prefix: &'static str,
+        prefix: FieldName,
         name: &'static str,
         field: &'static str,
     ) -> Self {
         Self::Field {
-            prefix,
+            prefix: prefix.as_str(),
             name,
             field,
         }
@@ -148,10 +148,15 @@ impl<'c> SignedRequest<'c> {
         let mut body = Vec::with_capacity(capacity);
         let mut form = FormWriter::new(&mut body);
         let credentials = &context.credentials;
-        form.field(credentials.id_field(), credentials.id());
+        let id_field = if credentials.is_partner() {
+            fields::PARTNER_ID
+        } else {
+            fields::MEMBER_ID
+        };
+        form.field(id_field, credentials.id());
         if auth.account {
             form.optional(
-                AccountId::FIELD,
+                fields::ACCOUNT_ID,
                 context.account_id.as_ref().map(AccountId::as_str),
             );
         }
@@ -160,7 +165,7 @@ impl<'c> SignedRequest<'c> {
         body.resize(checksum_at + CHECKSUM_LEN, b'0');
         if auth.terminal {
             FormWriter::new(&mut body).optional(
-                TerminalId::FIELD,
+                fields::TERMINAL_ID,
                 context.terminal_id.as_ref().map(TerminalId::as_str),
             );
         }
@@ -263,7 +268,10 @@ mod tests {
         ))
     }
 
-    const RULE: &[Signed] = &[Signed::PathSegment { field: "id" }, Signed::field("amount")];
+    const RULE: &[Signed] = &[
+        Signed::PathSegment { field: "id" },
+        Signed::field(FieldName::new("amount")),
+    ];
 
     #[test]
     fn signs_what_it_writes_and_fills_in_the_checksum() {

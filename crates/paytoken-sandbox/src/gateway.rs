@@ -190,8 +190,8 @@ impl Gateway {
         parts: &[&str],
     ) -> Result<(), Problems> {
         let sent = form
-            .get(fields::CHECKSUM)
-            .ok_or(Problem::missing(fields::CHECKSUM))?;
+            .get(fields::CHECKSUM.as_str())
+            .ok_or(Problem::missing(fields::CHECKSUM.as_str()))?;
         let mut md5 = Md5::new();
         md5.update(caller.id.as_bytes());
         md5.update(b"|");

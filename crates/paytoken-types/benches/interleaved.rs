@@ -3,6 +3,16 @@
 //! median of the rounds reported. Bench code only, shared by the benches of several crates
 //! (`#[path]`). `cargo xtask bench` reads the `RATIO` lines it prints.
 
+#![allow(
+    clippy::float_arithmetic,
+    clippy::as_conversions,
+    clippy::cast_precision_loss,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    dead_code,
+    reason = "bench code: times and their ratios are floats, the medians index sorted rounds"
+)]
+
 use std::time::Instant;
 
 /// How many rounds, and how long each batch runs at least.
@@ -12,7 +22,7 @@ const BATCH_NANOS: u128 = 20_000_000;
 /// Times `ours` and `baseline` in alternating rounds and prints
 /// `RATIO <ours_id> <baseline_id> <ratio> <ours ns> <baseline ns>`: the median of each
 /// round's baseline ÷ ours, and the median time of each.
-pub fn report(
+pub(crate) fn report(
     ours_id: &str,
     baseline_id: &str,
     mut ours: impl FnMut(),

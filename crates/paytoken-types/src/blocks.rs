@@ -9,7 +9,8 @@ use alloc::string::String;
 use core::net::IpAddr;
 
 use crate::contact::check_free_text;
-use crate::form::{FormFields, FormWriter};
+use crate::field_name;
+use crate::form::{FieldName, FormFields, FormWriter};
 use crate::{
     BankAccount, BirthDate, Card, CountryCode, CustomerId, Email, Error, LanguageCode, Phone, Sex,
     TelephoneCountryCode,
@@ -60,28 +61,44 @@ impl Customer {
 }
 
 impl FormFields for Customer {
-    const PREFIX: &'static str = "customer.";
+    const PREFIX: FieldName = FieldName::new("customer.");
 
-    fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>) {
-        form.prefixed_optional(prefix, "givenName", self.given_name.as_deref());
-        form.prefixed_optional(prefix, "surname", self.surname.as_deref());
-        form.prefixed_optional(prefix, "sex", self.sex.as_ref().map(Sex::as_str));
-        form.prefixed_optional(prefix, "email", self.email.as_ref().map(Email::as_str));
-        form.prefixed_optional(prefix, "phone", self.phone.as_ref().map(Phone::as_str));
+    fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
+        form.prefixed_optional(prefix, field_name!("givenName"), self.given_name.as_deref());
+        form.prefixed_optional(prefix, field_name!("surname"), self.surname.as_deref());
         form.prefixed_optional(
             prefix,
-            "telnocc",
+            field_name!("sex"),
+            self.sex.as_ref().map(Sex::as_str),
+        );
+        form.prefixed_optional(
+            prefix,
+            field_name!("email"),
+            self.email.as_ref().map(Email::as_str),
+        );
+        form.prefixed_optional(
+            prefix,
+            field_name!("phone"),
+            self.phone.as_ref().map(Phone::as_str),
+        );
+        form.prefixed_optional(
+            prefix,
+            field_name!("telnocc"),
             self.telnocc.as_ref().map(TelephoneCountryCode::as_str),
         );
         if let Some(birth_date) = &self.birth_date {
-            form.prefixed(prefix, "birthDate", birth_date.to_wire().as_str());
+            form.prefixed(
+                prefix,
+                field_name!("birthDate"),
+                birth_date.to_wire().as_str(),
+            );
         }
         if let Some(ip) = self.ip {
-            form.prefixed_ip(prefix, "ip", ip);
+            form.prefixed_ip(prefix, field_name!("ip"), ip);
         }
         form.prefixed_optional(
             prefix,
-            "customerId",
+            field_name!("customerId"),
             self.customer_id.as_ref().map(CustomerId::as_str),
         );
     }
@@ -126,25 +143,25 @@ impl Shipping {
 }
 
 impl FormFields for Shipping {
-    const PREFIX: &'static str = "shipping.";
+    const PREFIX: FieldName = FieldName::new("shipping.");
 
-    fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>) {
+    fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
         form.prefixed_optional(
             prefix,
-            "country",
+            field_name!("country"),
             self.country.as_ref().map(CountryCode::as_str),
         );
-        form.prefixed_optional(prefix, "city", self.city.as_deref());
-        form.prefixed_optional(prefix, "state", self.state.as_deref());
-        form.prefixed_optional(prefix, "postcode", self.postcode.as_deref());
-        form.prefixed_optional(prefix, "street1", self.street1.as_deref());
+        form.prefixed_optional(prefix, field_name!("city"), self.city.as_deref());
+        form.prefixed_optional(prefix, field_name!("state"), self.state.as_deref());
+        form.prefixed_optional(prefix, field_name!("postcode"), self.postcode.as_deref());
+        form.prefixed_optional(prefix, field_name!("street1"), self.street1.as_deref());
         form.prefixed_optional(
             prefix,
-            "language",
+            field_name!("language"),
             self.language.as_ref().map(LanguageCode::as_str),
         );
-        form.prefixed_optional(prefix, "givenName", self.given_name.as_deref());
-        form.prefixed_optional(prefix, "surname", self.surname.as_deref());
+        form.prefixed_optional(prefix, field_name!("givenName"), self.given_name.as_deref());
+        form.prefixed_optional(prefix, field_name!("surname"), self.surname.as_deref());
     }
 }
 
@@ -180,18 +197,18 @@ impl Billing {
 }
 
 impl FormFields for Billing {
-    const PREFIX: &'static str = "billing.";
+    const PREFIX: FieldName = FieldName::new("billing.");
 
-    fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>) {
+    fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
         form.prefixed_optional(
             prefix,
-            "country",
+            field_name!("country"),
             self.country.as_ref().map(CountryCode::as_str),
         );
-        form.prefixed_optional(prefix, "city", self.city.as_deref());
-        form.prefixed_optional(prefix, "state", self.state.as_deref());
-        form.prefixed_optional(prefix, "postcode", self.postcode.as_deref());
-        form.prefixed_optional(prefix, "street", self.street.as_deref());
+        form.prefixed_optional(prefix, field_name!("city"), self.city.as_deref());
+        form.prefixed_optional(prefix, field_name!("state"), self.state.as_deref());
+        form.prefixed_optional(prefix, field_name!("postcode"), self.postcode.as_deref());
+        form.prefixed_optional(prefix, field_name!("street"), self.street.as_deref());
     }
 }
 
@@ -206,14 +223,22 @@ impl Card {
 }
 
 impl FormFields for Card {
-    const PREFIX: &'static str = "card.";
+    const PREFIX: FieldName = FieldName::new("card.");
 
-    fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>) {
-        form.prefixed(prefix, "number", self.number.expose_digits());
-        form.prefixed(prefix, "expiryMonth", self.expiry_month.to_wire().as_str());
-        form.prefixed(prefix, "expiryYear", self.expiry_year.to_wire().as_str());
-        form.prefixed(prefix, "cvv", self.cvv.expose_digits());
-        form.prefixed_optional(prefix, "holder", self.holder.as_deref());
+    fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
+        form.prefixed(prefix, field_name!("number"), self.number.expose_digits());
+        form.prefixed(
+            prefix,
+            field_name!("expiryMonth"),
+            self.expiry_month.to_wire().as_str(),
+        );
+        form.prefixed(
+            prefix,
+            field_name!("expiryYear"),
+            self.expiry_year.to_wire().as_str(),
+        );
+        form.prefixed(prefix, field_name!("cvv"), self.cvv.expose_digits());
+        form.prefixed_optional(prefix, field_name!("holder"), self.holder.as_deref());
     }
 }
 
@@ -228,12 +253,12 @@ impl BankAccount {
 }
 
 impl FormFields for BankAccount {
-    const PREFIX: &'static str = "bankAccount.";
+    const PREFIX: FieldName = FieldName::new("bankAccount.");
 
-    fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>) {
-        form.prefixed(prefix, "iban", self.iban.expose_str());
-        form.prefixed(prefix, "bic", self.bic.as_str());
-        form.prefixed_optional(prefix, "holder", self.holder.as_deref());
+    fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
+        form.prefixed(prefix, field_name!("iban"), self.iban.expose_str());
+        form.prefixed(prefix, field_name!("bic"), self.bic.as_str());
+        form.prefixed_optional(prefix, field_name!("holder"), self.holder.as_deref());
     }
 }
 
@@ -283,7 +308,7 @@ mod tests {
             "customer.givenName=Jo"
         );
         assert_eq!(
-            body_of(|form| customer.write_fields("shipping.", form)),
+            body_of(|form| customer.write_fields(field_name!("shipping."), form)),
             "shipping.givenName=Jo"
         );
         assert_eq!(body_of(|form| form.block(&Billing::default())), "");

@@ -29,14 +29,87 @@ use crate::digits::Digits;
 
 use crate::Error;
 
+/// A field's name (or a block's prefix), as the interface spells it, with whether it needs
+/// percent-encoding worked out once: for a constant, when the program is compiled. Every
+/// name of the interface is plain (`A-Z a-z 0-9 * - . _`) and is then copied as it is; a
+/// name that is not is still encoded, so the bytes are right either way.
+///
+/// ```
+/// use paytoken_types::form::FieldName;
+///
+/// const AMOUNT: FieldName = FieldName::new("amount");
+/// assert!(AMOUNT.is_plain());
+/// assert!(!FieldName::new("a b").is_plain());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FieldName {
+    text: &'static str,
+    plain: bool,
+}
+
+impl FieldName {
+    /// The name `text`.
+    #[must_use]
+    pub const fn new(text: &'static str) -> Self {
+        let bytes = text.as_bytes();
+        let mut plain = true;
+        let mut index = 0;
+        while index < bytes.len() {
+            #[expect(clippy::indexing_slicing, reason = "index < bytes.len()")]
+            let byte = bytes[index];
+            plain &= stays(byte);
+            index += 1;
+        }
+        Self { text, plain }
+    }
+
+    /// The name as text.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        self.text
+    }
+
+    /// Whether it goes on the wire as it is, without escapes.
+    #[must_use]
+    pub const fn is_plain(self) -> bool {
+        self.plain
+    }
+}
+
+impl From<&'static str> for FieldName {
+    fn from(text: &'static str) -> Self {
+        Self::new(text)
+    }
+}
+
+impl fmt::Display for FieldName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text)
+    }
+}
+
+/// A [`FieldName`] worked out when the program is compiled (an inline `const`), so that
+/// writing it costs a copy and nothing more.
+///
+/// ```
+/// let name = paytoken_types::field_name!("customer.");
+/// assert!(name.is_plain());
+/// ```
+#[macro_export]
+macro_rules! field_name {
+    ($text:expr) => {
+        const { $crate::form::FieldName::new($text) }
+    };
+}
+
 /// A block of request fields that writes itself under a prefix (`customer.`, `shipping.`,
 /// `card.`).
 pub trait FormFields {
     /// The prefix the interface gives this block, dot included.
-    const PREFIX: &'static str;
+    const PREFIX: FieldName;
 
     /// Writes the block's present fields, each name behind `prefix`, in a fixed order.
-    fn write_fields(&self, prefix: &str, form: &mut FormWriter<'_>);
+    fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>);
 }
 
 /// Watches the fields a form writes for the ones a checksum signs, and takes their values
@@ -83,30 +156,41 @@ impl<'a> FormWriter<'a> {
     }
 
     /// Writes `name=value`.
-    pub fn field(&mut self, name: &str, value: &str) {
-        self.prefixed("", name, value);
+    pub fn field(&mut self, name: impl Into<FieldName>, value: &str) {
+        self.prefixed(NO_PREFIX, name, value);
     }
 
     /// Writes `name=value` when there is a value; an absent field is left out.
-    pub fn optional(&mut self, name: &str, value: Option<&str>) {
+    pub fn optional(&mut self, name: impl Into<FieldName>, value: Option<&str>) {
         if let Some(value) = value {
             self.field(name, value);
         }
     }
 
     /// Writes `{prefix}{name}=value`.
-    pub fn prefixed(&mut self, prefix: &str, name: &str, value: &str) {
+    pub fn prefixed(
+        &mut self,
+        prefix: impl Into<FieldName>,
+        name: impl Into<FieldName>,
+        value: &str,
+    ) {
+        let (prefix, name) = (prefix.into(), name.into());
         self.name(prefix, name);
         encode_into(self.out, value.as_bytes());
         if let Some(signer) = self.signer.as_deref_mut()
-            && signer.signs(prefix, name)
+            && signer.signs(prefix.as_str(), name.as_str())
         {
             signer.sign(value);
         }
     }
 
     /// Writes `{prefix}{name}=value` when there is a value.
-    pub fn prefixed_optional(&mut self, prefix: &str, name: &str, value: Option<&str>) {
+    pub fn prefixed_optional(
+        &mut self,
+        prefix: impl Into<FieldName>,
+        name: impl Into<FieldName>,
+        value: Option<&str>,
+    ) {
         if let Some(value) = value {
             self.prefixed(prefix, name, value);
         }
@@ -114,8 +198,13 @@ impl<'a> FormWriter<'a> {
 
     /// Writes `{prefix}{name}=` and the value's `Display` text, formatted straight into the
     /// buffer without an intermediate `String`.
-    pub fn prefixed_display(&mut self, prefix: &str, name: &str, value: &dyn fmt::Display) {
-        self.name(prefix, name);
+    pub fn prefixed_display(
+        &mut self,
+        prefix: impl Into<FieldName>,
+        name: impl Into<FieldName>,
+        value: &dyn fmt::Display,
+    ) {
+        self.name(prefix.into(), name.into());
         // Writing into a `Vec` cannot fail; a `Display` that reports an error leaves its
         // text so far, which is all there is to send.
         let _ = write!(Encoding(self.out), "{value}");
@@ -123,7 +212,13 @@ impl<'a> FormWriter<'a> {
 
     /// Writes `{prefix}{name}=` and an IP address. IPv4, the common case, is written digit
     /// by digit; IPv6 goes through its `Display`.
-    pub fn prefixed_ip(&mut self, prefix: &str, name: &str, ip: IpAddr) {
+    pub fn prefixed_ip(
+        &mut self,
+        prefix: impl Into<FieldName>,
+        name: impl Into<FieldName>,
+        ip: IpAddr,
+    ) {
+        let (prefix, name) = (prefix.into(), name.into());
         match ip {
             IpAddr::V4(v4) => {
                 self.name(prefix, name);
@@ -148,12 +243,17 @@ impl<'a> FormWriter<'a> {
 
     /// Writes `{prefix}{name}=` (after a `&` when the body is not empty). Never signed: a
     /// signer sees text fields only.
-    fn name(&mut self, prefix: &str, name: &str) {
+    fn name(&mut self, prefix: FieldName, name: FieldName) {
         if !self.out.is_empty() {
             self.out.push(b'&');
         }
-        encode_name(self.out, prefix.as_bytes());
-        encode_name(self.out, name.as_bytes());
+        for part in [prefix, name] {
+            if part.is_plain() {
+                self.out.extend_from_slice(part.as_str().as_bytes());
+            } else {
+                encode_into(self.out, part.as_str().as_bytes());
+            }
+        }
         self.out.push(b'=');
     }
 
@@ -179,6 +279,9 @@ impl fmt::Write for Encoding<'_> {
         Ok(())
     }
 }
+
+/// The empty prefix of a field outside any block.
+const NO_PREFIX: FieldName = FieldName::new("");
 
 /// Whether a byte stays as it is: `A-Z a-z 0-9 * - . _`.
 const fn stays(b: u8) -> bool {
@@ -216,17 +319,6 @@ fn all_stay(bytes: &[u8]) -> bool {
 }
 
 const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
-
-/// A field name or prefix: short, and plain in every name the interface has, so the check
-/// stops early and skips the setup of [`encode_into`]'s block-wise one.
-#[inline]
-fn encode_name(out: &mut Vec<u8>, name: &[u8]) {
-    if all_stay(name) {
-        out.extend_from_slice(name);
-    } else {
-        encode_into(out, name);
-    }
-}
 
 /// Percent-encodes `bytes` onto `out`.
 ///

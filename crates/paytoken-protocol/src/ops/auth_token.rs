@@ -151,7 +151,7 @@ impl Operation for FetchAuthToken {
             context,
             SMALL_BODY,
             |form| {
-                form.field(PartnerId::FIELD, self.partner_id.as_str());
+                form.field(fields::PARTNER_ID, self.partner_id.as_str());
                 form.field(username_field, self.username.as_str());
                 form.field(fields::SECURE_KEY, credentials.secure_key().expose_secret());
             },
@@ -174,7 +174,7 @@ impl Operation for RegenerateAuthToken {
             context,
             SMALL_BODY,
             |form| {
-                form.field(PartnerId::FIELD, self.partner_id.as_str());
+                form.field(fields::PARTNER_ID, self.partner_id.as_str());
                 form.field(fields::AUTH_TOKEN, self.token.expose_secret());
             },
         ))

@@ -16,7 +16,7 @@ use crate::answer::{Field, List, Loose, Object, Text, wire_object};
 use crate::echo::{Echoed, Sent};
 use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult, require_success};
-use crate::{Context, Error, OperationKind, Request};
+use crate::{Context, Error, OperationKind, Request, fields};
 
 /// The path of the list.
 pub const PATH: &str = "/transactionServices/REST/v1/getCardsAndAccounts";
@@ -176,7 +176,7 @@ impl Operation for CardsAndAccounts {
         )
         .form(|form| {
             form.optional(
-                CustomerId::FIELD,
+                fields::CUSTOMER_ID,
                 self.customer_id.as_ref().map(CustomerId::as_str),
             );
         })

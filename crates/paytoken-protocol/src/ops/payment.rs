@@ -247,7 +247,7 @@ impl Payment {
 
 /// The checksum rule of a payment: `id|key|merchantTransactionId|amount`.
 const SIGNED: &[Signed] = &[
-    Signed::field(MerchantTransactionId::FIELD),
+    Signed::field(fields::MERCHANT_TRANSACTION_ID),
     Signed::field(fields::AMOUNT),
 ];
 
@@ -261,7 +261,7 @@ impl Operation for Payment {
         SignedRequest::new(Self::KIND, context, SIGNED, PATH, LARGE_BODY, auth)
             .form(|form| {
                 form.field(
-                    MerchantTransactionId::FIELD,
+                    fields::MERCHANT_TRANSACTION_ID,
                     self.merchant_transaction_id.as_str(),
                 );
                 form.field(fields::AMOUNT, self.amount.to_wire().as_str());

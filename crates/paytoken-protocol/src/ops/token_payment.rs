@@ -168,7 +168,7 @@ impl Operation for TokenPayment {
         .path_segment(self.registration_id.as_str())
         .form(|form| {
             form.optional(
-                MerchantTransactionId::FIELD,
+                fields::MERCHANT_TRANSACTION_ID,
                 self.merchant_transaction_id
                     .as_ref()
                     .map(MerchantTransactionId::as_str),

@@ -19,8 +19,8 @@ pub(super) fn merchant(
 ) -> Result<Answer, Problems> {
     let [partner_id, username, key] = call.form.required_all([
         PartnerId::FIELD,
-        fields::MERCHANT_USERNAME,
-        fields::SECURE_KEY,
+        fields::MERCHANT_USERNAME.as_str(),
+        fields::SECURE_KEY.as_str(),
     ])?;
     let (partner, partner_config) = gateway.partner(partner_id)?;
     let (merchant, config) = partner_config
@@ -53,8 +53,8 @@ pub(super) fn partner(
 ) -> Result<Answer, Problems> {
     let [partner_id, username, key] = call.form.required_all([
         PartnerId::FIELD,
-        fields::PARTNER_USERNAME,
-        fields::SECURE_KEY,
+        fields::PARTNER_USERNAME.as_str(),
+        fields::SECURE_KEY.as_str(),
     ])?;
     let (partner, config) = gateway.partner(partner_id)?;
     if config.username.as_str() != username || !same_secret(config.secure_key.expose_secret(), key)
@@ -82,7 +82,7 @@ pub(super) fn regenerate(
 ) -> Result<Answer, Problems> {
     let [partner_id, old] = call
         .form
-        .required_all([PartnerId::FIELD, fields::AUTH_TOKEN])?;
+        .required_all([PartnerId::FIELD, fields::AUTH_TOKEN.as_str()])?;
     let (partner, config) = gateway.partner(partner_id)?;
     let now = gateway.clock.unix_seconds();
     let issued = state

@@ -44,8 +44,8 @@ pub(super) fn read(
         form.parsed_required::<Cvv>("card.cvv", problems);
     } else {
         form.parsed::<Cvv>(
-            fields::CARD_CVV,
-            Problem::invalid(fields::CARD_CVV),
+            fields::CARD_CVV.as_str(),
+            Problem::invalid(fields::CARD_CVV.as_str()),
             problems,
         );
     }

@@ -18,19 +18,19 @@ pub(super) fn handle(
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
     let form = call.form;
-    let [payment_type] = form.required_all([fields::PAYMENT_TYPE])?;
+    let [payment_type] = form.required_all([fields::PAYMENT_TYPE.as_str()])?;
     if payment_type != "IN" {
         return Err(codes::INVALID_PAYMENT_TYPE.into());
     }
     let id = call.path_id.unwrap_or_default();
     Gateway::verify_checksum(&caller, form, &[id])?;
-    let index = match form.get(fields::ID_TYPE) {
+    let index = match form.get(fields::ID_TYPE.as_str()) {
         None | Some("PID") => state.payment_index(id),
         Some("MID") => state.payments.iter().position(|payment| {
             payment.merchant_transaction_id.as_deref() == Some(id)
                 && caller.principal.can_see(payment.owner)
         }),
-        Some(_) => return Err(Problem::invalid(fields::ID_TYPE).into()),
+        Some(_) => return Err(Problem::invalid(fields::ID_TYPE.as_str()).into()),
     };
     let payment = index
         .and_then(|index| state.payments.get(index))

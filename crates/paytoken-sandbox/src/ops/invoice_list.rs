@@ -21,13 +21,13 @@ pub(super) fn handle(
     let form = call.form;
     Gateway::verify_checksum(&caller, form, &[])?;
     let mut problems = Problems::default();
-    let page: Option<u32> = form.parsed_required(fields::PAGE_NUMBER, &mut problems);
-    let records: Option<u32> = form.parsed_required(fields::PAGE_RECORDS, &mut problems);
+    let page: Option<u32> = form.parsed_required(fields::PAGE_NUMBER.as_str(), &mut problems);
+    let records: Option<u32> = form.parsed_required(fields::PAGE_RECORDS.as_str(), &mut problems);
     if page == Some(0) {
-        problems.push(Problem::invalid(fields::PAGE_NUMBER));
+        problems.push(Problem::invalid(fields::PAGE_NUMBER.as_str()));
     }
     if records.is_some_and(|records| records == 0 || records > MAX_RECORDS) {
-        problems.push(Problem::invalid(fields::PAGE_RECORDS));
+        problems.push(Problem::invalid(fields::PAGE_RECORDS.as_str()));
     }
     problems.into_result()?;
     let (Some(page), Some(records)) = (page, records) else {

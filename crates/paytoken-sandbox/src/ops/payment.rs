@@ -23,7 +23,7 @@ pub(super) fn handle(
     gateway.check_room(state)?;
     let form = call.form;
     let [transaction_id, amount_text] =
-        form.required_all(["merchantTransactionId", fields::AMOUNT])?;
+        form.required_all(["merchantTransactionId", fields::AMOUNT.as_str()])?;
     Gateway::verify_checksum(&caller, form, &[transaction_id, amount_text])?;
 
     let mut problems = Problems::default();
@@ -32,23 +32,23 @@ pub(super) fn handle(
     }
     let amount = parse_amount(amount_text, &mut problems);
     let currency = read_currency(form, &mut problems);
-    let payment_type = form.required(fields::PAYMENT_TYPE, &mut problems);
+    let payment_type = form.required(fields::PAYMENT_TYPE.as_str(), &mut problems);
     if payment_type.is_some_and(|kind| !matches!(kind, "DB" | "PA")) {
         problems.push(codes::INVALID_PAYMENT_TYPE);
     }
-    let brand = form.required(fields::PAYMENT_BRAND, &mut problems);
-    let mode = form.required(fields::PAYMENT_MODE, &mut problems);
+    let brand = form.required(fields::PAYMENT_BRAND.as_str(), &mut problems);
+    let mode = form.required(fields::PAYMENT_MODE.as_str(), &mut problems);
     let card = card_input::read(form, true, gateway.clock.unix_seconds(), &mut problems);
     if let Some(card) = &card {
         card_input::check_brand(card, brand, &mut problems);
     }
-    let store = form.flag(fields::CREATE_REGISTRATION, &mut problems);
-    let initial = match form.get(fields::RECURRING_TYPE) {
+    let store = form.flag(fields::CREATE_REGISTRATION.as_str(), &mut problems);
+    let initial = match form.get(fields::RECURRING_TYPE.as_str()) {
         None => false,
         Some("INITIAL") => true,
         // REPEATED payments use a stored token (`paywithtoken`), never card data.
         Some(_) => {
-            problems.push(Problem::invalid(fields::RECURRING_TYPE));
+            problems.push(Problem::invalid(fields::RECURRING_TYPE.as_str()));
             false
         }
     };
@@ -90,8 +90,12 @@ pub(super) fn handle(
         status,
         registration_id,
         card: Some(card.clone()),
-        descriptor: form.get(fields::ORDER_DESCRIPTOR).map(str::to_owned),
-        redirect_back: form.get(fields::MERCHANT_REDIRECT_URL).map(str::to_owned),
+        descriptor: form
+            .get(fields::ORDER_DESCRIPTOR.as_str())
+            .map(str::to_owned),
+        redirect_back: form
+            .get(fields::MERCHANT_REDIRECT_URL.as_str())
+            .map(str::to_owned),
         timestamp: gateway.now_text(),
     };
     Ok(transaction::settle(
@@ -126,7 +130,7 @@ pub(super) fn parse_amount(text: &str, problems: &mut Problems) -> Option<Amount
 
 /// `currency`: required, three upper-case letters, and an ISO 4217 code in use.
 pub(super) fn read_currency(form: &Form<'_>, problems: &mut Problems) -> Option<Currency> {
-    let currency: Currency = form.parsed_required(fields::CURRENCY, problems)?;
+    let currency: Currency = form.parsed_required(fields::CURRENCY.as_str(), problems)?;
     if !currencies::is_known(currency.as_str()) {
         problems.push(codes::UNKNOWN_CURRENCY);
         return None;

@@ -41,16 +41,16 @@ pub(super) fn handle(
         card_input::read(form, false, gateway.clock.unix_seconds(), &mut problems)
             .map(Instrument::Card)
     };
-    let brand = form.required(fields::PAYMENT_BRAND, &mut problems);
+    let brand = form.required(fields::PAYMENT_BRAND.as_str(), &mut problems);
     if let Some(Instrument::Card(card)) = &instrument {
         card_input::check_brand(card, brand, &mut problems);
     }
-    let mode = form.required(fields::PAYMENT_MODE, &mut problems);
+    let mode = form.required(fields::PAYMENT_MODE.as_str(), &mut problems);
     if form
-        .get(fields::CREATE_REGISTRATION)
+        .get(fields::CREATE_REGISTRATION.as_str())
         .is_some_and(|flag| flag != "true")
     {
-        problems.push(Problem::invalid(fields::CREATE_REGISTRATION));
+        problems.push(Problem::invalid(fields::CREATE_REGISTRATION.as_str()));
     }
     let customer_id = form.get("customer.customerId");
     if customer_id.is_some_and(|id| !state.customer_visible(caller.principal, id)) {

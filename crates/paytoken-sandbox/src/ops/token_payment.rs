@@ -21,11 +21,11 @@ pub(super) fn handle(
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
     let registration_id = registration_id(call.path_id)?;
-    match call.form.get(fields::PAYMENT_TYPE) {
+    match call.form.get(fields::PAYMENT_TYPE.as_str()) {
         Some("DL") => delete(gateway, state, call, &caller, registration_id),
         Some("DB" | "PA") => pay(gateway, state, call, &caller, registration_id),
         Some(_) => Err(codes::INVALID_PAYMENT_TYPE.into()),
-        None => Err(Problem::missing(fields::PAYMENT_TYPE).into()),
+        None => Err(Problem::missing(fields::PAYMENT_TYPE.as_str()).into()),
     }
 }
 
@@ -63,7 +63,7 @@ fn pay(
 ) -> Result<Answer, Problems> {
     gateway.check_room(state)?;
     let form = call.form;
-    let [amount_text] = form.required_all([fields::AMOUNT])?;
+    let [amount_text] = form.required_all([fields::AMOUNT.as_str()])?;
     Gateway::verify_checksum(caller, form, &[registration_id, amount_text])?;
 
     let mut problems = Problems::default();
@@ -74,27 +74,27 @@ fn pay(
         problems.push(Problem::invalid("merchantTransactionId"));
     }
     form.parsed::<Cvv>(
-        fields::CARD_CVV,
-        Problem::invalid(fields::CARD_CVV),
+        fields::CARD_CVV.as_str(),
+        Problem::invalid(fields::CARD_CVV.as_str()),
         &mut problems,
     );
-    let recurring = match form.get(fields::RECURRING_TYPE) {
+    let recurring = match form.get(fields::RECURRING_TYPE.as_str()) {
         None => None,
         Some(kind @ ("INITIAL" | "REPEATED")) => Some(kind),
         Some(_) => {
-            problems.push(Problem::invalid(fields::RECURRING_TYPE));
+            problems.push(Problem::invalid(fields::RECURRING_TYPE.as_str()));
             None
         }
     };
     // A count in plain digits: `+3` is not one, though Rust's parser would take it.
-    let installment: Option<u32> = match form.get(fields::INSTALLMENT) {
+    let installment: Option<u32> = match form.get(fields::INSTALLMENT.as_str()) {
         Some(count) if !count.bytes().all(|b| b.is_ascii_digit()) => {
-            problems.push(Problem::invalid(fields::INSTALLMENT));
+            problems.push(Problem::invalid(fields::INSTALLMENT.as_str()));
             None
         }
         _ => form.parsed(
             "installment",
-            Problem::invalid(fields::INSTALLMENT),
+            Problem::invalid(fields::INSTALLMENT.as_str()),
             &mut problems,
         ),
     };
@@ -136,7 +136,10 @@ fn pay(
         payment_id: state.next_payment_id(),
         owner: caller.principal,
         merchant_transaction_id: transaction_id.map(str::to_owned),
-        payment_type: form.get(fields::PAYMENT_TYPE).unwrap_or("DB").to_owned(),
+        payment_type: form
+            .get(fields::PAYMENT_TYPE.as_str())
+            .unwrap_or("DB")
+            .to_owned(),
         brand: None,
         mode: None,
         amount,
@@ -145,7 +148,9 @@ fn pay(
         registration_id: Some(registration_id.to_owned()),
         card,
         descriptor: None,
-        redirect_back: form.get(fields::MERCHANT_REDIRECT_URL).map(str::to_owned),
+        redirect_back: form
+            .get(fields::MERCHANT_REDIRECT_URL.as_str())
+            .map(str::to_owned),
         timestamp: gateway.now_text(),
     };
     let view = if recurring == Some("REPEATED") {

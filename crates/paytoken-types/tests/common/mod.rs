@@ -84,26 +84,65 @@ impl PaymentForm {
     /// then the blocks.
     pub(crate) fn write(&self, form: &mut FormWriter<'_>) {
         let amount = self.amount.to_wire();
-        form.field("authentication.memberId", self.member_id.as_str());
-        form.field("authentication.accountId", self.account_id.as_str());
-        form.field("authentication.terminalId", self.terminal_id.as_str());
-        form.field("authentication.checksum", self.checksum);
         form.field(
-            "merchantTransactionId",
+            paytoken_types::field_name!("authentication.memberId"),
+            self.member_id.as_str(),
+        );
+        form.field(
+            paytoken_types::field_name!("authentication.accountId"),
+            self.account_id.as_str(),
+        );
+        form.field(
+            paytoken_types::field_name!("authentication.terminalId"),
+            self.terminal_id.as_str(),
+        );
+        form.field(
+            paytoken_types::field_name!("authentication.checksum"),
+            self.checksum,
+        );
+        form.field(
+            paytoken_types::field_name!("merchantTransactionId"),
             self.merchant_transaction_id.as_str(),
         );
-        form.field("amount", amount.as_str());
-        form.field("currency", self.currency.as_str());
-        form.field("paymentBrand", self.brand.as_str());
-        form.field("paymentMode", self.mode.as_str());
-        form.field("paymentType", self.kind.as_str());
-        form.field("createRegistration", "true");
-        form.field("recurringType", self.recurring.as_str());
-        form.field("orderDescriptor", &self.order_descriptor);
-        form.field("merchantRedirectUrl", &self.redirect_url);
-        form.field("notificationUrl", &self.notification_url);
-        form.field("tmpl_amount", amount.as_str());
-        form.field("tmpl_currency", self.currency.as_str());
+        form.field(paytoken_types::field_name!("amount"), amount.as_str());
+        form.field(
+            paytoken_types::field_name!("currency"),
+            self.currency.as_str(),
+        );
+        form.field(
+            paytoken_types::field_name!("paymentBrand"),
+            self.brand.as_str(),
+        );
+        form.field(
+            paytoken_types::field_name!("paymentMode"),
+            self.mode.as_str(),
+        );
+        form.field(
+            paytoken_types::field_name!("paymentType"),
+            self.kind.as_str(),
+        );
+        form.field(paytoken_types::field_name!("createRegistration"), "true");
+        form.field(
+            paytoken_types::field_name!("recurringType"),
+            self.recurring.as_str(),
+        );
+        form.field(
+            paytoken_types::field_name!("orderDescriptor"),
+            &self.order_descriptor,
+        );
+        form.field(
+            paytoken_types::field_name!("merchantRedirectUrl"),
+            &self.redirect_url,
+        );
+        form.field(
+            paytoken_types::field_name!("notificationUrl"),
+            &self.notification_url,
+        );
+        form.field(paytoken_types::field_name!("tmpl_amount"), amount.as_str());
+        form.field(
+            paytoken_types::field_name!("tmpl_currency"),
+            self.currency.as_str(),
+        );
         form.block(&self.customer);
         form.block(&self.shipping);
         form.block(&self.card);
