@@ -45,17 +45,63 @@ use serde_json::value::RawValue;
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Field<T> {
-    raw: String,
+    raw: RawText,
     value: Option<T>,
 }
 
 impl<T: Tolerant> Field<T> {
     /// Keeps `raw` and reads its typed view with [`Tolerant`].
     pub fn read(raw: impl Into<String>) -> Self {
-        let raw = raw.into();
+        Self::of_text(&raw.into())
+    }
+
+    /// As [`read`](Self::read), from borrowed text: a short text is kept without an
+    /// allocation.
+    pub(crate) fn of_text(raw: &str) -> Self {
         Self {
-            value: T::read_tolerant(&raw),
-            raw,
+            value: T::read_tolerant(raw),
+            raw: RawText::new(raw),
+        }
+    }
+}
+
+/// Texts up to this many bytes are kept inline: codes, amounts, currencies, timestamps,
+/// ids, names.
+const INLINE_TEXT: usize = 30;
+
+/// A field's text as the gateway sent it: inline when short (no allocation per field of
+/// an answer), on the heap otherwise.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) enum RawText {
+    /// The first `len` bytes of `bytes`, the rest zero.
+    Inline {
+        len: u8,
+        bytes: [u8; INLINE_TEXT],
+    },
+    Heap(Box<str>),
+}
+
+impl RawText {
+    pub(crate) fn new(text: &str) -> Self {
+        let mut bytes = [0; INLINE_TEXT];
+        match (bytes.get_mut(..text.len()), u8::try_from(text.len())) {
+            (Some(head), Ok(len)) => {
+                head.copy_from_slice(text.as_bytes());
+                Self::Inline { len, bytes }
+            }
+            _ => Self::Heap(text.into()),
+        }
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        match self {
+            // Invariant: the bytes are a whole `&str`, copied, so they are UTF-8 and the
+            // fallback is never taken.
+            Self::Inline { len, bytes } => bytes
+                .get(..usize::from(*len))
+                .and_then(|text| core::str::from_utf8(text).ok())
+                .unwrap_or_default(),
+            Self::Heap(text) => text,
         }
     }
 }
@@ -65,7 +111,7 @@ impl<T> Field<T> {
     /// JSON text of a structure where a scalar belongs.
     #[must_use]
     pub fn raw(&self) -> &str {
-        &self.raw
+        self.raw.as_str()
     }
 
     /// The typed view, when the text reads as `T`.
@@ -85,7 +131,7 @@ impl<T: fmt::Debug> fmt::Debug for Field<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.value {
             Some(value) => value.fmt(f),
-            None => f.debug_tuple("Unreadable").field(&self.raw).finish(),
+            None => f.debug_tuple("Unreadable").field(&self.raw()).finish(),
         }
     }
 }
@@ -93,7 +139,7 @@ impl<T: fmt::Debug> fmt::Debug for Field<T> {
 /// Shows the text as the gateway sent it.
 impl<T> fmt::Display for Field<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.raw)
+        f.write_str(self.raw())
     }
 }
 
@@ -147,7 +193,29 @@ fn text_of(raw: &RawValue) -> Option<Cow<'_, str>> {
         b'{' if is_blank_json(json) => return None,
         _ => Cow::Borrowed(json),
     };
-    (!text.trim().is_empty()).then_some(text)
+    (!is_blank_text(&text)).then_some(text)
+}
+
+/// `text.trim()`, with the common case (an ASCII character at each end that is not a
+/// space) answered from the two ends alone.
+pub(crate) fn trimmed(text: &str) -> &str {
+    let plain_end =
+        |byte: Option<&u8>| byte.is_some_and(|&b| b.is_ascii() && !b.is_ascii_whitespace());
+    let bytes = text.as_bytes();
+    if plain_end(bytes.first()) && plain_end(bytes.last()) {
+        text
+    } else {
+        text.trim()
+    }
+}
+
+/// Whether `text` is empty or white space only, answered from its first byte when that is
+/// an ASCII character other than a space.
+fn is_blank_text(text: &str) -> bool {
+    match text.as_bytes().first() {
+        Some(&first) if first.is_ascii() && !first.is_ascii_whitespace() => false,
+        _ => text.trim().is_empty(),
+    }
 }
 
 /// Whether a JSON text is absence in a structure's clothes: `null`, blank text, or an
@@ -183,15 +251,38 @@ impl<T> Blank for Loose<T> {
 impl<'de, T: Tolerant> Deserialize<'de> for Loose<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let raw = <&RawValue>::deserialize(deserializer)?;
-        Ok(Self(
-            text_of(raw).map(|text| Field::read(text.into_owned())),
-        ))
+        Ok(Self(text_of(raw).map(|text| Field::of_text(&text))))
     }
 }
 
 /// A text field read from any JSON value: the text, or `None` for absence.
 #[derive(Default)]
 pub(crate) struct Text(pub(crate) Option<String>);
+
+/// A short text field read from any JSON value, kept inline when short: for the deciding
+/// fields, which are read, judged and dropped, so that reading them allocates nothing.
+#[derive(Default)]
+pub(crate) struct Short(pub(crate) Option<RawText>);
+
+impl Short {
+    /// The text, borrowed.
+    pub(crate) fn as_deref(&self) -> Option<&str> {
+        self.0.as_ref().map(RawText::as_str)
+    }
+}
+
+impl Blank for Short {
+    fn is_blank(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl<'de> Deserialize<'de> for Short {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = <&RawValue>::deserialize(deserializer)?;
+        Ok(Self(text_of(raw).map(|text| RawText::new(&text))))
+    }
+}
 
 impl Blank for Text {
     fn is_blank(&self) -> bool {
@@ -401,7 +492,7 @@ macro_rules! wire_object {
                     ) -> Result<$name, A::Error> {
                         let mut object = $name::default();
                         while let Some(key) = map.next_key::<$crate::answer::Key<'de>>()? {
-                            match key.0.trim() {
+                            match $crate::answer::trimmed(&key.0) {
                                 $($key $(| $alias)* => object.$field = map.next_value()?,)+
                                 _ => $crate::answer::skip(&mut map)?,
                             }

@@ -6,7 +6,7 @@ use paytoken_types::{
     TransactionState, TransactionStatus,
 };
 
-use crate::answer::{Field, List, Loose, Object, Text, wire_object};
+use crate::answer::{Field, List, Loose, Object, Short, Text, wire_object};
 use crate::echo::{Echoed, Sent};
 use crate::wire::{self, WireResult};
 use crate::{Error, OperationKind};
@@ -192,15 +192,15 @@ impl From<WireCard> for CardSummary {
 wire_object! {
     /// A payment response as it comes (payments, token payments, inquiry).
     struct WireTransaction {
-        payment_id: Text = "paymentId",
+        payment_id: Short = "paymentId",
         registration_id: Loose<RegistrationId> = "registrationId",
-        merchant_transaction_id: Text = "merchantTransactionId",
+        merchant_transaction_id: Short = "merchantTransactionId",
         amount: Loose<Amount> = "amount",
         currency: Loose<Currency> = "currency",
         payment_type: Loose<PaymentType> = "paymentType",
         payment_brand: Loose<PaymentBrand> = "paymentBrand",
         payment_mode: Loose<PaymentMode> = "paymentMode",
-        transaction_status: Text = "transactionStatus",
+        transaction_status: Short = "transactionStatus",
         state: Loose<TransactionState> = "status",
         descriptor: Text = "descriptor",
         remark: Text = "remark",
@@ -227,8 +227,12 @@ pub(crate) fn parse_transaction(
 ) -> Result<Transaction, Error> {
     let wire: WireTransaction = wire::decode(operation, status, body)?;
     let result = wire::result_of(wire.result);
-    let payment_id =
-        wire::deciding_id::<PaymentId>(operation, PaymentId::FIELD, wire.payment_id.0, body)?;
+    let payment_id = wire::deciding_id::<PaymentId>(
+        operation,
+        PaymentId::FIELD,
+        wire.payment_id.as_deref(),
+        body,
+    )?;
     let Some(payment_id) = payment_id else {
         // No transaction exists. A success code without a paymentId would be a gateway
         // bug: it cannot be called a refusal, and must not be called a success.
@@ -249,7 +253,7 @@ pub(crate) fn parse_transaction(
     sent.check(
         operation,
         &Echoed {
-            merchant_transaction_id: wire.merchant_transaction_id.0.as_deref(),
+            merchant_transaction_id: wire.merchant_transaction_id.as_deref(),
             amount: wire.amount.0.as_ref(),
             currency: wire.currency.0.as_ref(),
             id: echoed_id,
@@ -258,7 +262,6 @@ pub(crate) fn parse_transaction(
     let result = result.unwrap_or_default();
     let transaction_status = wire
         .transaction_status
-        .0
         .as_deref()
         .and_then(TransactionStatus::read_tolerant);
     // An inquiry's code (`00026`, record found) says the record exists, not how the
@@ -272,7 +275,6 @@ pub(crate) fn parse_transaction(
     );
     let merchant_transaction_id = sent.merchant_transaction_id.cloned().or_else(|| {
         wire.merchant_transaction_id
-            .0
             .as_deref()
             .and_then(MerchantTransactionId::read_tolerant)
     });

@@ -130,13 +130,13 @@ pub(crate) fn refused(operation: OperationKind, result: GatewayResult) -> Error 
 pub(crate) fn deciding_id<T: Tolerant>(
     operation: OperationKind,
     field: &'static str,
-    text: Option<String>,
+    text: Option<&str>,
     body: &[u8],
 ) -> Result<Option<T>, Error> {
     let Some(text) = text.filter(|text| text.trim() != "-") else {
         return Ok(None);
     };
-    T::read_tolerant(&text)
+    T::read_tolerant(text)
         .map(Some)
         .ok_or_else(|| malformed(operation, format!("{field} is not an id"), body))
 }
@@ -182,12 +182,7 @@ mod tests {
     fn a_dash_or_nothing_means_no_id_and_numbers_are_ids() {
         use paytoken_types::PaymentId;
         let read = |text: Option<&str>| {
-            deciding_id::<PaymentId>(
-                OperationKind::Payment,
-                "paymentId",
-                text.map(Into::into),
-                b"",
-            )
+            deciding_id::<PaymentId>(OperationKind::Payment, "paymentId", text, b"")
         };
         assert_eq!(read(Some("-")).unwrap(), None);
         assert_eq!(read(None).unwrap(), None);

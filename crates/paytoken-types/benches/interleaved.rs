@@ -22,12 +22,53 @@ const BATCH_NANOS: u128 = 20_000_000;
 /// Times `ours` and `baseline` in alternating rounds and prints
 /// `RATIO <ours_id> <baseline_id> <ratio> <ours ns> <baseline ns>`: the median of each
 /// round's baseline ÷ ours, and the median time of each.
+/// Criterion's flags that take a value; the other arguments that are not flags filter.
+const FLAGS_WITH_VALUES: [&str; 12] = [
+    "--warm-up-time",
+    "--measurement-time",
+    "--sample-size",
+    "--profile-time",
+    "--save-baseline",
+    "--baseline",
+    "--load-baseline",
+    "--noise-threshold",
+    "--confidence-level",
+    "--significance-level",
+    "--nresamples",
+    "--color",
+];
+
+/// Whether the command line asks for `id`: no filter, or a filter it contains (criterion's
+/// filters are regular expressions; a plain part of the id is what they are in practice).
+/// With `--profile-time` (a profiler run) nothing is reported.
+fn wanted(id: &str) -> bool {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|arg| arg == "--profile-time") {
+        return false;
+    }
+    let mut filters = Vec::new();
+    let mut skip_next = false;
+    for arg in &args {
+        if skip_next {
+            skip_next = false;
+        } else if FLAGS_WITH_VALUES.contains(&arg.as_str()) {
+            skip_next = true;
+        } else if !arg.starts_with('-') {
+            filters.push(arg.trim_end_matches('$'));
+        }
+    }
+    filters.is_empty() || filters.iter().any(|filter| id.contains(filter))
+}
+
 pub(crate) fn report(
     ours_id: &str,
     baseline_id: &str,
     mut ours: impl FnMut(),
     mut baseline: impl FnMut(),
 ) {
+    if !wanted(ours_id) {
+        return;
+    }
     // Batches of a size that runs about `BATCH_NANOS`, from a first measure of each.
     let per_batch = |run: &mut dyn FnMut()| {
         let start = Instant::now();

@@ -30,6 +30,9 @@ mod common;
 
 mod baseline;
 
+#[path = "../../../paytoken-types/benches/interleaved.rs"]
+mod interleaved;
+
 fn fixture(path: &str) -> Vec<u8> {
     std::fs::read(format!(
         "{}/../../fixtures/responses/{path}",
@@ -69,6 +72,20 @@ fn payment_round_trip(c: &mut Criterion) {
             answer
         });
     });
+    interleaved::report(
+        "protocol/payment_round_trip/paytoken",
+        "protocol/payment_round_trip/baseline_hand_written",
+        || {
+            let request = black_box(&payment).request(black_box(&context)).unwrap();
+            black_box(request.body());
+            black_box(payment.parse(200, black_box(&answer)).unwrap());
+        },
+        || {
+            let body = baseline::build_payment(black_box(&input));
+            black_box(&body);
+            black_box(baseline::parse_payment(black_box(&answer)));
+        },
+    );
     // A lighter payment: card and amount only, and the short answer of a plain approval.
     let minimal = common::minimal_preauthorization();
     let short_answer = fixture("payment/approved_partner.json");

@@ -126,9 +126,13 @@ impl Operation for CustomerSignup {
     fn parse(&self, status: u16, body: &[u8]) -> Result<SignedUp, Error> {
         let wire: WireSignedUp = wire::decode(Self::KIND, status, body)?;
         let result = require_success(Self::KIND, wire::result_of(wire.result), body)?;
-        let customer_id =
-            wire::deciding_id::<CustomerId>(Self::KIND, "customerId", wire.customer_id.0, body)?
-                .ok_or_else(|| wire::missing(Self::KIND, "customerId", body))?;
+        let customer_id = wire::deciding_id::<CustomerId>(
+            Self::KIND,
+            "customerId",
+            wire.customer_id.0.as_deref(),
+            body,
+        )?
+        .ok_or_else(|| wire::missing(Self::KIND, "customerId", body))?;
         Ok(SignedUp {
             customer_id,
             owner: Owner::from_fields(wire.member_id, wire.partner_id),

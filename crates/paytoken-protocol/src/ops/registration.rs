@@ -211,7 +211,7 @@ impl Operation for Registration {
         let registration_id = wire::deciding_id::<RegistrationId>(
             Self::KIND,
             RegistrationId::FIELD,
-            wire.registration_id.0,
+            wire.registration_id.0.as_deref(),
             body,
         )?
         .ok_or_else(|| wire::missing(Self::KIND, "registrationId", body))?;
