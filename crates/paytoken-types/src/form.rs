@@ -28,6 +28,7 @@ use core::net::IpAddr;
 use crate::digits::Digits;
 
 use crate::Error;
+use zeroize::Zeroize;
 
 /// A field's name (or a block's prefix), as the interface spells it, with whether it needs
 /// percent-encoding worked out once: for a constant, when the program is compiled. Every
@@ -175,8 +176,10 @@ impl<'a> FormWriter<'a> {
         value: &str,
     ) {
         let (prefix, name) = (prefix.into(), name.into());
-        self.name(prefix, name);
-        encode_into(self.out, value.as_bytes());
+        // Room for the value at its longest (every byte escaped), so no write below grows
+        // the buffer.
+        self.name(prefix, name, value.len().saturating_mul(3));
+        encode_in_room(self.out, value.as_bytes());
         if let Some(signer) = self.signer.as_deref_mut()
             && signer.signs(prefix.as_str(), name.as_str())
         {
@@ -204,7 +207,7 @@ impl<'a> FormWriter<'a> {
         name: impl Into<FieldName>,
         value: &dyn fmt::Display,
     ) {
-        self.name(prefix.into(), name.into());
+        self.name(prefix.into(), name.into(), 0);
         // Writing into a `Vec` cannot fail; a `Display` that reports an error leaves its
         // text so far, which is all there is to send.
         let _ = write!(Encoding(self.out), "{value}");
@@ -221,7 +224,8 @@ impl<'a> FormWriter<'a> {
         let (prefix, name) = (prefix.into(), name.into());
         match ip {
             IpAddr::V4(v4) => {
-                self.name(prefix, name);
+                // An IPv4 address is at most 15 bytes.
+                self.name(prefix, name, 15);
                 for (index, octet) in v4.octets().into_iter().enumerate() {
                     if index > 0 {
                         self.out.push(b'.');
@@ -241,9 +245,14 @@ impl<'a> FormWriter<'a> {
         }
     }
 
-    /// Writes `{prefix}{name}=` (after a `&` when the body is not empty). Never signed: a
-    /// signer sees text fields only.
-    fn name(&mut self, prefix: FieldName, name: FieldName) {
+    /// Writes `{prefix}{name}=` (after a `&` when the body is not empty), with room for
+    /// `value_room` more bytes after it. Never signed: a signer sees text fields only.
+    fn name(&mut self, prefix: FieldName, name: FieldName, value_room: usize) {
+        let name_room = (prefix.as_str().len() + name.as_str().len()).saturating_mul(3);
+        make_room(
+            self.out,
+            name_room.saturating_add(value_room).saturating_add(2),
+        );
         if !self.out.is_empty() {
             self.out.push(b'&');
         }
@@ -251,7 +260,7 @@ impl<'a> FormWriter<'a> {
             if part.is_plain() {
                 self.out.extend_from_slice(part.as_str().as_bytes());
             } else {
-                encode_into(self.out, part.as_str().as_bytes());
+                encode_in_room(self.out, part.as_str().as_bytes());
             }
         }
         self.out.push(b'=');
@@ -278,6 +287,23 @@ impl fmt::Write for Encoding<'_> {
         encode_into(self.0, text.as_bytes());
         Ok(())
     }
+}
+
+/// Makes room for `needed` more bytes without leaving a copy behind: when `out` must grow,
+/// its bytes move to a new buffer and the old one is wiped before it is freed (a plain
+/// `Vec` growth would free the old bytes, card numbers included, as they are).
+fn make_room(out: &mut Vec<u8>, needed: usize) {
+    if out.capacity() - out.len() >= needed {
+        return;
+    }
+    let wanted = out
+        .len()
+        .saturating_add(needed)
+        .max(out.capacity().saturating_mul(2));
+    let mut bigger = Vec::with_capacity(wanted);
+    bigger.extend_from_slice(out);
+    out.zeroize();
+    *out = bigger;
 }
 
 /// The empty prefix of a field outside any block.
@@ -320,19 +346,24 @@ fn all_stay(bytes: &[u8]) -> bool {
 
 const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
 
-/// Percent-encodes `bytes` onto `out`.
+/// Percent-encodes `bytes` onto `out`. When `out` must grow, its old buffer is wiped
+/// before it is freed.
+pub fn encode_into(out: &mut Vec<u8>, bytes: &[u8]) {
+    make_room(out, bytes.len().saturating_mul(3));
+    encode_in_room(out, bytes);
+}
+
+/// [`encode_into`] where room for `bytes` at their longest has been made.
 ///
 /// Names, ids, amounts and codes need no escape, so the common case is one branch-free
-/// check and one copy. Text with escapes is written byte by byte. (Measured against a branch-free table encoder through a stack buffer, which was
-/// slower on this mix: see docs/PERFORMANCE.md.)
-pub fn encode_into(out: &mut Vec<u8>, bytes: &[u8]) {
+/// check and one copy. Text with escapes is written byte by byte.
+fn encode_in_room(out: &mut Vec<u8>, bytes: &[u8]) {
     if all_stay(bytes) {
         out.extend_from_slice(bytes);
         return;
     }
-    // Text with escapes, byte by byte into room made once: in this mix escapes come every
-    // few bytes, where copying runs costs more than it saves.
-    out.reserve(bytes.len().saturating_mul(3));
+    // Text with escapes, byte by byte: in this mix escapes come every few bytes, where
+    // copying runs costs more than it saves.
     for &byte in bytes {
         if stays_fast(byte) {
             out.push(byte);
@@ -455,6 +486,20 @@ mod tests {
         decode(body)
             .map(|pair| pair.map(|(n, v)| (n.into_owned(), v.into_owned())))
             .collect()
+    }
+
+    #[test]
+    fn a_field_longer_than_the_buffer_grows_it_whole() {
+        let mut body = Vec::with_capacity(4);
+        let long = "Zoë O'Neil ".repeat(20);
+        FormWriter::new(&mut body).field("card.holder", &long);
+        let decoded = decoded(&body).unwrap();
+        assert_eq!(decoded, [("card.holder".to_owned(), long)]);
+        assert!(body.capacity() >= body.len());
+        // Room is made once per field, for the value at its longest.
+        let before = body.capacity();
+        FormWriter::new(&mut body).field("a", "b");
+        assert!(body.capacity() == before || body.capacity() >= 2 * before);
     }
 
     #[test]

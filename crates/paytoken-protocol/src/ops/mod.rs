@@ -136,8 +136,10 @@ pub(crate) fn brand_for(
 
 /// The body's expected size, so the buffer is allocated once.
 pub(crate) const SMALL_BODY: usize = 256;
-/// The body of a payment or registration, with blocks.
-pub(crate) const LARGE_BODY: usize = 1024;
+/// The body of a payment or registration, with blocks: room for a full payment of every
+/// block (about 1.1 KiB), so it is allocated once. (A larger one grows, its old buffer
+/// wiped: see `paytoken_types::form`.)
+pub(crate) const LARGE_BODY: usize = 1536;
 
 #[cfg(test)]
 mod tests {
