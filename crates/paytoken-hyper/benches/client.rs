@@ -357,6 +357,23 @@ fn summary(address: SocketAddr) {
             rates[1] / rates[2],
             cpus[1] / cpus[2]
         );
+        // For `cargo xtask bench`: how many times the baseline's time paytoken takes
+        // (requests/s ratios), and the CPU per request the same way round.
+        let prefix = format!("client/{in_flight}_in_flight");
+        for (baseline, index) in [("bare-hyper", 0), ("reqwest", 2)] {
+            println!(
+                "RATIO {prefix}/paytoken {prefix}/{baseline} {:.3} {:.1} {:.1}",
+                rates[1] / rates[index],
+                1e9 / rates[1],
+                1e9 / rates[index]
+            );
+            println!(
+                "RATIO {prefix}/paytoken_cpu {prefix}/{baseline}_cpu {:.3} {:.1} {:.1}",
+                cpus[index] / cpus[1],
+                cpus[1] * 1e3,
+                cpus[index] * 1e3
+            );
+        }
     }
 }
 

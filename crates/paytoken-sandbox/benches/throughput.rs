@@ -1,4 +1,6 @@
-//! Payments per second the sandbox serves to 64 keep-alive connections on this machine.
+//! Payments per second the sandbox serves to 64 keep-alive connections on this machine,
+//! and beside it a hyper server that reads each request and sends a fixed approval (the
+//! floor: HTTP and nothing of the gateway), in interleaved rounds.
 //!
 //! Each sample sends `PER_CONNECTION` approved payments down each of 64 connections at
 //! once and waits for every answer. The requests (built and signed by the protocol crate,
@@ -11,9 +13,13 @@
     missing_docs,
     clippy::unwrap_used,
     clippy::expect_used,
-    clippy::indexing_slicing
+    clippy::indexing_slicing,
+    clippy::float_arithmetic,
+    clippy::print_stdout,
+    reason = "bench code: times and their ratios are floats, printed for cargo xtask bench"
 )]
 
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 #[path = "../tests/common/mod.rs"]
@@ -29,6 +35,68 @@ use tokio::net::TcpStream;
 
 const CONNECTIONS: usize = 64;
 const PER_CONNECTION: usize = 16;
+
+/// What the fixed-answer server sends: an approval of the sandbox's own size and shape.
+const FIXED_ANSWER: &[u8] = br#"{"paymentId":"54279","merchantTransactionId":"bench1","amount":"10.00","currency":"EUR","descriptor":"Sandbox","result":{"code":"00001","description":"Transaction succeeded"},"card":{"bin":"400000","last4Digits":"0051","expiryMonth":"12","expiryYear":"2099"},"paymentBrand":"VISA","paymentMode":"CC","paymentType":"DB","timestamp":"2026-11-23 10:15:00","transactionStatus":"Y"}"#;
+
+/// A hyper HTTP/1.1 server on loopback that reads each request whole and answers
+/// `FIXED_ANSWER`: every connection a task, as the sandbox's server does.
+async fn fixed_answer_server() -> SocketAddr {
+    use http_body_util::{BodyExt as _, Full};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            let (stream, _) = listener.accept().await.unwrap();
+            stream.set_nodelay(true).unwrap();
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(
+                    |request: hyper::Request<hyper::body::Incoming>| async move {
+                        let _ = request.into_body().collect().await;
+                        let answer = hyper::Response::builder()
+                            .header("content-type", "application/json;charset=UTF-8")
+                            .body(Full::new(bytes_of(FIXED_ANSWER)))
+                            .unwrap();
+                        Ok::<_, std::convert::Infallible>(answer)
+                    },
+                );
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    address
+}
+
+fn bytes_of(bytes: &'static [u8]) -> hyper::body::Bytes {
+    hyper::body::Bytes::from_static(bytes)
+}
+
+/// Sends `requests` down 64 fresh keep-alive connections to `address` at once and waits
+/// for every answer; the time from the first send to the last answer.
+async fn serve_batch(address: SocketAddr, requests: Vec<Vec<u8>>) -> Duration {
+    let mut connections = Vec::with_capacity(CONNECTIONS);
+    for mine in requests.chunks(PER_CONNECTION) {
+        let stream = TcpStream::connect(address).await.unwrap();
+        stream.set_nodelay(true).unwrap();
+        connections.push((stream, mine.to_vec()));
+    }
+    let start = Instant::now();
+    let mut clients = tokio::task::JoinSet::new();
+    for (mut stream, mine) in connections {
+        clients.spawn(async move {
+            let mut buffer = Vec::with_capacity(4096);
+            for request in &mine {
+                assert_eq!(round_trip(&mut stream, request, &mut buffer).await, 200);
+            }
+        });
+    }
+    while let Some(done) = clients.join_next().await {
+        done.unwrap();
+    }
+    start.elapsed()
+}
 
 /// Sends `request` (a whole HTTP/1.1 request) on a kept-alive connection and reads one
 /// answer, returning its status.
@@ -115,36 +183,49 @@ fn payments(c: &mut Criterion) {
             let mut total = Duration::ZERO;
             for _ in 0..iterations {
                 let requests = batch(CONNECTIONS * PER_CONNECTION);
-                total += runtime.block_on(async {
-                    let mut connections = Vec::with_capacity(CONNECTIONS);
-                    for mine in requests.chunks(PER_CONNECTION) {
-                        let stream = TcpStream::connect(sandbox.address()).await.unwrap();
-                        stream.set_nodelay(true).unwrap();
-                        connections.push((stream, mine.to_vec()));
-                    }
-                    let start = Instant::now();
-                    let mut clients = tokio::task::JoinSet::new();
-                    for (mut stream, mine) in connections {
-                        clients.spawn(async move {
-                            let mut buffer = Vec::with_capacity(4096);
-                            for request in &mine {
-                                assert_eq!(
-                                    round_trip(&mut stream, request, &mut buffer).await,
-                                    200
-                                );
-                            }
-                        });
-                    }
-                    while let Some(done) = clients.join_next().await {
-                        done.unwrap();
-                    }
-                    start.elapsed()
-                });
+                total += runtime.block_on(serve_batch(sandbox.address(), requests));
+            }
+            total
+        });
+    });
+    let fixed = runtime.block_on(fixed_answer_server());
+    group.bench_function("fixed_answer_hyper_64_connections", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                let requests = batch(CONNECTIONS * PER_CONNECTION);
+                total += runtime.block_on(serve_batch(fixed, requests));
             }
             total
         });
     });
     group.finish();
+    // Interleaved rounds, the median of each and of their ratios (the machine's speed moves
+    // between criterion's groups).
+    let mut ratios = Vec::new();
+    let mut ours = Vec::new();
+    let mut floor = Vec::new();
+    for _ in 0..15 {
+        let sandbox_time = runtime.block_on(serve_batch(
+            sandbox.address(),
+            batch(CONNECTIONS * PER_CONNECTION),
+        ));
+        let fixed_time = runtime.block_on(serve_batch(fixed, batch(CONNECTIONS * PER_CONNECTION)));
+        ratios.push(fixed_time.as_secs_f64() / sandbox_time.as_secs_f64());
+        ours.push(sandbox_time.as_secs_f64() * 1e9);
+        floor.push(fixed_time.as_secs_f64() * 1e9);
+    }
+    let median = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let ratio = median(&mut ratios);
+    println!(
+        "RATIO sandbox/payments_64_connections sandbox/fixed_answer_hyper_64_connections {ratio:.3} {:.1} {:.1}",
+        median(&mut ours),
+        median(&mut floor)
+    );
+    println!("sandbox: {ratio:.2} of a fixed-answer hyper server's payments per second");
 }
 
 criterion_group!(benches, payments);
