@@ -13,7 +13,6 @@ use alloc::vec::Vec;
 
 use paytoken_checksum::ChecksumWriter;
 use paytoken_types::form::{FieldName, FormWriter, Signer};
-use paytoken_types::{AccountId, TerminalId};
 
 use crate::request::Request;
 use crate::{Context, Error, OperationKind, fields};
@@ -155,19 +154,13 @@ impl<'c> SignedRequest<'c> {
         };
         form.field(id_field, credentials.id());
         if auth.account {
-            form.optional(
-                fields::ACCOUNT_ID,
-                context.account_id.as_ref().map(AccountId::as_str),
-            );
+            form.optional(fields::ACCOUNT_ID, context.account_id.as_ref());
         }
         form.field(fields::CHECKSUM, "");
         let checksum_at = body.len();
         body.resize(checksum_at + CHECKSUM_LEN, b'0');
         if auth.terminal {
-            FormWriter::new(&mut body).optional(
-                fields::TERMINAL_ID,
-                context.terminal_id.as_ref().map(TerminalId::as_str),
-            );
+            FormWriter::new(&mut body).optional(fields::TERMINAL_ID, context.terminal_id.as_ref());
         }
         // Room for an id at the end of the path, percent-encoded at worst.
         let mut owned_path = String::with_capacity(path.len() + 64);

@@ -137,6 +137,16 @@ impl AmountText {
     }
 }
 
+impl crate::form::FormValue for AmountText {
+    fn form_bytes(&self) -> &[u8] {
+        self.buf.get(self.start..).unwrap_or_default()
+    }
+
+    fn form_text(&self) -> &str {
+        self.as_str()
+    }
+}
+
 impl fmt::Debug for AmountText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)

@@ -87,20 +87,12 @@ impl FormFields for Customer {
             self.telnocc.as_ref().map(TelephoneCountryCode::as_str),
         );
         if let Some(birth_date) = &self.birth_date {
-            form.prefixed(
-                prefix,
-                field_name!("birthDate"),
-                birth_date.to_wire().as_str(),
-            );
+            form.prefixed(prefix, field_name!("birthDate"), &birth_date.to_wire());
         }
         if let Some(ip) = self.ip {
             form.prefixed_ip(prefix, field_name!("ip"), ip);
         }
-        form.prefixed_optional(
-            prefix,
-            field_name!("customerId"),
-            self.customer_id.as_ref().map(CustomerId::as_str),
-        );
+        form.prefixed_optional(prefix, field_name!("customerId"), self.customer_id.as_ref());
     }
 }
 
@@ -230,12 +222,12 @@ impl FormFields for Card {
         form.prefixed(
             prefix,
             field_name!("expiryMonth"),
-            self.expiry_month.to_wire().as_str(),
+            &self.expiry_month.to_wire(),
         );
         form.prefixed(
             prefix,
             field_name!("expiryYear"),
-            self.expiry_year.to_wire().as_str(),
+            &self.expiry_year.to_wire(),
         );
         form.prefixed(prefix, field_name!("cvv"), self.cvv.expose_digits());
         form.prefixed_optional(prefix, field_name!("holder"), self.holder.as_deref());

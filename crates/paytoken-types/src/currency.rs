@@ -41,6 +41,16 @@ impl Currency {
     }
 }
 
+impl crate::form::FormValue for Currency {
+    fn form_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    fn form_text(&self) -> &str {
+        self.as_str()
+    }
+}
+
 impl fmt::Debug for Currency {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Currency({})", self.as_str())

@@ -20,6 +20,11 @@ impl<const N: usize> Digits<N> {
         Self(digits)
     }
 
+    /// The digits as bytes, without the UTF-8 check of [`as_str`](Self::as_str).
+    pub(crate) const fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
     /// The digits.
     #[must_use]
     pub fn as_str(&self) -> &str {

@@ -11,7 +11,7 @@
 //! let mut body = Vec::new();
 //! let mut form = FormWriter::new(&mut body);
 //! form.field("customer.givenName", "Zoë Anne");
-//! form.optional("customer.phone", None);
+//! form.optional("customer.phone", None::<&str>);
 //! assert_eq!(body, b"customer.givenName=Zo%C3%AB+Anne");
 //!
 //! let pairs: Vec<_> = decode(&body).collect::<Result<_, _>>()?;
@@ -103,6 +103,47 @@ macro_rules! field_name {
     };
 }
 
+/// A field's value: text, or one of this crate's ASCII values (codes, ids, amounts, padded
+/// digits), whose bytes go on the wire without the UTF-8 check that reading them as text
+/// costs.
+pub trait FormValue {
+    /// The bytes to encode.
+    fn form_bytes(&self) -> &[u8];
+
+    /// The same bytes as text, for a checksum that signs the value.
+    fn form_text(&self) -> &str;
+}
+
+impl FormValue for str {
+    fn form_bytes(&self) -> &[u8] {
+        self.as_bytes()
+    }
+
+    fn form_text(&self) -> &str {
+        self
+    }
+}
+
+impl FormValue for String {
+    fn form_bytes(&self) -> &[u8] {
+        self.as_bytes()
+    }
+
+    fn form_text(&self) -> &str {
+        self
+    }
+}
+
+impl<const N: usize> FormValue for Digits<N> {
+    fn form_bytes(&self) -> &[u8] {
+        self.as_bytes()
+    }
+
+    fn form_text(&self) -> &str {
+        self.as_str()
+    }
+}
+
 /// A block of request fields that writes itself under a prefix (`customer.`, `shipping.`,
 /// `card.`).
 pub trait FormFields {
@@ -157,42 +198,47 @@ impl<'a> FormWriter<'a> {
     }
 
     /// Writes `name=value`.
-    pub fn field(&mut self, name: impl Into<FieldName>, value: &str) {
+    pub fn field<V: FormValue + ?Sized>(&mut self, name: impl Into<FieldName>, value: &V) {
         self.prefixed(NO_PREFIX, name, value);
     }
 
     /// Writes `name=value` when there is a value; an absent field is left out.
-    pub fn optional(&mut self, name: impl Into<FieldName>, value: Option<&str>) {
+    pub fn optional<V: FormValue + ?Sized>(
+        &mut self,
+        name: impl Into<FieldName>,
+        value: Option<&V>,
+    ) {
         if let Some(value) = value {
             self.field(name, value);
         }
     }
 
     /// Writes `{prefix}{name}=value`.
-    pub fn prefixed(
+    pub fn prefixed<V: FormValue + ?Sized>(
         &mut self,
         prefix: impl Into<FieldName>,
         name: impl Into<FieldName>,
-        value: &str,
+        value: &V,
     ) {
         let (prefix, name) = (prefix.into(), name.into());
+        let bytes = value.form_bytes();
         // Room for the value at its longest (every byte escaped), so no write below grows
         // the buffer.
-        self.name(prefix, name, value.len().saturating_mul(3));
-        encode_in_room(self.out, value.as_bytes());
+        self.name(prefix, name, bytes.len().saturating_mul(3));
+        encode_in_room(self.out, bytes);
         if let Some(signer) = self.signer.as_deref_mut()
             && signer.signs(prefix.as_str(), name.as_str())
         {
-            signer.sign(value);
+            signer.sign(value.form_text());
         }
     }
 
     /// Writes `{prefix}{name}=value` when there is a value.
-    pub fn prefixed_optional(
+    pub fn prefixed_optional<V: FormValue + ?Sized>(
         &mut self,
         prefix: impl Into<FieldName>,
         name: impl Into<FieldName>,
-        value: Option<&str>,
+        value: Option<&V>,
     ) {
         if let Some(value) = value {
             self.prefixed(prefix, name, value);
@@ -542,7 +588,7 @@ mod tests {
         let mut body = b"existing=1".to_vec();
         let mut form = FormWriter::new(&mut body);
         form.prefixed("customer.", "givenName", "Jo");
-        form.prefixed_optional("customer.", "phone", None);
+        form.prefixed_optional("customer.", "phone", None::<&str>);
         form.prefixed_display("", "amount", &crate::Amount::from_minor_units(5000));
         assert_eq!(body, b"existing=1&customer.givenName=Jo&amount=50.00");
     }

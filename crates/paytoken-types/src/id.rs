@@ -55,6 +55,16 @@ macro_rules! identifier {
             }
         }
 
+        impl $crate::form::FormValue for $name {
+            fn form_bytes(&self) -> &[u8] {
+                self.0.as_bytes()
+            }
+
+            fn form_text(&self) -> &str {
+                self.as_str()
+            }
+        }
+
         impl fmt::Debug for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.debug_tuple(stringify!($name)).field(&self.as_str()).finish()

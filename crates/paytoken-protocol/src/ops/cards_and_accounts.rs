@@ -175,10 +175,7 @@ impl Operation for CardsAndAccounts {
             AuthFields::ID_ONLY,
         )
         .form(|form| {
-            form.optional(
-                fields::CUSTOMER_ID,
-                self.customer_id.as_ref().map(CustomerId::as_str),
-            );
+            form.optional(fields::CUSTOMER_ID, self.customer_id.as_ref());
         })
         .finish()
     }

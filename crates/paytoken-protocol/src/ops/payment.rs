@@ -264,8 +264,8 @@ impl Operation for Payment {
                     fields::MERCHANT_TRANSACTION_ID,
                     self.merchant_transaction_id.as_str(),
                 );
-                form.field(fields::AMOUNT, self.amount.to_wire().as_str());
-                form.field(fields::CURRENCY, self.currency.as_str());
+                form.field(fields::AMOUNT, &self.amount.to_wire());
+                form.field(fields::CURRENCY, &self.currency);
                 form.optional_block(self.shipping.as_ref());
                 form.optional_block(self.customer.as_ref());
                 form.block(&self.card);
@@ -286,12 +286,9 @@ impl Operation for Payment {
                 );
                 form.optional(fields::ORDER_DESCRIPTOR, self.order_descriptor.as_deref());
                 if let Some(amount) = self.tmpl_amount {
-                    form.field(fields::TEMPLATE_AMOUNT, amount.to_wire().as_str());
+                    form.field(fields::TEMPLATE_AMOUNT, &amount.to_wire());
                 }
-                form.optional(
-                    fields::TEMPLATE_CURRENCY,
-                    self.tmpl_currency.as_ref().map(Currency::as_str),
-                );
+                form.optional(fields::TEMPLATE_CURRENCY, self.tmpl_currency.as_ref());
                 form.optional_block(self.billing.as_ref());
             })
             .finish()

@@ -195,10 +195,7 @@ impl Operation for Registration {
                 }
                 form.field(fields::PAYMENT_BRAND, brand.as_str());
                 form.field(fields::PAYMENT_MODE, mode.as_str());
-                form.optional(
-                    fields::CURRENCY,
-                    self.currency.as_ref().map(Currency::as_str),
-                );
+                form.optional(fields::CURRENCY, self.currency.as_ref());
                 form.field(fields::CREATE_REGISTRATION, "true");
             })
             .finish()

@@ -173,8 +173,8 @@ impl Operation for TokenPayment {
                     .as_ref()
                     .map(MerchantTransactionId::as_str),
             );
-            form.field(fields::AMOUNT, self.amount.to_wire().as_str());
-            form.field(fields::CURRENCY, self.currency.as_str());
+            form.field(fields::AMOUNT, &self.amount.to_wire());
+            form.field(fields::CURRENCY, &self.currency);
             form.field(fields::PAYMENT_TYPE, self.payment_type.as_str());
             form.optional(
                 fields::RECURRING_TYPE,

@@ -86,15 +86,15 @@ impl PaymentForm {
         let amount = self.amount.to_wire();
         form.field(
             paytoken_types::field_name!("authentication.memberId"),
-            self.member_id.as_str(),
+            &self.member_id,
         );
         form.field(
             paytoken_types::field_name!("authentication.accountId"),
-            self.account_id.as_str(),
+            &self.account_id,
         );
         form.field(
             paytoken_types::field_name!("authentication.terminalId"),
-            self.terminal_id.as_str(),
+            &self.terminal_id,
         );
         form.field(
             paytoken_types::field_name!("authentication.checksum"),
@@ -105,10 +105,7 @@ impl PaymentForm {
             self.merchant_transaction_id.as_str(),
         );
         form.field(paytoken_types::field_name!("amount"), amount.as_str());
-        form.field(
-            paytoken_types::field_name!("currency"),
-            self.currency.as_str(),
-        );
+        form.field(paytoken_types::field_name!("currency"), &self.currency);
         form.field(
             paytoken_types::field_name!("paymentBrand"),
             self.brand.as_str(),
@@ -139,10 +136,7 @@ impl PaymentForm {
             &self.notification_url,
         );
         form.field(paytoken_types::field_name!("tmpl_amount"), amount.as_str());
-        form.field(
-            paytoken_types::field_name!("tmpl_currency"),
-            self.currency.as_str(),
-        );
+        form.field(paytoken_types::field_name!("tmpl_currency"), &self.currency);
         form.block(&self.customer);
         form.block(&self.shipping);
         form.block(&self.card);
