@@ -60,11 +60,20 @@ impl PaymentBrand {
     /// with [`CardNumber::brand`](crate::CardNumber::brand).
     #[must_use]
     pub fn of_digits(digits: &str) -> Option<Self> {
+        // The leading digits, up to six, read once; a shorter prefix is a division away.
+        let mut lead: u32 = 0;
+        let mut count: u32 = 0;
+        for byte in digits.bytes().take(6) {
+            if !byte.is_ascii_digit() {
+                break;
+            }
+            lead = lead * 10 + u32::from(byte - b'0');
+            count += 1;
+        }
         let prefix = |len: usize| {
-            digits
-                .get(..len)
-                .filter(|p| p.bytes().all(|b| b.is_ascii_digit()))
-                .and_then(|p| p.parse::<u32>().ok())
+            let len = u32::try_from(len).ok()?;
+            let drop = count.checked_sub(len)?;
+            Some(lead / 10_u32.pow(drop))
         };
         if prefix(2).is_some_and(|two| AMEX.contains(&two)) {
             return Some(Self::Amex);
@@ -82,6 +91,34 @@ impl PaymentBrand {
 mod tests {
     use super::*;
     use crate::test_prelude::*;
+
+    /// The table read the plain way, each prefix parsed from the text on its own.
+    fn of_digits_by_text(digits: &str) -> Option<PaymentBrand> {
+        let prefix = |len: usize| {
+            digits
+                .get(..len)
+                .filter(|p| p.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|p| p.parse::<u32>().ok())
+        };
+        if prefix(2).is_some_and(|two| AMEX.contains(&two)) {
+            return Some(PaymentBrand::Amex);
+        }
+        RANGES
+            .iter()
+            .find(|range| {
+                prefix(range.digits).is_some_and(|p| (range.first..=range.last).contains(&p))
+            })
+            .map(|range| range.brand.clone())
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn reading_the_leading_digits_once_agrees_with_parsing_each_prefix(
+            digits in "[0-9]{0,8}[0-9a ]{0,3}[0-9]{0,8}"
+        ) {
+            proptest::prop_assert_eq!(PaymentBrand::of_digits(&digits), of_digits_by_text(&digits));
+        }
+    }
 
     #[test]
     fn every_brand_by_its_leading_digits() {
