@@ -23,12 +23,10 @@
 
 use alloc::borrow::Cow;
 use core::fmt;
-use core::marker::PhantomData;
 
 use paytoken_types::Tolerant;
-use serde::de::{self, IgnoredAny, MapAccess, SeqAccess};
-use serde::{Deserialize, Deserializer};
-use serde_json::value::RawValue;
+
+use crate::json::{JsonError, Kind, Reader, is_blank_text};
 
 /// A field of an answer that does not decide its verdict, kept as the gateway sent it,
 /// with a typed view that may fail without failing the answer.
@@ -167,33 +165,60 @@ pub(crate) trait Blank {
     fn is_blank(&self) -> bool;
 }
 
+/// How a value of an answer is read from the JSON at the reader; never fails on a value
+/// of the wrong shape, only on text that is not JSON.
+pub(crate) trait FromJson: Sized {
+    fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError>;
+}
+
+/// How an object of an answer is read, the reader standing at its `{`: what
+/// `wire_object!` writes.
+pub(crate) trait ReadObject: Sized {
+    fn read_object(reader: &mut Reader<'_>) -> Result<Self, JsonError>;
+}
+
 /// The text of any JSON value, as [`Loose`] and [`Text`] read it; `None` for absence.
-fn text_of(raw: &RawValue) -> Option<Cow<'_, str>> {
-    let json = raw.get();
-    let text = match json.as_bytes().first()? {
-        b'"' => {
-            let inner = json
-                .get(1..json.len().saturating_sub(1))
-                .unwrap_or_default();
-            if inner.contains('\\') {
-                Cow::Owned(serde_json::from_str::<String>(json).ok()?)
-            } else {
-                Cow::Borrowed(inner)
-            }
+fn text_of<'a>(reader: &mut Reader<'a>) -> Result<Option<Cow<'a, str>>, JsonError> {
+    let text = match reader.kind()? {
+        Kind::String => reader.string()?,
+        Kind::Scalar => Cow::Borrowed(reader.scalar()?),
+        Kind::Null => {
+            reader.scalar()?;
+            return Ok(None);
         }
-        b'n' => return None,
-        b'[' => {
-            let items: Vec<&RawValue> = serde_json::from_str(json).ok()?;
-            return match items.as_slice() {
-                [] => None,
-                [one] => text_of(one).map(|text| Cow::Owned(text.into_owned())),
-                _ => Some(Cow::Borrowed(json)),
-            };
+        Kind::Array => return one_or_many(reader),
+        Kind::Object => {
+            let start = reader.position();
+            let blank = reader.skip_noting_blank(true)?;
+            return Ok((!blank)
+                .then(|| reader.since(start))
+                .transpose()?
+                .map(Cow::Borrowed));
         }
-        b'{' if is_blank_json(json) => return None,
-        _ => Cow::Borrowed(json),
     };
-    (!is_blank_text(&text)).then_some(text)
+    Ok((!is_blank_text(&text)).then_some(text))
+}
+
+/// A list where a scalar belongs: none is absence, one is its element, more are kept as
+/// their JSON text.
+fn one_or_many<'a>(reader: &mut Reader<'a>) -> Result<Option<Cow<'a, str>>, JsonError> {
+    let start = reader.position();
+    let mut first = None;
+    let mut count = 0_usize;
+    reader.array(|reader| {
+        count += 1;
+        if count == 1 {
+            first = text_of(reader)?;
+            Ok(())
+        } else {
+            reader.skip()
+        }
+    })?;
+    match count {
+        0 => Ok(None),
+        1 => Ok(first),
+        _ => reader.since(start).map(|json| Some(Cow::Borrowed(json))),
+    }
 }
 
 /// `text.trim()`, with the common case (an ASCII character at each end that is not a
@@ -207,30 +232,6 @@ pub(crate) fn trimmed(text: &str) -> &str {
     } else {
         text.trim()
     }
-}
-
-/// Whether `text` is empty or white space only, answered from its first byte when that is
-/// an ASCII character other than a space.
-fn is_blank_text(text: &str) -> bool {
-    match text.as_bytes().first() {
-        Some(&first) if first.is_ascii() && !first.is_ascii_whitespace() => false,
-        _ => text.trim().is_empty(),
-    }
-}
-
-/// Whether a JSON text is absence in a structure's clothes: `null`, blank text, or an
-/// array or object of nothing but those.
-fn is_blank_json(json: &str) -> bool {
-    fn blank(value: &serde_json::Value) -> bool {
-        match value {
-            serde_json::Value::Null => true,
-            serde_json::Value::String(text) => text.trim().is_empty(),
-            serde_json::Value::Array(items) => items.iter().all(blank),
-            serde_json::Value::Object(map) => map.values().all(blank),
-            _ => false,
-        }
-    }
-    serde_json::from_str(json).is_ok_and(|value| blank(&value))
 }
 
 /// A scalar field read from any JSON value (see the module docs).
@@ -248,16 +249,27 @@ impl<T> Blank for Loose<T> {
     }
 }
 
-impl<'de, T: Tolerant> Deserialize<'de> for Loose<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = <&RawValue>::deserialize(deserializer)?;
-        Ok(Self(text_of(raw).map(|text| Field::of_text(&text))))
+impl<T: Tolerant> FromJson for Loose<T> {
+    fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
+        Ok(Self(text_of(reader)?.map(|text| Field::of_text(&text))))
     }
 }
 
 /// A text field read from any JSON value: the text, or `None` for absence.
 #[derive(Default)]
 pub(crate) struct Text(pub(crate) Option<String>);
+
+impl Blank for Text {
+    fn is_blank(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl FromJson for Text {
+    fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
+        Ok(Self(text_of(reader)?.map(Cow::into_owned)))
+    }
+}
 
 /// A short text field read from any JSON value, kept inline when short: for the deciding
 /// fields, which are read, judged and dropped, so that reading them allocates nothing.
@@ -277,28 +289,14 @@ impl Blank for Short {
     }
 }
 
-impl<'de> Deserialize<'de> for Short {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = <&RawValue>::deserialize(deserializer)?;
-        Ok(Self(text_of(raw).map(|text| RawText::new(&text))))
+impl FromJson for Short {
+    fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
+        Ok(Self(text_of(reader)?.map(|text| RawText::new(&text))))
     }
 }
 
-impl Blank for Text {
-    fn is_blank(&self) -> bool {
-        self.0.is_none()
-    }
-}
-
-impl<'de> Deserialize<'de> for Text {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = <&RawValue>::deserialize(deserializer)?;
-        Ok(Self(text_of(raw).map(Cow::into_owned)))
-    }
-}
-
-/// A nested object: the object, the one object of a list, or `None` for anything else or
-/// an object whose fields are all blank.
+/// A nested object: the object, the first such object of a list, or `None` for anything
+/// else or an object whose fields are all blank.
 pub(crate) struct Object<T>(pub(crate) Option<T>);
 
 impl<T> Default for Object<T> {
@@ -313,66 +311,29 @@ impl<T> Blank for Object<T> {
     }
 }
 
-impl<'de, T: Deserialize<'de> + Blank> Deserialize<'de> for Object<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(ObjectVisitor(PhantomData))
-    }
-}
-
-struct ObjectVisitor<T>(PhantomData<T>);
-
-/// Anything but an object or a list is absence, for both visitors below. A JSON float is
-/// read past and dropped, never kept as an `f64` (money is never a float); a float in a
-/// scalar field is kept as its text by `Loose` instead.
-macro_rules! absent_scalars {
-    ($value:expr) => {
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-            Ok($value)
-        }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-            Ok($value)
-        }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-            Ok($value)
-        }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-            Ok($value)
-        }
-        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-            Ok($value)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok($value)
-        }
-        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok($value)
-        }
-    };
-}
-
-impl<'de, T: Deserialize<'de> + Blank> de::Visitor<'de> for ObjectVisitor<T> {
-    type Value = Object<T>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any json value")
-    }
-
-    absent_scalars!(Object(None));
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        let object = T::deserialize(de::value::MapAccessDeserializer::new(map))?;
-        Ok(Object((!object.is_blank()).then_some(object)))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        // The first object of the list; the rest is read past.
-        let mut first = None;
-        while let Some(Object(item)) = seq.next_element::<Object<T>>()? {
-            if first.is_none() {
-                first = item;
+impl<T: ReadObject + Blank> FromJson for Object<T> {
+    fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
+        match reader.kind()? {
+            Kind::Object => {
+                let object = T::read_object(reader)?;
+                Ok(Self((!object.is_blank()).then_some(object)))
             }
+            Kind::Array => {
+                // The first object of the list; the rest is read past.
+                let mut first = None;
+                reader.array(|reader| {
+                    if first.is_some() {
+                        return reader.skip();
+                    }
+                    first = Self::from_json(reader)?.0;
+                    Ok(())
+                })?;
+                Ok(Self(first))
+            }
+            // Anything else is absence. A number is read past as text and dropped, never
+            // made a float (money is never a float).
+            Kind::String | Kind::Null | Kind::Scalar => reader.skip().map(|()| Self(None)),
         }
-        Ok(Object(first))
     }
 }
 
@@ -392,71 +353,23 @@ impl<T> Blank for List<T> {
     }
 }
 
-impl<'de, T: Deserialize<'de> + Blank> Deserialize<'de> for List<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(ListVisitor(PhantomData))
-    }
-}
-
-struct ListVisitor<T>(PhantomData<T>);
-
-impl<'de, T: Deserialize<'de> + Blank> de::Visitor<'de> for ListVisitor<T> {
-    type Value = List<T>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any json value")
-    }
-
-    absent_scalars!(List(Vec::new()));
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        let Object(item) = ObjectVisitor(PhantomData).visit_map(map)?;
-        Ok(List(item.into_iter().collect()))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(256));
-        while let Some(Object(item)) = seq.next_element::<Object<T>>()? {
-            items.extend(item);
+impl<T: ReadObject + Blank> FromJson for List<T> {
+    fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
+        match reader.kind()? {
+            Kind::Object => Ok(Self(
+                Object::<T>::from_json(reader)?.0.into_iter().collect(),
+            )),
+            Kind::Array => {
+                let mut items = Vec::new();
+                reader.array(|reader| {
+                    items.extend(Object::<T>::from_json(reader)?.0);
+                    Ok(())
+                })?;
+                Ok(Self(items))
+            }
+            Kind::String | Kind::Null | Kind::Scalar => reader.skip().map(|()| Self::default()),
         }
-        Ok(List(items))
     }
-}
-
-/// A key of an answer's object, borrowed when it has no escapes.
-pub(crate) struct Key<'a>(pub(crate) Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-
-        impl<'de> de::Visitor<'de> for Visitor {
-            type Value = Key<'de>;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a key")
-            }
-
-            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
-                Ok(Key(Cow::Borrowed(text)))
-            }
-
-            fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
-                Ok(Key(Cow::Owned(text.to_owned())))
-            }
-
-            fn visit_string<E>(self, text: String) -> Result<Self::Value, E> {
-                Ok(Key(Cow::Owned(text)))
-            }
-        }
-
-        deserializer.deserialize_str(Visitor)
-    }
-}
-
-/// Reads past a value nobody asked for.
-pub(crate) fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
-    map.next_value::<IgnoredAny>().map(drop)
 }
 
 /// Declares an object of an answer: its fields, each with its key and aliases. Every field
@@ -475,33 +388,21 @@ macro_rules! wire_object {
             $(pub(crate) $field: $ty,)+
         }
 
-        impl<'de> serde::Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                struct Visitor;
-
-                impl<'de> serde::de::Visitor<'de> for Visitor {
-                    type Value = $name;
-
-                    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                        f.write_str("an object")
+        impl $crate::answer::ReadObject for $name {
+            fn read_object(
+                reader: &mut $crate::json::Reader<'_>,
+            ) -> Result<Self, $crate::json::JsonError> {
+                let mut object = Self::default();
+                reader.object(|reader, key| {
+                    match $crate::answer::trimmed(key) {
+                        $($key $(| $alias)* => {
+                            object.$field = $crate::answer::FromJson::from_json(reader)?;
+                        })+
+                        _ => reader.skip()?,
                     }
-
-                    fn visit_map<A: serde::de::MapAccess<'de>>(
-                        self,
-                        mut map: A,
-                    ) -> Result<$name, A::Error> {
-                        let mut object = $name::default();
-                        while let Some(key) = map.next_key::<$crate::answer::Key<'de>>()? {
-                            match $crate::answer::trimmed(&key.0) {
-                                $($key $(| $alias)* => object.$field = map.next_value()?,)+
-                                _ => $crate::answer::skip(&mut map)?,
-                            }
-                        }
-                        Ok(object)
-                    }
-                }
-
-                deserializer.deserialize_map(Visitor)
+                    Ok(())
+                })?;
+                Ok(object)
             }
         }
 
@@ -514,6 +415,15 @@ macro_rules! wire_object {
 }
 
 pub(crate) use wire_object;
+
+/// Reads a whole text as `T`, for tests: nothing but white space may follow.
+#[cfg(test)]
+pub(crate) fn read_all<T: FromJson>(json: &str) -> Result<T, JsonError> {
+    let mut reader = Reader::new(json);
+    let value = T::from_json(&mut reader)?;
+    reader.finish()?;
+    Ok(value)
+}
 
 #[cfg(test)]
 mod tests {
@@ -536,7 +446,10 @@ mod tests {
     }
 
     fn read(json: &str) -> Sample {
-        serde_json::from_str(json).unwrap()
+        read_all::<Object<Sample>>(json)
+            .unwrap()
+            .0
+            .unwrap_or_default()
     }
 
     #[test]
@@ -585,5 +498,54 @@ mod tests {
     fn repeated_keys_the_last_wins_and_keys_are_trimmed() {
         let sample = read(r#"{"note":"a"," note ":"b","unknown":{"deep":[1,2]}}"#);
         assert_eq!(sample.note.0.as_deref(), Some("b"));
+    }
+
+    mod properties {
+        use super::*;
+        use crate::json::arbitrary::json_text;
+        use proptest::prelude::*;
+        use serde_json::value::RawValue;
+
+        /// The rules of the module docs, written over serde_json's values: how answers were
+        /// read before the reader, kept as the oracle.
+        fn oracle(raw: &RawValue) -> Option<String> {
+            fn blank(value: &serde_json::Value) -> bool {
+                match value {
+                    serde_json::Value::Null => true,
+                    serde_json::Value::String(text) => text.trim().is_empty(),
+                    serde_json::Value::Array(items) => items.iter().all(blank),
+                    serde_json::Value::Object(map) => map.values().all(blank),
+                    _ => false,
+                }
+            }
+            let json = raw.get();
+            let text = match json.as_bytes().first()? {
+                b'"' => serde_json::from_str::<String>(json).ok()?,
+                b'n' => return None,
+                b'[' => {
+                    let items: Vec<&RawValue> = serde_json::from_str(json).ok()?;
+                    return match items.as_slice() {
+                        [] => None,
+                        [one] => oracle(one),
+                        _ => Some(json.to_owned()),
+                    };
+                }
+                b'{' if blank(&serde_json::from_str(json).ok()?) => return None,
+                _ => json.to_owned(),
+            };
+            (!text.trim().is_empty()).then_some(text)
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(1024))]
+
+            #[test]
+            fn any_value_reads_as_the_rules_say(value in json_text(false)) {
+                let json = format!(r#"{{"note": {value} }}"#);
+                let raw: Box<RawValue> = serde_json::from_str(&value).unwrap();
+                let read = read_all::<Object<Sample>>(&json).unwrap().0.unwrap_or_default();
+                prop_assert_eq!(read.note.0, oracle(&raw));
+            }
+        }
     }
 }

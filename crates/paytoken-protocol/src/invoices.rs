@@ -9,16 +9,13 @@
 //!
 //! The map is read as a stream, in the gateway's order: a position key starts a new
 //! invoice, any other key is a field of the invoice whose position key came last before it
-//! (or of the single invoice, when there is no position key at all). A `serde_json::Value`
-//! could not do this: its map sorts the keys and keeps one of each.
-
-use core::fmt;
+//! (or of the single invoice, when there is no position key at all). A map of JSON values
+//! could not do this: it sorts the keys and keeps one of each.
 
 use paytoken_types::{Amount, Currency, Timestamp, TransactionState};
-use serde::de::{self, MapAccess, SeqAccess};
-use serde::{Deserialize, Deserializer};
 
-use crate::answer::{Blank, Field, Key, Loose, Object, Text, skip, wire_object};
+use crate::answer::{Blank, Field, FromJson, Loose, Object, ReadObject, Text, wire_object};
+use crate::json::{JsonError, Kind, Reader};
 
 /// One invoice.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -97,61 +94,45 @@ impl Blank for Invoice {
 impl Invoice {
     /// Reads the value of `key` into its field, tolerantly (see [`crate::answer`]); an
     /// unknown key's value is skipped.
-    fn read_field<'de, A: MapAccess<'de>>(
-        &mut self,
-        key: &str,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        fn text<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<String>, A::Error> {
-            map.next_value::<Text>().map(|text| text.0)
+    fn read_field(&mut self, key: &str, reader: &mut Reader<'_>) -> Result<(), JsonError> {
+        fn text(reader: &mut Reader<'_>) -> Result<Option<String>, JsonError> {
+            Text::from_json(reader).map(|text| text.0)
+        }
+        fn loose<T: paytoken_types::Tolerant>(
+            reader: &mut Reader<'_>,
+        ) -> Result<Option<Field<T>>, JsonError> {
+            Loose::from_json(reader).map(|loose| loose.0)
         }
         match key.trim() {
-            "amount" => self.amount = map.next_value::<Loose<_>>()?.0,
-            "currency" => self.currency = map.next_value::<Loose<_>>()?.0,
-            "expirationPeriod" => self.expiration_period = text(map)?,
-            "createdDate" => self.created_date = map.next_value::<Loose<_>>()?.0,
-            "systemInvoiceId" => self.system_invoice_id = text(map)?,
-            "transactionUrl" => self.transaction_url = text(map)?,
-            "invoiceStatus" => self.invoice_status = text(map)?,
-            "transactionStatus" => self.transaction_status = map.next_value::<Loose<_>>()?.0,
+            "amount" => self.amount = loose(reader)?,
+            "currency" => self.currency = loose(reader)?,
+            "expirationPeriod" => self.expiration_period = text(reader)?,
+            "createdDate" => self.created_date = loose(reader)?,
+            "systemInvoiceId" => self.system_invoice_id = text(reader)?,
+            "transactionUrl" => self.transaction_url = text(reader)?,
+            "invoiceStatus" => self.invoice_status = text(reader)?,
+            "transactionStatus" => self.transaction_status = loose(reader)?,
             "customerDetails" | "invoiceDetails" => {
-                self.customer = map
-                    .next_value::<Object<WireCustomer>>()?
+                self.customer = Object::<WireCustomer>::from_json(reader)?
                     .0
                     .map(InvoiceCustomer::from);
             }
-            "raiseby" => self.raised_by = text(map)?,
-            "orderId" => self.order_id = text(map)?,
-            "orderDescription" => self.order_description = text(map)?,
-            "trackingid" => self.tracking_id = text(map)?,
-            "dtstamp" => self.dtstamp = text(map)?,
-            _ => skip(map)?,
+            "raiseby" => self.raised_by = text(reader)?,
+            "orderId" => self.order_id = text(reader)?,
+            "orderDescription" => self.order_description = text(reader)?,
+            "trackingid" => self.tracking_id = text(reader)?,
+            "dtstamp" => self.dtstamp = text(reader)?,
+            _ => reader.skip()?,
         }
         Ok(())
     }
 }
 
-impl<'de> Deserialize<'de> for Invoice {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-
-        impl<'de> de::Visitor<'de> for Visitor {
-            type Value = Invoice;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an invoice object")
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Invoice, A::Error> {
-                let mut invoice = Invoice::default();
-                while let Some(key) = map.next_key::<Key<'de>>()? {
-                    invoice.read_field(&key.0, &mut map)?;
-                }
-                Ok(invoice)
-            }
-        }
-
-        deserializer.deserialize_map(Visitor)
+impl ReadObject for Invoice {
+    fn read_object(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
+        let mut invoice = Self::default();
+        reader.object(|reader, key| invoice.read_field(key, reader))?;
+        Ok(invoice)
     }
 }
 
@@ -171,70 +152,34 @@ impl Blank for InvoiceEntries {
     }
 }
 
-impl<'de> Deserialize<'de> for InvoiceEntries {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-
-        impl<'de> de::Visitor<'de> for Visitor {
-            type Value = InvoiceEntries;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an array of invoices, an invoice, or a map of position labels")
-            }
-
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<InvoiceEntries, A::Error> {
-                let mut invoices = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
-                while let Some(Object(invoice)) = seq.next_element::<Object<Invoice>>()? {
-                    invoices.extend(invoice);
-                }
-                Ok(InvoiceEntries(invoices))
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<InvoiceEntries, A::Error> {
-                let mut invoices = Vec::new();
+impl FromJson for InvoiceEntries {
+    fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
+        let mut invoices = Vec::new();
+        match reader.kind()? {
+            Kind::Array => reader.array(|reader| {
+                invoices.extend(Object::<Invoice>::from_json(reader)?.0);
+                Ok(())
+            })?,
+            Kind::Object => {
                 let mut current: Option<Invoice> = None;
-                while let Some(key) = map.next_key::<Key<'de>>()? {
-                    if is_position(&key.0) {
+                reader.object(|reader, key| {
+                    if is_position(key) {
                         invoices.extend(current.take());
-                        current = Some(map.next_value::<Object<Invoice>>()?.0.unwrap_or_default());
+                        current = Some(Object::from_json(reader)?.0.unwrap_or_default());
+                        Ok(())
                     } else {
                         current
                             .get_or_insert_with(Invoice::default)
-                            .read_field(&key.0, &mut map)?;
+                            .read_field(key, reader)
                     }
-                }
+                })?;
                 invoices.extend(current);
-                Ok(InvoiceEntries(invoices))
             }
-
             // Anything else holds no invoice: an empty list, as the gateway's `""` means. (A
-            // float is read past here, never kept: money is never a float.)
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<InvoiceEntries, E> {
-                Ok(InvoiceEntries::default())
-            }
-
-            fn visit_unit<E: de::Error>(self) -> Result<InvoiceEntries, E> {
-                Ok(InvoiceEntries::default())
-            }
-
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<InvoiceEntries, E> {
-                Ok(InvoiceEntries::default())
-            }
-
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<InvoiceEntries, E> {
-                Ok(InvoiceEntries::default())
-            }
-
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<InvoiceEntries, E> {
-                Ok(InvoiceEntries::default())
-            }
-
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<InvoiceEntries, E> {
-                Ok(InvoiceEntries::default())
-            }
+            // number is read past here, never kept: money is never a float.)
+            Kind::String | Kind::Null | Kind::Scalar => reader.skip()?,
         }
-
-        deserializer.deserialize_any(Visitor)
+        Ok(Self(invoices))
     }
 }
 
@@ -243,7 +188,7 @@ mod tests {
     use super::*;
 
     fn parse(json: &str) -> Vec<Invoice> {
-        serde_json::from_str::<InvoiceEntries>(json).unwrap().0
+        crate::answer::read_all::<InvoiceEntries>(json).unwrap().0
     }
 
     #[test]

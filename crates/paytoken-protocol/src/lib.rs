@@ -107,6 +107,7 @@ pub mod fields;
 #[cfg(feature = "http")]
 mod http;
 mod invoices;
+mod json;
 mod lifecycle;
 pub mod ops;
 mod outcome;

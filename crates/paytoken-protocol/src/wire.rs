@@ -2,19 +2,19 @@
 //! result object, deciding ids, and the owner of a response.
 
 use paytoken_types::{GatewayResult, MemberId, PartnerId, ResultCode, Tolerant};
-use serde::Deserialize;
 
-use crate::answer::{Blank, Field, Loose, Object, Text, wire_object};
+use crate::answer::{Blank, Field, FromJson, Loose, Object, ReadObject, Text, wire_object};
 use crate::excerpt::excerpt;
+use crate::json::{JsonError, Reader, line_and_column};
 use crate::{Error, OperationKind, Refusal};
 
 /// Checks the status and reads the JSON body into `T`, an object declared with
 /// `wire_object!` (or the one object of a list): only a body that is not a JSON object
 /// fails here, never a field (see [`crate::answer`]).
-pub(crate) fn decode<'de, T: Deserialize<'de> + Blank>(
+pub(crate) fn decode<T: ReadObject + Blank>(
     operation: OperationKind,
     status: u16,
-    body: &'de [u8],
+    body: &[u8],
 ) -> Result<T, Error> {
     if status != 200 {
         return Err(Error::UnexpectedStatus {
@@ -23,8 +23,8 @@ pub(crate) fn decode<'de, T: Deserialize<'de> + Blank>(
             excerpt: excerpt(body),
         });
     }
-    // One UTF-8 check of the whole body, so serde_json reads it as `str` and does not check
-    // every string again (measured: about a tenth of a payment's parse).
+    // One UTF-8 check of the whole body, so the reader slices it as `str` and no string is
+    // checked again.
     let text = core::str::from_utf8(body).map_err(|error| {
         malformed(
             operation,
@@ -32,7 +32,12 @@ pub(crate) fn decode<'de, T: Deserialize<'de> + Blank>(
             body,
         )
     })?;
-    match serde_json::from_str::<Object<T>>(text) {
+    let mut reader = Reader::new(text);
+    let read = Object::<T>::from_json(&mut reader).and_then(|object| {
+        reader.finish()?;
+        Ok(object)
+    });
+    match read {
         Ok(Object(Some(object))) => Ok(object),
         Ok(Object(None)) => Err(malformed(
             operation,
@@ -43,26 +48,15 @@ pub(crate) fn decode<'de, T: Deserialize<'de> + Blank>(
     }
 }
 
-/// An [`Error::Undecodable`] from a serde_json error, with where it broke.
-pub(crate) fn undecodable(
-    operation: OperationKind,
-    error: &serde_json::Error,
-    body: &[u8],
-) -> Error {
-    // serde_json's message names the field and the expected form, never a value it
-    // refused, except for unknown enum variants, which our types do not have; the
-    // location is kept apart, so it is cut off the message.
-    let message = error.to_string();
-    let detail = message
-        .split(" at line ")
-        .next()
-        .unwrap_or(&message)
-        .to_owned();
+/// An [`Error::Undecodable`] for a body that is not JSON, with where it broke. The detail
+/// names the problem only, never the text found there.
+pub(crate) fn undecodable(operation: OperationKind, error: &JsonError, body: &[u8]) -> Error {
+    let (line, column) = line_and_column(body, error.at);
     Error::Undecodable {
         operation,
-        detail: crate::excerpt::redact(&detail, 200),
-        line: error.line(),
-        column: error.column(),
+        detail: error.problem.to_string(),
+        line,
+        column,
         excerpt: excerpt(body),
     }
 }
@@ -72,7 +66,8 @@ pub(crate) fn missing(operation: OperationKind, what: &str, body: &[u8]) -> Erro
     malformed(operation, format!("the answer has no {what}"), body)
 }
 
-/// An [`Error::Undecodable`] found outside serde_json, so with no line or column.
+/// An [`Error::Undecodable`] for an answer that is JSON but not what it must be, so with no
+/// line or column.
 pub(crate) fn malformed(operation: OperationKind, detail: String, body: &[u8]) -> Error {
     Error::Undecodable {
         operation,

@@ -6,11 +6,11 @@
 //! A token is valid for an hour; [`crate::AuthTokenLifecycle`] says when to renew it.
 
 use paytoken_types::{GatewayResult, MemberId, PartnerId, Timestamp};
-use serde::Deserialize;
 
 use super::{Operation, SMALL_BODY};
-use crate::answer::{Blank, Field, Loose, Object, Text, wire_object};
+use crate::answer::{Blank, Field, FromJson, Loose, Object, Text, wire_object};
 use crate::context::Username;
+use crate::json::{JsonError, Reader};
 use crate::wire::{self, WireResult, require_success};
 use crate::{AuthToken, Context, Error, OperationKind, Request, fields, request};
 
@@ -95,9 +95,9 @@ impl Blank for Secret {
     }
 }
 
-impl<'de> Deserialize<'de> for Secret {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = Text::deserialize(deserializer)?;
+impl FromJson for Secret {
+    fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
+        let text = Text::from_json(reader)?;
         Ok(Self(text.0.map(zeroize::Zeroizing::new)))
     }
 }
