@@ -60,21 +60,20 @@ impl PaymentBrand {
     /// with [`CardNumber::brand`](crate::CardNumber::brand).
     #[must_use]
     pub fn of_digits(digits: &str) -> Option<Self> {
-        // The leading digits, up to six, read once; a shorter prefix is a division away.
-        let mut lead: u32 = 0;
-        let mut count: u32 = 0;
-        for byte in digits.bytes().take(6) {
+        // The leading digits, up to six, read once: `prefixes[n]` is the number of the first
+        // `n`, for as many as there are.
+        let mut prefixes = [0_u32; 7];
+        let mut count = 0;
+        let mut lead = 0_u32;
+        for (byte, slot) in digits.bytes().zip(prefixes.iter_mut().skip(1)) {
             if !byte.is_ascii_digit() {
                 break;
             }
             lead = lead * 10 + u32::from(byte - b'0');
+            *slot = lead;
             count += 1;
         }
-        let prefix = |len: usize| {
-            let len = u32::try_from(len).ok()?;
-            let drop = count.checked_sub(len)?;
-            Some(lead / 10_u32.pow(drop))
-        };
+        let prefix = |len: usize| prefixes.get(len).filter(|_| len <= count).copied();
         if prefix(2).is_some_and(|two| AMEX.contains(&two)) {
             return Some(Self::Amex);
         }

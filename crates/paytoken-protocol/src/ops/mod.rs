@@ -71,27 +71,25 @@ pub(crate) fn check_url(field: &'static str, url: &str) -> Result<(), Error> {
             .filter(|head| head.eq_ignore_ascii_case(prefix))
             .and_then(|_| url.get(prefix.len()..))
     };
-    let rest = if let Some(rest) = scheme("https://") {
-        Some(rest)
-    } else if let Some(rest) = scheme("http://") {
-        Some(rest)
-    } else {
+    let Some(rest) = scheme("https://").or_else(|| scheme("http://")) else {
         return invalid("must be an absolute http or https url");
     };
     if url.len() > MAX_URL_LEN {
         return invalid("is longer than 2048 bytes");
     }
-    let bad_byte = |b: u8| b.is_ascii_whitespace() || b.is_ascii_control();
+    // One pass over the bytes: ASCII white space and controls are all at or below a space,
+    // or DEL; other characters are looked at only in the rare URL that is not ASCII.
+    let bad_byte = |b: u8| b <= b' ' || b == 0x7f;
     let bad_char = |c: char| c.is_whitespace() || c.is_control();
     if url.bytes().any(bad_byte) || (!url.is_ascii() && url.chars().any(bad_char)) {
         return invalid("holds a space or a control character");
     }
-    let host = rest
-        .unwrap_or_default()
-        .split(['/', '?', '#'])
-        .next()
-        .unwrap_or_default();
-    if host.is_empty() {
+    let rest = rest.as_bytes();
+    let host_len = rest
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    if host_len == 0 {
         return invalid("has no host");
     }
     Ok(())
