@@ -19,7 +19,9 @@
 //!   repeated keys wins, unknown keys skipped.
 //!
 //! So decoding an answer fails only when the body is not JSON at all; which fields then
-//! decide the verdict, and how, is each operation's business (`crate::outcome`).
+//! decide the verdict, and how, is each operation's business (`crate::outcome`). The JSON
+//! itself is read in one pass by the crate's own reader (`crate::json`), which hands these
+//! types keys and strings as slices of the body.
 
 use alloc::borrow::Cow;
 use core::fmt;
@@ -492,6 +494,16 @@ mod tests {
         let odd = read(r#"{"inner":5,"items":[1,{"name":"c"},"x",{"name":""}]}"#);
         assert!(odd.inner.0.is_none());
         assert_eq!(odd.items.0.len(), 1);
+    }
+
+    #[test]
+    fn what_serde_json_refused_is_read_now() {
+        // A number no float holds, where an object belongs, failed the whole answer; half a
+        // surrogate pair made the text absent.
+        let sample = read(r#"{"inner":1e400,"items":-1e999,"note":"a\ud800b","amount":1e400}"#);
+        assert!(sample.inner.0.is_none() && sample.items.0.is_empty());
+        assert_eq!(sample.note.0.as_deref(), Some("a\u{fffd}b"));
+        assert_eq!(sample.amount.0.raw(), Some("1e400"));
     }
 
     #[test]
