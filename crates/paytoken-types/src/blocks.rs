@@ -81,11 +81,7 @@ impl FormFields for Customer {
             field_name!("phone"),
             self.phone.as_ref().map(Phone::as_str),
         );
-        form.prefixed_optional(
-            prefix,
-            field_name!("telnocc"),
-            self.telnocc.as_ref().map(TelephoneCountryCode::as_str),
-        );
+        form.prefixed_optional(prefix, field_name!("telnocc"), self.telnocc.as_ref());
         if let Some(birth_date) = &self.birth_date {
             form.prefixed(prefix, field_name!("birthDate"), &birth_date.to_wire());
         }
@@ -138,20 +134,12 @@ impl FormFields for Shipping {
     const PREFIX: FieldName = FieldName::new("shipping.");
 
     fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
-        form.prefixed_optional(
-            prefix,
-            field_name!("country"),
-            self.country.as_ref().map(CountryCode::as_str),
-        );
+        form.prefixed_optional(prefix, field_name!("country"), self.country.as_ref());
         form.prefixed_optional(prefix, field_name!("city"), self.city.as_deref());
         form.prefixed_optional(prefix, field_name!("state"), self.state.as_deref());
         form.prefixed_optional(prefix, field_name!("postcode"), self.postcode.as_deref());
         form.prefixed_optional(prefix, field_name!("street1"), self.street1.as_deref());
-        form.prefixed_optional(
-            prefix,
-            field_name!("language"),
-            self.language.as_ref().map(LanguageCode::as_str),
-        );
+        form.prefixed_optional(prefix, field_name!("language"), self.language.as_ref());
         form.prefixed_optional(prefix, field_name!("givenName"), self.given_name.as_deref());
         form.prefixed_optional(prefix, field_name!("surname"), self.surname.as_deref());
     }
@@ -192,11 +180,7 @@ impl FormFields for Billing {
     const PREFIX: FieldName = FieldName::new("billing.");
 
     fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
-        form.prefixed_optional(
-            prefix,
-            field_name!("country"),
-            self.country.as_ref().map(CountryCode::as_str),
-        );
+        form.prefixed_optional(prefix, field_name!("country"), self.country.as_ref());
         form.prefixed_optional(prefix, field_name!("city"), self.city.as_deref());
         form.prefixed_optional(prefix, field_name!("state"), self.state.as_deref());
         form.prefixed_optional(prefix, field_name!("postcode"), self.postcode.as_deref());
@@ -218,7 +202,7 @@ impl FormFields for Card {
     const PREFIX: FieldName = FieldName::new("card.");
 
     fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
-        form.prefixed(prefix, field_name!("number"), self.number.expose_digits());
+        form.prefixed(prefix, field_name!("number"), &self.number);
         form.prefixed(
             prefix,
             field_name!("expiryMonth"),
@@ -229,7 +213,7 @@ impl FormFields for Card {
             field_name!("expiryYear"),
             &self.expiry_year.to_wire(),
         );
-        form.prefixed(prefix, field_name!("cvv"), self.cvv.expose_digits());
+        form.prefixed(prefix, field_name!("cvv"), &self.cvv);
         form.prefixed_optional(prefix, field_name!("holder"), self.holder.as_deref());
     }
 }

@@ -189,6 +189,28 @@ impl Cvv {
     }
 }
 
+/// The digits go on the wire as bytes; a checksum never signs a card number, so the text
+/// is for completeness.
+impl crate::form::FormValue for CardNumber {
+    fn form_bytes(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+
+    fn form_text(&self) -> &str {
+        self.expose_digits()
+    }
+}
+
+impl crate::form::FormValue for Cvv {
+    fn form_bytes(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+
+    fn form_text(&self) -> &str {
+        self.expose_digits()
+    }
+}
+
 impl Drop for Cvv {
     fn drop(&mut self) {
         self.0.wipe();

@@ -227,6 +227,16 @@ impl FromStr for BirthDate {
 
 deserialize_from_str!(BirthDate, TelephoneCountryCode);
 
+impl crate::form::FormValue for TelephoneCountryCode {
+    fn form_bytes(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+
+    fn form_text(&self) -> &str {
+        self.as_str()
+    }
+}
+
 /// A country as a two-letter code in upper case (ISO 3166-1 alpha-2), such as `DE`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CountryCode([u8; 2]);
@@ -294,6 +304,26 @@ impl LanguageCode {
 }
 
 text_value!(Email, Phone, CountryCode, LanguageCode);
+
+impl crate::form::FormValue for CountryCode {
+    fn form_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    fn form_text(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl crate::form::FormValue for LanguageCode {
+    fn form_bytes(&self) -> &[u8] {
+        self.code.get(..usize::from(self.len)).unwrap_or_default()
+    }
+
+    fn form_text(&self) -> &str {
+        self.as_str()
+    }
+}
 
 /// Checks a free-text field (a name, a city, a street): not blank, no control characters.
 ///

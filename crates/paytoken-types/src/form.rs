@@ -282,9 +282,8 @@ impl<'a> FormWriter<'a> {
                         10..=99 => 1,
                         _ => 0,
                     };
-                    self.out.extend_from_slice(
-                        digits.as_str().as_bytes().get(skip..).unwrap_or_default(),
-                    );
+                    self.out
+                        .extend_from_slice(digits.as_bytes().get(skip..).unwrap_or_default());
                 }
             }
             IpAddr::V6(v6) => self.prefixed_display(prefix, name, &v6),
@@ -293,6 +292,8 @@ impl<'a> FormWriter<'a> {
 
     /// Writes `{prefix}{name}=` (after a `&` when the body is not empty), with room for
     /// `value_room` more bytes after it. Never signed: a signer sees text fields only.
+    /// Inlined: called once per field, its call cost was a fifth of its work.
+    #[inline(always)]
     fn name(&mut self, prefix: FieldName, name: FieldName, value_room: usize) {
         let name_room = (prefix.as_str().len() + name.as_str().len()).saturating_mul(3);
         make_room(
@@ -302,14 +303,22 @@ impl<'a> FormWriter<'a> {
         if !self.out.is_empty() {
             self.out.push(b'&');
         }
-        for part in [prefix, name] {
-            if part.is_plain() {
-                self.out.extend_from_slice(part.as_str().as_bytes());
-            } else {
-                encode_in_room(self.out, part.as_str().as_bytes());
-            }
+        // A field outside a block has an empty prefix: no copy for it.
+        if !prefix.as_str().is_empty() {
+            self.part(prefix);
         }
+        self.part(name);
         self.out.push(b'=');
+    }
+
+    /// Writes a name or a prefix, in room already made.
+    #[inline(always)]
+    fn part(&mut self, part: FieldName) {
+        if part.is_plain() {
+            self.out.extend_from_slice(part.as_str().as_bytes());
+        } else {
+            encode_in_room(self.out, part.as_str().as_bytes());
+        }
     }
 
     /// Writes a whole block under its own prefix.
@@ -402,14 +411,23 @@ pub fn encode_into(out: &mut Vec<u8>, bytes: &[u8]) {
 /// [`encode_into`] where room for `bytes` at their longest has been made.
 ///
 /// Names, ids, amounts and codes need no escape, so the common case is one branch-free
-/// check and one copy. Text with escapes is written byte by byte.
+/// check and one copy, inlined where a field is written. Text with escapes is written byte
+/// by byte, out of line.
+#[inline(always)]
 fn encode_in_room(out: &mut Vec<u8>, bytes: &[u8]) {
     if all_stay(bytes) {
         out.extend_from_slice(bytes);
-        return;
+    } else {
+        encode_escaped(out, bytes);
     }
-    // Text with escapes, byte by byte: in this mix escapes come every few bytes, where
-    // copying runs costs more than it saves.
+}
+
+/// [`encode_in_room`] for text with at least one escape: byte by byte, since in this mix
+/// escapes come every few bytes, where copying runs costs more than it saves. (Writing
+/// into zeros laid out in the room, to save the capacity check of each `push`, measured
+/// 7 % slower on the payment form.)
+#[inline(never)]
+fn encode_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
     for &byte in bytes {
         if stays_fast(byte) {
             out.push(byte);

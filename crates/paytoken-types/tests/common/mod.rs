@@ -104,7 +104,7 @@ impl PaymentForm {
             paytoken_types::field_name!("merchantTransactionId"),
             self.merchant_transaction_id.as_str(),
         );
-        form.field(paytoken_types::field_name!("amount"), amount.as_str());
+        form.field(paytoken_types::field_name!("amount"), &amount);
         form.field(paytoken_types::field_name!("currency"), &self.currency);
         form.field(
             paytoken_types::field_name!("paymentBrand"),
