@@ -106,6 +106,7 @@ const fn ends_plain_run(byte: u8) -> bool {
 ///
 /// Eight bytes at a time, in a word: most of an answer is strings, and this scan was the
 /// largest part of reading one.
+#[inline(always)]
 fn plain_len(bytes: &[u8]) -> usize {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
@@ -351,8 +352,17 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The next byte after white space, not consumed.
+    /// The next byte after white space, not consumed. Compact JSON has no space between
+    /// tokens, so the byte at hand is looked at first.
+    #[inline(always)]
     fn peek(&mut self) -> Result<u8, JsonError> {
+        match self.byte() {
+            Some(byte) if !is_space(byte) => Ok(byte),
+            _ => self.peek_past_space(),
+        }
+    }
+
+    fn peek_past_space(&mut self) -> Result<u8, JsonError> {
         self.skip_space();
         self.byte().ok_or_else(|| self.error(Problem::Eof))
     }
