@@ -14,7 +14,9 @@
 
 use paytoken_types::{Amount, Currency, Timestamp, TransactionState};
 
-use crate::answer::{Blank, Field, FromJson, Loose, Object, ReadObject, Text, wire_object};
+use crate::answer::{
+    Blank, Field, FromJson, Loose, Object, ReadObject, Text, trimmed, wire_object,
+};
 use crate::json::{JsonError, Kind, Reader};
 
 /// One invoice.
@@ -103,7 +105,7 @@ impl Invoice {
         ) -> Result<Option<Field<T>>, JsonError> {
             Loose::from_json(reader).map(|loose| loose.0)
         }
-        match key.trim() {
+        match trimmed(key) {
             "amount" => self.amount = loose(reader)?,
             "currency" => self.currency = loose(reader)?,
             "expirationPeriod" => self.expiration_period = text(reader)?,
@@ -138,7 +140,7 @@ impl ReadObject for Invoice {
 
 /// Whether a key is a position label: digits, maybe with stray spaces around them.
 fn is_position(key: &str) -> bool {
-    let key = key.trim();
+    let key = trimmed(key);
     !key.is_empty() && key.bytes().all(|b| b.is_ascii_digit())
 }
 

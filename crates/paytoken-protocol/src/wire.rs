@@ -3,7 +3,9 @@
 
 use paytoken_types::{GatewayResult, MemberId, PartnerId, ResultCode, Tolerant};
 
-use crate::answer::{Blank, Field, FromJson, Loose, Object, ReadObject, Text, wire_object};
+use crate::answer::{
+    Blank, Field, FromJson, Loose, Object, ReadObject, Text, trimmed, wire_object,
+};
 use crate::excerpt::excerpt;
 use crate::json::{JsonError, Reader, line_and_column};
 use crate::{Error, OperationKind, Refusal};
@@ -128,7 +130,7 @@ pub(crate) fn deciding_id<T: Tolerant>(
     text: Option<&str>,
     body: &[u8],
 ) -> Result<Option<T>, Error> {
-    let Some(text) = text.filter(|text| text.trim() != "-") else {
+    let Some(text) = text.filter(|text| trimmed(text) != "-") else {
         return Ok(None);
     };
     T::read_tolerant(text)
