@@ -422,21 +422,54 @@ fn encode_in_room(out: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
-/// [`encode_in_room`] for text with at least one escape: byte by byte, since in this mix
-/// escapes come every few bytes, where copying runs costs more than it saves. (Writing
-/// into zeros laid out in the room, to save the capacity check of each `push`, measured
-/// 7 % slower on the payment form.)
+/// What each byte becomes: up to three bytes, and how many of them count.
+const ENCODED: [[u8; 4]; 256] = {
+    let mut table = [[0; 4]; 256];
+    let mut index = 0;
+    while index < 256 {
+        #[expect(clippy::as_conversions, reason = "index < 256 fits in u8")]
+        let b = index as u8;
+        #[expect(clippy::indexing_slicing, reason = "index < 256, the table's length")]
+        let slot = &mut table[index];
+        *slot = if stays(b) {
+            [b, 0, 0, 1]
+        } else if b == b' ' {
+            [b'+', 0, 0, 1]
+        } else {
+            #[expect(clippy::indexing_slicing, reason = "a nibble is below 16")]
+            let (high, low) = (HEX_UPPER[index >> 4], HEX_UPPER[index & 0x0f]);
+            [b'%', high, low, 3]
+        };
+        index += 1;
+    }
+    table
+};
+
+/// How many input bytes [`encode_escaped`] encodes on the stack before one copy out.
+const CHUNK: usize = 64;
+
+/// [`encode_in_room`] for text with at least one escape. Each byte's encoding comes from a
+/// table and is written whole, three bytes every time, the count deciding where the next
+/// one starts: no branch on the text, whose escapes come at no predictable place. A
+/// chunk is encoded on the stack, copied out in one go, and wiped there.
 #[inline(never)]
 fn encode_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
-    for &byte in bytes {
-        if stays_fast(byte) {
-            out.push(byte);
-        } else if byte == b' ' {
-            out.push(b'+');
-        } else {
-            let hex = |nibble: u8| HEX_UPPER.get(usize::from(nibble)).copied().unwrap_or(b'0');
-            out.extend_from_slice(&[b'%', hex(byte >> 4), hex(byte & 0x0f)]);
+    let mut encoded = [0_u8; 3 * CHUNK];
+    for chunk in bytes.chunks(CHUNK) {
+        let mut len = 0;
+        for &byte in chunk {
+            let entry = ENCODED.get(usize::from(byte)).copied().unwrap_or_default();
+            let [first, second, third, count] = entry;
+            // Invariant: `len` is at most three bytes per byte before this one, so there
+            // is room for three more and the write is never skipped.
+            if let Some(slots) = encoded.get_mut(len..len + 3) {
+                slots.copy_from_slice(&[first, second, third]);
+            }
+            len += usize::from(count);
         }
+        let used = encoded.get_mut(..len).unwrap_or_default();
+        out.extend_from_slice(used);
+        used.zeroize();
     }
 }
 

@@ -21,6 +21,8 @@ fn any_text() -> impl Strategy<Value = String> {
         any::<String>(),
         "[ &=+%/?#a-zA-Z0-9*._~-]{0,24}",
         proptest::collection::vec(any::<char>(), 0..16).prop_map(|c| c.into_iter().collect()),
+        // Longer than the encoder's chunk of escaped text, across its boundaries.
+        "[ &=%/é€a-z0-9]{60,200}",
     ]
 }
 
