@@ -27,6 +27,7 @@ use alloc::borrow::Cow;
 use core::fmt;
 
 use paytoken_types::Tolerant;
+pub(crate) use paytoken_types::trimmed;
 
 use crate::json::{JsonError, Kind, Reader, is_blank_text};
 
@@ -220,19 +221,6 @@ fn one_or_many<'a>(reader: &mut Reader<'a>) -> Result<Option<Cow<'a, str>>, Json
         0 => Ok(None),
         1 => Ok(first),
         _ => reader.since(start).map(|json| Some(Cow::Borrowed(json))),
-    }
-}
-
-/// `text.trim()`, with the common case (an ASCII character at each end that is not a
-/// space) answered from the two ends alone.
-pub(crate) fn trimmed(text: &str) -> &str {
-    let plain_end =
-        |byte: Option<&u8>| byte.is_some_and(|&b| b.is_ascii() && !b.is_ascii_whitespace());
-    let bytes = text.as_bytes();
-    if plain_end(bytes.first()) && plain_end(bytes.last()) {
-        text
-    } else {
-        text.trim()
     }
 }
 

@@ -589,10 +589,11 @@ impl<'a> Reader<'a> {
 }
 
 /// Whether `text` is empty or white space only, answered from its first byte when that is
-/// an ASCII character other than a space.
+/// a visible ASCII character (`is_ascii_whitespace` would not do: it leaves out the
+/// vertical tab, which `trim` counts).
 pub(crate) fn is_blank_text(text: &str) -> bool {
     match text.as_bytes().first() {
-        Some(&first) if first.is_ascii() && !first.is_ascii_whitespace() => false,
+        Some(&first) if first > b' ' && first.is_ascii() => false,
         _ => text.trim().is_empty(),
     }
 }
@@ -725,6 +726,7 @@ mod tests {
             ("null", true),
             (r#""  ""#, true),
             (r#""\u0020""#, true),
+            (r#""\u000b""#, true),
             (r#"{"a":"","b":[null,{}]}"#, true),
             (r#"{"a":0}"#, false),
             ("[false]", false),

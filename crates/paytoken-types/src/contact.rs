@@ -330,7 +330,7 @@ impl crate::form::FormValue for LanguageCode {
 /// # Errors
 /// [`Error::Empty`] for blank text, [`Error::InvalidCharacter`] for a control character.
 pub fn check_free_text(field: &'static str, text: &str) -> Result<(), Error> {
-    if text.trim().is_empty() {
+    if crate::trimmed(text).is_empty() {
         return Err(Error::Empty { field });
     }
     check_chars(field, text, "no control characters", |c| !c.is_control())

@@ -46,7 +46,7 @@ macro_rules! open_enum {
         /// deployments use instead of the code; anything else is kept as `Other`, as it came.
         impl crate::Tolerant for $name {
             fn read_tolerant(text: &str) -> Option<Self> {
-                let trimmed = text.trim();
+                let trimmed = crate::trimmed(text);
                 $(
                     if trimmed.eq_ignore_ascii_case($wire)
                         $(|| trimmed.eq_ignore_ascii_case($alias))*

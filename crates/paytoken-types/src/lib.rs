@@ -106,4 +106,4 @@ pub use id::{
 pub use merchant_transaction_id::{MAX_MERCHANT_TRANSACTION_ID_CHARS, MerchantTransactionId};
 pub use result_code::{CodeFamily, GatewayResult, ResultCode};
 pub use timestamp::Timestamp;
-pub use tolerant::Tolerant;
+pub use tolerant::{Tolerant, trimmed};

@@ -49,7 +49,7 @@ impl MerchantTransactionId {
     /// [`MAX_MERCHANT_TRANSACTION_ID_CHARS`] characters, [`Error::InvalidCharacter`] for a
     /// control character or `|`.
     pub fn new(value: &str) -> Result<Self, Error> {
-        if value.trim().is_empty() {
+        if crate::trimmed(value).is_empty() {
             return Err(Error::Empty { field: Self::FIELD });
         }
         check_len(

@@ -174,7 +174,7 @@ impl FromStr for Timestamp {
     type Err = Error;
 
     fn from_str(text: &str) -> Result<Self, Error> {
-        if text.trim().is_empty() {
+        if crate::trimmed(text).is_empty() {
             return Err(Error::Empty { field: FIELD });
         }
         let malformed = Error::Malformed {

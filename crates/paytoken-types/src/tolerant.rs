@@ -14,6 +14,30 @@ use crate::{
     PartnerId, PaymentId, RegistrationId, Timestamp,
 };
 
+/// `text.trim()`, answered from the two ends alone in the common case (a visible ASCII
+/// character at each end), where `trim` walks characters from both ends.
+///
+/// ```
+/// use paytoken_types::trimmed;
+///
+/// assert_eq!(trimmed("EUR"), "EUR");
+/// assert_eq!(trimmed(" 50.00\n"), "50.00");
+/// assert_eq!(trimmed("\u{a0}x\u{a0}"), "x");
+/// assert_eq!(trimmed("x\u{b}"), "x");
+/// ```
+#[must_use]
+pub fn trimmed(text: &str) -> &str {
+    // Above the space and ASCII: never white space. (`is_ascii_whitespace` would not do:
+    // it leaves out the vertical tab, which `trim` removes.)
+    let plain_end = |byte: Option<&u8>| byte.is_some_and(|&b| b > b' ' && b.is_ascii());
+    let bytes = text.as_bytes();
+    if plain_end(bytes.first()) && plain_end(bytes.last()) {
+        text
+    } else {
+        text.trim()
+    }
+}
+
 /// A value read from an answer's text in any of the forms gateways are seen to send.
 ///
 /// ```
@@ -41,7 +65,7 @@ impl Tolerant for String {
 /// (`50`, `50.0`, `50.00`, `50.000`, `050.00`, `.5`). No sign, no exponent, no grouping.
 impl Tolerant for Amount {
     fn read_tolerant(text: &str) -> Option<Self> {
-        let text = text.trim();
+        let text = trimmed(text);
         let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
         let all_digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
         if (whole.is_empty() && fraction.is_empty()) || !all_digits(whole) || !all_digits(fraction)
@@ -66,7 +90,7 @@ impl Tolerant for Amount {
 /// Three ASCII letters in any case.
 impl Tolerant for Currency {
     fn read_tolerant(text: &str) -> Option<Self> {
-        let text = text.trim();
+        let text = trimmed(text);
         let mut code = [0u8; 3];
         if text.len() != 3 || !text.bytes().all(|b| b.is_ascii_alphabetic()) {
             return None;
@@ -81,14 +105,14 @@ impl Tolerant for Currency {
 /// One or two digits, `1` to `12`.
 impl Tolerant for ExpiryMonth {
     fn read_tolerant(text: &str) -> Option<Self> {
-        Self::new(small_number(text.trim(), 2)?.try_into().ok()?).ok()
+        Self::new(small_number(trimmed(text), 2)?.try_into().ok()?).ok()
     }
 }
 
 /// Four digits, or two (`30` is 2030).
 impl Tolerant for ExpiryYear {
     fn read_tolerant(text: &str) -> Option<Self> {
-        let text = text.trim();
+        let text = trimmed(text);
         let year = small_number(text, 4)?;
         let year = match text.len() {
             2 => 2000 + year,
@@ -112,7 +136,7 @@ fn small_number(text: &str, max_digits: usize) -> Option<u16> {
 /// day-first `dd-MM-yyyy HH:mm:ss` or `dd/MM/yyyy HH:mm:ss`. A date alone is midnight.
 impl Tolerant for Timestamp {
     fn read_tolerant(text: &str) -> Option<Self> {
-        let text = text.trim();
+        let text = trimmed(text);
         if let Ok(timestamp) = text.parse() {
             return Some(timestamp);
         }
@@ -183,7 +207,7 @@ macro_rules! tolerant_by_trimmed_parse {
         /// The strict form, around blanks.
         impl Tolerant for $ty {
             fn read_tolerant(text: &str) -> Option<Self> {
-                text.trim().parse().ok()
+                trimmed(text).parse().ok()
             }
         }
     )+};

@@ -60,6 +60,11 @@ proptest! {
     }
 
     #[test]
+    fn trimmed_is_trim(text in prop_oneof![any_text(), "[\\x00-\\x20\\x7f\\u{85}\\u{a0}a]{0,4}"]) {
+        prop_assert_eq!(paytoken_types::trimmed(&text), text.trim());
+    }
+
+    #[test]
     fn amounts_print_and_parse_back(minor in any::<u64>()) {
         let amount = Amount::from_minor_units(minor);
         let text = amount.to_wire();
