@@ -175,9 +175,10 @@ pub(crate) trait FromJson: Sized {
 }
 
 /// How an object of an answer is read, the reader standing at its `{`: what
-/// `wire_object!` writes.
-pub(crate) trait ReadObject: Sized {
-    fn read_object(reader: &mut Reader<'_>) -> Result<Self, JsonError>;
+/// `wire_object!` writes. The fields are read into an object in place (an answer's object
+/// is large, and moving it costs a copy each time).
+pub(crate) trait ReadObject: Default {
+    fn read_fields(&mut self, reader: &mut Reader<'_>) -> Result<(), JsonError>;
 }
 
 /// The text of any JSON value, as [`Loose`] and [`Text`] read it; `None` for absence.
@@ -305,7 +306,8 @@ impl<T: ReadObject + Blank> FromJson for Object<T> {
     fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
         match reader.kind()? {
             Kind::Object => {
-                let object = T::read_object(reader)?;
+                let mut object = T::default();
+                object.read_fields(reader)?;
                 Ok(Self((!object.is_blank()).then_some(object)))
             }
             Kind::Array => {
@@ -379,20 +381,19 @@ macro_rules! wire_object {
         }
 
         impl $crate::answer::ReadObject for $name {
-            fn read_object(
+            fn read_fields(
+                &mut self,
                 reader: &mut $crate::json::Reader<'_>,
-            ) -> Result<Self, $crate::json::JsonError> {
-                let mut object = Self::default();
+            ) -> Result<(), $crate::json::JsonError> {
                 reader.object(|reader, key| {
                     match $crate::answer::trimmed(key) {
                         $($key $(| $alias)* => {
-                            object.$field = $crate::answer::FromJson::from_json(reader)?;
+                            self.$field = $crate::answer::FromJson::from_json(reader)?;
                         })+
                         _ => reader.skip()?,
                     }
                     Ok(())
-                })?;
-                Ok(object)
+                })
             }
         }
 

@@ -131,10 +131,8 @@ impl Invoice {
 }
 
 impl ReadObject for Invoice {
-    fn read_object(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
-        let mut invoice = Self::default();
-        reader.object(|reader, key| invoice.read_field(key, reader))?;
-        Ok(invoice)
+    fn read_fields(&mut self, reader: &mut Reader<'_>) -> Result<(), JsonError> {
+        reader.object(|reader, key| self.read_field(key, reader))
     }
 }
 

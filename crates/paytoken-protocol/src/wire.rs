@@ -7,7 +7,7 @@ use crate::answer::{
     Blank, Field, FromJson, Loose, Object, ReadObject, Text, trimmed, wire_object,
 };
 use crate::excerpt::excerpt;
-use crate::json::{JsonError, Reader, line_and_column};
+use crate::json::{JsonError, Kind, Reader, line_and_column};
 use crate::{Error, OperationKind, Refusal};
 
 /// Checks the status and reads the JSON body into `T`, an object declared with
@@ -35,7 +35,19 @@ pub(crate) fn decode<T: ReadObject + Blank>(
         )
     })?;
     let mut reader = Reader::new(text);
-    let read = Object::<T>::from_json(&mut reader).and_then(|object| {
+    // The common answer, an object, is read in place; a list's first object as any
+    // nested object is.
+    let read = match reader.kind() {
+        Ok(Kind::Object) => {
+            let mut object = T::default();
+            object
+                .read_fields(&mut reader)
+                .map(|()| Object((!object.is_blank()).then_some(object)))
+        }
+        Ok(_) => Object::<T>::from_json(&mut reader),
+        Err(error) => Err(error),
+    }
+    .and_then(|object| {
         reader.finish()?;
         Ok(object)
     });
