@@ -34,26 +34,25 @@ pub(crate) fn decode<T: ReadObject + Blank>(
             body,
         )
     })?;
+    // The answer's object is large: it is read in place and moved once, when returned. A
+    // list's first object is read as any nested object is.
     let mut reader = Reader::new(text);
-    // The common answer, an object, is read in place; a list's first object as any
-    // nested object is.
+    let mut object = T::default();
     let read = match reader.kind() {
-        Ok(Kind::Object) => {
-            let mut object = T::default();
-            object
-                .read_fields(&mut reader)
-                .map(|()| Object((!object.is_blank()).then_some(object)))
-        }
-        Ok(_) => Object::<T>::from_json(&mut reader),
+        Ok(Kind::Object) => object.read_fields(&mut reader).map(|()| true),
+        Ok(_) => Object::<T>::from_json(&mut reader).map(|Object(first)| match first {
+            Some(first) => {
+                object = first;
+                true
+            }
+            None => false,
+        }),
         Err(error) => Err(error),
     }
-    .and_then(|object| {
-        reader.finish()?;
-        Ok(object)
-    });
+    .and_then(|found| reader.finish().map(|()| found));
     match read {
-        Ok(Object(Some(object))) => Ok(object),
-        Ok(Object(None)) => Err(malformed(
+        Ok(true) if !object.is_blank() => Ok(object),
+        Ok(_) => Err(malformed(
             operation,
             "the answer is not a json object".to_owned(),
             body,
