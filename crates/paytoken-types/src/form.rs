@@ -347,17 +347,26 @@ impl fmt::Write for Encoding<'_> {
 /// Makes room for `needed` more bytes without leaving a copy behind: when `out` must grow,
 /// its bytes move to a new buffer and the old one is wiped before it is freed (a plain
 /// `Vec` growth would free the old bytes, card numbers included, as they are).
+#[inline(always)]
 fn make_room(out: &mut Vec<u8>, needed: usize) {
-    if out.capacity() - out.len() >= needed {
-        return;
+    if out.capacity() - out.len() < needed {
+        grow_wiping(out, needed);
     }
+}
+
+/// The rare half of [`make_room`], out of line so the check stays small where it is inlined.
+#[cold]
+#[inline(never)]
+fn grow_wiping(out: &mut Vec<u8>, needed: usize) {
     let wanted = out
         .len()
         .saturating_add(needed)
         .max(out.capacity().saturating_mul(2));
     let mut bigger = Vec::with_capacity(wanted);
     bigger.extend_from_slice(out);
-    out.zeroize();
+    // As one slice each, not zeroize's element-by-element `Vec` wipe.
+    out.as_mut_slice().zeroize();
+    out.spare_capacity_mut().zeroize();
     *out = bigger;
 }
 

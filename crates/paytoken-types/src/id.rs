@@ -17,7 +17,13 @@ use crate::serde_support::deserialize_from_str;
 pub const MAX_ID_LEN: usize = 32;
 
 fn parse_id(field: &'static str, value: &str) -> Result<InlineAscii<MAX_ID_LEN>, Error> {
-    check_len(field, value.chars().count(), 1, MAX_ID_LEN)?;
+    // Characters, not bytes, in the error; for ASCII text (every valid id) the same.
+    let len = if value.is_ascii() {
+        value.len()
+    } else {
+        value.chars().count()
+    };
+    check_len(field, len, 1, MAX_ID_LEN)?;
     check_chars(field, value, "ascii letters and digits", |c| {
         c.is_ascii_alphanumeric()
     })?;
