@@ -164,7 +164,10 @@ mod tests {
 
     /// The check as it was before its fast path: a walk by character.
     fn by_character(value: &str, allowed: impl Fn(char) -> bool) -> Option<usize> {
-        value.chars().position(|c| !allowed(c)).map(|index| index + 1)
+        value
+            .chars()
+            .position(|c| !allowed(c))
+            .map(|index| index + 1)
     }
 
     fn position_of(result: Result<(), Error>) -> Option<usize> {
