@@ -3,8 +3,12 @@
 //! paytoken's own automation, run as `cargo xtask <command>` (an alias in
 //! `.cargo/config.toml`). It needs nothing but cargo: tools it uses are installed by it.
 //!
-//! - `cargo xtask ci`: every check CI makes, in order, stopping at the first failure:
-//!   formatting, clippy with `-D warnings` on all targets, the tests, the docs with
+//! It works from any folder of the project: it moves to the project's root first, and every
+//! path it names is from there.
+//!
+//! - `cargo xtask ci [--skip-tests]`: every check CI makes, in order, stopping at the first
+//!   failure: formatting, clippy with `-D warnings` on all targets, the tests (left out with
+//!   `--skip-tests`, which `.ci/run` passes because it has just run them), the docs with
 //!   `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and `paytoken`
 //!   without its `hyper` feature) depends on no I/O crate, the check that no crate's
 //!   modules import each other in a circle, `cargo deny`, and the fuzz
@@ -24,6 +28,7 @@
 use std::env;
 use std::path::Path;
 use std::process::{Command, ExitCode};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 mod bench;
@@ -42,20 +47,29 @@ const NO_STD_CRATES: [&str; 2] = ["paytoken-types", "paytoken-checksum"];
 const CARGO_DENY_VERSION: &str = "0.20.2";
 
 fn main() -> ExitCode {
+    // The xtask package sits one folder below the project's root.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if let Err(error) = env::set_current_dir(&root) {
+        eprintln!(
+            "xtask: cannot move to the project root {}: {error}",
+            root.display()
+        );
+        return ExitCode::FAILURE;
+    }
     let args: Vec<String> = env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("ci") => ci(),
-        Some("bench") => bench::run(args.get(1..).unwrap_or_default()),
-        Some("fuzz") => match args.get(1).map(String::as_str) {
-            Some("--smoke") => fuzz::run(SMOKE_SECONDS),
-            Some("--long") => fuzz::run(LONG_SECONDS),
-            _ => {
-                eprintln!("usage: cargo xtask fuzz --smoke | --long");
-                return ExitCode::from(2);
-            }
-        },
+    let result = match (
+        args.first().map(String::as_str),
+        args.get(1).map(String::as_str),
+    ) {
+        (Some("ci"), None) => ci(Tests::Run),
+        (Some("ci"), Some("--skip-tests")) => ci(Tests::Skip),
+        (Some("bench"), _) => bench::run(args.get(1..).unwrap_or_default()),
+        (Some("fuzz"), Some("--smoke")) => fuzz::run(SMOKE_SECONDS),
+        (Some("fuzz"), Some("--long")) => fuzz::run(LONG_SECONDS),
         _ => {
-            eprintln!("usage: cargo xtask ci | bench [criterion args] | fuzz --smoke|--long");
+            eprintln!(
+                "usage: cargo xtask ci [--skip-tests] | bench [criterion args] | fuzz --smoke|--long"
+            );
             return ExitCode::from(2);
         }
     };
@@ -68,9 +82,10 @@ fn main() -> ExitCode {
     }
 }
 
-/// The cargo that runs this xtask, or `cargo`.
-fn cargo_program() -> String {
-    env::var("CARGO").unwrap_or_else(|_| String::from("cargo"))
+/// The cargo that runs this xtask (`$CARGO`, looked up once), or `cargo`.
+fn cargo_program() -> &'static str {
+    static CARGO: OnceLock<String> = OnceLock::new();
+    CARGO.get_or_init(|| env::var("CARGO").unwrap_or_else(|_| String::from("cargo")))
 }
 
 /// Runs `cargo` with `args` (and extra environment), failing on a non-zero exit.
@@ -96,8 +111,7 @@ fn cargo(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
 
 /// Runs `cargo` and returns its standard output.
 fn cargo_output(args: &[&str]) -> Result<String, String> {
-    let cargo = env::var("CARGO").unwrap_or_else(|_| String::from("cargo"));
-    let output = Command::new(cargo)
+    let output = Command::new(cargo_program())
         .args(args)
         .output()
         .map_err(|error| format!("cannot run cargo: {error}"))?;
@@ -111,7 +125,15 @@ fn cargo_output(args: &[&str]) -> Result<String, String> {
     String::from_utf8(output.stdout).map_err(|_| String::from("cargo printed non-UTF-8"))
 }
 
-fn ci() -> Result<(), String> {
+/// Whether `cargo xtask ci` runs the test suite.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tests {
+    Run,
+    /// `.ci/run` has just run the README's test command.
+    Skip,
+}
+
+fn ci(tests: Tests) -> Result<(), String> {
     cargo(&["fmt", "--all", "--check"], &[])?;
     // The fuzz package is not a workspace member, so `--all` does not reach it.
     cargo(
@@ -131,7 +153,9 @@ fn ci() -> Result<(), String> {
         ],
         &[],
     )?;
-    cargo(&["test", "--workspace", "--locked"], &[])?;
+    if tests == Tests::Run {
+        cargo(&["test", "--workspace", "--locked"], &[])?;
+    }
     cargo(
         &["doc", "--workspace", "--no-deps", "--locked"],
         &[("RUSTDOCFLAGS", "-D warnings")],
