@@ -7,7 +7,6 @@
 //! oversized and broken answers, expired tokens, redirects; `client_secrets`: every log
 //! line and error of a whole run; `client_http2`: h2 by ALPN); and the README's examples.
 //! This library is empty on purpose: a package needs one target.
-#![allow(clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[doc = include_str!("../../README.md")]

@@ -20,8 +20,6 @@
 //!   minutes each (`--smoke` is the last step of `ci`).
 #![allow(
     clippy::print_stderr,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
     reason = "a std command-line tool that reports on stderr"
 )]
 

@@ -2,12 +2,7 @@
 //!
 //! Budget (issue "Foundation"): one checksum at most 250 ns on the project's 2-core
 //! machine, with no allocation (the computation streams into MD5 on the stack).
-#![allow(
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    missing_docs,
-    clippy::unwrap_used
-)]
+#![allow(missing_docs, clippy::unwrap_used)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use paytoken_checksum::{Credentials, SecureKey, rules};

@@ -32,6 +32,12 @@
 
 #![no_std]
 #![forbid(unsafe_code)]
+// Only the `no_std` crates ask for `core` and `alloc` over `std`: the others are std crates.
+#![warn(
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    clippy::alloc_instead_of_core
+)]
 
 extern crate alloc;
 

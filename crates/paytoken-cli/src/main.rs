@@ -21,11 +21,6 @@
 //! None.
 
 #![forbid(unsafe_code)]
-#![allow(
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    reason = "a program on std: the core and alloc paths buy nothing here"
-)]
 
 mod cli;
 mod config;

@@ -18,8 +18,6 @@
 //! a summary after it gives requests per second, client CPU per request and the ratios
 //! the client issue set: paytoken ≥ 0.9 × bare hyper and ≥ 1.2 × reqwest at 64 in flight.
 #![allow(
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
     missing_docs,
     clippy::unwrap_used,
     clippy::expect_used,
@@ -46,6 +44,14 @@ use paytoken_protocol::{AuthToken, Operation};
 use tokio::runtime::Runtime;
 
 #[path = "../../paytoken-protocol/tests/common/mod.rs"]
+#[allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "the tests' helpers, of which a bench uses a part, written as test code"
+)]
 mod common;
 
 #[path = "../../paytoken-protocol/benches/protocol/baseline.rs"]

@@ -67,11 +67,6 @@
 //! keep only the sans-IO core.
 
 #![forbid(unsafe_code)]
-#![allow(
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    reason = "a std crate (tokio, hyper): the core/alloc paths only matter for no_std crates"
-)]
 
 mod auth;
 mod body;

@@ -1,19 +1,20 @@
 //! How many allocations building and signing a request makes: the request's own parts and
 //! nothing per field. Counted by a global allocator, not timed. The test runs alone in its
 //! binary, on one thread, so the count is the request's.
-#![allow(
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    missing_docs,
-    unsafe_code
-)]
+#![cfg(test)]
 
 use paytoken_protocol::{AuthToken, Operation};
 
+#[allow(
+    dead_code,
+    reason = "the shared helpers, of which this test uses a part"
+)]
 mod common;
 #[path = "../../paytoken-types/tests/support/counting.rs"]
+#[allow(
+    unsafe_code,
+    reason = "a global allocator that counts, around the system one"
+)]
 mod counting;
 
 /// The allocations of `build`, the request it returns included (it is dropped after).

@@ -8,8 +8,6 @@
 //! is the sandbox: HTTP parsing, form decoding, checksum, state, JSON, HTTP writing, plus
 //! the loopback socket and a thin client in the same process (2 tokio workers).
 #![allow(
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
     missing_docs,
     clippy::unwrap_used,
     clippy::expect_used,
@@ -23,6 +21,14 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 #[path = "../tests/common/mod.rs"]
+#[allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "the tests' helpers, of which a bench uses a part, written as test code"
+)]
 mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

@@ -60,11 +60,6 @@
 //! The sandbox always serves HTTP/1.1 on tokio; its state lives in memory.
 
 #![forbid(unsafe_code)]
-#![allow(
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    reason = "a server on std's networking and clock: core and alloc paths buy nothing here"
-)]
 
 mod body;
 pub mod cards;

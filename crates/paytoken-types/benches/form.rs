@@ -3,18 +3,21 @@
 //!
 //! Budget (issue "One call path"): at least 2.5 times faster than `serde_urlencoded`, with
 //! no allocation after warm-up (the allocation count is asserted by `tests/no_alloc.rs`).
-#![allow(
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    missing_docs,
-    clippy::unwrap_used
-)]
+#![allow(missing_docs, clippy::unwrap_used)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use paytoken_types::form::FormWriter;
 use std::hint::black_box;
 
 #[path = "../tests/common/mod.rs"]
+#[allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "the tests' helpers, of which a bench uses a part, written as test code"
+)]
 mod common;
 
 mod interleaved;

@@ -1,18 +1,19 @@
 //! Encoding a full payment form into a reused buffer allocates nothing once the buffer has
 //! grown: counted by a global allocator, not timed.
-#![allow(
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    missing_docs,
-    unsafe_code
-)]
+#![cfg(test)]
 
 use paytoken_types::form::FormWriter;
 
+#[allow(
+    dead_code,
+    reason = "the shared helpers, of which this test uses a part"
+)]
 mod common;
 #[path = "support/counting.rs"]
+#[allow(
+    unsafe_code,
+    reason = "a global allocator that counts, around the system one"
+)]
 mod counting;
 
 #[test]

@@ -1,16 +1,6 @@
 //! What the client tests share: a client for a sandbox, test values, a certificate
 //! authority made at test time, and a tracing subscriber that keeps everything.
 
-#![allow(dead_code, reason = "each test file uses its own part of this module")]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)]
-
 use std::fmt::{self, Write as _};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

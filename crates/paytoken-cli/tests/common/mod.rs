@@ -1,20 +1,19 @@
 //! What the command's tests share: running the binary as a user does, the sandbox's
 //! merchant as flags, and a server that answers anything with a fixed body.
-#![allow(dead_code, unreachable_pub)]
 
 use std::process::Command;
 
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, Sandbox, cards};
 use serde_json::Value;
 
-pub struct Run {
+pub(crate) struct Run {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
 }
 
 impl Run {
-    pub fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         let mut lines = self.stdout.lines();
         let first = lines.next().unwrap_or_default();
         assert!(
@@ -26,7 +25,7 @@ impl Run {
     }
 
     /// JSON Lines: one object a line (`invoices --all --json`).
-    pub fn json_lines(&self) -> Vec<Value> {
+    pub(crate) fn json_lines(&self) -> Vec<Value> {
         self.stdout
             .lines()
             .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
@@ -35,7 +34,7 @@ impl Run {
 }
 
 /// Runs the binary with `args` and the environment `env` (and no other `PAYTOKEN_*`).
-pub async fn paytoken(args: &[&str], env: &[(&str, &str)]) -> Run {
+pub(crate) async fn paytoken(args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_paytoken"));
     command.args(args);
     for (name, _) in std::env::vars() {
@@ -57,7 +56,7 @@ pub async fn paytoken(args: &[&str], env: &[(&str, &str)]) -> Run {
 }
 
 /// The flags and environment of the sandbox's default merchant.
-pub fn merchant_of(sandbox: &Sandbox) -> (Vec<String>, Vec<(&'static str, String)>) {
+pub(crate) fn merchant_of(sandbox: &Sandbox) -> (Vec<String>, Vec<(&'static str, String)>) {
     let merchant = sandbox.config().merchant(DEFAULT_MERCHANT_ID).unwrap();
     let mut flags = vec![
         "--base-url".to_owned(),
@@ -80,7 +79,7 @@ pub fn merchant_of(sandbox: &Sandbox) -> (Vec<String>, Vec<(&'static str, String
 }
 
 /// Runs `args` as the default merchant of `sandbox`, with `--json`.
-pub async fn as_merchant(sandbox: &Sandbox, args: &[&str]) -> Run {
+pub(crate) async fn as_merchant(sandbox: &Sandbox, args: &[&str]) -> Run {
     let (mut flags, env) = merchant_of(sandbox);
     flags.push("--json".to_owned());
     flags.extend(args.iter().map(|a| (*a).to_owned()));
@@ -89,7 +88,7 @@ pub async fn as_merchant(sandbox: &Sandbox, args: &[&str]) -> Run {
     paytoken(&flags, &env).await
 }
 
-pub fn card_flags(number: &'static str) -> [&'static str; 8] {
+pub(crate) fn card_flags(number: &'static str) -> [&'static str; 8] {
     [
         "--card-number",
         number,
@@ -105,7 +104,7 @@ pub fn card_flags(number: &'static str) -> [&'static str; 8] {
 /// Asserts that a run's output shows no secret: the sandbox's secure keys, a whole test
 /// card number, a CVV or key field. (Only `paytoken sandbox`, not run through here, prints
 /// sandbox keys, by design.)
-pub fn assert_no_secret(run: &Run) {
+pub(crate) fn assert_no_secret(run: &Run) {
     let config = paytoken_sandbox::SandboxConfig::default();
     let keys: Vec<String> = config
         .partners
@@ -138,7 +137,7 @@ pub fn assert_no_secret(run: &Run) {
 
 /// Starts `paytoken sandbox` with `args` (stdout and stderr piped) and reads the first line
 /// it prints, the announcement.
-pub async fn sandbox_process(args: &[&str]) -> (std::process::Child, String) {
+pub(crate) async fn sandbox_process(args: &[&str]) -> (std::process::Child, String) {
     use std::io::{BufRead as _, BufReader};
     let mut child = Command::new(env!("CARGO_BIN_EXE_paytoken"))
         .arg("sandbox")
@@ -160,12 +159,12 @@ pub async fn sandbox_process(args: &[&str]) -> (std::process::Child, String) {
 
 /// A server that answers every request with `body`, as a gateway (or a proxy that mixed
 /// up its connections) might.
-pub async fn answering(body: &'static str) -> String {
+pub(crate) async fn answering(body: &'static str) -> String {
     answering_with(move |_| body.to_owned()).await
 }
 
 /// A server that answers the `n`th request (from 0) with `body(n)`.
-pub async fn answering_with(body: impl Fn(u64) -> String + Send + 'static) -> String {
+pub(crate) async fn answering_with(body: impl Fn(u64) -> String + Send + 'static) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();

@@ -4,8 +4,6 @@
 //! Budgets (issue "Sans-IO protocol"): build + sign + parse of a payment ≤ 1.8 µs and at
 //! least 1.6 times faster than the baseline; a 100-invoice list ≤ 150 µs.
 #![allow(
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
     missing_docs,
     clippy::unwrap_used,
     clippy::expect_used,
@@ -26,6 +24,14 @@ use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::{Operation, PaymentStatus, Username};
 
 #[path = "../../tests/common/mod.rs"]
+#[allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "the tests' helpers, of which a bench uses a part, written as test code"
+)]
 mod common;
 
 mod baseline;

@@ -1,5 +1,4 @@
 //! Sample contexts and operations shared by the tests and the benchmarks.
-#![allow(dead_code, clippy::unwrap_used, clippy::panic, unreachable_pub)]
 
 use std::net::{IpAddr, Ipv4Addr};
 
@@ -20,12 +19,12 @@ use paytoken_types::{
     Shipping, TelephoneCountryCode,
 };
 
-pub const SECURE_KEY: &str = "l6N2Yd7x0Qy9GSMHmOcW3aBq5tRz8Kpj";
-pub const PARTNER_KEY: &str = "Pk7pX2mVq9Lr4Tn8Ws1Yz6Ab3Cd5Ef0G";
-pub const TOKEN: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wIn0.c2lnbmF0dXJl";
-pub const REGISTRATION: &str = "8a82944a4cc25ebf014cc2c782423202";
+pub(crate) const SECURE_KEY: &str = "l6N2Yd7x0Qy9GSMHmOcW3aBq5tRz8Kpj";
+pub(crate) const PARTNER_KEY: &str = "Pk7pX2mVq9Lr4Tn8Ws1Yz6Ab3Cd5Ef0G";
+pub(crate) const TOKEN: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wIn0.c2lnbmF0dXJl";
+pub(crate) const REGISTRATION: &str = "8a82944a4cc25ebf014cc2c782423202";
 
-pub fn merchant() -> Context {
+pub(crate) fn merchant() -> Context {
     Context::new(Credentials::merchant(
         "11344".parse().unwrap(),
         SecureKey::new(SECURE_KEY).unwrap(),
@@ -35,7 +34,7 @@ pub fn merchant() -> Context {
     .with_auth_token(AuthToken::new(TOKEN).unwrap())
 }
 
-pub fn partner() -> Context {
+pub(crate) fn partner() -> Context {
     Context::new(Credentials::partner(
         "100".parse().unwrap(),
         SecureKey::new(PARTNER_KEY).unwrap(),
@@ -43,7 +42,7 @@ pub fn partner() -> Context {
     .with_auth_token(AuthToken::new(TOKEN).unwrap())
 }
 
-pub fn card() -> Card {
+pub(crate) fn card() -> Card {
     Card {
         number: CardNumber::new(" 4000000000000051").unwrap(),
         expiry_month: "06".parse().unwrap(),
@@ -53,7 +52,7 @@ pub fn card() -> Card {
     }
 }
 
-pub fn customer() -> Customer {
+pub(crate) fn customer() -> Customer {
     Customer {
         given_name: Some("Zoë".into()),
         surname: Some("O'Neil".into()),
@@ -67,7 +66,7 @@ pub fn customer() -> Customer {
     }
 }
 
-pub fn shipping() -> Shipping {
+pub(crate) fn shipping() -> Shipping {
     Shipping {
         country: Some("DE".parse().unwrap()),
         city: Some("München".into()),
@@ -80,7 +79,7 @@ pub fn shipping() -> Shipping {
     }
 }
 
-pub fn full_payment() -> Payment {
+pub(crate) fn full_payment() -> Payment {
     Payment::new(
         "order20261122A".parse().unwrap(),
         "1250.50".parse().unwrap(),
@@ -102,7 +101,7 @@ pub fn full_payment() -> Payment {
     .template("1250.50".parse().unwrap(), "EUR".parse().unwrap())
 }
 
-pub fn minimal_preauthorization() -> Payment {
+pub(crate) fn minimal_preauthorization() -> Payment {
     Payment::new(
         "order1002".parse().unwrap(),
         "9.99".parse().unwrap(),
@@ -115,7 +114,7 @@ pub fn minimal_preauthorization() -> Payment {
     .preauthorization()
 }
 
-pub fn token_payment() -> TokenPayment {
+pub(crate) fn token_payment() -> TokenPayment {
     TokenPayment::new(
         REGISTRATION.parse().unwrap(),
         "25.00".parse().unwrap(),
@@ -124,7 +123,7 @@ pub fn token_payment() -> TokenPayment {
 }
 
 /// Every operation, by the name of its golden file, with the context it is built in.
-pub fn golden_requests() -> Vec<(&'static str, Request)> {
+pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
     let merchant = merchant();
     let partner = partner();
     let signup = CustomerSignup::new(Customer {
@@ -287,7 +286,7 @@ pub fn golden_requests() -> Vec<(&'static str, Request)> {
 
 /// A request as a golden file shows it: the request line, the headers, a blank line, the
 /// body.
-pub fn render(request: &Request) -> String {
+pub(crate) fn render(request: &Request) -> String {
     let mut text = format!("{} {}\n", request.method().as_str(), request.path());
     for header in request.headers() {
         text.push_str(&format!("{}: {}\n", header.name(), header.value()));
@@ -300,7 +299,7 @@ pub fn render(request: &Request) -> String {
 
 /// The request each response fixture answers: the operation whose values the fixture's
 /// echoes agree with. Tests parse a fixture with the operation that asked for it.
-pub enum Asked {
+pub(crate) enum Asked {
     Payment(Payment),
     TokenPayment(TokenPayment),
     Registration(Registration),
@@ -325,7 +324,7 @@ fn payment_of(amount: &str, currency: &str) -> Payment {
 }
 
 /// The operation that asked for the fixture at `path` (under `fixtures/responses/`).
-pub fn asked(path: &str) -> Asked {
+pub(crate) fn asked(path: &str) -> Asked {
     let registration = || REGISTRATION.parse().unwrap();
     let fetch = || FetchAuthToken::new("100".parse().unwrap(), Username::new("shop").unwrap());
     match path
@@ -372,7 +371,7 @@ pub fn asked(path: &str) -> Asked {
 
 /// What decides an answer, written out so two readings can be compared: the outcome, the
 /// ids and the codes, never an incidental field.
-pub fn verdict(asked: &Asked, status: u16, body: &[u8]) -> String {
+pub(crate) fn verdict(asked: &Asked, status: u16, body: &[u8]) -> String {
     fn show<R: std::fmt::Debug>(
         result: Result<R, paytoken_protocol::Error>,
         decide: impl Fn(&R) -> String,

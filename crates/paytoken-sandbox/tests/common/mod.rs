@@ -1,16 +1,5 @@
 //! A plain HTTP/1.1 client written for these tests (not paytoken's), and helpers to sign
 //! in and build requests.
-#![allow(
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    dead_code,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    missing_docs,
-    unreachable_pub
-)]
 
 use std::net::SocketAddr;
 
@@ -27,14 +16,14 @@ use tokio::net::TcpStream;
 
 /// An answer as it came off the socket.
 #[derive(Debug)]
-pub struct Raw {
+pub(crate) struct Raw {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
 }
 
 impl Raw {
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(key, _)| key.eq_ignore_ascii_case(name))
@@ -43,7 +32,7 @@ impl Raw {
 
     /// The body as JSON, after checking the gateway's envelope: HTTP 200, JSON content type,
     /// and every value a string.
-    pub fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         assert_eq!(
             self.status,
             200,
@@ -59,13 +48,13 @@ impl Raw {
         value
     }
 
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 }
 
 /// Every leaf of the answer is a string: numbers and booleans are strings on this wire.
-pub fn assert_strings_only(value: &Value, at: &str) {
+pub(crate) fn assert_strings_only(value: &Value, at: &str) {
     match value {
         Value::String(_) => {}
         Value::Object(map) => {
@@ -88,7 +77,7 @@ pub fn assert_strings_only(value: &Value, at: &str) {
 }
 
 /// `yyyy-MM-dd HH:mm:ss`.
-pub fn assert_timestamp(value: &Value) {
+pub(crate) fn assert_timestamp(value: &Value) {
     let text = value.as_str().expect("a timestamp string");
     let bytes = text.as_bytes();
     assert_eq!(bytes.len(), 19, "{text}");
@@ -103,7 +92,7 @@ pub fn assert_timestamp(value: &Value) {
 }
 
 /// Sends one request on a fresh connection and reads the answer to the end.
-pub async fn exchange(
+pub(crate) async fn exchange(
     address: SocketAddr,
     method: &str,
     target: &str,
@@ -121,7 +110,12 @@ pub async fn exchange(
 }
 
 /// A whole HTTP/1.1 request: request line, `Host`, `Content-Length`, `headers`, body.
-pub fn http_request(method: &str, target: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
+pub(crate) fn http_request(
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Vec<u8> {
     let mut head = format!(
         "{method} {target} HTTP/1.1\r\nHost: sandbox\r\nContent-Length: {}\r\n",
         body.len()
@@ -136,7 +130,7 @@ pub fn http_request(method: &str, target: &str, headers: &[(&str, &str)], body: 
 }
 
 /// The headers of a request the protocol crate built, with `extra` after them.
-pub fn headers_of<'r>(
+pub(crate) fn headers_of<'r>(
     request: &'r Request,
     extra: &[(&'r str, &'r str)],
 ) -> Vec<(&'r str, &'r str)> {
@@ -150,7 +144,7 @@ pub fn headers_of<'r>(
 }
 
 /// Status line, headers, and a body of `Content-Length` bytes.
-pub fn parse_response(bytes: &[u8]) -> Option<Raw> {
+pub(crate) fn parse_response(bytes: &[u8]) -> Option<Raw> {
     let end = bytes.windows(4).position(|w| w == b"\r\n\r\n")?;
     let head = std::str::from_utf8(&bytes[..end]).ok()?;
     let mut lines = head.split("\r\n");
@@ -170,12 +164,12 @@ pub fn parse_response(bytes: &[u8]) -> Option<Raw> {
 }
 
 /// Sends a request the protocol crate built.
-pub async fn send(sandbox: &Sandbox, request: &Request) -> Raw {
+pub(crate) async fn send(sandbox: &Sandbox, request: &Request) -> Raw {
     send_with(sandbox, request, &[]).await
 }
 
 /// Sends a request the protocol crate built, with extra headers.
-pub async fn send_with(sandbox: &Sandbox, request: &Request, extra: &[(&str, &str)]) -> Raw {
+pub(crate) async fn send_with(sandbox: &Sandbox, request: &Request, extra: &[(&str, &str)]) -> Raw {
     let headers = headers_of(request, extra);
     exchange(
         sandbox.address(),
@@ -189,7 +183,7 @@ pub async fn send_with(sandbox: &Sandbox, request: &Request, extra: &[(&str, &st
 }
 
 /// Builds `operation` in `context`, sends it and parses the answer with the protocol crate.
-pub async fn call<O: Operation>(
+pub(crate) async fn call<O: Operation>(
     sandbox: &Sandbox,
     context: &Context,
     operation: &O,
@@ -199,17 +193,17 @@ pub async fn call<O: Operation>(
 }
 
 /// A form body encoded by `serde_urlencoded`, not by paytoken.
-pub fn form(fields: &[(&str, &str)]) -> Vec<u8> {
+pub(crate) fn form(fields: &[(&str, &str)]) -> Vec<u8> {
     serde_urlencoded::to_string(fields).unwrap().into_bytes()
 }
 
 /// MD5 over `parts` joined with `|`, by the `md5` crate, not by paytoken.
-pub fn sign(parts: &[&str]) -> String {
+pub(crate) fn sign(parts: &[&str]) -> String {
     format!("{:x}", md5_oracle::compute(parts.join("|")))
 }
 
 /// Posts a hand-built form to `path`.
-pub async fn post(
+pub(crate) async fn post(
     sandbox: &Sandbox,
     path: &str,
     token: Option<&str>,
@@ -225,20 +219,20 @@ pub async fn post(
         .expect("an answer")
 }
 
-pub fn merchant(sandbox: &Sandbox) -> &MerchantConfig {
+pub(crate) fn merchant(sandbox: &Sandbox) -> &MerchantConfig {
     sandbox.config().merchant(DEFAULT_MERCHANT_ID).unwrap()
 }
 
-pub fn other_merchant(sandbox: &Sandbox) -> &MerchantConfig {
+pub(crate) fn other_merchant(sandbox: &Sandbox) -> &MerchantConfig {
     sandbox.config().merchant(OTHER_MERCHANT_ID).unwrap()
 }
 
-pub fn partner(sandbox: &Sandbox) -> &PartnerConfig {
+pub(crate) fn partner(sandbox: &Sandbox) -> &PartnerConfig {
     sandbox.config().partner(DEFAULT_PARTNER_ID).unwrap()
 }
 
 /// A fresh auth token for the merchant.
-pub async fn merchant_token(sandbox: &Sandbox, merchant: &MerchantConfig) -> AuthToken {
+pub(crate) async fn merchant_token(sandbox: &Sandbox, merchant: &MerchantConfig) -> AuthToken {
     let fetch = FetchAuthToken::new(partner(sandbox).partner_id, merchant.username.clone());
     let request = fetch.request(&merchant.context()).unwrap();
     let raw = send(sandbox, &request).await;
@@ -246,13 +240,13 @@ pub async fn merchant_token(sandbox: &Sandbox, merchant: &MerchantConfig) -> Aut
 }
 
 /// The merchant's context, signed in.
-pub async fn signed_in(sandbox: &Sandbox, merchant: &MerchantConfig) -> Context {
+pub(crate) async fn signed_in(sandbox: &Sandbox, merchant: &MerchantConfig) -> Context {
     let token = merchant_token(sandbox, merchant).await;
     merchant.context().with_auth_token(token)
 }
 
 /// The partner's context, signed in.
-pub async fn partner_signed_in(sandbox: &Sandbox) -> Context {
+pub(crate) async fn partner_signed_in(sandbox: &Sandbox) -> Context {
     let partner = partner(sandbox);
     let fetch = FetchAuthToken::new(partner.partner_id, partner.username.clone());
     let request = fetch.request(&partner.context()).unwrap();
@@ -262,7 +256,7 @@ pub async fn partner_signed_in(sandbox: &Sandbox) -> Context {
 }
 
 /// A test card expiring in December 2099, so that the tests outlive the sandbox clock.
-pub fn card(number: &str) -> Card {
+pub(crate) fn card(number: &str) -> Card {
     Card {
         number: CardNumber::new(number).unwrap(),
         expiry_month: "12".parse().unwrap(),
@@ -273,7 +267,7 @@ pub fn card(number: &str) -> Card {
 }
 
 /// A merchant transaction id nobody used before in this process.
-pub fn order_id() -> String {
+pub(crate) fn order_id() -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(1);
     format!("order{}", NEXT.fetch_add(1, Ordering::Relaxed))

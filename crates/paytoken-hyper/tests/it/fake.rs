@@ -1,0 +1,383 @@
+//! The client over the in-memory fake transport: no sockets, the gateway's answers from the
+//! fixtures, and the requests read back. What the client decides (send again or not,
+//! renew the token, call an outcome unknown) is seen here request by request.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use paytoken_checksum::{Credentials, SecureKey};
+use paytoken_hyper::testing::FakeTransport;
+use paytoken_hyper::{
+    Client, ClientBuilder, Error, RetryPolicy, TransportError, TransportErrorKind,
+    TransportResponse,
+};
+use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
+use paytoken_protocol::ops::payment::Payment;
+use paytoken_protocol::ops::token_payment::TokenPayment;
+use paytoken_protocol::{AuthToken, OperationKind, PaymentStatus, Username};
+use paytoken_types::{Card, CardNumber, Cvv};
+
+fn fixture(path: &str) -> Vec<u8> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/responses/");
+    std::fs::read(format!("{root}{path}")).unwrap()
+}
+
+fn ok(path: &str) -> Result<TransportResponse, TransportError> {
+    Ok(TransportResponse {
+        status: 200,
+        body: fixture(path).into(),
+    })
+}
+
+fn failure(kind: TransportErrorKind) -> Result<TransportResponse, TransportError> {
+    Err(TransportError::new(kind))
+}
+
+/// Answers the requests in turn with `script`, and fails the test past its end.
+fn scripted(script: Vec<Result<TransportResponse, TransportError>>) -> FakeTransport {
+    let script = Mutex::new(script.into_iter());
+    FakeTransport::new(move |_| {
+        script
+            .lock()
+            .unwrap()
+            .next()
+            .expect("a request past the script")
+    })
+}
+
+fn builder() -> ClientBuilder {
+    Client::builder()
+        .base_url("https://gateway.test")
+        .credentials(Credentials::merchant(
+            "11344".parse().unwrap(),
+            SecureKey::new("merchant-key").unwrap(),
+        ))
+        .retry_policy(RetryPolicy {
+            max_attempts: 3,
+            initial_backoff: Duration::from_millis(1),
+            max_backoff: Duration::from_millis(2),
+        })
+}
+
+fn with_fixed_token(transport: FakeTransport) -> Client<FakeTransport> {
+    builder()
+        .auth_token(AuthToken::new("fixed.token.value").unwrap())
+        .build_with_transport(transport)
+        .unwrap()
+}
+
+fn payment() -> Payment {
+    let card = Card {
+        number: CardNumber::new("4000000000000051").unwrap(),
+        expiry_month: "06".parse().unwrap(),
+        expiry_year: "2030".parse().unwrap(),
+        cvv: Cvv::new("745").unwrap(),
+        holder: None,
+    };
+    // What `payment/approved.json` answers: its echoes agree.
+    Payment::new(
+        "order20261122A".parse().unwrap(),
+        "1250.50".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card,
+    )
+}
+
+#[tokio::test]
+async fn a_payment_goes_out_signed_with_the_token_and_comes_back_typed() {
+    let client = with_fixed_token(scripted(vec![ok("payment/approved.json")]));
+    let transaction = client.pay(&payment()).await.unwrap();
+    assert_eq!(transaction.status, PaymentStatus::Approved);
+    let sent = client.transport().sent();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].operation(), OperationKind::Payment);
+    assert_eq!(sent[0].path(), paytoken_protocol::ops::payment::PATH);
+    assert_eq!(sent[0].header("AuthToken"), Some("fixed.token.value"));
+}
+
+#[tokio::test]
+async fn a_connection_that_never_opened_is_tried_again_even_for_a_payment() {
+    let client = with_fixed_token(scripted(vec![
+        failure(TransportErrorKind::Connect),
+        ok("payment/approved.json"),
+    ]));
+    client.pay(&payment()).await.unwrap();
+    assert_eq!(client.transport().sent().len(), 2);
+}
+
+#[tokio::test]
+async fn a_broken_connection_a_5xx_or_a_huge_answer_to_a_payment_is_an_unknown_outcome_sent_once() {
+    for answer in [
+        failure(TransportErrorKind::Broken),
+        Ok(TransportResponse {
+            status: 502,
+            body: fixture("payment/bad_gateway_502.html").into(),
+        }),
+        failure(TransportErrorKind::ResponseTooLarge { limit: 10 }),
+    ] {
+        let client = with_fixed_token(scripted(vec![answer]));
+        let error = client.pay(&payment()).await.unwrap_err();
+        assert!(error.is_outcome_unknown(), "{error}");
+        assert_eq!(
+            error.merchant_transaction_id().unwrap().as_str(),
+            "order20261122A"
+        );
+        assert_eq!(client.transport().sent().len(), 1);
+    }
+}
+
+#[tokio::test]
+async fn an_answer_about_another_transaction_is_an_unknown_outcome_sent_once() {
+    let client = with_fixed_token(scripted(vec![ok("payment/approved.json")]));
+    let mut other = payment();
+    other.merchant_transaction_id = "Rest Transaction 01".parse().unwrap();
+    let error = client.pay(&other).await.unwrap_err();
+    assert!(error.is_outcome_unknown(), "{error}");
+    assert_eq!(
+        error.merchant_transaction_id().unwrap().as_str(),
+        "Rest Transaction 01"
+    );
+    let shown = error.to_string();
+    assert!(
+        shown.contains("\"Rest Transaction 01\"") && shown.contains("\"order20261122A\""),
+        "both values: {shown}"
+    );
+    assert_eq!(client.transport().sent().len(), 1);
+}
+
+#[tokio::test]
+async fn a_token_payment_without_a_merchant_transaction_id_is_given_one() {
+    let answer = br#"{"paymentId":"9","paymentType":"DB","result":{"code":"00001"}}"#;
+    let client = with_fixed_token(FakeTransport::answering(200, &answer[..]));
+    let charge = TokenPayment::new(
+        "8a82944a4cc25ebf014cc2c782423202".parse().unwrap(),
+        "1.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+    );
+    let first = client.pay_with_token(&charge).await.unwrap();
+    let second = client.pay_with_token(&charge).await.unwrap();
+    let (first, second) = (
+        first.merchant_transaction_id.unwrap(),
+        second.merchant_transaction_id.unwrap(),
+    );
+    assert_ne!(first, second, "unique per call");
+    assert!(first.as_str().starts_with("pt-"), "{first:?}");
+    let sent = client.transport().sent();
+    let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(sent[0].body()).unwrap();
+    assert!(
+        fields.contains(&("merchantTransactionId".into(), first.as_str().into())),
+        "{fields:?}"
+    );
+}
+
+#[tokio::test]
+async fn settling_a_lost_token_payment_that_the_inquiry_cannot_find_stays_unknown() {
+    let not_found = fixture("inquiry/not_found.json");
+    let client = with_fixed_token(scripted(vec![
+        failure(TransportErrorKind::Broken),
+        Ok(TransportResponse {
+            status: 200,
+            body: not_found.into(),
+        }),
+    ]));
+    let charge = TokenPayment::new(
+        "8a82944a4cc25ebf014cc2c782423202".parse().unwrap(),
+        "1.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+    );
+    let lost = client.pay_with_token(&charge).await.unwrap_err();
+    let id = lost.merchant_transaction_id().cloned().unwrap();
+    let settled = client.settle(lost).await.unwrap_err();
+    assert!(settled.is_outcome_unknown(), "never a guess: {settled}");
+    assert_eq!(settled.merchant_transaction_id(), Some(&id));
+}
+
+#[tokio::test]
+async fn a_read_is_retried_after_a_broken_connection_and_a_5xx_then_gives_up() {
+    let client = with_fixed_token(scripted(vec![
+        failure(TransportErrorKind::Broken),
+        Ok(TransportResponse {
+            status: 500,
+            body: "oops".into(),
+        }),
+        ok("cards_and_accounts/success.json"),
+    ]));
+    client
+        .cards_and_accounts(&CardsAndAccounts::all())
+        .await
+        .unwrap();
+    assert_eq!(client.transport().sent().len(), 3);
+
+    let client = with_fixed_token(scripted(vec![
+        failure(TransportErrorKind::Broken),
+        failure(TransportErrorKind::Broken),
+        failure(TransportErrorKind::Broken),
+    ]));
+    let error = client
+        .cards_and_accounts(&CardsAndAccounts::all())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, Error::Transport { attempts: 3, .. }),
+        "{error}"
+    );
+    assert!(!error.is_outcome_unknown(), "a read changes nothing");
+}
+
+#[tokio::test]
+async fn a_fetched_token_is_asked_for_once_and_renewed_after_a_refusal() {
+    let client = builder()
+        .fetch_auth_token("100".parse().unwrap(), Username::new("shop.admin").unwrap())
+        .build_with_transport(scripted(vec![
+            ok("auth_token/merchant.json"),
+            ok("cards_and_accounts/success.json"),
+            ok("payment/refused_auth_token.json"),
+            ok("auth_token/merchant.json"),
+            ok("payment/approved.json"),
+        ]))
+        .unwrap();
+    client
+        .cards_and_accounts(&CardsAndAccounts::all())
+        .await
+        .unwrap();
+    let paid = client.pay(&payment()).await.unwrap();
+    assert_eq!(paid.status, PaymentStatus::Approved);
+    let sent = client.transport().sent();
+    let kinds: Vec<_> = sent
+        .iter()
+        .map(paytoken_protocol::Request::operation)
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            OperationKind::AuthToken,
+            OperationKind::CardsAndAccounts,
+            OperationKind::Payment,
+            OperationKind::AuthToken,
+            OperationKind::Payment,
+        ]
+    );
+    assert!(
+        sent[0].header("AuthToken").is_none(),
+        "the token endpoint goes without it"
+    );
+    assert!(sent[1].header("AuthToken").is_some());
+    // The payment sent again after the refused token is the request built the first
+    // time, not built anew: the very same body bytes.
+    assert!(std::ptr::eq(
+        sent[2].body().as_bytes(),
+        sent[4].body().as_bytes()
+    ));
+}
+
+#[tokio::test]
+async fn a_refusal_of_a_fixed_token_is_returned_as_it_is() {
+    let client = with_fixed_token(scripted(vec![ok("payment/refused_auth_token.json")]));
+    let error = client.pay(&payment()).await.unwrap_err();
+    assert!(error.refusal().unwrap().contains("20002"));
+    assert!(!error.may_have_been_processed());
+    assert_eq!(client.transport().sent().len(), 1);
+}
+
+#[tokio::test]
+async fn invalid_input_is_refused_before_anything_is_sent() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&calls);
+    let client = with_fixed_token(FakeTransport::new(move |_| {
+        seen.fetch_add(1, Ordering::Relaxed);
+        ok("payment/approved.json")
+    }));
+    let mut zero = payment();
+    zero.amount = "0.00".parse().unwrap();
+    let error = client.pay(&zero).await.unwrap_err();
+    assert!(
+        error.is_invalid_input() && !error.may_have_reached_gateway(),
+        "{error}"
+    );
+    assert_eq!(calls.load(Ordering::Relaxed), 0);
+
+    // Not even the auth token is asked for when the input is wrong.
+    let client = builder()
+        .fetch_auth_token("100".parse().unwrap(), Username::new("shop.admin").unwrap())
+        .build_with_transport(scripted(Vec::new()))
+        .unwrap();
+    let error = client.pay(&zero).await.unwrap_err();
+    assert!(error.is_invalid_input(), "{error}");
+    assert!(client.transport().sent().is_empty());
+}
+
+#[test]
+fn settings_that_cannot_work_are_named() {
+    let fake = || FakeTransport::answering(200, "{}");
+    let setting = |result: Result<Client<FakeTransport>, Error>| match result.unwrap_err() {
+        Error::Config { setting, .. } => setting,
+        other => panic!("{other}"),
+    };
+    assert_eq!(
+        setting(Client::builder().build_with_transport(fake())),
+        "base_url"
+    );
+    assert_eq!(
+        setting(
+            Client::builder()
+                .base_url("https://x.test")
+                .build_with_transport(fake())
+        ),
+        "credentials"
+    );
+    assert_eq!(
+        setting(builder().base_url("ftp://x").build_with_transport(fake())),
+        "base_url"
+    );
+    assert_eq!(
+        setting(
+            builder()
+                .base_url("http://x.test")
+                .build_with_transport(fake())
+        ),
+        "base_url"
+    );
+    assert_eq!(
+        setting(
+            builder()
+                .request_timeout(Duration::ZERO)
+                .build_with_transport(fake())
+        ),
+        "request_timeout"
+    );
+    assert_eq!(
+        setting(builder().body_limit(0).build_with_transport(fake())),
+        "body_limit"
+    );
+    assert!(matches!(
+        builder().user_agent("bad\nagent").build(),
+        Err(Error::Config {
+            setting: "user_agent",
+            ..
+        })
+    ));
+    assert!(matches!(
+        builder()
+            .add_root_certificate(b"not a certificate".to_vec())
+            .build(),
+        Err(Error::Config {
+            setting: "add_root_certificate",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn debug_shows_no_secret() {
+    let builder = builder().auth_token(AuthToken::new("fixed.token.value").unwrap());
+    let shown = format!("{builder:?}");
+    let client = builder
+        .build_with_transport(FakeTransport::answering(200, "{}"))
+        .unwrap();
+    let shown = format!("{shown} {client:?}");
+    assert!(
+        !shown.contains("merchant-key") && !shown.contains("fixed.token.value"),
+        "{shown}"
+    );
+}

@@ -1,0 +1,14 @@
+//! The integration tests of `paytoken-protocol`, built as one binary: a module per subject.
+//!
+//! `#![cfg(test)]` puts every module, helpers included, under the test settings of
+//! `clippy.toml` (unwrap, expect, panics, indexing and printing allowed in tests).
+#![cfg(test)]
+
+#[path = "../common/mod.rs"]
+mod common;
+mod flows;
+mod golden;
+mod properties;
+mod responses;
+mod secrets;
+mod tolerance;

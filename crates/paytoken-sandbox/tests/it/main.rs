@@ -1,0 +1,14 @@
+//! The integration tests of `paytoken-sandbox`, built as one binary: a module per subject.
+//!
+//! `#![cfg(test)]` puts every module, helpers included, under the test settings of
+//! `clippy.toml` (unwrap, expect, panics, indexing and printing allowed in tests).
+#![cfg(test)]
+
+#[path = "../common/mod.rs"]
+mod common;
+mod concurrency;
+mod faults;
+mod hostile;
+mod rules;
+mod secrets;
+mod wire;

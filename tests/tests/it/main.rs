@@ -1,0 +1,16 @@
+//! The workspace's integration tests (client against sandbox, over real HTTP and TLS), built
+//! as one binary: a module per subject.
+//!
+//! `#![cfg(test)]` puts every module, helpers included, under the test settings of
+//! `clippy.toml` (unwrap, expect, panics, indexing and printing allowed in tests).
+#![cfg(test)]
+
+mod client_faults;
+mod client_http2;
+mod client_lifecycle;
+mod client_secrets;
+#[path = "../common/mod.rs"]
+mod common;
+mod load;
+mod protocol_http;
+mod signed_form;
