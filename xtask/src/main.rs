@@ -7,7 +7,8 @@
 //! path it names is from there.
 //!
 //! - `cargo xtask ci [--skip-tests]`: every check CI makes, in order, stopping at the first
-//!   failure: formatting, clippy with `-D warnings` on all targets, the tests (left out with
+//!   failure: the tidy rules (`tidy.rs`: crate docs, no unfinished macros, no lint
+//!   allowances in test files, no file over a thousand lines), formatting, clippy with `-D warnings` on all targets, the tests (left out with
 //!   `--skip-tests`, which `.ci/run` passes because it has just run them), the docs with
 //!   `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and `paytoken`
 //!   without its `hyper` feature) depends on no I/O crate, the check that no crate's
@@ -32,6 +33,7 @@ use std::time::Instant;
 mod bench;
 mod fuzz;
 mod layers;
+mod tidy;
 
 /// How long each fuzz target runs in `cargo xtask ci`.
 const SMOKE_SECONDS: u32 = 5;
@@ -132,6 +134,7 @@ enum Tests {
 }
 
 fn ci(tests: Tests) -> Result<(), String> {
+    tidy::check(Path::new("."))?;
     cargo(&["fmt", "--all", "--check"], &[])?;
     // The fuzz package is not a workspace member, so `--all` does not reach it.
     cargo(

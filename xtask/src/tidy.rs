@@ -1,0 +1,176 @@
+//! The conventions a newcomer can rely on, checked (as rust-analyzer's tidy test does):
+//!
+//! - every crate's root (`src/lib.rs`, or `src/main.rs` for a program) opens with its docs;
+//! - no unfinished or debugging macro (`todo`, `unimplemented`, `dbg`) in any source;
+//! - no test file with lint allowances of its own: integration tests are one binary per
+//!   crate whose `main.rs` says `#![cfg(test)]`, so `clippy.toml`'s test settings cover
+//!   them; an allowance a test needs goes on the item, with its reason;
+//! - no source file over [`MAX_LINES`] lines.
+//!
+//! Run by `cargo xtask ci` and by `cargo test -p xtask`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The longest a source file may be. A module past a thousand lines holds more than one
+/// concept and is split; the longest today (the JSON reader with its tests) is under 900.
+const MAX_LINES: usize = 1_000;
+
+/// The folders that hold the project's Rust sources, from the project's root.
+const SOURCE_FOLDERS: [&str; 4] = ["crates", "tests", "xtask", "fuzz"];
+
+/// Folders never looked into: build output and fuzzing data.
+const SKIPPED: [&str; 4] = ["target", "corpus", "artifacts", "coverage"];
+
+/// Macros that mark unfinished or debugging code; written in two halves so that this
+/// file does not name them itself.
+const FORBIDDEN_MACROS: [&str; 3] = [
+    concat!("todo", "!("),
+    concat!("unimplemented", "!("),
+    concat!("dbg", "!("),
+];
+
+/// Inner attributes that would give a test file its own lint allowances.
+const FILE_ALLOWANCES: [&str; 2] = [concat!("#!", "[allow("), concat!("#!", "[expect(")];
+
+/// Checks every rule under `root`, reporting every breach at once.
+pub(crate) fn check(root: &Path) -> Result<(), String> {
+    let mut files = Vec::new();
+    for folder in SOURCE_FOLDERS {
+        rust_files(&root.join(folder), &mut files)?;
+    }
+    let mut breaches = Vec::new();
+    for path in &files {
+        let text =
+            fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
+        let shown = path
+            .strip_prefix(root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        breaches.extend(breaches_in(&shown, &text));
+    }
+    breaches.extend(undocumented_crate_roots(root)?);
+    if breaches.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("tidy:\n  {}", breaches.join("\n  ")))
+    }
+}
+
+/// What one file breaks: its path decides whether it is a test file.
+fn breaches_in(shown: &str, text: &str) -> Vec<String> {
+    let mut breaches = Vec::new();
+    let lines = text.lines().count();
+    if lines > MAX_LINES {
+        breaches.push(format!(
+            "{shown}: {lines} lines, more than {MAX_LINES}: split it"
+        ));
+    }
+    let is_test_file =
+        shown.split('/').any(|part| part == "tests") && !shown.starts_with("tests/src/");
+    for (number, line) in text.lines().enumerate() {
+        let code = line.trim_start();
+        if code.starts_with("//") {
+            continue;
+        }
+        if let Some(name) = FORBIDDEN_MACROS.iter().find(|name| code.contains(*name)) {
+            breaches.push(format!("{shown}:{}: `{name}` left in", number + 1));
+        }
+        if is_test_file
+            && FILE_ALLOWANCES
+                .iter()
+                .any(|attribute| code.starts_with(attribute))
+        {
+            breaches.push(format!(
+                "{shown}:{}: a test file's own lint allowance (put it on the item, with a reason)",
+                number + 1
+            ));
+        }
+    }
+    breaches
+}
+
+/// The crate roots under `crates/` (and the `tests` and `xtask` packages) that do not open
+/// with their docs.
+fn undocumented_crate_roots(root: &Path) -> Result<Vec<String>, String> {
+    let mut packages = vec![root.join("tests"), root.join("xtask")];
+    let crates = root.join("crates");
+    for entry in fs::read_dir(&crates).map_err(|error| format!("{}: {error}", crates.display()))? {
+        let path = entry
+            .map_err(|error| format!("{}: {error}", crates.display()))?
+            .path();
+        if path.is_dir() {
+            packages.push(path);
+        }
+    }
+    let mut breaches = Vec::new();
+    for package in packages {
+        let lib = package.join("src/lib.rs");
+        let crate_root = if lib.exists() {
+            lib
+        } else {
+            package.join("src/main.rs")
+        };
+        let text = fs::read_to_string(&crate_root)
+            .map_err(|error| format!("{}: {error}", crate_root.display()))?;
+        if !text.starts_with("//!") {
+            let shown = crate_root.strip_prefix(root).unwrap_or(&crate_root);
+            breaches.push(format!(
+                "{}: does not open with the crate's docs (`//!`)",
+                shown.display()
+            ));
+        }
+    }
+    Ok(breaches)
+}
+
+/// Every `.rs` file under `dir`, build output and fuzzing data left out.
+fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries = fs::read_dir(dir).map_err(|error| format!("{}: {error}", dir.display()))?;
+    for entry in entries {
+        let path = entry
+            .map_err(|error| format!("{}: {error}", dir.display()))?
+            .path();
+        let name = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or_default();
+        if path.is_dir() {
+            if !SKIPPED.contains(&name) && !name.starts_with('.') {
+                rust_files(&path, files)?;
+            }
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_project_is_tidy() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        assert_eq!(check(&root), Ok(()));
+    }
+
+    #[test]
+    fn each_rule_catches_its_breach() {
+        let unfinished = format!("fn f() {{ {}) }}", FORBIDDEN_MACROS[0]);
+        assert_eq!(breaches_in("crates/a/src/x.rs", &unfinished).len(), 1);
+        assert!(breaches_in("crates/a/src/x.rs", &format!("// {unfinished}")).is_empty());
+
+        let allowance = format!("{}clippy::unwrap_used)]\n", FILE_ALLOWANCES[0]);
+        assert_eq!(breaches_in("crates/a/tests/it/x.rs", &allowance).len(), 1);
+        assert_eq!(breaches_in("tests/tests/it/x.rs", &allowance).len(), 1);
+        assert!(breaches_in("crates/a/src/lib.rs", &allowance).is_empty());
+        assert!(breaches_in("tests/src/lib.rs", &allowance).is_empty());
+
+        let long = "\n".repeat(MAX_LINES + 1);
+        assert_eq!(breaches_in("crates/a/src/x.rs", &long).len(), 1);
+        assert!(breaches_in("crates/a/src/x.rs", &"\n".repeat(MAX_LINES)).is_empty());
+    }
+}
