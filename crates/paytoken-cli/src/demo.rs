@@ -16,10 +16,10 @@ use paytoken::ops::registration::Registration;
 use paytoken::ops::token_payment::TokenPayment;
 use paytoken::types::{Currency, Email, GatewayResult, RecurringType, RegistrationStatus};
 use paytoken::{
-    Amount, Card, CardNumber, Client, Customer, Cvv, Error, FieldValue, MerchantTransactionId,
-    RegistrationId, Transaction,
+    Amount, Card, Client, Customer, Error, FieldValue, MerchantTransactionId, RegistrationId,
+    Transaction,
 };
-use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, cards};
+use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, cards, samples};
 use serde_json::{Value, json};
 
 use crate::cli::DemoArgs;
@@ -176,19 +176,13 @@ where
 }
 
 fn test_card(number: &str) -> Result<Card, Failure> {
-    let invalid = |error: paytoken::types::Error| Failure::failed(error.to_string());
-    Ok(Card {
-        number: CardNumber::new(number).map_err(invalid)?,
-        expiry_month: value("12")?,
-        expiry_year: value("2099")?,
-        cvv: Cvv::new("123").map_err(invalid)?,
-        holder: Some("Ada Lovelace".into()),
-    })
+    samples::card(number).map_err(|error| Failure::failed(error.to_string()))
 }
 
-/// A merchant transaction id of this run: the order ids of two runs do not meet.
-fn order(n: u32) -> Result<MerchantTransactionId, Failure> {
-    value(&format!("demo{}x{n}", std::process::id()))
+/// The next merchant transaction id of this run (`demo{process id}x{n}`): the order ids of
+/// two runs do not meet.
+fn order() -> Result<MerchantTransactionId, Failure> {
+    samples::order_id("demo").map_err(|error| Failure::failed(error.to_string()))
 }
 
 /// Runs the demo and reports every step.
@@ -275,15 +269,10 @@ async fn life_cycle(vary_answers: Option<u64>) -> Result<Report, Failure> {
     };
 
     let amount: Amount = value("49.90")?;
-    let payment = Payment::new(
-        order(1)?,
-        amount,
-        Currency::EUR,
-        test_card(cards::APPROVED)?,
-    )
-    .store_card()
-    .recurring(RecurringType::Initial)
-    .customer(customer.clone());
+    let payment = Payment::new(order()?, amount, Currency::EUR, test_card(cards::APPROVED)?)
+        .store_card()
+        .recurring(RecurringType::Initial)
+        .customer(customer.clone());
     let first_token = demo
         .step(
             ("payment, storing the card", "payment"),
@@ -308,20 +297,20 @@ async fn life_cycle(vary_answers: Option<u64>) -> Result<Report, Failure> {
         .await
         .map(|r| r.registration_id);
 
-    let charge = |token: RegistrationId, n: u32, recurring| -> Result<TokenPayment, Failure> {
+    let charge = |token: RegistrationId, recurring| -> Result<TokenPayment, Failure> {
         Ok(TokenPayment::new(token, value("9.99")?, Currency::EUR)
-            .merchant_transaction_id(order(n)?)
+            .merchant_transaction_id(order()?)
             .recurring(recurring))
     };
     if let Some(token) = first_token {
-        let initial = charge(token, 2, RecurringType::Initial)?;
+        let initial = charge(token, RecurringType::Initial)?;
         demo.step(
             ("token payment, INITIAL", "token_payment"),
             client.pay_with_token(&initial),
             Shown::transaction,
         )
         .await;
-        let repeated = charge(token, 3, RecurringType::Repeated)?;
+        let repeated = charge(token, RecurringType::Repeated)?;
         demo.step(
             ("token payment, REPEATED", "token_payment"),
             client.pay_with_token(&repeated),
@@ -415,7 +404,7 @@ async fn life_cycle(vary_answers: Option<u64>) -> Result<Report, Failure> {
             |d| Shown::answer(&d.result, vec![("registrationId", token.to_string())]),
         )
         .await;
-        let refused = charge(token, 4, RecurringType::Repeated)?;
+        let refused = charge(token, RecurringType::Repeated)?;
         demo.refused(
             ("payment with the deleted token (refused)", "token_payment"),
             client.pay_with_token(&refused),

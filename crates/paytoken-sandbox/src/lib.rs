@@ -82,6 +82,7 @@ mod ops;
 mod problem;
 mod received;
 mod router;
+pub mod samples;
 mod sandbox;
 mod server;
 mod state;

@@ -5,7 +5,7 @@ use std::fmt::{self, Write as _};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use paytoken::{Card, CardNumber, Client, ClientBuilder, Customer, Cvv, MerchantTransactionId};
+use paytoken::{Card, Client, ClientBuilder, Customer, MerchantTransactionId};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, TlsIdentity};
 
 pub(crate) mod life_cycle;
@@ -34,20 +34,12 @@ pub(crate) fn client_for(sandbox: &Sandbox) -> ClientBuilder {
 
 /// A sandbox test card, valid until 12/2099.
 pub(crate) fn card(number: &str) -> Card {
-    Card {
-        number: CardNumber::new(number).unwrap(),
-        expiry_month: "12".parse().unwrap(),
-        expiry_year: "2099".parse().unwrap(),
-        cvv: Cvv::new("123").unwrap(),
-        holder: Some("Ada Lovelace".into()),
-    }
+    paytoken_sandbox::samples::card(number).unwrap()
 }
 
 /// A merchant transaction id no other test of this process uses.
 pub(crate) fn order_id() -> MerchantTransactionId {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    format!("order{}x{n}", std::process::id()).parse().unwrap()
+    paytoken_sandbox::samples::order_id("order").unwrap()
 }
 
 /// A customer with a name and an email.

@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 
 use paytoken_protocol::ops::auth_token::FetchAuthToken;
-use paytoken_protocol::paytoken_types::{Card, CardNumber, Cvv};
+use paytoken_protocol::paytoken_types::Card;
 use paytoken_protocol::{AuthToken, Context, Operation, Request};
 use paytoken_sandbox::{
     DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, MerchantConfig, OTHER_MERCHANT_ID, PartnerConfig,
@@ -255,20 +255,17 @@ pub(crate) async fn partner_signed_in(sandbox: &Sandbox) -> Context {
     partner.context().with_auth_token(token)
 }
 
-/// A test card expiring in December 2099, so that the tests outlive the sandbox clock.
+/// A test card expiring in December 2099, held by someone whose name needs escaping.
 pub(crate) fn card(number: &str) -> Card {
     Card {
-        number: CardNumber::new(number).unwrap(),
-        expiry_month: "12".parse().unwrap(),
-        expiry_year: "2099".parse().unwrap(),
-        cvv: Cvv::new("123").unwrap(),
         holder: Some("Zoë O'Neil".into()),
+        ..paytoken_sandbox::samples::card(number).unwrap()
     }
 }
 
 /// A merchant transaction id nobody used before in this process.
 pub(crate) fn order_id() -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    format!("order{}", NEXT.fetch_add(1, Ordering::Relaxed))
+    paytoken_sandbox::samples::order_id("order")
+        .unwrap()
+        .to_string()
 }
