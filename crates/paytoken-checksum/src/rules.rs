@@ -1,4 +1,5 @@
-//! One function per checksum rule: which fields are joined, in which order.
+//! One function per checksum rule: which fields are joined, in which order (docs/WIRE.md,
+//! "Checksums", has the same table for readers outside Rust).
 //!
 //! Every rule opens with the member (or partner) id and the secure key, then its own
 //! fields, all joined with `|` and hashed with MD5 as UTF-8 (the interface does not name an

@@ -1,4 +1,7 @@
 //! The transaction a payment, a token payment or an inquiry answers with, and its status.
+//!
+//! The verdict rests on the deciding fields and the result codes of docs/WIRE.md
+//! ("Answers").
 
 use paytoken_types::{
     Amount, CodeFamily, Currency, ExpiryMonth, ExpiryYear, GatewayResult, MerchantTransactionId,

@@ -1,4 +1,5 @@
-//! Every result code the sandbox answers with, in one table.
+//! Every result code the sandbox answers with, in one table (the interface's own codes and
+//! families: docs/WIRE.md, "Answers").
 //!
 //! Success codes are the interface's own; the rest follow the gateway's documented families
 //! (`2xxxx` system checks, `3xxxx` validation, `9xxxx` rejections) and reuse the codes of the

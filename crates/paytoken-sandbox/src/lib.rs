@@ -5,7 +5,7 @@
 //! It sits beside the stack (it uses `paytoken-types`, `paytoken-checksum` and the paths of
 //! `paytoken-protocol`) and nothing but tests and the command-line tool depend on it.
 //!
-//! - **Every operation** of the interface and of its deployments (ARCHITECTURE.md, "Facts about the wire"): auth tokens (merchant,
+//! - **Every operation** of the interface and of its deployments (docs/WIRE.md): auth tokens (merchant,
 //!   partner, regenerate), customer sign-up, payments (storing the card or not, `INITIAL`),
 //!   stand-alone registrations (card, bank account), token payments (plain, `INITIAL`,
 //!   `REPEATED`, installments), deletes, installment lookup, cards and accounts, invoices
