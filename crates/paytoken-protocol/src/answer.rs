@@ -1,10 +1,9 @@
 //! The one way answers are read: a reader that cannot fail on an incidental field.
 //!
-//! Forty-odd deployments answer this interface (docs/WIRE.md, "Answers", lists the
-//! shapes), and their incidental fields come in more
-//! shapes than any sample shows: JSON numbers where samples have strings, `null` or `""`
-//! for absent values, one object where a list is expected and the reverse, objects of empty
-//! strings, repeated keys. Every answer of this crate is read through the types here, and
+//! Forty-odd deployments answer this interface, and their incidental fields come in more
+//! shapes than any sample shows (docs/WIRE.md, "Answers"): JSON numbers where samples have
+//! strings, `null` or `""` for absent values, one object where a list is expected and the
+//! reverse, objects of empty strings, repeated keys. Every answer of this crate is read through the types here, and
 //! none of them fails on a value:
 //!
 //! - [`Field<T>`] (public) keeps a scalar exactly as it came (a string's text, a number's
