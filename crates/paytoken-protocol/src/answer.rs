@@ -3,8 +3,8 @@
 //! Forty-odd deployments answer this interface, and their incidental fields come in more
 //! shapes than any sample shows (docs/WIRE.md, "Answers"): JSON numbers where samples have
 //! strings, `null` or `""` for absent values, one object where a list is expected and the
-//! reverse, objects of empty strings, repeated keys. Every answer of this crate is read through the types here, and
-//! none of them fails on a value:
+//! reverse, objects of empty strings, repeated keys. Every answer of this crate is read
+//! through the types here, and none of them fails on a value:
 //!
 //! - [`Field<T>`] (public) keeps a scalar exactly as it came (a string's text, a number's
 //!   digits as written, `true`) beside a typed view that may fail on its own.
