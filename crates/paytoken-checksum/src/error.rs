@@ -21,11 +21,3 @@ pub enum Error {
     #[error("authentication.checksum: expected 32 lowercase hexadecimal digits")]
     MalformedChecksum,
 }
-
-impl Error {
-    /// Whether the request this error belongs to may have reached the gateway: never.
-    #[must_use]
-    pub const fn may_have_reached_gateway(&self) -> bool {
-        false
-    }
-}

@@ -23,7 +23,7 @@ use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, cards, samples};
 use serde_json::{Value, json};
 
 use crate::cli::DemoArgs;
-use crate::report::{Exit, Failure, Report};
+use crate::report::{self, Exit, Failure, Report};
 use crate::terminal;
 
 /// How many steps the life cycle has at the least (more when the invoices take more pages).
@@ -56,7 +56,7 @@ impl Shown {
                 refusal.result.code.as_str().to_owned(),
                 refusal.result.description.clone(),
             ),
-            None => ("-".to_owned(), error.to_string()),
+            None => ("-".to_owned(), report::with_causes(error)),
         };
         Self {
             ok: false,

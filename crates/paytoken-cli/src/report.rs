@@ -191,10 +191,23 @@ impl Failure {
         Self {
             exit,
             outcome,
-            message: error.to_string(),
+            message: with_causes(error),
             detail: Some(detail),
         }
     }
+}
+
+/// An error's message followed by its causes', as `a: b: c`: each error of paytoken prints
+/// only itself and hands its cause to `source()`, so a reporter walks the chain once.
+pub(crate) fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut next = error.source();
+    while let Some(cause) = next {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        next = cause.source();
+    }
+    text
 }
 
 /// Adds what an answer about another transaction said, beside what was sent, when that is

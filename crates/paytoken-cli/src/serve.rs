@@ -5,7 +5,7 @@ use paytoken_sandbox::{Faults, MerchantConfig, Sandbox, SandboxConfig};
 use serde_json::{Value, json};
 
 use crate::cli::{BrokenBody, DropAt, SandboxArgs};
-use crate::report::{Exit, Failure, Report};
+use crate::report::{self, Exit, Failure, Report};
 use crate::terminal;
 
 /// The fault directives of the flags, as the sandbox reads them.
@@ -86,13 +86,8 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
     let config = match &args.config {
         Some(path) => match SandboxConfig::from_file(path) {
             Ok(config) => config,
-            Err(error) => {
-                // The cause (too large, not found) is the part a user acts on.
-                let cause = std::error::Error::source(&error)
-                    .map(|source| format!(": {source}"))
-                    .unwrap_or_default();
-                return Report::from(Failure::usage(format!("{error}{cause}")));
-            }
+            // The cause (too large, not found) is the part a user acts on.
+            Err(error) => return Report::from(Failure::usage(report::with_causes(&error))),
         },
         None => SandboxConfig::default(),
     };
@@ -127,7 +122,7 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
     }
     let sandbox = match builder.start().await {
         Ok(sandbox) => sandbox,
-        Err(error) => return Report::from(Failure::failed(error.to_string())),
+        Err(error) => return Report::from(Failure::failed(report::with_causes(&error))),
     };
     if terminal::out(&format!(
         "{}\n",

@@ -274,10 +274,7 @@ impl ClientBuilder {
             .base_url
             .as_deref()
             .ok_or(config("base_url", "is required"))?;
-        let base_url = BaseUrl::new(url).map_err(|error| match error {
-            paytoken_protocol::Error::Invalid { reason, .. } => config("base_url", reason),
-            _ => config("base_url", "is not a valid base url"),
-        })?;
+        let base_url = BaseUrl::new(url).map_err(|error| config("base_url", error.reason))?;
         if !base_url.is_https() && !self.allow_http {
             return Err(config(
                 "base_url",

@@ -40,7 +40,7 @@ pub enum Error {
     Protocol(#[from] paytoken_protocol::Error),
     /// The exchange failed below HTTP, after the retries the policy allows: for a read
     /// (safe to try again later), or for any call whose connection never opened.
-    #[error("{operation}: {source} ({attempts} attempts)")]
+    #[error("{operation}: the exchange failed after {attempts} attempts")]
     Transport {
         /// The operation.
         operation: OperationKind,
@@ -57,7 +57,7 @@ pub enum Error {
     /// It was not sent again. For a payment, ask the gateway with
     /// [`Client::reconcile`](crate::Client::reconcile).
     #[error(
-        "{operation}: outcome unknown, the gateway may have processed it ({cause}); it was not sent again: inquire before retrying"
+        "{operation}: outcome unknown, the gateway may have processed it; it was not sent again: inquire before retrying"
     )]
     OutcomeUnknown {
         /// The operation.
@@ -66,9 +66,18 @@ pub enum Error {
         /// that carry none).
         merchant_transaction_id: Option<MerchantTransactionId>,
         /// What went wrong on the way back: a [`Transport`](Error::Transport) or a
-        /// [`Protocol`](Error::Protocol) error.
+        /// [`Protocol`](Error::Protocol) error. It is this error's `source()`.
+        #[source]
         cause: Box<Error>,
     },
+}
+
+/// A value refused by its constructor ([`InvoicePager::new`](paytoken_protocol::InvoicePager::new)
+/// and the like) is an input error of the call that meets it.
+impl From<paytoken_protocol::InvalidValue> for Error {
+    fn from(error: paytoken_protocol::InvalidValue) -> Self {
+        Self::Protocol(error.into())
+    }
 }
 
 impl Error {
@@ -212,8 +221,9 @@ impl fmt::Display for TransportErrorKind {
 }
 
 /// The error a [`Transport`](crate::Transport) returns: what kind of failure, and the
-/// underlying error when there is one. `Display` shows both; a transport must not put
-/// secrets (headers, bodies) in the underlying error.
+/// underlying error when there is one, as its `source()` (so it can be downcast to the io
+/// or hyper error). `Display` shows the kind only. A transport must not put secrets
+/// (headers, bodies) in the underlying error.
 #[derive(Debug)]
 pub struct TransportError {
     kind: TransportErrorKind,
@@ -247,20 +257,92 @@ impl TransportError {
 }
 
 impl fmt::Display for TransportError {
+    /// The kind only: the underlying error is the `source()`, which reporters print after
+    /// it (the chain is never printed twice).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.kind)?;
-        // The chain is printed here, once: most callers show an error with `{}` only, and
-        // "could not connect" without "connection refused" sends people looking.
-        let mut next: Option<&dyn std::error::Error> = match &self.source {
-            Some(source) => Some(source.as_ref()),
-            None => None,
-        };
-        while let Some(error) = next {
-            write!(f, ": {error}")?;
-            next = error.source();
-        }
-        Ok(())
+        fmt::Display::fmt(&self.kind, f)
     }
 }
 
-impl std::error::Error for TransportError {}
+impl std::error::Error for TransportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.source {
+            Some(source) => Some(source.as_ref()),
+            None => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    fn refused_connection() -> TransportError {
+        TransportError::with_source(
+            TransportErrorKind::Connect,
+            std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "connection refused"),
+        )
+    }
+
+    /// An error of each variant; a new variant fails to compile here until it is added.
+    fn one_of_each() -> Vec<Error> {
+        let transport = |source| Error::Transport {
+            operation: OperationKind::Payment,
+            attempts: 1,
+            source,
+        };
+        let errors = vec![
+            Error::Config {
+                setting: "base_url",
+                reason: "is required",
+            },
+            Error::Protocol(paytoken_protocol::Error::Invalid {
+                field: "amount",
+                reason: "is zero",
+            }),
+            transport(refused_connection()),
+            Error::OutcomeUnknown {
+                operation: OperationKind::Payment,
+                merchant_transaction_id: None,
+                cause: Box::new(transport(TransportError::new(TransportErrorKind::Broken))),
+            },
+        ];
+        for error in &errors {
+            match error {
+                Error::Config { .. }
+                | Error::Protocol(_)
+                | Error::Transport { .. }
+                | Error::OutcomeUnknown { .. } => {}
+            }
+        }
+        errors
+    }
+
+    /// Whether no error of the chain repeats its cause's message.
+    fn says_itself_once(error: &dyn std::error::Error) -> bool {
+        error.source().is_none_or(|cause| {
+            !error.to_string().contains(&cause.to_string()) && says_itself_once(cause)
+        })
+    }
+
+    #[test]
+    fn every_error_says_itself_once_and_hands_its_cause_to_source() {
+        for error in one_of_each() {
+            assert!(says_itself_once(&error), "{error}");
+        }
+        let error = Error::Transport {
+            operation: OperationKind::Payment,
+            attempts: 2,
+            source: refused_connection(),
+        };
+        let transport = error.source().unwrap();
+        assert_eq!(transport.to_string(), "could not connect");
+        let io = transport.source().unwrap();
+        assert_eq!(
+            io.downcast_ref::<std::io::Error>().unwrap().kind(),
+            std::io::ErrorKind::ConnectionRefused
+        );
+    }
+}

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::Error;
+use crate::InvalidValue;
 
 /// An `http` or `https` URL that the interface's paths are appended to, such as
 /// `https://sandbox.example-gateway.com` or `https://gw.example/api/`. A trailing `/` is
@@ -18,11 +18,11 @@ impl BaseUrl {
     /// Checks and takes a base URL.
     ///
     /// # Errors
-    /// [`Error::Invalid`] for `baseUrl` when the scheme is not `http` or `https`, the host
+    /// [`InvalidValue`] for `baseUrl` when the scheme is not `http` or `https`, the host
     /// is missing, or the URL holds a query, a fragment, user info, a space or a control
     /// character.
-    pub fn new(url: &str) -> Result<Self, Error> {
-        let invalid = |reason| Error::Invalid {
+    pub fn new(url: &str) -> Result<Self, InvalidValue> {
+        let invalid = |reason| InvalidValue {
             field: "baseUrl",
             reason,
         };
@@ -110,9 +110,9 @@ impl fmt::Display for BaseUrl {
 }
 
 impl core::str::FromStr for BaseUrl {
-    type Err = Error;
+    type Err = InvalidValue;
 
-    fn from_str(url: &str) -> Result<Self, Error> {
+    fn from_str(url: &str) -> Result<Self, InvalidValue> {
         Self::new(url)
     }
 }

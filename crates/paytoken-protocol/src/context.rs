@@ -6,7 +6,7 @@ use paytoken_checksum::Credentials;
 use paytoken_types::{AccountId, TerminalId};
 use zeroize::Zeroizing;
 
-use crate::Error;
+use crate::InvalidValue;
 
 /// What every request is built with.
 ///
@@ -72,11 +72,11 @@ impl AuthToken {
     /// spaces, at most [`MAX_AUTH_TOKEN_LEN`] bytes.
     ///
     /// # Errors
-    /// [`Error::Invalid`] for `AuthToken` when the token is empty, too long, or holds a
+    /// [`InvalidValue`] for `AuthToken` when the token is empty, too long, or holds a
     /// character a header cannot carry. The message never repeats the token.
-    pub fn new(token: impl Into<String>) -> Result<Self, Error> {
+    pub fn new(token: impl Into<String>) -> Result<Self, InvalidValue> {
         let token = Zeroizing::new(token.into());
-        let invalid = |reason| Error::Invalid {
+        let invalid = |reason| InvalidValue {
             field: "AuthToken",
             reason,
         };
@@ -113,11 +113,11 @@ impl Username {
     /// Takes a login name: 1 to 100 characters, no control characters, no `|`.
     ///
     /// # Errors
-    /// [`Error::Invalid`] for `username` when it is empty, too long or holds a control
+    /// [`InvalidValue`] for `username` when it is empty, too long or holds a control
     /// character.
-    pub fn new(name: impl Into<String>) -> Result<Self, Error> {
+    pub fn new(name: impl Into<String>) -> Result<Self, InvalidValue> {
         let name = name.into();
-        let invalid = |reason| Error::Invalid {
+        let invalid = |reason| InvalidValue {
             field: "username",
             reason,
         };
@@ -157,7 +157,7 @@ mod tests {
         assert_eq!(token.expose_secret(), "eyJhbGciOiJIUzI1NiJ9.e30.sig");
         for bad in ["", "a b", "a\nb", "é"] {
             let error = AuthToken::new(bad).unwrap_err();
-            assert_eq!(error.field(), Some("AuthToken"));
+            assert_eq!(error.field, "AuthToken");
         }
         assert!(AuthToken::new("x".repeat(MAX_AUTH_TOKEN_LEN + 1)).is_err());
     }

@@ -136,6 +136,28 @@ impl Error {
     }
 }
 
+/// A value refused before it is used: which field, and why. What the value constructors
+/// ([`BaseUrl::new`](crate::BaseUrl::new), [`AuthToken::new`](crate::AuthToken::new),
+/// [`Username::new`](crate::Username::new), [`InvoicePager::new`](crate::InvoicePager::new))
+/// return, so that a caller matches on two facts rather than on every way an operation can
+/// fail; it becomes [`Error::Invalid`] where an operation meets it.
+///
+/// Like every error of paytoken it never repeats the value (an auth token is a secret).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {reason}")]
+pub struct InvalidValue {
+    /// The field's wire name, such as `baseUrl` or `pagination.records`.
+    pub field: &'static str,
+    /// What is wrong, in lowercase words.
+    pub reason: &'static str,
+}
+
+impl From<InvalidValue> for Error {
+    fn from(InvalidValue { field, reason }: InvalidValue) -> Self {
+        Self::Invalid { field, reason }
+    }
+}
+
 /// A request the gateway refused before anything was created.
 ///
 /// `Debug` and `Display` show the description redacted (see [`crate::excerpt`]): a gateway
@@ -191,5 +213,99 @@ impl core::fmt::Display for Refusal {
             self.result.code,
             crate::excerpt::redact(&self.result.description, 200)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::string::ToString;
+    use alloc::vec::Vec;
+
+    use paytoken_types::{Card, CardNumber, Cvv};
+
+    use super::*;
+    use crate::Operation;
+    use crate::ops::payment::Payment;
+
+    const CARD_NUMBER: &str = "4000000000000051";
+    const TOKEN: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wIn0.c2lnbmF0dXJlc2VjcmV0";
+
+    fn payment() -> Payment {
+        let card = Card {
+            number: CardNumber::new(CARD_NUMBER).unwrap(),
+            expiry_month: "12".parse().unwrap(),
+            expiry_year: "2099".parse().unwrap(),
+            cvv: Cvv::new("123").unwrap(),
+            holder: None,
+        };
+        Payment::new(
+            "order1".parse().unwrap(),
+            "50.00".parse().unwrap(),
+            "EUR".parse().unwrap(),
+            card,
+        )
+    }
+
+    /// An error of each variant, made the way the crate makes it, from input and answers
+    /// that carry a card number and an auth token.
+    fn one_of_each() -> Vec<Error> {
+        let answer = |status, body: &str| payment().parse(status, body.as_bytes()).unwrap_err();
+        let echoing = alloc::format!("card {CARD_NUMBER} token {TOKEN}");
+        let errors = alloc::vec![
+            Error::from(crate::AuthToken::new(alloc::format!("{TOKEN} ")).unwrap_err()),
+            Error::from(CardNumber::new(&alloc::format!("{CARD_NUMBER}x")).unwrap_err()),
+            Error::from(paytoken_checksum::SecureKey::new("key|with|bars").unwrap_err()),
+            answer(
+                200,
+                &alloc::format!(
+                    r#"{{"paymentId":"-","result":{{"code":"30001","description":"{echoing}"}}}}"#
+                ),
+            ),
+            answer(502, &alloc::format!("<html>{echoing}</html>")),
+            answer(200, &alloc::format!("not json {echoing}")),
+            answer(
+                200,
+                r#"{"paymentId":"54279","merchantTransactionId":"another","result":{"code":"00001"},"transactionStatus":"Y"}"#,
+            ),
+        ];
+        // Every variant is above: a new one fails to compile here until it is added.
+        let mut seen = [false; 7];
+        for error in &errors {
+            let index = match error {
+                Error::Invalid { .. } => 0,
+                Error::Value(_) => 1,
+                Error::Checksum(_) => 2,
+                Error::Refused(_) => 3,
+                Error::UnexpectedStatus { .. } => 4,
+                Error::Undecodable { .. } => 5,
+                Error::Contradiction { .. } => 6,
+            };
+            seen[index] = true;
+        }
+        assert_eq!(seen, [true; 7], "{errors:?}");
+        errors
+    }
+
+    /// Whether no error of the chain repeats its cause's message (the cause is `source()`'s
+    /// to tell, once).
+    fn says_itself_once(error: &dyn core::error::Error) -> bool {
+        error.source().is_none_or(|cause| {
+            !error.to_string().contains(&cause.to_string()) && says_itself_once(cause)
+        })
+    }
+
+    #[test]
+    fn every_error_says_itself_once_and_keeps_secrets_out() {
+        for error in one_of_each() {
+            assert!(says_itself_once(&error), "{error}");
+            let mut next: Option<&dyn core::error::Error> = Some(&error);
+            while let Some(link) = next {
+                for shown in [link.to_string(), alloc::format!("{link:?}")] {
+                    assert!(!shown.contains(CARD_NUMBER), "{shown}");
+                    assert!(!shown.contains(TOKEN), "{shown}");
+                }
+                next = link.source();
+            }
+        }
     }
 }

@@ -119,7 +119,7 @@ mod wire;
 pub use answer::{Field, FieldValue};
 pub use base_url::BaseUrl;
 pub use context::{AuthToken, Context, MAX_AUTH_TOKEN_LEN, Username};
-pub use error::{Error, Refusal};
+pub use error::{Error, InvalidValue, Refusal};
 #[cfg(feature = "http")]
 pub use http::parse_http;
 pub use invoices::{Invoice, InvoiceCustomer};

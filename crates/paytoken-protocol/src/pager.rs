@@ -1,8 +1,8 @@
 //! Paging through the invoice list: the next page's request, and when to stop.
 
 use crate::ops::Operation;
-use crate::ops::invoice_list::{InvoiceList, InvoicePage};
-use crate::{Context, Error, Invoice, Request};
+use crate::ops::invoice_list::{InvoiceList, InvoicePage, check_pagination};
+use crate::{Context, Error, InvalidValue, Invoice, Request};
 
 /// Hands out one page request after another until the list has ended: a page shorter
 /// than asked for, an empty page, the gateway's "no records" answer, or a page that repeats
@@ -41,20 +41,20 @@ impl InvoicePager {
     /// Pages of `records` invoices, from page 1.
     ///
     /// # Errors
-    /// [`Error::Invalid`] for `pagination.records` outside 1 to
+    /// [`InvalidValue`] for `pagination.records` outside 1 to
     /// [`MAX_RECORDS`](crate::ops::invoice_list::MAX_RECORDS).
-    pub fn new(records: u32) -> Result<Self, Error> {
+    pub fn new(records: u32) -> Result<Self, InvalidValue> {
         Self::starting_at(1, records)
     }
 
     /// Pages of `records` invoices, from page `page`.
     ///
     /// # Errors
-    /// [`Error::Invalid`] for a page of 0 or records outside 1 to
+    /// [`InvalidValue`] for a page of 0 or records outside 1 to
     /// [`MAX_RECORDS`](crate::ops::invoice_list::MAX_RECORDS).
-    pub fn starting_at(page: u32, records: u32) -> Result<Self, Error> {
+    pub fn starting_at(page: u32, records: u32) -> Result<Self, InvalidValue> {
         // Checked here, so that `next_request` fails only on the credentials.
-        InvoiceList::new(page, records).validate()?;
+        check_pagination(page, records)?;
         Ok(Self {
             records,
             next_page: Some(page),

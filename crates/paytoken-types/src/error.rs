@@ -5,7 +5,8 @@
 /// Every variant names the field (its wire name, such as `card.number`) and never carries
 /// the value itself: a refused card number or CVV must not reach a log line through its
 /// error. Values are checked before anything is built, so none of these errors means a
-/// request reached the gateway ([`Error::may_have_reached_gateway`] is always `false`).
+/// request reached the gateway (which is why, unlike the client's errors, it has no
+/// `may_have_reached_gateway`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -73,13 +74,6 @@ pub enum Error {
 }
 
 impl Error {
-    /// Whether the request this error belongs to may have reached the gateway: never, since
-    /// values are checked before a request is built.
-    #[must_use]
-    pub const fn may_have_reached_gateway(&self) -> bool {
-        false
-    }
-
     /// The wire name of the field at fault, where there is one.
     #[must_use]
     pub const fn field(&self) -> Option<&'static str> {

@@ -55,7 +55,7 @@ pub use paytoken_protocol as protocol;
 
 pub use paytoken_checksum::{Credentials, SecureKey};
 pub use paytoken_protocol::{
-    AuthToken, BaseUrl, Context, Field, FieldValue, Invoice, InvoicePager, Operation,
+    AuthToken, BaseUrl, Context, Field, FieldValue, InvalidValue, Invoice, InvoicePager, Operation,
     OperationKind, PaymentStatus, Refusal, Transaction, Username, ops,
 };
 pub use paytoken_types::{

@@ -8,7 +8,7 @@ use crate::answer::{Loose, Object, wire_object};
 use crate::invoices::{Invoice, InvoiceEntries};
 use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult};
-use crate::{Context, Error, OperationKind, Request, fields};
+use crate::{Context, Error, InvalidValue, OperationKind, Request, fields};
 
 /// The path of the invoice list.
 pub const PATH: &str = "/invoiceServices/REST/v1/getInvoice";
@@ -37,20 +37,29 @@ impl InvoiceList {
     /// # Errors
     /// [`Error::Invalid`] for `pagination.pageno` or `pagination.records`.
     pub const fn validate(&self) -> Result<(), Error> {
-        if self.page == 0 {
-            return Err(Error::Invalid {
-                field: "pagination.pageno",
-                reason: "pages count from 1",
-            });
+        match check_pagination(self.page, self.records) {
+            Ok(()) => Ok(()),
+            Err(InvalidValue { field, reason }) => Err(Error::Invalid { field, reason }),
         }
-        if self.records == 0 || self.records > MAX_RECORDS {
-            return Err(Error::Invalid {
-                field: "pagination.records",
-                reason: "is 1 to 1000",
-            });
-        }
-        Ok(())
     }
+}
+
+/// Checks a page number and a page size: what [`InvoiceList::validate`] and
+/// [`InvoicePager`](crate::InvoicePager) both ask.
+pub(crate) const fn check_pagination(page: u32, records: u32) -> Result<(), InvalidValue> {
+    if page == 0 {
+        return Err(InvalidValue {
+            field: "pagination.pageno",
+            reason: "pages count from 1",
+        });
+    }
+    if records == 0 || records > MAX_RECORDS {
+        return Err(InvalidValue {
+            field: "pagination.records",
+            reason: "is 1 to 1000",
+        });
+    }
+    Ok(())
 }
 
 /// One page of invoices.
