@@ -158,7 +158,13 @@ fn ci(tests: Tests) -> Result<(), String> {
         cargo(&["test", "--workspace", "--locked"], &[])?;
     }
     cargo(
-        &["doc", "--workspace", "--no-deps", "--locked"],
+        &[
+            "doc",
+            "--workspace",
+            "--no-deps",
+            "--all-features",
+            "--locked",
+        ],
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
     no_std()?;

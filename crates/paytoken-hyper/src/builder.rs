@@ -263,7 +263,7 @@ impl ClientBuilder {
     }
 
     /// The client over another transport, such as a
-    /// [`FakeTransport`](crate::testing::FakeTransport). The settings of the connection
+    /// `testing::FakeTransport` (feature `testing`). The settings of the connection
     /// (pool, TLS, user agent, connect timeout) are the transport's business then.
     ///
     /// # Errors

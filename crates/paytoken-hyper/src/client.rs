@@ -104,7 +104,7 @@ impl<T: Transport> Client<T> {
         &self.inner.base_url
     }
 
-    /// The transport, such as a [`FakeTransport`](crate::testing::FakeTransport) whose
+    /// The transport, such as a `testing::FakeTransport` (feature `testing`) whose
     /// requests a test reads back.
     #[must_use]
     pub fn transport(&self) -> &T {

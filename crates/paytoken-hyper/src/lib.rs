@@ -60,11 +60,14 @@
 //! ## Transports
 //! [`HyperTransport`] (hyper-util's pool, hyper-rustls with ring and the webpki roots,
 //! HTTP/1.1 keep-alive, HTTP/2 by ALPN) is the default; [`Transport`] lets another stack in,
-//! and [`testing::FakeTransport`] answers unit tests without sockets.
+//! and `testing::FakeTransport` (feature `testing`) answers unit tests without sockets.
 //!
 //! ## Features
-//! None: this crate is the client. Leave it out (the `paytoken` crate's `hyper` feature) to
-//! keep only the sans-IO core.
+//! - `testing`: the module `testing`, an in-memory [`Transport`] for unit tests
+//!   (`FakeTransport`). Turn it on in `[dev-dependencies]`; a release build has no fake.
+//!
+//! This crate is the client. Leave it out (the `paytoken` crate's `hyper` feature) to keep
+//! only the sans-IO core.
 
 #![forbid(unsafe_code)]
 
@@ -81,6 +84,7 @@ mod merchant_transaction_id;
 mod renewal;
 mod retry;
 mod span;
+#[cfg(feature = "testing")]
 pub mod testing;
 mod transport;
 

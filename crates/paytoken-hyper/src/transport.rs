@@ -9,7 +9,7 @@ use crate::TransportError;
 
 /// Sends one request and reads its answer: what the [`Client`](crate::Client) needs of an
 /// HTTP stack. [`HyperTransport`](crate::HyperTransport) is the default; bring another
-/// stack, or [`FakeTransport`](crate::testing::FakeTransport) in unit tests.
+/// stack, or `testing::FakeTransport` (feature `testing`) in unit tests.
 ///
 /// The client does the rest around it: the whole-request timeout, retries, auth tokens,
 /// parsing and tracing. A transport only has to:

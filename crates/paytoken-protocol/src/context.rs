@@ -10,8 +10,22 @@ use crate::InvalidValue;
 
 /// What every request is built with.
 ///
-/// Plain data: build it once and reuse it; replace [`auth_token`](Context::auth_token)
-/// when the token is renewed ([`crate::AuthTokenLifecycle`] says when).
+/// Plain data with public fields: build it once and reuse it, set the optional fields with
+/// struct update syntax, and replace [`auth_token`](Context::auth_token) when the token is
+/// renewed ([`crate::AuthTokenLifecycle`] says when).
+///
+/// ```
+/// use paytoken_checksum::{Credentials, SecureKey};
+/// use paytoken_protocol::{AuthToken, Context};
+///
+/// let context = Context {
+///     terminal_id: Some("2541".parse()?),
+///     auth_token: Some(AuthToken::new("eyJ0.e30.c2ln")?),
+///     ..Context::new(Credentials::merchant("11344".parse()?, SecureKey::new("key")?))
+/// };
+/// assert!(context.account_id.is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Context {
     /// The merchant's or the partner's id and secure key.
@@ -36,31 +50,10 @@ impl Context {
             auth_token: None,
         }
     }
-
-    /// With an account id.
-    #[must_use]
-    pub fn with_account_id(mut self, account_id: AccountId) -> Self {
-        self.account_id = Some(account_id);
-        self
-    }
-
-    /// With a terminal id.
-    #[must_use]
-    pub fn with_terminal_id(mut self, terminal_id: TerminalId) -> Self {
-        self.terminal_id = Some(terminal_id);
-        self
-    }
-
-    /// With an auth token.
-    #[must_use]
-    pub fn with_auth_token(mut self, auth_token: AuthToken) -> Self {
-        self.auth_token = Some(auth_token);
-        self
-    }
 }
 
 /// The longest auth token accepted. The gateway's tokens are JWTs of a few hundred bytes.
-pub const MAX_AUTH_TOKEN_LEN: usize = 4096;
+pub(crate) const MAX_AUTH_TOKEN_LEN: usize = 4096;
 
 /// The auth token the gateway issues (a JWT, valid for an hour): a secret. `Debug` shows
 /// `AuthToken(***)`, there is no `Display`, and it is wiped from memory when dropped.
@@ -69,7 +62,7 @@ pub struct AuthToken(Zeroizing<String>);
 
 impl AuthToken {
     /// Takes a token. It goes into an HTTP header, so it must be visible ASCII without
-    /// spaces, at most [`MAX_AUTH_TOKEN_LEN`] bytes.
+    /// spaces, at most 4096 bytes.
     ///
     /// # Errors
     /// [`InvalidValue`] for `AuthToken` when the token is empty, too long, or holds a

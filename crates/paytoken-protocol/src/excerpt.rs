@@ -7,14 +7,14 @@
 //! JWT, a key). Control characters become spaces.
 
 /// How much of a body an error message shows, in characters.
-pub const EXCERPT_CHARS: usize = 120;
+pub(crate) const EXCERPT_CHARS: usize = 120;
 
 /// Runs of digits this long or longer are masked.
 const DIGIT_RUN: usize = 12;
 /// Words of token characters this long or longer are masked.
 const TOKEN_WORD: usize = 24;
 
-/// The redacted start of a body, at most [`EXCERPT_CHARS`] characters (plus `…` when cut).
+/// The redacted start of a body, at most 120 characters (plus `…` when cut).
 #[must_use]
 pub fn excerpt(body: &[u8]) -> String {
     redact(&String::from_utf8_lossy(body), EXCERPT_CHARS)

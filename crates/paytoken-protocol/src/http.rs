@@ -89,11 +89,13 @@ mod tests {
 
     #[test]
     fn converts_both_ways() {
-        let context = Context::new(Credentials::merchant(
-            "11344".parse().unwrap(),
-            SecureKey::new("key").unwrap(),
-        ))
-        .with_auth_token(AuthToken::new("tok.en").unwrap());
+        let context = Context {
+            auth_token: Some(AuthToken::new("tok.en").unwrap()),
+            ..Context::new(Credentials::merchant(
+                "11344".parse().unwrap(),
+                SecureKey::new("key").unwrap(),
+            ))
+        };
         let request = CardsAndAccounts::all().request(&context).unwrap();
         let body = request.body().to_vec();
         let base = BaseUrl::new("https://gw.example/").unwrap();

@@ -51,9 +51,11 @@
 //! }
 //!
 //! let base_url = BaseUrl::new("https://sandbox.gateway.example")?;
-//! let context = Context::new(Credentials::merchant("11344".parse()?, SecureKey::new("key")?))
-//!     .with_terminal_id("1".parse()?)
-//!     .with_auth_token(AuthToken::new("eyJ0.e30.c2ln")?);
+//! let context = Context {
+//!     terminal_id: Some("1".parse()?),
+//!     auth_token: Some(AuthToken::new("eyJ0.e30.c2ln")?),
+//!     ..Context::new(Credentials::merchant("11344".parse()?, SecureKey::new("key")?))
+//! };
 //!
 //! let card = Card {
 //!     number: CardNumber::new("4000000000000051")?,
@@ -118,7 +120,7 @@ mod wire;
 
 pub use answer::{Field, FieldValue};
 pub use base_url::BaseUrl;
-pub use context::{AuthToken, Context, MAX_AUTH_TOKEN_LEN, Username};
+pub use context::{AuthToken, Context, Username};
 pub use error::{Error, InvalidValue, Refusal};
 #[cfg(feature = "http")]
 pub use http::parse_http;

@@ -3,7 +3,7 @@
 //! binary, on one thread, so the count is the request's.
 #![cfg(test)]
 
-use paytoken_protocol::{AuthToken, Operation};
+use paytoken_protocol::{AuthToken, Context, Operation};
 
 #[allow(
     dead_code,
@@ -29,7 +29,10 @@ fn allocations_of<T>(build: impl Fn() -> T) -> usize {
 
 #[test]
 fn building_and_signing_a_request_allocates_its_own_parts_only() {
-    let context = common::merchant().with_auth_token(AuthToken::new(common::TOKEN).unwrap());
+    let context = Context {
+        auth_token: Some(AuthToken::new(common::TOKEN).unwrap()),
+        ..common::merchant()
+    };
     // The full payment of the golden files: 38 fields, two URLs, an escaped descriptor.
     let full = common::full_payment();
     let request = full.request(&context).unwrap();

@@ -101,11 +101,10 @@ pub use config::{
 pub use error::Error;
 pub use faults::{FAULT_HEADER, Faults, MAX_FAULT_DURATION};
 pub use invoices::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT};
-pub use received::{RECEIVED_KEPT, Received};
+pub use received::Received;
 pub use sandbox::{
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_RECORDS, DEFAULT_REQUEST_DEADLINE, Sandbox, SandboxBuilder,
 };
-pub use server::{MAX_REQUEST_BODY, WITHHELD_FOR};
 #[cfg(feature = "tls")]
 pub use tls::TlsIdentity;
 pub use tokens::AUTH_TOKEN_LIFETIME_SECONDS;

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 /// The most requests remembered; older ones are forgotten, so a long-running sandbox does
 /// not grow without bound.
-pub const RECEIVED_KEPT: usize = 10_000;
+pub(crate) const RECEIVED_KEPT: usize = 10_000;
 
 /// One request, as it arrived.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -256,7 +256,7 @@ impl Sandbox {
         &self.config
     }
 
-    /// Every request that reached it so far (the newest [`RECEIVED_KEPT`](crate::RECEIVED_KEPT)),
+    /// Every request that reached it so far (the newest 10,000),
     /// in order, those a fault dropped included: how a test tells that a client sent a
     /// payment once and did not retry it.
     #[must_use]

@@ -27,11 +27,11 @@ use crate::gateway::Gateway;
 use crate::received::ReceivedLog;
 
 /// The largest request body the sandbox reads; the interface's forms are a few KiB.
-pub const MAX_REQUEST_BODY: usize = 64 * 1024;
+pub(crate) const MAX_REQUEST_BODY: usize = 64 * 1024;
 
 /// How long an answer the time-out test card withholds keeps the connection open before
 /// closing it: longer than any sensible client timeout.
-pub const WITHHELD_FOR: Duration = Duration::from_secs(300);
+pub(crate) const WITHHELD_FOR: Duration = Duration::from_secs(300);
 
 /// How long open connections get to finish when the sandbox shuts down.
 const GRACE: Duration = Duration::from_secs(2);

@@ -37,9 +37,11 @@
 //! ```
 //!
 //! ## Features
-//! - `hyper` (default): the async client on hyper and rustls ([`Client`]) and its
-//!   in-memory fake ([`testing`]). `default-features = false` leaves the sans-IO core:
-//!   build requests with [`protocol`], send them with any HTTP stack.
+//! - `hyper` (default): the async client on hyper and rustls ([`Client`]).
+//!   `default-features = false` leaves the sans-IO core: build requests with
+//!   [`protocol`], send them with any HTTP stack.
+//! - `testing`: the client's in-memory transport for unit tests (`testing::FakeTransport`),
+//!   for `[dev-dependencies]`.
 //! - `http`: `Request::into_http` and `parse_http`, for stacks that speak the `http` crate.
 
 #![forbid(unsafe_code)]
@@ -70,6 +72,6 @@ pub use paytoken_hyper::{
     TransportErrorKind, TransportRequest, TransportResponse, new_merchant_transaction_id,
 };
 
-/// An in-memory transport for unit tests, without sockets.
-#[cfg(feature = "hyper")]
+/// An in-memory transport for unit tests, without sockets (feature `testing`).
+#[cfg(feature = "testing")]
 pub use paytoken_hyper::testing;

@@ -7,11 +7,13 @@ use paytoken_protocol::{AuthToken, BaseUrl, Context, Operation, parse_http};
 
 #[test]
 fn a_token_payment_through_http_and_back() {
-    let context = Context::new(Credentials::merchant(
-        "11344".parse().unwrap(),
-        SecureKey::new("key").unwrap(),
-    ))
-    .with_auth_token(AuthToken::new("eyJ0.e30.c2ln").unwrap());
+    let context = Context {
+        auth_token: Some(AuthToken::new("eyJ0.e30.c2ln").unwrap()),
+        ..Context::new(Credentials::merchant(
+            "11344".parse().unwrap(),
+            SecureKey::new("key").unwrap(),
+        ))
+    };
     let payment = TokenPayment::new(
         "8a82944a4cc25ebf014cc2c782423202".parse().unwrap(),
         "25.00".parse().unwrap(),

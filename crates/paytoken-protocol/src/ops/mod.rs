@@ -60,7 +60,7 @@ pub(crate) fn check_positive(field: &'static str, amount: Amount) -> Result<(), 
 }
 
 /// The longest URL accepted in `merchantRedirectUrl` and `notificationUrl`.
-pub const MAX_URL_LEN: usize = 2048;
+pub(crate) const MAX_URL_LEN: usize = 2048;
 
 /// Checks a URL the gateway will call or send a browser to: absolute `http(s)`, with a host,
 /// no spaces or control characters, at most [`MAX_URL_LEN`] bytes.

@@ -25,21 +25,25 @@ pub(crate) const TOKEN: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wIn0.c2lnbmF
 pub(crate) const REGISTRATION: &str = "8a82944a4cc25ebf014cc2c782423202";
 
 pub(crate) fn merchant() -> Context {
-    Context::new(Credentials::merchant(
-        "11344".parse().unwrap(),
-        SecureKey::new(SECURE_KEY).unwrap(),
-    ))
-    .with_account_id("5521".parse().unwrap())
-    .with_terminal_id("2541".parse().unwrap())
-    .with_auth_token(AuthToken::new(TOKEN).unwrap())
+    Context {
+        account_id: Some("5521".parse().unwrap()),
+        terminal_id: Some("2541".parse().unwrap()),
+        auth_token: Some(AuthToken::new(TOKEN).unwrap()),
+        ..Context::new(Credentials::merchant(
+            "11344".parse().unwrap(),
+            SecureKey::new(SECURE_KEY).unwrap(),
+        ))
+    }
 }
 
 pub(crate) fn partner() -> Context {
-    Context::new(Credentials::partner(
-        "100".parse().unwrap(),
-        SecureKey::new(PARTNER_KEY).unwrap(),
-    ))
-    .with_auth_token(AuthToken::new(TOKEN).unwrap())
+    Context {
+        auth_token: Some(AuthToken::new(TOKEN).unwrap()),
+        ..Context::new(Credentials::partner(
+            "100".parse().unwrap(),
+            SecureKey::new(PARTNER_KEY).unwrap(),
+        ))
+    }
 }
 
 pub(crate) fn card() -> Card {

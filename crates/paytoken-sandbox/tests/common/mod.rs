@@ -242,7 +242,10 @@ pub(crate) async fn merchant_token(sandbox: &Sandbox, merchant: &MerchantConfig)
 /// The merchant's context, signed in.
 pub(crate) async fn signed_in(sandbox: &Sandbox, merchant: &MerchantConfig) -> Context {
     let token = merchant_token(sandbox, merchant).await;
-    merchant.context().with_auth_token(token)
+    Context {
+        auth_token: Some(token),
+        ..merchant.context()
+    }
 }
 
 /// The partner's context, signed in.
@@ -252,7 +255,10 @@ pub(crate) async fn partner_signed_in(sandbox: &Sandbox) -> Context {
     let request = fetch.request(&partner.context()).unwrap();
     let raw = send(sandbox, &request).await;
     let token = fetch.parse(raw.status, &raw.body).unwrap().token;
-    partner.context().with_auth_token(token)
+    Context {
+        auth_token: Some(token),
+        ..partner.context()
+    }
 }
 
 /// A test card expiring in December 2099, held by someone whose name needs escaping.

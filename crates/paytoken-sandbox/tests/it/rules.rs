@@ -152,13 +152,17 @@ async fn auth_tokens_missing_unknown_expired_or_of_another_member_are_refused() 
         refused_code(&sandbox, &merchant.context(), &list).await,
         "20003"
     );
-    let forged = merchant
-        .context()
-        .with_auth_token(paytoken_protocol::AuthToken::new("eyJ.forged.token").unwrap());
+    let forged = Context {
+        auth_token: Some(paytoken_protocol::AuthToken::new("eyJ.forged.token").unwrap()),
+        ..merchant.context()
+    };
     assert_eq!(refused_code(&sandbox, &forged, &list).await, "20002");
 
     let theirs = merchant_token(&sandbox, other_merchant(&sandbox)).await;
-    let mixed = merchant.context().with_auth_token(theirs);
+    let mixed = Context {
+        auth_token: Some(theirs),
+        ..merchant.context()
+    };
     assert_eq!(refused_code(&sandbox, &mixed, &list).await, "20004");
 
     let context = signed_in(&sandbox, merchant).await;

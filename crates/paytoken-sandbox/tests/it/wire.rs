@@ -17,7 +17,7 @@ use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::paytoken_types::{
     BankAccount, Customer, Email, RecurringType, RegistrationId,
 };
-use paytoken_protocol::{Operation, PaymentStatus};
+use paytoken_protocol::{Context, Operation, PaymentStatus};
 use paytoken_sandbox::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT, Sandbox, cards};
 use serde_json::Value;
 
@@ -90,10 +90,16 @@ async fn auth_tokens_for_a_merchant_a_partner_and_a_regenerated_one() {
 
     // The old token stopped working; the new one works.
     let list = CardsAndAccounts::all();
-    let old = merchant.context().with_auth_token(grant.token);
+    let old = Context {
+        auth_token: Some(grant.token),
+        ..merchant.context()
+    };
     let refused = call(&sandbox, &old, &list).await.unwrap_err();
     assert_eq!(refused.refusal().unwrap().result.code.as_str(), "20002");
-    let new = merchant.context().with_auth_token(fresh);
+    let new = Context {
+        auth_token: Some(fresh),
+        ..merchant.context()
+    };
     call(&sandbox, &new, &list).await.unwrap();
 }
 
