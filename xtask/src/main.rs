@@ -8,12 +8,15 @@
 //!
 //! - `cargo xtask ci [--skip-tests]`: every check CI makes, in order, stopping at the first
 //!   failure: the tidy rules (`tidy.rs`: crate docs, no unfinished macros, no lint
-//!   allowances in test files, no file over a thousand lines), formatting, clippy with `-D warnings` on all targets, the tests (left out with
-//!   `--skip-tests`, which `.ci/run` passes because it has just run them), the docs with
-//!   `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and `paytoken`
-//!   without its `hyper` feature) depends on no I/O crate, the check that no crate's
-//!   modules import each other in a circle, `cargo deny`, and the fuzz
-//!   targets for a few seconds each.
+//!   allowances in test files, no file over a thousand lines), the public API snapshot
+//!   (`api.rs`), formatting, clippy with `-D warnings` on all targets, the tests (left out
+//!   with `--skip-tests`, which `.ci/run` passes because it has just run them), the docs
+//!   with `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and
+//!   `paytoken` without its `hyper` feature) depends on no I/O crate, the check that no
+//!   crate's modules import each other in a circle, `cargo deny`, and the fuzz targets for
+//!   a few seconds each.
+//! - `cargo xtask api`: writes each library crate's public items into `api/<crate>.txt`,
+//!   after an API change that is meant (and said in CHANGELOG.md).
 //! - `cargo xtask bench [ARGS]`: the criterion benchmarks of every crate, with `ARGS`
 //!   passed on to them (for example a filter), then their record written into
 //!   docs/PERFORMANCE.md (figures, baselines, ratios, budgets, machine, date).
@@ -30,6 +33,7 @@ use std::process::{Command, ExitCode};
 use std::sync::OnceLock;
 use std::time::Instant;
 
+mod api;
 mod bench;
 mod fuzz;
 mod layers;
@@ -63,12 +67,13 @@ fn main() -> ExitCode {
     ) {
         (Some("ci"), None) => ci(Tests::Run),
         (Some("ci"), Some("--skip-tests")) => ci(Tests::Skip),
+        (Some("api"), None) => api::record(Path::new(".")),
         (Some("bench"), _) => bench::run(args.get(1..).unwrap_or_default()),
         (Some("fuzz"), Some("--smoke")) => fuzz::run(SMOKE_SECONDS),
         (Some("fuzz"), Some("--long")) => fuzz::run(LONG_SECONDS),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci [--skip-tests] | bench [criterion args] | fuzz --smoke|--long"
+                "usage: cargo xtask ci [--skip-tests] | api | bench [criterion args] | fuzz --smoke|--long"
             );
             return ExitCode::from(2);
         }
@@ -135,6 +140,7 @@ enum Tests {
 
 fn ci(tests: Tests) -> Result<(), String> {
     tidy::check(Path::new("."))?;
+    api::check(Path::new("."))?;
     cargo(&["fmt", "--all", "--check"], &[])?;
     // The fuzz package is not a workspace member, so `--all` does not reach it.
     cargo(

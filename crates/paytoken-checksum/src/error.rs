@@ -21,3 +21,31 @@ pub enum Error {
     #[error("authentication.checksum: expected 32 lowercase hexadecimal digits")]
     MalformedChecksum,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_names_its_field_and_no_secret() {
+        use core::error::Error as _;
+        let errors = [
+            Error::Separator {
+                field: "merchantTransactionId",
+            },
+            Error::EmptyKey,
+            Error::MalformedChecksum,
+        ];
+        for error in &errors {
+            // A new variant fails to compile here until it is in the list above.
+            match error {
+                Error::Separator { .. } | Error::EmptyKey | Error::MalformedChecksum => {}
+            }
+            let message = alloc::format!("{error}");
+            let (field, words) = message.split_once(": ").unwrap_or_default();
+            assert!(!field.is_empty(), "{message}");
+            assert_eq!(words, words.to_lowercase(), "{message}");
+            assert!(error.source().is_none(), "{message}");
+        }
+    }
+}

@@ -51,3 +51,49 @@ pub enum Error {
         reason: String,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    #[test]
+    fn every_error_says_itself_once_and_hands_its_cause_to_source() {
+        let io_error = || io::Error::new(io::ErrorKind::PermissionDenied, "denied by the test");
+        let errors = [
+            Error::Config {
+                what: String::from("partners[0].secureKey"),
+                reason: String::from("is empty"),
+            },
+            Error::ConfigFile {
+                path: String::from("sandbox.json"),
+                source: io_error(),
+            },
+            Error::Bind {
+                address: String::from("127.0.0.1:1"),
+                source: io_error(),
+            },
+            Error::Fault {
+                directive: String::from("latency=forever"),
+                reason: "a duration in milliseconds",
+            },
+            Error::Tls {
+                reason: String::from("no private key"),
+            },
+        ];
+        for error in &errors {
+            // A new variant fails to compile here until it is in the list above.
+            let has_source = match error {
+                Error::ConfigFile { .. } | Error::Bind { .. } => true,
+                Error::Config { .. } | Error::Fault { .. } | Error::Tls { .. } => false,
+            };
+            let message = error.to_string();
+            assert!(message.starts_with(char::is_lowercase), "{message}");
+            assert_eq!(error.source().is_some(), has_source, "{message}");
+            if let Some(source) = error.source() {
+                assert!(!message.contains(&source.to_string()), "{message}");
+            }
+        }
+    }
+}

@@ -172,6 +172,63 @@ mod tests {
         }
     }
 
+    /// One of each variant; the match makes a new variant fail to compile until it is here.
+    fn one_of_each() -> [Error; 8] {
+        let errors = [
+            Error::Empty { field: "card.cvv" },
+            Error::Length {
+                field: "card.number",
+                len: 3,
+                min: 12,
+                max: 19,
+            },
+            Error::InvalidCharacter {
+                field: "card.number",
+                position: 5,
+                expected: "digits",
+            },
+            Error::Malformed {
+                field: "card.expiryMonth",
+                reason: "not a month",
+            },
+            Error::CheckDigits {
+                field: "card.number",
+            },
+            Error::Overflow { field: "amount" },
+            Error::MalformedEscape { offset: 7 },
+            Error::InvalidUtf8 { offset: 9 },
+        ];
+        for error in &errors {
+            match error {
+                Error::Empty { .. }
+                | Error::Length { .. }
+                | Error::InvalidCharacter { .. }
+                | Error::Malformed { .. }
+                | Error::CheckDigits { .. }
+                | Error::Overflow { .. }
+                | Error::MalformedEscape { .. }
+                | Error::InvalidUtf8 { .. } => {}
+            }
+        }
+        errors
+    }
+
+    #[test]
+    fn every_error_names_its_field_first_and_has_no_source() {
+        use core::error::Error as _;
+        for error in one_of_each() {
+            let message = alloc::format!("{error}");
+            let place = error.field().unwrap_or("form body");
+            assert!(
+                message.starts_with(&alloc::format!("{place}: ")),
+                "{message}"
+            );
+            let words = message.trim_start_matches(place);
+            assert_eq!(words, words.to_lowercase(), "{message}");
+            assert!(error.source().is_none(), "{message}");
+        }
+    }
+
     proptest::proptest! {
         #[test]
         fn the_fast_path_agrees_with_a_walk_by_character(
