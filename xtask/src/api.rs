@@ -31,15 +31,16 @@ use items::At;
 mod items;
 mod macros;
 
-/// The crates a user builds on, whose public items are snapshotted. The command-line
-/// program has no library API; its interface is its `--help`.
-pub(crate) const LIBRARY_CRATES: [&str; 6] = [
+/// The crates with a library, whose public items are snapshotted: the ones a user builds
+/// on, and the command's library half (its life-cycle script and `main`).
+pub(crate) const LIBRARY_CRATES: [&str; 7] = [
     "paytoken-types",
     "paytoken-checksum",
     "paytoken-protocol",
     "paytoken-sandbox",
     "paytoken-hyper",
     "paytoken",
+    "paytoken-cli",
 ];
 
 /// Where the snapshots live, from the project's root.

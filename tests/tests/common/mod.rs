@@ -5,7 +5,7 @@ use std::fmt::{self, Write as _};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use paytoken::{Card, Client, ClientBuilder, Customer, MerchantTransactionId};
+use paytoken::{Card, Client, ClientBuilder, MerchantTransactionId};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, TlsIdentity};
 
 pub(crate) mod life_cycle;
@@ -40,16 +40,6 @@ pub(crate) fn card(number: &str) -> Card {
 /// A merchant transaction id no other test of this process uses.
 pub(crate) fn order_id() -> MerchantTransactionId {
     paytoken_sandbox::samples::order_id("order").unwrap()
-}
-
-/// A customer with a name and an email.
-pub(crate) fn customer() -> Customer {
-    Customer {
-        given_name: Some("Ada".into()),
-        surname: Some("Lovelace".into()),
-        email: Some(paytoken::types::Email::new("ada@example.com").unwrap()),
-        ..Customer::default()
-    }
 }
 
 /// A certificate authority made now, and a certificate it signed for `127.0.0.1` and

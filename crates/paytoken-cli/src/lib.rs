@@ -1,0 +1,155 @@
+//! # paytoken-cli
+//!
+//! The `paytoken` command: `paytoken demo` runs the whole tokenization life cycle against
+//! a sandbox in-process; `paytoken sandbox` serves the sandbox; every other subcommand
+//! calls one operation of a gateway, like the Stripe CLI.
+//!
+//! **Layer:** the top. It uses the `paytoken` facade (the client) and `paytoken-sandbox`;
+//! only the workspace's tests depend on it, for its life-cycle script.
+//!
+//! ```text
+//! cargo run -p paytoken-cli -- demo
+//! PAYTOKEN_SECURE_KEY=... paytoken --base-url https://gw.example --member-id 11344 \
+//!     --partner-id 100 --username shop.admin cards --json
+//! ```
+//!
+//! Exit codes: 0 success, 2 usage or invalid input (nothing sent), 3 refused or declined,
+//! 4 transport failure or unknown outcome, 5 pending or waiting for 3-D Secure. A closed
+//! standard output (`| head`) ends the command quietly, with the code of what was done.
+//!
+//! ## The library half
+//!
+//! The command is built as a library with a thin `main`, so that its life-cycle script,
+//! [`life_cycle`], serves both `paytoken demo` and the workspace's end-to-end tests: one
+//! script of steps, told once. Its only other public item is [`main`], the command itself.
+//!
+//! ```no_run
+//! # async fn example(client: paytoken::Client, fetch: paytoken::ops::auth_token::FetchAuthToken) {
+//! let run = paytoken_cli::life_cycle::run(&client, fetch).await;
+//! assert!(run.all_ok(), "{:?}", run.steps);
+//! # }
+//! ```
+//!
+//! ## Features
+//! None.
+
+#![forbid(unsafe_code)]
+
+mod cli;
+mod config;
+mod demo;
+pub mod life_cycle;
+mod listing;
+mod operations;
+mod render;
+mod report;
+mod serve;
+mod terminal;
+
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+
+use crate::cli::Command;
+use paytoken::OperationKind;
+
+use crate::report::{Failure, Report};
+
+/// The `paytoken` command: reads its arguments, runs what they ask, prints the report
+/// and returns the exit code.
+#[must_use]
+pub fn main() -> ExitCode {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // `--json` is global, before or after the subcommand; when the line does not parse,
+    // it is looked for by hand, so that even a usage error comes out as JSON.
+    let json = args.iter().skip(1).any(|arg| arg == "--json");
+    let cli = match cli::parse(&args) {
+        Ok(cli) => cli,
+        Err(error) => return usage(&error, json),
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            return Report::from(Failure::failed(format!("cannot start tokio: {error}")))
+                .print(cli.json);
+        }
+    };
+    let report = runtime.block_on(run(cli.command, &cli.gateway, cli.json));
+    // The sandbox server printed its own line, or the reader went away: nothing more to
+    // say, and the exit code of what was done.
+    if report.json.is_null() && report.human.is_empty() {
+        return report.exit.into();
+    }
+    report.print(cli.json)
+}
+
+async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report {
+    match command {
+        Command::Demo(args) => demo::run(&args).await,
+        Command::Sandbox(args) => serve::run(&args).await,
+        Command::AuthToken => {
+            let request = config::token_request(gateway);
+            match (config::client(gateway, false), request) {
+                (Ok(client), Ok(fetch)) => match client.fetch_auth_token(&fetch).await {
+                    Ok(grant) => {
+                        operations::ok_report(OperationKind::AuthToken, render::grant(&grant))
+                    }
+                    Err(error) => {
+                        Report::from(Failure::from_error(OperationKind::AuthToken, &error))
+                    }
+                },
+                (Err(failure), _) | (_, Err(failure)) => Report::from(failure),
+            }
+        }
+        operation => match config::client(gateway, operation.lists()) {
+            Ok(client) => operations::run(&client, operation, json).await,
+            Err(failure) => Report::from(failure),
+        },
+    }
+}
+
+/// A command line that does not parse: clap's own help and version go out as they are;
+/// anything else is a usage error, exit 2: clap's message on stderr, or with `--json` the
+/// JSON object on stdout and one line on stderr. A value the line held (a card number typed
+/// in the wrong place) is masked as error excerpts are.
+fn usage(error: &clap::Error, json: bool) -> ExitCode {
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        let _ = terminal::out(&error.to_string());
+        return ExitCode::SUCCESS;
+    }
+    let message: String = error
+        .to_string()
+        .lines()
+        .map(|line| paytoken::protocol::excerpt::redact(line, 4096) + "\n")
+        .collect();
+    if !json {
+        terminal::err(&message);
+        return ExitCode::from(2);
+    }
+    Report::from(Failure::usage(summary(&message))).print(json)
+}
+
+/// clap's message on one line: its first line with the lines that belong to it (the
+/// missing flags, the offending value), up to the usage line or a blank one.
+fn summary(message: &str) -> String {
+    let mut lines = message
+        .lines()
+        .take_while(|line| !line.trim().is_empty() && !line.starts_with("Usage:"));
+    let first = lines
+        .next()
+        .unwrap_or("invalid command line")
+        .trim_start_matches("error: ")
+        .trim_end_matches(':');
+    let rest: Vec<&str> = lines.map(str::trim).collect();
+    if rest.is_empty() {
+        first.to_owned()
+    } else {
+        format!("{first}: {}", rest.join(", "))
+    }
+}
