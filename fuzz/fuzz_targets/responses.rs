@@ -5,6 +5,8 @@
 use libfuzzer_sys::fuzz_target;
 use paytoken_protocol::Operation;
 use paytoken_protocol::ops::auth_token::{FetchAuthToken, RegenerateAuthToken};
+use paytoken_protocol::ops::cancel::Cancel;
+use paytoken_protocol::ops::capture::Capture;
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken_protocol::ops::customer_signup::CustomerSignup;
 use paytoken_protocol::ops::delete_token::DeleteToken;
@@ -12,7 +14,9 @@ use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::ops::installments::Installments;
 use paytoken_protocol::ops::invoice_list::InvoiceList;
 use paytoken_protocol::ops::payment::Payment;
+use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::registration::Registration;
+use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{AuthToken, Username};
 use paytoken_types::{Card, CardNumber, Customer, Cvv, RegistrationId};
@@ -31,6 +35,10 @@ struct Operations {
     regenerate: RegenerateAuthToken,
     by_payment_id: Inquiry,
     by_merchant_transaction_id: Inquiry,
+    capture: Capture,
+    refund: Refund,
+    cancel: Cancel,
+    repeat: RepeatPayment,
 }
 
 fn operations() -> Option<Operations> {
@@ -67,6 +75,23 @@ fn operations() -> Option<Operations> {
         by_merchant_transaction_id: Inquiry::ByMerchantTransactionId(
             "order20261122A".parse().ok()?,
         ),
+        capture: Capture::new(
+            "54280".parse().ok()?,
+            "9.99".parse().ok()?,
+            "EUR".parse().ok()?,
+        ),
+        refund: Refund::new(
+            "54279".parse().ok()?,
+            "250.50".parse().ok()?,
+            "EUR".parse().ok()?,
+        ),
+        cancel: Cancel::new("54280".parse().ok()?),
+        repeat: RepeatPayment::new(
+            "54279".parse().ok()?,
+            "9.99".parse().ok()?,
+            "EUR".parse().ok()?,
+        )
+        .merchant_transaction_id("Rest Transaction 02".parse().ok()?),
     })
 }
 
@@ -87,5 +112,9 @@ fuzz_target!(|body: &[u8]| {
         let _ = ops.regenerate.parse(status, body);
         let _ = ops.by_payment_id.parse(status, body);
         let _ = ops.by_merchant_transaction_id.parse(status, body);
+        let _ = ops.capture.parse(status, body);
+        let _ = ops.refund.parse(status, body);
+        let _ = ops.cancel.parse(status, body);
+        let _ = ops.repeat.parse(status, body);
     }
 });

@@ -15,6 +15,8 @@ const TARGETS: [(&str, &[&str]); 8] = [
         "responses",
         &[
             "fixtures/responses/auth_token",
+            "fixtures/responses/cancel",
+            "fixtures/responses/capture",
             "fixtures/responses/cards_and_accounts",
             "fixtures/responses/customer_signup",
             "fixtures/responses/delete_token",
@@ -22,7 +24,9 @@ const TARGETS: [(&str, &[&str]); 8] = [
             "fixtures/responses/installments",
             "fixtures/responses/invoice_list",
             "fixtures/responses/payment",
+            "fixtures/responses/refund",
             "fixtures/responses/registration",
+            "fixtures/responses/repeat_payment",
             "fixtures/responses/token_payment",
         ],
     ),

@@ -21,6 +21,10 @@
 //! | [`invoice_list`] | id, key |
 //! | [`inquiry_by_payment_id`] | id, key, paymentId |
 //! | [`inquiry_by_merchant_transaction_id`] | id, key, merchantTransactionId |
+//! | [`capture`] | id, key, paymentId, amount |
+//! | [`refund`] | id, key, paymentId, amount |
+//! | [`cancel`] | id, key, paymentId |
+//! | [`repeat_payment`] | id, key, paymentId (of the first payment), amount |
 
 use core::fmt;
 
@@ -252,4 +256,62 @@ pub fn inquiry_by_merchant_transaction_id<'a>(
             None,
         ],
     )
+}
+
+/// `id|key|paymentId|amount`: the rule of the back-office moves that carry an amount.
+fn payment_id_and_amount<'a>(
+    credentials: &'a Credentials,
+    payment_id: &'a PaymentId,
+    amount: Amount,
+) -> ChecksumInput<'a> {
+    ChecksumInput::new(
+        credentials,
+        [
+            Some(Part::Text(payment_id.as_str())),
+            Some(Part::Amount(amount.to_wire())),
+            None,
+        ],
+    )
+}
+
+/// A capture of a pre-authorisation (`paymentType=CP`): `id|key|paymentId|amount`.
+#[must_use]
+pub fn capture<'a>(
+    credentials: &'a Credentials,
+    payment_id: &'a PaymentId,
+    amount: Amount,
+) -> ChecksumInput<'a> {
+    payment_id_and_amount(credentials, payment_id, amount)
+}
+
+/// A refund of a captured or debited payment (`paymentType=RF`):
+/// `id|key|paymentId|amount`.
+#[must_use]
+pub fn refund<'a>(
+    credentials: &'a Credentials,
+    payment_id: &'a PaymentId,
+    amount: Amount,
+) -> ChecksumInput<'a> {
+    payment_id_and_amount(credentials, payment_id, amount)
+}
+
+/// A cancel (void) of a pre-authorisation not yet captured (`paymentType=RV`):
+/// `id|key|paymentId`.
+#[must_use]
+pub fn cancel<'a>(credentials: &'a Credentials, payment_id: &'a PaymentId) -> ChecksumInput<'a> {
+    ChecksumInput::new(
+        credentials,
+        [Some(Part::Text(payment_id.as_str())), None, None],
+    )
+}
+
+/// A `REPEATED` recurring payment by the first payment's id, instead of a token:
+/// `id|key|paymentId|amount`.
+#[must_use]
+pub fn repeat_payment<'a>(
+    credentials: &'a Credentials,
+    first_payment_id: &'a PaymentId,
+    amount: Amount,
+) -> ChecksumInput<'a> {
+    payment_id_and_amount(credentials, first_payment_id, amount)
 }

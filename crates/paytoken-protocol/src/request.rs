@@ -35,6 +35,14 @@ pub enum OperationKind {
     RegenerateAuthToken,
     /// The stored state of one transaction.
     Inquiry,
+    /// A capture of a pre-authorisation.
+    Capture,
+    /// A refund of a captured or debited payment, whole or in part.
+    Refund,
+    /// A cancel (void) of a pre-authorisation not yet captured.
+    Cancel,
+    /// A `REPEATED` recurring payment by the first payment's id.
+    RepeatPayment,
 }
 
 impl OperationKind {
@@ -53,12 +61,17 @@ impl OperationKind {
             Self::AuthToken => "auth_token",
             Self::RegenerateAuthToken => "regenerate_auth_token",
             Self::Inquiry => "inquiry",
+            Self::Capture => "capture",
+            Self::Refund => "refund",
+            Self::Cancel => "cancel",
+            Self::RepeatPayment => "repeat_payment",
         }
     }
 
     /// Whether a request of this kind may be sent again after its bytes may have reached the
     /// gateway: true for reads (installments, lists, inquiry, auth tokens), false for
-    /// everything that moves money or changes what is stored.
+    /// everything that moves money or changes what is stored (payments, captures, refunds,
+    /// cancels, registrations, sign-ups, deletes).
     #[must_use]
     pub const fn is_retry_safe(self) -> bool {
         matches!(

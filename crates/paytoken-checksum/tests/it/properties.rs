@@ -44,6 +44,10 @@ proptest! {
             (rules::installments(&credentials, &registration), format!("{head}|{id}")),
             (rules::inquiry_by_payment_id(&credentials, &payment), format!("{head}|{id}")),
             (rules::inquiry_by_merchant_transaction_id(&credentials, &transaction), format!("{head}|{id}")),
+            (rules::capture(&credentials, &payment, amount), format!("{head}|{id}|{amount}")),
+            (rules::refund(&credentials, &payment, amount), format!("{head}|{id}|{amount}")),
+            (rules::cancel(&credentials, &payment), format!("{head}|{id}")),
+            (rules::repeat_payment(&credentials, &payment, amount), format!("{head}|{id}|{amount}")),
             (rules::cards_and_accounts(&credentials), head.clone()),
             (rules::invoice_list(&credentials), head.clone()),
         ];

@@ -79,6 +79,12 @@ fn input<'a>(vector: &'a Vector, t: &'a Typed) -> ChecksumInput<'a> {
         "inquiry_by_merchant_transaction_id" => {
             rules::inquiry_by_merchant_transaction_id(c, t.transaction.as_ref().unwrap())
         }
+        "capture" => rules::capture(c, t.payment.as_ref().unwrap(), t.amount.unwrap()),
+        "refund" => rules::refund(c, t.payment.as_ref().unwrap(), t.amount.unwrap()),
+        "cancel" => rules::cancel(c, t.payment.as_ref().unwrap()),
+        "repeat_payment" => {
+            rules::repeat_payment(c, t.payment.as_ref().unwrap(), t.amount.unwrap())
+        }
         other => panic!("unknown rule {other}"),
     }
 }
@@ -127,6 +133,10 @@ fn the_fixture_covers_every_rule_both_kinds_of_credentials_and_non_ascii() {
         "invoice_list",
         "inquiry_by_payment_id",
         "inquiry_by_merchant_transaction_id",
+        "capture",
+        "refund",
+        "cancel",
+        "repeat_payment",
     ] {
         assert!(vectors.iter().any(|v| v.rule == rule), "{rule}");
     }

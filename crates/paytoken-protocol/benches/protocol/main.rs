@@ -178,6 +178,7 @@ fn responses(c: &mut Criterion) {
         ("payment/three_d_secure.json", 200, true),
         ("payment/refused_validation.json", 200, false),
         ("token_payment/approved.json", 200, true),
+        ("capture/approved.json", 200, true),
         ("installments/success.json", 200, true),
         ("cards_and_accounts/success.json", 200, true),
         ("invoice_list/position_map.json", 200, true),
@@ -196,6 +197,10 @@ fn responses(c: &mut Criterion) {
         Asked::Installments(op) => case(path, op, status, ok),
         Asked::CardsAndAccounts(op) => case(path, op, status, ok),
         Asked::InvoiceList(op) => case(path, op, status, ok),
+        Asked::Capture(op) => case(path, op, status, ok),
+        Asked::Refund(op) => case(path, op, status, ok),
+        Asked::Cancel(op) => case(path, op, status, ok),
+        Asked::RepeatPayment(op) => case(path, op, status, ok),
     })
     .collect();
     for (path, parse) in cases {

@@ -10,6 +10,9 @@ use paytoken_types::{Amount, Billing, CardNumber, Customer, PaymentBrand, Shippi
 use crate::{Context, Error, OperationKind, Request};
 
 pub mod auth_token;
+mod back_office;
+pub mod cancel;
+pub mod capture;
 pub mod cards_and_accounts;
 pub mod customer_signup;
 pub mod delete_token;
@@ -17,7 +20,9 @@ pub mod inquiry;
 pub mod installments;
 pub mod invoice_list;
 pub mod payment;
+pub mod refund;
 pub mod registration;
+pub mod repeat_payment;
 pub mod token_payment;
 
 /// An operation of the interface: its request and its answer.

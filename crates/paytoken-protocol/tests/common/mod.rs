@@ -4,6 +4,8 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use paytoken_checksum::{Credentials, SecureKey};
 use paytoken_protocol::ops::auth_token::{FetchAuthToken, RegenerateAuthToken};
+use paytoken_protocol::ops::cancel::Cancel;
+use paytoken_protocol::ops::capture::Capture;
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken_protocol::ops::customer_signup::CustomerSignup;
 use paytoken_protocol::ops::delete_token::DeleteToken;
@@ -11,7 +13,9 @@ use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::ops::installments::Installments;
 use paytoken_protocol::ops::invoice_list::InvoiceList;
 use paytoken_protocol::ops::payment::Payment;
+use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::registration::Registration;
+use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{AuthToken, Context, Operation, Request, Username};
 use paytoken_types::{
@@ -285,6 +289,55 @@ pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
                 .request(&merchant)
                 .unwrap(),
         ),
+        (
+            "capture",
+            Capture::new(
+                "54280".parse().unwrap(),
+                "9.99".parse().unwrap(),
+                "EUR".parse().unwrap(),
+            )
+            .request(&merchant)
+            .unwrap(),
+        ),
+        (
+            "refund_partial",
+            Refund::new(
+                "54279".parse().unwrap(),
+                "250.50".parse().unwrap(),
+                "EUR".parse().unwrap(),
+            )
+            .request(&merchant)
+            .unwrap(),
+        ),
+        (
+            "cancel",
+            Cancel::new("54280".parse().unwrap())
+                .request(&merchant)
+                .unwrap(),
+        ),
+        (
+            "repeat_payment",
+            RepeatPayment::new(
+                "54279".parse().unwrap(),
+                "9.99".parse().unwrap(),
+                "EUR".parse().unwrap(),
+            )
+            .merchant_transaction_id("Rest Transaction 02".parse().unwrap())
+            .request(&merchant)
+            .unwrap(),
+        ),
+        (
+            "repeat_payment_partner",
+            RepeatPayment::new(
+                "54279".parse().unwrap(),
+                "12.00".parse().unwrap(),
+                "USD".parse().unwrap(),
+            )
+            .preauthorization()
+            .merchant_transaction_id("order1003".parse().unwrap())
+            .request(&partner)
+            .unwrap(),
+        ),
     ]
 }
 
@@ -315,6 +368,10 @@ pub(crate) enum Asked {
     FetchAuthToken(FetchAuthToken),
     RegenerateAuthToken(RegenerateAuthToken),
     Inquiry(Inquiry),
+    Capture(Capture),
+    Refund(Refund),
+    Cancel(Cancel),
+    RepeatPayment(RepeatPayment),
 }
 
 /// A payment of `amount` in `currency` with the golden payment's merchant transaction id.
@@ -369,6 +426,25 @@ pub(crate) fn asked(path: &str) -> Asked {
             "inquiry/no_status.json" => Inquiry::ByPaymentId("54281".parse().unwrap()),
             _ => Inquiry::ByMerchantTransactionId("order20261122A".parse().unwrap()),
         }),
+        "capture" => Asked::Capture(Capture::new(
+            "54280".parse().unwrap(),
+            "9.99".parse().unwrap(),
+            "EUR".parse().unwrap(),
+        )),
+        "refund" => Asked::Refund(Refund::new(
+            "54279".parse().unwrap(),
+            "250.50".parse().unwrap(),
+            "EUR".parse().unwrap(),
+        )),
+        "cancel" => Asked::Cancel(Cancel::new("54280".parse().unwrap())),
+        "repeat_payment" => Asked::RepeatPayment(
+            RepeatPayment::new(
+                "54279".parse().unwrap(),
+                "9.99".parse().unwrap(),
+                "EUR".parse().unwrap(),
+            )
+            .merchant_transaction_id("Rest Transaction 02".parse().unwrap()),
+        ),
         other => panic!("no operation for fixtures of {other}"),
     }
 }
@@ -399,6 +475,10 @@ pub(crate) fn verdict(asked: &Asked, status: u16, body: &[u8]) -> String {
         Asked::Payment(op) => show(op.parse(status, body), transaction),
         Asked::TokenPayment(op) => show(op.parse(status, body), transaction),
         Asked::Inquiry(op) => show(op.parse(status, body), transaction),
+        Asked::Capture(op) => show(op.parse(status, body), transaction),
+        Asked::Refund(op) => show(op.parse(status, body), transaction),
+        Asked::Cancel(op) => show(op.parse(status, body), transaction),
+        Asked::RepeatPayment(op) => show(op.parse(status, body), transaction),
         Asked::Registration(op) => show(op.parse(status, body), |r| {
             format!("{} {}", r.registration_id, r.result.code)
         }),

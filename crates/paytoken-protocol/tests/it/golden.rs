@@ -100,6 +100,14 @@ fn golden_checksums_hash_the_joined_text_of_the_spec() {
             "inquiry_by_sample_id_with_space_and_slash",
             format!("11344|{key}|Test Transaction01/ORD-2026:7"),
         ),
+        ("capture", format!("11344|{key}|54280|9.99")),
+        ("refund_partial", format!("11344|{key}|54279|250.50")),
+        ("cancel", format!("11344|{key}|54280")),
+        ("repeat_payment", format!("11344|{key}|54279|9.99")),
+        (
+            "repeat_payment_partner",
+            format!("100|{partner_key}|54279|12.00"),
+        ),
     ];
     let requests = common::golden_requests();
     for (name, joined) in cases {

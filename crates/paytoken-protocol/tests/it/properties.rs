@@ -288,6 +288,26 @@ proptest! {
             hex(rules::customer_signup(credentials, &given, &surname, &email).unwrap())
         );
     }
+
+    #[test]
+    fn every_back_office_move_signs_what_its_rule_names(
+        payment in "[A-Za-z0-9]{1,32}",
+        minor in 1u64..10_000_000_000,
+    ) {
+        use paytoken_checksum::rules;
+        use paytoken_protocol::ops::{cancel::Cancel, capture::Capture, refund::Refund, repeat_payment::RepeatPayment};
+        let context = common::merchant();
+        let credentials = &context.credentials;
+        let id: paytoken_types::PaymentId = payment.parse().unwrap();
+        let amount = Amount::from_minor_units(minor);
+        let eur: paytoken_types::Currency = "EUR".parse().unwrap();
+        let signed = |request: paytoken_protocol::Request| checksum_sent(&request);
+        let hex = |input: rules::ChecksumInput<'_>| input.compute().to_hex().as_str().to_owned();
+        prop_assert_eq!(signed(Capture::new(id, amount, eur).request(&context).unwrap()), hex(rules::capture(credentials, &id, amount)));
+        prop_assert_eq!(signed(Refund::new(id, amount, eur).request(&context).unwrap()), hex(rules::refund(credentials, &id, amount)));
+        prop_assert_eq!(signed(Cancel::new(id).request(&context).unwrap()), hex(rules::cancel(credentials, &id)));
+        prop_assert_eq!(signed(RepeatPayment::new(id, amount, eur).request(&context).unwrap()), hex(rules::repeat_payment(credentials, &id, amount)));
+    }
 }
 
 #[test]

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use crate::common;
 
 use paytoken_protocol::ops::auth_token::{FetchAuthToken, RegenerateAuthToken};
+use paytoken_protocol::ops::cancel::Cancel;
+use paytoken_protocol::ops::capture::Capture;
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken_protocol::ops::customer_signup::CustomerSignup;
 use paytoken_protocol::ops::delete_token::DeleteToken;
@@ -13,10 +15,14 @@ use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::ops::installments::Installments;
 use paytoken_protocol::ops::invoice_list::InvoiceList;
 use paytoken_protocol::ops::payment::Payment;
+use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::registration::Registration;
+use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{Error, Field, FieldValue, Operation, OperationKind, Owner, PaymentStatus};
-use paytoken_types::{CodeFamily, PaymentBrand, RegistrationStatus, TransactionStatus};
+use paytoken_types::{
+    CodeFamily, PaymentBrand, RegistrationStatus, TransactionState, TransactionStatus,
+};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/responses")
@@ -55,7 +61,11 @@ asked_for!(
     InvoiceList,
     FetchAuthToken,
     RegenerateAuthToken,
-    Inquiry
+    Inquiry,
+    Capture,
+    Refund,
+    Cancel,
+    RepeatPayment
 );
 
 /// The operation that asked for the fixture at `path`.
@@ -342,6 +352,75 @@ fn inquiries() {
         &error,
         OperationKind::Inquiry,
         &["30040"],
+        CodeFamily::Validation,
+    );
+}
+
+#[test]
+fn captures() {
+    let tx = ok::<Capture>("capture/approved.json");
+    assert_eq!(tx.status, PaymentStatus::Approved);
+    assert_eq!(tx.result.code.as_str(), "00004");
+    assert_eq!(tx.state.value(), Some(&TransactionState::CaptureSuccess));
+    // Another deployment names the capture by its own id and echoes the authorised amount,
+    // not the captured one: still the capture's success, the currency's case aside.
+    let tx = ok::<Capture>("capture/approved_own_id_and_authorised_amount.json");
+    assert_eq!(tx.status, PaymentStatus::Approved);
+    assert_eq!(tx.payment_id.as_str(), "61007");
+    let error = err::<Capture>("capture/refused_above_authorised.json");
+    assert_refused(
+        &error,
+        OperationKind::Capture,
+        &["30017"],
+        CodeFamily::Validation,
+    );
+}
+
+#[test]
+fn refunds() {
+    let tx = ok::<Refund>("refund/approved_partial.json");
+    assert_eq!(tx.status, PaymentStatus::Approved);
+    assert_eq!(tx.result.code.as_str(), "00005");
+    assert_eq!(tx.amount.value().unwrap().to_string(), "250.50");
+    let error = err::<Refund>("refund/refused_more_than_taken.json");
+    assert_refused(
+        &error,
+        OperationKind::Refund,
+        &["90030"],
+        CodeFamily::Rejection,
+    );
+}
+
+#[test]
+fn cancels() {
+    // The cancelled pre-authorisation's status is what a cancel leads to.
+    let tx = ok::<Cancel>("cancel/approved.json");
+    assert_eq!(tx.status, PaymentStatus::Cancelled);
+    assert_eq!(tx.result.code.as_str(), "00006");
+    assert_eq!(tx.state.value(), Some(&TransactionState::Reversed));
+    let error = err::<Cancel>("cancel/refused_already_captured.json");
+    assert_refused(
+        &error,
+        OperationKind::Cancel,
+        &["90031"],
+        CodeFamily::Rejection,
+    );
+}
+
+#[test]
+fn repeated_payments_by_the_first_payments_id() {
+    let tx = ok::<RepeatPayment>("repeat_payment/approved.json");
+    assert_eq!(tx.status, PaymentStatus::Approved);
+    assert_eq!(tx.payment_id.as_str(), "54291");
+    assert_eq!(
+        tx.merchant_transaction_id.unwrap().as_str(),
+        "Rest Transaction 02"
+    );
+    let error = err::<RepeatPayment>("repeat_payment/refused_no_initial.json");
+    assert_refused(
+        &error,
+        OperationKind::RepeatPayment,
+        &["30012"],
         CodeFamily::Validation,
     );
 }
@@ -653,10 +732,7 @@ fn an_approved_payment_in_another_deployments_shape_is_approved() {
 fn an_inquiry_shows_the_long_status_beside_the_verdict() {
     let tx = ok::<Inquiry>("inquiry/long_status.json");
     assert_eq!(tx.status, PaymentStatus::Approved);
-    assert_eq!(
-        tx.state.value(),
-        Some(&paytoken_types::TransactionState::Reversed)
-    );
+    assert_eq!(tx.state.value(), Some(&TransactionState::Reversed));
 }
 
 #[test]
