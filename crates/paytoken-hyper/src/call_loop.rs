@@ -86,6 +86,7 @@ fn judge(request: &Request, error: Error) -> Error {
         Error::OutcomeUnknown {
             operation: request.operation(),
             merchant_transaction_id: None,
+            payment_id: None,
             cause: Box::new(error),
         }
     } else {

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use paytoken_protocol::ops::auth_token::{AuthTokenGrant, FetchAuthToken, RegenerateAuthToken};
+use paytoken_protocol::ops::cancel::Cancel;
+use paytoken_protocol::ops::capture::Capture;
 use paytoken_protocol::ops::cards_and_accounts::{CardsAndAccounts, StoredRegistrations};
 use paytoken_protocol::ops::customer_signup::{CustomerSignup, SignedUp};
 use paytoken_protocol::ops::delete_token::{DeleteToken, Deleted};
@@ -13,13 +15,16 @@ use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::ops::installments::{InstallmentPlans, Installments};
 use paytoken_protocol::ops::invoice_list::{InvoiceList, InvoicePage};
 use paytoken_protocol::ops::payment::Payment;
+use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::registration::{Registered, Registration};
+use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{BaseUrl, Invoice, InvoicePager, OperationKind, Transaction};
-use paytoken_types::MerchantTransactionId;
+use paytoken_types::{MerchantTransactionId, PaymentId, TransactionState};
 
 use crate::auth::Auth;
 use crate::call::{NextPage, Op};
+use crate::settlement;
 use crate::{
     ClientBuilder, Error, HyperTransport, RetryPolicy, Transport, new_merchant_transaction_id,
 };
@@ -173,6 +178,66 @@ impl<T: Transport> Client<T> {
         self.call(Op(delete)).await
     }
 
+    /// Captures all or part of a pre-authorisation. Never sent twice once its bytes may
+    /// have left.
+    ///
+    /// # Errors
+    /// [`Error::OutcomeUnknown`] with the payment's id when the answer was lost (settle it
+    /// with [`settle`](Self::settle)); [`Error::Protocol`] with the refusal when refused.
+    pub async fn capture(&self, capture: &Capture) -> Result<Transaction, Error> {
+        self.call(Op(capture))
+            .await
+            .map_err(|error| error.about_payment(capture.payment_id))
+    }
+
+    /// Refunds all or part of a captured or debited payment. Never sent twice once its
+    /// bytes may have left, and never again blindly: a lost refund is settled only when
+    /// the payment's status shows no refund at all ([`settle`](Self::settle)).
+    ///
+    /// # Errors
+    /// [`Error::OutcomeUnknown`] with the payment's id when the answer was lost;
+    /// [`Error::Protocol`] with the refusal when refused.
+    pub async fn refund(&self, refund: &Refund) -> Result<Transaction, Error> {
+        self.call(Op(refund))
+            .await
+            .map_err(|error| error.about_payment(refund.payment_id))
+    }
+
+    /// Cancels (voids) a pre-authorisation not yet captured. Never sent twice once its
+    /// bytes may have left.
+    ///
+    /// # Errors
+    /// [`Error::OutcomeUnknown`] with the payment's id when the answer was lost;
+    /// [`Error::Protocol`] with the refusal when refused.
+    pub async fn cancel(&self, cancel: &Cancel) -> Result<Transaction, Error> {
+        self.call(Op(cancel))
+            .await
+            .map_err(|error| error.about_payment(cancel.payment_id))
+    }
+
+    /// Charges a recurring series again by its first payment's id (`REPEATED`). Never sent
+    /// twice once its bytes may have left; without a merchant transaction id it is given a
+    /// fresh one ([`new_merchant_transaction_id`]), so that a lost answer is settled by
+    /// inquiry as a token payment's is.
+    ///
+    /// # Errors
+    /// [`Error::OutcomeUnknown`] with the merchant transaction id when the answer was lost;
+    /// [`Error::Protocol`] with the refusal when refused.
+    pub async fn repeat_payment(&self, payment: &RepeatPayment) -> Result<Transaction, Error> {
+        let identified;
+        let payment = if payment.merchant_transaction_id.is_some() {
+            payment
+        } else {
+            identified = payment
+                .clone()
+                .merchant_transaction_id(new_merchant_transaction_id());
+            &identified
+        };
+        self.call(Op(payment)).await.map_err(|error| {
+            error.with_merchant_transaction_id(payment.merchant_transaction_id.clone())
+        })
+    }
+
     /// The installment counts a token may be charged in. Retried as a read.
     ///
     /// # Errors
@@ -303,6 +368,16 @@ impl<T: Transport> Client<T> {
     /// `unknown` itself when it is not an unknown outcome with a merchant transaction id, or
     /// when the inquiry cannot tell; otherwise the inquiry's error.
     pub async fn settle(&self, unknown: Error) -> Result<Transaction, Error> {
+        if let Error::OutcomeUnknown {
+            operation,
+            payment_id: Some(payment_id),
+            ..
+        } = &unknown
+            && settlement::is_move(*operation)
+        {
+            let (operation, payment_id) = (*operation, *payment_id);
+            return self.settle_move(operation, payment_id, unknown).await;
+        }
         let Error::OutcomeUnknown {
             operation,
             merchant_transaction_id: Some(id),
@@ -316,6 +391,40 @@ impl<T: Transport> Client<T> {
                 Err(unknown)
             }
             settled => settled,
+        }
+    }
+
+    /// Settles a lost capture, refund or cancel when you know what it would have led to:
+    /// inquires the payment, and answers its transaction when its long status is
+    /// `led_to` (a first partial refund leads to `markedforreversal`, a full one to
+    /// `reversed`, a capture to `capturesuccess`, a cancel to `cancelled`).
+    ///
+    /// # Errors
+    /// The inquiry's error; [`Error::NotApplied`] when the status shows the payment as it
+    /// was before the call; [`Error::Unsettled`] when it shows neither.
+    pub async fn reconcile_move(
+        &self,
+        operation: OperationKind,
+        payment_id: &PaymentId,
+        led_to: &TransactionState,
+    ) -> Result<Transaction, Error> {
+        let inquired = self.inquiry(&Inquiry::ByPaymentId(*payment_id)).await?;
+        settlement::verdict(operation, *payment_id, Some(led_to), inquired, None)
+    }
+
+    /// Inquires the payment a lost move was about and reads its status (`settlement`).
+    async fn settle_move(
+        &self,
+        operation: OperationKind,
+        payment_id: PaymentId,
+        unknown: Error,
+    ) -> Result<Transaction, Error> {
+        match self.inquiry(&Inquiry::ByPaymentId(payment_id)).await {
+            Ok(inquired) => {
+                settlement::verdict(operation, payment_id, None, inquired, Some(unknown))
+            }
+            // The payment cannot be found or read: the move stays as unknown as it was.
+            Err(_) => Err(unknown),
         }
     }
 
@@ -341,14 +450,36 @@ impl<T: Transport> Client<T> {
 }
 
 impl Error {
-    /// Attaches the payment's id to an unknown outcome.
+    /// Attaches the payment's merchant transaction id to an unknown outcome.
     fn with_merchant_transaction_id(self, id: Option<MerchantTransactionId>) -> Self {
         match self {
             Self::OutcomeUnknown {
-                operation, cause, ..
+                operation,
+                payment_id,
+                cause,
+                ..
             } => Self::OutcomeUnknown {
                 operation,
                 merchant_transaction_id: id,
+                payment_id,
+                cause,
+            },
+            other => other,
+        }
+    }
+
+    /// Attaches the id of the payment a lost move was about to an unknown outcome.
+    fn about_payment(self, id: PaymentId) -> Self {
+        match self {
+            Self::OutcomeUnknown {
+                operation,
+                merchant_transaction_id,
+                cause,
+                ..
+            } => Self::OutcomeUnknown {
+                operation,
+                merchant_transaction_id,
+                payment_id: Some(id),
                 cause,
             },
             other => other,

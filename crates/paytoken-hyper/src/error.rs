@@ -4,7 +4,7 @@ use core::fmt;
 use core::time::Duration;
 
 use paytoken_protocol::{OperationKind, Refusal};
-use paytoken_types::MerchantTransactionId;
+use paytoken_types::{MerchantTransactionId, PaymentId, TransactionState};
 
 /// Why a call did not give its response.
 ///
@@ -13,7 +13,10 @@ use paytoken_types::MerchantTransactionId;
 ///   changes something) whose bytes may have reached the gateway, without an answer that
 ///   says what happened. It was **not** sent again; hand it to [`Client::settle`](crate::Client::settle)
 ///   (or call [`Client::reconcile`](crate::Client::reconcile) with
-///   [`merchant_transaction_id`](Error::merchant_transaction_id)) before anything else.
+///   [`merchant_transaction_id`](Error::merchant_transaction_id)) before anything else. A
+///   lost capture, refund or cancel carries its [`payment_id`](Error::payment_id) instead,
+///   and `settle` reads that payment's status ([`Error::NotApplied`],
+///   [`Error::Unsettled`]).
 /// - [`refusal`](Error::refusal): the gateway refused before creating anything; the codes
 ///   say why, and sending the same request again will be refused again.
 /// - [`may_have_reached_gateway`](Error::may_have_reached_gateway): false for invalid input,
@@ -50,12 +53,13 @@ pub enum Error {
         #[source]
         source: TransportError,
     },
-    /// A call that changes something (a payment, a token payment, a registration, a
-    /// sign-up, a delete) may have been processed, and the answer that would say so was
-    /// lost: a timeout, a broken connection, an unexpected status, an undecodable body, or
-    /// an answer about another transaction than the request (`cause` holds both values).
-    /// It was not sent again. For a payment, ask the gateway with
-    /// [`Client::reconcile`](crate::Client::reconcile).
+    /// A call that changes something (a payment, a token payment, a capture, a refund, a
+    /// cancel, a registration, a sign-up, a delete) may have been processed, and the
+    /// answer that would say so was lost: a timeout, a broken connection, an unexpected
+    /// status, an undecodable body, or an answer about another transaction than the
+    /// request (`cause` holds both values). It was not sent again. Settle it with
+    /// [`Client::settle`](crate::Client::settle) (for a payment,
+    /// [`Client::reconcile`](crate::Client::reconcile) does the same).
     #[error(
         "{operation}: outcome unknown, the gateway may have processed it; it was not sent again: inquire before retrying"
     )]
@@ -65,11 +69,54 @@ pub enum Error {
         /// The merchant's id of the payment, which finds it by inquiry (`None` for the calls
         /// that carry none).
         merchant_transaction_id: Option<MerchantTransactionId>,
+        /// The payment a lost capture, refund or cancel was about, which
+        /// [`Client::settle`](crate::Client::settle) inquires (`None` for other calls).
+        payment_id: Option<PaymentId>,
         /// What went wrong on the way back: a [`Transport`](Error::Transport) or a
         /// [`Protocol`](Error::Protocol) error. It is this error's `source()`.
         #[source]
         cause: Box<Error>,
     },
+    /// Settling a lost capture, refund or cancel: the inquiry shows the payment as it was
+    /// before that call (its long `status`), so the call did not take effect. Nothing moved;
+    /// it may be sent again.
+    #[error(
+        "{operation}: payment {payment_id} shows it did not take effect (status {state}): nothing moved, it may be sent again"
+    )]
+    NotApplied {
+        /// The lost call.
+        operation: OperationKind,
+        /// The payment it was about.
+        payment_id: PaymentId,
+        /// The payment's long status, as the inquiry gave it.
+        state: TransactionState,
+    },
+    /// Settling a lost capture, refund or cancel: the inquiry cannot tell whether it took
+    /// effect. A partial refund is the common case (the status after it is the status after
+    /// any earlier refund), or a status the interface does not document. The outcome stays
+    /// unknown: do not send the call again before the gateway's back office has said, or
+    /// call [`Client::reconcile_move`](crate::Client::reconcile_move) with the status the call
+    /// would have led to, when you know it.
+    #[error(
+        "{operation}: the inquiry of payment {payment_id} cannot tell whether it took effect (status {}): do not send it again before the gateway's back office says",
+        shown_state(state.as_ref())
+    )]
+    Unsettled {
+        /// The lost call.
+        operation: OperationKind,
+        /// The payment it was about.
+        payment_id: PaymentId,
+        /// The payment's long status, when the inquiry gave one.
+        state: Option<TransactionState>,
+        /// The unknown outcome that was being settled, when there was one.
+        #[source]
+        cause: Option<Box<Error>>,
+    },
+}
+
+/// A long status for a message, or words saying there was none.
+fn shown_state(state: Option<&TransactionState>) -> &str {
+    state.map_or("not given", TransactionState::as_str)
 }
 
 /// A value refused by its constructor ([`InvoicePager::new`](paytoken_protocol::InvoicePager::new)
@@ -81,10 +128,24 @@ impl From<paytoken_protocol::InvalidValue> for Error {
 }
 
 impl Error {
-    /// Whether this is [`Error::OutcomeUnknown`]: inquire before sending again.
+    /// Whether this is [`Error::OutcomeUnknown`] (inquire before sending again), or an
+    /// [`Error::Unsettled`] one that the inquiry could not settle.
     #[must_use]
     pub const fn is_outcome_unknown(&self) -> bool {
-        matches!(self, Self::OutcomeUnknown { .. })
+        matches!(self, Self::OutcomeUnknown { .. } | Self::Unsettled { .. })
+    }
+
+    /// The payment a lost capture, refund or cancel was about: the id
+    /// [`Client::settle`](crate::Client::settle) inquires.
+    #[must_use]
+    pub const fn payment_id(&self) -> Option<&PaymentId> {
+        match self {
+            Self::OutcomeUnknown { payment_id, .. } => payment_id.as_ref(),
+            Self::NotApplied { payment_id, .. } | Self::Unsettled { payment_id, .. } => {
+                Some(payment_id)
+            }
+            _ => None,
+        }
     }
 
     /// The merchant transaction id of a payment whose outcome is unknown: the id to pass to
@@ -117,7 +178,7 @@ impl Error {
             Self::Config { .. } => false,
             Self::Protocol(error) => error.may_have_reached_gateway(),
             Self::Transport { source, .. } => source.kind.may_have_reached_gateway(),
-            Self::OutcomeUnknown { .. } => true,
+            Self::OutcomeUnknown { .. } | Self::NotApplied { .. } | Self::Unsettled { .. } => true,
         }
     }
 
@@ -129,7 +190,8 @@ impl Error {
             Self::Config { .. } => false,
             Self::Protocol(error) => error.may_have_been_processed(),
             Self::Transport { source, .. } => source.kind.may_have_reached_gateway(),
-            Self::OutcomeUnknown { .. } => true,
+            Self::OutcomeUnknown { .. } | Self::Unsettled { .. } => true,
+            Self::NotApplied { .. } => false,
         }
     }
 
@@ -158,6 +220,9 @@ impl Error {
         match self {
             Self::Transport { source, .. } => Some(source.kind),
             Self::OutcomeUnknown { cause, .. } => cause.transport_kind(),
+            Self::Unsettled {
+                cause: Some(cause), ..
+            } => cause.transport_kind(),
             _ => None,
         }
     }
@@ -306,7 +371,24 @@ mod tests {
             Error::OutcomeUnknown {
                 operation: OperationKind::Payment,
                 merchant_transaction_id: None,
+                payment_id: None,
                 cause: Box::new(transport(TransportError::new(TransportErrorKind::Broken))),
+            },
+            Error::NotApplied {
+                operation: OperationKind::Capture,
+                payment_id: "54280".parse().unwrap(),
+                state: TransactionState::AuthSuccessful,
+            },
+            Error::Unsettled {
+                operation: OperationKind::Refund,
+                payment_id: "54279".parse().unwrap(),
+                state: Some(TransactionState::MarkedForReversal),
+                cause: Some(Box::new(Error::OutcomeUnknown {
+                    operation: OperationKind::Refund,
+                    merchant_transaction_id: None,
+                    payment_id: Some("54279".parse().unwrap()),
+                    cause: Box::new(transport(TransportError::new(TransportErrorKind::Broken))),
+                })),
             },
         ];
         for error in &errors {
@@ -314,7 +396,9 @@ mod tests {
                 Error::Config { .. }
                 | Error::Protocol(_)
                 | Error::Transport { .. }
-                | Error::OutcomeUnknown { .. } => {}
+                | Error::OutcomeUnknown { .. }
+                | Error::NotApplied { .. }
+                | Error::Unsettled { .. } => {}
             }
         }
         errors

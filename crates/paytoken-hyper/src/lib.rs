@@ -83,6 +83,7 @@ mod hyper_transport;
 mod merchant_transaction_id;
 mod renewal;
 mod retry;
+mod settlement;
 mod span;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -12,11 +12,15 @@ use paytoken_hyper::{
     Client, ClientBuilder, Error, RetryPolicy, TransportError, TransportErrorKind,
     TransportResponse,
 };
+use paytoken_protocol::ops::cancel::Cancel;
+use paytoken_protocol::ops::capture::Capture;
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken_protocol::ops::payment::Payment;
+use paytoken_protocol::ops::refund::Refund;
+use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{AuthToken, OperationKind, PaymentStatus, Username};
-use paytoken_types::{Card, CardNumber, Cvv};
+use paytoken_types::{Card, CardNumber, Cvv, TransactionState};
 
 fn fixture(path: &str) -> Vec<u8> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/responses/");
@@ -382,4 +386,155 @@ fn debug_shows_no_secret() {
         !shown.contains("merchant-key") && !shown.contains("fixed.token.value"),
         "{shown}"
     );
+}
+
+/// The inquiry's answer for payment `id` in the long status `state`.
+fn inquired(id: &str, state: &str) -> Result<TransportResponse, TransportError> {
+    let body = format!(
+        r#"{{"paymentId":"{id}","result":{{"code":"00026","description":"Record found"}},"transactionStatus":"Y","status":"{state}"}}"#
+    );
+    Ok(TransportResponse {
+        status: 200,
+        body: body.into_bytes().into(),
+    })
+}
+
+fn capture() -> Capture {
+    Capture::new(
+        "54280".parse().unwrap(),
+        "9.99".parse().unwrap(),
+        "EUR".parse().unwrap(),
+    )
+}
+
+#[tokio::test]
+async fn a_lost_capture_refund_or_cancel_is_unknown_with_its_payment_sent_once() {
+    let refund = Refund::new(
+        "54279".parse().unwrap(),
+        "1.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+    );
+    for (operation, id) in [
+        (OperationKind::Capture, "54280"),
+        (OperationKind::Refund, "54279"),
+        (OperationKind::Cancel, "54280"),
+    ] {
+        let client = with_fixed_token(scripted(vec![failure(TransportErrorKind::Broken)]));
+        let error = match operation {
+            OperationKind::Capture => client.capture(&capture()).await,
+            OperationKind::Refund => client.refund(&refund).await,
+            _ => client.cancel(&Cancel::new("54280".parse().unwrap())).await,
+        }
+        .unwrap_err();
+        assert!(error.is_outcome_unknown(), "{error}");
+        assert_eq!(error.payment_id().unwrap().as_str(), id);
+        assert_eq!(client.transport().sent().len(), 1);
+        assert_eq!(client.transport().sent()[0].operation(), operation);
+    }
+}
+
+#[tokio::test]
+async fn a_lost_capture_is_settled_by_the_payments_long_status_only() {
+    // Took effect: the transaction as inquired.
+    let client = with_fixed_token(scripted(vec![
+        failure(TransportErrorKind::Timeout {
+            after: Duration::from_secs(1),
+        }),
+        inquired("54280", "capturesuccess"),
+    ]));
+    let lost = client.capture(&capture()).await.unwrap_err();
+    let settled = client.settle(lost).await.unwrap();
+    assert_eq!(settled.payment_id.as_str(), "54280");
+    let sent = client.transport().sent();
+    assert_eq!(sent[1].operation(), OperationKind::Inquiry);
+
+    // Still only authorised: it did not take effect, and may be sent again.
+    let client = with_fixed_token(scripted(vec![
+        failure(TransportErrorKind::Broken),
+        inquired("54280", "authsuccessful"),
+    ]));
+    let lost = client.capture(&capture()).await.unwrap_err();
+    let error = client.settle(lost).await.unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::NotApplied {
+                state: TransactionState::AuthSuccessful,
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert!(!error.may_have_been_processed() && !error.is_outcome_unknown());
+
+    // A status the table does not know: no guess.
+    let client = with_fixed_token(scripted(vec![
+        failure(TransportErrorKind::Broken),
+        inquired("54280", "reversed"),
+    ]));
+    let lost = client.capture(&capture()).await.unwrap_err();
+    let error = client.settle(lost).await.unwrap_err();
+    assert!(matches!(&error, Error::Unsettled { .. }), "{error}");
+    assert!(error.is_outcome_unknown() && error.may_have_been_processed());
+}
+
+#[tokio::test]
+async fn a_lost_refund_is_never_confirmed_by_the_status_alone_but_by_what_the_caller_knows() {
+    let refund = Refund::new(
+        "54279".parse().unwrap(),
+        "1.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+    );
+    let client = with_fixed_token(scripted(vec![
+        failure(TransportErrorKind::Broken),
+        inquired("54279", "markedforreversal"),
+        inquired("54279", "markedforreversal"),
+        inquired("54279", "capturesuccess"),
+    ]));
+    let lost = client.refund(&refund).await.unwrap_err();
+    let error = client.settle(lost).await.unwrap_err();
+    // This refund or an earlier one: the error says it cannot tell, and keeps its cause.
+    assert!(matches!(&error, Error::Unsettled { .. }), "{error}");
+    assert!(error.to_string().contains("cannot tell"), "{error}");
+    assert!(error.is_timeout() || error.transport_kind().is_some());
+    // The caller knows it was the payment's first refund, a partial one.
+    let id = "54279".parse().unwrap();
+    let settled = client
+        .reconcile_move(
+            OperationKind::Refund,
+            &id,
+            &TransactionState::MarkedForReversal,
+        )
+        .await
+        .unwrap();
+    assert_eq!(settled.payment_id, id);
+    // No refund at all shows: it did not take effect.
+    let error = client
+        .reconcile_move(
+            OperationKind::Refund,
+            &id,
+            &TransactionState::MarkedForReversal,
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(&error, Error::NotApplied { .. }), "{error}");
+    assert_eq!(client.transport().sent().len(), 4, "the refund went once");
+}
+
+#[tokio::test]
+async fn a_repeated_payment_by_payment_id_is_given_a_merchant_transaction_id() {
+    let client = with_fixed_token(scripted(vec![failure(TransportErrorKind::Broken)]));
+    let repeat = RepeatPayment::new(
+        "54279".parse().unwrap(),
+        "9.99".parse().unwrap(),
+        "EUR".parse().unwrap(),
+    );
+    let error = client.repeat_payment(&repeat).await.unwrap_err();
+    assert!(error.is_outcome_unknown(), "{error}");
+    let id = error.merchant_transaction_id().unwrap();
+    assert!(id.as_str().starts_with("pt-"), "{id:?}");
+    let sent = client.transport().sent();
+    let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(sent[0].body()).unwrap();
+    assert!(fields.contains(&("merchantTransactionId".into(), id.as_str().into())));
+    assert!(fields.contains(&("recurringType".into(), "REPEATED".into())));
 }
