@@ -11,6 +11,9 @@
 //! | `00001` | Transaction succeeded | payment or token payment approved |
 //! | `00002` | Registration successful | stand-alone registration |
 //! | `00003` | Registration successfully deleted | delete |
+//! | `00004` | Capture successful | capture |
+//! | `00005` | Refund successful | refund |
+//! | `00006` | Cancel successful | cancel |
 //! | `00007` | Cardholder successfully registered | customer sign-up |
 //! | `0008` | Your request processed successfully | cards and accounts |
 //! | `00026` | Record found | inquiry |
@@ -44,12 +47,18 @@
 //! | `30017` | Amount above the limit | above 1,000,000,000.00 |
 //! | `30018` | Brand does not match the card number | `paymentBrand` other than the number's brand |
 //! | `30019` | Implausible expiry year | more than 20 years ahead |
+//! | `30020` | Currency does not match the payment | capture or refund in another currency |
+//! | `30021` | Amount above the authorised amount | capture of more than the `PA` |
 //! | `30025` | Invalid Recurring Type. | cards and accounts with no registrations (the gateway's words, sic; its code is not public, this one is the sandbox's) |
 //! | `30040` | No record found for the given id | inquiry of an unknown payment |
 //! | `30050` | No installment plan for this card | BIN without a plan |
 //! | `30060` | No records found | invoice page past the end |
 //! | `90010` | Registration not found | unknown token, or another member's |
 //! | `90011` | Registration is inactive | deleted token |
+//! | `90030` | Refund amount exceeds what was taken | refunds summing above the capture or debit |
+//! | `90031` | Transaction cannot be cancelled | not an uncaptured, uncancelled `PA` |
+//! | `90032` | Transaction cannot be captured | not an uncaptured, uncancelled `PA` |
+//! | `90033` | Transaction cannot be refunded | nothing taken (a `PA` not captured, cancelled, declined), or all of it refunded |
 //! | `90020` | Sandbox storage full | the sandbox holds as many payments, registrations or customers as it keeps |
 
 /// One code and its description, as the sandbox sends them in `result`.
@@ -76,6 +85,24 @@ pub const REGISTRATION_DELETED: Code = code("00003", "Registration successfully 
 pub const CARDHOLDER_REGISTERED: Code = code("00007", "Cardholder successfully registered");
 /// `0008`: Your request processed successfully.
 pub const LIST_PROCESSED: Code = code("0008", "Your request processed successfully");
+/// `00004`: Capture successful.
+pub const CAPTURE_SUCCESSFUL: Code = code("00004", "Capture successful");
+/// `00005`: Refund successful.
+pub const REFUND_SUCCESSFUL: Code = code("00005", "Refund successful");
+/// `00006`: Cancel successful.
+pub const CANCEL_SUCCESSFUL: Code = code("00006", "Cancel successful");
+/// `30020`: Currency does not match the payment.
+pub const CURRENCY_MISMATCH: Code = code("30020", "Currency does not match the payment");
+/// `30021`: Amount above the authorised amount.
+pub const ABOVE_AUTHORISED: Code = code("30021", "Amount above the authorised amount");
+/// `90030`: Refund amount exceeds what was taken.
+pub const REFUND_EXCEEDS: Code = code("90030", "Refund amount exceeds what was taken");
+/// `90031`: Transaction cannot be cancelled.
+pub const CANNOT_CANCEL: Code = code("90031", "Transaction cannot be cancelled");
+/// `90032`: Transaction cannot be captured.
+pub const CANNOT_CAPTURE: Code = code("90032", "Transaction cannot be captured");
+/// `90033`: Transaction cannot be refunded.
+pub const CANNOT_REFUND: Code = code("90033", "Transaction cannot be refunded");
 /// `00026`: Record found.
 pub const RECORD_FOUND: Code = code("00026", "Record found");
 /// `00001`: Success.

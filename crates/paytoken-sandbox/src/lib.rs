@@ -9,7 +9,7 @@
 //!   partner, regenerate), customer sign-up, payments (storing the card or not, `INITIAL`),
 //!   stand-alone registrations (card, bank account), token payments (plain, `INITIAL`,
 //!   `REPEATED`, installments), deletes, installment lookup, cards and accounts, invoices
-//!   with pagination, inquiry.
+//!   with pagination, inquiry, and the back office: capture, refund in parts, cancel.
 //! - **The real wire shape**: HTTP 200 for every handled outcome, every JSON value a
 //!   string, one-element lists as an object, empty lists left out, `paymentId` `"-"` on
 //!   refusals, joined codes (`"30001 | 30007"`), timestamps `yyyy-MM-dd HH:mm:ss`, the
@@ -27,9 +27,20 @@
 //!   other deployments send (numbers, `null`, `""`, lower case, ISO dates, one-element
 //!   lists, unknown fields), from a seed; deciding fields untouched. A client that reads
 //!   the verdict and nothing else passes against it.
+//! - **The back office** is a state machine per payment: a `PA` is captured once (at most
+//!   the authorised amount) or cancelled; what was taken (a `DB`, a captured `PA`) is
+//!   refunded in parts that never sum above it, even under concurrent refunds; a cancelled
+//!   or fully refunded payment refuses every further move; another merchant's payment is
+//!   never found. The inquiry's long `status` follows: `authsuccessful`, then
+//!   `capturesuccess` or `cancelled`; `markedforreversal` after a partial refund and
+//!   `reversed` after a full one (the sandbox's choice of statuses for partial and full
+//!   refunds and for a cancel, the platform's being unpublished).
 //! - **Its own choices**, where the gateway's are not public, are documented as such: the
 //!   code `30025` of "Invalid Recurring Type." (no registrations), every code of [`codes`]
-//!   not named by the interface.
+//!   not named by the interface, the long statuses after refunds and cancels above, the
+//!   payment's own id in the answer to a move, and two fields of its own in an inquiry's
+//!   answer, `sandboxCapturedAmount` and `sandboxRefundedAmount`, which no client may rely
+//!   on (paytoken's does not).
 //!
 //! # Example
 //!

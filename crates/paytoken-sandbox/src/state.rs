@@ -147,6 +147,56 @@ pub(crate) struct Payment {
     pub(crate) descriptor: Option<String>,
     pub(crate) redirect_back: Option<String>,
     pub(crate) timestamp: String,
+    /// What the back office has done to it since.
+    pub(crate) moves: Moves,
+}
+
+/// The back office's moves on one payment: the sandbox's state machine (its README has
+/// the table). A `PA` is captured once or cancelled; what was taken (a `DB`'s amount, a
+/// `PA`'s capture) is refunded in parts that never sum above it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Moves {
+    /// The amount a `PA` was captured for.
+    pub(crate) captured: Option<Amount>,
+    /// The sum of the refunds.
+    pub(crate) refunded: Amount,
+    /// A `PA` cancelled before capture.
+    pub(crate) cancelled: bool,
+}
+
+impl Payment {
+    /// Whether it is an approved pre-authorisation.
+    pub(crate) fn is_authorisation(&self) -> bool {
+        self.payment_type == "PA" && self.status == Status::Approved
+    }
+
+    /// What was taken and may be refunded: a `DB`'s amount, a `PA`'s capture.
+    pub(crate) fn taken(&self) -> Amount {
+        match (self.status, self.payment_type.as_str()) {
+            (Status::Approved, "PA") => self.moves.captured.unwrap_or(Amount::ZERO),
+            (Status::Approved, _) => self.amount,
+            _ => Amount::ZERO,
+        }
+    }
+
+    /// The long status an inquiry shows (`status`), moves included.
+    pub(crate) fn long_status(&self) -> &'static str {
+        let moves = &self.moves;
+        if self.status != Status::Approved {
+            return self.status.long(&self.payment_type);
+        }
+        if moves.cancelled {
+            "cancelled"
+        } else if moves.refunded != Amount::ZERO && moves.refunded >= self.taken() {
+            "reversed"
+        } else if moves.refunded != Amount::ZERO {
+            "markedforreversal"
+        } else if self.payment_type == "PA" && moves.captured.is_none() {
+            "authsuccessful"
+        } else {
+            "capturesuccess"
+        }
+    }
 }
 
 /// An invoice in the list.

@@ -2,6 +2,7 @@
 //! rules to the state and writes the answer.
 
 mod auth_token;
+mod back_office;
 mod card_input;
 mod cards_and_accounts;
 mod customer_signup;
@@ -120,7 +121,15 @@ pub(crate) fn dispatch(
         Route::RegenerateAuthToken => auth_token::regenerate(gateway, state, call),
         Route::CustomerSignup => customer_signup::handle(gateway, state, call),
         Route::Payment => payment::handle(gateway, state, call),
-        Route::Inquiry => inquiry::handle(gateway, state, call),
+        // The inquiry's path also takes the back office's moves, by `paymentType`.
+        Route::Inquiry => match call
+            .form
+            .get(paytoken_protocol::fields::PAYMENT_TYPE.as_str())
+            .and_then(back_office::Move::of)
+        {
+            Some(movement) => back_office::handle(gateway, state, call, movement),
+            None => inquiry::handle(gateway, state, call),
+        },
         Route::Registration => registration::handle(gateway, state, call),
         Route::TokenPayment => token_payment::handle(gateway, state, call),
         Route::Installments => installments::handle(gateway, state, call),

@@ -12,7 +12,7 @@ use crate::exchange::{Answer, Call};
 use crate::form::Form;
 use crate::gateway::Gateway;
 use crate::problem::{Problem, Problems};
-use crate::state::{Instrument, Payment, Registration, State, Status};
+use crate::state::{Instrument, Moves, Payment, Registration, State, Status};
 
 pub(super) fn handle(
     gateway: &Gateway,
@@ -97,6 +97,7 @@ pub(super) fn handle(
             .get(fields::MERCHANT_REDIRECT_URL.as_str())
             .map(str::to_owned),
         timestamp: gateway.now_text(),
+        moves: Moves::default(),
     };
     Ok(transaction::settle(
         gateway,

@@ -12,7 +12,7 @@ use crate::exchange::{Answer, Call};
 use crate::gateway::{Caller, Gateway};
 use crate::json;
 use crate::problem::{Problem, Problems};
-use crate::state::{Instrument, Payment, Registration, State, Status};
+use crate::state::{Instrument, Moves, Payment, Registration, State, Status};
 
 pub(super) fn handle(
     gateway: &Gateway,
@@ -152,6 +152,7 @@ fn pay(
             .get(fields::MERCHANT_REDIRECT_URL.as_str())
             .map(str::to_owned),
         timestamp: gateway.now_text(),
+        moves: Moves::default(),
     };
     let view = if recurring == Some("REPEATED") {
         transaction::View::Repeated

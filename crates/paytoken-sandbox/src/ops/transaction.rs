@@ -1,6 +1,8 @@
 //! The answer for a payment the gateway created, shared by payments, token payments and
 //! inquiries; and the duplicate check on `merchantTransactionId`.
 
+use paytoken_types::Amount;
+
 use crate::cards::Behaviour;
 use crate::codes;
 use crate::exchange::Answer;
@@ -75,7 +77,23 @@ pub(super) fn render(
             .optional("remark", payment.status.remark())
             .field("transactionStatus", payment.status.letter());
         if view == View::Inquiry {
-            answer.field("status", payment.status.long(&payment.payment_type));
+            answer.field("status", payment.long_status());
+            // The sandbox's own extension, which no client may rely on: what the back
+            // office has moved (README, "The back office").
+            let captured = payment.moves.captured.map(Amount::to_wire);
+            let refunded = payment.moves.refunded;
+            answer
+                .optional(
+                    "sandboxCapturedAmount",
+                    captured.as_ref().map(|amount| amount.as_str()),
+                )
+                .optional(
+                    "sandboxRefundedAmount",
+                    (refunded != Amount::ZERO)
+                        .then(|| refunded.to_wire())
+                        .as_ref()
+                        .map(|amount| amount.as_str()),
+                );
         }
         if payment.status == Status::ThreeDSecure {
             let url = format!(

@@ -1,0 +1,173 @@
+//! `payments/{id}` with `paymentType` `CP` (capture), `RF` (refund) or `RV` (cancel): the
+//! back office's moves on one payment, by the state machine of `state::Moves`.
+//!
+//! | move | allowed on | refused with |
+//! |---|---|---|
+//! | capture, at most the authorised amount | an approved `PA`, not captured, not cancelled | `90032` (`30021` above the amount) |
+//! | cancel | an approved `PA`, not captured, not cancelled | `90031` |
+//! | refund, in parts | what was taken (a `DB`, a captured `PA`), while the parts sum to at most it | `90033` (nothing left or taken), `90030` (more than is left) |
+//!
+//! Every move checks the currency (`30020`) and finds only the caller's own payments
+//! (`30040` for another merchant's, as for an unknown one). The whole move runs under the
+//! state's one lock, so concurrent refunds never sum above what was taken.
+
+use paytoken_protocol::fields;
+use paytoken_types::Amount;
+
+use super::payment::{parse_amount, read_currency};
+use crate::codes::{self, Code};
+use crate::exchange::{Answer, Call};
+use crate::gateway::{Caller, Gateway};
+use crate::json;
+use crate::problem::Problems;
+use crate::state::{Payment, State};
+
+/// A move the back office makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Move {
+    Capture,
+    Refund,
+    Cancel,
+}
+
+impl Move {
+    /// The move a `paymentType` asks for.
+    pub(super) fn of(payment_type: &str) -> Option<Self> {
+        match payment_type {
+            "CP" => Some(Self::Capture),
+            "RF" => Some(Self::Refund),
+            "RV" => Some(Self::Cancel),
+            _ => None,
+        }
+    }
+
+    const fn payment_type(self) -> &'static str {
+        match self {
+            Self::Capture => "CP",
+            Self::Refund => "RF",
+            Self::Cancel => "RV",
+        }
+    }
+}
+
+pub(super) fn handle(
+    gateway: &Gateway,
+    state: &mut State,
+    call: &Call<'_, '_>,
+    movement: Move,
+) -> Result<Answer, Problems> {
+    let caller = gateway.authenticate(state, call)?;
+    let form = call.form;
+    let id = call.path_id.unwrap_or_default();
+    // Amount and currency for the moves that carry them, checked before the payment is
+    // looked at; the checksum signs the amount as it was sent.
+    let amount = if movement == Move::Cancel {
+        Gateway::verify_checksum(&caller, form, &[id])?;
+        None
+    } else {
+        let [amount_text] = form.required_all([fields::AMOUNT.as_str()])?;
+        Gateway::verify_checksum(&caller, form, &[id, amount_text])?;
+        let mut problems = Problems::default();
+        let amount = parse_amount(amount_text, &mut problems);
+        let currency = read_currency(form, &mut problems);
+        problems.into_result()?;
+        let (Some(amount), Some(currency)) = (amount, currency) else {
+            // Each `None` above pushed a problem, so `into_result` returned already.
+            return Err(codes::MALFORMED_BODY.into());
+        };
+        Some((amount, currency))
+    };
+    let payment = state
+        .payment_index(id)
+        .and_then(|index| state.payments.get_mut(index))
+        .filter(|payment| caller.principal.can_see(payment.owner))
+        .ok_or(codes::NO_RECORD)?;
+    if let Some((_, currency)) = amount
+        && !currency.as_str().eq_ignore_ascii_case(&payment.currency)
+    {
+        return Err(codes::CURRENCY_MISMATCH.into());
+    }
+    let moved = amount.map(|(amount, _)| amount);
+    let code = apply(payment, movement, moved)?;
+    Ok(Answer::json(render(
+        &caller,
+        payment,
+        movement,
+        moved,
+        code,
+        &gateway.now_text(),
+    )))
+}
+
+/// Applies `movement` of `amount` to `payment`, or says why not; the code of success.
+fn apply(payment: &mut Payment, movement: Move, amount: Option<Amount>) -> Result<Code, Problems> {
+    let open_authorisation =
+        payment.is_authorisation() && payment.moves.captured.is_none() && !payment.moves.cancelled;
+    match (movement, amount) {
+        (Move::Capture, Some(amount)) => {
+            if !open_authorisation {
+                return Err(codes::CANNOT_CAPTURE.into());
+            }
+            if amount > payment.amount {
+                return Err(codes::ABOVE_AUTHORISED.into());
+            }
+            payment.moves.captured = Some(amount);
+            Ok(codes::CAPTURE_SUCCESSFUL)
+        }
+        (Move::Cancel, _) => {
+            if !open_authorisation {
+                return Err(codes::CANNOT_CANCEL.into());
+            }
+            payment.moves.cancelled = true;
+            Ok(codes::CANCEL_SUCCESSFUL)
+        }
+        (Move::Refund, Some(amount)) => {
+            let taken = payment.taken();
+            if taken == Amount::ZERO || payment.moves.refunded >= taken {
+                return Err(codes::CANNOT_REFUND.into());
+            }
+            let refunded = payment
+                .moves
+                .refunded
+                .checked_add(amount)
+                .filter(|sum| *sum <= taken)
+                .ok_or(codes::REFUND_EXCEEDS)?;
+            payment.moves.refunded = refunded;
+            Ok(codes::REFUND_SUCCESSFUL)
+        }
+        // A capture or refund always carries an amount (read above).
+        (Move::Capture | Move::Refund, None) => Err(codes::MALFORMED_BODY.into()),
+    }
+}
+
+/// The move's answer: the payment's id (the sandbox answers with the payment's own id,
+/// not one of the move's), the move's type and amount, and the payment's status after it.
+fn render(
+    caller: &Caller<'_>,
+    payment: &Payment,
+    movement: Move,
+    amount: Option<Amount>,
+    code: Code,
+    now: &str,
+) -> String {
+    let amount = amount.map(Amount::to_wire);
+    json::object(|answer| {
+        answer
+            .field("paymentId", &payment.payment_id)
+            .field(caller.id_key, caller.id)
+            .field("paymentType", movement.payment_type())
+            .optional("amount", amount.as_ref().map(|amount| amount.as_str()))
+            .field("currency", &payment.currency)
+            .code(code)
+            .field("timestamp", now)
+            .optional(
+                "merchantTransactionId",
+                payment.merchant_transaction_id.as_deref(),
+            )
+            .field(
+                "transactionStatus",
+                if movement == Move::Cancel { "C" } else { "Y" },
+            )
+            .field("status", payment.long_status());
+    })
+}
