@@ -9,7 +9,8 @@
 //!   partner, regenerate), customer sign-up, payments (storing the card or not, `INITIAL`),
 //!   stand-alone registrations (card, bank account), token payments (plain, `INITIAL`,
 //!   `REPEATED`, installments), deletes, installment lookup, cards and accounts, invoices
-//!   with pagination, inquiry, and the back office: capture, refund in parts, cancel.
+//!   with pagination, inquiry, and the back office: capture, refund in parts, cancel, and
+//!   the repeat of a recurring series by its first payment's id.
 //! - **The real wire shape**: HTTP 200 for every handled outcome, every JSON value a
 //!   string, one-element lists as an object, empty lists left out, `paymentId` `"-"` on
 //!   refusals, joined codes (`"30001 | 30007"`), timestamps `yyyy-MM-dd HH:mm:ss`, the

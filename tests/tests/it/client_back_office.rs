@@ -1,7 +1,7 @@
 //! The back office through the client against the sandbox, over TCP: a pre-authorisation
 //! captured and refunded in parts, another cancelled, each move refused where the
-//! sandbox's state machine says so, and 64 concurrent refunds that never refund more than
-//! was taken.
+//! sandbox's state machine says so, 64 concurrent refunds that never refund more than was
+//! taken, and a recurring series repeated by its first payment's id.
 
 use std::sync::Arc;
 
@@ -10,6 +10,8 @@ use paytoken::ops::capture::Capture;
 use paytoken::ops::inquiry::Inquiry;
 use paytoken::ops::payment::Payment;
 use paytoken::ops::refund::Refund;
+use paytoken::ops::repeat_payment::RepeatPayment;
+use paytoken::types::RecurringType;
 use paytoken::types::TransactionState;
 use paytoken::{Client, Currency, Error, FieldValue, PaymentId, PaymentStatus};
 use paytoken_sandbox::{OTHER_MERCHANT_ID, Sandbox, cards};
@@ -200,5 +202,37 @@ async fn sixty_four_concurrent_refunds_never_refund_more_than_was_taken() {
         status_of(&client, id).await,
         Some(TransactionState::Reversed)
     );
+    sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_series_is_repeated_by_its_first_payments_id_and_only_so() {
+    let sandbox = Sandbox::builder().start().await.unwrap();
+    let client = client_for(&sandbox).build().unwrap();
+    let first = Payment::new(
+        order_id(),
+        "9.99".parse().unwrap(),
+        eur(),
+        card(cards::APPROVED),
+    )
+    .store_card()
+    .recurring(RecurringType::Initial);
+    let first = client.pay(&first).await.unwrap().payment_id;
+    let repeat = RepeatPayment::new(first, "9.99".parse().unwrap(), eur());
+    let again = client.repeat_payment(&repeat).await.unwrap();
+    assert_eq!(again.status, PaymentStatus::Approved);
+    assert_ne!(again.payment_id, first, "a new payment");
+    // It carries the merchant transaction id the client made up, which finds it.
+    let id = again.merchant_transaction_id.clone().unwrap();
+    let found = client.reconcile(&id).await.unwrap();
+    assert_eq!(found.payment_id, again.payment_id);
+
+    // A payment that opened no series cannot be repeated.
+    let plain = paid(&client, "5.00", false).await;
+    let error = client
+        .repeat_payment(&RepeatPayment::new(plain, "5.00".parse().unwrap(), eur()))
+        .await
+        .unwrap_err();
+    assert!(error.refusal().unwrap().contains("30012"), "{error}");
     sandbox.shutdown().await;
 }

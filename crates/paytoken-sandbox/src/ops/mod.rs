@@ -11,12 +11,14 @@ mod installments;
 mod invoice_list;
 mod payment;
 mod registration;
+mod repeat_payment;
 pub(crate) mod three_d_secure;
 mod token_payment;
 mod transaction;
 
 use std::borrow::Cow;
 
+use paytoken_protocol::fields;
 use paytoken_protocol::ops as paths;
 
 use crate::exchange::{Answer, Call, RefusalShape};
@@ -122,14 +124,21 @@ pub(crate) fn dispatch(
         Route::CustomerSignup => customer_signup::handle(gateway, state, call),
         Route::Payment => payment::handle(gateway, state, call),
         // The inquiry's path also takes the back office's moves, by `paymentType`.
-        Route::Inquiry => match call
-            .form
-            .get(paytoken_protocol::fields::PAYMENT_TYPE.as_str())
-            .and_then(back_office::Move::of)
-        {
-            Some(movement) => back_office::handle(gateway, state, call, movement),
-            None => inquiry::handle(gateway, state, call),
-        },
+        // The inquiry's path also takes the back office's moves, by `paymentType`, and the
+        // repeat of a recurring series by its first payment's id.
+        Route::Inquiry => {
+            let form = call.form;
+            if form.get(fields::RECURRING_TYPE.as_str()) == Some("REPEATED") {
+                return repeat_payment::handle(gateway, state, call);
+            }
+            match form
+                .get(fields::PAYMENT_TYPE.as_str())
+                .and_then(back_office::Move::of)
+            {
+                Some(movement) => back_office::handle(gateway, state, call, movement),
+                None => inquiry::handle(gateway, state, call),
+            }
+        }
         Route::Registration => registration::handle(gateway, state, call),
         Route::TokenPayment => token_payment::handle(gateway, state, call),
         Route::Installments => installments::handle(gateway, state, call),

@@ -1,0 +1,100 @@
+//! `payments/{id}` with `recurringType=REPEATED` and `paymentType` `DB` or `PA`: a new
+//! payment on the card of a recurring series, named by its first payment's id instead of
+//! the token.
+//!
+//! The sandbox's rules (the platform's are not published): the first payment must be the
+//! caller's, approved, and have stored a card whose series was opened by an approved
+//! `INITIAL` payment (`30012` otherwise), and that token must still be active (`90011`).
+//! A repeat is never challenged by 3-D Secure, as a `REPEATED` token payment is not.
+
+use paytoken_protocol::fields;
+use paytoken_types::MerchantTransactionId;
+
+use super::payment::{parse_amount, read_currency};
+use super::token_payment::active_registration;
+use super::transaction;
+use crate::cards::Behaviour;
+use crate::codes;
+use crate::exchange::{Answer, Call};
+use crate::gateway::Gateway;
+use crate::problem::{Problem, Problems};
+use crate::state::{Instrument, Moves, Payment, State, Status};
+
+pub(super) fn handle(
+    gateway: &Gateway,
+    state: &mut State,
+    call: &Call<'_, '_>,
+) -> Result<Answer, Problems> {
+    let caller = gateway.authenticate(state, call)?;
+    gateway.check_room(state)?;
+    let form = call.form;
+    let first_id = call.path_id.unwrap_or_default();
+    let [amount_text, payment_type] =
+        form.required_all([fields::AMOUNT.as_str(), fields::PAYMENT_TYPE.as_str()])?;
+    Gateway::verify_checksum(&caller, form, &[first_id, amount_text])?;
+
+    let mut problems = Problems::default();
+    let amount = parse_amount(amount_text, &mut problems);
+    let currency = read_currency(form, &mut problems);
+    let transaction_id = form.get(fields::MERCHANT_TRANSACTION_ID.as_str());
+    if transaction_id.is_some_and(|id| MerchantTransactionId::new(id).is_err()) {
+        problems.push(Problem::invalid(fields::MERCHANT_TRANSACTION_ID.as_str()));
+    }
+    if !matches!(payment_type, "DB" | "PA") {
+        problems.push(codes::INVALID_PAYMENT_TYPE);
+    }
+    problems.into_result()?;
+    let (Some(amount), Some(currency)) = (amount, currency) else {
+        // Each `None` above pushed a problem, so `into_result` returned already.
+        return Err(codes::MALFORMED_BODY.into());
+    };
+    transaction::check_unused(state, &caller, transaction_id)?;
+
+    let first = state
+        .payment_index(first_id)
+        .and_then(|index| state.payments.get(index))
+        .filter(|payment| caller.principal.can_see(payment.owner))
+        .ok_or(codes::NO_RECORD)?;
+    let registration_id = first
+        .registration_id
+        .clone()
+        .filter(|_| first.status == Status::Approved)
+        .ok_or(codes::NO_INITIAL_PAYMENT)?;
+    let registration = active_registration(state, &caller, &registration_id)?;
+    if !registration.recurring {
+        return Err(codes::NO_INITIAL_PAYMENT.into());
+    }
+    let card = match &registration.instrument {
+        Instrument::Card(card) => Some(card.clone()),
+        Instrument::BankAccount { .. } => None,
+    };
+    let behaviour = match card.as_ref().map(|card| card.behaviour) {
+        Some(Behaviour::ThreeDSecure) | None => Behaviour::Approve,
+        Some(behaviour) => behaviour,
+    };
+    let payment = Payment {
+        payment_id: state.next_payment_id(),
+        owner: caller.principal,
+        merchant_transaction_id: transaction_id.map(str::to_owned),
+        payment_type: payment_type.to_owned(),
+        brand: None,
+        mode: None,
+        amount,
+        currency: currency.as_str().to_owned(),
+        status: Status::of(behaviour),
+        registration_id: Some(registration_id),
+        card,
+        descriptor: None,
+        redirect_back: None,
+        timestamp: gateway.now_text(),
+        moves: Moves::default(),
+    };
+    Ok(transaction::settle(
+        gateway,
+        state,
+        &caller,
+        payment,
+        behaviour,
+        transaction::View::Full,
+    ))
+}
