@@ -132,6 +132,49 @@ pub(crate) enum Command {
     AuthToken,
     /// One transaction's stored state.
     Inquiry(InquiryArgs),
+    /// Capture all or part of a pre-authorisation.
+    Capture(MoveArgs),
+    /// Refund all or part of a captured or debited payment.
+    Refund(MoveArgs),
+    /// Cancel (void) a pre-authorisation not yet captured.
+    Cancel {
+        /// The pre-authorisation's payment id.
+        payment_id: String,
+    },
+    /// Charge a recurring series again by its first payment's id (a REPEATED payment).
+    Repeat(RepeatArgs),
+}
+
+/// `paytoken capture` and `paytoken refund`.
+#[derive(Debug, Args)]
+pub(crate) struct MoveArgs {
+    /// The payment's id.
+    pub(crate) payment_id: String,
+    /// `amount`: decimal with two fraction digits, such as 50.00.
+    #[arg(long)]
+    pub(crate) amount: String,
+    /// `currency`: the payment's, three letters, such as EUR.
+    #[arg(long)]
+    pub(crate) currency: String,
+}
+
+/// `paytoken repeat`.
+#[derive(Debug, Args)]
+pub(crate) struct RepeatArgs {
+    /// The series' first payment's id (an approved INITIAL payment that stored its card).
+    pub(crate) first_payment_id: String,
+    /// `amount`: decimal with two fraction digits, such as 9.99.
+    #[arg(long)]
+    pub(crate) amount: String,
+    /// `currency`: three letters, such as EUR.
+    #[arg(long)]
+    pub(crate) currency: String,
+    /// `DB` (the default) or `PA`.
+    #[arg(long = "type", value_enum, default_value = "DB")]
+    pub(crate) payment_type: PaymentKind,
+    /// The merchant's id of this payment (one is made up when left out).
+    #[arg(long)]
+    pub(crate) merchant_transaction_id: Option<String>,
 }
 
 /// `paytoken sandbox`.

@@ -1,6 +1,8 @@
 //! One function per operation: the command's flags into the protocol's values (nothing is
 //! sent when one is wrong), the call, and the report.
 
+use paytoken::ops::cancel::Cancel;
+use paytoken::ops::capture::Capture;
 use paytoken::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken::ops::customer_signup::CustomerSignup;
 use paytoken::ops::delete_token::DeleteToken;
@@ -8,7 +10,9 @@ use paytoken::ops::inquiry::Inquiry;
 use paytoken::ops::installments::Installments;
 use paytoken::ops::invoice_list::InvoiceList;
 use paytoken::ops::payment::Payment;
+use paytoken::ops::refund::Refund;
 use paytoken::ops::registration::Registration;
+use paytoken::ops::repeat_payment::RepeatPayment;
 use paytoken::ops::token_payment::TokenPayment;
 use paytoken::types::{PaymentBrand, Tolerant};
 use paytoken::{
@@ -18,8 +22,8 @@ use paytoken::{
 use zeroize::Zeroizing;
 
 use crate::cli::{
-    CardArgs, ChargeArgs, Command, InquiryArgs, InvoicesArgs, PayArgs, PersonArgs, RegisterArgs,
-    SignupArgs,
+    CardArgs, ChargeArgs, Command, InquiryArgs, InvoicesArgs, MoveArgs, PayArgs, PersonArgs,
+    RegisterArgs, RepeatArgs, SignupArgs,
 };
 use crate::config::{parse, read_bounded};
 use crate::listing;
@@ -41,6 +45,10 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         Command::Cards { customer_id } => cards(client, customer_id.as_deref()).await,
         Command::Invoices(args) => invoices(client, &args).await,
         Command::Inquiry(args) => inquiry(client, &args).await,
+        Command::Capture(args) => capture(client, &args).await,
+        Command::Refund(args) => refund(client, &args).await,
+        Command::Cancel { payment_id } => cancel(client, &payment_id).await,
+        Command::Repeat(args) => repeat(client, &args).await,
         // The others are not operations; `main` runs them.
         Command::Demo(_) | Command::Sandbox(_) | Command::AuthToken => {
             Err(Failure::usage("not an operation"))
@@ -402,4 +410,80 @@ async fn inquiry(client: &Client, args: &InquiryArgs) -> Result<Report, Failure>
         .await
         .map_err(failed(OperationKind::Inquiry))?;
     Ok(transaction_report(OperationKind::Inquiry, &transaction))
+}
+
+/// A move of the back office that the gateway made: success, whatever the payment's
+/// status now says (a cancelled pre-authorisation is what a cancel asks for).
+fn move_report(operation: OperationKind, what: &str, transaction: &Transaction) -> Report {
+    let (_, outcome) = transaction_outcome(transaction);
+    Report::answer(
+        Exit::Success,
+        operation,
+        what,
+        render::transaction(outcome.name(), transaction),
+    )
+}
+
+async fn capture(client: &Client, args: &MoveArgs) -> Result<Report, Failure> {
+    let capture = Capture::new(
+        parse(&args.payment_id, "payment id")?,
+        parse(&args.amount, "--amount")?,
+        parse(&args.currency, "--currency")?,
+    );
+    let transaction = client
+        .capture(&capture)
+        .await
+        .map_err(failed(OperationKind::Capture))?;
+    Ok(move_report(
+        OperationKind::Capture,
+        "captured",
+        &transaction,
+    ))
+}
+
+async fn refund(client: &Client, args: &MoveArgs) -> Result<Report, Failure> {
+    let refund = Refund::new(
+        parse(&args.payment_id, "payment id")?,
+        parse(&args.amount, "--amount")?,
+        parse(&args.currency, "--currency")?,
+    );
+    let transaction = client
+        .refund(&refund)
+        .await
+        .map_err(failed(OperationKind::Refund))?;
+    Ok(move_report(OperationKind::Refund, "refunded", &transaction))
+}
+
+async fn cancel(client: &Client, payment_id: &str) -> Result<Report, Failure> {
+    let cancel = Cancel::new(parse(payment_id, "payment id")?);
+    let transaction = client
+        .cancel(&cancel)
+        .await
+        .map_err(failed(OperationKind::Cancel))?;
+    Ok(move_report(
+        OperationKind::Cancel,
+        "cancelled",
+        &transaction,
+    ))
+}
+
+async fn repeat(client: &Client, args: &RepeatArgs) -> Result<Report, Failure> {
+    let mut payment = RepeatPayment::new(
+        parse(&args.first_payment_id, "first payment id")?,
+        parse(&args.amount, "--amount")?,
+        parse(&args.currency, "--currency")?,
+    );
+    // Without one, the client makes the id up, so that `inquiry` can find the payment.
+    if let Some(id) = &args.merchant_transaction_id {
+        payment = payment.merchant_transaction_id(parse(id, "--merchant-transaction-id")?);
+    }
+    payment.payment_type = args.payment_type.into();
+    let transaction = client
+        .repeat_payment(&payment)
+        .await
+        .map_err(failed(OperationKind::RepeatPayment))?;
+    Ok(transaction_report(
+        OperationKind::RepeatPayment,
+        &transaction,
+    ))
 }

@@ -174,6 +174,9 @@ impl Failure {
             if let Some(id) = error.merchant_transaction_id() {
                 detail.insert("merchantTransactionId".into(), id.as_str().into());
             }
+            if let Some(id) = error.payment_id() {
+                detail.insert("paymentId".into(), id.as_str().into());
+            }
             insert_contradiction(&mut detail, error);
             (Exit::Failed, "outcome_unknown")
         } else if insert_contradiction(&mut detail, error) {

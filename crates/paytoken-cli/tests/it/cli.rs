@@ -484,3 +484,90 @@ async fn an_answer_about_another_transaction_shows_both_values_and_exits_4() {
         run.stderr
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_back_office_from_the_command_line() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let pay = |order: &'static str| {
+        let mut pay = vec![
+            "pay",
+            "--amount",
+            "50.00",
+            "--currency",
+            "EUR",
+            "--type",
+            "PA",
+            "--merchant-transaction-id",
+            order,
+        ];
+        pay.extend(card_flags(cards::APPROVED));
+        pay
+    };
+    let run = as_merchant(&sandbox, &pay("bo1")).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let id = run.json()["paymentId"].as_str().unwrap().to_owned();
+
+    let run = as_merchant(
+        &sandbox,
+        &["capture", &id, "--amount", "30.00", "--currency", "EUR"],
+    )
+    .await;
+    assert_eq!(
+        (run.code, run.json()["result"]["code"].as_str()),
+        (0, Some("00004")),
+        "{}",
+        run.stderr
+    );
+    for (amount, code, exit) in [("10.00", "00005", 0), ("25.00", "90030", 3)] {
+        let run = as_merchant(
+            &sandbox,
+            &["refund", &id, "--amount", amount, "--currency", "EUR"],
+        )
+        .await;
+        assert_eq!(run.code, exit, "{}", run.stdout);
+        let result = &run.json()["result"]["code"];
+        assert_eq!(result.as_str(), Some(code), "{}", run.stdout);
+    }
+    let run = as_merchant(&sandbox, &["inquiry", &id]).await;
+    assert_eq!(run.json()["status"], "markedforreversal", "{}", run.stdout);
+
+    let run = as_merchant(&sandbox, &pay("bo2")).await;
+    let other = run.json()["paymentId"].as_str().unwrap().to_owned();
+    let run = as_merchant(&sandbox, &["cancel", &other]).await;
+    assert_eq!(
+        (run.code, run.json()["result"]["code"].as_str()),
+        (0, Some("00006")),
+        "{}",
+        run.stdout
+    );
+    let run = as_merchant(&sandbox, &["cancel", &other]).await;
+    assert_eq!(run.code, 3, "a cancelled payment refuses: {}", run.stdout);
+    assert_eq!(run.json()["outcome"], "refused");
+
+    // A series opened by a payment that stored its card, repeated by that payment's id.
+    let mut first = vec![
+        "pay",
+        "--amount",
+        "9.99",
+        "--currency",
+        "EUR",
+        "--merchant-transaction-id",
+        "bo3",
+        "--register",
+        "--recurring",
+        "initial",
+    ];
+    first.extend(card_flags(cards::APPROVED));
+    let run = as_merchant(&sandbox, &first).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let first_id = run.json()["paymentId"].as_str().unwrap().to_owned();
+    let run = as_merchant(
+        &sandbox,
+        &["repeat", &first_id, "--amount", "9.99", "--currency", "EUR"],
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(run.json()["outcome"], "approved");
+    assert_ne!(run.json()["paymentId"].as_str(), Some(first_id.as_str()));
+    sandbox.shutdown().await;
+}
