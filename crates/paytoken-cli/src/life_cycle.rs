@@ -21,7 +21,9 @@ use paytoken::ops::invoice_list::InvoiceList;
 use paytoken::ops::payment::Payment;
 use paytoken::ops::registration::{Registered, Registration};
 use paytoken::ops::token_payment::TokenPayment;
-use paytoken::types::{Currency, Email, GatewayResult, RecurringType, RegistrationStatus};
+use paytoken::types::{
+    Currency, Email, GatewayResult, RecurringType, RegistrationStatus, TransactionState,
+};
 use paytoken::{
     Amount, Client, CodeFamily, Customer, Error, FieldValue, Invoice, MerchantTransactionId,
     RegistrationId, Transaction,
@@ -30,8 +32,10 @@ use paytoken_sandbox::{cards, samples};
 
 use crate::report;
 
+mod back_office;
+
 /// The fewest steps a whole run has (more when the invoices take more pages).
-pub const STEPS: usize = 11;
+pub const STEPS: usize = 21;
 
 /// The most invoice pages the script reads before it stops listing.
 const MAX_INVOICE_PAGES: u32 = 20;
@@ -158,6 +162,10 @@ pub struct LifeCycle<'a> {
     pub deleted: Option<Deleted>,
     /// The error of the payment with the deleted token, which the gateway must refuse.
     pub refused: Option<Error>,
+    /// The back office's moves that went through: a capture, two refunds, a cancel.
+    pub moves: Vec<Transaction>,
+    /// The inquiry's long status after each move.
+    pub statuses: Vec<TransactionState>,
 }
 
 /// Runs the whole life cycle with `client`, which may fetch its own auth token; `fetch` is
@@ -174,6 +182,7 @@ pub async fn run(client: &Client, fetch: FetchAuthToken) -> LifeCycle<'_> {
     life.invoices().await;
     life.delete_token().await;
     life.refused_payment().await;
+    life.back_office().await;
     life
 }
 
@@ -195,6 +204,8 @@ impl<'a> LifeCycle<'a> {
             invoices: Vec::new(),
             deleted: None,
             refused: None,
+            moves: Vec::new(),
+            statuses: Vec::new(),
         }
     }
 

@@ -8,7 +8,7 @@ use paytoken::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken::ops::inquiry::Inquiry;
 use paytoken::ops::invoice_list::InvoiceList;
 use paytoken::ops::token_payment::TokenPayment;
-use paytoken::types::RegistrationStatus;
+use paytoken::types::{RegistrationStatus, TransactionState};
 use paytoken::{Client, CodeFamily, FieldValue, PaymentStatus};
 use paytoken_cli::life_cycle::{self, LifeCycle};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox};
@@ -80,6 +80,20 @@ fn check_the_script(run: &LifeCycle<'_>) {
     assert!(refusal.contains("90011"), "{refusal}");
     assert_eq!(refusal.family(), CodeFamily::Rejection);
     assert!(!error.may_have_been_processed());
+
+    // The back office: a capture, two partial refunds and a cancel, each confirmed by the
+    // inquiry's long status.
+    let codes: Vec<&str> = run.moves.iter().map(|m| m.result.code.as_str()).collect();
+    assert_eq!(codes, ["00004", "00005", "00005", "00006"]);
+    assert_eq!(
+        run.statuses,
+        [
+            TransactionState::CaptureSuccess,
+            TransactionState::MarkedForReversal,
+            TransactionState::Reversed,
+            TransactionState::Cancelled,
+        ]
+    );
 }
 
 /// The calls the demo leaves out, on what the script made.
