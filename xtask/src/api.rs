@@ -284,11 +284,11 @@ fn attributes(item: &Item) -> &[Attribute] {
     }
 }
 
-/// `#[cfg(test)]`.
+/// `#[cfg(test)]` or `#[cfg(doctest)]`.
 fn is_test_only(attrs: &[Attribute]) -> bool {
     attrs.iter().any(|attr| {
         matches!(&attr.meta, Meta::List(list)
-            if list.path.is_ident("cfg") && list.tokens.to_string() == "test")
+            if list.path.is_ident("cfg") && matches!(list.tokens.to_string().as_str(), "test" | "doctest"))
     })
 }
 

@@ -394,22 +394,31 @@ impl<T: Transport> Client<T> {
         }
     }
 
-    /// Settles a lost capture, refund or cancel when you know what it would have led to:
-    /// inquires the payment, and answers its transaction when its long status is
-    /// `led_to` (a first partial refund leads to `markedforreversal`, a full one to
-    /// `reversed`, a capture to `capturesuccess`, a cancel to `cancelled`).
+    /// Settles a lost capture, refund or cancel when you know the payment's long status
+    /// before it and the one it would have led to (a first partial refund:
+    /// `capturesuccess` to `markedforreversal`; the refund of the rest: `markedforreversal`
+    /// to `reversed`). Inquires the payment: its transaction when the status is `after`.
     ///
     /// # Errors
-    /// The inquiry's error; [`Error::NotApplied`] when the status shows the payment as it
-    /// was before the call; [`Error::Unsettled`] when it shows neither.
+    /// The inquiry's error; [`Error::NotApplied`] when the status is still `before` (or
+    /// the table of [`settle`](Self::settle) says so); [`Error::Unsettled`] otherwise, and
+    /// always when `before` and `after` are the same status (a second partial refund
+    /// cannot be told from the status).
     pub async fn reconcile_move(
         &self,
         operation: OperationKind,
         payment_id: &PaymentId,
-        led_to: &TransactionState,
+        before: &TransactionState,
+        after: &TransactionState,
     ) -> Result<Transaction, Error> {
         let inquired = self.inquiry(&Inquiry::ByPaymentId(*payment_id)).await?;
-        settlement::verdict(operation, *payment_id, Some(led_to), inquired, None)
+        settlement::verdict(
+            operation,
+            *payment_id,
+            Some((before, after)),
+            inquired,
+            None,
+        )
     }
 
     /// Inquires the payment a lost move was about and reads its status (`settlement`).

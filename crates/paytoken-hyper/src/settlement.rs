@@ -10,8 +10,9 @@
 //!
 //! A refund leaves `markedforreversal` (part) or `reversed` (all), the same after this
 //! refund as after an earlier one, so the status alone never shows that this one took
-//! effect; a caller who knows it was the payment's first can say what it would have led to
-//! with `reconcile_move`.
+//! effect; a caller who knows the status before it and the one it would have led to says
+//! so with `reconcile_move` (which still cannot tell when the two are the same: a second
+//! partial refund).
 
 use paytoken_protocol::{FieldValue, OperationKind, Transaction};
 use paytoken_types::{PaymentId, TransactionState};
@@ -51,26 +52,36 @@ pub(crate) const fn is_move(operation: OperationKind) -> bool {
     )
 }
 
+/// What a caller knows of a lost move: the payment's long status before it, and the one
+/// it would have led to.
+pub(crate) type Known<'a> = (&'a TransactionState, &'a TransactionState);
+
 /// The verdict on a lost move from the payment's transaction as inquired: the transaction
-/// when the move took effect (by the table, or by the caller's `led_to`), or the error that
+/// when the move took effect (by the table, or by what the caller knows), or the error that
 /// says it did not, or that the status cannot tell.
 pub(crate) fn verdict(
     operation: OperationKind,
     payment_id: PaymentId,
-    led_to: Option<&TransactionState>,
+    known: Option<Known<'_>>,
     inquired: Transaction,
     unknown: Option<Error>,
 ) -> Result<Transaction, Error> {
     let state = inquired.state.value().cloned();
-    let reading = match (led_to, &state) {
-        (Some(led_to), Some(state)) if led_to == state => Reading::Applied,
-        // The caller's knowledge confirms only its own status; the table still says
-        // when the payment is as it was before.
-        (Some(_), _) => match read(operation, state.as_ref()) {
+    let by_table = read(operation, state.as_ref());
+    let reading = match (known, &state) {
+        // A move that leaves the status as it was (a second partial refund) cannot be
+        // told from the status, whatever the caller knows.
+        (Some((before, after)), _) if before == after => match by_table {
             Reading::NotApplied => Reading::NotApplied,
             Reading::Applied | Reading::CannotTell => Reading::CannotTell,
         },
-        (None, _) => read(operation, state.as_ref()),
+        (Some((_, after)), Some(state)) if after == state => Reading::Applied,
+        (Some((before, _)), Some(state)) if before == state => Reading::NotApplied,
+        (Some(_), _) => match by_table {
+            Reading::NotApplied => Reading::NotApplied,
+            Reading::Applied | Reading::CannotTell => Reading::CannotTell,
+        },
+        (None, _) => by_table,
     };
     match (reading, state) {
         (Reading::Applied, _) => Ok(inquired),

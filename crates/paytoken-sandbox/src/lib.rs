@@ -74,6 +74,7 @@
 #![forbid(unsafe_code)]
 
 mod body;
+mod books;
 pub mod cards;
 mod clock;
 pub mod codes;
@@ -103,6 +104,7 @@ mod tls;
 mod tokens;
 mod vary;
 
+pub use books::PaymentBooks;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{
     DEFAULT_MERCHANT_ID, DEFAULT_MERCHANT_SECURE_KEY, DEFAULT_MERCHANT_USERNAME,
@@ -120,3 +122,8 @@ pub use sandbox::{
 #[cfg(feature = "tls")]
 pub use tls::TlsIdentity;
 pub use tokens::AUTH_TOKEN_LIFETIME_SECONDS;
+
+/// The crate's README, whose example is compiled and run with the doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

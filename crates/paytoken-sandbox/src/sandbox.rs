@@ -181,11 +181,12 @@ impl SandboxBuilder {
                 request_deadline: self.request_deadline,
                 max_connections: self.max_connections,
             },
-            gateway,
+            Arc::clone(&gateway),
             Arc::clone(&received),
             signal,
         ));
         Ok(Sandbox {
+            gateway,
             address,
             base_url,
             config: self.config,
@@ -215,6 +216,7 @@ impl SandboxBuilder {
 /// ```
 #[derive(Debug)]
 pub struct Sandbox {
+    gateway: Arc<Gateway>,
     address: SocketAddr,
     base_url: String,
     config: SandboxConfig,
@@ -262,6 +264,13 @@ impl Sandbox {
     #[must_use]
     pub fn received(&self) -> Vec<crate::Received> {
         self.received.snapshot()
+    }
+
+    /// Every payment it holds, with what the back office did to it: the books a test
+    /// compares with what its client believes (captures, refunds, cancels).
+    #[must_use]
+    pub fn books(&self) -> Vec<crate::PaymentBooks> {
+        crate::books::of(&self.gateway.lock())
     }
 
     /// Applies `faults` to the next request that arrives, instead of the sandbox-wide ones;

@@ -29,16 +29,16 @@ use paytoken::types::{Email, RegistrationStatus};
 use paytoken::{Customer, Error, FieldValue, PaymentStatus, RegistrationId, RetryPolicy};
 use paytoken_sandbox::{Faults, SEEDED_INVOICES_PER_MERCHANT, Sandbox, cards};
 
-const CLIENTS: usize = 64;
+pub(crate) const CLIENTS: usize = 64;
 /// Rounds per client; each round is a sign-up, a payment storing the card, a token
 /// payment, a list, and every third round a delete.
 const ROUNDS: usize = 8;
 
 /// A small deterministic generator, so a failing run can be replayed.
-struct Dice(u64);
+pub(crate) struct Dice(pub(crate) u64);
 
 impl Dice {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
@@ -70,7 +70,7 @@ async fn customer(client: &paytoken::Client, n: usize) -> paytoken::CustomerId {
 }
 
 /// A sandbox whose answers come in varied shapes, from `seed`.
-async fn varying_sandbox(seed: u64) -> Sandbox {
+pub(crate) async fn varying_sandbox(seed: u64) -> Sandbox {
     Sandbox::builder().vary_answers(seed).start().await.unwrap()
 }
 
@@ -192,7 +192,7 @@ async fn sixty_four_clients_keep_the_books_straight() {
     );
 }
 
-const FAULTS: [&str; 7] = [
+pub(crate) const FAULTS: [&str; 7] = [
     "latency=5ms",
     "drop=before",
     "drop=after",

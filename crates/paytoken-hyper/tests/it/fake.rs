@@ -490,6 +490,7 @@ async fn a_lost_refund_is_never_confirmed_by_the_status_alone_but_by_what_the_ca
         inquired("54279", "markedforreversal"),
         inquired("54279", "markedforreversal"),
         inquired("54279", "capturesuccess"),
+        inquired("54279", "markedforreversal"),
     ]));
     let lost = client.refund(&refund).await.unwrap_err();
     let error = client.settle(lost).await.unwrap_err();
@@ -499,26 +500,28 @@ async fn a_lost_refund_is_never_confirmed_by_the_status_alone_but_by_what_the_ca
     assert!(error.is_timeout() || error.transport_kind().is_some());
     // The caller knows it was the payment's first refund, a partial one.
     let id = "54279".parse().unwrap();
+    let (before, after) = (
+        TransactionState::CaptureSuccess,
+        TransactionState::MarkedForReversal,
+    );
     let settled = client
-        .reconcile_move(
-            OperationKind::Refund,
-            &id,
-            &TransactionState::MarkedForReversal,
-        )
+        .reconcile_move(OperationKind::Refund, &id, &before, &after)
         .await
         .unwrap();
     assert_eq!(settled.payment_id, id);
-    // No refund at all shows: it did not take effect.
+    // Still as before: it did not take effect.
     let error = client
-        .reconcile_move(
-            OperationKind::Refund,
-            &id,
-            &TransactionState::MarkedForReversal,
-        )
+        .reconcile_move(OperationKind::Refund, &id, &before, &after)
         .await
         .unwrap_err();
     assert!(matches!(&error, Error::NotApplied { .. }), "{error}");
-    assert_eq!(client.transport().sent().len(), 4, "the refund went once");
+    // A second partial refund leaves the status as it was: never told from it.
+    let error = client
+        .reconcile_move(OperationKind::Refund, &id, &after, &after)
+        .await
+        .unwrap_err();
+    assert!(matches!(&error, Error::Unsettled { .. }), "{error}");
+    assert_eq!(client.transport().sent().len(), 5, "the refund went once");
 }
 
 #[tokio::test]

@@ -1,0 +1,44 @@
+//! The sandbox's books, read from outside: per payment, what was authorised or debited,
+//! captured, refunded or cancelled. How a test checks that the money a client believes it
+//! moved is the money the gateway moved, faults or not.
+
+use paytoken_types::Amount;
+
+use crate::state::State;
+
+/// One payment, as the sandbox's books hold it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PaymentBooks {
+    /// The gateway's id of the payment.
+    pub payment_id: String,
+    /// `DB` or `PA`.
+    pub payment_type: String,
+    /// Whether it was approved (only an approved payment moves money).
+    pub approved: bool,
+    /// The amount authorised (`PA`) or debited (`DB`).
+    pub amount: Amount,
+    /// What a `PA` was captured for, once it was.
+    pub captured: Option<Amount>,
+    /// The sum of its refunds.
+    pub refunded: Amount,
+    /// Whether a `PA` was cancelled.
+    pub cancelled: bool,
+}
+
+/// Every payment in the order it was made.
+pub(crate) fn of(state: &State) -> Vec<PaymentBooks> {
+    state
+        .payments
+        .iter()
+        .map(|payment| PaymentBooks {
+            payment_id: payment.payment_id.clone(),
+            payment_type: payment.payment_type.clone(),
+            approved: payment.status == crate::state::Status::Approved,
+            amount: payment.amount,
+            captured: payment.moves.captured,
+            refunded: payment.moves.refunded,
+            cancelled: payment.moves.cancelled,
+        })
+        .collect()
+}
