@@ -2,6 +2,7 @@
 //! outcomes. The call loop they all go through is [`crate::call_loop`].
 
 use core::fmt;
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -156,15 +157,12 @@ impl<T: Transport> Client<T> {
     /// [`Error::OutcomeUnknown`] with the merchant transaction id when the answer was lost;
     /// [`Error::Protocol`] with the refusal when refused.
     pub async fn pay_with_token(&self, payment: &TokenPayment) -> Result<Transaction, Error> {
-        let identified;
-        let payment = if payment.merchant_transaction_id.is_some() {
-            payment
-        } else {
-            identified = payment
-                .clone()
-                .merchant_transaction_id(new_merchant_transaction_id());
-            &identified
-        };
+        let payment = identified(
+            payment,
+            payment.merchant_transaction_id.is_some(),
+            TokenPayment::merchant_transaction_id,
+        );
+        let payment = payment.as_ref();
         self.call(Op(payment)).await.map_err(|error| {
             error.with_merchant_transaction_id(payment.merchant_transaction_id.clone())
         })
@@ -224,15 +222,12 @@ impl<T: Transport> Client<T> {
     /// [`Error::OutcomeUnknown`] with the merchant transaction id when the answer was lost;
     /// [`Error::Protocol`] with the refusal when refused.
     pub async fn repeat_payment(&self, payment: &RepeatPayment) -> Result<Transaction, Error> {
-        let identified;
-        let payment = if payment.merchant_transaction_id.is_some() {
-            payment
-        } else {
-            identified = payment
-                .clone()
-                .merchant_transaction_id(new_merchant_transaction_id());
-            &identified
-        };
+        let payment = identified(
+            payment,
+            payment.merchant_transaction_id.is_some(),
+            RepeatPayment::merchant_transaction_id,
+        );
+        let payment = payment.as_ref();
         self.call(Op(payment)).await.map_err(|error| {
             error.with_merchant_transaction_id(payment.merchant_transaction_id.clone())
         })
@@ -455,6 +450,20 @@ impl<T: Transport> Client<T> {
         regenerate: &RegenerateAuthToken,
     ) -> Result<AuthTokenGrant, Error> {
         self.call(Op(regenerate)).await
+    }
+}
+
+/// `payment` itself when it `has` a merchant transaction id, or else a copy given a fresh
+/// one with `set`: so that a lost answer can always be settled by inquiry.
+fn identified<P: Clone>(
+    payment: &P,
+    has: bool,
+    set: impl FnOnce(P, MerchantTransactionId) -> P,
+) -> Cow<'_, P> {
+    if has {
+        Cow::Borrowed(payment)
+    } else {
+        Cow::Owned(set(payment.clone(), new_merchant_transaction_id()))
     }
 }
 

@@ -367,13 +367,30 @@ fn captures() {
     let tx = ok::<Capture>("capture/approved_own_id_and_authorised_amount.json");
     assert_eq!(tx.status, PaymentStatus::Approved);
     assert_eq!(tx.payment_id.as_str(), "61007");
-    let error = err::<Capture>("capture/refused_above_authorised.json");
-    assert_refused(
-        &error,
-        OperationKind::Capture,
-        &["30017"],
-        CodeFamily::Validation,
-    );
+    for (path, code, family) in [
+        (
+            "capture/refused_above_authorised.json",
+            "30021",
+            CodeFamily::Validation,
+        ),
+        (
+            "capture/refused_other_currency.json",
+            "30020",
+            CodeFamily::Validation,
+        ),
+        (
+            "capture/refused_already_captured.json",
+            "90032",
+            CodeFamily::Rejection,
+        ),
+    ] {
+        assert_refused(
+            &err::<Capture>(path),
+            OperationKind::Capture,
+            &[code],
+            family,
+        );
+    }
 }
 
 #[test]
@@ -382,13 +399,25 @@ fn refunds() {
     assert_eq!(tx.status, PaymentStatus::Approved);
     assert_eq!(tx.result.code.as_str(), "00005");
     assert_eq!(tx.amount.value().unwrap().to_string(), "250.50");
-    let error = err::<Refund>("refund/refused_more_than_taken.json");
-    assert_refused(
-        &error,
-        OperationKind::Refund,
-        &["90030"],
-        CodeFamily::Rejection,
-    );
+    for (path, code, family) in [
+        (
+            "refund/refused_more_than_taken.json",
+            "90030",
+            CodeFamily::Rejection,
+        ),
+        (
+            "refund/refused_nothing_left.json",
+            "90033",
+            CodeFamily::Rejection,
+        ),
+        (
+            "refund/refused_not_found.json",
+            "30040",
+            CodeFamily::Validation,
+        ),
+    ] {
+        assert_refused(&err::<Refund>(path), OperationKind::Refund, &[code], family);
+    }
 }
 
 #[test]
@@ -422,6 +451,13 @@ fn repeated_payments_by_the_first_payments_id() {
         OperationKind::RepeatPayment,
         &["30012"],
         CodeFamily::Validation,
+    );
+    let error = err::<RepeatPayment>("repeat_payment/refused_deleted_token.json");
+    assert_refused(
+        &error,
+        OperationKind::RepeatPayment,
+        &["90011"],
+        CodeFamily::Rejection,
     );
 }
 
