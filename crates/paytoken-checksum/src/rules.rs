@@ -25,6 +25,11 @@
 //! | [`refund`] | id, key, paymentId, amount |
 //! | [`cancel`] | id, key, paymentId |
 //! | [`repeat_payment`] | id, key, paymentId (of the first payment), amount |
+//! | [`notification`] | paymentId, merchantTransactionId, amount, transactionStatus, key |
+//!
+//! The notification's rule is the odd one: no id first, the key **last**, and the short
+//! `transactionStatus` (`Y`, `N`, `P`, `3D`, `C`), never the long `status`. Its fields are
+//! signed as the gateway sent them, so it takes their text, not typed values.
 
 use core::fmt;
 
@@ -32,7 +37,9 @@ use paytoken_types::{
     Amount, AmountText, Bic, CardNumber, Email, MerchantTransactionId, PaymentId, RegistrationId,
 };
 
-use crate::{Checksum, ChecksumWriter, Credentials, Error};
+use md5::{Digest, Md5};
+
+use crate::{Checksum, ChecksumWriter, Credentials, Error, SecureKey};
 
 /// One field of the joined text after the id and the key.
 #[derive(Clone, Copy)]
@@ -314,4 +321,45 @@ pub fn repeat_payment<'a>(
     amount: Amount,
 ) -> ChecksumInput<'a> {
     payment_id_and_amount(credentials, first_payment_id, amount)
+}
+
+/// A notification (the gateway's call to `notificationUrl`, and the browser's return to
+/// `merchantRedirectUrl`): `paymentId|merchantTransactionId|amount|transactionStatus|key`,
+/// each field's text exactly as received.
+///
+/// ```
+/// use paytoken_checksum::{SecureKey, rules};
+///
+/// let key = SecureKey::new("key")?;
+/// let checksum = rules::notification(&key, "21565", "testTransaction", "50.00", "Y")?;
+/// // MD5 of the documentation's joined text, `21565|testTransaction|50.00|Y|key`.
+/// assert_eq!(checksum.to_hex().as_str(), "a85a0d08535985bb1e0a37ff61394f46");
+/// # Ok::<(), paytoken_checksum::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::Separator`] when a field holds `|`: the joined text would be ambiguous.
+pub fn notification(
+    key: &SecureKey,
+    payment_id: &str,
+    merchant_transaction_id: &str,
+    amount: &str,
+    transaction_status: &str,
+) -> Result<Checksum, Error> {
+    let fields = [
+        ("paymentId", payment_id),
+        ("merchantTransactionId", merchant_transaction_id),
+        ("amount", amount),
+        ("transactionStatus", transaction_status),
+    ];
+    let mut md5 = Md5::new();
+    for (field, value) in fields {
+        if value.contains('|') {
+            return Err(Error::Separator { field });
+        }
+        md5.update(value.as_bytes());
+        md5.update(b"|");
+    }
+    md5.update(key.expose_secret().as_bytes());
+    Ok(Checksum::from_bytes(md5.finalize().into()))
 }

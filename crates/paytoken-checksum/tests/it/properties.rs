@@ -140,3 +140,20 @@ fn secure_key_debug_is_redacted() {
     let credentials = Credentials::merchant(MemberId::new("11344").unwrap(), key);
     assert!(!format!("{credentials:?}").contains("super-secret"));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn the_notification_rule_matches_the_oracle(
+        payment in "[A-Za-z0-9]{1,32}",
+        order in "[^|]{1,40}",
+        amount in "[0-9]{1,6}(\\.[0-9]{2})?",
+        status in "Y|N|P|3D|C",
+        key in "[^|]{1,40}",
+    ) {
+        let secure_key = SecureKey::new(key.clone()).unwrap();
+        let checksum = rules::notification(&secure_key, &payment, &order, &amount, &status).unwrap();
+        prop_assert_eq!(checksum.to_string(), oracle(&format!("{payment}|{order}|{amount}|{status}|{key}")));
+    }
+}
