@@ -84,6 +84,13 @@ pub enum Error {
         /// What the answer says, as it came (cut to 100 characters).
         answered: String,
     },
+    /// A notification (or the browser's return) that did not verify: forged, tampered
+    /// with, signed with another key, or not readable. Nothing in it may be trusted.
+    #[error("notification rejected: {check}")]
+    Unverified {
+        /// Which check failed.
+        check: crate::notification::NotificationCheck,
+    },
 }
 
 impl Error {
@@ -267,9 +274,15 @@ mod tests {
                 200,
                 r#"{"paymentId":"54279","merchantTransactionId":"another","result":{"code":"00001"},"transactionStatus":"Y"}"#,
             ),
+            crate::notification::Notification::from_json(
+                br#"{"paymentId":"54279","amount":"50.00","transactionStatus":"Y","checksum":"0123456789abcdef0123456789abcdef"}"#,
+            )
+            .unwrap()
+            .verify(&paytoken_checksum::SecureKey::new(TOKEN).unwrap())
+            .unwrap_err(),
         ];
         // Every variant is above: a new one fails to compile here until it is added.
-        let mut seen = [false; 7];
+        let mut seen = [false; 8];
         for error in &errors {
             let index = match error {
                 Error::Invalid { .. } => 0,
@@ -279,10 +292,11 @@ mod tests {
                 Error::UnexpectedStatus { .. } => 4,
                 Error::Undecodable { .. } => 5,
                 Error::Contradiction { .. } => 6,
+                Error::Unverified { .. } => 7,
             };
             seen[index] = true;
         }
-        assert_eq!(seen, [true; 7], "{errors:?}");
+        assert_eq!(seen, [true; 8], "{errors:?}");
         errors
     }
 

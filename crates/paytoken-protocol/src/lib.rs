@@ -90,6 +90,13 @@
 //! | [`ops::invoice_list`] | a page of invoices ([`InvoicePager`] for all) | yes |
 //! | [`ops::auth_token`] | auth token for a merchant or partner, regenerate | yes |
 //! | [`ops::inquiry`] | a transaction by payment id or merchant transaction id | yes |
+//! | [`ops::capture`] | capture of a pre-authorisation | no |
+//! | [`ops::refund`] | refund, whole or in part | no |
+//! | [`ops::cancel`] | cancel (void) of a pre-authorisation | no |
+//! | [`ops::repeat_payment`] | a REPEATED payment by the first payment's id | no |
+//!
+//! [`notification`] reads and verifies what the gateway sends back later: its call to a
+//! payment's `notificationUrl`, and the cardholder's browser at `merchantRedirectUrl`.
 //!
 //! ## Features
 //! - `http`: `Request::into_http` and `parse_http`, for stacks that speak the `http`
@@ -111,6 +118,7 @@ mod http;
 mod invoices;
 mod json;
 mod lifecycle;
+pub mod notification;
 pub mod ops;
 mod outcome;
 mod pager;

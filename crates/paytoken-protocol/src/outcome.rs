@@ -304,7 +304,7 @@ pub(crate) fn parse_transaction(
 }
 
 /// The status: `transactionStatus` decides when it is known, the result family otherwise.
-fn status_of(
+pub(crate) fn status_of(
     transaction_status: Option<&TransactionStatus>,
     result: &GatewayResult,
     redirect: Option<Redirect>,

@@ -8,6 +8,7 @@
 mod common;
 mod flows;
 mod golden;
+mod notifications;
 mod properties;
 mod responses;
 mod secrets;

@@ -1,0 +1,369 @@
+//! Notifications: the gateway's call to a payment's `notificationUrl` when its outcome
+//! becomes known later (3-D Secure completed, a pending payment settled), and the
+//! cardholder's browser coming back to `merchantRedirectUrl` with the same fields.
+//!
+//! A notification is a claim until its checksum verifies. Its rule is unlike every other
+//! (docs/WIRE.md, "Notifications"): `paymentId|merchantTransactionId|amount|transactionStatus|key`,
+//! the key last, the **short** status signed, over each field's text exactly as it came (a
+//! JSON number `50` is signed as `50`). So:
+//!
+//! - [`Notification::from_json`] and [`Notification::from_form`] read one tolerantly, keeping
+//!   the signed fields' text as received; nothing in a [`Notification`] may be trusted;
+//! - [`Notification::verify`] checks it against the secure key in constant time and only
+//!   then gives a [`VerifiedNotification`], whose verdict rests on the signed short
+//!   `transactionStatus` alone; the fields the checksum does not cover (result code, long
+//!   `status`, currency, card) are kept apart, in [`Unauthenticated`];
+//! - the checksum has no nonce, so a replay looks like the gateway's own repeat:
+//!   [`DuplicateFilter`] remembers what a handler has seen.
+//!
+//! Pure: no I/O, usable from any web framework.
+//!
+//! ```
+//! use paytoken_checksum::{SecureKey, rules};
+//! use paytoken_protocol::notification::{DuplicateFilter, Notification};
+//! use paytoken_protocol::PaymentStatus;
+//!
+//! let key = SecureKey::new("the-merchant's-secure-key")?;
+//! # let checksum = rules::notification(&key, "21565", "testTransaction", "50.00", "Y")?.to_hex();
+//! # let body = format!(r#"{{"paymentId":"21565","merchantTransactionId":"testTransaction","amount":"50.00","transactionStatus":"Y","status":"capturesuccess","checksum":"{}"}}"#, checksum.as_str());
+//! // In a handler: the body as it came, then the verdict only once it verifies.
+//! let verified = Notification::from_json(body.as_bytes())?.verify(&key)?;
+//! assert_eq!(verified.status, PaymentStatus::Approved);
+//! let mut seen = DuplicateFilter::new(10_000);
+//! assert!(seen.first_time(&verified));
+//! assert!(!seen.first_time(&verified), "the same notification again is a duplicate");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use alloc::collections::VecDeque;
+use alloc::string::String;
+use core::fmt;
+
+use paytoken_checksum::{SecureKey, rules, verify};
+use paytoken_types::{
+    Amount, Currency, GatewayResult, MerchantTransactionId, PaymentId, ResultCode, Tolerant,
+    TransactionState, TransactionStatus,
+};
+
+use crate::Error;
+use crate::answer::{Field, Loose, Object, ReadObject, Text, wire_object};
+use crate::json::{Kind, Reader};
+use crate::outcome::{CardSummary, PaymentStatus, WireCard, status_of};
+use crate::wire::{WireResult, result_of};
+
+/// Which check a notification failed: why it is not to be trusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NotificationCheck {
+    /// The body is neither a JSON object nor a form.
+    NotReadable,
+    /// A field the checksum signs, or the checksum, is missing.
+    Missing {
+        /// Its name.
+        field: &'static str,
+    },
+    /// A signed field holds `|`, which would make the signed text ambiguous.
+    Separator {
+        /// Its name.
+        field: &'static str,
+    },
+    /// The checksum is not 32 hexadecimal digits.
+    MalformedChecksum,
+    /// The checksum does not match the fields and the key: forged, tampered with, or
+    /// signed with another key.
+    ChecksumMismatch,
+    /// The checksum matches, but a signed field cannot be read (a payment id that is not
+    /// one).
+    UnreadableField {
+        /// Its name.
+        field: &'static str,
+    },
+}
+
+impl fmt::Display for NotificationCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotReadable => f.write_str("the body is neither a json object nor a form"),
+            Self::Missing { field } => write!(f, "{field} is missing"),
+            Self::Separator { field } => write!(f, "{field} holds `|`"),
+            Self::MalformedChecksum => f.write_str("the checksum is not 32 hexadecimal digits"),
+            Self::ChecksumMismatch => {
+                f.write_str("the checksum does not match the signed fields and the key")
+            }
+            Self::UnreadableField { field } => write!(f, "{field} cannot be read"),
+        }
+    }
+}
+
+/// The names of the fields, as the gateway sends them.
+mod names {
+    pub(super) const PAYMENT_ID: &str = "paymentId";
+    pub(super) const MERCHANT_TRANSACTION_ID: &str = "merchantTransactionId";
+    pub(super) const AMOUNT: &str = "amount";
+    pub(super) const TRANSACTION_STATUS: &str = "transactionStatus";
+    pub(super) const CHECKSUM: &str = "checksum";
+}
+
+wire_object! {
+    /// A notification's JSON body as it comes.
+    struct WireNotification {
+        payment_id: Text = "paymentId",
+        merchant_transaction_id: Text = "merchantTransactionId",
+        amount: Text = "amount",
+        transaction_status: Text = "transactionStatus",
+        checksum: Text = "checksum",
+        state: Loose<TransactionState> = "status",
+        currency: Loose<Currency> = "currency",
+        result: Object<WireResult> = "result",
+        card: Object<WireCard> = "card",
+        remark: Text = "remark",
+        timestamp: Text = "timestamp",
+    }
+}
+
+/// A notification as received, not verified: nothing in it may be trusted until
+/// [`verify`](Self::verify) says so.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Notification {
+    payment_id: Option<String>,
+    merchant_transaction_id: Option<String>,
+    amount: Option<String>,
+    transaction_status: Option<String>,
+    checksum: Option<String>,
+    unauthenticated: Unauthenticated,
+}
+
+/// The fields of a notification that its checksum does not cover: kept as they came, but
+/// anyone could have written them, so no decision may rest on them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Unauthenticated {
+    /// `result`: the code and its words.
+    pub result: Option<GatewayResult>,
+    /// `status`, the long status (`capturesuccess`, ...): not the signed one.
+    pub state: Option<Field<TransactionState>>,
+    /// `currency`.
+    pub currency: Option<Field<Currency>>,
+    /// `card`: BIN, last four and expiry, where sent (an empty object on a bank transfer is
+    /// none).
+    pub card: Option<CardSummary>,
+    /// `remark`.
+    pub remark: Option<String>,
+    /// `timestamp`, as sent.
+    pub timestamp: Option<String>,
+}
+
+impl Notification {
+    /// Reads a JSON notification (the gateway's server-to-server call), tolerantly: any
+    /// value shape, unknown fields skipped. A signed field keeps its text as it came.
+    ///
+    /// # Errors
+    /// [`Error::Unverified`] with [`NotificationCheck::NotReadable`] when the body is not
+    /// a JSON object.
+    pub fn from_json(body: &[u8]) -> Result<Self, Error> {
+        let not_readable = || Error::Unverified {
+            check: NotificationCheck::NotReadable,
+        };
+        let text = core::str::from_utf8(body).map_err(|_| not_readable())?;
+        let mut reader = Reader::new(text);
+        let mut wire = WireNotification::default();
+        match reader.kind() {
+            Ok(Kind::Object) => wire.read_fields(&mut reader).map_err(|_| not_readable())?,
+            _ => return Err(not_readable()),
+        }
+        reader.finish().map_err(|_| not_readable())?;
+        Ok(Self {
+            payment_id: wire.payment_id.0,
+            merchant_transaction_id: wire.merchant_transaction_id.0,
+            amount: wire.amount.0,
+            transaction_status: wire.transaction_status.0,
+            checksum: wire.checksum.0,
+            unauthenticated: Unauthenticated {
+                result: result_of(wire.result),
+                state: wire.state.0,
+                currency: wire.currency.0,
+                card: wire.card.0.map(CardSummary::from),
+                remark: wire.remark.0,
+                timestamp: wire.timestamp.0,
+            },
+        })
+    }
+
+    /// Reads the form fields the cardholder's browser brings back to `merchantRedirectUrl`
+    /// (the body of its `POST`, or the query of its `GET`). `result.code` and
+    /// `result.description` (or `code` and `description`) are the result.
+    ///
+    /// # Errors
+    /// [`Error::Unverified`] with [`NotificationCheck::NotReadable`] when the form cannot
+    /// be decoded (a broken `%` escape, text that is not UTF-8).
+    pub fn from_form(body: &[u8]) -> Result<Self, Error> {
+        let mut notification = Self {
+            payment_id: None,
+            merchant_transaction_id: None,
+            amount: None,
+            transaction_status: None,
+            checksum: None,
+            unauthenticated: Unauthenticated::default(),
+        };
+        let (mut code, mut description) = (None, None);
+        for pair in paytoken_types::form::decode(body) {
+            let (name, value) = pair.map_err(|_| Error::Unverified {
+                check: NotificationCheck::NotReadable,
+            })?;
+            let value = Some(value.into_owned()).filter(|value| !value.is_empty());
+            let unauthenticated = &mut notification.unauthenticated;
+            match name.as_ref() {
+                names::PAYMENT_ID => notification.payment_id = value,
+                names::MERCHANT_TRANSACTION_ID => notification.merchant_transaction_id = value,
+                names::AMOUNT => notification.amount = value,
+                names::TRANSACTION_STATUS => notification.transaction_status = value,
+                names::CHECKSUM => notification.checksum = value,
+                "status" => unauthenticated.state = value.as_deref().map(Field::read),
+                "currency" => unauthenticated.currency = value.as_deref().map(Field::read),
+                "remark" => unauthenticated.remark = value,
+                "timestamp" => unauthenticated.timestamp = value,
+                "result.code" | "code" => code = value,
+                "result.description" | "description" => description = value,
+                _ => {}
+            }
+        }
+        if code.is_some() || description.is_some() {
+            notification.unauthenticated.result = Some(GatewayResult {
+                code: ResultCode::new(code.unwrap_or_default()),
+                description: description.unwrap_or_default(),
+            });
+        }
+        Ok(notification)
+    }
+
+    /// Checks the checksum against `key`, in constant time, over the signed fields as they
+    /// came; only a notification that passes yields its verdict.
+    ///
+    /// # Errors
+    /// [`Error::Unverified`] saying which check failed: a signed field or the checksum
+    /// missing, a `|` in a signed field, a checksum that is not 32 hexadecimal digits or
+    /// does not match, a signed payment id that is not one. The key is never in it.
+    pub fn verify(self, key: &SecureKey) -> Result<VerifiedNotification, Error> {
+        let rejected = |check| Error::Unverified { check };
+        let required = |value: &Option<String>, field| {
+            value
+                .clone()
+                .ok_or(rejected(NotificationCheck::Missing { field }))
+        };
+        let payment_id = required(&self.payment_id, names::PAYMENT_ID)?;
+        let amount = required(&self.amount, names::AMOUNT)?;
+        let short_status = required(&self.transaction_status, names::TRANSACTION_STATUS)?;
+        let checksum = required(&self.checksum, names::CHECKSUM)?;
+        // A payment made without a merchant transaction id is signed with an empty one.
+        let order = self.merchant_transaction_id.as_deref().unwrap_or_default();
+        let is_hex = checksum.len() == 32 && checksum.bytes().all(|b| b.is_ascii_hexdigit());
+        if !is_hex {
+            return Err(rejected(NotificationCheck::MalformedChecksum));
+        }
+        let computed = rules::notification(key, &payment_id, order, &amount, &short_status)
+            .map_err(|error| match error {
+                paytoken_checksum::Error::Separator { field } => {
+                    rejected(NotificationCheck::Separator { field })
+                }
+                _ => rejected(NotificationCheck::ChecksumMismatch),
+            })?;
+        // The gateway writes lower-case hex; an upper-case copy is the same checksum.
+        if !verify(&checksum.to_ascii_lowercase(), &computed) {
+            return Err(rejected(NotificationCheck::ChecksumMismatch));
+        }
+        let payment_id = PaymentId::new(paytoken_types::trimmed(&payment_id)).map_err(|_| {
+            rejected(NotificationCheck::UnreadableField {
+                field: names::PAYMENT_ID,
+            })
+        })?;
+        let transaction_status = TransactionStatus::read_tolerant(&short_status);
+        let status = status_of(
+            transaction_status.as_ref(),
+            &GatewayResult::default(),
+            None,
+            false,
+        );
+        Ok(VerifiedNotification {
+            payment_id,
+            merchant_transaction_id: MerchantTransactionId::read_tolerant(order),
+            amount: Field::read(amount),
+            transaction_status: Field::read(short_status),
+            status,
+            unauthenticated: self.unauthenticated,
+        })
+    }
+}
+
+impl fmt::Debug for Notification {
+    /// The signed fields and the checksum's presence; the checksum itself is not shown.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Notification")
+            .field("payment_id", &self.payment_id)
+            .field("merchant_transaction_id", &self.merchant_transaction_id)
+            .field("amount", &self.amount)
+            .field("transaction_status", &self.transaction_status)
+            .field("checksum", &self.checksum.as_ref().map(|_| "<present>"))
+            .field("unauthenticated", &self.unauthenticated)
+            .finish()
+    }
+}
+
+/// A notification whose checksum verified: what the gateway said, and the fields it did
+/// not sign, kept apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct VerifiedNotification {
+    /// `paymentId` (signed).
+    pub payment_id: PaymentId,
+    /// `merchantTransactionId` (signed; `None` when it was empty or cannot be one).
+    pub merchant_transaction_id: Option<MerchantTransactionId>,
+    /// `amount` (signed), as it came, with its typed view.
+    pub amount: Field<Amount>,
+    /// `transactionStatus` (signed), the short status as it came, with its typed view.
+    pub transaction_status: Field<TransactionStatus>,
+    /// The verdict, from the signed short status alone: approved (`Y`), declined (`N`),
+    /// pending (`P`), waiting for 3-D Secure (`3D`), cancelled (`C`), or unknown.
+    pub status: PaymentStatus,
+    /// What the checksum does not cover.
+    pub unauthenticated: Unauthenticated,
+}
+
+/// Remembers the notifications a handler has seen (payment id and short status, the
+/// newest `capacity` of them), so that the gateway's repeat, or a replay, is acted on once.
+/// A replay of an old notification past the bound is not recognised: keep the bound larger
+/// than the notifications of the replay window that matters to you.
+#[derive(Debug, Clone)]
+pub struct DuplicateFilter {
+    seen: VecDeque<(PaymentId, String)>,
+    capacity: usize,
+}
+
+impl DuplicateFilter {
+    /// A filter that remembers the newest `capacity` notifications (at least one).
+    #[must_use]
+    pub fn new(capacity: usize) -> Self {
+        Self {
+            seen: VecDeque::new(),
+            capacity: capacity.max(1),
+        }
+    }
+
+    /// Whether `notification` is the first with its payment id and short status; it is
+    /// remembered either way.
+    pub fn first_time(&mut self, notification: &VerifiedNotification) -> bool {
+        let key = (
+            notification.payment_id,
+            String::from(paytoken_types::trimmed(
+                notification.transaction_status.raw(),
+            )),
+        );
+        if self.seen.contains(&key) {
+            return false;
+        }
+        if self.seen.len() == self.capacity {
+            self.seen.pop_front();
+        }
+        self.seen.push_back(key);
+        true
+    }
+}
