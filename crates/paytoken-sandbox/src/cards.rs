@@ -4,10 +4,10 @@
 //! | number | brand | outcome |
 //! |---|---|---|
 //! | [`APPROVED`] `4000000000000051` | VISA | approved (`Y`, `00001`) |
-//! | [`THREE_D_SECURE`] `4000000000000002` | VISA | 3-D Secure pending (`3D`, `90026`) with a redirect; the redirect page approves it |
+//! | [`THREE_D_SECURE`] `4000000000000002` | VISA | 3-D Secure pending (`3D`, `90026`) with a redirect to the sandbox's challenge page, where the cardholder approves or declines |
 //! | [`DECLINED`] `4000000000000069` | VISA | declined (`N`, `10001`, remark "Do not honour") |
 //! | [`INSUFFICIENT_FUNDS`] `4000000000009995` | VISA | declined (`N`, `10001`, remark "Insufficient funds") |
-//! | [`PENDING`] `4000000000000077` | VISA | pending (`P`, `10004`) |
+//! | [`PENDING`] `4000000000000077` | VISA | pending (`P`, `10004`); approved after [`DEFAULT_PENDING_SETTLES_AFTER`](crate::DEFAULT_PENDING_SETTLES_AFTER) on the sandbox's clock |
 //! | [`TIMEOUT`] `4000000000000119` | VISA | approved, but the answer never comes: the connection stalls until the client gives up |
 //! | [`MASTERCARD_APPROVED`] `5101080000000009` | MASTERCARD | approved |
 //! | [`INSTALLMENTS`] `4444333322221111` | VISA | approved, with installment plan `3,4` |

@@ -35,7 +35,7 @@
 //! | `30005` | Invalid registration id | not alphanumeric, or longer than 32 |
 //! | `30006` | Duplicate merchant transaction id | reused by the same member |
 //! | `30007` | Missing field: *name* | a required field is absent or empty |
-//! | `30008` | Invalid field: *name* | a field of the wrong form |
+//! | `30008` | Invalid field: *name* | a field of the wrong form (a `merchantRedirectUrl` or `notificationUrl` that is not an `http` or `https` URL among them) |
 //! | `30009` | Query string not accepted | the URL carries `?` |
 //! | `30010` | Malformed request body | not a form body, or a field twice |
 //! | `30011` | Customer not found | `customer.customerId` unknown to the member |

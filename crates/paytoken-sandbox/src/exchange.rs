@@ -1,7 +1,8 @@
 //! What goes between the router, the operations and the server: the answer before HTTP,
 //! its content types, the shape of a refusal, and what a handler gets of the request. A
-//! leaf: it imports no other module of the crate but the form.
+//! leaf: it imports no other module of the crate but the form and the faults.
 
+use crate::faults::NotificationFault;
 use crate::form::Form;
 
 /// An answer, before HTTP.
@@ -53,4 +54,6 @@ pub(crate) struct Call<'c, 'f> {
     pub(crate) auth_token: Option<&'c str>,
     /// The `{id}` of paths that carry one.
     pub(crate) path_id: Option<&'c str>,
+    /// What goes wrong with the notification of a payment this call makes.
+    pub(crate) notification_fault: Option<NotificationFault>,
 }

@@ -20,10 +20,14 @@
 //! | `body=malformed` | handles the request, then answers 200 with a body that is not JSON |
 //! | `body=truncated` | handles the request, then answers 200 with the first half of the real answer |
 //! | `body=oversized` | handles the request, then answers 200 with [`OVERSIZED_BODY_LEN`] bytes of JSON |
+//! | `notify=twice` | the payment's notification (module [`notifications`](crate::notifications)) is sent twice |
+//! | `notify=late` | the payment's notification waits [`NotificationPolicy::late_by`](crate::NotificationPolicy::late_by) before its first attempt |
+//! | `notify=broken-checksum` | the payment's notification carries a checksum that does not verify |
 //! | `none` | no fault, overriding the sandbox's |
 //!
 //! Every fault but `drop=before` lets the request take effect first, as a real gateway that
-//! processed a payment and then lost the answer on the way back.
+//! processed a payment and then lost the answer on the way back. A `notify` directive is
+//! kept with the payment the request makes, and acts when its outcome is notified.
 
 use std::time::Duration;
 
@@ -57,6 +61,18 @@ pub enum BodyFault {
     Oversized,
 }
 
+/// What goes wrong with a payment's notification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NotificationFault {
+    /// Sent twice, as a gateway that repeats itself: a listener must see a duplicate.
+    Twice,
+    /// Sent late, after [`NotificationPolicy::late_by`](crate::NotificationPolicy::late_by).
+    Late,
+    /// Sent with a checksum that does not verify: a listener must reject it.
+    BrokenChecksum,
+}
+
 /// The faults applied to a request. Plain data: the default is no fault.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Faults {
@@ -70,6 +86,8 @@ pub struct Faults {
     pub status: Option<u16>,
     /// A broken body.
     pub body: Option<BodyFault>,
+    /// What goes wrong with the notification of the payment the request makes.
+    pub notification: Option<NotificationFault>,
 }
 
 impl Faults {
@@ -80,6 +98,7 @@ impl Faults {
         drop: None,
         status: None,
         body: None,
+        notification: None,
     };
 
     /// Reads directives in the header's syntax (`latency=250ms, drop=after`).
@@ -123,7 +142,19 @@ impl Faults {
                 ("body", "truncated") => self.body = Some(BodyFault::Truncated),
                 ("body", "oversized") => self.body = Some(BodyFault::Oversized),
                 ("body", _) => return Err(bad("expected body=malformed, truncated or oversized")),
-                _ => return Err(bad("expected latency, stall, drop, status, body or none")),
+                ("notify", "twice") => self.notification = Some(NotificationFault::Twice),
+                ("notify", "late") => self.notification = Some(NotificationFault::Late),
+                ("notify", "broken-checksum") => {
+                    self.notification = Some(NotificationFault::BrokenChecksum);
+                }
+                ("notify", _) => {
+                    return Err(bad("expected notify=twice, late or broken-checksum"));
+                }
+                _ => {
+                    return Err(bad(
+                        "expected latency, stall, drop, status, body, notify or none",
+                    ));
+                }
             }
         }
         Ok(self)
@@ -159,8 +190,10 @@ mod tests {
 
     #[test]
     fn reads_every_directive() {
-        let faults =
-            Faults::parse("latency=250ms, stall=2s,drop=after,status=502,body=truncated").unwrap();
+        let faults = Faults::parse(
+            "latency=250ms, stall=2s,drop=after,status=502,body=truncated,notify=late",
+        )
+        .unwrap();
         assert_eq!(
             faults,
             Faults {
@@ -169,8 +202,15 @@ mod tests {
                 drop: Some(Drop::AfterProcessing),
                 status: Some(502),
                 body: Some(BodyFault::Truncated),
+                notification: Some(NotificationFault::Late),
             }
         );
+        for (directive, fault) in [
+            ("notify=twice", NotificationFault::Twice),
+            ("notify=broken-checksum", NotificationFault::BrokenChecksum),
+        ] {
+            assert_eq!(Faults::parse(directive).unwrap().notification, Some(fault));
+        }
     }
 
     #[test]
@@ -188,6 +228,7 @@ mod tests {
             "latency=fast",
             "drop=sideways",
             "status=404",
+            "notify=never",
             "explode",
             "stall=-1s",
             "latency=18446744073709551615s",

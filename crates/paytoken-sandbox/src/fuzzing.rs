@@ -66,7 +66,7 @@ impl Target {
             merchant.username.clone(),
         );
         let request = fetch.request(&merchant.context()).expect("a token request");
-        let answer = gateway.handle("POST", request.path(), None, None, request.body());
+        let answer = gateway.handle("POST", request.path(), None, None, request.body(), None);
         let grant = fetch
             .parse(answer.status, answer.body.as_bytes())
             .expect("the default merchant signs in");
@@ -84,7 +84,7 @@ impl Target {
             .copied()
             .unwrap_or_default();
         let token = with_token.then_some(self.token.as_str());
-        let answer = self.gateway.handle("POST", path, None, token, body);
+        let answer = self.gateway.handle("POST", path, None, token, body, None);
         (answer.status, answer.body)
     }
 }

@@ -3,6 +3,7 @@
 
 use paytoken_protocol::fields;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use md5::{Digest, Md5};
 use paytoken_checksum::{Checksum, SecureKey};
@@ -12,11 +13,13 @@ use crate::clock::Clock;
 use crate::codes;
 use crate::config::SandboxConfig;
 use crate::exchange::{Answer, Call, RefusalShape};
+use crate::faults::NotificationFault;
 use crate::form::Form;
 use crate::invoices::{self, InvoiceShape};
 use crate::json;
+use crate::notifications::{Message, Outbox};
 use crate::problem::{Problem, Problems};
-use crate::state::{Principal, State};
+use crate::state::{Payment, Principal, State, Status};
 use crate::vary::Variation;
 
 /// Who signed a request: its principal, the id it sent and its secure key.
@@ -41,6 +44,10 @@ pub(crate) struct Gateway {
     pub(crate) variation: Option<Variation>,
     /// The most payments, registrations, customers or live auth tokens kept.
     pub(crate) max_records: usize,
+    /// Where notifications go out.
+    pub(crate) outbox: Outbox,
+    /// How long a pending payment waits, on the clock, before it is approved.
+    pending_settles_after: Option<Duration>,
     state: Mutex<State>,
 }
 
@@ -60,8 +67,23 @@ impl Gateway {
             base_url,
             variation: None,
             max_records: crate::DEFAULT_MAX_RECORDS,
+            // No dispatcher: notifications are recorded as not sent until `notifying`.
+            outbox: Outbox::channel().0,
+            pending_settles_after: None,
             state: Mutex::new(state),
         }
+    }
+
+    /// Sends notifications through `outbox`, and approves a pending payment once
+    /// `pending_settles_after` has passed on the clock (never, with `None`).
+    pub(crate) fn notifying(
+        mut self,
+        outbox: Outbox,
+        pending_settles_after: Option<Duration>,
+    ) -> Self {
+        self.outbox = outbox;
+        self.pending_settles_after = pending_settles_after;
+        self
     }
 
     /// Keeps at most `max` records of each kind.
@@ -95,10 +117,79 @@ impl Gateway {
 
     /// The state, even after a handler panicked while holding it: a sandbox that stops
     /// answering helps nobody, and every handler leaves the state whole between writes.
+    /// Pending payments whose time has come are settled first, so that whoever looks
+    /// sees them settled, whether or not the dispatcher's tick came first.
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
-        self.state
+        let mut state = self
+            .state
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        self.settle_due(&mut state);
+        state
+    }
+
+    /// Approves each pending payment made at least `pending_settles_after` ago on the
+    /// clock, and notifies it.
+    fn settle_due(&self, state: &mut State) {
+        let Some(after) = self.pending_settles_after else {
+            return;
+        };
+        if state.pending.is_empty() {
+            return;
+        }
+        let now = self.clock.unix_seconds();
+        let after = i64::try_from(after.as_secs()).unwrap_or(i64::MAX);
+        let mut due = Vec::new();
+        state.pending.retain(|&(made, index)| {
+            let waiting = made.saturating_add(after) > now;
+            if !waiting {
+                due.push(index);
+            }
+            waiting
+        });
+        for index in due {
+            let Some(payment) = state.payments.get_mut(index) else {
+                continue;
+            };
+            if payment.status != Status::Pending {
+                continue;
+            }
+            payment.status = Status::Approved;
+            let payment = payment.clone();
+            invoices::record_payment(state, &payment, now);
+            self.notify(&payment);
+        }
+    }
+
+    /// Posts the notification of `payment`'s outcome, when it has a `notificationUrl`
+    /// (twice under the `notify=twice` fault).
+    pub(crate) fn notify(&self, payment: &Payment) {
+        let (Some(to), Some(key)) = (&payment.notify, self.key_of(payment.owner)) else {
+            return;
+        };
+        let message = Message::of(payment, &to.url, key, &self.now_text(), to.fault);
+        if to.fault == Some(NotificationFault::Twice) {
+            self.outbox.post(message.clone());
+        }
+        self.outbox.post(message);
+    }
+
+    /// The secure key of whoever made a payment: it signs the payment's notifications.
+    pub(crate) fn key_of(&self, owner: Principal) -> Option<&SecureKey> {
+        match owner {
+            Principal::Merchant { partner, merchant } => self
+                .config
+                .partners
+                .get(partner)?
+                .merchants
+                .get(merchant)
+                .map(|config| &config.secure_key),
+            Principal::Partner { partner } => self
+                .config
+                .partners
+                .get(partner)
+                .map(|config| &config.secure_key),
+        }
     }
 
     /// The clock's time in the gateway's answer format.
@@ -276,7 +367,7 @@ mod tests {
             token in prop::option::of("[ -~]{0,40}"),
         ) {
             let gateway = gateway();
-            check(&gateway.handle("POST", path, None, token.as_deref(), &body));
+            check(&gateway.handle("POST", path, None, token.as_deref(), &body, None));
         }
 
         #[test]
@@ -289,7 +380,7 @@ mod tests {
         ) {
             let gateway = gateway();
             let body = serde_urlencoded::to_string(&fields).unwrap();
-            check(&gateway.handle("POST", path, None, None, body.as_bytes()));
+            check(&gateway.handle("POST", path, None, None, body.as_bytes(), None));
         }
     }
 }

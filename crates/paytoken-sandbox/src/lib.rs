@@ -22,6 +22,11 @@
 //!   invoices (a partner sees its merchants'); deleted tokens stay inactive; a
 //!   `merchantTransactionId` is used once. Result codes are listed in one table: [`codes`].
 //! - **Test cards** decide outcomes: see [`cards`].
+//! - **Notifications** ([`notifications`]): the 3-D Secure challenge page, where the
+//!   cardholder approves or declines and is sent back to `merchantRedirectUrl` with signed
+//!   fields; pending payments approved after a delay on the clock; each late outcome posted
+//!   to the payment's `notificationUrl`, signed, retried, recorded
+//!   ([`Sandbox::notifications`]), to loopback only unless told otherwise.
 //! - **Faults** on demand, per sandbox, for the next requests ([`Sandbox::fault_next`]) or
 //!   per request (a header): see [`faults`].
 //! - **Varied answers** ([`SandboxBuilder::vary_answers`]): incidental fields in the shapes
@@ -89,8 +94,10 @@ mod form;
 #[doc(hidden)]
 pub mod fuzzing;
 mod gateway;
+mod html;
 mod invoices;
 mod json;
+pub mod notifications;
 mod ops;
 mod problem;
 mod received;
@@ -113,11 +120,13 @@ pub use config::{
     OTHER_MERCHANT_USERNAME, PartnerConfig, SandboxConfig,
 };
 pub use error::Error;
-pub use faults::{FAULT_HEADER, Faults, MAX_FAULT_DURATION};
+pub use faults::{FAULT_HEADER, Faults, MAX_FAULT_DURATION, NotificationFault};
 pub use invoices::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT};
+pub use notifications::{NotificationPolicy, NotificationTargets, SentNotification};
 pub use received::Received;
 pub use sandbox::{
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_RECORDS, DEFAULT_REQUEST_DEADLINE, Sandbox, SandboxBuilder,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_RECORDS, DEFAULT_PENDING_SETTLES_AFTER,
+    DEFAULT_REQUEST_DEADLINE, Sandbox, SandboxBuilder,
 };
 #[cfg(feature = "tls")]
 pub use tls::TlsIdentity;

@@ -5,12 +5,14 @@
 
 use crate::codes;
 use crate::exchange::{Answer, Call, JSON};
+use crate::faults::NotificationFault;
 use crate::form::Form;
 use crate::gateway::Gateway;
 use crate::ops;
 
 impl Gateway {
-    /// Answers one request, varied when the sandbox varies its answers.
+    /// Answers one request, varied when the sandbox varies its answers. A payment it makes
+    /// keeps `notification_fault` for its notification.
     pub(crate) fn handle(
         &self,
         method: &str,
@@ -18,8 +20,9 @@ impl Gateway {
         query: Option<&str>,
         auth_token: Option<&str>,
         body: &[u8],
+        notification_fault: Option<NotificationFault>,
     ) -> Answer {
-        let mut answer = self.answer(method, path, query, auth_token, body);
+        let mut answer = self.answer(method, path, query, auth_token, body, notification_fault);
         if let Some(variation) = &self.variation
             && answer.content_type == JSON
         {
@@ -37,6 +40,7 @@ impl Gateway {
         query: Option<&str>,
         auth_token: Option<&str>,
         body: &[u8],
+        notification_fault: Option<NotificationFault>,
     ) -> Answer {
         const NOT_POST: &str = "method not allowed: every operation is a POST\n";
         if let Some(payment_id) = ops::id_after(path, ops::THREE_D_SECURE_PREFIX) {
@@ -44,7 +48,8 @@ impl Gateway {
             if !matches!(method, "GET" | "POST") {
                 return Answer::text(405, NOT_POST);
             }
-            return ops::three_d_secure::complete(self, &mut self.lock(), payment_id);
+            let decision = if method == "POST" { body } else { &[] };
+            return ops::three_d_secure::page(self, &mut self.lock(), payment_id, decision);
         }
         let Some((route, raw_id)) = ops::route(path) else {
             return Answer::text(404, "not found: this path is not part of the interface\n");
@@ -76,6 +81,7 @@ impl Gateway {
             form: &form,
             auth_token,
             path_id: path_id.as_deref(),
+            notification_fault,
         };
         let mut state = self.lock();
         match ops::dispatch(self, &mut state, route, &call) {

@@ -13,12 +13,17 @@ use crate::config::SandboxConfig;
 use crate::faults::Faults;
 use crate::gateway::Gateway;
 use crate::invoices::InvoiceShape;
+use crate::notifications::{NotificationPolicy, Outbox, SentNotification};
 
 /// How long a client has to send a request, headers and body, by default.
 pub const DEFAULT_REQUEST_DEADLINE: Duration = Duration::from_secs(30);
 
 /// How many connections the sandbox serves at once, by default.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 4096;
+
+/// How long a payment with the pending test card stays pending on the sandbox's clock, by
+/// default, before the sandbox approves it (and notifies it).
+pub const DEFAULT_PENDING_SETTLES_AFTER: Duration = Duration::from_secs(10);
 
 /// How many records of each kind the sandbox keeps, by default: about 150 MB at the
 /// largest each record's bounded fields allow.
@@ -42,6 +47,8 @@ pub struct SandboxBuilder {
     request_deadline: Duration,
     max_connections: usize,
     max_records: usize,
+    notifications: NotificationPolicy,
+    pending_settles_after: Option<Duration>,
     #[cfg(feature = "tls")]
     tls: Option<crate::TlsIdentity>,
 }
@@ -58,6 +65,8 @@ impl Default for SandboxBuilder {
             request_deadline: DEFAULT_REQUEST_DEADLINE,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_records: DEFAULT_MAX_RECORDS,
+            notifications: NotificationPolicy::default(),
+            pending_settles_after: Some(DEFAULT_PENDING_SETTLES_AFTER),
             #[cfg(feature = "tls")]
             tls: None,
         }
@@ -128,6 +137,23 @@ impl SandboxBuilder {
         self
     }
 
+    /// How notifications are delivered: attempts, waits, and where they may go
+    /// ([`NotificationPolicy`]'s default: six attempts, loopback only).
+    pub fn notifications(mut self, policy: NotificationPolicy) -> Self {
+        self.notifications = policy;
+        self
+    }
+
+    /// How long a payment with the pending test card stays pending on the sandbox's clock
+    /// before the sandbox approves it and notifies it ([`DEFAULT_PENDING_SETTLES_AFTER`]
+    /// by default); `None` leaves it pending for good. With a
+    /// [`ManualClock`](crate::ManualClock), the payment settles when the test moves the
+    /// clock past it.
+    pub fn pending_settles_after(mut self, after: Option<Duration>) -> Self {
+        self.pending_settles_after = after;
+        self
+    }
+
     /// Where to listen; `127.0.0.1:0` (a free port on loopback) by default.
     pub fn address(mut self, address: SocketAddr) -> Self {
         self.address = address;
@@ -159,6 +185,7 @@ impl SandboxBuilder {
         let address = listener.local_addr().map_err(bind_error)?;
         let scheme = if tls.is_some() { "https" } else { "http" };
         let base_url = format!("{scheme}://{address}");
+        let (outbox, dispatcher) = Outbox::channel();
         let gateway = Arc::new(
             Gateway::new(
                 self.config.clone(),
@@ -167,8 +194,14 @@ impl SandboxBuilder {
                 base_url.clone(),
             )
             .varying(self.vary_answers)
-            .keeping(self.max_records),
+            .keeping(self.max_records)
+            .notifying(outbox, self.pending_settles_after),
         );
+        let dispatching = tokio::spawn({
+            let gateway = Arc::clone(&gateway);
+            // The tick settles what is due: taking the lock is enough.
+            dispatcher.run(self.notifications, move || drop(gateway.lock()))
+        });
         let (shutdown, signal) = watch::channel(false);
         let received = Arc::new(ReceivedLog::default());
         let fault_queue = Arc::new(FaultQueue::default());
@@ -194,6 +227,7 @@ impl SandboxBuilder {
             fault_queue,
             shutdown,
             task: Some(task),
+            dispatching,
         })
     }
 }
@@ -224,6 +258,9 @@ pub struct Sandbox {
     fault_queue: Arc<FaultQueue>,
     shutdown: watch::Sender<bool>,
     task: Option<JoinHandle<()>>,
+    /// Delivers notifications and settles pending payments; it holds the gateway, so it
+    /// is stopped by hand.
+    dispatching: JoinHandle<()>,
 }
 
 impl Sandbox {
@@ -273,6 +310,15 @@ impl Sandbox {
         crate::books::of(&self.gateway.lock())
     }
 
+    /// Every notification the sandbox sent or tried to (the newest
+    /// [`NOTIFICATIONS_KEPT`](crate::notifications::NOTIFICATIONS_KEPT)), each with its
+    /// attempts so far: how a test sees a listener's failures retried, or a notification
+    /// refused.
+    #[must_use]
+    pub fn notifications(&self) -> Vec<SentNotification> {
+        self.gateway.outbox.sent()
+    }
+
     /// Applies `faults` to the next request that arrives, instead of the sandbox-wide ones;
     /// called several times, to as many requests, in order. A request's fault header still
     /// overrides them one by one. How a test breaks one exchange and lets the retry through:
@@ -293,6 +339,7 @@ impl Sandbox {
     /// Stops accepting connections, lets open ones finish for up to two seconds, then
     /// closes the rest.
     pub async fn shutdown(mut self) {
+        self.dispatching.abort();
         let _ = self.shutdown.send(true);
         if let Some(task) = self.task.take() {
             let _ = task.await;
@@ -302,6 +349,7 @@ impl Sandbox {
 
 impl Drop for Sandbox {
     fn drop(&mut self) {
+        self.dispatching.abort();
         let _ = self.shutdown.send(true);
         if let Some(task) = self.task.take() {
             task.abort();

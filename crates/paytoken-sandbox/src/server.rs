@@ -237,6 +237,7 @@ async fn respond(
         parts.uri.query(),
         auth_token,
         &body,
+        faults.notification,
     );
     if answer.withheld {
         tokio::time::sleep(WITHHELD_FOR).await;

@@ -146,9 +146,19 @@ pub(crate) struct Payment {
     pub(crate) card: Option<StoredCard>,
     pub(crate) descriptor: Option<String>,
     pub(crate) redirect_back: Option<String>,
+    /// Where its outcome is notified, when it comes later than its answer.
+    pub(crate) notify: Option<NotifyTo>,
     pub(crate) timestamp: String,
     /// What the back office has done to it since.
     pub(crate) moves: Moves,
+}
+
+/// A payment's `notificationUrl`, and what goes wrong with its notification (a fault
+/// directive on the request that made it).
+#[derive(Debug, Clone)]
+pub(crate) struct NotifyTo {
+    pub(crate) url: String,
+    pub(crate) fault: Option<crate::faults::NotificationFault>,
 }
 
 /// The back office's moves on one payment: the sandbox's state machine (its README has
@@ -234,6 +244,9 @@ pub(crate) struct State {
     /// `(owner, merchantTransactionId)` to an index of `payments`.
     pub(crate) transaction_ids: HashMap<(Principal, String), usize>,
     pub(crate) invoices: Vec<Invoice>,
+    /// Pending payments that settle by themselves: when each was made (seconds on the
+    /// sandbox's clock) and its index in `payments`.
+    pub(crate) pending: Vec<(i64, usize)>,
 }
 
 impl State {

@@ -15,6 +15,7 @@ mod repeat_payment;
 pub(crate) mod three_d_secure;
 mod token_payment;
 mod transaction;
+mod urls;
 
 use std::borrow::Cow;
 

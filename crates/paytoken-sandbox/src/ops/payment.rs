@@ -4,7 +4,7 @@
 use paytoken_protocol::fields;
 use paytoken_types::{Amount, Currency, MerchantTransactionId};
 
-use super::{card_input, transaction};
+use super::{card_input, transaction, urls};
 use crate::codes;
 use crate::currencies;
 use crate::entropy;
@@ -52,6 +52,7 @@ pub(super) fn handle(
             false
         }
     };
+    let returns = urls::returns(call, &mut problems);
     let customer_id = form.get("customer.customerId");
     if customer_id.is_some_and(|id| !state.customer_visible(caller.principal, id)) {
         problems.push(codes::CUSTOMER_NOT_FOUND);
@@ -93,9 +94,8 @@ pub(super) fn handle(
         descriptor: form
             .get(fields::ORDER_DESCRIPTOR.as_str())
             .map(str::to_owned),
-        redirect_back: form
-            .get(fields::MERCHANT_REDIRECT_URL.as_str())
-            .map(str::to_owned),
+        redirect_back: returns.redirect_back,
+        notify: returns.notify,
         timestamp: gateway.now_text(),
         moves: Moves::default(),
     };

@@ -86,6 +86,7 @@ pub(super) fn handle(
         card,
         descriptor: None,
         redirect_back: None,
+        notify: None,
         timestamp: gateway.now_text(),
         moves: Moves::default(),
     };

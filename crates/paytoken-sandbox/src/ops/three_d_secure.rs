@@ -1,28 +1,108 @@
 //! The sandbox's own 3-D Secure challenge page, where a 3-D Secure payment's redirect
-//! leads: visiting it (GET or POST, as a browser would) approves the payment, which an
-//! inquiry then shows. It is not part of the interface, and like a bank's page it asks for
-//! no auth token: whoever holds the redirect can complete it.
+//! leads. It is not part of the interface, and like a bank's page it asks for no auth
+//! token: whoever holds the redirect can complete it.
+//!
+//! - A visit (`GET`, or the redirect's `POST` of `MD` and `TermUrl`) shows the payment and
+//!   two buttons, approve and decline.
+//! - A `POST` of `decision=approve` or `decision=decline` settles the payment (approved, or
+//!   declined with the remark "3-D Secure authentication failed"), notifies its
+//!   `notificationUrl`, and sends the browser back to the payment's `merchantRedirectUrl`
+//!   with the outcome's fields, signed like a notification, in a form that submits itself.
+//!   The URL is the one the payment was made with (checked then to be `http` or `https`),
+//!   never one the browser brings: the page is no open redirect.
+//!
+//! Every value the pages show or carry is HTML-escaped.
 
 use crate::exchange::{Answer, HTML};
+use crate::form::Form;
 use crate::gateway::Gateway;
+use crate::html::escape;
 use crate::invoices;
-use crate::state::{State, Status};
+use crate::notifications::browser_return_fields;
+use crate::ops::THREE_D_SECURE_PREFIX;
+use crate::state::{Payment, State, Status};
 
-pub(crate) fn complete(gateway: &Gateway, state: &mut State, payment_id: &str) -> Answer {
+/// The remark of a payment declined on the page.
+const DECLINED_REMARK: &str = "3-D Secure authentication failed";
+
+/// Answers a visit to the page of `payment_id`; `body` is the form a `POST` sent (empty
+/// for a `GET`).
+pub(crate) fn page(gateway: &Gateway, state: &mut State, payment_id: &str, body: &[u8]) -> Answer {
     let index = state.payment_index(payment_id);
     let Some(payment) = index.and_then(|index| state.payments.get_mut(index)) else {
         return Answer::text(404, "not found: no such payment\n");
     };
-    let body = if payment.status == Status::ThreeDSecure {
-        payment.status = Status::Approved;
-        let payment = payment.clone();
-        invoices::record_payment(state, &payment, gateway.clock.unix_seconds());
-        "<!doctype html><title>3-D Secure</title><p>Authenticated: the payment is approved.</p>\n"
-    } else {
-        "<!doctype html><title>3-D Secure</title><p>Nothing to authenticate for this payment.</p>\n"
+    if payment.status != Status::ThreeDSecure {
+        return html(
+            "<p>Nothing to authenticate for this payment.</p>".to_owned(),
+            "",
+        );
+    }
+    let form = Form::parse(body).ok();
+    let status = match form.as_ref().and_then(|form| form.get("decision")) {
+        Some("approve") => Status::Approved,
+        Some("decline") => Status::Declined {
+            remark: DECLINED_REMARK,
+        },
+        _ => return html(challenge(payment), ""),
     };
+    payment.status = status;
+    let payment = payment.clone();
+    if status == Status::Approved {
+        invoices::record_payment(state, &payment, gateway.clock.unix_seconds());
+    }
+    gateway.notify(&payment);
+    let verdict = if status == Status::Approved {
+        "<p>Authenticated: the payment is approved.</p>"
+    } else {
+        "<p>Not authenticated: the payment is declined.</p>"
+    };
+    let back = payment
+        .redirect_back
+        .as_deref()
+        .zip(gateway.key_of(payment.owner));
+    let Some((url, key)) = back else {
+        return html(verdict.to_owned(), "");
+    };
+    let mut body = format!(
+        "{verdict}\n<p>Returning to the shop.</p>\n<form id=\"return\" method=\"post\" action=\"{}\">\n",
+        escape(url)
+    );
+    for (name, value) in browser_return_fields(&payment, key, &gateway.now_text()) {
+        body.push_str(&format!(
+            "<input type=\"hidden\" name=\"{}\" value=\"{}\">\n",
+            escape(name),
+            escape(&value)
+        ));
+    }
+    body.push_str("<button type=\"submit\" id=\"continue\">Continue</button>\n</form>");
+    html(
+        body,
+        " onload=\"document.getElementById('return').submit()\"",
+    )
+}
+
+/// The challenge: what is being paid, and the two buttons.
+fn challenge(payment: &Payment) -> String {
+    let card = payment.card.as_ref().map_or_else(String::new, |card| {
+        format!(", card ending {}", escape(&card.last_four))
+    });
+    format!(
+        "<p>Payment {id}: {amount} {currency}{card}.</p>\n<p>The sandbox's challenge: approve or decline.</p>\n<form method=\"post\" action=\"{prefix}{id}\">\n<button type=\"submit\" name=\"decision\" value=\"approve\" id=\"approve\">Approve</button>\n<button type=\"submit\" name=\"decision\" value=\"decline\" id=\"decline\">Decline</button>\n</form>",
+        id = escape(&payment.payment_id),
+        amount = escape(payment.amount.to_wire().as_str()),
+        currency = escape(&payment.currency),
+        prefix = THREE_D_SECURE_PREFIX,
+    )
+}
+
+/// A whole page around `body`; `attributes` go on `<body>`.
+fn html(body: String, attributes: &str) -> Answer {
+    let page = format!(
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>3-D Secure</title></head>\n<body{attributes}>\n<h1>3-D Secure</h1>\n{body}\n</body></html>\n"
+    );
     Answer {
         content_type: HTML,
-        ..Answer::text(200, body)
+        ..Answer::text(200, &page)
     }
 }

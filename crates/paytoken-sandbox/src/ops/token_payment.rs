@@ -5,7 +5,7 @@ use paytoken_protocol::fields;
 use paytoken_types::{Cvv, MerchantTransactionId, RegistrationId};
 
 use super::payment::{parse_amount, read_currency};
-use super::transaction;
+use super::{transaction, urls};
 use crate::cards::{self, Behaviour};
 use crate::codes;
 use crate::exchange::{Answer, Call};
@@ -78,6 +78,7 @@ fn pay(
         Problem::invalid(fields::CARD_CVV.as_str()),
         &mut problems,
     );
+    let returns = urls::returns(call, &mut problems);
     let recurring = match form.get(fields::RECURRING_TYPE.as_str()) {
         None => None,
         Some(kind @ ("INITIAL" | "REPEATED")) => Some(kind),
@@ -148,9 +149,8 @@ fn pay(
         registration_id: Some(registration_id.to_owned()),
         card,
         descriptor: None,
-        redirect_back: form
-            .get(fields::MERCHANT_REDIRECT_URL.as_str())
-            .map(str::to_owned),
+        redirect_back: returns.redirect_back,
+        notify: returns.notify,
         timestamp: gateway.now_text(),
         moves: Moves::default(),
     };

@@ -130,7 +130,11 @@ pub(super) fn settle(
     view: View,
 ) -> Answer {
     let body = render(gateway, caller, &payment, view);
-    invoices::record_payment(state, &payment, gateway.clock.unix_seconds());
+    let now = gateway.clock.unix_seconds();
+    invoices::record_payment(state, &payment, now);
+    if payment.status == Status::Pending {
+        state.pending.push((now, state.payments.len()));
+    }
     state.insert_payment(payment);
     Answer {
         withheld: behaviour == Behaviour::TimeOut,

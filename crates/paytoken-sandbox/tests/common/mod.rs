@@ -275,3 +275,5 @@ pub(crate) fn order_id() -> String {
         .unwrap()
         .to_string()
 }
+
+pub(crate) mod listener;

@@ -9,6 +9,7 @@ mod common;
 mod concurrency;
 mod faults;
 mod hostile;
+mod notifications;
 mod rules;
 mod secrets;
 mod wire;

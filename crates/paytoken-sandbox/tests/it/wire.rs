@@ -244,7 +244,7 @@ async fn every_test_card_decides_its_outcome() {
 }
 
 #[tokio::test]
-async fn three_d_secure_redirects_to_a_page_that_approves_the_payment() {
+async fn three_d_secure_redirects_to_a_page_where_the_cardholder_approves_the_payment() {
     let sandbox = Sandbox::start().await.unwrap();
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let mut pay = payment(cards::THREE_D_SECURE, "50.00");
@@ -272,6 +272,10 @@ async fn three_d_secure_redirects_to_a_page_that_approves_the_payment() {
         .await
         .unwrap();
     assert_eq!(page.status, 200);
+    assert!(page.text().contains("Approve"), "{}", page.text());
+    let page = exchange(sandbox.address(), "POST", path, &[], b"decision=approve")
+        .await
+        .unwrap();
     assert!(page.text().contains("approved"), "{}", page.text());
     let inquiry = Inquiry::ByPaymentId(payment_id.parse().unwrap());
     let found = call(&sandbox, &context, &inquiry).await.unwrap();

@@ -1,0 +1,100 @@
+//! Delivering one notification: attempts until a `2xx` answer, a refusal, or the policy's
+//! last attempt, each attempt written to the log.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::Request;
+use hyper::header::{CONTENT_TYPE, HOST, USER_AGENT};
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpStream;
+
+use super::log::{Attempt, NotificationLog, SentNotification};
+use super::target::{self, Unreachable};
+use super::{Message, NotificationPolicy, NotificationTargets};
+use crate::faults::NotificationFault;
+
+/// Sends `message` as `policy` says, at least once unless its URL is refused.
+pub(crate) async fn deliver(
+    message: Message,
+    policy: NotificationPolicy,
+    log: Arc<NotificationLog>,
+) {
+    let number = log.open(SentNotification {
+        payment_id: message.payment_id.clone(),
+        url: message.url.clone(),
+        body: message.body.clone(),
+        fault: message.fault,
+        attempts: Vec::new(),
+        delivered: false,
+    });
+    if message.fault == Some(NotificationFault::Late) {
+        tokio::time::sleep(policy.late_by).await;
+    }
+    for attempt in 1..=policy.attempts.max(1) {
+        if attempt > 1 {
+            tokio::time::sleep(policy.wait_before(attempt)).await;
+        }
+        let outcome = tokio::time::timeout(
+            policy.attempt_timeout,
+            attempt_once(&message, policy.targets),
+        )
+        .await
+        .unwrap_or_else(|_| Attempt::Failed("no answer within the attempt's time".to_owned()));
+        let done = matches!(outcome, Attempt::Answered(200..=299) | Attempt::NotSent(_));
+        log.attempted(number, outcome);
+        if done {
+            return;
+        }
+    }
+}
+
+/// One `POST` of the notification.
+async fn attempt_once(message: &Message, targets: NotificationTargets) -> Attempt {
+    let target = match target::resolve(&message.url, targets).await {
+        Ok(target) => target,
+        Err(Unreachable::Refused(reason)) => return Attempt::NotSent(reason),
+        Err(Unreachable::Unresolved(reason)) => return Attempt::Failed(reason),
+    };
+    let stream = match connect(&target.addresses).await {
+        Ok(stream) => stream,
+        Err(error) => {
+            return Attempt::Failed(format!("cannot connect to {}: {error}", target.authority));
+        }
+    };
+    let (mut sender, connection) =
+        match hyper::client::conn::http1::handshake(TokioIo::new(stream)).await {
+            Ok(handshake) => handshake,
+            Err(error) => return Attempt::Failed(format!("http: {error}")),
+        };
+    let driving = tokio::spawn(connection);
+    let request = Request::post(target.path.as_str())
+        .header(HOST, target.authority.as_str())
+        .header(CONTENT_TYPE, "application/json")
+        .header(USER_AGENT, "paytoken-sandbox")
+        .body(Full::new(Bytes::from(message.body.clone())));
+    let outcome = match request {
+        // A path and a host that `Uri` read are valid in a request; this is a safeguard.
+        Err(error) => Attempt::NotSent(format!("cannot build the request: {error}")),
+        Ok(request) => match sender.send_request(request).await {
+            Ok(response) => Attempt::Answered(response.status().as_u16()),
+            Err(error) => Attempt::Failed(format!("http: {error}")),
+        },
+    };
+    driving.abort();
+    outcome
+}
+
+/// The first of `addresses` that accepts a connection.
+async fn connect(addresses: &[SocketAddr]) -> std::io::Result<TcpStream> {
+    let mut last = std::io::Error::other("no address");
+    for address in addresses {
+        match TcpStream::connect(address).await {
+            Ok(stream) => return Ok(stream),
+            Err(error) => last = error,
+        }
+    }
+    Err(last)
+}

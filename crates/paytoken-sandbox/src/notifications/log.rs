@@ -1,0 +1,139 @@
+//! What the sandbox sent: every notification with each of its attempts, the newest
+//! [`NOTIFICATIONS_KEPT`].
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use crate::faults::NotificationFault;
+
+/// The most notifications remembered; older ones are forgotten.
+pub const NOTIFICATIONS_KEPT: usize = 10_000;
+
+/// One notification the sandbox sent, or tried to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SentNotification {
+    /// The payment it is about.
+    pub payment_id: String,
+    /// Where it went: the payment's `notificationUrl`.
+    pub url: String,
+    /// The JSON body, as sent (sandbox credentials sign it: it holds no secret).
+    pub body: String,
+    /// The fault it was sent under, if any.
+    pub fault: Option<NotificationFault>,
+    /// Each attempt, in order; empty while the first waits.
+    pub attempts: Vec<Attempt>,
+    /// Whether an attempt was answered with a `2xx` status.
+    pub delivered: bool,
+}
+
+/// How one attempt went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Attempt {
+    /// The listener answered with this HTTP status (`2xx`: delivered; anything else is
+    /// tried again).
+    Answered(u16),
+    /// No answer: the connection was refused or broke, or the attempt timed out; tried
+    /// again.
+    Failed(String),
+    /// Not sent, and never will be: the URL is not one the sandbox sends to (not `http`,
+    /// not loopback without [`NotificationTargets::Anywhere`](crate::NotificationTargets::Anywhere)),
+    /// or the sandbox stopped.
+    NotSent(String),
+}
+
+/// The log, shared by the deliveries (which write) and the `Sandbox` handle (which reads).
+#[derive(Debug, Default)]
+pub(crate) struct NotificationLog(Mutex<Entries>);
+
+#[derive(Debug, Default)]
+struct Entries {
+    /// The number of the oldest entry kept.
+    first: u64,
+    entries: VecDeque<SentNotification>,
+}
+
+impl NotificationLog {
+    fn entries(&self) -> std::sync::MutexGuard<'_, Entries> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Keeps `sent`, and says its number for [`NotificationLog::attempted`].
+    pub(crate) fn open(&self, sent: SentNotification) -> u64 {
+        let mut log = self.entries();
+        if log.entries.len() == NOTIFICATIONS_KEPT {
+            log.entries.pop_front();
+            log.first += 1;
+        }
+        log.entries.push_back(sent);
+        // The deque holds at most NOTIFICATIONS_KEPT entries, which fits a u64.
+        log.first + u64::try_from(log.entries.len() - 1).unwrap_or(u64::MAX)
+    }
+
+    /// Adds an attempt to notification `number`, if it is still kept.
+    pub(crate) fn attempted(&self, number: u64, attempt: Attempt) {
+        let mut log = self.entries();
+        let Some(index) = number
+            .checked_sub(log.first)
+            .and_then(|index| usize::try_from(index).ok())
+        else {
+            return;
+        };
+        if let Some(entry) = log.entries.get_mut(index) {
+            entry.delivered |= matches!(attempt, Attempt::Answered(200..=299));
+            entry.attempts.push(attempt);
+        }
+    }
+
+    pub(crate) fn snapshot(&self) -> Vec<SentNotification> {
+        self.entries().entries.iter().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sent(payment_id: &str) -> SentNotification {
+        SentNotification {
+            payment_id: payment_id.into(),
+            url: "http://127.0.0.1:1/".into(),
+            body: "{}".into(),
+            fault: None,
+            attempts: Vec::new(),
+            delivered: false,
+        }
+    }
+
+    #[test]
+    fn attempts_land_on_their_notification_and_a_2xx_delivers_it() {
+        let log = NotificationLog::default();
+        let first = log.open(sent("1"));
+        let second = log.open(sent("2"));
+        log.attempted(second, Attempt::Answered(500));
+        log.attempted(second, Attempt::Answered(204));
+        log.attempted(first, Attempt::Failed("refused".into()));
+        let kept = log.snapshot();
+        assert_eq!(kept[0].attempts, [Attempt::Failed("refused".into())]);
+        assert!(!kept[0].delivered);
+        assert_eq!(kept[1].attempts.len(), 2);
+        assert!(kept[1].delivered);
+    }
+
+    #[test]
+    fn keeps_the_newest_only_and_forgets_attempts_on_forgotten_ones() {
+        let log = NotificationLog::default();
+        let oldest = log.open(sent("0"));
+        for n in 1..=NOTIFICATIONS_KEPT {
+            log.open(sent(&n.to_string()));
+        }
+        log.attempted(oldest, Attempt::Answered(200));
+        let kept = log.snapshot();
+        assert_eq!(kept.len(), NOTIFICATIONS_KEPT);
+        assert_eq!(kept[0].payment_id, "1");
+        assert!(kept.iter().all(|sent| sent.attempts.is_empty()));
+    }
+}
