@@ -26,17 +26,19 @@ pub(crate) struct Cli {
 const CONNECTION: &str = "Connection (every operation)";
 
 /// Parses the command line. The connection options are global (they may stand before or
-/// after the subcommand), but `demo` and `sandbox` call no gateway: their help leaves them
-/// out.
+/// after the subcommand), but `demo`, `sandbox` and `listen` call no gateway: their help
+/// leaves them out (`listen` keeps `--secure-key-file`).
 pub(crate) fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
     use clap::{CommandFactory as _, FromArgMatches as _};
     let mut command = Cli::command();
     // Building propagates the global options into the subcommands, where they can be hidden.
     command.build();
-    for name in ["demo", "sandbox"] {
+    for name in ["demo", "sandbox", "listen"] {
         command = command.mut_subcommand(name, |subcommand| {
             subcommand.mut_args(|arg| {
-                if arg.get_help_heading() == Some(CONNECTION) {
+                // `listen` reads the secure key, and nothing else of the connection.
+                let needed = name == "listen" && arg.get_id() == "secure_key_file";
+                if arg.get_help_heading() == Some(CONNECTION) && !needed {
                     arg.hide(true)
                 } else {
                     arg
@@ -102,6 +104,9 @@ pub(crate) enum Command {
     Demo(DemoArgs),
     /// Run the sandbox as a server until interrupted.
     Sandbox(SandboxArgs),
+    /// Receive notifications, verify each with the secure key, print them, until
+    /// interrupted.
+    Listen(ListenArgs),
     /// Sign a customer up.
     Signup(SignupArgs),
     /// Pay with a card, optionally storing it.
@@ -177,6 +182,18 @@ pub(crate) struct RepeatArgs {
     pub(crate) merchant_transaction_id: Option<String>,
 }
 
+/// `paytoken listen`.
+#[derive(Debug, Args)]
+pub(crate) struct ListenArgs {
+    /// Where to listen: give this address's URL as the payment's --notification-url.
+    #[arg(long, default_value = "127.0.0.1:8090")]
+    pub(crate) addr: SocketAddr,
+    /// Relay each verified notification, once, to this http:// endpoint of yours (body
+    /// and content type as received).
+    #[arg(long, value_name = "URL")]
+    pub(crate) forward_to: Option<String>,
+}
+
 /// `paytoken sandbox`.
 #[derive(Debug, Args)]
 pub(crate) struct SandboxArgs {
@@ -217,6 +234,13 @@ pub(crate) struct SandboxArgs {
     /// (50000 by default); past that, calls that would add one are refused (90020).
     #[arg(long, value_name = "COUNT")]
     pub(crate) max_records: Option<usize>,
+    /// How long a payment with the pending test card stays pending before the sandbox
+    /// approves it and notifies it (`10s` by default; at most 300s).
+    #[arg(long, value_name = "DURATION")]
+    pub(crate) settle_pending_after: Option<String>,
+    /// Let the sandbox send notifications beyond loopback addresses.
+    #[arg(long)]
+    pub(crate) notify_anywhere: bool,
 }
 
 impl Command {
@@ -387,6 +411,13 @@ pub(crate) struct PayArgs {
     /// The cardholder's name.
     #[arg(long)]
     pub(crate) holder: Option<String>,
+    /// `notificationUrl`: where the gateway posts the outcome when it comes later (3-D
+    /// Secure, pending), such as the address of `paytoken listen`.
+    #[arg(long, value_name = "URL")]
+    pub(crate) notification_url: Option<String>,
+    /// `merchantRedirectUrl`: where the cardholder's browser returns after 3-D Secure.
+    #[arg(long, value_name = "URL")]
+    pub(crate) redirect_url: Option<String>,
     #[command(flatten)]
     pub(crate) person: PersonArgs,
 }

@@ -103,7 +103,7 @@ const SECURE_KEY_FILE_BYTES: u64 = 4096;
 
 /// The secure key, from the file or the environment; never from a flag's value, which the
 /// process list would show. A file is read up to [`SECURE_KEY_FILE_BYTES`] and no further.
-fn secure_key(args: &GatewayArgs) -> Result<SecureKey, Failure> {
+pub(crate) fn secure_key(args: &GatewayArgs) -> Result<SecureKey, Failure> {
     let text = match &args.secure_key_file {
         Some(path) => {
             let what = format!("--secure-key-file {}", path.display());

@@ -39,6 +39,7 @@ mod cli;
 mod config;
 mod demo;
 pub mod life_cycle;
+mod listen;
 mod listing;
 mod operations;
 mod render;
@@ -90,6 +91,7 @@ async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report
     match command {
         Command::Demo(args) => demo::run(&args).await,
         Command::Sandbox(args) => serve::run(&args).await,
+        Command::Listen(args) => listen::run(&args, gateway, json).await,
         Command::AuthToken => {
             let request = config::token_request(gateway);
             match (config::client(gateway, false), request) {

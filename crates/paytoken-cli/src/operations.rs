@@ -50,7 +50,7 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         Command::Cancel { payment_id } => cancel(client, &payment_id).await,
         Command::Repeat(args) => repeat(client, &args).await,
         // The others are not operations; `main` runs them.
-        Command::Demo(_) | Command::Sandbox(_) | Command::AuthToken => {
+        Command::Demo(_) | Command::Sandbox(_) | Command::Listen(_) | Command::AuthToken => {
             Err(Failure::usage("not an operation"))
         }
     };
@@ -266,6 +266,12 @@ async fn pay(client: &Client, args: &PayArgs) -> Result<Report, Failure> {
     }
     if let Some(shipping) = shipping(&args.person, false)? {
         payment = payment.shipping(shipping);
+    }
+    if let Some(url) = &args.notification_url {
+        payment = payment.notification_url(url);
+    }
+    if let Some(url) = &args.redirect_url {
+        payment = payment.merchant_redirect_url(url);
     }
     let transaction = client
         .pay(&payment)

@@ -234,7 +234,12 @@ fn insert_contradiction(detail: &mut Map<String, Value>, error: &Error) -> bool 
 
 /// The exit code and outcome word of a transaction's status.
 pub(crate) fn transaction_outcome(transaction: &Transaction) -> (Exit, Outcome) {
-    match transaction.status {
+    status_outcome(&transaction.status)
+}
+
+/// The exit code and outcome word of a payment status.
+pub(crate) const fn status_outcome(status: &PaymentStatus) -> (Exit, Outcome) {
+    match status {
         PaymentStatus::Approved => (Exit::Success, Outcome::Approved),
         PaymentStatus::Pending => (Exit::Pending, Outcome::Pending),
         PaymentStatus::ThreeDSecure { .. } => (Exit::Pending, Outcome::ThreeDSecure),

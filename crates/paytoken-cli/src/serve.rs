@@ -1,7 +1,9 @@
 //! `paytoken sandbox`: the sandbox as a server, until interrupted. Its first line on stdout
 //! is the JSON a script needs to call it.
 
-use paytoken_sandbox::{Faults, MerchantConfig, Sandbox, SandboxConfig};
+use paytoken_sandbox::{
+    Faults, MerchantConfig, NotificationPolicy, NotificationTargets, Sandbox, SandboxConfig,
+};
 use serde_json::{Value, json};
 
 use crate::cli::{BrokenBody, DropAt, SandboxArgs};
@@ -119,6 +121,22 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
     }
     if let Some(max) = args.max_records {
         builder = builder.max_records(max);
+    }
+    if let Some(after) = &args.settle_pending_after {
+        match Faults::parse(&format!("latency={after}")).map(|faults| faults.latency) {
+            Ok(Some(after)) => builder = builder.pending_settles_after(Some(after)),
+            _ => {
+                return Report::from(Failure::usage(
+                    "--settle-pending-after: a duration such as 10s or 500ms, at most 300s",
+                ));
+            }
+        }
+    }
+    if args.notify_anywhere {
+        builder = builder.notifications(NotificationPolicy {
+            targets: NotificationTargets::Anywhere,
+            ..NotificationPolicy::default()
+        });
     }
     let sandbox = match builder.start().await {
         Ok(sandbox) => sandbox,

@@ -351,12 +351,7 @@ impl DuplicateFilter {
     /// Whether `notification` is the first with its payment id and short status; it is
     /// remembered either way.
     pub fn first_time(&mut self, notification: &VerifiedNotification) -> bool {
-        let key = (
-            notification.payment_id,
-            String::from(paytoken_types::trimmed(
-                notification.transaction_status.raw(),
-            )),
-        );
+        let key = Self::key(notification);
         if self.seen.contains(&key) {
             return false;
         }
@@ -365,5 +360,23 @@ impl DuplicateFilter {
         }
         self.seen.push_back(key);
         true
+    }
+
+    /// Forgets `notification`, so that the next one like it counts as the first: for a
+    /// handler whose own work on it failed, which answers the gateway with an error so that
+    /// its retry is acted on.
+    pub fn forget(&mut self, notification: &VerifiedNotification) {
+        let key = Self::key(notification);
+        self.seen.retain(|seen| *seen != key);
+    }
+
+    /// What tells two notifications apart: the payment id and the short status.
+    fn key(notification: &VerifiedNotification) -> (PaymentId, String) {
+        (
+            notification.payment_id,
+            String::from(paytoken_types::trimmed(
+                notification.transaction_status.raw(),
+            )),
+        )
     }
 }

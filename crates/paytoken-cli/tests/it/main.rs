@@ -8,3 +8,4 @@ mod cli;
 #[path = "../common/mod.rs"]
 mod common;
 mod hostile;
+mod listen;

@@ -193,3 +193,21 @@ fn a_repeated_notification_is_a_duplicate_within_the_bound() {
     // The bound of two forgot the first.
     assert!(filter.first_time(&verify("1", "P")));
 }
+
+#[test]
+fn a_forgotten_notification_counts_as_the_first_again() {
+    let checksum = signed(&format!("7|o|1.00|Y|{KEY}"));
+    let body = format!(
+        r#"{{"paymentId":"7","merchantTransactionId":"o","amount":"1.00","transactionStatus":"Y","checksum":"{checksum}"}}"#
+    );
+    let notification = Notification::from_json(body.as_bytes())
+        .unwrap()
+        .verify(&key())
+        .unwrap();
+    let mut filter = DuplicateFilter::new(8);
+    assert!(filter.first_time(&notification));
+    // The handler's own work failed: it forgets, answers an error, and the retry is news.
+    filter.forget(&notification);
+    assert!(filter.first_time(&notification));
+    assert!(!filter.first_time(&notification));
+}

@@ -1,0 +1,125 @@
+//! `--forward-to`: each verified notification relayed, body and content type as they came,
+//! to the merchant's own endpoint on this machine, the way `stripe listen` forwards
+//! webhooks. Plain `http`: the endpoint is a local development server.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{CONTENT_TYPE, HOST, HeaderValue, USER_AGENT};
+use hyper::{Request, Uri};
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpStream;
+
+/// How long a relay may take, connecting, sending and reading the status.
+const FORWARD_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Where verified notifications are relayed.
+#[derive(Debug, Clone)]
+pub(crate) struct Forward {
+    /// The URL as given, for the report.
+    pub(crate) url: String,
+    authority: String,
+    host: String,
+    port: u16,
+    path: String,
+}
+
+impl Forward {
+    /// Reads `--forward-to`: an `http://` URL with a host.
+    pub(crate) fn parse(url: &str) -> Result<Self, String> {
+        let bad = |reason: &str| format!("--forward-to {url:?}: {reason}");
+        let uri: Uri = url.parse().map_err(|_| bad("not a url"))?;
+        if !uri
+            .scheme_str()
+            .is_some_and(|scheme| scheme.eq_ignore_ascii_case("http"))
+        {
+            return Err(bad(
+                "give the http:// url of your local endpoint, such as http://127.0.0.1:3000/hooks",
+            ));
+        }
+        let (Some(authority), Some(host)) = (uri.authority(), uri.host()) else {
+            return Err(bad("the url has no host"));
+        };
+        Ok(Self {
+            url: url.to_owned(),
+            authority: authority.as_str().to_owned(),
+            host: host
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .to_owned(),
+            port: uri.port_u16().unwrap_or(80),
+            path: uri
+                .path_and_query()
+                .map_or_else(|| "/".to_owned(), |path| path.as_str().to_owned()),
+        })
+    }
+
+    /// Posts `body` with `content_type`; the endpoint's status when it is `2xx`, why not
+    /// otherwise.
+    pub(crate) async fn relay(
+        &self,
+        body: Bytes,
+        content_type: Option<HeaderValue>,
+    ) -> Result<u16, String> {
+        tokio::time::timeout(FORWARD_TIMEOUT, self.post(body, content_type))
+            .await
+            .unwrap_or_else(|_| Err("no answer within 10 s".to_owned()))
+    }
+
+    async fn post(&self, body: Bytes, content_type: Option<HeaderValue>) -> Result<u16, String> {
+        let stream = TcpStream::connect((self.host.as_str(), self.port))
+            .await
+            .map_err(|error| format!("cannot connect to {}: {error}", self.authority))?;
+        let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|error| format!("http: {error}"))?;
+        let driving = tokio::spawn(connection);
+        let content_type =
+            content_type.unwrap_or_else(|| HeaderValue::from_static("application/json"));
+        let request = Request::post(self.path.as_str())
+            .header(HOST, self.authority.as_str())
+            .header(CONTENT_TYPE, content_type)
+            .header(USER_AGENT, "paytoken-listen")
+            .body(Full::new(body))
+            .map_err(|error| format!("cannot build the request: {error}"))?;
+        let answered = sender.send_request(request).await;
+        driving.abort();
+        let status = answered
+            .map_err(|error| format!("http: {error}"))?
+            .status()
+            .as_u16();
+        if (200..300).contains(&status) {
+            Ok(status)
+        } else {
+            Err(format!("answered {status}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_http_urls_only() {
+        let forward = Forward::parse("http://127.0.0.1:3000/hooks?x=1").unwrap();
+        assert_eq!(
+            (forward.host.as_str(), forward.port, forward.path.as_str()),
+            ("127.0.0.1", 3000, "/hooks?x=1")
+        );
+        let forward = Forward::parse("http://[::1]").unwrap();
+        assert_eq!(
+            (forward.host.as_str(), forward.port, forward.path.as_str()),
+            ("::1", 80, "/")
+        );
+        for bad in [
+            "https://127.0.0.1/",
+            "127.0.0.1:3000",
+            "javascript:alert(1)",
+            "http://",
+        ] {
+            assert!(Forward::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
