@@ -12,7 +12,7 @@ use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox};
 use serde_json::{Value, json};
 
 use crate::cli::DemoArgs;
-use crate::life_cycle::{self, STEPS, Step};
+use crate::life_cycle::{self, LifeCycle};
 use crate::report::{Exit, Failure, Report};
 use crate::terminal;
 
@@ -66,10 +66,14 @@ async fn life_cycle(vary_answers: Option<u64>) -> Result<Report, Failure> {
         .await
         .map_err(|error| Failure::failed(format!("cannot start the sandbox: {error}")))?;
     let (client, fetch) = client_for(&sandbox)?;
-    let run = life_cycle::run(&client, fetch).await;
+    let key = sandbox
+        .config()
+        .merchant(DEFAULT_MERCHANT_ID)
+        .map(|merchant| merchant.secure_key.clone());
+    let run = life_cycle::run(&client, fetch, key).await;
     let base_url = sandbox.base_url().to_owned();
     sandbox.shutdown().await;
-    Ok(transcript(&base_url, &run.steps, started.elapsed()))
+    Ok(transcript(&base_url, &run, started.elapsed()))
 }
 
 /// Microseconds, for the JSON (an integer: no float in a report).
@@ -83,9 +87,10 @@ fn millis(elapsed: Duration) -> String {
     format!("{}.{}", tenths / 10, tenths % 10)
 }
 
-fn transcript(base_url: &str, steps: &[Step], total: Duration) -> Report {
+fn transcript(base_url: &str, run: &LifeCycle<'_>, total: Duration) -> Report {
+    let steps = &run.steps;
     let passed = steps.iter().filter(|s| s.shown.ok).count();
-    let all_ok = passed == steps.len() && steps.len() >= STEPS;
+    let all_ok = run.all_ok();
     let mut human =
         format!("paytoken demo: the tokenization life cycle against a sandbox at {base_url}\n\n");
     let mut json_steps = Vec::new();

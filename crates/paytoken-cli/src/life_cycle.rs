@@ -26,16 +26,22 @@ use paytoken::types::{
 };
 use paytoken::{
     Amount, Client, CodeFamily, Customer, Error, FieldValue, Invoice, MerchantTransactionId,
-    RegistrationId, Transaction,
+    RegistrationId, SecureKey, Transaction,
 };
 use paytoken_sandbox::{cards, samples};
 
 use crate::report;
 
 mod back_office;
+mod three_d_secure;
 
-/// The fewest steps a whole run has (more when the invoices take more pages).
+/// The fewest steps a whole run has (more when the invoices take more pages), without the
+/// 3-D Secure steps.
 pub const STEPS: usize = 21;
+
+/// The 3-D Secure steps a run adds when it is given the secure key: the payment, the
+/// challenge page, the notification.
+pub const THREE_D_SECURE_STEPS: usize = 3;
 
 /// The most invoice pages the script reads before it stops listing.
 const MAX_INVOICE_PAGES: u32 = 20;
@@ -166,11 +172,26 @@ pub struct LifeCycle<'a> {
     pub moves: Vec<Transaction>,
     /// The inquiry's long status after each move.
     pub statuses: Vec<TransactionState>,
+    /// The 3-D Secure payment, waiting for the cardholder (with the secure key only).
+    pub three_d_secure_payment: Option<Transaction>,
+    /// Its notification, as `paytoken listen --json` prints it (with the secure key only).
+    pub notification: Option<serde_json::Value>,
+    /// The steps a whole run has at least.
+    expected_steps: usize,
 }
 
 /// Runs the whole life cycle with `client`, which may fetch its own auth token; `fetch` is
 /// the request of the step that fetches one on request.
-pub async fn run(client: &Client, fetch: FetchAuthToken) -> LifeCycle<'_> {
+///
+/// With the merchant's secure key, the run ends with a 3-D Secure payment approved on the
+/// sandbox's challenge page and the notification it leads to, received on a loopback port
+/// and verified with the key: the page is visited over plain `http`, so leave the key out
+/// against a sandbox that serves HTTPS.
+pub async fn run(
+    client: &Client,
+    fetch: FetchAuthToken,
+    secure_key: Option<SecureKey>,
+) -> LifeCycle<'_> {
     let mut life = LifeCycle::new(client, fetch);
     life.auth_token().await;
     life.customer_signup().await;
@@ -183,6 +204,10 @@ pub async fn run(client: &Client, fetch: FetchAuthToken) -> LifeCycle<'_> {
     life.delete_token().await;
     life.refused_payment().await;
     life.back_office().await;
+    if let Some(key) = secure_key {
+        life.expected_steps += THREE_D_SECURE_STEPS;
+        life.three_d_secure(key).await;
+    }
     life
 }
 
@@ -206,13 +231,16 @@ impl<'a> LifeCycle<'a> {
             refused: None,
             moves: Vec::new(),
             statuses: Vec::new(),
+            three_d_secure_payment: None,
+            notification: None,
+            expected_steps: STEPS,
         }
     }
 
     /// Whether every step did what it should, and none was left out.
     #[must_use]
     pub fn all_ok(&self) -> bool {
-        self.steps.len() >= STEPS && self.steps.iter().all(|step| step.shown.ok)
+        self.steps.len() >= self.expected_steps && self.steps.iter().all(|step| step.shown.ok)
     }
 
     /// The token of the card the first payment stored.

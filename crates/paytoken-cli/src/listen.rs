@@ -13,7 +13,7 @@
 //! Everything read is bounded: the body (64 KiB), the time to send it (10 s), the
 //! connections at once (256), the notifications remembered for duplicates (10,000).
 
-mod forward;
+pub(crate) mod endpoint;
 mod verdict;
 
 use std::net::SocketAddr;
@@ -33,7 +33,7 @@ use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use self::forward::Forward;
+use self::endpoint::Endpoint;
 use self::verdict::Verdict;
 use crate::cli::{GatewayArgs, ListenArgs};
 use crate::config;
@@ -49,12 +49,28 @@ const MAX_CONNECTIONS: usize = 256;
 /// Notifications remembered to tell a duplicate.
 const REMEMBERED: usize = 10_000;
 
-/// What every connection shares.
-struct Listening {
+/// What every connection shares: the key, the notifications seen, where to relay.
+pub(crate) struct Receiver {
     key: SecureKey,
     seen: Mutex<DuplicateFilter>,
-    forward: Option<Forward>,
-    json: bool,
+    forward: Option<Endpoint>,
+}
+
+impl Receiver {
+    /// A receiver verifying with `key`, relaying verified notifications to `forward`.
+    pub(crate) fn new(key: SecureKey, forward: Option<Endpoint>) -> Self {
+        Self {
+            key,
+            seen: Mutex::new(DuplicateFilter::new(REMEMBERED)),
+            forward,
+        }
+    }
+
+    fn seen(&self) -> std::sync::MutexGuard<'_, DuplicateFilter> {
+        self.seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 /// Runs until Ctrl-C.
@@ -63,7 +79,12 @@ pub(crate) async fn run(args: &ListenArgs, gateway: &GatewayArgs, json: bool) ->
         Ok(key) => key,
         Err(failure) => return Report::from(failure),
     };
-    let forward = match args.forward_to.as_deref().map(Forward::parse).transpose() {
+    let forward = match args
+        .forward_to
+        .as_deref()
+        .map(|url| Endpoint::parse("--forward-to", url))
+        .transpose()
+    {
         Ok(forward) => forward,
         Err(message) => return Report::from(Failure::usage(message)),
     };
@@ -80,46 +101,69 @@ pub(crate) async fn run(args: &ListenArgs, gateway: &GatewayArgs, json: bool) ->
     if announce(address, forward.as_ref(), json).is_err() {
         return Report::quiet(Exit::Success);
     }
-    let listening = Arc::new(Listening {
-        key,
-        seen: Mutex::new(DuplicateFilter::new(REMEMBERED)),
-        forward,
-        json,
-    });
-    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
-    let stop = tokio::signal::ctrl_c();
-    tokio::pin!(stop);
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else { continue };
-                // Full: the connection is closed at once, the served ones go on.
-                let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else { continue };
-                let listening = Arc::clone(&listening);
-                tokio::spawn(async move {
-                    let service = service_fn(move |request| {
-                        let listening = Arc::clone(&listening);
-                        async move { Ok::<_, std::convert::Infallible>(receive(&listening, request).await) }
-                    });
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .timer(TokioTimer::new())
-                        .header_read_timeout(READ_DEADLINE)
-                        .keep_alive(false)
-                        .serve_connection(TokioIo::new(stream), service)
-                        .await;
-                    drop(slot);
-                });
-            }
-            _ = &mut stop => break,
-        }
+    let receiver = Arc::new(Receiver::new(key, forward));
+    let print = move |printed: Value| {
+        let text = if json {
+            terminal::json(&printed) + "\n"
+        } else {
+            verdict::block(&printed)
+        };
+        // A closed standard output ends nothing: the gateway is still answered.
+        let _ = terminal::out(&text);
+    };
+    tokio::select! {
+        () = serve(listener, receiver, print) => {}
+        _ = tokio::signal::ctrl_c() => {}
     }
     Report::quiet(Exit::Success)
+}
+
+/// Serves notifications on `listener` for as long as it is polled, handing each printed
+/// verdict to `print`: `paytoken listen`'s loop, and the demo's receiver.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    receiver: Arc<Receiver>,
+    print: impl Fn(Value) + Send + Sync + 'static,
+) {
+    let print = Arc::new(print);
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        // Full: the connection is closed at once, the served ones go on.
+        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+            continue;
+        };
+        let receiver = Arc::clone(&receiver);
+        let print = Arc::clone(&print);
+        tokio::spawn(async move {
+            let service = service_fn(move |request| {
+                let receiver = Arc::clone(&receiver);
+                let print = Arc::clone(&print);
+                async move {
+                    let (response, printed) = receive(&receiver, request).await;
+                    if let Some(printed) = printed {
+                        print(printed);
+                    }
+                    Ok::<_, std::convert::Infallible>(response)
+                }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(READ_DEADLINE)
+                .keep_alive(false)
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+            drop(slot);
+        });
+    }
 }
 
 /// The first line: where to send notifications.
 fn announce(
     address: SocketAddr,
-    forward: Option<&Forward>,
+    forward: Option<&Endpoint>,
     json: bool,
 ) -> Result<(), terminal::Closed> {
     let url = format!("http://{address}/");
@@ -138,10 +182,14 @@ fn announce(
     ))
 }
 
-/// One request: read, judged, relayed, printed, answered.
-async fn receive(listening: &Listening, request: Request<Incoming>) -> Response<Full<Bytes>> {
+/// One request: read, judged, relayed; the answer, and what to print of it (nothing for
+/// a request that is no notification).
+async fn receive(
+    receiver: &Receiver,
+    request: Request<Incoming>,
+) -> (Response<Full<Bytes>>, Option<Value>) {
     if request.method() != Method::POST {
-        return answer(405, "a notification is a POST\n");
+        return (answer(405, "a notification is a POST\n"), None);
     }
     let content_type = request.headers().get(CONTENT_TYPE).cloned();
     let is_form = content_type.as_ref().is_some_and(|value| {
@@ -156,29 +204,19 @@ async fn receive(listening: &Listening, request: Request<Incoming>) -> Response<
         Ok(Err(_)) => {
             let rejected =
                 Verdict::Rejected(format!("body broken or larger than {MAX_BODY} bytes"));
-            print(listening, rejected.to_json());
-            return answer(413, "rejected: body too large or broken\n");
+            let response = answer(413, "rejected: body too large or broken\n");
+            return (response, Some(rejected.to_json()));
         }
-        Err(_) => return answer(408, "rejected: body not received in time\n"),
+        Err(_) => return (answer(408, "rejected: body not received in time\n"), None),
     };
-    let verdict = {
-        let mut seen = listening
-            .seen
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        verdict::judge(&body, is_form, &listening.key, &mut seen)
-    };
+    let verdict = verdict::judge(&body, is_form, &receiver.key, &mut receiver.seen());
     let mut printed = verdict.to_json();
     let mut status = verdict.http_status();
-    if let (Verdict::Verified(notification), Some(forward)) = (&verdict, &listening.forward) {
-        let relayed = forward.relay(body, content_type).await;
+    if let (Verdict::Verified(notification), Some(forward)) = (&verdict, &receiver.forward) {
+        let relayed = forward.post(body, content_type).await;
         if relayed.is_err() {
             // Not taken: the gateway's retry must be relayed, not filtered as a repeat.
-            listening
-                .seen
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .forget(notification);
+            receiver.seen().forget(notification);
             status = 502;
         }
         if let Some(object) = printed.as_object_mut() {
@@ -193,19 +231,7 @@ async fn receive(listening: &Listening, request: Request<Incoming>) -> Response<
         Verdict::Rejected(reason) => format!("rejected: {reason}\n"),
         other => format!("{}\n", other.word()),
     };
-    print(listening, printed);
-    answer(status, &text)
-}
-
-/// Prints one notification's block (`--json`: its line). A closed standard output ends
-/// nothing: the gateway is still answered.
-fn print(listening: &Listening, printed: Value) {
-    let text = if listening.json {
-        terminal::json(&printed) + "\n"
-    } else {
-        verdict::block(&printed)
-    };
-    let _ = terminal::out(&text);
+    (answer(status, &text), Some(printed))
 }
 
 fn answer(status: u16, text: &str) -> Response<Full<Bytes>> {

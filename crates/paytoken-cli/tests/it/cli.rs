@@ -310,7 +310,7 @@ async fn the_demo_runs_the_life_cycle_and_exits_zero() {
     let text = paytoken(&["demo"], &[]).await;
     assert_eq!(text.code, 0, "{}{}", text.stdout, text.stderr);
     assert!(
-        text.stdout.contains("24 of 24 steps did what they should"),
+        text.stdout.contains("27 of 27 steps did what they should"),
         "{}",
         text.stdout
     );
@@ -320,7 +320,7 @@ async fn the_demo_runs_the_life_cycle_and_exits_zero() {
     assert_eq!(json["outcome"], "ok");
     let steps = json["steps"].as_array().unwrap();
     assert!(
-        steps.len() >= 21 && steps.iter().all(|s| s["ok"] == true),
+        steps.len() >= 24 && steps.iter().all(|s| s["ok"] == true),
         "{json}"
     );
     // The demo masks the auth token, which only `auth-token` prints: the sandbox's tokens

@@ -343,7 +343,7 @@ async fn every_flag_has_help_and_the_connection_options_stand_apart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_sandbox_and_the_demo_show_no_connection_flags_they_do_not_use() {
+async fn the_sandbox_the_demo_and_listen_show_no_connection_flags_they_do_not_use() {
     for command in ["sandbox", "demo"] {
         let run = paytoken(&[command, "-h"], &[]).await;
         assert_eq!(run.code, 0);
@@ -355,6 +355,12 @@ async fn the_sandbox_and_the_demo_show_no_connection_flags_they_do_not_use() {
         ] {
             assert!(!run.stdout.contains(flag), "{command} -h shows {flag}");
         }
+    }
+    // `listen` reads the secure key and nothing else of the connection.
+    let run = paytoken(&["listen", "-h"], &[]).await;
+    assert!(run.stdout.contains("--secure-key-file"), "{}", run.stdout);
+    for flag in ["--base-url", "--member-id", "--auth-token"] {
+        assert!(!run.stdout.contains(flag), "listen -h shows {flag}");
     }
     let run = paytoken(&["cards", "-h"], &[]).await;
     assert!(run.stdout.contains("--base-url"), "{}", run.stdout);

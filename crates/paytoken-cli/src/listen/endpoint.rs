@@ -1,6 +1,7 @@
-//! `--forward-to`: each verified notification relayed, body and content type as they came,
-//! to the merchant's own endpoint on this machine, the way `stripe listen` forwards
-//! webhooks. Plain `http`: the endpoint is a local development server.
+//! An endpoint on this machine that the command posts to: `--forward-to`, where each
+//! verified notification is relayed with its body and content type as they came (the way
+//! `stripe listen` forwards webhooks), and the sandbox's 3-D Secure page, which the demo
+//! visits as the cardholder. Plain `http`: these are local development servers.
 
 use std::time::Duration;
 
@@ -11,12 +12,12 @@ use hyper::{Request, Uri};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 
-/// How long a relay may take, connecting, sending and reading the status.
-const FORWARD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a post may take, connecting, sending and reading the status.
+const POST_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Where verified notifications are relayed.
+/// An `http` endpoint.
 #[derive(Debug, Clone)]
-pub(crate) struct Forward {
+pub(crate) struct Endpoint {
     /// The URL as given, for the report.
     pub(crate) url: String,
     authority: String,
@@ -25,10 +26,10 @@ pub(crate) struct Forward {
     path: String,
 }
 
-impl Forward {
-    /// Reads `--forward-to`: an `http://` URL with a host.
-    pub(crate) fn parse(url: &str) -> Result<Self, String> {
-        let bad = |reason: &str| format!("--forward-to {url:?}: {reason}");
+impl Endpoint {
+    /// Reads an `http://` URL with a host; the error names `what` (`--forward-to`).
+    pub(crate) fn parse(what: &str, url: &str) -> Result<Self, String> {
+        let bad = |reason: &str| format!("{what} {url:?}: {reason}");
         let uri: Uri = url.parse().map_err(|_| bad("not a url"))?;
         if !uri
             .scheme_str()
@@ -57,17 +58,17 @@ impl Forward {
 
     /// Posts `body` with `content_type`; the endpoint's status when it is `2xx`, why not
     /// otherwise.
-    pub(crate) async fn relay(
+    pub(crate) async fn post(
         &self,
         body: Bytes,
         content_type: Option<HeaderValue>,
     ) -> Result<u16, String> {
-        tokio::time::timeout(FORWARD_TIMEOUT, self.post(body, content_type))
+        tokio::time::timeout(POST_TIMEOUT, self.send(body, content_type))
             .await
             .unwrap_or_else(|_| Err("no answer within 10 s".to_owned()))
     }
 
-    async fn post(&self, body: Bytes, content_type: Option<HeaderValue>) -> Result<u16, String> {
+    async fn send(&self, body: Bytes, content_type: Option<HeaderValue>) -> Result<u16, String> {
         let stream = TcpStream::connect((self.host.as_str(), self.port))
             .await
             .map_err(|error| format!("cannot connect to {}: {error}", self.authority))?;
@@ -103,12 +104,12 @@ mod tests {
 
     #[test]
     fn reads_http_urls_only() {
-        let forward = Forward::parse("http://127.0.0.1:3000/hooks?x=1").unwrap();
+        let forward = Endpoint::parse("--forward-to", "http://127.0.0.1:3000/hooks?x=1").unwrap();
         assert_eq!(
             (forward.host.as_str(), forward.port, forward.path.as_str()),
             ("127.0.0.1", 3000, "/hooks?x=1")
         );
-        let forward = Forward::parse("http://[::1]").unwrap();
+        let forward = Endpoint::parse("--forward-to", "http://[::1]").unwrap();
         assert_eq!(
             (forward.host.as_str(), forward.port, forward.path.as_str()),
             ("::1", 80, "/")
@@ -119,7 +120,7 @@ mod tests {
             "javascript:alert(1)",
             "http://",
         ] {
-            assert!(Forward::parse(bad).is_err(), "{bad}");
+            assert!(Endpoint::parse("--forward-to", bad).is_err(), "{bad}");
         }
     }
 }
