@@ -58,7 +58,7 @@ pub use paytoken_protocol as protocol;
 pub use paytoken_checksum::{Credentials, SecureKey};
 pub use paytoken_protocol::{
     AuthToken, BaseUrl, Context, Field, FieldValue, InvalidValue, Invoice, InvoicePager, Operation,
-    OperationKind, PaymentStatus, Refusal, Transaction, Username, ops,
+    OperationKind, PaymentStatus, Refusal, Transaction, Username, notification, ops,
 };
 pub use paytoken_types::{
     AccountId, Amount, BankAccount, Billing, Card, CardNumber, CodeFamily, Currency, Customer,
