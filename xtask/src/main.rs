@@ -10,7 +10,9 @@
 //!   failure: the tidy rules (`tidy.rs`: crate docs, no unfinished macros, no lint
 //!   allowances in test files, no file over a thousand lines), the public API snapshot
 //!   (`api.rs`), formatting, clippy with `-D warnings` on all targets, the tests (left out
-//!   with `--skip-tests`, which `.ci/run` passes because it has just run them), the docs
+//!   with `--skip-tests`, which `.ci/run` passes because it has just run them), the
+//!   browser test (`browser.rs`: headless chromium on the 3-D Secure page, the Debian
+//!   packages installed where missing; run even with `--skip-tests`, which leaves it out), the docs
 //!   with `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and
 //!   `paytoken` without its `hyper` feature) depends on no I/O crate, the check that no
 //!   crate's modules import each other in a circle, `cargo deny`, and the fuzz targets for
@@ -35,6 +37,7 @@ use std::time::Instant;
 
 mod api;
 mod bench;
+mod browser;
 mod fuzz;
 mod layers;
 mod tidy;
@@ -163,6 +166,7 @@ fn ci(tests: Tests) -> Result<(), String> {
     if tests == Tests::Run {
         cargo(&["test", "--workspace", "--locked"], &[])?;
     }
+    browser::run()?;
     cargo(
         &[
             "doc",

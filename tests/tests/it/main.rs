@@ -5,6 +5,7 @@
 //! `clippy.toml` (unwrap, expect, panics, indexing and printing allowed in tests).
 #![cfg(test)]
 
+mod browser;
 mod chaos_back_office;
 mod client_back_office;
 mod client_faults;

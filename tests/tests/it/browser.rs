@@ -1,0 +1,214 @@
+//! A real browser on the sandbox's 3-D Secure page: headless chromium, driven through
+//! chromium-driver (WebDriver), goes from the shop's checkout to the page the payment's
+//! redirect names, approves, and lands back on the shop's `merchantRedirectUrl` with
+//! fields that verify. Ignored by default (it needs Debian's `chromium` and
+//! `chromium-driver`); `cargo xtask ci` installs them and runs it:
+//!
+//! ```text
+//! cargo test -p tests --test it -- --ignored browser
+//! ```
+
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use fantoccini::{ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use paytoken::notification::Notification;
+use paytoken::ops::payment::Payment;
+use paytoken::{Amount, PaymentStatus};
+use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, cards};
+use serde_json::json;
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::net::TcpListener;
+
+use crate::common::{card, client_for, order_id};
+
+/// chromium-driver, killed when dropped.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// What the shop received on its return URL: the browser's form.
+type Returned = Arc<Mutex<Option<String>>>;
+
+/// The shop: `GET /checkout` answers the page a merchant renders for a 3-D Secure redirect
+/// (the page `checkout` holds once the payment answered); `POST /return` keeps the
+/// browser's form and thanks it.
+async fn shop(checkout: Arc<Mutex<String>>, returned: Returned) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let (head, body) = read_request(&mut stream).await;
+            let page = if head.starts_with("POST /return") {
+                *returned.lock().unwrap() = Some(body);
+                "<!doctype html><title>Thanks</title><p id=\"thanks\">Thank you.</p>".to_owned()
+            } else {
+                checkout.lock().unwrap().clone()
+            };
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html;charset=UTF-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+                page.len()
+            );
+            let _ = stream.write_all(answer.as_bytes()).await;
+        }
+    });
+    format!("http://{address}")
+}
+
+/// The page a merchant renders for a redirect: a form posting its parameters to its URL,
+/// submitted on load. (The values are the sandbox's: digits and a URL of the test's.)
+fn checkout_page(url: &str, parameters: &[(String, String)]) -> String {
+    let inputs: String = parameters
+        .iter()
+        .map(|(name, value)| format!("<input type=\"hidden\" name=\"{name}\" value=\"{value}\">"))
+        .collect();
+    format!(
+        "<!doctype html><title>Checkout</title><body onload=\"document.forms[0].submit()\"><form method=\"post\" action=\"{url}\">{inputs}</form></body>"
+    )
+}
+
+/// A request's head and body (by `Content-Length`).
+async fn read_request(stream: &mut tokio::net::TcpStream) -> (String, String) {
+    let mut received = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let read = stream.read(&mut chunk).await.unwrap_or(0);
+        received.extend_from_slice(&chunk[..read]);
+        let text = String::from_utf8_lossy(&received).into_owned();
+        if let Some(end) = text.find("\r\n\r\n") {
+            let length = text[..end]
+                .lines()
+                .find_map(|line| {
+                    let (name, value) = line.split_once(':')?;
+                    name.eq_ignore_ascii_case("content-length")
+                        .then(|| value.trim().parse::<usize>().ok())?
+                })
+                .unwrap_or(0);
+            if received.len() >= end + 4 + length || read == 0 {
+                return (text[..end].to_owned(), text[end + 4..].to_owned());
+            }
+        }
+        if read == 0 {
+            return (text, String::new());
+        }
+    }
+}
+
+/// Starts chromium-driver on a free port and waits until it answers.
+async fn driver() -> (Driver, String) {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new("chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver: install Debian's chromium-driver (cargo xtask ci does)");
+    let driver = Driver(child);
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            return (driver, format!("http://127.0.0.1:{port}"));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("chromedriver did not start");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Debian's chromium and chromium-driver; cargo xtask ci installs them and runs it"]
+async fn a_browser_approves_on_the_3ds_page_and_returns_to_the_shop_with_fields_that_verify() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let client = client_for(&sandbox).build().unwrap();
+    let key = sandbox
+        .config()
+        .merchant(DEFAULT_MERCHANT_ID)
+        .unwrap()
+        .secure_key
+        .clone();
+    let checkout = Arc::new(Mutex::new(String::new()));
+    let returned = Returned::default();
+    let shop = shop(Arc::clone(&checkout), Arc::clone(&returned)).await;
+
+    let payment = Payment::new(
+        order_id(),
+        "50.00".parse::<Amount>().unwrap(),
+        "EUR".parse().unwrap(),
+        card(cards::THREE_D_SECURE),
+    )
+    .merchant_redirect_url(format!("{shop}/return"));
+    let waiting = client.pay(&payment).await.unwrap();
+    let PaymentStatus::ThreeDSecure {
+        redirect: Some(redirect),
+    } = &waiting.status
+    else {
+        panic!("a 3-D Secure redirect: {waiting:?}");
+    };
+    let parameters: Vec<(String, String)> = redirect
+        .parameters
+        .iter()
+        .map(|parameter| (parameter.name.clone(), parameter.value.clone()))
+        .collect();
+    *checkout.lock().unwrap() = checkout_page(&redirect.url, &parameters);
+
+    let (_driver, driver_url) = driver().await;
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": "/usr/bin/chromium",
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+        }),
+    );
+    let browser = ClientBuilder::new(HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&driver_url)
+        .await
+        .unwrap();
+
+    // The shop's checkout sends the browser on to the sandbox's challenge.
+    browser.goto(&format!("{shop}/checkout")).await.unwrap();
+    let approve = browser
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Id("approve"))
+        .await
+        .unwrap();
+    approve.click().await.unwrap();
+    // The page sends the browser back to the shop, which thanks it.
+    browser
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Id("thanks"))
+        .await
+        .unwrap();
+    let landed = browser.current_url().await.unwrap();
+    browser.close().await.unwrap();
+    assert_eq!(landed.as_str(), format!("{shop}/return"));
+
+    let form = returned
+        .lock()
+        .unwrap()
+        .clone()
+        .expect("the browser's form");
+    let verified = Notification::from_form(form.as_bytes())
+        .unwrap()
+        .verify(&key)
+        .unwrap();
+    assert_eq!(verified.payment_id, waiting.payment_id);
+    assert_eq!(verified.status, PaymentStatus::Approved);
+    assert_eq!(verified.amount.raw(), "50.00");
+}
