@@ -16,7 +16,10 @@
 //! - the checksum has no nonce, so a replay looks like the gateway's own repeat:
 //!   [`DuplicateFilter`] remembers what a handler has seen.
 //!
-//! Pure: no I/O, usable from any web framework.
+//! Pure: no I/O, usable from any web framework. Whole endpoints, each with a test, are the
+//! `paytoken` crate's examples: a plain hyper service (`examples/notifications_hyper.rs`)
+//! and an axum handler (`examples/notifications_axum.rs`). `paytoken listen` (the command)
+//! receives, verifies and prints them, and the sandbox sends them.
 //!
 //! ```
 //! use paytoken_checksum::{SecureKey, rules};
