@@ -24,8 +24,9 @@
 //! script of steps, told once. Its only other public item is [`main`], the command itself.
 //!
 //! ```no_run
-//! # async fn example(client: paytoken::Client, fetch: paytoken::ops::auth_token::FetchAuthToken) {
-//! let run = paytoken_cli::life_cycle::run(&client, fetch).await;
+//! # async fn example(client: paytoken::Client, fetch: paytoken::ops::auth_token::FetchAuthToken, key: paytoken::SecureKey) {
+//! // With the merchant's secure key, the script ends with 3-D Secure and its notification.
+//! let run = paytoken_cli::life_cycle::run(&client, fetch, Some(key)).await;
 //! assert!(run.all_ok(), "{:?}", run.steps);
 //! # }
 //! ```
