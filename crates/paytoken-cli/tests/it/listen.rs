@@ -324,3 +324,59 @@ async fn listen_needs_the_secure_key() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("PAYTOKEN_SECURE_KEY"), "{}", run.stderr);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_served_sandbox_settles_pending_payments_when_told() {
+    let bad = crate::common::paytoken(&["sandbox", "--settle-pending-after", "soon"], &[]).await;
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("--settle-pending-after"),
+        "{}",
+        bad.stderr
+    );
+
+    let (mut child, first) =
+        crate::common::sandbox_process(&["--addr", "127.0.0.1:0", "--settle-pending-after", "0s"])
+            .await;
+    let announced: Value = serde_json::from_str(&first).unwrap();
+    let text = |name: &str| announced[name].as_str().unwrap().to_owned();
+    let merchant = |args: &[&str]| {
+        let mut line = vec![
+            "--json".to_owned(),
+            "--base-url".to_owned(),
+            text("baseUrl"),
+            "--member-id".to_owned(),
+            text("memberId"),
+            "--partner-id".to_owned(),
+            text("partnerId"),
+            "--username".to_owned(),
+            text("username"),
+        ];
+        line.extend(args.iter().map(|arg| (*arg).to_owned()));
+        line
+    };
+    let key = text("secureKey");
+    let env = [("PAYTOKEN_SECURE_KEY", key.as_str())];
+    let mut pay = vec![
+        "pay",
+        "--amount",
+        "5.00",
+        "--currency",
+        "EUR",
+        "--merchant-transaction-id",
+        "pending-settles",
+    ];
+    pay.extend(card_flags(cards::PENDING));
+    let line = merchant(&pay);
+    let line: Vec<&str> = line.iter().map(String::as_str).collect();
+    let paid = crate::common::paytoken(&line, &env).await;
+    assert_eq!(paid.code, 5, "pending at first: {}", paid.stdout);
+    let payment_id = paid.json()["paymentId"].as_str().unwrap().to_owned();
+    let line = merchant(&["inquiry", &payment_id]);
+    let line: Vec<&str> = line.iter().map(String::as_str).collect();
+    let found = crate::common::paytoken(&line, &env).await;
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert_eq!(found.code, 0, "approved since: {}", found.stdout);
+    assert_eq!(found.json()["outcome"], "approved");
+}
