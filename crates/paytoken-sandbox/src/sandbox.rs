@@ -337,7 +337,8 @@ impl Sandbox {
     }
 
     /// Stops accepting connections, lets open ones finish for up to two seconds, then
-    /// closes the rest.
+    /// closes the rest. Notifications still being delivered stop at once (their attempts
+    /// so far stay in [`notifications`](Self::notifications)).
     pub async fn shutdown(mut self) {
         self.dispatching.abort();
         let _ = self.shutdown.send(true);
