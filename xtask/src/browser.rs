@@ -13,11 +13,13 @@ const PACKAGES: &[&str] = &["chromium", "chromium-driver"];
 /// Installs the browser where missing, then runs the ignored browser test.
 pub(crate) fn run() -> Result<(), String> {
     ensure_browser()?;
+    // `--workspace`, as the test run before it: the same features, so nothing is built
+    // again (`-p tests` alone unifies features differently and rebuilds for a minute).
+    // The filter leaves every other `it` binary with nothing to run.
     cargo(
         &[
             "test",
-            "-p",
-            "tests",
+            "--workspace",
             "--test",
             "it",
             "--locked",
