@@ -130,7 +130,7 @@ pub use sandbox::{
 };
 #[cfg(feature = "tls")]
 pub use tls::TlsIdentity;
-pub use tokens::AUTH_TOKEN_LIFETIME_SECONDS;
+pub use tokens::AUTH_TOKEN_LIFETIME;
 
 /// The crate's README, whose example is compiled and run with the doc tests.
 #[cfg(doctest)]

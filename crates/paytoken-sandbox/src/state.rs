@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use paytoken_types::Amount;
+use paytoken_types::{Amount, TransactionState, TransactionStatus};
 
 use crate::cards::Behaviour;
 use crate::codes::{self, Code};
@@ -91,13 +91,13 @@ impl Status {
         }
     }
 
-    /// `transactionStatus`.
-    pub(crate) const fn letter(self) -> &'static str {
+    /// `transactionStatus`, the types crate's value: its wire text is written there once.
+    pub(crate) const fn short(self) -> TransactionStatus {
         match self {
-            Self::Approved => "Y",
-            Self::Pending => "P",
-            Self::ThreeDSecure => "3D",
-            Self::Declined { .. } => "N",
+            Self::Approved => TransactionStatus::Approved,
+            Self::Pending => TransactionStatus::Pending,
+            Self::ThreeDSecure => TransactionStatus::ThreeDSecure,
+            Self::Declined { .. } => TransactionStatus::Declined,
         }
     }
 
@@ -112,13 +112,13 @@ impl Status {
     }
 
     /// The long status an inquiry shows (`status`), for a payment of `payment_type`.
-    pub(crate) fn long(self, payment_type: &str) -> &'static str {
+    pub(crate) fn long(self, payment_type: &str) -> TransactionState {
         match self {
-            Self::Approved if payment_type == "PA" => "authsuccessful",
-            Self::Approved => "capturesuccess",
-            Self::Pending => "authstarted",
-            Self::ThreeDSecure => "begun",
-            Self::Declined { .. } => "authfailed",
+            Self::Approved if payment_type == "PA" => TransactionState::AuthSuccessful,
+            Self::Approved => TransactionState::CaptureSuccess,
+            Self::Pending => TransactionState::AuthStarted,
+            Self::ThreeDSecure => TransactionState::Begun,
+            Self::Declined { .. } => TransactionState::AuthFailed,
         }
     }
 
@@ -190,21 +190,21 @@ impl Payment {
     }
 
     /// The long status an inquiry shows (`status`), moves included.
-    pub(crate) fn long_status(&self) -> &'static str {
+    pub(crate) fn long_status(&self) -> TransactionState {
         let moves = &self.moves;
         if self.status != Status::Approved {
             return self.status.long(&self.payment_type);
         }
         if moves.cancelled {
-            "cancelled"
+            TransactionState::Cancelled
         } else if moves.refunded != Amount::ZERO && moves.refunded >= self.taken() {
-            "reversed"
+            TransactionState::Reversed
         } else if moves.refunded != Amount::ZERO {
-            "markedforreversal"
+            TransactionState::MarkedForReversal
         } else if self.payment_type == "PA" && moves.captured.is_none() {
-            "authsuccessful"
+            TransactionState::AuthSuccessful
         } else {
-            "capturesuccess"
+            TransactionState::CaptureSuccess
         }
     }
 }

@@ -5,8 +5,9 @@
 use crate::entropy;
 use crate::state::{IssuedToken, Principal, State};
 
-/// How long a token lives, as on the real gateway.
-pub const AUTH_TOKEN_LIFETIME_SECONDS: i64 = 3600;
+/// How long a token lives: the interface's one hour, the constant the client's token life
+/// cycle uses too.
+pub use paytoken_protocol::TOKEN_LIFETIME as AUTH_TOKEN_LIFETIME;
 
 /// `{"alg":"HS256","typ":"JWT"}` in base64url: the header every token carries.
 const HEADER: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9";
@@ -14,7 +15,9 @@ const HEADER: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9";
 /// Issues a token for `principal` at `now`, forgetting tokens that expired.
 pub(crate) fn issue(state: &mut State, principal: Principal, subject: &str, now: i64) -> String {
     state.tokens.retain(|_, issued| issued.expires_at > now);
-    let expires_at = now.saturating_add(AUTH_TOKEN_LIFETIME_SECONDS);
+    // An hour always fits; the saturation only guards the arithmetic.
+    let lifetime = i64::try_from(AUTH_TOKEN_LIFETIME.as_secs()).unwrap_or(i64::MAX);
+    let expires_at = now.saturating_add(lifetime);
     let payload = format!(r#"{{"sub":"{subject}","iat":{now},"exp":{expires_at}}}"#);
     let mut token = String::with_capacity(160);
     token.push_str(HEADER);

@@ -45,8 +45,8 @@ impl Message {
                     "merchantTransactionId",
                     payment.merchant_transaction_id.as_deref(),
                 )
-                .field("transactionStatus", payment.status.letter())
-                .field("status", payment.long_status())
+                .field("transactionStatus", payment.status.short().as_str())
+                .field("status", payment.long_status().as_str())
                 .code(payment.status.code())
                 .optional("remark", payment.status.remark());
             if let Some(card) = &payment.card {
@@ -89,8 +89,11 @@ pub(crate) fn browser_return_fields(
         fields.push(("merchantTransactionId", order.clone()));
     }
     fields.extend([
-        ("transactionStatus", payment.status.letter().to_owned()),
-        ("status", payment.long_status().to_owned()),
+        (
+            "transactionStatus",
+            payment.status.short().as_str().to_owned(),
+        ),
+        ("status", payment.long_status().as_str().to_owned()),
         ("result.code", code.code.to_owned()),
         ("result.description", code.description.to_owned()),
     ]);
@@ -109,6 +112,7 @@ pub(crate) fn browser_return_fields(
 /// is checked against an independent signer.
 fn signature(payment: &Payment, key: &SecureKey) -> String {
     let amount = payment.amount.to_wire();
+    let short = payment.status.short();
     let mut md5 = Md5::new();
     for part in [
         payment.payment_id.as_str(),
@@ -117,7 +121,7 @@ fn signature(payment: &Payment, key: &SecureKey) -> String {
             .as_deref()
             .unwrap_or_default(),
         amount.as_str(),
-        payment.status.letter(),
+        short.as_str(),
     ] {
         md5.update(part.as_bytes());
         md5.update(b"|");

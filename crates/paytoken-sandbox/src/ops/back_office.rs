@@ -168,6 +168,6 @@ fn render(
                 "transactionStatus",
                 if movement == Move::Cancel { "C" } else { "Y" },
             )
-            .field("status", payment.long_status());
+            .field("status", payment.long_status().as_str());
     })
 }

@@ -75,9 +75,9 @@ pub(super) fn render(
                 payment.merchant_transaction_id.as_deref(),
             )
             .optional("remark", payment.status.remark())
-            .field("transactionStatus", payment.status.letter());
+            .field("transactionStatus", payment.status.short().as_str());
         if view == View::Inquiry {
-            answer.field("status", payment.long_status());
+            answer.field("status", payment.long_status().as_str());
             // The sandbox's own extension, which no client may rely on: what the back
             // office has moved (README, "The back office").
             let captured = payment.moves.captured.map(Amount::to_wire);
