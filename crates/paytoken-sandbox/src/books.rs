@@ -32,8 +32,8 @@ pub(crate) fn of(state: &State) -> Vec<PaymentBooks> {
         .payments
         .iter()
         .map(|payment| PaymentBooks {
-            payment_id: payment.payment_id.clone(),
-            payment_type: payment.payment_type.clone(),
+            payment_id: payment.payment_id.to_string(),
+            payment_type: payment.payment_type.to_string(),
             approved: payment.status == crate::state::Status::Approved,
             amount: payment.amount,
             captured: payment.moves.captured,

@@ -5,6 +5,7 @@
 //! values nobody outside the process can predict. That is all a sandbox needs for auth
 //! tokens and registration ids; it is not key material.
 
+use paytoken_types::RegistrationId;
 use std::hash::{BuildHasher, Hasher, RandomState};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -18,8 +19,11 @@ pub(crate) fn random_u64() -> u64 {
 }
 
 /// 32 lowercase hex digits: the shape of the gateway's registration ids.
-pub(crate) fn registration_id() -> String {
-    format!("{:016x}{:016x}", random_u64(), random_u64())
+pub(crate) fn registration_id() -> RegistrationId {
+    let hex = format!("{:016x}{:016x}", random_u64(), random_u64());
+    // Invariant: 32 hexadecimal digits are always a registration id (alphanumeric, 32 long).
+    #[expect(clippy::expect_used, reason = "32 hex digits are always an id")]
+    RegistrationId::new(&hex).expect("32 hex digits are a registration id")
 }
 
 /// 16 unpredictable bytes.
@@ -39,8 +43,8 @@ mod tests {
     fn registration_ids_are_32_hex_digits_and_differ() {
         let first = registration_id();
         let second = registration_id();
-        assert_eq!(first.len(), 32);
-        assert!(first.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_eq!(first.as_str().len(), 32);
+        assert!(first.as_str().bytes().all(|b| b.is_ascii_hexdigit()));
         assert_ne!(first, second);
     }
 }

@@ -207,7 +207,7 @@ impl Gateway {
             }
             answer
                 .result("result", &problems.code(), &problems.description())
-                .field("timestamp", &self.now_text());
+                .field("timestamp", self.now_text());
         }))
     }
 

@@ -72,15 +72,15 @@ pub(crate) fn record_payment(state: &mut State, payment: &Payment, now: i64) {
     }
     let order_id = payment
         .merchant_transaction_id
-        .clone()
-        .unwrap_or_else(|| payment.payment_id.clone());
+        .as_ref()
+        .map_or_else(|| payment.payment_id.to_string(), ToString::to_string);
     push(
         state,
         Invoice {
             owner: payment.owner,
             system_invoice_id: format!("INV-{}", payment.payment_id),
             amount: payment.amount,
-            currency: payment.currency.clone(),
+            currency: payment.currency.to_string(),
             created: String::new(),
             unix_seconds: now,
             status: "processed",
@@ -146,7 +146,7 @@ fn write_core(entry: &mut Object<'_>, invoice: &Invoice) {
         .field("systemInvoiceId", &invoice.system_invoice_id)
         .field(
             "transactionUrl",
-            &format!(
+            format!(
                 "https://sandbox.paytoken.invalid/invoice/{}",
                 invoice.system_invoice_id
             ),
@@ -167,7 +167,7 @@ fn write_order(entry: &mut Object<'_>, invoice: &Invoice) {
         .field("orderId", &invoice.order_id)
         .field("orderDescription", &invoice.order_description)
         .field("trackingid", &invoice.system_invoice_id)
-        .field("dtstamp", &invoice.unix_seconds.to_string());
+        .field("dtstamp", invoice.unix_seconds.to_string());
 }
 
 /// The documentation's irregular map: position keys with stray spaces, and the customer and

@@ -35,15 +35,15 @@ impl Object<'_> {
         self.out.push(':');
     }
 
-    /// `"key": "value"`.
-    pub(crate) fn field(&mut self, key: &str, value: &str) -> &mut Self {
+    /// `"key": "value"`, for any text: `&str`, an id, a currency, a status.
+    pub(crate) fn field(&mut self, key: &str, value: impl AsRef<str>) -> &mut Self {
         self.key(key);
-        write_string(self.out, value);
+        write_string(self.out, value.as_ref());
         self
     }
 
     /// The field when there is a value; null fields are left out, as the gateway does.
-    pub(crate) fn optional(&mut self, key: &str, value: Option<&str>) -> &mut Self {
+    pub(crate) fn optional(&mut self, key: &str, value: Option<impl AsRef<str>>) -> &mut Self {
         if let Some(value) = value {
             self.field(key, value);
         }

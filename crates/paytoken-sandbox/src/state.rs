@@ -2,8 +2,13 @@
 //! invoices, each with the member or partner that owns it.
 
 use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
 
-use paytoken_types::{Amount, TransactionState, TransactionStatus};
+use paytoken_types::{
+    Amount, Currency, CustomerId, MerchantTransactionId, PaymentBrand, PaymentId, PaymentMode,
+    PaymentType, RegistrationId, TransactionState, TransactionStatus,
+};
 
 use crate::cards::Behaviour;
 use crate::codes::{self, Code};
@@ -58,9 +63,9 @@ pub(crate) enum Instrument {
 /// A token.
 #[derive(Debug, Clone)]
 pub(crate) struct Registration {
-    pub(crate) id: String,
+    pub(crate) id: RegistrationId,
     pub(crate) owner: Principal,
-    pub(crate) customer_id: Option<String>,
+    pub(crate) customer_id: Option<CustomerId>,
     pub(crate) instrument: Instrument,
     pub(crate) active: bool,
     /// An `INITIAL` payment was approved, so `REPEATED` ones may follow.
@@ -112,9 +117,11 @@ impl Status {
     }
 
     /// The long status an inquiry shows (`status`), for a payment of `payment_type`.
-    pub(crate) fn long(self, payment_type: &str) -> TransactionState {
+    pub(crate) fn long(self, payment_type: &PaymentType) -> TransactionState {
         match self {
-            Self::Approved if payment_type == "PA" => TransactionState::AuthSuccessful,
+            Self::Approved if *payment_type == PaymentType::PreAuthorization => {
+                TransactionState::AuthSuccessful
+            }
             Self::Approved => TransactionState::CaptureSuccess,
             Self::Pending => TransactionState::AuthStarted,
             Self::ThreeDSecure => TransactionState::Begun,
@@ -133,16 +140,16 @@ impl Status {
 /// A payment the gateway created: approved, pending, waiting for 3-D Secure, or declined.
 #[derive(Debug, Clone)]
 pub(crate) struct Payment {
-    pub(crate) payment_id: String,
+    pub(crate) payment_id: PaymentId,
     pub(crate) owner: Principal,
-    pub(crate) merchant_transaction_id: Option<String>,
-    pub(crate) payment_type: String,
-    pub(crate) brand: Option<String>,
-    pub(crate) mode: Option<String>,
+    pub(crate) merchant_transaction_id: Option<MerchantTransactionId>,
+    pub(crate) payment_type: PaymentType,
+    pub(crate) brand: Option<PaymentBrand>,
+    pub(crate) mode: Option<PaymentMode>,
     pub(crate) amount: Amount,
-    pub(crate) currency: String,
+    pub(crate) currency: Currency,
     pub(crate) status: Status,
-    pub(crate) registration_id: Option<String>,
+    pub(crate) registration_id: Option<RegistrationId>,
     pub(crate) card: Option<StoredCard>,
     pub(crate) descriptor: Option<String>,
     pub(crate) redirect_back: Option<String>,
@@ -177,13 +184,15 @@ pub(crate) struct Moves {
 impl Payment {
     /// Whether it is an approved pre-authorisation.
     pub(crate) fn is_authorisation(&self) -> bool {
-        self.payment_type == "PA" && self.status == Status::Approved
+        self.payment_type == PaymentType::PreAuthorization && self.status == Status::Approved
     }
 
     /// What was taken and may be refunded: a `DB`'s amount, a `PA`'s capture.
     pub(crate) fn taken(&self) -> Amount {
-        match (self.status, self.payment_type.as_str()) {
-            (Status::Approved, "PA") => self.moves.captured.unwrap_or(Amount::ZERO),
+        match (self.status, &self.payment_type) {
+            (Status::Approved, PaymentType::PreAuthorization) => {
+                self.moves.captured.unwrap_or(Amount::ZERO)
+            }
             (Status::Approved, _) => self.amount,
             _ => Amount::ZERO,
         }
@@ -201,7 +210,7 @@ impl Payment {
             TransactionState::Reversed
         } else if moves.refunded != Amount::ZERO {
             TransactionState::MarkedForReversal
-        } else if self.payment_type == "PA" && moves.captured.is_none() {
+        } else if self.payment_type == PaymentType::PreAuthorization && moves.captured.is_none() {
             TransactionState::AuthSuccessful
         } else {
             TransactionState::CaptureSuccess
@@ -235,14 +244,14 @@ const FIRST_CUSTOMER_ID: u64 = 1_250;
 #[derive(Debug, Default)]
 pub(crate) struct State {
     pub(crate) tokens: HashMap<String, IssuedToken>,
-    pub(crate) customers: HashMap<String, Principal>,
+    pub(crate) customers: HashMap<CustomerId, Principal>,
     customers_issued: u64,
-    pub(crate) registrations: HashMap<String, Registration>,
+    pub(crate) registrations: HashMap<RegistrationId, Registration>,
     /// Registration ids in the order they were made, for listing.
-    pub(crate) registration_order: Vec<String>,
+    pub(crate) registration_order: Vec<RegistrationId>,
     pub(crate) payments: Vec<Payment>,
     /// `(owner, merchantTransactionId)` to an index of `payments`.
-    pub(crate) transaction_ids: HashMap<(Principal, String), usize>,
+    pub(crate) transaction_ids: HashMap<(Principal, MerchantTransactionId), usize>,
     pub(crate) invoices: Vec<Invoice>,
     /// Pending payments that settle by themselves: when each was made (seconds on the
     /// sandbox's clock) and its index in `payments`.
@@ -250,16 +259,16 @@ pub(crate) struct State {
 }
 
 impl State {
-    pub(crate) fn next_customer_id(&mut self) -> String {
+    pub(crate) fn next_customer_id(&mut self) -> CustomerId {
         let id = FIRST_CUSTOMER_ID + self.customers_issued;
         self.customers_issued += 1;
-        id.to_string()
+        numbered(id)
     }
 
-    pub(crate) fn next_payment_id(&self) -> String {
+    pub(crate) fn next_payment_id(&self) -> PaymentId {
         // A usize always fits in a u64 on the targets Rust supports.
         let issued = u64::try_from(self.payments.len()).unwrap_or(u64::MAX);
-        FIRST_PAYMENT_ID.saturating_add(issued).to_string()
+        numbered(FIRST_PAYMENT_ID.saturating_add(issued))
     }
 
     /// The index in `payments` of the payment with this id.
@@ -282,15 +291,29 @@ impl State {
     }
 
     pub(crate) fn insert_registration(&mut self, registration: Registration) {
-        self.registration_order.push(registration.id.clone());
-        self.registrations
-            .insert(registration.id.clone(), registration);
+        self.registration_order.push(registration.id);
+        self.registrations.insert(registration.id, registration);
     }
 
     /// Whether `caller` knows this customer id.
     pub(crate) fn customer_visible(&self, caller: Principal, customer_id: &str) -> bool {
-        self.customers
-            .get(customer_id)
+        CustomerId::new(customer_id)
+            .ok()
+            .and_then(|id| self.customers.get(&id))
             .is_some_and(|owner| caller.can_see(*owner))
     }
+}
+
+/// The id of a number: a customer's or a payment's.
+fn numbered<Id: FromStr>(number: u64) -> Id
+where
+    Id::Err: fmt::Debug,
+{
+    // Invariant: the decimal digits of a u64 (at most 20) are always an id, which takes up
+    // to 32 letters and digits.
+    #[expect(clippy::expect_used, reason = "a u64's digits are always an id")]
+    number
+        .to_string()
+        .parse()
+        .expect("a u64's digits are an id")
 }

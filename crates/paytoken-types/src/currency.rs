@@ -63,6 +63,12 @@ impl fmt::Display for Currency {
     }
 }
 
+impl AsRef<str> for Currency {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
 impl FromStr for Currency {
     type Err = Error;
     fn from_str(code: &str) -> Result<Self, Error> {

@@ -64,6 +64,12 @@ macro_rules! open_enum {
             }
         }
 
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                self.as_str()
+            }
+        }
+
         impl FromStr for $name {
             type Err = Infallible;
             fn from_str(text: &str) -> Result<Self, Infallible> {

@@ -3,6 +3,7 @@
 
 use md5::{Digest, Md5};
 use paytoken_checksum::{Checksum, SecureKey};
+use paytoken_types::MerchantTransactionId;
 
 use crate::faults::NotificationFault;
 use crate::json;
@@ -35,15 +36,15 @@ impl Message {
         let amount = payment.amount.to_wire();
         let body = json::object(|object| {
             object
-                .field("paymentId", &payment.payment_id)
+                .field("paymentId", payment.payment_id)
                 .field("paymentType", &payment.payment_type)
-                .optional("paymentBrand", payment.brand.as_deref())
-                .optional("paymentMode", payment.mode.as_deref())
+                .optional("paymentBrand", payment.brand.as_ref())
+                .optional("paymentMode", payment.mode.as_ref())
                 .field("amount", amount.as_str())
-                .field("currency", &payment.currency)
+                .field("currency", payment.currency)
                 .optional(
                     "merchantTransactionId",
-                    payment.merchant_transaction_id.as_deref(),
+                    payment.merchant_transaction_id.as_ref(),
                 )
                 .field("transactionStatus", payment.status.short().as_str())
                 .field("status", payment.long_status().as_str())
@@ -62,7 +63,7 @@ impl Message {
             object.field("timestamp", now).field("checksum", &checksum);
         });
         Self {
-            payment_id: payment.payment_id.clone(),
+            payment_id: payment.payment_id.to_string(),
             url: url.to_owned(),
             body,
             fault,
@@ -80,13 +81,13 @@ pub(crate) fn browser_return_fields(
 ) -> Vec<(&'static str, String)> {
     let code = payment.status.code();
     let mut fields = vec![
-        ("paymentId", payment.payment_id.clone()),
-        ("paymentType", payment.payment_type.clone()),
+        ("paymentId", payment.payment_id.to_string()),
+        ("paymentType", payment.payment_type.to_string()),
         ("amount", payment.amount.to_wire().as_str().to_owned()),
-        ("currency", payment.currency.clone()),
+        ("currency", payment.currency.to_string()),
     ];
     if let Some(order) = &payment.merchant_transaction_id {
-        fields.push(("merchantTransactionId", order.clone()));
+        fields.push(("merchantTransactionId", order.to_string()));
     }
     fields.extend([
         (
@@ -118,8 +119,8 @@ fn signature(payment: &Payment, key: &SecureKey) -> String {
         payment.payment_id.as_str(),
         payment
             .merchant_transaction_id
-            .as_deref()
-            .unwrap_or_default(),
+            .as_ref()
+            .map_or("", MerchantTransactionId::as_str),
         amount.as_str(),
         short.as_str(),
     ] {

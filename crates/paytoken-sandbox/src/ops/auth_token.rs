@@ -117,7 +117,7 @@ pub(super) fn regenerate(
                 codes::TOKEN_REGENERATED.code,
                 codes::TOKEN_REGENERATED.description,
             )
-            .field("timestamp", &gateway.now_text())
+            .field("timestamp", gateway.now_text())
             .field("AuthToken", &token);
     })))
 }
@@ -135,7 +135,7 @@ fn granted(
             .field("partnerId", partner_id)
             .optional("memberId", member_id)
             .code(codes::TOKEN_GENERATED)
-            .field("timestamp", &gateway.now_text())
+            .field("timestamp", gateway.now_text())
             .optional("LoginName", login_name)
             .field("AuthToken", token);
     }))

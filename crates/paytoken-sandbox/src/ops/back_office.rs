@@ -83,7 +83,9 @@ pub(super) fn handle(
         .filter(|payment| caller.principal.can_see(payment.owner))
         .ok_or(codes::NO_RECORD)?;
     if let Some((_, currency)) = amount
-        && !currency.as_str().eq_ignore_ascii_case(&payment.currency)
+        && !currency
+            .as_str()
+            .eq_ignore_ascii_case(payment.currency.as_str())
     {
         return Err(codes::CURRENCY_MISMATCH.into());
     }
@@ -153,16 +155,16 @@ fn render(
     let amount = amount.map(Amount::to_wire);
     json::object(|answer| {
         answer
-            .field("paymentId", &payment.payment_id)
+            .field("paymentId", payment.payment_id)
             .field(caller.id_key, caller.id)
             .field("paymentType", movement.payment_type())
             .optional("amount", amount.as_ref().map(|amount| amount.as_str()))
-            .field("currency", &payment.currency)
+            .field("currency", payment.currency)
             .code(code)
             .field("timestamp", now)
             .optional(
                 "merchantTransactionId",
-                payment.merchant_transaction_id.as_deref(),
+                payment.merchant_transaction_id.as_ref(),
             )
             .field(
                 "transactionStatus",

@@ -4,6 +4,8 @@
 //! (sic), which clients read as an empty list; its code there is not public, so the
 //! sandbox's, `30025`, is its own.
 
+use paytoken_types::CustomerId;
+
 use crate::codes;
 use crate::exchange::{Answer, Call};
 use crate::gateway::Gateway;
@@ -29,7 +31,8 @@ pub(super) fn handle(
         .filter_map(|id| state.registrations.get(id))
         .filter(|registration| caller.principal.can_see(registration.owner))
         .filter(|registration| {
-            customer_id.is_none() || registration.customer_id.as_deref() == customer_id
+            customer_id.is_none()
+                || registration.customer_id.as_ref().map(CustomerId::as_str) == customer_id
         });
     for registration in listed {
         match registration.instrument {
@@ -63,7 +66,7 @@ pub(super) fn handle(
 }
 
 fn write_entry(entry: &mut json::Object<'_>, registration: &Registration) {
-    entry.field("registrationId", &registration.id).field(
+    entry.field("registrationId", registration.id).field(
         "registrationStatus",
         if registration.active { "Y" } else { "N" },
     );
@@ -80,5 +83,5 @@ fn write_entry(entry: &mut json::Object<'_>, registration: &Registration) {
             entry.field("iban", masked_iban).field("bic", bic);
         }
     }
-    entry.optional("customerId", registration.customer_id.as_deref());
+    entry.optional("customerId", registration.customer_id.as_ref());
 }

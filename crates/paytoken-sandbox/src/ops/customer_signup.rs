@@ -31,14 +31,12 @@ pub(super) fn handle(
     );
     problems.into_result()?;
     let customer_id = state.next_customer_id();
-    state
-        .customers
-        .insert(customer_id.clone(), caller.principal);
+    state.customers.insert(customer_id, caller.principal);
     Ok(Answer::json(json::object(|answer| {
         answer
             .field(caller.id_key, caller.id)
-            .field("customerId", &customer_id)
+            .field("customerId", customer_id)
             .code(codes::CARDHOLDER_REGISTERED)
-            .field("timestamp", &gateway.now_text());
+            .field("timestamp", gateway.now_text());
     })))
 }

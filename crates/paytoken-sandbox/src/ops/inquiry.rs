@@ -27,7 +27,10 @@ pub(super) fn handle(
     let index = match form.get(fields::ID_TYPE.as_str()) {
         None | Some("PID") => state.payment_index(id),
         Some("MID") => state.payments.iter().position(|payment| {
-            payment.merchant_transaction_id.as_deref() == Some(id)
+            payment
+                .merchant_transaction_id
+                .as_ref()
+                .is_some_and(|order| order.as_str() == id)
                 && caller.principal.can_see(payment.owner)
         }),
         Some(_) => return Err(Problem::invalid(fields::ID_TYPE.as_str()).into()),

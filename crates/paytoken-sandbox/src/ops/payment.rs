@@ -2,7 +2,9 @@
 //! `createRegistration=true`.
 
 use paytoken_protocol::fields;
-use paytoken_types::{Amount, Currency, MerchantTransactionId};
+use paytoken_types::{
+    Amount, Currency, CustomerId, MerchantTransactionId, PaymentBrand, PaymentMode, PaymentType,
+};
 
 use super::{card_input, transaction, urls};
 use crate::codes;
@@ -70,9 +72,10 @@ pub(super) fn handle(
     let registration_id = (store && !matches!(status, Status::Declined { .. })).then(|| {
         let id = entropy::registration_id();
         state.insert_registration(Registration {
-            id: id.clone(),
+            id,
             owner: caller.principal,
-            customer_id: customer_id.map(str::to_owned),
+            // Checked above: only a customer the caller knows gets here.
+            customer_id: customer_id.and_then(|id| CustomerId::new(id).ok()),
             instrument: Instrument::Card(card.clone()),
             active: true,
             recurring: initial && status == Status::Approved,
@@ -82,12 +85,13 @@ pub(super) fn handle(
     let payment = Payment {
         payment_id: state.next_payment_id(),
         owner: caller.principal,
-        merchant_transaction_id: Some(transaction_id.to_owned()),
-        payment_type: payment_type.to_owned(),
-        brand: brand.map(str::to_owned),
-        mode: mode.map(str::to_owned),
+        // Checked above: an id that is not one was refused.
+        merchant_transaction_id: MerchantTransactionId::new(transaction_id).ok(),
+        payment_type: PaymentType::from_wire(payment_type),
+        brand: brand.map(PaymentBrand::from_wire),
+        mode: mode.map(PaymentMode::from_wire),
         amount,
-        currency: currency.as_str().to_owned(),
+        currency,
         status,
         registration_id,
         card: Some(card.clone()),

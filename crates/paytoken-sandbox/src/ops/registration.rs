@@ -2,7 +2,7 @@
 //! account. The checksum hashes the card number, or the BIC for a bank account.
 
 use paytoken_protocol::fields;
-use paytoken_types::{Bic, Iban};
+use paytoken_types::{Bic, CustomerId, Iban};
 
 use super::card_input;
 use crate::codes;
@@ -63,21 +63,22 @@ pub(super) fn handle(
     };
     let id = entropy::registration_id();
     state.insert_registration(Registration {
-        id: id.clone(),
+        id,
         owner: caller.principal,
-        customer_id: customer_id.map(str::to_owned),
+        // Checked above: only a customer the caller knows gets here.
+        customer_id: customer_id.and_then(|id| CustomerId::new(id).ok()),
         instrument,
         active: true,
         recurring: false,
     });
     Ok(Answer::json(json::object(|answer| {
         answer
-            .field("registrationId", &id)
+            .field("registrationId", id)
             .field(caller.id_key, caller.id)
             .field("paymentBrand", brand)
             .field("paymentMode", mode)
             .code(codes::REGISTRATION_SUCCESSFUL)
-            .field("timestamp", &gateway.now_text());
+            .field("timestamp", gateway.now_text());
     })))
 }
 

@@ -8,7 +8,7 @@
 //! A repeat is never challenged by 3-D Secure, as a `REPEATED` token payment is not.
 
 use paytoken_protocol::fields;
-use paytoken_types::MerchantTransactionId;
+use paytoken_types::{MerchantTransactionId, PaymentType};
 
 use super::payment::{parse_amount, read_currency};
 use super::token_payment::active_registration;
@@ -57,10 +57,9 @@ pub(super) fn handle(
         .ok_or(codes::NO_RECORD)?;
     let registration_id = first
         .registration_id
-        .clone()
         .filter(|_| first.status == Status::Approved)
         .ok_or(codes::NO_INITIAL_PAYMENT)?;
-    let registration = active_registration(state, &caller, &registration_id)?;
+    let registration = active_registration(state, &caller, registration_id.as_str())?;
     if !registration.recurring {
         return Err(codes::NO_INITIAL_PAYMENT.into());
     }
@@ -75,12 +74,13 @@ pub(super) fn handle(
     let payment = Payment {
         payment_id: state.next_payment_id(),
         owner: caller.principal,
-        merchant_transaction_id: transaction_id.map(str::to_owned),
-        payment_type: payment_type.to_owned(),
+        // Checked above: an id that is not one was refused.
+        merchant_transaction_id: transaction_id.and_then(|id| MerchantTransactionId::new(id).ok()),
+        payment_type: PaymentType::from_wire(payment_type),
         brand: None,
         mode: None,
         amount,
-        currency: currency.as_str().to_owned(),
+        currency,
         status: Status::of(behaviour),
         registration_id: Some(registration_id),
         card,

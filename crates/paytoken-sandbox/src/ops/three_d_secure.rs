@@ -89,9 +89,9 @@ fn challenge(payment: &Payment) -> String {
     });
     format!(
         "<p>Payment {id}: {amount} {currency}{card}.</p>\n<p>The sandbox's challenge: approve or decline.</p>\n<form method=\"post\" action=\"{prefix}{id}\">\n<button type=\"submit\" name=\"decision\" value=\"approve\" id=\"approve\">Approve</button>\n<button type=\"submit\" name=\"decision\" value=\"decline\" id=\"decline\">Decline</button>\n</form>",
-        id = escape(&payment.payment_id),
+        id = escape(payment.payment_id.as_str()),
         amount = escape(payment.amount.to_wire().as_str()),
-        currency = escape(&payment.currency),
+        currency = escape(payment.currency.as_str()),
         prefix = THREE_D_SECURE_PREFIX,
     )
 }

@@ -2,7 +2,7 @@
 //! `REPEATED`, with an installment count) or its deletion (`DL`).
 
 use paytoken_protocol::fields;
-use paytoken_types::{Cvv, MerchantTransactionId, RegistrationId};
+use paytoken_types::{Cvv, MerchantTransactionId, PaymentType, RegistrationId};
 
 use super::payment::{parse_amount, read_currency};
 use super::{transaction, urls};
@@ -43,9 +43,9 @@ pub(super) fn active_registration<'s>(
     caller: &Caller<'_>,
     id: &str,
 ) -> Result<&'s mut Registration, Problems> {
-    let registration = state
-        .registrations
-        .get_mut(id)
+    let registration = RegistrationId::new(id)
+        .ok()
+        .and_then(|id| state.registrations.get_mut(&id))
         .filter(|registration| caller.principal.can_see(registration.owner))
         .ok_or(codes::REGISTRATION_NOT_FOUND)?;
     if !registration.active {
@@ -133,20 +133,21 @@ fn pay(
     if recurring == Some("INITIAL") && status == Status::Approved {
         registration.recurring = true;
     }
+    let registration_id = registration.id;
     let payment = Payment {
         payment_id: state.next_payment_id(),
         owner: caller.principal,
-        merchant_transaction_id: transaction_id.map(str::to_owned),
-        payment_type: form
-            .get(fields::PAYMENT_TYPE.as_str())
-            .unwrap_or("DB")
-            .to_owned(),
+        // Checked above: an id that is not one was refused.
+        merchant_transaction_id: transaction_id.and_then(|id| MerchantTransactionId::new(id).ok()),
+        payment_type: PaymentType::from_wire(
+            form.get(fields::PAYMENT_TYPE.as_str()).unwrap_or("DB"),
+        ),
         brand: None,
         mode: None,
         amount,
-        currency: currency.as_str().to_owned(),
+        currency,
         status,
-        registration_id: Some(registration_id.to_owned()),
+        registration_id: Some(registration_id),
         card,
         descriptor: None,
         redirect_back: returns.redirect_back,
@@ -178,6 +179,6 @@ fn delete(
         answer
             .field("registrationId", registration_id)
             .code(codes::REGISTRATION_DELETED)
-            .field("timestamp", &gateway.now_text());
+            .field("timestamp", gateway.now_text());
     })))
 }

@@ -1,7 +1,7 @@
 //! The answer for a payment the gateway created, shared by payments, token payments and
 //! inquiries; and the duplicate check on `merchantTransactionId`.
 
-use paytoken_types::Amount;
+use paytoken_types::{Amount, MerchantTransactionId};
 
 use crate::cards::Behaviour;
 use crate::codes;
@@ -39,7 +39,7 @@ pub(super) fn render(
     if view == View::Repeated {
         return json::object(|answer| {
             answer
-                .field("paymentId", &payment.payment_id)
+                .field("paymentId", payment.payment_id)
                 .field("paymentType", &payment.payment_type)
                 .code(result)
                 .field("timestamp", &payment.timestamp);
@@ -48,14 +48,14 @@ pub(super) fn render(
     let amount = payment.amount.to_wire();
     json::object(|answer| {
         answer
-            .field("paymentId", &payment.payment_id)
+            .field("paymentId", payment.payment_id)
             .field(caller.id_key, caller.id)
-            .optional("registrationId", payment.registration_id.as_deref())
+            .optional("registrationId", payment.registration_id.as_ref())
             .field("paymentType", &payment.payment_type)
-            .optional("paymentBrand", payment.brand.as_deref())
-            .optional("paymentMode", payment.mode.as_deref())
+            .optional("paymentBrand", payment.brand.as_ref())
+            .optional("paymentMode", payment.mode.as_ref())
             .field("amount", amount.as_str())
-            .field("currency", &payment.currency)
+            .field("currency", payment.currency)
             .optional("descriptor", payment.descriptor.as_deref())
             .code(result);
         if let Some(card) = &payment.card {
@@ -72,7 +72,7 @@ pub(super) fn render(
             .field("timestamp", &payment.timestamp)
             .optional(
                 "merchantTransactionId",
-                payment.merchant_transaction_id.as_deref(),
+                payment.merchant_transaction_id.as_ref(),
             )
             .optional("remark", payment.status.remark())
             .field("transactionStatus", payment.status.short().as_str());
@@ -148,14 +148,12 @@ pub(super) fn check_unused(
     caller: &Caller<'_>,
     merchant_transaction_id: Option<&str>,
 ) -> Result<(), Problems> {
-    match merchant_transaction_id {
-        Some(id)
-            if state
-                .transaction_ids
-                .contains_key(&(caller.principal, id.to_owned())) =>
-        {
-            Err(codes::DUPLICATE_TRANSACTION.into())
-        }
-        _ => Ok(()),
+    let used = merchant_transaction_id
+        .and_then(|id| MerchantTransactionId::new(id).ok())
+        .is_some_and(|id| state.transaction_ids.contains_key(&(caller.principal, id)));
+    if used {
+        Err(codes::DUPLICATE_TRANSACTION.into())
+    } else {
+        Ok(())
     }
 }
