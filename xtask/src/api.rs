@@ -147,6 +147,9 @@ enum Kind {
 struct Scope {
     /// Public types and traits: their trait implementations are API.
     public: BTreeSet<String>,
+    /// The public traits alone: an implementation of one for a private type is API, an
+    /// implementation of a std trait named like a public type (`Drop`) is not.
+    public_traits: BTreeSet<String>,
     /// Traits private to the crate: their implementations are not.
     private_traits: BTreeSet<String>,
     /// The lines each of the crate's macros writes (empty when it writes no public item).
@@ -308,6 +311,9 @@ fn learn_names(item: &Item, scope: &mut Scope) {
     };
     if is_pub(vis) {
         scope.public.insert(name.to_string());
+        if is_trait {
+            scope.public_traits.insert(name.to_string());
+        }
     } else if is_trait {
         scope.private_traits.insert(name.to_string());
     }
@@ -341,6 +347,9 @@ mod tests {
              trait Private {}\n\
              struct Hidden;\n\
              impl Clone for Hidden { fn clone(&self) -> Self { Hidden } }\n\
+             pub enum Drop { Before }\n\
+             struct Guard;\n\
+             impl Drop for Guard { fn drop(&mut self) {} }\n\
              pub(crate) const INTERNAL: usize = 1;\n\
              pub use inner::Thing;\n",
         );
@@ -351,6 +360,8 @@ mod tests {
                 "pub struct Amount { pub minor: u64 }",
                 "impl Amount { pub fn new(minor: u64) -> Result<Self, Error> }",
                 "impl core::fmt::Display for Amount",
+                "pub enum Drop",
+                "pub enum Drop { Before }",
                 "pub use inner::Thing;",
             ]
         );

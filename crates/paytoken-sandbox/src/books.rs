@@ -29,7 +29,7 @@ pub struct PaymentBooks {
 /// Every payment in the order it was made.
 pub(crate) fn of(state: &State) -> Vec<PaymentBooks> {
     state
-        .payments
+        .payments()
         .iter()
         .map(|payment| PaymentBooks {
             payment_id: payment.payment_id.to_string(),

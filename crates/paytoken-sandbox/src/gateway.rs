@@ -2,6 +2,7 @@
 //! in, an answer out. The server in `server.rs` puts HTTP around it.
 
 use paytoken_protocol::fields;
+use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -21,6 +22,32 @@ use crate::notifications::{Message, Outbox};
 use crate::problem::{Problem, Problems};
 use crate::state::{Payment, Principal, State, Status};
 use crate::vary::Variation;
+
+/// The state while it is held. When it is let go, what the holder changed (the state's
+/// journal) is handed on to be kept: in memory there is nothing more to keep, so the
+/// journal is emptied, and it never grows past one call's changes.
+pub(crate) struct StateGuard<'g> {
+    state: MutexGuard<'g, State>,
+}
+
+impl Deref for StateGuard<'_> {
+    type Target = State;
+    fn deref(&self) -> &State {
+        &self.state
+    }
+}
+
+impl DerefMut for StateGuard<'_> {
+    fn deref_mut(&mut self) -> &mut State {
+        &mut self.state
+    }
+}
+
+impl Drop for StateGuard<'_> {
+    fn drop(&mut self) {
+        drop(self.state.take_changes());
+    }
+}
 
 /// Who signed a request: its principal, the id it sent and its secure key.
 #[derive(Debug, Clone, Copy)]
@@ -96,14 +123,8 @@ impl Gateway {
     /// any kind: what the sandbox remembers has a bound. Expired auth tokens are let go
     /// first, so only live ones count.
     pub(crate) fn check_room(&self, state: &mut State) -> Result<(), Problems> {
-        let now = self.clock.unix_seconds();
-        state.tokens.retain(|_, issued| issued.expires_at > now);
-        let max = self.max_records;
-        let full = state.payments.len() >= max
-            || state.registrations.len() >= max
-            || state.customers.len() >= max
-            || state.tokens.len() >= max;
-        if full {
+        state.expire_tokens(self.clock.unix_seconds());
+        if state.largest_count() >= self.max_records {
             return Err(codes::STORAGE_FULL.into());
         }
         Ok(())
@@ -119,13 +140,13 @@ impl Gateway {
     /// answering helps nobody, and every handler leaves the state whole between writes.
     /// Pending payments whose time has come are settled first, so that whoever looks
     /// sees them settled, whether or not the dispatcher's tick came first.
-    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+    pub(crate) fn lock(&self) -> StateGuard<'_> {
         let mut state = self
             .state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         self.settle_due(&mut state);
-        state
+        StateGuard { state }
     }
 
     /// Approves each pending payment made at least `pending_settles_after` ago on the
@@ -134,21 +155,10 @@ impl Gateway {
         let Some(after) = self.pending_settles_after else {
             return;
         };
-        if state.pending.is_empty() {
-            return;
-        }
         let now = self.clock.unix_seconds();
         let after = i64::try_from(after.as_secs()).unwrap_or(i64::MAX);
-        let mut due = Vec::new();
-        state.pending.retain(|&(made, index)| {
-            let waiting = made.saturating_add(after) > now;
-            if !waiting {
-                due.push(index);
-            }
-            waiting
-        });
-        for index in due {
-            let Some(payment) = state.payments.get_mut(index) else {
+        for index in state.take_due(now.saturating_sub(after)) {
+            let Some(payment) = state.payment_mut(index) else {
                 continue;
             };
             if payment.status != Status::Pending {
@@ -221,8 +231,7 @@ impl Gateway {
         let caller = self.identify(call.form)?;
         let token = call.auth_token.ok_or(codes::TOKEN_MISSING)?;
         let issued = state
-            .tokens
-            .get(token)
+            .token(token)
             .filter(|issued| self.clock.unix_seconds() < issued.expires_at)
             .ok_or(codes::TOKEN_INVALID)?;
         if issued.principal != caller.principal {
@@ -357,6 +366,17 @@ mod tests {
             let value: serde_json::Value = serde_json::from_str(&answer.body).unwrap();
             assert!(value.is_object());
         }
+    }
+
+    #[test]
+    fn the_journal_is_emptied_when_the_state_is_let_go() {
+        let gateway = gateway();
+        {
+            let mut state = gateway.lock();
+            let customer = state.next_customer_id();
+            state.insert_customer(customer, Principal::Partner { partner: 0 });
+        }
+        assert!(gateway.lock().take_changes().is_empty());
     }
 
     proptest! {

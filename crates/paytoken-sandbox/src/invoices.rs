@@ -96,7 +96,7 @@ fn push(state: &mut State, mut invoice: Invoice) {
     invoice.created = Timestamp::from_unix_seconds(invoice.unix_seconds)
         .map(|time| format!("{time}.0"))
         .unwrap_or_default();
-    state.invoices.push(invoice);
+    state.push_invoice(invoice);
 }
 
 /// Writes one page's `invoiceList` and its result in `shape`.

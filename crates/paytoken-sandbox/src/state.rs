@@ -239,26 +239,157 @@ const FIRST_PAYMENT_ID: u64 = 60_001;
 /// The first customer id handed out.
 const FIRST_CUSTOMER_ID: u64 = 1_250;
 
+/// A change to what the sandbox remembers, journalled as it is made: what one call
+/// changed, so that a store can keep exactly that (and a file store in one transaction).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Change {
+    /// An auth token issued.
+    TokenIssued(String),
+    /// An auth token revoked (regenerated).
+    TokenRevoked(String),
+    /// Every token expired at this time let go.
+    TokensExpired(i64),
+    /// A customer signed up.
+    Customer(CustomerId),
+    /// A registration made or changed (deleted, opened a recurring series).
+    Registration(RegistrationId),
+    /// The payment at this index made or changed (settled, captured, refunded, cancelled).
+    Payment(usize),
+    /// The invoice at this index raised.
+    Invoice(usize),
+}
+
 /// Everything the sandbox remembers, behind one lock: every handler runs start to end
-/// under it, so concurrent requests see each other whole or not at all.
+/// under it, so concurrent requests see each other whole or not at all. Every change goes
+/// through a method that journals it (the fields are private, so none can be missed).
 #[derive(Debug, Default)]
 pub(crate) struct State {
-    pub(crate) tokens: HashMap<String, IssuedToken>,
-    pub(crate) customers: HashMap<CustomerId, Principal>,
+    tokens: HashMap<String, IssuedToken>,
+    customers: HashMap<CustomerId, Principal>,
     customers_issued: u64,
-    pub(crate) registrations: HashMap<RegistrationId, Registration>,
+    registrations: HashMap<RegistrationId, Registration>,
     /// Registration ids in the order they were made, for listing.
-    pub(crate) registration_order: Vec<RegistrationId>,
-    pub(crate) payments: Vec<Payment>,
+    registration_order: Vec<RegistrationId>,
+    payments: Vec<Payment>,
     /// `(owner, merchantTransactionId)` to an index of `payments`.
-    pub(crate) transaction_ids: HashMap<(Principal, MerchantTransactionId), usize>,
-    pub(crate) invoices: Vec<Invoice>,
+    transaction_ids: HashMap<(Principal, MerchantTransactionId), usize>,
+    invoices: Vec<Invoice>,
     /// Pending payments that settle by themselves: when each was made (seconds on the
     /// sandbox's clock) and its index in `payments`.
-    pub(crate) pending: Vec<(i64, usize)>,
+    pending: Vec<(i64, usize)>,
+    /// The changes since the journal was last taken.
+    changes: Vec<Change>,
 }
 
 impl State {
+    /// The changes since the last call, in order; the journal starts again empty.
+    pub(crate) fn take_changes(&mut self) -> Vec<Change> {
+        std::mem::take(&mut self.changes)
+    }
+
+    /// How many of the largest kind of record it holds: what the record bound limits.
+    pub(crate) fn largest_count(&self) -> usize {
+        self.payments
+            .len()
+            .max(self.registrations.len())
+            .max(self.customers.len())
+            .max(self.tokens.len())
+    }
+
+    /// The live token `token`, if it was issued.
+    pub(crate) fn token(&self, token: &str) -> Option<IssuedToken> {
+        self.tokens.get(token).copied()
+    }
+
+    pub(crate) fn issue_token(&mut self, token: String, issued: IssuedToken) {
+        self.changes.push(Change::TokenIssued(token.clone()));
+        self.tokens.insert(token, issued);
+    }
+
+    pub(crate) fn revoke_token(&mut self, token: &str) {
+        if self.tokens.remove(token).is_some() {
+            self.changes.push(Change::TokenRevoked(token.to_owned()));
+        }
+    }
+
+    /// Lets go of every token expired at `now`.
+    pub(crate) fn expire_tokens(&mut self, now: i64) {
+        let before = self.tokens.len();
+        self.tokens.retain(|_, issued| issued.expires_at > now);
+        if self.tokens.len() != before {
+            self.changes.push(Change::TokensExpired(now));
+        }
+    }
+
+    pub(crate) fn insert_customer(&mut self, id: CustomerId, owner: Principal) {
+        self.customers.insert(id, owner);
+        self.changes.push(Change::Customer(id));
+    }
+
+    pub(crate) fn registration(&self, id: &RegistrationId) -> Option<&Registration> {
+        self.registrations.get(id)
+    }
+
+    /// The registration to change; journalled as changed.
+    pub(crate) fn registration_mut(&mut self, id: &RegistrationId) -> Option<&mut Registration> {
+        let registration = self.registrations.get_mut(id)?;
+        self.changes.push(Change::Registration(*id));
+        Some(registration)
+    }
+
+    /// Every registration, in the order they were made.
+    pub(crate) fn registrations_in_order(&self) -> impl Iterator<Item = &Registration> {
+        self.registration_order
+            .iter()
+            .filter_map(|id| self.registrations.get(id))
+    }
+
+    pub(crate) fn payments(&self) -> &[Payment] {
+        &self.payments
+    }
+
+    /// The payment to change; journalled as changed.
+    pub(crate) fn payment_mut(&mut self, index: usize) -> Option<&mut Payment> {
+        let payment = self.payments.get_mut(index)?;
+        self.changes.push(Change::Payment(index));
+        Some(payment)
+    }
+
+    /// Whether `owner` has used this merchant transaction id.
+    pub(crate) fn transaction_id_used(&self, owner: Principal, id: MerchantTransactionId) -> bool {
+        self.transaction_ids.contains_key(&(owner, id))
+    }
+
+    pub(crate) fn invoices(&self) -> &[Invoice] {
+        &self.invoices
+    }
+
+    pub(crate) fn push_invoice(&mut self, invoice: Invoice) {
+        self.changes.push(Change::Invoice(self.invoices.len()));
+        self.invoices.push(invoice);
+    }
+
+    /// Marks the payment at `index`, made at `made` on the clock, to settle by itself.
+    pub(crate) fn add_pending(&mut self, made: i64, index: usize) {
+        self.pending.push((made, index));
+    }
+
+    /// Takes out the pending payments made at or before `made_by`.
+    pub(crate) fn take_due(&mut self, made_by: i64) -> Vec<usize> {
+        if self.pending.is_empty() {
+            return Vec::new();
+        }
+        let mut due = Vec::new();
+        self.pending.retain(|&(made, index)| {
+            let waiting = made > made_by;
+            if !waiting {
+                due.push(index);
+            }
+            waiting
+        });
+        due
+    }
+
     pub(crate) fn next_customer_id(&mut self) -> CustomerId {
         let id = FIRST_CUSTOMER_ID + self.customers_issued;
         self.customers_issued += 1;
@@ -283,16 +414,20 @@ impl State {
 
     /// Records a payment; its merchant transaction id, if any, must already be known free.
     pub(crate) fn insert_payment(&mut self, payment: Payment) {
+        let index = self.payments.len();
         if let Some(id) = &payment.merchant_transaction_id {
             self.transaction_ids
-                .insert((payment.owner, id.clone()), self.payments.len());
+                .insert((payment.owner, id.clone()), index);
         }
         self.payments.push(payment);
+        self.changes.push(Change::Payment(index));
     }
 
     pub(crate) fn insert_registration(&mut self, registration: Registration) {
-        self.registration_order.push(registration.id);
-        self.registrations.insert(registration.id, registration);
+        let id = registration.id;
+        self.registration_order.push(id);
+        self.registrations.insert(id, registration);
+        self.changes.push(Change::Registration(id));
     }
 
     /// Whether `caller` knows this customer id.
@@ -316,4 +451,97 @@ where
         .to_string()
         .parse()
         .expect("a u64's digits are an id")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OWNER: Principal = Principal::Merchant {
+        partner: 0,
+        merchant: 0,
+    };
+
+    fn payment(state: &State) -> Payment {
+        Payment {
+            payment_id: state.next_payment_id(),
+            owner: OWNER,
+            merchant_transaction_id: Some(MerchantTransactionId::new("order 1").unwrap()),
+            payment_type: PaymentType::Debit,
+            brand: None,
+            mode: None,
+            amount: Amount::from_minor_units(5000),
+            currency: Currency::EUR,
+            status: Status::Approved,
+            registration_id: None,
+            card: None,
+            descriptor: None,
+            redirect_back: None,
+            notify: None,
+            timestamp: String::new(),
+            moves: Moves::default(),
+        }
+    }
+
+    #[test]
+    fn every_change_is_journalled_in_order_until_taken() {
+        let mut state = State::default();
+        let issued = IssuedToken {
+            principal: OWNER,
+            expires_at: 10,
+        };
+        state.issue_token("first".into(), issued);
+        let customer = state.next_customer_id();
+        state.insert_customer(customer, OWNER);
+        let first = payment(&state);
+        state.insert_payment(first);
+        state.payment_mut(0).unwrap().moves.cancelled = true;
+        state.push_invoice(Invoice {
+            owner: OWNER,
+            system_invoice_id: "INV-1".into(),
+            amount: Amount::ZERO,
+            currency: "EUR".into(),
+            created: String::new(),
+            unix_seconds: 0,
+            status: "processed",
+            customer_name: String::new(),
+            customer_email: String::new(),
+            order_id: String::new(),
+            order_description: String::new(),
+        });
+        state.revoke_token("first");
+        state.issue_token("second".into(), issued);
+        state.expire_tokens(10);
+        assert_eq!(
+            state.take_changes(),
+            [
+                Change::TokenIssued("first".into()),
+                Change::Customer(customer),
+                Change::Payment(0),
+                Change::Payment(0),
+                Change::Invoice(0),
+                Change::TokenRevoked("first".into()),
+                Change::TokenIssued("second".into()),
+                Change::TokensExpired(10),
+            ]
+        );
+        assert!(state.take_changes().is_empty());
+        // What changes nothing is not journalled.
+        state.revoke_token("never issued");
+        state.expire_tokens(20);
+        assert!(state.payment_mut(7).is_none());
+        assert!(state.take_changes().is_empty());
+        assert!(state.transaction_id_used(OWNER, MerchantTransactionId::new("order 1").unwrap()));
+    }
+
+    #[test]
+    fn pending_payments_come_due_once() {
+        let mut state = State::default();
+        state.add_pending(100, 0);
+        state.add_pending(160, 1);
+        assert!(state.take_due(99).is_empty());
+        assert_eq!(state.take_due(100), [0]);
+        assert_eq!(state.take_due(1_000), [1]);
+        assert!(state.take_due(1_000).is_empty());
+    }
 }

@@ -14,7 +14,7 @@ const HEADER: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9";
 
 /// Issues a token for `principal` at `now`, forgetting tokens that expired.
 pub(crate) fn issue(state: &mut State, principal: Principal, subject: &str, now: i64) -> String {
-    state.tokens.retain(|_, issued| issued.expires_at > now);
+    state.expire_tokens(now);
     // An hour always fits; the saturation only guards the arithmetic.
     let lifetime = i64::try_from(AUTH_TOKEN_LIFETIME.as_secs()).unwrap_or(i64::MAX);
     let expires_at = now.saturating_add(lifetime);
@@ -25,7 +25,7 @@ pub(crate) fn issue(state: &mut State, principal: Principal, subject: &str, now:
     base64url(payload.as_bytes(), &mut token);
     token.push('.');
     base64url(&entropy::random_bytes(), &mut token);
-    state.tokens.insert(
+    state.issue_token(
         token.clone(),
         IssuedToken {
             principal,
@@ -97,10 +97,10 @@ mod tests {
         let second = issue(&mut state, owner, "100", 1000);
         assert_ne!(first, second);
         assert_eq!(first.split('.').count(), 3);
-        assert_eq!(state.tokens[&first].expires_at, 1000 + 3600);
+        assert_eq!(state.token(&first).unwrap().expires_at, 1000 + 3600);
         issue(&mut state, owner, "100", 1000 + 3600);
         assert!(
-            !state.tokens.contains_key(&first),
+            state.token(&first).is_none(),
             "expired tokens are forgotten"
         );
     }

@@ -266,7 +266,7 @@ impl<'a> At<'a> {
             .map(|segment| segment.ident.to_string())
             .unwrap_or_default();
         let ours = self.scope.public.contains(&self_name)
-            || self.scope.public.contains(&trait_name)
+            || self.scope.public_traits.contains(&trait_name)
             || self_name.starts_with(PLACEHOLDER);
         if !ours || self.scope.private_traits.contains(&trait_name) {
             return;

@@ -86,14 +86,12 @@ pub(super) fn regenerate(
     let (partner, config) = gateway.partner(partner_id)?;
     let now = gateway.clock.unix_seconds();
     let issued = state
-        .tokens
-        .get(old)
-        .copied()
+        .token(old)
         .filter(|issued| now < issued.expires_at && issued.principal.partner() == partner)
         .ok_or(codes::TOKEN_INVALID)?;
     // Checked before the old token goes: a refusal changes nothing.
     gateway.check_room(state)?;
-    state.tokens.remove(old);
+    state.revoke_token(old);
     let member_id = match issued.principal {
         Principal::Merchant { merchant, .. } => config
             .merchants

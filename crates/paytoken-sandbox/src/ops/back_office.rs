@@ -77,11 +77,16 @@ pub(super) fn handle(
         };
         Some((amount, currency))
     };
-    let payment = state
+    let index = state
         .payment_index(id)
-        .and_then(|index| state.payments.get_mut(index))
-        .filter(|payment| caller.principal.can_see(payment.owner))
+        .filter(|&index| {
+            state
+                .payments()
+                .get(index)
+                .is_some_and(|payment| caller.principal.can_see(payment.owner))
+        })
         .ok_or(codes::NO_RECORD)?;
+    let payment = state.payment_mut(index).ok_or(codes::NO_RECORD)?;
     if let Some((_, currency)) = amount
         && !currency
             .as_str()

@@ -26,9 +26,7 @@ pub(super) fn handle(
     }
     let (mut cards, mut accounts) = (Vec::new(), Vec::new());
     let listed = state
-        .registration_order
-        .iter()
-        .filter_map(|id| state.registrations.get(id))
+        .registrations_in_order()
         .filter(|registration| caller.principal.can_see(registration.owner))
         .filter(|registration| {
             customer_id.is_none()

@@ -31,7 +31,7 @@ pub(super) fn handle(
     );
     problems.into_result()?;
     let customer_id = state.next_customer_id();
-    state.customers.insert(customer_id, caller.principal);
+    state.insert_customer(customer_id, caller.principal);
     Ok(Answer::json(json::object(|answer| {
         answer
             .field(caller.id_key, caller.id)

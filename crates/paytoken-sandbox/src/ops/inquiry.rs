@@ -26,7 +26,7 @@ pub(super) fn handle(
     Gateway::verify_checksum(&caller, form, &[id])?;
     let index = match form.get(fields::ID_TYPE.as_str()) {
         None | Some("PID") => state.payment_index(id),
-        Some("MID") => state.payments.iter().position(|payment| {
+        Some("MID") => state.payments().iter().position(|payment| {
             payment
                 .merchant_transaction_id
                 .as_ref()
@@ -36,7 +36,7 @@ pub(super) fn handle(
         Some(_) => return Err(Problem::invalid(fields::ID_TYPE.as_str()).into()),
     };
     let payment = index
-        .and_then(|index| state.payments.get(index))
+        .and_then(|index| state.payments().get(index))
         .filter(|payment| caller.principal.can_see(payment.owner))
         .ok_or(codes::NO_RECORD)?;
     Ok(Answer::json(transaction::render(

@@ -37,7 +37,7 @@ pub(super) fn handle(
     let skip = usize::try_from(u64::from(page - 1) * u64::from(records)).unwrap_or(usize::MAX);
     let take = usize::try_from(records).unwrap_or(usize::MAX);
     let invoices: Vec<_> = state
-        .invoices
+        .invoices()
         .iter()
         .filter(|invoice| caller.principal.can_see(invoice.owner))
         .skip(skip)

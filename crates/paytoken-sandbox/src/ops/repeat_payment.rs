@@ -52,7 +52,7 @@ pub(super) fn handle(
 
     let first = state
         .payment_index(first_id)
-        .and_then(|index| state.payments.get(index))
+        .and_then(|index| state.payments().get(index))
         .filter(|payment| caller.principal.can_see(payment.owner))
         .ok_or(codes::NO_RECORD)?;
     let registration_id = first

@@ -28,8 +28,10 @@ const DECLINED_REMARK: &str = "3-D Secure authentication failed";
 /// Answers a visit to the page of `payment_id`; `body` is the form a `POST` sent (empty
 /// for a `GET`).
 pub(crate) fn page(gateway: &Gateway, state: &mut State, payment_id: &str, body: &[u8]) -> Answer {
-    let index = state.payment_index(payment_id);
-    let Some(payment) = index.and_then(|index| state.payments.get_mut(index)) else {
+    let Some((index, payment)) = state
+        .payment_index(payment_id)
+        .and_then(|index| Some((index, state.payments().get(index)?)))
+    else {
         return Answer::text(404, "not found: no such payment\n");
     };
     if payment.status != Status::ThreeDSecure {
@@ -45,6 +47,9 @@ pub(crate) fn page(gateway: &Gateway, state: &mut State, payment_id: &str, body:
             remark: DECLINED_REMARK,
         },
         _ => return html(challenge(payment), ""),
+    };
+    let Some(payment) = state.payment_mut(index) else {
+        return Answer::text(404, "not found: no such payment\n");
     };
     payment.status = status;
     let payment = payment.clone();

@@ -43,15 +43,17 @@ pub(super) fn active_registration<'s>(
     caller: &Caller<'_>,
     id: &str,
 ) -> Result<&'s mut Registration, Problems> {
-    let registration = RegistrationId::new(id)
-        .ok()
-        .and_then(|id| state.registrations.get_mut(&id))
+    let id = RegistrationId::new(id).map_err(|_| codes::REGISTRATION_NOT_FOUND)?;
+    let registration = state
+        .registration(&id)
         .filter(|registration| caller.principal.can_see(registration.owner))
         .ok_or(codes::REGISTRATION_NOT_FOUND)?;
     if !registration.active {
         return Err(codes::REGISTRATION_INACTIVE.into());
     }
-    Ok(registration)
+    state
+        .registration_mut(&id)
+        .ok_or_else(|| codes::REGISTRATION_NOT_FOUND.into())
 }
 
 fn pay(

@@ -133,7 +133,7 @@ pub(super) fn settle(
     let now = gateway.clock.unix_seconds();
     invoices::record_payment(state, &payment, now);
     if payment.status == Status::Pending {
-        state.pending.push((now, state.payments.len()));
+        state.add_pending(now, state.payments().len());
     }
     state.insert_payment(payment);
     Answer {
@@ -150,7 +150,7 @@ pub(super) fn check_unused(
 ) -> Result<(), Problems> {
     let used = merchant_transaction_id
         .and_then(|id| MerchantTransactionId::new(id).ok())
-        .is_some_and(|id| state.transaction_ids.contains_key(&(caller.principal, id)));
+        .is_some_and(|id| state.transaction_id_used(caller.principal, id));
     if used {
         Err(codes::DUPLICATE_TRANSACTION.into())
     } else {
