@@ -45,7 +45,7 @@ impl DerefMut for StateGuard<'_> {
 
 impl Drop for StateGuard<'_> {
     fn drop(&mut self) {
-        drop(self.state.take_changes());
+        self.state.forget_changes();
     }
 }
 

@@ -287,6 +287,11 @@ impl State {
         std::mem::take(&mut self.changes)
     }
 
+    /// Empties the journal, keeping its room for the next call's changes.
+    pub(crate) fn forget_changes(&mut self) {
+        self.changes.clear();
+    }
+
     /// How many of the largest kind of record it holds: what the record bound limits.
     pub(crate) fn largest_count(&self) -> usize {
         self.payments
