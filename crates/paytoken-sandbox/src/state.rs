@@ -283,6 +283,7 @@ pub(crate) struct State {
 
 impl State {
     /// The changes since the last call, in order; the journal starts again empty.
+    #[cfg(test)]
     pub(crate) fn take_changes(&mut self) -> Vec<Change> {
         std::mem::take(&mut self.changes)
     }
