@@ -52,6 +52,34 @@ pub(crate) enum Behaviour {
 }
 
 impl Behaviour {
+    /// Its name in a state file.
+    #[cfg(feature = "sqlite")]
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Self::Approve => "approve",
+            Self::ThreeDSecure => "three_d_secure",
+            Self::Decline => "decline",
+            Self::InsufficientFunds => "insufficient_funds",
+            Self::Pend => "pend",
+            Self::TimeOut => "time_out",
+        }
+    }
+
+    /// The behaviour of a name in a state file.
+    #[cfg(feature = "sqlite")]
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
+        [
+            Self::Approve,
+            Self::ThreeDSecure,
+            Self::Decline,
+            Self::InsufficientFunds,
+            Self::Pend,
+            Self::TimeOut,
+        ]
+        .into_iter()
+        .find(|behaviour| behaviour.name() == name)
+    }
+
     /// The behaviour of a card number (digits only).
     pub(crate) fn of(number: &str) -> Self {
         match number {

@@ -50,6 +50,17 @@ pub enum Error {
         /// rustls's words (never the key).
         reason: String,
     },
+    /// The state file of `SandboxBuilder::state_file` (feature `sqlite`) cannot be used:
+    /// not a sandbox's state file, of a newer schema, damaged, naming a merchant the
+    /// configuration does not, in use by another sandbox, or not writable. It is never
+    /// overwritten.
+    #[error("cannot use the state file {path}: {reason}")]
+    State {
+        /// The file.
+        path: String,
+        /// Why, in SQLite's words where they are the reason.
+        reason: String,
+    },
 }
 
 #[cfg(test)]
@@ -81,12 +92,19 @@ mod tests {
             Error::Tls {
                 reason: String::from("no private key"),
             },
+            Error::State {
+                path: String::from("sandbox.db"),
+                reason: String::from("in use by another sandbox"),
+            },
         ];
         for error in &errors {
             // A new variant fails to compile here until it is in the list above.
             let has_source = match error {
                 Error::ConfigFile { .. } | Error::Bind { .. } => true,
-                Error::Config { .. } | Error::Fault { .. } | Error::Tls { .. } => false,
+                Error::Config { .. }
+                | Error::Fault { .. }
+                | Error::Tls { .. }
+                | Error::State { .. } => false,
             };
             let message = error.to_string();
             assert!(message.starts_with(char::is_lowercase), "{message}");

@@ -3,7 +3,7 @@
 
 use paytoken_protocol::fields;
 use std::ops::{Deref, DerefMut};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use md5::{Digest, Md5};
@@ -21,13 +21,16 @@ use crate::json;
 use crate::notifications::{Message, Outbox};
 use crate::problem::{Problem, Problems};
 use crate::state::{Payment, Principal, State, Status};
+use crate::store::Store;
 use crate::vary::Variation;
 
 /// The state while it is held. When it is let go, what the holder changed (the state's
-/// journal) is handed on to be kept: in memory there is nothing more to keep, so the
-/// journal is emptied, and it never grows past one call's changes.
+/// journal) is kept by the store, before the lock is released: in memory there is nothing
+/// more to keep; the file store writes it in one transaction. The journal never grows past
+/// one call's changes.
 pub(crate) struct StateGuard<'g> {
     state: MutexGuard<'g, State>,
+    gateway: &'g Gateway,
 }
 
 impl Deref for StateGuard<'_> {
@@ -45,7 +48,10 @@ impl DerefMut for StateGuard<'_> {
 
 impl Drop for StateGuard<'_> {
     fn drop(&mut self) {
-        self.state.forget_changes();
+        if let Err(reason) = self.gateway.store.keep(&mut self.state) {
+            // The first failure is the one to tell; the sandbox answers nothing more.
+            let _ = self.gateway.broken.set(reason);
+        }
     }
 }
 
@@ -75,6 +81,11 @@ pub(crate) struct Gateway {
     pub(crate) outbox: Outbox,
     /// How long a pending payment waits, on the clock, before it is approved.
     pending_settles_after: Option<Duration>,
+    /// Where the state is kept beyond memory, if anywhere.
+    store: Store,
+    /// Why the store could not keep a call's changes: from then on the sandbox answers
+    /// every request with 503, as its memory and its file no longer agree.
+    broken: OnceLock<String>,
     state: Mutex<State>,
 }
 
@@ -97,8 +108,26 @@ impl Gateway {
             // No dispatcher: notifications are recorded as not sent until `notifying`.
             outbox: Outbox::channel().0,
             pending_settles_after: None,
+            store: Store::Memory,
+            broken: OnceLock::new(),
             state: Mutex::new(state),
         }
+    }
+
+    /// Keeps the state in `store`, starting from `restored` (what a state file held) instead
+    /// of a new state with seeded invoices; a new state is kept at once.
+    pub(crate) fn storing(mut self, store: Store, restored: Option<State>) -> Self {
+        self.store = store;
+        if let Some(restored) = restored {
+            self.state = Mutex::new(restored);
+        }
+        drop(self.lock());
+        self
+    }
+
+    /// Why the sandbox stopped answering, if it did: its store failed.
+    pub(crate) fn broken(&self) -> Option<&str> {
+        self.broken.get().map(String::as_str)
     }
 
     /// Sends notifications through `outbox`, and approves a pending payment once
@@ -146,7 +175,10 @@ impl Gateway {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         self.settle_due(&mut state);
-        StateGuard { state }
+        StateGuard {
+            state,
+            gateway: self,
+        }
     }
 
     /// Approves each pending payment made at least `pending_settles_after` ago on the

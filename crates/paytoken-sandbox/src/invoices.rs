@@ -1,11 +1,11 @@
 //! Invoices: seeded for every merchant when the sandbox starts, one more for each approved
 //! payment, listed page by page in the shape the sandbox was asked for.
 
-use paytoken_types::{Amount, Timestamp};
+use paytoken_types::{Amount, Currency, Timestamp};
 
 use crate::config::SandboxConfig;
 use crate::json::Object;
-use crate::state::{Invoice, Payment, Principal, State, Status};
+use crate::state::{Invoice, InvoiceStatus, Payment, Principal, State, Status};
 
 /// How many invoices each merchant starts with.
 pub const SEEDED_INVOICES_PER_MERCHANT: usize = 12;
@@ -50,10 +50,14 @@ pub(crate) fn seed(config: &SandboxConfig, now: i64, state: &mut State) {
                         owner,
                         system_invoice_id: format!("INV-{}-{n:04}", merchant_config.member_id),
                         amount: Amount::from_minor_units(minor_units),
-                        currency: "EUR".into(),
+                        currency: Currency::EUR,
                         created: String::new(),
                         unix_seconds: now - days_ago * 86_400,
-                        status: if n % 3 == 0 { "mailsent" } else { "processed" },
+                        status: if n % 3 == 0 {
+                            InvoiceStatus::MailSent
+                        } else {
+                            InvoiceStatus::Processed
+                        },
                         customer_name: name.into(),
                         customer_email: email.into(),
                         order_id: format!("ORDER{n:04}"),
@@ -80,10 +84,10 @@ pub(crate) fn record_payment(state: &mut State, payment: &Payment, now: i64) {
             owner: payment.owner,
             system_invoice_id: format!("INV-{}", payment.payment_id),
             amount: payment.amount,
-            currency: payment.currency.to_string(),
+            currency: payment.currency,
             created: String::new(),
             unix_seconds: now,
-            status: "processed",
+            status: InvoiceStatus::Processed,
             customer_name: "Sandbox Customer".into(),
             customer_email: "customer@example.com".into(),
             order_id,
@@ -140,7 +144,7 @@ fn write_full(entry: &mut Object<'_>, invoice: &Invoice) {
 fn write_core(entry: &mut Object<'_>, invoice: &Invoice) {
     entry
         .field("amount", invoice.amount.to_wire().as_str())
-        .field("currency", &invoice.currency)
+        .field("currency", invoice.currency)
         .field("expirationPeriod", "7")
         .field("createdDate", &invoice.created)
         .field("systemInvoiceId", &invoice.system_invoice_id)
@@ -151,7 +155,7 @@ fn write_core(entry: &mut Object<'_>, invoice: &Invoice) {
                 invoice.system_invoice_id
             ),
         )
-        .field("invoiceStatus", invoice.status)
+        .field("invoiceStatus", invoice.status.as_str())
         .field("transactionStatus", "capturesuccess");
 }
 

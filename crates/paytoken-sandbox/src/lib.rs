@@ -106,6 +106,7 @@ pub mod samples;
 mod sandbox;
 mod server;
 mod state;
+mod store;
 #[cfg(feature = "tls")]
 mod tls;
 mod tokens;

@@ -23,6 +23,14 @@ impl Gateway {
         notification_fault: Option<NotificationFault>,
     ) -> Answer {
         let mut answer = self.answer(method, path, query, auth_token, body, notification_fault);
+        // Checked after the call, whose changes were kept (or not) as its lock was let go:
+        // an answer is never sent for a change the store could not keep.
+        if let Some(reason) = self.broken() {
+            return Answer::text(
+                503,
+                &format!("service unavailable: the sandbox cannot keep its state: {reason}\n"),
+            );
+        }
         if let Some(variation) = &self.variation
             && answer.content_type == JSON
         {
@@ -49,6 +57,9 @@ impl Gateway {
                 return Answer::text(405, NOT_POST);
             }
             let decision = if method == "POST" { body } else { &[] };
+            if self.broken().is_some() {
+                return Answer::text(503, "service unavailable\n");
+            }
             return ops::three_d_secure::page(self, &mut self.lock(), payment_id, decision);
         }
         let Some((route, raw_id)) = ops::route(path) else {
@@ -83,6 +94,10 @@ impl Gateway {
             path_id: path_id.as_deref(),
             notification_fault,
         };
+        if self.broken().is_some() {
+            // Told by `handle`; nothing is read or changed.
+            return Answer::text(503, "service unavailable\n");
+        }
         let mut state = self.lock();
         match ops::dispatch(self, &mut state, route, &call) {
             Ok(answer) => answer,

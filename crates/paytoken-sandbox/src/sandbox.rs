@@ -14,6 +14,7 @@ use crate::faults::Faults;
 use crate::gateway::Gateway;
 use crate::invoices::InvoiceShape;
 use crate::notifications::{NotificationPolicy, Outbox, SentNotification};
+use crate::store::Store;
 
 /// How long a client has to send a request, headers and body, by default.
 pub const DEFAULT_REQUEST_DEADLINE: Duration = Duration::from_secs(30);
@@ -49,6 +50,8 @@ pub struct SandboxBuilder {
     max_records: usize,
     notifications: NotificationPolicy,
     pending_settles_after: Option<Duration>,
+    #[cfg(feature = "sqlite")]
+    state_file: Option<std::path::PathBuf>,
     #[cfg(feature = "tls")]
     tls: Option<crate::TlsIdentity>,
 }
@@ -67,6 +70,8 @@ impl Default for SandboxBuilder {
             max_records: DEFAULT_MAX_RECORDS,
             notifications: NotificationPolicy::default(),
             pending_settles_after: Some(DEFAULT_PENDING_SETTLES_AFTER),
+            #[cfg(feature = "sqlite")]
+            state_file: None,
             #[cfg(feature = "tls")]
             tls: None,
         }
@@ -154,6 +159,17 @@ impl SandboxBuilder {
         self
     }
 
+    /// Keeps everything the sandbox remembers (auth tokens, customers, registrations,
+    /// payments with their captures, refunds and cancels, invoices, the ids handed out) in
+    /// the SQLite file `path`, created when missing, so that it survives a restart or a
+    /// killed process: every answer reflects a committed write (feature `sqlite`). The
+    /// configuration must name every merchant the file holds records of.
+    #[cfg(feature = "sqlite")]
+    pub fn state_file(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.state_file = Some(path.into());
+        self
+    }
+
     /// Where to listen; `127.0.0.1:0` (a free port on loopback) by default.
     pub fn address(mut self, address: SocketAddr) -> Self {
         self.address = address;
@@ -171,8 +187,19 @@ impl SandboxBuilder {
     ///
     /// # Errors
     /// [`Error::Bind`] when the address cannot be listened on; [`Error::Tls`] when rustls
-    /// refuses the certificate or key (feature `tls`).
+    /// refuses the certificate or key (feature `tls`); [`Error::State`] when the state
+    /// file cannot be used (feature `sqlite`).
     pub async fn start(self) -> Result<Sandbox, Error> {
+        #[cfg(feature = "sqlite")]
+        let (store, restored) = match &self.state_file {
+            Some(path) => {
+                let (file, restored) = crate::store::file::FileStore::open(path, &self.config)?;
+                (Store::File(std::sync::Mutex::new(file)), restored)
+            }
+            None => (Store::Memory, None),
+        };
+        #[cfg(not(feature = "sqlite"))]
+        let (store, restored) = (Store::Memory, None);
         #[cfg(feature = "tls")]
         let tls = self.tls.as_ref().map(crate::tls::acceptor).transpose()?;
         #[cfg(not(feature = "tls"))]
@@ -195,7 +222,8 @@ impl SandboxBuilder {
             )
             .varying(self.vary_answers)
             .keeping(self.max_records)
-            .notifying(outbox, self.pending_settles_after),
+            .notifying(outbox, self.pending_settles_after)
+            .storing(store, restored),
         );
         let dispatching = tokio::spawn({
             let gateway = Arc::clone(&gateway);
@@ -338,9 +366,11 @@ impl Sandbox {
 
     /// Stops accepting connections, lets open ones finish for up to two seconds, then
     /// closes the rest. Notifications still being delivered stop at once (their attempts
-    /// so far stay in [`notifications`](Self::notifications)).
+    /// so far stay in [`notifications`](Self::notifications)). Once it returns, a state
+    /// file is closed and another sandbox may open it.
     pub async fn shutdown(mut self) {
         self.dispatching.abort();
+        let _ = (&mut self.dispatching).await;
         let _ = self.shutdown.send(true);
         if let Some(task) = self.task.take() {
             let _ = task.await;

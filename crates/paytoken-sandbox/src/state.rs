@@ -72,6 +72,13 @@ pub(crate) struct Registration {
     pub(crate) recurring: bool,
 }
 
+/// The remark of a declined card.
+const DO_NOT_HONOUR: &str = "Do not honour";
+/// The remark of the insufficient-funds card.
+const INSUFFICIENT_FUNDS: &str = "Insufficient funds";
+/// The remark of a payment declined on the 3-D Secure page.
+pub(crate) const AUTHENTICATION_FAILED: &str = "3-D Secure authentication failed";
+
 /// How a payment went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Status {
@@ -87,10 +94,10 @@ impl Status {
             Behaviour::Approve | Behaviour::TimeOut => Self::Approved,
             Behaviour::ThreeDSecure => Self::ThreeDSecure,
             Behaviour::Decline => Self::Declined {
-                remark: "Do not honour",
+                remark: DO_NOT_HONOUR,
             },
             Behaviour::InsufficientFunds => Self::Declined {
-                remark: "Insufficient funds",
+                remark: INSUFFICIENT_FUNDS,
             },
             Behaviour::Pend => Self::Pending,
         }
@@ -129,6 +136,21 @@ impl Status {
         }
     }
 
+    /// The status kept as `transactionStatus` and remark: the sandbox's own remarks only.
+    #[cfg(feature = "sqlite")]
+    pub(crate) fn from_stored(short: &str, remark: Option<&str>) -> Option<Self> {
+        match (short, remark) {
+            ("Y", None) => Some(Self::Approved),
+            ("P", None) => Some(Self::Pending),
+            ("3D", None) => Some(Self::ThreeDSecure),
+            ("N", Some(remark)) => [DO_NOT_HONOUR, INSUFFICIENT_FUNDS, AUTHENTICATION_FAILED]
+                .into_iter()
+                .find(|known| *known == remark)
+                .map(|remark| Self::Declined { remark }),
+            _ => None,
+        }
+    }
+
     pub(crate) const fn remark(self) -> Option<&'static str> {
         match self {
             Self::Declined { remark } => Some(remark),
@@ -156,6 +178,8 @@ pub(crate) struct Payment {
     /// Where its outcome is notified, when it comes later than its answer.
     pub(crate) notify: Option<NotifyTo>,
     pub(crate) timestamp: String,
+    /// When it was made, in seconds on the sandbox's clock (`timestamp` as a number).
+    pub(crate) made_at: i64,
     /// What the back office has done to it since.
     pub(crate) moves: Moves,
 }
@@ -218,16 +242,39 @@ impl Payment {
     }
 }
 
+/// Where an invoice stands (`invoiceStatus`): the two the sandbox's invoices take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum InvoiceStatus {
+    Processed,
+    MailSent,
+}
+
+impl InvoiceStatus {
+    pub(crate) const fn as_str(self) -> &'static str {
+        match self {
+            Self::Processed => "processed",
+            Self::MailSent => "mailsent",
+        }
+    }
+
+    #[cfg(feature = "sqlite")]
+    pub(crate) fn from_wire(text: &str) -> Option<Self> {
+        [Self::Processed, Self::MailSent]
+            .into_iter()
+            .find(|status| status.as_str() == text)
+    }
+}
+
 /// An invoice in the list.
 #[derive(Debug, Clone)]
 pub(crate) struct Invoice {
     pub(crate) owner: Principal,
     pub(crate) system_invoice_id: String,
     pub(crate) amount: Amount,
-    pub(crate) currency: String,
+    pub(crate) currency: Currency,
     pub(crate) created: String,
     pub(crate) unix_seconds: i64,
-    pub(crate) status: &'static str,
+    pub(crate) status: InvoiceStatus,
     pub(crate) customer_name: String,
     pub(crate) customer_email: String,
     pub(crate) order_id: String,
@@ -286,6 +333,36 @@ impl State {
     #[cfg(test)]
     pub(crate) fn take_changes(&mut self) -> Vec<Change> {
         std::mem::take(&mut self.changes)
+    }
+
+    /// Every change journalled so far (for a store to keep), in order.
+    #[cfg(feature = "sqlite")]
+    pub(crate) fn changes(&self) -> &[Change] {
+        &self.changes
+    }
+
+    /// How many customer ids were handed out (a deleted one is not handed out again).
+    #[cfg(feature = "sqlite")]
+    pub(crate) const fn customers_issued(&self) -> u64 {
+        self.customers_issued
+    }
+
+    /// Restores the count of customer ids handed out.
+    #[cfg(feature = "sqlite")]
+    pub(crate) fn restore_customers_issued(&mut self, issued: u64) {
+        self.customers_issued = issued;
+    }
+
+    /// The owner of a customer id.
+    #[cfg(feature = "sqlite")]
+    pub(crate) fn customer_owner(&self, id: &CustomerId) -> Option<Principal> {
+        self.customers.get(id).copied()
+    }
+
+    /// Where a registration stands in the order they were made.
+    #[cfg(feature = "sqlite")]
+    pub(crate) fn registration_position(&self, id: &RegistrationId) -> Option<usize> {
+        self.registration_order.iter().position(|made| made == id)
     }
 
     /// Empties the journal, keeping its room for the next call's changes.
@@ -485,6 +562,7 @@ mod tests {
             redirect_back: None,
             notify: None,
             timestamp: String::new(),
+            made_at: 0,
             moves: Moves::default(),
         }
     }
@@ -506,10 +584,10 @@ mod tests {
             owner: OWNER,
             system_invoice_id: "INV-1".into(),
             amount: Amount::ZERO,
-            currency: "EUR".into(),
+            currency: Currency::EUR,
             created: String::new(),
             unix_seconds: 0,
-            status: "processed",
+            status: InvoiceStatus::Processed,
             customer_name: String::new(),
             customer_email: String::new(),
             order_id: String::new(),

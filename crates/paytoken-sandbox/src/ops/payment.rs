@@ -101,6 +101,7 @@ pub(super) fn handle(
         redirect_back: returns.redirect_back,
         notify: returns.notify,
         timestamp: gateway.now_text(),
+        made_at: gateway.clock.unix_seconds(),
         moves: Moves::default(),
     };
     Ok(transaction::settle(

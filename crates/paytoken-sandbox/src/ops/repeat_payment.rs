@@ -88,6 +88,7 @@ pub(super) fn handle(
         redirect_back: None,
         notify: None,
         timestamp: gateway.now_text(),
+        made_at: gateway.clock.unix_seconds(),
         moves: Moves::default(),
     };
     Ok(transaction::settle(

@@ -20,10 +20,7 @@ use crate::html::escape;
 use crate::invoices;
 use crate::notifications::browser_return_fields;
 use crate::ops::THREE_D_SECURE_PREFIX;
-use crate::state::{Payment, State, Status};
-
-/// The remark of a payment declined on the page.
-const DECLINED_REMARK: &str = "3-D Secure authentication failed";
+use crate::state::{AUTHENTICATION_FAILED, Payment, State, Status};
 
 /// Answers a visit to the page of `payment_id`; `body` is the form a `POST` sent (empty
 /// for a `GET`).
@@ -44,7 +41,7 @@ pub(crate) fn page(gateway: &Gateway, state: &mut State, payment_id: &str, body:
     let status = match form.as_ref().and_then(|form| form.get("decision")) {
         Some("approve") => Status::Approved,
         Some("decline") => Status::Declined {
-            remark: DECLINED_REMARK,
+            remark: AUTHENTICATION_FAILED,
         },
         _ => return html(challenge(payment), ""),
     };

@@ -155,6 +155,7 @@ fn pay(
         redirect_back: returns.redirect_back,
         notify: returns.notify,
         timestamp: gateway.now_text(),
+        made_at: gateway.clock.unix_seconds(),
         moves: Moves::default(),
     };
     let view = if recurring == Some("REPEATED") {

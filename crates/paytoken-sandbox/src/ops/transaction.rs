@@ -133,7 +133,7 @@ pub(super) fn settle(
     let now = gateway.clock.unix_seconds();
     invoices::record_payment(state, &payment, now);
     if payment.status == Status::Pending {
-        state.add_pending(now, state.payments().len());
+        state.add_pending(payment.made_at, state.payments().len());
     }
     state.insert_payment(payment);
     Answer {

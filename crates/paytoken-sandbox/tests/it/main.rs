@@ -12,4 +12,5 @@ mod hostile;
 mod notifications;
 mod rules;
 mod secrets;
+mod state_file;
 mod wire;

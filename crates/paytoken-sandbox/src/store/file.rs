@@ -1,0 +1,764 @@
+//! The file store (feature `sqlite`): what the sandbox remembers, in one SQLite file that
+//! outlives the process. The state is loaded whole when the sandbox starts; afterwards each
+//! call's journal (`state::Change`) is written in one transaction before its answer leaves,
+//! so an answer the client saw is on the file even if the process is killed right after.
+//! WAL with `synchronous = NORMAL`: a killed process loses nothing it answered; a power
+//! loss may lose the last calls (the docs say so).
+//!
+//! The file is opened in exclusive locking mode, so a second sandbox on it is refused, with
+//! the file's name; one that is not a sandbox's state file, of a newer schema, or damaged,
+//! is refused too, and never overwritten.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use paytoken_types::{
+    Amount, Currency, CustomerId, MerchantTransactionId, PaymentBrand, PaymentId, PaymentMode,
+    PaymentType, RegistrationId,
+};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OpenFlags, Row, params};
+
+use crate::Error;
+use crate::cards::Behaviour;
+use crate::config::SandboxConfig;
+use crate::faults::NotificationFault;
+use crate::state::{
+    Change, Instrument, Invoice, InvoiceStatus, IssuedToken, Moves, NotifyTo, Payment, Principal,
+    Registration, State, Status, StoredCard,
+};
+
+/// The schema, as a person reads it: the tables and what each column holds.
+const SCHEMA: &str = include_str!("schema.sql");
+/// What `meta.application` says in a sandbox's state file.
+const APPLICATION: &str = "paytoken-sandbox";
+/// The schema this sandbox writes.
+pub(crate) const SCHEMA_VERSION: i64 = 1;
+
+/// An open state file.
+#[derive(Debug)]
+pub(crate) struct FileStore {
+    connection: Connection,
+    owners: Owners,
+}
+
+impl FileStore {
+    /// Opens `path` (created when missing) and loads what it holds; `None` for a new file,
+    /// which the caller fills (the seeded invoices) and keeps.
+    ///
+    /// # Errors
+    /// [`Error::State`] for a file that cannot be used, saying why.
+    pub(crate) fn open(
+        path: &Path,
+        config: &SandboxConfig,
+    ) -> Result<(Self, Option<State>), Error> {
+        let refuse = |reason: String| Error::State {
+            path: path.display().to_string(),
+            reason,
+        };
+        let sqlite = |error: rusqlite::Error| refuse(not_ours(&error));
+        let connection = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(sqlite)?;
+        // Exclusive: the lock taken by the first write is kept until the sandbox stops, so
+        // a second sandbox on the file is refused instead of writing beside this one.
+        connection
+            .execute_batch("PRAGMA locking_mode = EXCLUSIVE; PRAGMA busy_timeout = 0;")
+            .map_err(sqlite)?;
+        let journal: String = connection
+            .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
+            .map_err(sqlite)?;
+        if !journal.eq_ignore_ascii_case("wal") {
+            return Err(refuse(format!("its journal cannot be WAL ({journal})")));
+        }
+        connection
+            .execute_batch("PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE; COMMIT;")
+            .map_err(sqlite)?;
+        let store = Self {
+            connection,
+            owners: Owners::of(config),
+        };
+        let tables: i64 = store
+            .connection
+            .query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get(0))
+            .map_err(sqlite)?;
+        if tables == 0 {
+            store.connection.execute_batch(SCHEMA).map_err(sqlite)?;
+            store
+                .connection
+                .execute(
+                    "INSERT INTO meta (key, value) VALUES ('application', ?1), ('schema_version', ?2), ('customers_issued', '0')",
+                    params![APPLICATION, SCHEMA_VERSION.to_string()],
+                )
+                .map_err(sqlite)?;
+            return Ok((store, None));
+        }
+        store.check_schema().map_err(refuse)?;
+        let state = store.load().map_err(refuse)?;
+        Ok((store, Some(state)))
+    }
+
+    /// Refuses a file that is not a sandbox's, of a newer schema, or damaged.
+    fn check_schema(&self) -> Result<(), String> {
+        let meta = |key: &str| -> Result<Option<String>, String> {
+            self.connection
+                .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
+                    row.get(0)
+                })
+                .map(Some)
+                .or_else(|error| match error {
+                    rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                    _ => Err("not a paytoken sandbox state file".to_owned()),
+                })
+        };
+        if meta("application")?.as_deref() != Some(APPLICATION) {
+            return Err("not a paytoken sandbox state file".to_owned());
+        }
+        let version = meta("schema_version")?
+            .and_then(|version| version.parse::<i64>().ok())
+            .ok_or("its schema version cannot be read")?;
+        if version > SCHEMA_VERSION {
+            return Err(format!(
+                "its schema version {version} is newer than this sandbox's {SCHEMA_VERSION}: use a newer paytoken"
+            ));
+        }
+        let check: String = self
+            .connection
+            .query_row("PRAGMA quick_check", [], |row| row.get(0))
+            .map_err(|error| error.to_string())?;
+        if check != "ok" {
+            return Err(format!("it is damaged ({check})"));
+        }
+        Ok(())
+    }
+
+    /// Writes the state's journal in one transaction.
+    ///
+    /// # Errors
+    /// SQLite's, when the file cannot be written: nothing of the call is kept.
+    pub(crate) fn keep(&mut self, state: &State) -> rusqlite::Result<()> {
+        if state.changes().is_empty() {
+            return Ok(());
+        }
+        let owners = &self.owners;
+        let transaction = self.connection.transaction()?;
+        for change in state.changes() {
+            match change {
+                Change::TokenIssued(token) => {
+                    if let Some(issued) = state.token(token) {
+                        let (partner, member) = owners.ids(issued.principal);
+                        transaction.execute(
+                            "INSERT OR REPLACE INTO tokens VALUES (?1, ?2, ?3, ?4)",
+                            params![token, partner, member, issued.expires_at],
+                        )?;
+                    }
+                }
+                Change::TokenRevoked(token) => {
+                    transaction.execute("DELETE FROM tokens WHERE token = ?1", [token])?;
+                }
+                Change::TokensExpired(now) => {
+                    transaction.execute("DELETE FROM tokens WHERE expires_at <= ?1", [now])?;
+                }
+                Change::Customer(id) => {
+                    if let Some(owner) = state.customer_owner(id) {
+                        let (partner, member) = owners.ids(owner);
+                        transaction.execute(
+                            "INSERT OR REPLACE INTO customers VALUES (?1, ?2, ?3)",
+                            params![id.as_str(), partner, member],
+                        )?;
+                    }
+                    transaction.execute(
+                        "UPDATE meta SET value = ?1 WHERE key = 'customers_issued'",
+                        [state.customers_issued().to_string()],
+                    )?;
+                }
+                Change::Registration(id) => {
+                    if let (Some(registration), Some(position)) =
+                        (state.registration(id), state.registration_position(id))
+                    {
+                        let values = Self::registration_row(owners, position, registration);
+                        transaction.execute(
+                            "INSERT OR REPLACE INTO registrations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                            rusqlite::params_from_iter(values),
+                        )?;
+                    }
+                }
+                Change::Payment(position) => {
+                    if let Some(payment) = state.payments().get(*position) {
+                        let values = Self::payment_row(owners, *position, payment);
+                        transaction.execute(
+                            "INSERT OR REPLACE INTO payments VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)",
+                            rusqlite::params_from_iter(values),
+                        )?;
+                    }
+                }
+                Change::Invoice(position) => {
+                    if let Some(invoice) = state.invoices().get(*position) {
+                        let values = Self::invoice_row(owners, *position, invoice);
+                        transaction.execute(
+                            "INSERT OR REPLACE INTO invoices VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                            rusqlite::params_from_iter(values),
+                        )?;
+                    }
+                }
+            }
+        }
+        transaction.commit()
+    }
+
+    fn registration_row(
+        owners: &Owners,
+        position: usize,
+        registration: &Registration,
+    ) -> Vec<Value> {
+        let (partner, member) = owners.ids(registration.owner);
+        let mut values = vec![
+            number(position),
+            text(registration.id.as_str()),
+            text(partner),
+            optional(member),
+            optional(registration.customer_id.as_ref().map(CustomerId::as_str)),
+        ];
+        match &registration.instrument {
+            Instrument::Card(card) => {
+                values.extend(card_values(Some(card)));
+                values.extend([Value::Null, Value::Null]);
+            }
+            Instrument::BankAccount { masked_iban, bic } => {
+                values.extend(card_values(None));
+                values.extend([text(masked_iban), text(bic)]);
+            }
+        }
+        values.extend([flag(registration.active), flag(registration.recurring)]);
+        values
+    }
+
+    fn payment_row(owners: &Owners, position: usize, payment: &Payment) -> Vec<Value> {
+        let (partner, member) = owners.ids(payment.owner);
+        let notify = payment.notify.as_ref();
+        let mut values = vec![
+            number(position),
+            text(payment.payment_id.as_str()),
+            text(partner),
+            optional(member),
+            optional(
+                payment
+                    .merchant_transaction_id
+                    .as_ref()
+                    .map(MerchantTransactionId::as_str),
+            ),
+            text(payment.payment_type.as_str()),
+            optional(payment.brand.as_ref().map(PaymentBrand::as_str)),
+            optional(payment.mode.as_ref().map(PaymentMode::as_str)),
+            minor(payment.amount),
+            text(payment.currency.as_str()),
+            text(payment.status.short().as_str()),
+            optional(payment.status.remark()),
+            optional(payment.registration_id.as_ref().map(RegistrationId::as_str)),
+        ];
+        values.extend(card_values(payment.card.as_ref()));
+        values.extend([
+            optional(payment.descriptor.as_deref()),
+            optional(payment.redirect_back.as_deref()),
+            optional(notify.map(|to| to.url.as_str())),
+            optional(notify.and_then(|to| to.fault).map(fault_name)),
+            text(&payment.timestamp),
+            Value::Integer(payment.made_at),
+            payment.moves.captured.map_or(Value::Null, minor),
+            minor(payment.moves.refunded),
+            flag(payment.moves.cancelled),
+        ]);
+        values
+    }
+
+    fn invoice_row(owners: &Owners, position: usize, invoice: &Invoice) -> Vec<Value> {
+        let (partner, member) = owners.ids(invoice.owner);
+        vec![
+            number(position),
+            text(partner),
+            optional(member),
+            text(&invoice.system_invoice_id),
+            minor(invoice.amount),
+            text(invoice.currency.as_str()),
+            text(&invoice.created),
+            Value::Integer(invoice.unix_seconds),
+            text(invoice.status.as_str()),
+            text(&invoice.customer_name),
+            text(&invoice.customer_email),
+            text(&invoice.order_id),
+            text(&invoice.order_description),
+        ]
+    }
+
+    /// Reads every table into a state, in the order its records were made.
+    fn load(&self) -> Result<State, String> {
+        let mut state = State::default();
+        let issued: String = self
+            .connection
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'customers_issued'",
+                [],
+                |row| row.get(0),
+            )
+            .map_err(|error| error.to_string())?;
+        state.restore_customers_issued(
+            issued
+                .parse()
+                .map_err(|_| damaged("meta", "customers_issued"))?,
+        );
+        for (token, partner, member, expires_at) in self.rows(
+            "SELECT token, partner_id, member_id, expires_at FROM tokens",
+            |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get(1)?,
+                    row.get(2)?,
+                    row.get(3)?,
+                ))
+            },
+        )? {
+            let principal = self.owners.principal(partner, member)?;
+            state.issue_token(
+                token,
+                IssuedToken {
+                    principal,
+                    expires_at,
+                },
+            );
+        }
+        for (id, partner, member) in self.rows(
+            "SELECT customer_id, partner_id, member_id FROM customers",
+            |row| Ok((row.get::<_, String>(0)?, row.get(1)?, row.get(2)?)),
+        )? {
+            let id = CustomerId::new(&id).map_err(|_| damaged("customers", "customer_id"))?;
+            state.insert_customer(id, self.owners.principal(partner, member)?);
+        }
+        for registration in self.rows("SELECT * FROM registrations ORDER BY position", |row| {
+            RegistrationRow::read(row)
+        })? {
+            state.insert_registration(registration.into_registration(&self.owners)?);
+        }
+        for payment in self.rows("SELECT * FROM payments ORDER BY position", |row| {
+            PaymentRow::read(row)
+        })? {
+            let payment = payment.into_payment(&self.owners)?;
+            if payment.status == Status::Pending {
+                state.add_pending(payment.made_at, state.payments().len());
+            }
+            state.insert_payment(payment);
+        }
+        for invoice in self.rows("SELECT * FROM invoices ORDER BY position", |row| {
+            InvoiceRow::read(row)
+        })? {
+            state.push_invoice(invoice.into_invoice(&self.owners)?);
+        }
+        state.forget_changes();
+        Ok(state)
+    }
+
+    /// Every row of `query`, read by `read`.
+    fn rows<T>(
+        &self,
+        query: &str,
+        read: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>, String> {
+        let mut statement = self
+            .connection
+            .prepare(query)
+            .map_err(|error| error.to_string())?;
+        statement
+            .query_map([], read)
+            .and_then(Iterator::collect)
+            .map_err(|error| error.to_string())
+    }
+}
+
+/// Why a file could not be opened, in words that say what to do: SQLite's own, except for
+/// a file that is not a database and one that another sandbox holds.
+fn not_ours(error: &rusqlite::Error) -> String {
+    match error.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::NotADatabase) => "not a paytoken sandbox state file".to_owned(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+            "in use by another sandbox".to_owned()
+        }
+        _ => error.to_string(),
+    }
+}
+
+fn damaged(table: &str, column: &str) -> String {
+    format!("it is damaged: {table}.{column} holds a value the sandbox never writes")
+}
+
+fn text(value: &str) -> Value {
+    Value::Text(value.to_owned())
+}
+
+fn optional(value: Option<&str>) -> Value {
+    value.map_or(Value::Null, text)
+}
+
+fn number(value: usize) -> Value {
+    Value::Integer(i64::try_from(value).unwrap_or(i64::MAX))
+}
+
+fn minor(amount: Amount) -> Value {
+    Value::Integer(i64::try_from(amount.minor_units()).unwrap_or(i64::MAX))
+}
+
+fn flag(value: bool) -> Value {
+    Value::Integer(i64::from(value))
+}
+
+fn card_values(card: Option<&StoredCard>) -> [Value; 7] {
+    match card {
+        None => std::array::from_fn(|_| Value::Null),
+        Some(card) => [
+            text(&card.brand),
+            text(&card.bin),
+            text(&card.last_four),
+            text(&card.expiry_month),
+            text(&card.expiry_year),
+            optional(card.holder.as_deref()),
+            text(card.behaviour.name()),
+        ],
+    }
+}
+
+const fn fault_name(fault: NotificationFault) -> &'static str {
+    match fault {
+        NotificationFault::Twice => "twice",
+        NotificationFault::Late => "late",
+        NotificationFault::BrokenChecksum => "broken-checksum",
+    }
+}
+
+fn fault_of(name: &str) -> Option<NotificationFault> {
+    [
+        NotificationFault::Twice,
+        NotificationFault::Late,
+        NotificationFault::BrokenChecksum,
+    ]
+    .into_iter()
+    .find(|fault| fault_name(*fault) == name)
+}
+
+/// The configuration's principals by their ids, both ways: a file names owners by id.
+#[derive(Debug)]
+struct Owners {
+    ids: HashMap<Principal, (String, Option<String>)>,
+    principals: HashMap<(String, Option<String>), Principal>,
+}
+
+impl Owners {
+    fn of(config: &SandboxConfig) -> Self {
+        let mut ids = HashMap::new();
+        for (partner, partner_config) in config.partners.iter().enumerate() {
+            let partner_id = partner_config.partner_id.to_string();
+            ids.insert(Principal::Partner { partner }, (partner_id.clone(), None));
+            for (merchant, merchant_config) in partner_config.merchants.iter().enumerate() {
+                ids.insert(
+                    Principal::Merchant { partner, merchant },
+                    (
+                        partner_id.clone(),
+                        Some(merchant_config.member_id.to_string()),
+                    ),
+                );
+            }
+        }
+        let principals = ids
+            .iter()
+            .map(|(principal, id)| (id.clone(), *principal))
+            .collect();
+        Self { ids, principals }
+    }
+
+    /// The partner id and member id of `principal`; every principal comes from the
+    /// configuration, so the fallback is never taken.
+    fn ids(&self, principal: Principal) -> (&str, Option<&str>) {
+        self.ids
+            .get(&principal)
+            .map_or(("", None), |(partner, member)| {
+                (partner.as_str(), member.as_deref())
+            })
+    }
+
+    fn principal(&self, partner: String, member: Option<String>) -> Result<Principal, String> {
+        let shown = format!(
+            "{partner}{}",
+            member.as_deref().map_or(String::new(), |m| format!("/{m}"))
+        );
+        self.principals.get(&(partner, member)).copied().ok_or_else(|| {
+            format!("it holds records of {shown}, which the configuration does not name: start with the configuration that made it")
+        })
+    }
+}
+
+/// A stored card's columns.
+struct CardColumns {
+    brand: Option<String>,
+    bin: Option<String>,
+    last_four: Option<String>,
+    expiry_month: Option<String>,
+    expiry_year: Option<String>,
+    holder: Option<String>,
+    behaviour: Option<String>,
+}
+
+impl CardColumns {
+    fn read(row: &Row<'_>, first: usize) -> rusqlite::Result<Self> {
+        Ok(Self {
+            brand: row.get(first)?,
+            bin: row.get(first + 1)?,
+            last_four: row.get(first + 2)?,
+            expiry_month: row.get(first + 3)?,
+            expiry_year: row.get(first + 4)?,
+            holder: row.get(first + 5)?,
+            behaviour: row.get(first + 6)?,
+        })
+    }
+
+    fn into_card(self, table: &str) -> Result<Option<StoredCard>, String> {
+        let (Some(brand), Some(bin), Some(last_four), Some(expiry_month), Some(expiry_year)) = (
+            self.brand,
+            self.bin,
+            self.last_four,
+            self.expiry_month,
+            self.expiry_year,
+        ) else {
+            return Ok(None);
+        };
+        let behaviour = self
+            .behaviour
+            .as_deref()
+            .and_then(Behaviour::from_name)
+            .ok_or_else(|| damaged(table, "card_behaviour"))?;
+        Ok(Some(StoredCard {
+            brand,
+            bin,
+            last_four,
+            expiry_month,
+            expiry_year,
+            holder: self.holder,
+            behaviour,
+        }))
+    }
+}
+
+/// A row of `registrations`.
+struct RegistrationRow {
+    id: String,
+    partner: String,
+    member: Option<String>,
+    customer: Option<String>,
+    card: CardColumns,
+    masked_iban: Option<String>,
+    bic: Option<String>,
+    active: bool,
+    recurring: bool,
+}
+
+impl RegistrationRow {
+    fn read(row: &Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Self {
+            id: row.get(1)?,
+            partner: row.get(2)?,
+            member: row.get(3)?,
+            customer: row.get(4)?,
+            card: CardColumns::read(row, 5)?,
+            masked_iban: row.get(12)?,
+            bic: row.get(13)?,
+            active: row.get(14)?,
+            recurring: row.get(15)?,
+        })
+    }
+
+    fn into_registration(self, owners: &Owners) -> Result<Registration, String> {
+        const TABLE: &str = "registrations";
+        let instrument = match (self.card.into_card(TABLE)?, self.masked_iban, self.bic) {
+            (Some(card), None, None) => Instrument::Card(card),
+            (None, Some(masked_iban), Some(bic)) => Instrument::BankAccount { masked_iban, bic },
+            _ => return Err(damaged(TABLE, "card_bin")),
+        };
+        Ok(Registration {
+            id: RegistrationId::new(&self.id).map_err(|_| damaged(TABLE, "registration_id"))?,
+            owner: owners.principal(self.partner, self.member)?,
+            customer_id: self
+                .customer
+                .map(|id| CustomerId::new(&id).map_err(|_| damaged(TABLE, "customer_id")))
+                .transpose()?,
+            instrument,
+            active: self.active,
+            recurring: self.recurring,
+        })
+    }
+}
+
+/// A row of `payments`.
+struct PaymentRow {
+    payment_id: String,
+    partner: String,
+    member: Option<String>,
+    merchant_transaction_id: Option<String>,
+    payment_type: String,
+    brand: Option<String>,
+    mode: Option<String>,
+    amount: i64,
+    currency: String,
+    status: String,
+    remark: Option<String>,
+    registration_id: Option<String>,
+    card: CardColumns,
+    descriptor: Option<String>,
+    redirect_back: Option<String>,
+    notify_url: Option<String>,
+    notify_fault: Option<String>,
+    timestamp: String,
+    made_at: i64,
+    captured: Option<i64>,
+    refunded: i64,
+    cancelled: bool,
+}
+
+impl PaymentRow {
+    fn read(row: &Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Self {
+            payment_id: row.get(1)?,
+            partner: row.get(2)?,
+            member: row.get(3)?,
+            merchant_transaction_id: row.get(4)?,
+            payment_type: row.get(5)?,
+            brand: row.get(6)?,
+            mode: row.get(7)?,
+            amount: row.get(8)?,
+            currency: row.get(9)?,
+            status: row.get(10)?,
+            remark: row.get(11)?,
+            registration_id: row.get(12)?,
+            card: CardColumns::read(row, 13)?,
+            descriptor: row.get(20)?,
+            redirect_back: row.get(21)?,
+            notify_url: row.get(22)?,
+            notify_fault: row.get(23)?,
+            timestamp: row.get(24)?,
+            made_at: row.get(25)?,
+            captured: row.get(26)?,
+            refunded: row.get(27)?,
+            cancelled: row.get(28)?,
+        })
+    }
+
+    fn into_payment(self, owners: &Owners) -> Result<Payment, String> {
+        const TABLE: &str = "payments";
+        let amount = |minor: i64, column| {
+            u64::try_from(minor)
+                .map(Amount::from_minor_units)
+                .map_err(|_| damaged(TABLE, column))
+        };
+        let notify = match (self.notify_url, self.notify_fault) {
+            (None, None) => None,
+            (Some(url), fault) => Some(NotifyTo {
+                url,
+                fault: fault
+                    .map(|name| fault_of(&name).ok_or_else(|| damaged(TABLE, "notify_fault")))
+                    .transpose()?,
+            }),
+            (None, Some(_)) => return Err(damaged(TABLE, "notify_fault")),
+        };
+        Ok(Payment {
+            payment_id: PaymentId::new(&self.payment_id)
+                .map_err(|_| damaged(TABLE, "payment_id"))?,
+            owner: owners.principal(self.partner, self.member)?,
+            merchant_transaction_id: self
+                .merchant_transaction_id
+                .map(|id| {
+                    MerchantTransactionId::new(&id)
+                        .map_err(|_| damaged(TABLE, "merchant_transaction_id"))
+                })
+                .transpose()?,
+            payment_type: PaymentType::from_wire(&self.payment_type),
+            brand: self.brand.as_deref().map(PaymentBrand::from_wire),
+            mode: self.mode.as_deref().map(PaymentMode::from_wire),
+            amount: amount(self.amount, "amount_minor")?,
+            currency: Currency::new(&self.currency).map_err(|_| damaged(TABLE, "currency"))?,
+            status: Status::from_stored(&self.status, self.remark.as_deref())
+                .ok_or_else(|| damaged(TABLE, "status"))?,
+            registration_id: self
+                .registration_id
+                .map(|id| RegistrationId::new(&id).map_err(|_| damaged(TABLE, "registration_id")))
+                .transpose()?,
+            card: self.card.into_card(TABLE)?,
+            descriptor: self.descriptor,
+            redirect_back: self.redirect_back,
+            notify,
+            timestamp: self.timestamp,
+            made_at: self.made_at,
+            moves: Moves {
+                captured: self
+                    .captured
+                    .map(|minor| amount(minor, "captured_minor"))
+                    .transpose()?,
+                refunded: amount(self.refunded, "refunded_minor")?,
+                cancelled: self.cancelled,
+            },
+        })
+    }
+}
+
+/// A row of `invoices`.
+struct InvoiceRow {
+    partner: String,
+    member: Option<String>,
+    system_invoice_id: String,
+    amount: i64,
+    currency: String,
+    created: String,
+    unix_seconds: i64,
+    status: String,
+    customer_name: String,
+    customer_email: String,
+    order_id: String,
+    order_description: String,
+}
+
+impl InvoiceRow {
+    fn read(row: &Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Self {
+            partner: row.get(1)?,
+            member: row.get(2)?,
+            system_invoice_id: row.get(3)?,
+            amount: row.get(4)?,
+            currency: row.get(5)?,
+            created: row.get(6)?,
+            unix_seconds: row.get(7)?,
+            status: row.get(8)?,
+            customer_name: row.get(9)?,
+            customer_email: row.get(10)?,
+            order_id: row.get(11)?,
+            order_description: row.get(12)?,
+        })
+    }
+
+    fn into_invoice(self, owners: &Owners) -> Result<Invoice, String> {
+        const TABLE: &str = "invoices";
+        Ok(Invoice {
+            owner: owners.principal(self.partner, self.member)?,
+            system_invoice_id: self.system_invoice_id,
+            amount: u64::try_from(self.amount)
+                .map(Amount::from_minor_units)
+                .map_err(|_| damaged(TABLE, "amount_minor"))?,
+            currency: Currency::new(&self.currency).map_err(|_| damaged(TABLE, "currency"))?,
+            created: self.created,
+            unix_seconds: self.unix_seconds,
+            status: InvoiceStatus::from_wire(&self.status)
+                .ok_or_else(|| damaged(TABLE, "status"))?,
+            customer_name: self.customer_name,
+            customer_email: self.customer_email,
+            order_id: self.order_id,
+            order_description: self.order_description,
+        })
+    }
+}

@@ -1,0 +1,48 @@
+//! Where the sandbox keeps what it remembers. In memory by default: the state lives and
+//! dies with the process, and a call's journal is simply emptied. With the `sqlite`
+//! feature and [`SandboxBuilder::state_file`](crate::SandboxBuilder::state_file), in one
+//! SQLite file (`file.rs`, schema in `schema.sql`): loaded whole at start, and each call's
+//! journal written in one transaction before its answer leaves.
+//!
+//! Both stores run the same operations on the same in-memory state under the same lock, so
+//! the race rules (one approval of 50 racing duplicates, refunds never above the capture)
+//! hold alike; the file store adds the writes.
+
+#[cfg(feature = "sqlite")]
+pub(crate) mod file;
+
+#[cfg(feature = "sqlite")]
+use std::sync::{Mutex, PoisonError};
+
+use crate::state::State;
+
+/// The store of a running sandbox.
+#[derive(Debug)]
+pub(crate) enum Store {
+    /// Nothing outlives the process.
+    Memory,
+    /// One SQLite file (feature `sqlite`).
+    #[cfg(feature = "sqlite")]
+    File(Mutex<file::FileStore>),
+}
+
+impl Store {
+    /// Keeps what `state`'s journal says changed, then empties the journal.
+    ///
+    /// # Errors
+    /// Why the file could not be written (the journal is emptied all the same: the
+    /// sandbox stops answering, as its memory and its file no longer agree).
+    pub(crate) fn keep(&self, state: &mut State) -> Result<(), String> {
+        let kept = match self {
+            Self::Memory => Ok(()),
+            #[cfg(feature = "sqlite")]
+            Self::File(file) => file
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .keep(state)
+                .map_err(|error| error.to_string()),
+        };
+        state.forget_changes();
+        kept
+    }
+}

@@ -1,0 +1,177 @@
+//! The file store (`SandboxBuilder::state_file`): what one sandbox remembered, the next on
+//! the same file finds; a file that is not a sandbox's, of a newer schema, or in use, is
+//! refused with a message that names it, and never overwritten.
+
+use std::path::PathBuf;
+
+use crate::common;
+
+use common::*;
+use paytoken_protocol::PaymentStatus;
+use paytoken_protocol::ops::capture::Capture;
+use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
+use paytoken_protocol::ops::customer_signup::CustomerSignup;
+use paytoken_protocol::ops::inquiry::Inquiry;
+use paytoken_protocol::ops::invoice_list::InvoiceList;
+use paytoken_protocol::ops::payment::Payment;
+use paytoken_protocol::ops::refund::Refund;
+use paytoken_protocol::ops::token_payment::TokenPayment;
+use paytoken_protocol::paytoken_types::{Customer, Email, PaymentType, RecurringType};
+use paytoken_sandbox::{Error, SEEDED_INVOICES_PER_MERCHANT, Sandbox, cards};
+
+/// A fresh path in the system's temporary folder, removed (with SQLite's files beside it)
+/// when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str) -> Self {
+        let path = std::env::temp_dir().join(format!(
+            "paytoken-{name}-{}-{}.db",
+            std::process::id(),
+            order_id()
+        ));
+        Self(path)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = self.0.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+async fn on_file(file: &TempFile) -> Sandbox {
+    Sandbox::builder()
+        .state_file(&file.0)
+        .start()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_second_sandbox_on_the_file_finds_what_the_first_remembered() {
+    let file = TempFile::new("restart");
+    let sandbox = on_file(&file).await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let signup = CustomerSignup::new(Customer {
+        given_name: Some("Ada".into()),
+        surname: Some("Lovelace".into()),
+        email: Some(Email::new("ada@example.com").unwrap()),
+        ..Customer::default()
+    });
+    let customer = call(&sandbox, &context, &signup).await.unwrap().customer_id;
+    let order = order_id();
+    let pay = Payment::new(
+        order.parse().unwrap(),
+        "50.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(cards::APPROVED),
+    )
+    .store_card()
+    .recurring(RecurringType::Initial);
+    let paid = call(&sandbox, &context, &pay).await.unwrap();
+    let token = *paid.registration_id.as_ref().unwrap().value().unwrap();
+    let mut authorisation = Payment::new(
+        order_id().parse().unwrap(),
+        "30.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(cards::APPROVED),
+    );
+    authorisation.payment_type = PaymentType::PreAuthorization;
+    let authorised = call(&sandbox, &context, &authorisation).await.unwrap();
+    let capture = Capture::new(
+        authorised.payment_id,
+        "30.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+    );
+    call(&sandbox, &context, &capture).await.unwrap();
+    let refund = Refund::new(
+        authorised.payment_id,
+        "10.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+    );
+    call(&sandbox, &context, &refund).await.unwrap();
+    let books_before = sandbox.books();
+    sandbox.shutdown().await;
+
+    let sandbox = on_file(&file).await;
+    // The auth token it issued still works: no new sign-in.
+    let repeated = TokenPayment::new(token, "9.99".parse().unwrap(), "EUR".parse().unwrap())
+        .recurring(RecurringType::Repeated);
+    let again = call(&sandbox, &context, &repeated).await.unwrap();
+    assert_eq!(
+        again.status,
+        PaymentStatus::Approved,
+        "the series INITIAL opened goes on"
+    );
+    assert_ne!(again.payment_id, paid.payment_id, "ids go on counting");
+    let signed_up = CardsAndAccounts::of_customer(customer);
+    assert!(
+        call(&sandbox, &context, &signed_up).await.is_ok(),
+        "the customer is known"
+    );
+    let listed = call(&sandbox, &context, &CardsAndAccounts::all())
+        .await
+        .unwrap();
+    assert!(
+        listed
+            .cards
+            .iter()
+            .any(|card| card.registration_id.as_ref().and_then(|id| id.value()) == Some(&token))
+    );
+    let used = call(&sandbox, &context, &pay).await.unwrap_err();
+    assert_eq!(
+        used.refusal().unwrap().result.code.as_str(),
+        "30006",
+        "a used order id"
+    );
+    let found = call(&sandbox, &context, &Inquiry::ByPaymentId(paid.payment_id))
+        .await
+        .unwrap();
+    assert_eq!(found.status, PaymentStatus::Approved);
+    let invoices = call(&sandbox, &context, &InvoiceList::new(1, 100))
+        .await
+        .unwrap();
+    assert!(
+        invoices.invoices.len() > SEEDED_INVOICES_PER_MERCHANT,
+        "seeded and paid ones"
+    );
+    let books_after = sandbox.books();
+    assert_eq!(books_after[..books_before.len()], books_before[..]);
+    // Another sandbox may not open the file while this one holds it.
+    let second = Sandbox::builder()
+        .state_file(&file.0)
+        .start()
+        .await
+        .unwrap_err();
+    assert!(matches!(second, Error::State { .. }), "{second}");
+    assert!(second.to_string().contains("in use"), "{second}");
+    assert!(
+        second.to_string().contains(&file.0.display().to_string()),
+        "{second}"
+    );
+    sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_file_that_is_not_a_sandbox_s_is_refused_and_left_as_it_was() {
+    let file = TempFile::new("foreign");
+    let text = b"not a database, just someone's notes\n".repeat(200);
+    std::fs::write(&file.0, &text).unwrap();
+    let error = Sandbox::builder()
+        .state_file(&file.0)
+        .start()
+        .await
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("not a paytoken sandbox state file"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read(&file.0).unwrap(), text, "never overwritten");
+}
