@@ -14,7 +14,8 @@
 //!   browser test (`browser.rs`: headless chromium on the 3-D Secure page, the Debian
 //!   packages installed where missing; run even with `--skip-tests`, which leaves it out), the docs
 //!   with `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and
-//!   `paytoken` without its `hyper` feature) depends on no I/O crate, the check that no
+//!   `paytoken` without its `hyper` feature) depends on no I/O crate, the check that
+//!   `paytoken` with every feature does not build SQLite (the sandbox's alone), the check that no
 //!   crate's modules import each other in a circle, `cargo deny`, and the fuzz targets for
 //!   a few seconds each.
 //! - `cargo xtask api`: writes each library crate's public items into `api/<crate>.txt`,
@@ -179,6 +180,7 @@ fn ci(tests: Tests) -> Result<(), String> {
     )?;
     no_std()?;
     sans_io()?;
+    no_sqlite_in_the_sdk()?;
     layers::check(Path::new("crates"))?;
     deny()?;
     fuzz::run(SMOKE_SECONDS)
@@ -196,17 +198,42 @@ fn sans_io() -> Result<(), String> {
     no_clock_in("crates/paytoken-protocol/src")
 }
 
+/// What only the sandbox and the command may build: SQLite, for the sandbox's file store.
+const SQLITE_CRATES: &[&str] = &["rusqlite", "libsqlite3-sys"];
+
+/// Checks that the SDK a merchant builds (`paytoken` with every feature, and so every
+/// layer under it) does not grow by the sandbox's SQLite.
+fn no_sqlite_in_the_sdk() -> Result<(), String> {
+    no_crate_under(
+        "paytoken",
+        &["--all-features"],
+        SQLITE_CRATES,
+        "SQLite, the sandbox's",
+    )
+}
+
 /// Fails when `package`, built with `features`, depends on one of [`IO_CRATES`].
 fn no_io_crate_under(package: &str, features: &[&str]) -> Result<(), String> {
+    no_crate_under(package, features, IO_CRATES, "an I/O crate")
+}
+
+/// Fails when `package`, built with `features`, depends on one of `crates` (`what` they
+/// are, for the message).
+fn no_crate_under(
+    package: &str,
+    features: &[&str],
+    crates: &[&str],
+    what: &str,
+) -> Result<(), String> {
     let mut args = vec!["tree", "-p", package];
     args.extend_from_slice(features);
     args.extend_from_slice(&["--edges", "normal", "--prefix", "none", "--locked"]);
     let tree = cargo_output(&args)?;
     for line in tree.lines() {
         let name = line.split_whitespace().next().unwrap_or_default();
-        if IO_CRATES.contains(&name) {
+        if crates.contains(&name) {
             return Err(format!(
-                "{package} ({}) depends on {name}, an I/O crate",
+                "{package} ({}) depends on {name}, {what}",
                 features.join(" ")
             ));
         }

@@ -241,6 +241,10 @@ pub(crate) struct SandboxArgs {
     /// Let the sandbox send notifications beyond loopback addresses.
     #[arg(long)]
     pub(crate) notify_anywhere: bool,
+    /// Keep everything the sandbox remembers in this SQLite file (created when missing),
+    /// so that tokens, payments and invoices survive a restart or a crash.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) state: Option<PathBuf>,
 }
 
 impl Command {

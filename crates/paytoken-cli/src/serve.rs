@@ -132,6 +132,9 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
             }
         }
     }
+    if let Some(path) = &args.state {
+        builder = builder.state_file(path);
+    }
     if args.notify_anywhere {
         builder = builder.notifications(NotificationPolicy {
             targets: NotificationTargets::Anywhere,
@@ -140,6 +143,10 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
     }
     let sandbox = match builder.start().await {
         Ok(sandbox) => sandbox,
+        // A state file it cannot use is the user's to fix, as a bad flag is.
+        Err(error @ paytoken_sandbox::Error::State { .. }) => {
+            return Report::from(Failure::usage(error.to_string()));
+        }
         Err(error) => return Report::from(Failure::failed(report::with_causes(&error))),
     };
     if terminal::out(&format!(

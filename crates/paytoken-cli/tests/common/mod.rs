@@ -205,3 +205,29 @@ pub(crate) async fn answering_with(body: impl Fn(u64) -> String + Send + 'static
     });
     format!("http://{address}")
 }
+
+/// The connection flags (with `--json`) and the secure key of the merchant a `paytoken
+/// sandbox` announced in its first line.
+pub(crate) fn announced_merchant(announcement: &str) -> (Vec<String>, String) {
+    let announced: Value = serde_json::from_str(announcement).unwrap();
+    let text = |name: &str| announced[name].as_str().unwrap().to_owned();
+    let flags = vec![
+        "--json".to_owned(),
+        "--base-url".to_owned(),
+        text("baseUrl"),
+        "--member-id".to_owned(),
+        text("memberId"),
+        "--partner-id".to_owned(),
+        text("partnerId"),
+        "--username".to_owned(),
+        text("username"),
+    ];
+    (flags, text("secureKey"))
+}
+
+/// Runs `args` with `flags` first, and the secure key in the environment.
+pub(crate) async fn with_flags(flags: &[String], key: &str, args: &[&str]) -> Run {
+    let mut line: Vec<&str> = flags.iter().map(String::as_str).collect();
+    line.extend_from_slice(args);
+    paytoken(&line, &[("PAYTOKEN_SECURE_KEY", key)]).await
+}

@@ -338,25 +338,7 @@ async fn the_served_sandbox_settles_pending_payments_when_told() {
     let (mut child, first) =
         crate::common::sandbox_process(&["--addr", "127.0.0.1:0", "--settle-pending-after", "0s"])
             .await;
-    let announced: Value = serde_json::from_str(&first).unwrap();
-    let text = |name: &str| announced[name].as_str().unwrap().to_owned();
-    let merchant = |args: &[&str]| {
-        let mut line = vec![
-            "--json".to_owned(),
-            "--base-url".to_owned(),
-            text("baseUrl"),
-            "--member-id".to_owned(),
-            text("memberId"),
-            "--partner-id".to_owned(),
-            text("partnerId"),
-            "--username".to_owned(),
-            text("username"),
-        ];
-        line.extend(args.iter().map(|arg| (*arg).to_owned()));
-        line
-    };
-    let key = text("secureKey");
-    let env = [("PAYTOKEN_SECURE_KEY", key.as_str())];
+    let (flags, key) = crate::common::announced_merchant(&first);
     let mut pay = vec![
         "pay",
         "--amount",
@@ -367,14 +349,10 @@ async fn the_served_sandbox_settles_pending_payments_when_told() {
         "pending-settles",
     ];
     pay.extend(card_flags(cards::PENDING));
-    let line = merchant(&pay);
-    let line: Vec<&str> = line.iter().map(String::as_str).collect();
-    let paid = crate::common::paytoken(&line, &env).await;
+    let paid = crate::common::with_flags(&flags, &key, &pay).await;
     assert_eq!(paid.code, 5, "pending at first: {}", paid.stdout);
     let payment_id = paid.json()["paymentId"].as_str().unwrap().to_owned();
-    let line = merchant(&["inquiry", &payment_id]);
-    let line: Vec<&str> = line.iter().map(String::as_str).collect();
-    let found = crate::common::paytoken(&line, &env).await;
+    let found = crate::common::with_flags(&flags, &key, &["inquiry", &payment_id]).await;
     child.kill().unwrap();
     let _ = child.wait();
     assert_eq!(found.code, 0, "approved since: {}", found.stdout);

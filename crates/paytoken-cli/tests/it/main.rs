@@ -9,3 +9,4 @@ mod cli;
 mod common;
 mod hostile;
 mod listen;
+mod state_file;
