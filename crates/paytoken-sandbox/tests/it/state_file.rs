@@ -175,3 +175,69 @@ async fn a_file_that_is_not_a_sandbox_s_is_refused_and_left_as_it_was() {
     );
     assert_eq!(std::fs::read(&file.0).unwrap(), text, "never overwritten");
 }
+
+#[tokio::test]
+async fn the_readme_s_queries_read_the_file() {
+    let file = TempFile::new("queries");
+    let sandbox = on_file(&file).await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let pay = Payment::new(
+        order_id().parse().unwrap(),
+        "12.34".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(cards::APPROVED),
+    )
+    .store_card();
+    let paid = call(&sandbox, &context, &pay).await.unwrap();
+    sandbox.shutdown().await;
+
+    let readme = include_str!("../../README.md");
+    let queries: Vec<&str> = readme
+        .split("```sql")
+        .skip(1)
+        .filter_map(|block| block.split("```").next())
+        .flat_map(|block| block.split(';'))
+        .filter(|query| {
+            query
+                .lines()
+                .any(|line| !line.trim().is_empty() && !line.trim().starts_with("--"))
+        })
+        .collect();
+    assert_eq!(queries.len(), 3, "{queries:?}");
+    let connection = rusqlite::Connection::open(&file.0).unwrap();
+    let mut found = Vec::new();
+    for query in &queries {
+        let mut statement = connection
+            .prepare(query)
+            .unwrap_or_else(|e| panic!("{e}: {query}"));
+        let columns = statement.column_count();
+        let rows: Vec<Vec<String>> = statement
+            .query_map([], |row| {
+                (0..columns)
+                    .map(|column| {
+                        row.get::<_, rusqlite::types::Value>(column)
+                            .map(|value| format!("{value:?}"))
+                    })
+                    .collect()
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        found.push(rows);
+    }
+    assert_eq!(found[0].len(), 1, "the merchant's token: {:?}", found[0]);
+    assert!(
+        found[1]
+            .iter()
+            .any(|row| row.iter().any(|value| value.contains("12.34"))),
+        "{:?}",
+        found[1]
+    );
+    assert!(
+        found[1]
+            .iter()
+            .any(|row| row[0].contains(&paid.payment_id.to_string())),
+        "{:?}",
+        found[1]
+    );
+}
