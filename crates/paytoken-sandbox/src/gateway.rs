@@ -115,8 +115,15 @@ impl Gateway {
     }
 
     /// Keeps the state in `store`, starting from `restored` (what a state file held) instead
-    /// of a new state with seeded invoices; a new state is kept at once.
-    pub(crate) fn storing(mut self, store: Store, restored: Option<State>) -> Self {
+    /// of a new state with seeded invoices, and the notifications after the `notified`
+    /// ones; a new state is kept at once.
+    pub(crate) fn storing(
+        mut self,
+        store: Store,
+        restored: Option<State>,
+        notified: Vec<(u64, crate::notifications::SentNotification)>,
+    ) -> Self {
+        self.outbox.keep_with(store.keeper(), notified);
         self.store = store;
         if let Some(restored) = restored {
             self.state = Mutex::new(restored);
@@ -127,7 +134,10 @@ impl Gateway {
 
     /// Why the sandbox stopped answering, if it did: its store failed.
     pub(crate) fn broken(&self) -> Option<&str> {
-        self.broken.get().map(String::as_str)
+        self.broken
+            .get()
+            .map(String::as_str)
+            .or_else(|| self.outbox.failure())
     }
 
     /// Sends notifications through `outbox`, and approves a pending payment once

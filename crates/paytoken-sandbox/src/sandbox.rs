@@ -191,15 +191,20 @@ impl SandboxBuilder {
     /// file cannot be used (feature `sqlite`).
     pub async fn start(self) -> Result<Sandbox, Error> {
         #[cfg(feature = "sqlite")]
-        let (store, restored) = match &self.state_file {
+        let (store, restored, notified) = match &self.state_file {
             Some(path) => {
                 let (file, restored) = crate::store::file::FileStore::open(path, &self.config)?;
-                (Store::File(std::sync::Mutex::new(file)), restored)
+                let notified = file.notifications().map_err(|reason| Error::State {
+                    path: path.display().to_string(),
+                    reason,
+                })?;
+                let file = Arc::new(std::sync::Mutex::new(file));
+                (Store::File(file), restored, notified)
             }
-            None => (Store::Memory, None),
+            None => (Store::Memory, None, Vec::new()),
         };
         #[cfg(not(feature = "sqlite"))]
-        let (store, restored) = (Store::Memory, None);
+        let (store, restored, notified) = (Store::Memory, None, Vec::new());
         #[cfg(feature = "tls")]
         let tls = self.tls.as_ref().map(crate::tls::acceptor).transpose()?;
         #[cfg(not(feature = "tls"))]
@@ -223,7 +228,7 @@ impl SandboxBuilder {
             .varying(self.vary_answers)
             .keeping(self.max_records)
             .notifying(outbox, self.pending_settles_after)
-            .storing(store, restored),
+            .storing(store, restored, notified),
         );
         let dispatching = tokio::spawn({
             let gateway = Arc::clone(&gateway);

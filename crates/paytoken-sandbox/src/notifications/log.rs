@@ -2,7 +2,8 @@
 //! [`NOTIFICATIONS_KEPT`].
 
 use std::collections::VecDeque;
-use std::sync::Mutex;
+use std::fmt;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::faults::NotificationFault;
 
@@ -43,9 +44,25 @@ pub enum Attempt {
     NotSent(String),
 }
 
-/// The log, shared by the deliveries (which write) and the `Sandbox` handle (which reads).
+/// Where notifications are kept as they happen, beyond memory: the state file's store
+/// implements it, so this module needs nothing of the store's.
+pub(crate) trait Keep: Send + Sync + fmt::Debug {
+    /// Keeps notification `number` as it stands, its attempts so far included.
+    ///
+    /// # Errors
+    /// Why it could not be kept.
+    fn keep(&self, number: u64, sent: &SentNotification) -> Result<(), String>;
+}
+
+/// The log, shared by the deliveries (which write) and the `Sandbox` handle (which reads);
+/// with a state file, each notification and attempt is kept there as it happens.
 #[derive(Debug, Default)]
-pub(crate) struct NotificationLog(Mutex<Entries>);
+pub(crate) struct NotificationLog {
+    entries: Mutex<Entries>,
+    keeper: OnceLock<Arc<dyn Keep>>,
+    /// Why the keeper could not write, the first time it could not.
+    failure: OnceLock<String>,
+}
 
 #[derive(Debug, Default)]
 struct Entries {
@@ -56,9 +73,40 @@ struct Entries {
 
 impl NotificationLog {
     fn entries(&self) -> std::sync::MutexGuard<'_, Entries> {
-        self.0
+        self.entries
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Keeps notifications with `keeper` from now on, after the `kept` ones (by number, in
+    /// order: what a state file held).
+    pub(crate) fn keep_with(
+        &self,
+        keeper: Option<Arc<dyn Keep>>,
+        kept: Vec<(u64, SentNotification)>,
+    ) {
+        let mut log = self.entries();
+        let skip = kept.len().saturating_sub(NOTIFICATIONS_KEPT);
+        let mut kept = kept.into_iter().skip(skip).peekable();
+        if let Some((first, _)) = kept.peek() {
+            log.first = *first;
+            log.entries = kept.map(|(_, sent)| sent).collect();
+        }
+        if let Some(keeper) = keeper {
+            let _ = self.keeper.set(keeper);
+        }
+    }
+
+    /// Why a notification could not be kept, if one could not.
+    pub(crate) fn failure(&self) -> Option<&str> {
+        self.failure.get().map(String::as_str)
+    }
+
+    /// Keeps entry `number` as it stands, with the keeper if there is one.
+    fn keep(&self, number: u64, entry: &SentNotification) {
+        if let Some(Err(reason)) = self.keeper.get().map(|keeper| keeper.keep(number, entry)) {
+            let _ = self.failure.set(reason);
+        }
     }
 
     /// Keeps `sent`, and says its number for [`NotificationLog::attempted`].
@@ -70,7 +118,11 @@ impl NotificationLog {
         }
         log.entries.push_back(sent);
         // The deque holds at most NOTIFICATIONS_KEPT entries, which fits a u64.
-        log.first + u64::try_from(log.entries.len() - 1).unwrap_or(u64::MAX)
+        let number = log.first + u64::try_from(log.entries.len() - 1).unwrap_or(u64::MAX);
+        if let Some(entry) = log.entries.back() {
+            self.keep(number, entry);
+        }
+        number
     }
 
     /// Adds an attempt to notification `number`, if it is still kept.
@@ -85,6 +137,7 @@ impl NotificationLog {
         if let Some(entry) = log.entries.get_mut(index) {
             entry.delivered |= matches!(attempt, Attempt::Answered(200..=299));
             entry.attempts.push(attempt);
+            self.keep(number, entry);
         }
     }
 

@@ -33,6 +33,7 @@ mod target;
 
 use std::time::Duration;
 
+pub(crate) use log::Keep;
 pub use log::{Attempt, NOTIFICATIONS_KEPT, SentNotification};
 pub(crate) use message::{Message, browser_return_fields};
 pub(crate) use outbox::Outbox;

@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use super::delivery::deliver;
+use super::log::Keep;
 use super::log::{Attempt, NotificationLog, SentNotification};
 use super::{Message, NotificationPolicy};
 
@@ -68,6 +69,20 @@ impl Outbox {
         });
         self.log
             .attempted(number, Attempt::NotSent(reason.to_owned()));
+    }
+
+    /// Keeps every notification with `keeper` from now on, after the `kept` ones.
+    pub(crate) fn keep_with(
+        &self,
+        keeper: Option<Arc<dyn Keep>>,
+        kept: Vec<(u64, SentNotification)>,
+    ) {
+        self.log.keep_with(keeper, kept);
+    }
+
+    /// Why a notification could not be kept, if one could not.
+    pub(crate) fn failure(&self) -> Option<&str> {
+        self.log.failure()
     }
 
     /// Every notification kept, with its attempts so far.

@@ -23,17 +23,23 @@ use crate::Error;
 use crate::cards::Behaviour;
 use crate::config::SandboxConfig;
 use crate::faults::NotificationFault;
+use crate::notifications::{Attempt, Keep, SentNotification};
 use crate::state::{
     Change, Instrument, Invoice, InvoiceStatus, IssuedToken, Moves, NotifyTo, Payment, Principal,
     Registration, State, Status, StoredCard,
 };
 
-/// The schema, as a person reads it: the tables and what each column holds.
+/// The schema's first version, as a person reads it: the tables and what each column holds.
 const SCHEMA: &str = include_str!("schema.sql");
+/// Each later version: the migration from the version before it, in order (`MIGRATIONS[0]`
+/// takes version 1 to 2).
+const MIGRATIONS: &[&str] = &[include_str!("migrations/1_to_2.sql")];
 /// What `meta.application` says in a sandbox's state file.
 const APPLICATION: &str = "paytoken-sandbox";
-/// The schema this sandbox writes.
-pub(crate) const SCHEMA_VERSION: i64 = 1;
+/// The schema this sandbox writes: the first version and every migration.
+pub(crate) const SCHEMA_VERSION: i64 = 2;
+// A migration added without its version, or a version without its migration, does not build.
+const _: () = assert!(MIGRATIONS.len() + 1 == 2);
 
 /// An open state file.
 #[derive(Debug)]
@@ -87,23 +93,47 @@ impl FileStore {
             .query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get(0))
             .map_err(sqlite)?;
         if tables == 0 {
-            store.connection.execute_batch(SCHEMA).map_err(sqlite)?;
-            store
-                .connection
+            let transaction = store.connection.unchecked_transaction().map_err(sqlite)?;
+            transaction.execute_batch(SCHEMA).map_err(sqlite)?;
+            transaction
                 .execute(
-                    "INSERT INTO meta (key, value) VALUES ('application', ?1), ('schema_version', ?2), ('customers_issued', '0')",
-                    params![APPLICATION, SCHEMA_VERSION.to_string()],
+                    "INSERT INTO meta (key, value) VALUES ('application', ?1), ('schema_version', '1'), ('customers_issued', '0')",
+                    [APPLICATION],
                 )
                 .map_err(sqlite)?;
+            transaction.commit().map_err(sqlite)?;
+            store.migrate(1).map_err(sqlite)?;
             return Ok((store, None));
         }
-        store.check_schema().map_err(refuse)?;
+        let version = store.check_schema().map_err(refuse)?;
+        store.migrate(version).map_err(sqlite)?;
         let state = store.load().map_err(refuse)?;
         Ok((store, Some(state)))
     }
 
-    /// Refuses a file that is not a sandbox's, of a newer schema, or damaged.
-    fn check_schema(&self) -> Result<(), String> {
+    /// Brings a file of schema `version` up to [`SCHEMA_VERSION`], in one transaction.
+    fn migrate(&self, version: i64) -> rusqlite::Result<()> {
+        let first = usize::try_from(version.saturating_sub(1)).unwrap_or(usize::MAX);
+        let Some(missing) = MIGRATIONS
+            .get(first..)
+            .filter(|missing| !missing.is_empty())
+        else {
+            return Ok(());
+        };
+        let transaction = self.connection.unchecked_transaction()?;
+        for migration in missing {
+            transaction.execute_batch(migration)?;
+        }
+        transaction.execute(
+            "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
+            [SCHEMA_VERSION.to_string()],
+        )?;
+        transaction.commit()
+    }
+
+    /// Refuses a file that is not a sandbox's, of a newer schema, or damaged; its schema
+    /// version otherwise.
+    fn check_schema(&self) -> Result<i64, String> {
         let meta = |key: &str| -> Result<Option<String>, String> {
             self.connection
                 .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
@@ -133,7 +163,102 @@ impl FileStore {
         if check != "ok" {
             return Err(format!("it is damaged ({check})"));
         }
-        Ok(())
+        if version < 1 {
+            return Err(format!(
+                "its schema version {version} was never written by a sandbox"
+            ));
+        }
+        Ok(version)
+    }
+
+    /// Keeps notification `number` as it stands, its attempts so far included, in one
+    /// transaction.
+    ///
+    /// # Errors
+    /// SQLite's, when the file cannot be written.
+    pub(crate) fn keep_notification(
+        &mut self,
+        number: u64,
+        sent: &SentNotification,
+    ) -> rusqlite::Result<()> {
+        let number = i64::try_from(number).unwrap_or(i64::MAX);
+        let transaction = self.connection.transaction()?;
+        transaction.execute(
+            "INSERT OR REPLACE INTO notifications VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                number,
+                sent.payment_id,
+                sent.url,
+                sent.body,
+                sent.fault.map(fault_name),
+                sent.delivered
+            ],
+        )?;
+        transaction.execute(
+            "DELETE FROM notification_attempts WHERE notification = ?1",
+            [number],
+        )?;
+        for (position, attempt) in sent.attempts.iter().enumerate() {
+            let (outcome, status, reason) = match attempt {
+                Attempt::Answered(status) => ("answered", Some(*status), None),
+                Attempt::Failed(reason) => ("failed", None, Some(reason.as_str())),
+                Attempt::NotSent(reason) => ("not_sent", None, Some(reason.as_str())),
+            };
+            transaction.execute(
+                "INSERT INTO notification_attempts VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![number, number_of(position), outcome, status, reason],
+            )?;
+        }
+        transaction.commit()
+    }
+
+    /// Every notification kept, by number, with its attempts.
+    pub(crate) fn notifications(&self) -> Result<Vec<(u64, SentNotification)>, String> {
+        let mut attempts: HashMap<i64, Vec<Attempt>> = HashMap::new();
+        for (number, outcome, status, reason) in self.rows(
+            "SELECT notification, outcome, status, reason FROM notification_attempts ORDER BY notification, position",
+            |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?, row.get::<_, Option<u16>>(2)?, row.get::<_, Option<String>>(3)?)),
+        )? {
+            let attempt = match (outcome.as_str(), status, reason) {
+                ("answered", Some(status), None) => Attempt::Answered(status),
+                ("failed", None, Some(reason)) => Attempt::Failed(reason),
+                ("not_sent", None, Some(reason)) => Attempt::NotSent(reason),
+                _ => return Err(damaged("notification_attempts", "outcome")),
+            };
+            attempts.entry(number).or_default().push(attempt);
+        }
+        self.rows(
+            "SELECT number, payment_id, url, body, fault, delivered FROM notifications ORDER BY number",
+            |row| {
+                Ok((
+                    row.get::<_, i64>(0)?,
+                    row.get::<_, String>(1)?,
+                    row.get::<_, String>(2)?,
+                    row.get::<_, String>(3)?,
+                    row.get::<_, Option<String>>(4)?,
+                    row.get::<_, bool>(5)?,
+                ))
+            },
+        )?
+        .into_iter()
+        .map(|(number, payment_id, url, body, fault, delivered)| {
+            let fault = fault
+                .map(|name| fault_of(&name).ok_or_else(|| damaged("notifications", "fault")))
+                .transpose()?;
+            let kept = u64::try_from(number).map_err(|_| damaged("notifications", "number"))?;
+            Ok((
+                kept,
+                SentNotification {
+                    payment_id,
+                    url,
+                    body,
+                    fault,
+                    attempts: attempts.remove(&number).unwrap_or_default(),
+                    delivered,
+                },
+            ))
+        })
+        .collect()
     }
 
     /// Writes the state's journal in one transaction.
@@ -377,6 +502,15 @@ impl FileStore {
     }
 }
 
+impl Keep for std::sync::Mutex<FileStore> {
+    fn keep(&self, number: u64, sent: &SentNotification) -> Result<(), String> {
+        self.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .keep_notification(number, sent)
+            .map_err(|error| error.to_string())
+    }
+}
+
 /// Why a file could not be opened, in words that say what to do: SQLite's own, except for
 /// a file that is not a database and one that another sandbox holds.
 fn not_ours(error: &rusqlite::Error) -> String {
@@ -402,7 +536,11 @@ fn optional(value: Option<&str>) -> Value {
 }
 
 fn number(value: usize) -> Value {
-    Value::Integer(i64::try_from(value).unwrap_or(i64::MAX))
+    Value::Integer(number_of(value))
+}
+
+fn number_of(value: usize) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
 }
 
 fn minor(amount: Amount) -> Value {

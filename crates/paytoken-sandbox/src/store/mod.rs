@@ -11,9 +11,11 @@
 #[cfg(feature = "sqlite")]
 pub(crate) mod file;
 
+use std::sync::Arc;
 #[cfg(feature = "sqlite")]
 use std::sync::{Mutex, PoisonError};
 
+use crate::notifications::Keep;
 use crate::state::State;
 
 /// The store of a running sandbox.
@@ -21,12 +23,24 @@ use crate::state::State;
 pub(crate) enum Store {
     /// Nothing outlives the process.
     Memory,
-    /// One SQLite file (feature `sqlite`).
+    /// One SQLite file (feature `sqlite`), shared with the notifications' log.
     #[cfg(feature = "sqlite")]
-    File(Mutex<file::FileStore>),
+    File(Arc<Mutex<file::FileStore>>),
 }
 
 impl Store {
+    /// What the notifications' log keeps its records with, when anything does.
+    pub(crate) fn keeper(&self) -> Option<Arc<dyn Keep>> {
+        match self {
+            Self::Memory => None,
+            #[cfg(feature = "sqlite")]
+            Self::File(file) => {
+                let keeper: Arc<dyn Keep> = file.clone();
+                Some(keeper)
+            }
+        }
+    }
+
     /// Keeps what `state`'s journal says changed, then empties the journal.
     ///
     /// # Errors

@@ -1,4 +1,7 @@
--- The state file of paytoken-sandbox (`paytoken sandbox --state FILE`), schema version 1.
+-- The state file of paytoken-sandbox (`paytoken sandbox --state FILE`): schema version 1.
+-- Each later version is a migration in migrations/ (1_to_2.sql: notifications); a new file
+-- is made by this file and every migration in order, an older one brought up to date by
+-- the migrations it lacks, in one transaction, when a sandbox opens it.
 --
 -- One row per record the sandbox remembers. Owners are named by the ids of the
 -- configuration (`partner_id`, and `member_id` for a merchant's records, NULL for a
@@ -9,7 +12,7 @@
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
-);  -- ('application', 'paytoken-sandbox'), ('schema_version', '1'), ('customers_issued', N)
+);  -- ('application', 'paytoken-sandbox'), ('schema_version', N), ('customers_issued', N)
 
 CREATE TABLE tokens (
     token      TEXT PRIMARY KEY,

@@ -241,3 +241,148 @@ async fn the_readme_s_queries_read_the_file() {
         found[1]
     );
 }
+
+#[tokio::test]
+async fn a_file_of_schema_version_1_is_migrated_and_its_books_still_serve() {
+    let file = TempFile::new("v1");
+    {
+        let connection = rusqlite::Connection::open(&file.0).unwrap();
+        connection
+            .execute_batch(include_str!("../fixtures/state-v1.sql"))
+            .unwrap();
+    }
+    let sandbox = on_file(&file).await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let token = "6f1e0b2c9d8a7b6c5d4e3f2a1b0c9d8e".parse().unwrap();
+    let repeated = TokenPayment::new(token, "9.99".parse().unwrap(), "EUR".parse().unwrap())
+        .recurring(RecurringType::Repeated);
+    let charged = call(&sandbox, &context, &repeated).await.unwrap();
+    assert_eq!(
+        charged.status,
+        PaymentStatus::Approved,
+        "the v1 series goes on"
+    );
+    assert_eq!(
+        charged.payment_id.to_string(),
+        "60002",
+        "ids go on from the file's"
+    );
+    let found = call(
+        &sandbox,
+        &context,
+        &Inquiry::ByMerchantTransactionId("order v1 1".parse().unwrap()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(found.payment_id.to_string(), "60001");
+    let signup = CustomerSignup::new(Customer {
+        given_name: Some("Ben".into()),
+        surname: Some("Next".into()),
+        email: Some(Email::new("next@example.com").unwrap()),
+        ..Customer::default()
+    });
+    let next = call(&sandbox, &context, &signup).await.unwrap().customer_id;
+    assert_eq!(
+        next.to_string(),
+        "1251",
+        "customer ids go on from the file's"
+    );
+    sandbox.shutdown().await;
+
+    let connection = rusqlite::Connection::open(&file.0).unwrap();
+    let version: String = connection
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'schema_version'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(version, "2");
+    let notifications: i64 = connection
+        .query_row("SELECT count(*) FROM notifications", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(notifications, 0, "the table version 2 adds");
+}
+
+#[tokio::test]
+async fn a_file_of_a_newer_schema_is_refused_and_left_as_it_was() {
+    let file = TempFile::new("newer");
+    on_file(&file).await.shutdown().await;
+    {
+        let connection = rusqlite::Connection::open(&file.0).unwrap();
+        connection
+            .execute(
+                "UPDATE meta SET value = '99' WHERE key = 'schema_version'",
+                [],
+            )
+            .unwrap();
+    }
+    let before = std::fs::read(&file.0).unwrap();
+    let error = Sandbox::builder()
+        .state_file(&file.0)
+        .start()
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("newer"), "{error}");
+    assert_eq!(std::fs::read(&file.0).unwrap(), before, "never overwritten");
+}
+
+#[tokio::test]
+async fn notifications_and_their_attempts_outlive_the_sandbox() {
+    let file = TempFile::new("notified");
+    let listener = listener::Listener::start(&[503]).await;
+    let sandbox = Sandbox::builder()
+        .state_file(&file.0)
+        .notifications(paytoken_sandbox::NotificationPolicy {
+            first_retry_after: std::time::Duration::from_millis(10),
+            ..paytoken_sandbox::NotificationPolicy::default()
+        })
+        .start()
+        .await
+        .unwrap();
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let pay = Payment::new(
+        order_id().parse().unwrap(),
+        "50.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(cards::THREE_D_SECURE),
+    )
+    .notification_url(listener.url());
+    let waiting = call(&sandbox, &context, &pay).await.unwrap();
+    let page = format!("/sandbox/3ds/{}", waiting.payment_id);
+    let headers = [("Content-Type", "application/x-www-form-urlencoded")];
+    exchange(
+        sandbox.address(),
+        "POST",
+        &page,
+        &headers,
+        b"decision=approve",
+    )
+    .await
+    .unwrap();
+    listener.bodies(2).await;
+    for _ in 0..500 {
+        if sandbox
+            .notifications()
+            .first()
+            .is_some_and(|sent| sent.delivered)
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let before = sandbox.notifications();
+    sandbox.shutdown().await;
+
+    let sandbox = on_file(&file).await;
+    let after = sandbox.notifications();
+    assert_eq!(after, before);
+    assert_eq!(
+        after[0].attempts,
+        [
+            paytoken_sandbox::notifications::Attempt::Answered(503),
+            paytoken_sandbox::notifications::Attempt::Answered(200)
+        ]
+    );
+    sandbox.shutdown().await;
+}
