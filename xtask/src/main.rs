@@ -12,7 +12,8 @@
 //!   (`api.rs`), formatting, clippy with `-D warnings` on all targets, the tests (left out
 //!   with `--skip-tests`, which `.ci/run` passes because it has just run them), the
 //!   browser test (`browser.rs`: headless chromium on the 3-D Secure page, the Debian
-//!   packages installed where missing; run even with `--skip-tests`, which leaves it out), the docs
+//!   packages installed where missing; run even with `--skip-tests`, which leaves it out), the
+//!   sandbox's suite again on its file store (`PAYTOKEN_TEST_STORE=file`), the docs
 //!   with `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and
 //!   `paytoken` without its `hyper` feature) depends on no I/O crate, the check that
 //!   `paytoken` with every feature does not build SQLite (the sandbox's alone), the check that no
@@ -168,6 +169,11 @@ fn ci(tests: Tests) -> Result<(), String> {
         cargo(&["test", "--workspace", "--locked"], &[])?;
     }
     browser::run()?;
+    // The sandbox's suite again, each sandbox on the file store: both stores pass it.
+    cargo(
+        &["test", "-p", "paytoken-sandbox", "--test", "it", "--locked"],
+        &[("PAYTOKEN_TEST_STORE", "file")],
+    )?;
     cargo(
         &[
             "doc",

@@ -8,7 +8,7 @@ use paytoken_protocol::paytoken_types::Card;
 use paytoken_protocol::{AuthToken, Context, Operation, Request};
 use paytoken_sandbox::{
     DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, MerchantConfig, OTHER_MERCHANT_ID, PartnerConfig,
-    Sandbox,
+    Sandbox, SandboxBuilder,
 };
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -277,3 +277,26 @@ pub(crate) fn order_id() -> String {
 }
 
 pub(crate) mod listener;
+
+/// What `PAYTOKEN_TEST_STORE` says the suite runs on: `file` for the file store, anything
+/// else (or nothing) for memory. `cargo xtask ci` runs the suite once each way.
+pub(crate) fn on_files() -> bool {
+    std::env::var("PAYTOKEN_TEST_STORE").is_ok_and(|store| store == "file")
+}
+
+/// A sandbox builder for the suite: on the file store, each sandbox keeps its state in a
+/// fresh file under cargo's temporary folder for tests, so the same tests check both stores.
+pub(crate) fn builder() -> SandboxBuilder {
+    let builder = Sandbox::builder();
+    if !on_files() {
+        return builder;
+    }
+    let folder = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("sandbox-stores");
+    std::fs::create_dir_all(&folder).unwrap();
+    builder.state_file(folder.join(format!("{}.db", order_id())))
+}
+
+/// A sandbox with every default but the suite's store, started.
+pub(crate) async fn sandbox() -> Sandbox {
+    builder().start().await.unwrap()
+}

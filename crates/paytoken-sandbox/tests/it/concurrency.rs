@@ -11,13 +11,13 @@ use paytoken_protocol::ops::delete_token::DeleteToken;
 use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::ops::token_payment::TokenPayment;
-use paytoken_sandbox::{Sandbox, cards};
+use paytoken_sandbox::cards;
 
 const CLIENTS: usize = 64;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sixty_four_clients_registering_paying_and_deleting_at_once() {
-    let sandbox = std::sync::Arc::new(Sandbox::start().await.unwrap());
+    let sandbox = std::sync::Arc::new(sandbox().await);
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let mut tasks = tokio::task::JoinSet::new();
     for client in 0..CLIENTS {

@@ -48,7 +48,7 @@ async fn exists(
 
 #[tokio::test]
 async fn a_dropped_connection_before_or_after_processing() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     for (directive, processed) in [("drop=before", false), ("drop=after", true)] {
         let payment = pay(cards::APPROVED);
@@ -76,7 +76,7 @@ async fn a_dropped_connection_before_or_after_processing() {
 
 #[tokio::test]
 async fn proxy_pages_and_broken_bodies_come_after_the_payment_took_effect() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     for directive in [
         "status=500",
@@ -120,7 +120,7 @@ async fn proxy_pages_and_broken_bodies_come_after_the_payment_took_effect() {
 
 #[tokio::test]
 async fn latency_and_a_stall_after_the_headers() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
 
     let request = pay(cards::APPROVED).request(&context).unwrap();
@@ -160,7 +160,7 @@ async fn latency_and_a_stall_after_the_headers() {
 
 #[tokio::test]
 async fn the_timeout_card_never_answers_but_its_payment_exists() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let payment = pay(cards::TIMEOUT);
     let request = payment.request(&context).unwrap();
@@ -172,7 +172,7 @@ async fn the_timeout_card_never_answers_but_its_payment_exists() {
 #[tokio::test]
 async fn sandbox_wide_faults_apply_to_every_request_and_a_header_overrides_them() {
     let faults = Faults::parse("status=502").unwrap();
-    let sandbox = Sandbox::builder().faults(faults).start().await.unwrap();
+    let sandbox = builder().faults(faults).start().await.unwrap();
     let merchant = merchant(&sandbox);
     let fetch = paytoken_protocol::ops::auth_token::FetchAuthToken::new(
         partner(&sandbox).partner_id,

@@ -30,11 +30,7 @@ fn quick() -> NotificationPolicy {
 }
 
 async fn sandbox() -> Sandbox {
-    Sandbox::builder()
-        .notifications(quick())
-        .start()
-        .await
-        .unwrap()
+    builder().notifications(quick()).start().await.unwrap()
 }
 
 fn payment(number: &str, listener: &Listener) -> Payment {
@@ -199,7 +195,7 @@ async fn a_declined_challenge_notifies_a_decline() {
 #[tokio::test]
 async fn a_pending_payment_settles_on_the_sandbox_clock_and_is_notified() {
     let clock = Arc::new(ManualClock::at_unix_seconds(1_795_000_000));
-    let sandbox = Sandbox::builder()
+    let sandbox = builder()
         .clock(clock.clone())
         .notifications(quick())
         .pending_settles_after(Some(Duration::from_secs(60)))
@@ -262,7 +258,7 @@ async fn a_listener_that_failed_twice_gets_the_notification_on_the_third_attempt
 
 #[tokio::test]
 async fn an_unreachable_listener_is_tried_the_policy_s_number_of_times() {
-    let sandbox = Sandbox::builder()
+    let sandbox = builder()
         .notifications(NotificationPolicy {
             attempts: 3,
             ..quick()

@@ -107,7 +107,7 @@ async fn hand_payment(
 
 #[tokio::test]
 async fn a_wrong_or_missing_checksum_is_refused_before_anything_happens() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let token = merchant_token(&sandbox, merchant(&sandbox)).await;
     let order = order_id();
     let wrong = sign(&["11344", "not-the-key", &order, "10.00"]);
@@ -140,11 +140,7 @@ async fn a_wrong_or_missing_checksum_is_refused_before_anything_happens() {
 #[tokio::test]
 async fn auth_tokens_missing_unknown_expired_or_of_another_member_are_refused() {
     let clock = Arc::new(ManualClock::at_unix_seconds(1_795_000_000));
-    let sandbox = Sandbox::builder()
-        .clock(clock.clone())
-        .start()
-        .await
-        .unwrap();
+    let sandbox = builder().clock(clock.clone()).start().await.unwrap();
     let list = CardsAndAccounts::all();
     let merchant = merchant(&sandbox);
 
@@ -186,7 +182,7 @@ async fn auth_tokens_missing_unknown_expired_or_of_another_member_are_refused() 
 
 #[tokio::test]
 async fn unknown_members_and_wrong_keys_cannot_sign_in() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let path = "/transactionServices/REST/v1/authToken";
     for (partner, user, key) in [
         ("100", "shop.admin", "wrong-key"),
@@ -222,7 +218,7 @@ async fn unknown_members_and_wrong_keys_cannot_sign_in() {
 
 #[tokio::test]
 async fn a_merchant_cannot_see_or_use_another_merchants_data() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let mine = signed_in(&sandbox, merchant(&sandbox)).await;
     let theirs = signed_in(&sandbox, other_merchant(&sandbox)).await;
     let customer = Customer {
@@ -283,7 +279,7 @@ async fn a_merchant_cannot_see_or_use_another_merchants_data() {
 
 #[tokio::test]
 async fn a_deleted_token_is_inactive_for_good() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let token = call(
         &sandbox,
@@ -325,7 +321,7 @@ async fn a_deleted_token_is_inactive_for_good() {
 
 #[tokio::test]
 async fn recurring_and_installment_rules() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let register = |number| Registration::card(card(number));
     let token: RegistrationId = call(&sandbox, &context, &register(cards::INSTALLMENTS))
@@ -360,7 +356,7 @@ async fn recurring_and_installment_rules() {
 
 #[tokio::test]
 async fn a_merchant_transaction_id_is_used_once_per_merchant() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let mine = signed_in(&sandbox, merchant(&sandbox)).await;
     let theirs = signed_in(&sandbox, other_merchant(&sandbox)).await;
     let first = pay(cards::APPROVED);
@@ -376,7 +372,7 @@ async fn a_merchant_transaction_id_is_used_once_per_merchant() {
 
 #[tokio::test]
 async fn field_validation_joins_every_problem_found() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let token = merchant_token(&sandbox, merchant(&sandbox)).await;
     let token = token.expose_secret();
 
@@ -419,7 +415,7 @@ async fn field_validation_joins_every_problem_found() {
 
 #[tokio::test]
 async fn registration_ids_payment_types_query_strings_and_bodies_are_checked() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let token = merchant_token(&sandbox, merchant(&sandbox)).await;
     let token = token.expose_secret();
     let prefix = "/transactionServices/REST/v1/paywithtoken/";
@@ -475,7 +471,7 @@ async fn registration_ids_payment_types_query_strings_and_bodies_are_checked() {
 
 #[tokio::test]
 async fn an_unknown_payment_is_not_found_by_inquiry() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let unknown = Inquiry::ByMerchantTransactionId("neverused".parse().unwrap());
     let raw = send(&sandbox, &unknown.request(&context).unwrap()).await;

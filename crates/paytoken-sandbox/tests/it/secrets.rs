@@ -9,13 +9,13 @@ use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::{Operation, Transaction};
 use paytoken_sandbox::{
-    DEFAULT_MERCHANT_SECURE_KEY, DEFAULT_PARTNER_SECURE_KEY, OTHER_MERCHANT_SECURE_KEY, Sandbox,
+    DEFAULT_MERCHANT_SECURE_KEY, DEFAULT_PARTNER_SECURE_KEY, OTHER_MERCHANT_SECURE_KEY,
     SandboxConfig, cards,
 };
 
 #[tokio::test]
 async fn keys_stay_out_of_debug() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let shown = format!(
         "{sandbox:?} {:?} {:?}",
         sandbox.config(),
@@ -32,7 +32,7 @@ async fn keys_stay_out_of_debug() {
 
 #[tokio::test]
 async fn answers_never_carry_the_card_number_or_the_cvv() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let payment = Payment::new(
         order_id().parse().unwrap(),

@@ -18,7 +18,7 @@ use paytoken_protocol::paytoken_types::{
     BankAccount, Customer, Email, RecurringType, RegistrationId,
 };
 use paytoken_protocol::{Context, Operation, PaymentStatus};
-use paytoken_sandbox::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT, Sandbox, cards};
+use paytoken_sandbox::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT, cards};
 use serde_json::Value;
 
 fn payment(number: &str, amount: &str) -> Payment {
@@ -41,7 +41,7 @@ fn keys(value: &Value) -> Vec<&str> {
 
 #[tokio::test]
 async fn auth_tokens_for_a_merchant_a_partner_and_a_regenerated_one() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let merchant = merchant(&sandbox);
     let fetch = FetchAuthToken::new(partner(&sandbox).partner_id, merchant.username.clone());
     let raw = send(&sandbox, &fetch.request(&merchant.context()).unwrap()).await;
@@ -105,7 +105,7 @@ async fn auth_tokens_for_a_merchant_a_partner_and_a_regenerated_one() {
 
 #[tokio::test]
 async fn customer_sign_up_by_a_merchant_and_by_a_partner() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let customer = Customer {
         given_name: Some("Zoë".into()),
         surname: Some("O'Neil".into()),
@@ -142,7 +142,7 @@ async fn customer_sign_up_by_a_merchant_and_by_a_partner() {
 
 #[tokio::test]
 async fn an_approved_payment_that_stores_the_card_and_its_inquiries() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let mut pay = payment(cards::APPROVED, "1250.50")
         .store_card()
@@ -196,7 +196,7 @@ async fn an_approved_payment_that_stores_the_card_and_its_inquiries() {
 
 #[tokio::test]
 async fn every_test_card_decides_its_outcome() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     for (number, letter, code, remark) in [
         (cards::APPROVED, "Y", "00001", None),
@@ -245,7 +245,7 @@ async fn every_test_card_decides_its_outcome() {
 
 #[tokio::test]
 async fn three_d_secure_redirects_to_a_page_where_the_cardholder_approves_the_payment() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let mut pay = payment(cards::THREE_D_SECURE, "50.00");
     pay.merchant_redirect_url = Some("https://shop.example/back".into());
@@ -284,7 +284,7 @@ async fn three_d_secure_redirects_to_a_page_where_the_cardholder_approves_the_pa
 
 #[tokio::test]
 async fn stand_alone_registrations_of_a_card_and_a_bank_account() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let answer = send(
         &sandbox,
@@ -359,7 +359,7 @@ async fn stand_alone_registrations_of_a_card_and_a_bank_account() {
 
 #[tokio::test]
 async fn no_registrations_is_the_gateways_error_and_a_customer_filter_narrows_the_list() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let list = send(
         &sandbox,
@@ -423,7 +423,7 @@ async fn no_registrations_is_the_gateways_error_and_a_customer_filter_narrows_th
 
 #[tokio::test]
 async fn token_payments_plain_initial_repeated_with_installments_then_delete() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let token: RegistrationId = call(
         &sandbox,
@@ -498,7 +498,7 @@ async fn token_payments_plain_initial_repeated_with_installments_then_delete() {
 
 #[tokio::test]
 async fn invoices_page_through_seeded_and_paid_ones() {
-    let sandbox = Sandbox::start().await.unwrap();
+    let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     call(&sandbox, &context, &payment(cards::APPROVED, "42.00"))
         .await
@@ -584,11 +584,7 @@ async fn invoices_in_each_of_the_three_shapes() {
         InvoiceShape::OneOrMany,
         InvoiceShape::PositionMap,
     ] {
-        let sandbox = Sandbox::builder()
-            .invoice_shape(shape)
-            .start()
-            .await
-            .unwrap();
+        let sandbox = builder().invoice_shape(shape).start().await.unwrap();
         let context = signed_in(&sandbox, merchant(&sandbox)).await;
         let single = InvoiceList::new(1, 1);
         let raw = send(&sandbox, &single.request(&context).unwrap()).await;
