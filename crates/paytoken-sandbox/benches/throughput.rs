@@ -155,6 +155,16 @@ fn payments(c: &mut Criterion) {
     let sandbox = runtime.block_on(Sandbox::start()).unwrap();
     let merchant = sandbox.config().merchant(DEFAULT_MERCHANT_ID).unwrap();
     let context = runtime.block_on(common::signed_in(&sandbox, merchant));
+    // The same sandbox on its file store: one SQLite transaction per payment. The auth
+    // token of the first is not the second's: it signs in on its own.
+    let state_file = std::env::temp_dir().join(format!("paytoken-bench-{}.db", std::process::id()));
+    let on_file = runtime
+        .block_on(Sandbox::builder().state_file(&state_file).start())
+        .unwrap();
+    let file_context = runtime.block_on(common::signed_in(
+        &on_file,
+        on_file.config().merchant(DEFAULT_MERCHANT_ID).unwrap(),
+    ));
     let card = Card {
         number: CardNumber::new(cards::APPROVED).unwrap(),
         expiry_month: "12".parse().unwrap(),
@@ -163,7 +173,7 @@ fn payments(c: &mut Criterion) {
         holder: None,
     };
     let mut next_order = 0_u64;
-    let mut batch = |count: usize| -> Vec<Vec<u8>> {
+    let mut batch = |count: usize, context: &paytoken_protocol::Context| -> Vec<Vec<u8>> {
         (0..count)
             .map(|_| {
                 next_order += 1;
@@ -173,7 +183,7 @@ fn payments(c: &mut Criterion) {
                     "EUR".parse().unwrap(),
                     card.clone(),
                 );
-                http(&payment.request(&context).unwrap())
+                http(&payment.request(context).unwrap())
             })
             .collect()
     };
@@ -188,8 +198,18 @@ fn payments(c: &mut Criterion) {
         b.iter_custom(|iterations| {
             let mut total = Duration::ZERO;
             for _ in 0..iterations {
-                let requests = batch(CONNECTIONS * PER_CONNECTION);
+                let requests = batch(CONNECTIONS * PER_CONNECTION, &context);
                 total += runtime.block_on(serve_batch(sandbox.address(), requests));
+            }
+            total
+        });
+    });
+    group.bench_function("payments_64_connections_file_store", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                let requests = batch(CONNECTIONS * PER_CONNECTION, &file_context);
+                total += runtime.block_on(serve_batch(on_file.address(), requests));
             }
             total
         });
@@ -199,7 +219,7 @@ fn payments(c: &mut Criterion) {
         b.iter_custom(|iterations| {
             let mut total = Duration::ZERO;
             for _ in 0..iterations {
-                let requests = batch(CONNECTIONS * PER_CONNECTION);
+                let requests = batch(CONNECTIONS * PER_CONNECTION, &context);
                 total += runtime.block_on(serve_batch(fixed, requests));
             }
             total
@@ -209,16 +229,27 @@ fn payments(c: &mut Criterion) {
     // Interleaved rounds, the median of each and of their ratios (the machine's speed moves
     // between criterion's groups).
     let mut ratios = Vec::new();
+    let mut file_ratios = Vec::new();
     let mut ours = Vec::new();
+    let mut on_files = Vec::new();
     let mut floor = Vec::new();
     for _ in 0..15 {
         let sandbox_time = runtime.block_on(serve_batch(
             sandbox.address(),
-            batch(CONNECTIONS * PER_CONNECTION),
+            batch(CONNECTIONS * PER_CONNECTION, &context),
         ));
-        let fixed_time = runtime.block_on(serve_batch(fixed, batch(CONNECTIONS * PER_CONNECTION)));
+        let file_time = runtime.block_on(serve_batch(
+            on_file.address(),
+            batch(CONNECTIONS * PER_CONNECTION, &file_context),
+        ));
+        let fixed_time = runtime.block_on(serve_batch(
+            fixed,
+            batch(CONNECTIONS * PER_CONNECTION, &context),
+        ));
         ratios.push(fixed_time.as_secs_f64() / sandbox_time.as_secs_f64());
+        file_ratios.push(sandbox_time.as_secs_f64() / file_time.as_secs_f64());
         ours.push(sandbox_time.as_secs_f64() * 1e9);
+        on_files.push(file_time.as_secs_f64() * 1e9);
         floor.push(fixed_time.as_secs_f64() * 1e9);
     }
     let median = |values: &mut Vec<f64>| {
@@ -232,6 +263,25 @@ fn payments(c: &mut Criterion) {
         median(&mut floor)
     );
     println!("sandbox: {ratio:.2} of a fixed-answer hyper server's payments per second");
+    let file_ratio = median(&mut file_ratios);
+    let on_file_ns = median(&mut on_files);
+    println!(
+        "RATIO sandbox/payments_64_connections_file_store sandbox/payments_64_connections {file_ratio:.3} {on_file_ns:.1} {:.1}",
+        median(&mut ours)
+    );
+    let payments = f64::from(u32::try_from(CONNECTIONS * PER_CONNECTION).unwrap());
+    let per_second = |nanos: f64| payments / (nanos / 1e9);
+    println!(
+        "sandbox on its file store: {file_ratio:.2} of the in-memory store's payments per second ({:.0} against {:.0} payments/s)",
+        per_second(on_file_ns),
+        per_second(median(&mut ours))
+    );
+    drop(on_file);
+    for suffix in ["", "-wal", "-shm"] {
+        let mut path = state_file.clone().into_os_string();
+        path.push(suffix);
+        let _ = std::fs::remove_file(path);
+    }
 }
 
 criterion_group!(benches, payments);
