@@ -386,3 +386,84 @@ async fn notifications_and_their_attempts_outlive_the_sandbox() {
     );
     sandbox.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_damaged_file_is_refused_and_left_as_it_was() {
+    let file = TempFile::new("damaged");
+    let sandbox = on_file(&file).await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    for _ in 0..20 {
+        let pay = Payment::new(
+            order_id().parse().unwrap(),
+            "1.00".parse().unwrap(),
+            "EUR".parse().unwrap(),
+            card(cards::APPROVED),
+        );
+        call(&sandbox, &context, &pay).await.unwrap();
+    }
+    sandbox.shutdown().await;
+    {
+        // Fold the WAL into the file, so that the damage below is in what is read.
+        let connection = rusqlite::Connection::open(&file.0).unwrap();
+        connection
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .unwrap();
+    }
+    let mut bytes = std::fs::read(&file.0).unwrap();
+    assert!(bytes.len() > 8192, "more than two pages");
+    // Scribble over the second page: a table's page, past the header.
+    for byte in &mut bytes[4096..4096 + 512] {
+        *byte = 0xA5;
+    }
+    std::fs::write(&file.0, &bytes).unwrap();
+    let error = Sandbox::builder()
+        .state_file(&file.0)
+        .start()
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::State { .. }), "{error}");
+    assert_eq!(std::fs::read(&file.0).unwrap(), bytes, "never overwritten");
+}
+
+#[tokio::test]
+async fn the_file_holds_no_card_number_and_no_key() {
+    // No column holds a CVV (schema.sql); a number or the key would show as text.
+    let file = TempFile::new("secrets");
+    let sandbox = on_file(&file).await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    for number in [
+        cards::APPROVED,
+        cards::MASTERCARD_APPROVED,
+        cards::INSTALLMENTS,
+    ] {
+        let pay = Payment::new(
+            order_id().parse().unwrap(),
+            "1.00".parse().unwrap(),
+            "EUR".parse().unwrap(),
+            card(number),
+        )
+        .store_card();
+        call(&sandbox, &context, &pay).await.unwrap();
+    }
+    let key = merchant(&sandbox).secure_key.expose_secret().to_owned();
+    sandbox.shutdown().await;
+    let mut everything = Vec::new();
+    for suffix in ["", "-wal"] {
+        let mut path = file.0.clone().into_os_string();
+        path.push(suffix);
+        everything.extend(std::fs::read(path).unwrap_or_default());
+    }
+    let text = String::from_utf8_lossy(&everything);
+    for secret in [
+        cards::APPROVED,
+        cards::MASTERCARD_APPROVED,
+        cards::INSTALLMENTS,
+        key.as_str(),
+    ] {
+        assert!(!text.contains(secret), "the file holds {secret}");
+    }
+    assert!(
+        text.contains("400000"),
+        "the BIN is kept, as the gateway shows it"
+    );
+}
