@@ -314,7 +314,8 @@ pub(crate) struct State {
     tokens: HashMap<String, IssuedToken>,
     customers: HashMap<CustomerId, Principal>,
     customers_issued: u64,
-    registrations: HashMap<RegistrationId, Registration>,
+    /// Each registration, and where it stands in the order they were made.
+    registrations: HashMap<RegistrationId, (Registration, usize)>,
     /// Registration ids in the order they were made, for listing.
     registration_order: Vec<RegistrationId>,
     payments: Vec<Payment>,
@@ -362,7 +363,7 @@ impl State {
     /// Where a registration stands in the order they were made.
     #[cfg(feature = "sqlite")]
     pub(crate) fn registration_position(&self, id: &RegistrationId) -> Option<usize> {
-        self.registration_order.iter().position(|made| made == id)
+        self.registrations.get(id).map(|(_, position)| *position)
     }
 
     /// Empties the journal, keeping its room for the next call's changes.
@@ -410,12 +411,14 @@ impl State {
     }
 
     pub(crate) fn registration(&self, id: &RegistrationId) -> Option<&Registration> {
-        self.registrations.get(id)
+        self.registrations
+            .get(id)
+            .map(|(registration, _)| registration)
     }
 
     /// The registration to change; journalled as changed.
     pub(crate) fn registration_mut(&mut self, id: &RegistrationId) -> Option<&mut Registration> {
-        let registration = self.registrations.get_mut(id)?;
+        let (registration, _) = self.registrations.get_mut(id)?;
         self.changes.push(Change::Registration(*id));
         Some(registration)
     }
@@ -424,7 +427,7 @@ impl State {
     pub(crate) fn registrations_in_order(&self) -> impl Iterator<Item = &Registration> {
         self.registration_order
             .iter()
-            .filter_map(|id| self.registrations.get(id))
+            .filter_map(|id| self.registration(id))
     }
 
     pub(crate) fn payments(&self) -> &[Payment] {
@@ -508,8 +511,9 @@ impl State {
 
     pub(crate) fn insert_registration(&mut self, registration: Registration) {
         let id = registration.id;
+        self.registrations
+            .insert(id, (registration, self.registration_order.len()));
         self.registration_order.push(id);
-        self.registrations.insert(id, registration);
         self.changes.push(Change::Registration(id));
     }
 
