@@ -11,8 +11,9 @@
 //!   allowances in test files, no file over a thousand lines), the public API snapshot
 //!   (`api.rs`), formatting, clippy with `-D warnings` on all targets, the tests (left out
 //!   with `--skip-tests`, which `.ci/run` passes because it has just run them), the
-//!   browser test (`browser.rs`: headless chromium on the 3-D Secure page, the Debian
-//!   packages installed where missing; run even with `--skip-tests`, which leaves it out), the
+//!   ignored tests (`ignored.rs`: headless chromium on the 3-D Secure page, the conformance
+//!   kit's Python checker; the Debian packages installed where missing; run even with
+//!   `--skip-tests`), the
 //!   sandbox's suite again on its file store (`PAYTOKEN_TEST_STORE=file`), the docs
 //!   with `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and
 //!   `paytoken` without its `hyper` feature) depends on no I/O crate, the check that
@@ -39,8 +40,8 @@ use std::time::Instant;
 
 mod api;
 mod bench;
-mod browser;
 mod fuzz;
+mod ignored;
 mod layers;
 mod tidy;
 
@@ -168,7 +169,7 @@ fn ci(tests: Tests) -> Result<(), String> {
     if tests == Tests::Run {
         cargo(&["test", "--workspace", "--locked"], &[])?;
     }
-    browser::run()?;
+    ignored::run()?;
     // The sandbox's suite again, each sandbox on the file store: both stores pass it.
     // `--workspace`, as the test run before it, so nothing is built again (`-p` alone
     // unifies features differently and rebuilds for a minute); the other crates' `it`

@@ -14,6 +14,7 @@ mod client_lifecycle;
 mod client_secrets;
 #[path = "../common/mod.rs"]
 mod common;
+mod conformance;
 mod load;
 mod protocol_http;
 mod signed_form;

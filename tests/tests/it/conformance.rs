@@ -1,0 +1,295 @@
+//! The conformance kit for SDK authors in other languages (`fixtures/conformance/`): the
+//! checksum rules as a language-neutral table, which must agree with every checksum vector
+//! and name every rule paytoken has; and the Python reference checker, which must pass on
+//! the real table and fail on one with an order swapped.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn json(path: &str) -> Value {
+    let text = std::fs::read_to_string(root().join(path)).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// `rule` name to its joined parts, from the table.
+fn rules(table: &Value) -> Vec<(String, Vec<String>)> {
+    table["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|rule| {
+            let parts = rule["joined"].as_array().unwrap();
+            (
+                rule["rule"].as_str().unwrap().to_owned(),
+                parts
+                    .iter()
+                    .map(|part| part.as_str().unwrap().to_owned())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_rule_table_joins_every_vector_to_its_hash() {
+    let table = json("fixtures/conformance/checksum-rules.json");
+    let separator = table["separator"].as_str().unwrap();
+    let rules = rules(&table);
+    let vectors = json("fixtures/checksum-vectors.json");
+    for vector in vectors.as_array().unwrap() {
+        let name = vector["rule"].as_str().unwrap();
+        let (_, parts) = rules.iter().find(|(rule, _)| rule == name).unwrap();
+        let mut fields = vector["fields"].as_array().unwrap().iter();
+        let joined: Vec<&str> = parts
+            .iter()
+            .map(|part| match part.as_str() {
+                "id" => vector["id"].as_str().unwrap(),
+                "key" => vector["secureKey"].as_str().unwrap(),
+                _ => fields.next().unwrap().as_str().unwrap(),
+            })
+            .collect();
+        assert!(fields.next().is_none(), "{name}: more fields than parts");
+        let text = joined.join(separator);
+        assert_eq!(
+            format!("{:x}", md5_oracle::compute(text.as_bytes())),
+            vector["md5"].as_str().unwrap(),
+            "{name}: {}",
+            vector["masked"]
+        );
+    }
+}
+
+/// A value for each named part, to read the order of the code's joined text.
+fn sentinel(part: &str) -> &'static str {
+    match part {
+        "id" => "11344",
+        "key" => "***",
+        "merchantTransactionId" => "MTI",
+        "amount" => "1.23",
+        "card.number" => "400000******0051",
+        "bankAccount.bic" => "DEUTDEFF",
+        "registrationId" => "REG1",
+        "customer.givenName" => "Given",
+        "customer.surname" => "Sur",
+        "customer.email" => "e@x.io",
+        "paymentId" => "777",
+        "transactionStatus" => "Y",
+        other => panic!("a part the sentinels do not know: {other}"),
+    }
+}
+
+/// What paytoken's own rule joins for the sentinels: its masked text.
+fn joined_by_the_code(rule: &str) -> String {
+    use paytoken_checksum::{Credentials, SecureKey, rules};
+    use paytoken_types::{
+        Bic, CardNumber, Email, MerchantTransactionId, PaymentId, RegistrationId,
+    };
+
+    let key = SecureKey::new("the-key").unwrap();
+    let credentials = Credentials::merchant("11344".parse().unwrap(), key.clone());
+    let order = MerchantTransactionId::new("MTI").unwrap();
+    let amount = "1.23".parse().unwrap();
+    let card = CardNumber::new("4000000000000051").unwrap();
+    let bic = Bic::new("DEUTDEFF").unwrap();
+    let token = RegistrationId::new("REG1").unwrap();
+    let email = Email::new("e@x.io").unwrap();
+    let payment = PaymentId::new("777").unwrap();
+    let input = match rule {
+        "payment" => rules::payment(&credentials, &order, amount),
+        "card_registration" => rules::card_registration(&credentials, &card),
+        "bank_account_registration" => rules::bank_account_registration(&credentials, &bic),
+        "token_payment" => rules::token_payment(&credentials, &token, amount),
+        "delete_token" => rules::delete_token(&credentials, &token),
+        "customer_signup" => rules::customer_signup(&credentials, "Given", "Sur", &email).unwrap(),
+        "cards_and_accounts" => rules::cards_and_accounts(&credentials),
+        "installments" => rules::installments(&credentials, &token),
+        "invoice_list" => rules::invoice_list(&credentials),
+        "inquiry_by_payment_id" => rules::inquiry_by_payment_id(&credentials, &payment),
+        "inquiry_by_merchant_transaction_id" => {
+            rules::inquiry_by_merchant_transaction_id(&credentials, &order)
+        }
+        "capture" => rules::capture(&credentials, &payment, amount),
+        "refund" => rules::refund(&credentials, &payment, amount),
+        "cancel" => rules::cancel(&credentials, &payment),
+        "repeat_payment" => rules::repeat_payment(&credentials, &payment, amount),
+        "notification" => {
+            // No masked text: the order is read from which joined text hashes to its value.
+            let checksum = rules::notification(&key, "777", "MTI", "1.23", "Y").unwrap();
+            return checksum.to_hex().as_str().to_owned();
+        }
+        other => panic!("a rule this test does not know: {other}"),
+    };
+    input.masked().to_string()
+}
+
+#[test]
+fn the_rule_table_orders_the_parts_as_the_code_does() {
+    let table = json("fixtures/conformance/checksum-rules.json");
+    for (rule, parts) in rules(&table) {
+        let by_the_table: Vec<&str> = parts.iter().map(|part| sentinel(part)).collect();
+        let by_the_table = by_the_table.join("|");
+        let by_the_code = joined_by_the_code(&rule);
+        if rule == "notification" {
+            let with_key = by_the_table.replace("***", "the-key");
+            assert_eq!(
+                format!("{:x}", md5_oracle::compute(with_key.as_bytes())),
+                by_the_code,
+                "{rule}: {by_the_table}"
+            );
+        } else {
+            assert_eq!(by_the_table, by_the_code, "{rule}");
+        }
+    }
+}
+
+#[test]
+fn every_checksum_rule_of_paytoken_has_its_row_and_vectors() {
+    let table = json("fixtures/conformance/checksum-rules.json");
+    let rules = rules(&table);
+    let vectors = json("fixtures/checksum-vectors.json");
+    // The rules are the public functions of paytoken-checksum's `rules` module, as the
+    // public API snapshot lists them.
+    let api = std::fs::read_to_string(root().join("api/paytoken-checksum.txt")).unwrap();
+    let section = api
+        .split("mod paytoken_checksum::rules\n")
+        .nth(1)
+        .unwrap()
+        .split("\n\n")
+        .next()
+        .unwrap();
+    let in_code: Vec<&str> = section
+        .lines()
+        .filter_map(|line| line.strip_prefix("pub fn "))
+        .map(|rest| rest.split(['<', '(']).next().unwrap().trim())
+        .collect();
+    assert!(in_code.len() >= 16, "{in_code:?}");
+    for rule in &in_code {
+        assert!(
+            rules.iter().any(|(name, _)| name == rule),
+            "{rule} has no row in fixtures/conformance/checksum-rules.json"
+        );
+        assert!(
+            vectors
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|v| v["rule"] == *rule),
+            "{rule} has no vector in fixtures/checksum-vectors.json"
+        );
+    }
+    for (name, _) in &rules {
+        assert!(
+            in_code.contains(&name.as_str()),
+            "{name} is no rule of paytoken's"
+        );
+    }
+}
+
+/// The conformance vectors: paytoken's checksum vectors, each value named by the part it
+/// fills (by the table, which the test above holds to the code), with a stable id.
+fn named_vectors() -> Value {
+    let table = json("fixtures/conformance/checksum-rules.json");
+    let rules = rules(&table);
+    let vectors = json("fixtures/checksum-vectors.json");
+    let mut counts = std::collections::BTreeMap::<String, usize>::new();
+    let named: Vec<Value> = vectors
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|vector| {
+            let rule = vector["rule"].as_str().unwrap();
+            let (_, parts) = rules.iter().find(|(name, _)| name == rule).unwrap();
+            let named_parts = parts
+                .iter()
+                .filter(|part| !matches!(part.as_str(), "id" | "key"));
+            let values: serde_json::Map<String, Value> = named_parts
+                .zip(vector["fields"].as_array().unwrap())
+                .map(|(part, value)| (part.clone(), value.clone()))
+                .collect();
+            let count = counts.entry(rule.to_owned()).or_default();
+            *count += 1;
+            serde_json::json!({
+                "id": format!("checksum/{rule}/{count}"),
+                "rule": rule,
+                "credentials": vector["credentials"],
+                "callerId": vector["id"],
+                "secureKey": vector["secureKey"],
+                "values": values,
+                "joinedMasked": vector["masked"],
+                "checksum": vector["md5"],
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "about": "Checksum vectors: for each, the rule, the caller (merchant: authentication.memberId; partner: authentication.partnerId), the secure key, the value of each named part, the joined text with the key as *** (and a card number masked), and the checksum. Rules: checksum-rules.json. Hashes computed by Python's hashlib (fixtures/make_checksum_vectors.py) and by paytoken.",
+        "vectors": named,
+    })
+}
+
+#[test]
+fn the_named_vectors_are_paytoken_s_vectors_named_by_the_table() {
+    let path = root().join("fixtures/conformance/checksum-vectors.json");
+    let expected = serde_json::to_string_pretty(&named_vectors()).unwrap() + "\n";
+    if std::env::var_os("PAYTOKEN_WRITE_CONFORMANCE").is_some() {
+        std::fs::write(&path, &expected).unwrap();
+    }
+    let written = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        written == expected,
+        "fixtures/conformance/checksum-vectors.json is not what the vectors and the table make: PAYTOKEN_WRITE_CONFORMANCE=1 cargo test -p tests --test it conformance writes it"
+    );
+}
+
+/// Runs the Python checker with `rules`; whether it passed, and what it printed.
+fn python_checker(rules: &Path) -> (bool, String) {
+    let output = Command::new("python3")
+        .arg(root().join("fixtures/conformance/check.py"))
+        .arg("--rules")
+        .arg(rules)
+        .output()
+        .expect("python3: install Debian's python3 (cargo xtask ci does)");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    (output.status.success(), text)
+}
+
+#[test]
+#[ignore = "needs python3; cargo xtask ci installs it where missing and runs this test"]
+fn the_python_checker_agrees_with_every_vector_and_catches_a_swapped_order() {
+    let real = root().join("fixtures/conformance/checksum-rules.json");
+    let (passed, printed) = python_checker(&real);
+    assert!(passed, "{printed}");
+    let total = json("fixtures/conformance/checksum-vectors.json")["vectors"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert!(
+        printed.contains(&format!("{total} of {total} checksum vectors agree")),
+        "{printed}"
+    );
+
+    // One order swapped: the payment's amount before its merchant transaction id.
+    let mut table = json("fixtures/conformance/checksum-rules.json");
+    let payment = table["rules"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|rule| rule["rule"] == "payment")
+        .unwrap();
+    payment["joined"] = serde_json::json!(["id", "key", "amount", "merchantTransactionId"]);
+    let broken =
+        std::env::temp_dir().join(format!("paytoken-broken-rules-{}.json", std::process::id()));
+    std::fs::write(&broken, table.to_string()).unwrap();
+    let (passed, printed) = python_checker(&broken);
+    let _ = std::fs::remove_file(&broken);
+    assert!(!passed, "a swapped order must fail: {printed}");
+    assert!(
+        printed.contains("(payment)"),
+        "it names the payment vectors: {printed}"
+    );
+}
