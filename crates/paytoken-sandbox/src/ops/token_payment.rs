@@ -37,12 +37,13 @@ pub(super) fn registration_id(path_id: Option<&str>) -> Result<&str, Problems> {
 }
 
 /// The caller's active registration with this id. Another member's registration is "not
-/// found", as an unknown one: the answer does not tell that it exists.
+/// found", as an unknown one: the answer does not tell that it exists. A read: a caller
+/// that changes it takes it with `State::registration_mut`, which journals the change.
 pub(super) fn active_registration<'s>(
-    state: &'s mut State,
+    state: &'s State,
     caller: &Caller<'_>,
     id: &str,
-) -> Result<&'s mut Registration, Problems> {
+) -> Result<&'s Registration, Problems> {
     let id = RegistrationId::new(id).map_err(|_| codes::REGISTRATION_NOT_FOUND)?;
     let registration = state
         .registration(&id)
@@ -51,9 +52,7 @@ pub(super) fn active_registration<'s>(
     if !registration.active {
         return Err(codes::REGISTRATION_INACTIVE.into());
     }
-    state
-        .registration_mut(&id)
-        .ok_or_else(|| codes::REGISTRATION_NOT_FOUND.into())
+    Ok(registration)
 }
 
 fn pay(
@@ -132,10 +131,13 @@ fn pay(
         None => Behaviour::Approve,
     };
     let status = Status::of(behaviour);
-    if recurring == Some("INITIAL") && status == Status::Approved {
+    let registration_id = registration.id;
+    if recurring == Some("INITIAL")
+        && status == Status::Approved
+        && let Some(registration) = state.registration_mut(&registration_id)
+    {
         registration.recurring = true;
     }
-    let registration_id = registration.id;
     let payment = Payment {
         payment_id: state.next_payment_id(),
         owner: caller.principal,
@@ -177,7 +179,10 @@ fn delete(
     registration_id: &str,
 ) -> Result<Answer, Problems> {
     Gateway::verify_checksum(caller, call.form, &[registration_id])?;
-    active_registration(state, caller, registration_id)?.active = false;
+    let id = active_registration(state, caller, registration_id)?.id;
+    if let Some(registration) = state.registration_mut(&id) {
+        registration.active = false;
+    }
     Ok(Answer::json(json::object(|answer| {
         answer
             .field("registrationId", registration_id)

@@ -130,8 +130,7 @@ pub(super) fn settle(
     view: View,
 ) -> Answer {
     let body = render(gateway, caller, &payment, view);
-    let now = gateway.clock.unix_seconds();
-    invoices::record_payment(state, &payment, now);
+    invoices::record_payment(state, &payment, payment.made_at);
     if payment.status == Status::Pending {
         state.add_pending(payment.made_at, state.payments().len());
     }
