@@ -1,18 +1,30 @@
 //! A global allocator that counts allocations (and reallocations), for the tests that
 //! state how many a piece of work makes. Included with `#[path]` by the test crates that
 //! use it; each such test runs alone in its binary.
+//!
+//! Each thread counts its own: the test harness's other threads (its main thread, its
+//! output capture) allocate when they please, and a process-wide count charged their
+//! allocations to the work measured now and then, failing a test that allocates nothing.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
 struct Counting;
 
-pub(crate) static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    // `const`: the thread-local needs no allocation of its own, so the allocator may use it.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Counts one allocation on this thread (none while the thread is being torn down).
+fn count() {
+    let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
+}
 
 // SAFETY: forwards to the system allocator unchanged, only counting calls.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, passed on as is.
         unsafe { System.alloc(layout) }
     }
@@ -21,7 +33,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         // SAFETY: as for `alloc` and `dealloc`.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -30,7 +42,7 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// Allocations so far.
+/// This thread's allocations so far.
 pub(crate) fn allocations() -> usize {
-    ALLOCATIONS.load(Ordering::Relaxed)
+    ALLOCATIONS.with(Cell::get)
 }
