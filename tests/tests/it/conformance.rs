@@ -1,7 +1,9 @@
 //! The conformance kit for SDK authors in other languages (`fixtures/conformance/`): the
 //! checksum rules as a language-neutral table, which must agree with every checksum vector
 //! and name every rule paytoken has; and the Python reference checker, which must pass on
-//! the real table and fail on one with an order swapped.
+//! every vector (checksums, requests, answers, notifications) with the real table and fail
+//! on one with an order swapped. The request, answer and notification vectors are made by
+//! paytoken-protocol's tests (`tests/it/conformance.rs` there).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -264,14 +266,16 @@ fn the_python_checker_agrees_with_every_vector_and_catches_a_swapped_order() {
     let real = root().join("fixtures/conformance/checksum-rules.json");
     let (passed, printed) = python_checker(&real);
     assert!(passed, "{printed}");
-    let total = json("fixtures/conformance/checksum-vectors.json")["vectors"]
-        .as_array()
-        .unwrap()
-        .len();
-    assert!(
-        printed.contains(&format!("{total} of {total} checksum vectors agree")),
-        "{printed}"
-    );
+    for kind in ["checksum", "request", "notification", "answer"] {
+        let total = json(&format!("fixtures/conformance/{kind}-vectors.json"))["vectors"]
+            .as_array()
+            .unwrap()
+            .len();
+        assert!(
+            printed.contains(&format!("{total} of {total} {kind} vectors agree")),
+            "{printed}"
+        );
+    }
 
     // One order swapped: the payment's amount before its merchant transaction id.
     let mut table = json("fixtures/conformance/checksum-rules.json");

@@ -6,6 +6,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod conformance;
 mod flows;
 mod golden;
 mod notifications;

@@ -38,7 +38,7 @@ const DECIDING_LISTS: &[&str] = &[
     "invoiceList",
 ];
 /// Fields an answer echoes of its request: varied only into equivalent forms.
-const ECHOED: &[&str] = &["merchantTransactionId", "amount", "currency"];
+pub(crate) const ECHOED: &[&str] = &["merchantTransactionId", "amount", "currency"];
 
 fn fixtures() -> Vec<(String, Vec<u8>)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/responses");
@@ -62,7 +62,7 @@ fn fixtures() -> Vec<(String, Vec<u8>)> {
 }
 
 /// The success fixtures, as JSON values whose re-serialized form gives the same verdict.
-fn successes() -> Vec<(String, Asked, Value)> {
+pub(crate) fn successes() -> Vec<(String, Asked, Value)> {
     fixtures()
         .into_iter()
         .filter_map(|(name, body)| {
@@ -148,7 +148,7 @@ fn incidental_forms(original: &Value) -> Vec<Value> {
 }
 
 /// The forms an echoed field may come in and still mean the same.
-fn equivalent_forms(key: &str, original: &Value) -> Vec<Value> {
+pub(crate) fn equivalent_forms(key: &str, original: &Value) -> Vec<Value> {
     let text = original.as_str().unwrap_or_default();
     match key {
         "amount" => {
@@ -209,7 +209,7 @@ fn the_verdict_survives_every_incidental_variation() {
 
 /// The echoed fields each success fixture's operation checks, with the value to put there
 /// instead: another merchant transaction id, amount, currency or id.
-fn contradicting(asked: &Asked, value: &Value) -> Vec<(&'static str, Value)> {
+pub(crate) fn contradicting(asked: &Asked, value: &Value) -> Vec<(&'static str, Value)> {
     let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
     let mut out = Vec::new();
     let money = |out: &mut Vec<(&'static str, Value)>| {

@@ -1,0 +1,695 @@
+//! The request, answer and notification vectors of the conformance kit
+//! (`fixtures/conformance/`), made here from what this crate's own tests hold: the golden
+//! requests, the answer fixtures with the verdicts the parsers give them, and notifications
+//! verified by the code. A vector file that differs from what these tests make fails the
+//! test; `PAYTOKEN_WRITE_CONFORMANCE=1 cargo test -p paytoken-protocol --test it conformance`
+//! writes them after a deliberate change (then read the diff).
+//!
+//! Every vector is checked on the way: a request's checksum is rebuilt from the rule table
+//! and its named values by the second MD5 implementation, so a vector cannot name values
+//! its checksum was not made of.
+
+use crate::common::{self, Asked};
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use md5_oracle as md5;
+use paytoken_checksum::SecureKey;
+use paytoken_protocol::notification::{Notification, NotificationCheck};
+use paytoken_protocol::{Error, Operation, OperationKind, PaymentStatus, Request, Transaction};
+use serde_json::{Map, Value, json};
+
+fn conformance() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/conformance")
+}
+
+/// Compares `fixtures/conformance/{file}` with `made`, or writes it when asked to.
+fn holds(file: &str, made: &Value) {
+    let path = conformance().join(file);
+    let expected = serde_json::to_string_pretty(made).unwrap() + "\n";
+    if std::env::var_os("PAYTOKEN_WRITE_CONFORMANCE").is_some() {
+        std::fs::write(&path, &expected).unwrap();
+    }
+    let written = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        written == expected,
+        "fixtures/conformance/{file} is not what the tests make: PAYTOKEN_WRITE_CONFORMANCE=1 cargo test -p paytoken-protocol --test it conformance writes it"
+    );
+}
+
+/// The checksum rules' table: rule name to its parts, and the separator.
+fn rule_table() -> (BTreeMap<String, Vec<String>>, String) {
+    let text = std::fs::read_to_string(conformance().join("checksum-rules.json")).unwrap();
+    let table: Value = serde_json::from_str(&text).unwrap();
+    let rules = table["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|rule| {
+            let parts = rule["joined"].as_array().unwrap().iter();
+            (
+                rule["rule"].as_str().unwrap().to_owned(),
+                parts.map(|part| part.as_str().unwrap().to_owned()).collect(),
+            )
+        })
+        .collect();
+    (rules, table["separator"].as_str().unwrap().to_owned())
+}
+
+/// A card number as the vectors show it: its first six and last four digits.
+fn masked_card(number: &str) -> String {
+    let head = if number.len() >= 16 { &number[..6] } else { "" };
+    let stars = "*".repeat(number.len() - head.len() - 4);
+    format!("{head}{stars}{}", &number[number.len() - 4..])
+}
+
+// ---------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------
+
+/// The caller a golden request was built for, as the context of `common` holds it.
+fn caller(name: &str) -> Value {
+    if name.contains("partner") {
+        json!({
+            "kind": "partner",
+            "id": "100",
+            "secureKey": common::PARTNER_KEY,
+            "authToken": common::TOKEN,
+        })
+    } else {
+        json!({
+            "kind": "merchant",
+            "id": "11344",
+            "secureKey": common::SECURE_KEY,
+            "authToken": common::TOKEN,
+            "terminalId": "2541",
+            "accountId": "5521",
+        })
+    }
+}
+
+/// Paths that end with an id, and the name of the id by operation.
+const ID_PATHS: &[&str] = &[
+    "/transactionServices/REST/v1/payments/",
+    "/transactionServices/REST/v1/paywithtoken/",
+    "/transactionServices/REST/v1/getInstallmentWithToken/",
+];
+
+/// The form's fields, decoded, in the order sent.
+fn form(request: &Request) -> Vec<(String, String)> {
+    serde_urlencoded::from_bytes(request.body()).unwrap()
+}
+
+fn field<'a>(form: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    form.iter()
+        .find(|(field, _)| field == name)
+        .map(|(_, value)| value.as_str())
+}
+
+/// The path as a template and the id it ends with, named.
+fn path_of(request: &Request, form: &[(String, String)]) -> (String, Map<String, Value>) {
+    let path = request.path();
+    let mut values = Map::new();
+    let Some(prefix) = ID_PATHS.iter().find(|prefix| path.starts_with(**prefix)) else {
+        return (path.to_owned(), values);
+    };
+    let segment = &path[prefix.len()..];
+    let name = match request.operation() {
+        OperationKind::TokenPayment | OperationKind::DeleteToken | OperationKind::Installments => {
+            "registrationId"
+        }
+        _ if field(form, "idType") == Some("MID") => "merchantTransactionId",
+        _ => "paymentId",
+    };
+    // A path segment has no `+`: every byte but the unreserved ones is `%XX`.
+    let decoded: Vec<(String, String)> =
+        serde_urlencoded::from_str(&format!("v={segment}")).unwrap();
+    values.insert(name.to_owned(), json!(decoded[0].1));
+    (format!("{prefix}{{{name}}}"), values)
+}
+
+/// The checksum rule a request is signed by, or none (the auth-token calls).
+fn rule_of(request: &Request, form: &[(String, String)]) -> Option<&'static str> {
+    Some(match request.operation() {
+        OperationKind::Payment => "payment",
+        OperationKind::Registration if field(form, "card.number").is_some() => {
+            "card_registration"
+        }
+        OperationKind::Registration => "bank_account_registration",
+        OperationKind::TokenPayment => "token_payment",
+        OperationKind::DeleteToken => "delete_token",
+        OperationKind::Installments => "installments",
+        OperationKind::CardsAndAccounts => "cards_and_accounts",
+        OperationKind::InvoiceList => "invoice_list",
+        OperationKind::CustomerSignup => "customer_signup",
+        OperationKind::Inquiry if field(form, "idType") == Some("MID") => {
+            "inquiry_by_merchant_transaction_id"
+        }
+        OperationKind::Inquiry => "inquiry_by_payment_id",
+        OperationKind::Capture => "capture",
+        OperationKind::Refund => "refund",
+        OperationKind::Cancel => "cancel",
+        OperationKind::RepeatPayment => "repeat_payment",
+        _ => return None,
+    })
+}
+
+/// The checksum of a request: its rule, each part's value (from the form or the path), the
+/// joined text with the key masked, and the checksum sent, checked against MD5 of the
+/// joined text rebuilt from the table.
+fn checksum_of(
+    name: &str,
+    rule: &str,
+    caller: &Value,
+    form: &[(String, String)],
+    path_values: &Map<String, Value>,
+) -> Value {
+    let (rules, separator) = rule_table();
+    let parts = &rules[rule];
+    let mut values = Map::new();
+    let (mut plain, mut masked) = (Vec::new(), Vec::new());
+    for part in parts {
+        let (value, shown) = match part.as_str() {
+            "id" => {
+                let id = caller["id"].as_str().unwrap().to_owned();
+                (id.clone(), id)
+            }
+            "key" => (caller["secureKey"].as_str().unwrap().to_owned(), "***".into()),
+            part => {
+                let value = field(form, part)
+                    .map(str::to_owned)
+                    .or_else(|| path_values[part].as_str().map(str::to_owned))
+                    .unwrap_or_else(|| panic!("{name}: no value for {part}"));
+                values.insert(part.to_owned(), json!(value));
+                let shown = if part == "card.number" {
+                    masked_card(&value)
+                } else {
+                    value.clone()
+                };
+                (value, shown)
+            }
+        };
+        plain.push(value);
+        masked.push(shown);
+    }
+    let sent = field(form, "authentication.checksum").unwrap();
+    assert_eq!(
+        format!("{:x}", md5::compute(plain.join(&separator).as_bytes())),
+        sent,
+        "{name}: the table's {rule} does not make the checksum sent"
+    );
+    json!({
+        "rule": rule,
+        "values": values,
+        "joinedMasked": masked.join(&separator),
+        "checksum": sent,
+    })
+}
+
+fn request_vectors() -> Value {
+    let vectors: Vec<Value> = common::golden_requests()
+        .into_iter()
+        .map(|(name, request)| {
+            let caller = caller(name);
+            let form = form(&request);
+            let (template, path_values) = path_of(&request, &form);
+            let checksum = rule_of(&request, &form)
+                .map(|rule| checksum_of(name, rule, &caller, &form, &path_values));
+            let headers: Vec<Value> = request
+                .headers()
+                .iter()
+                .map(|header| json!([header.name(), header.value()]))
+                .collect();
+            json!({
+                "id": format!("request/{name}"),
+                "operation": request.operation().name(),
+                "caller": caller,
+                "pathTemplate": template,
+                "pathValues": path_values,
+                "form": form.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
+                "checksum": checksum,
+                "method": request.method().as_str(),
+                "path": request.path(),
+                "headers": headers,
+                "body": std::str::from_utf8(request.body()).unwrap(),
+            })
+        })
+        .collect();
+    json!({
+        "about": "Request vectors: for each operation and kind of caller, the caller, the form's fields in the order sent (decoded), the id the path ends with, the checksum (its rule, the value of each part, the joined text with the key as ***, the checksum sent), and the exact method, path, headers and body. Made from paytoken's golden requests (fixtures/requests/).",
+        "vectors": vectors,
+    })
+}
+
+#[test]
+fn the_request_vectors_are_the_golden_requests() {
+    let vectors = request_vectors();
+    let operations: std::collections::BTreeSet<&str> = vectors["vectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|vector| vector["operation"].as_str().unwrap())
+        .collect();
+    assert_eq!(operations.len(), 15, "every operation: {operations:?}");
+    holds("request-vectors.json", &vectors);
+}
+
+// ---------------------------------------------------------------------------------------
+// Answers
+// ---------------------------------------------------------------------------------------
+
+/// What an answer's reader must decide, as data: the outcome, the ids and codes, or the
+/// refusal or error and whether the request may have been processed.
+fn verdict(asked: &Asked, status: u16, body: &[u8]) -> Value {
+    fn decided<R>(result: Result<R, Error>, decide: impl Fn(&R) -> Value) -> Value {
+        match result {
+            Ok(response) => {
+                let mut verdict = json!({ "outcome": "ok" });
+                verdict
+                    .as_object_mut()
+                    .unwrap()
+                    .extend(decide(&response).as_object().unwrap().clone());
+                verdict
+            }
+            Err(error) => match error.refusal() {
+                Some(refusal) => json!({
+                    "outcome": "refused",
+                    "resultCode": refusal.result.code.as_str(),
+                    "mayHaveBeenProcessed": error.may_have_been_processed(),
+                }),
+                None => json!({
+                    "outcome": "error",
+                    "error": match error {
+                        Error::Contradiction { .. } => "contradiction",
+                        Error::Undecodable { .. } => "undecodable",
+                        Error::UnexpectedStatus { .. } => "unexpected_status",
+                        ref other => panic!("an answer's error: {other:?}"),
+                    },
+                    "mayHaveBeenProcessed": error.may_have_been_processed(),
+                }),
+            },
+        }
+    }
+    let code = |code: &paytoken_types::ResultCode| json!(code.as_str());
+    match asked {
+        Asked::Payment(op) => decided(op.parse(status, body), transaction),
+        Asked::TokenPayment(op) => decided(op.parse(status, body), transaction),
+        Asked::Inquiry(op) => decided(op.parse(status, body), transaction),
+        Asked::Capture(op) => decided(op.parse(status, body), transaction),
+        Asked::Refund(op) => decided(op.parse(status, body), transaction),
+        Asked::Cancel(op) => decided(op.parse(status, body), transaction),
+        Asked::RepeatPayment(op) => decided(op.parse(status, body), transaction),
+        Asked::Registration(op) => decided(op.parse(status, body), |r| {
+            json!({ "registrationId": r.registration_id.as_str(), "resultCode": code(&r.result.code) })
+        }),
+        Asked::CustomerSignup(op) => decided(op.parse(status, body), |r| {
+            json!({ "customerId": r.customer_id.to_string(), "resultCode": code(&r.result.code) })
+        }),
+        Asked::DeleteToken(op) => decided(op.parse(status, body), |r| {
+            json!({ "resultCode": code(&r.result.code) })
+        }),
+        Asked::Installments(op) => decided(op.parse(status, body), |r| {
+            json!({ "installmentCounts": r.counts })
+        }),
+        Asked::CardsAndAccounts(op) => decided(op.parse(status, body), |r| {
+            json!({
+                "resultCode": code(&r.result.code),
+                "cards": r.cards.len(),
+                "bankAccounts": r.bank_accounts.len(),
+            })
+        }),
+        Asked::InvoiceList(op) => decided(op.parse(status, body), |r| {
+            json!({
+                "resultCode": r.result.as_ref().map(|result| result.code.as_str()),
+                "invoices": r.invoices.len(),
+            })
+        }),
+        Asked::FetchAuthToken(op) => decided(op.parse(status, body), |r| {
+            json!({ "authToken": r.token.expose_secret(), "resultCode": code(&r.result.code) })
+        }),
+        Asked::RegenerateAuthToken(op) => decided(op.parse(status, body), |r| {
+            json!({ "authToken": r.token.expose_secret(), "resultCode": code(&r.result.code) })
+        }),
+    }
+}
+
+/// A payment status's name in the vectors.
+fn status_name(status: &PaymentStatus) -> &'static str {
+    match status {
+        PaymentStatus::Approved => "approved",
+        PaymentStatus::Pending => "pending",
+        PaymentStatus::Declined => "declined",
+        PaymentStatus::Cancelled => "cancelled",
+        PaymentStatus::ThreeDSecure { .. } => "three_d_secure",
+        _ => "unknown",
+    }
+}
+
+fn transaction(tx: &Transaction) -> Value {
+    json!({
+        "paymentStatus": status_name(&tx.status),
+        "paymentId": tx.payment_id.as_str(),
+        "resultCode": tx.result.code.as_str(),
+        "transactionStatus": tx.transaction_status.as_ref().map(|status| status.as_str()),
+    })
+}
+
+/// What the request a fixture answers sent that the answer may echo: the operation, and
+/// the ids, amount and currency of its form and path.
+fn asked_json(asked: &Asked) -> Value {
+    let context = common::merchant();
+    let request = match asked {
+        Asked::Payment(op) => op.request(&context),
+        Asked::TokenPayment(op) => op.request(&context),
+        Asked::Registration(op) => op.request(&context),
+        Asked::CustomerSignup(op) => op.request(&context),
+        Asked::DeleteToken(op) => op.request(&context),
+        Asked::Installments(op) => op.request(&context),
+        Asked::CardsAndAccounts(op) => op.request(&context),
+        Asked::InvoiceList(op) => op.request(&context),
+        Asked::FetchAuthToken(op) => op.request(&context),
+        Asked::RegenerateAuthToken(op) => op.request(&context),
+        Asked::Inquiry(op) => op.request(&context),
+        Asked::Capture(op) => op.request(&context),
+        Asked::Refund(op) => op.request(&context),
+        Asked::Cancel(op) => op.request(&context),
+        Asked::RepeatPayment(op) => op.request(&context),
+    }
+    .unwrap();
+    let form = form(&request);
+    let (_, mut sent) = path_of(&request, &form);
+    for name in [
+        "merchantTransactionId",
+        "amount",
+        "currency",
+        "customer.customerId",
+    ] {
+        if let Some(value) = field(&form, name) {
+            sent.insert(name.to_owned(), json!(value));
+        }
+    }
+    json!({ "operation": request.operation().name(), "sent": sent })
+}
+
+fn answer_fixtures() -> Vec<(String, u16, Vec<u8>)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/responses");
+    let mut all = Vec::new();
+    for operation in std::fs::read_dir(&root).unwrap() {
+        let operation = operation.unwrap().path();
+        for case in std::fs::read_dir(&operation).unwrap() {
+            let case = case.unwrap().path();
+            let name = format!(
+                "{}/{}",
+                operation.file_name().unwrap().to_str().unwrap(),
+                case.file_name().unwrap().to_str().unwrap()
+            );
+            // The proxy's page is an HTML 502; every other fixture came with a 200.
+            let status = if name.ends_with(".html") { 502 } else { 200 };
+            all.push((name, status, std::fs::read(&case).unwrap()));
+        }
+    }
+    all.sort();
+    all
+}
+
+fn answer_vector(id: String, asked: &Asked, status: u16, body: &str, about: &str) -> Value {
+    json!({
+        "id": id,
+        "about": about,
+        "asked": asked_json(asked),
+        "status": status,
+        "body": body,
+        "verdict": verdict(asked, status, body.as_bytes()),
+    })
+}
+
+fn answer_vectors() -> Value {
+    let mut vectors = Vec::new();
+    for (name, status, body) in answer_fixtures() {
+        let asked = common::asked(&name);
+        let body = String::from_utf8(body).unwrap();
+        let stem = name.rsplit_once('.').unwrap().0;
+        vectors.push(answer_vector(
+            format!("answer/{stem}"),
+            &asked,
+            status,
+            &body,
+            "an answer as a gateway sent it",
+        ));
+    }
+    // The varied shapes: each success answer with its echoes in forms that mean the same,
+    // and with each echo changed, which must be a contradiction.
+    for (name, asked, value) in crate::tolerance::successes() {
+        let stem = name.rsplit_once('.').unwrap().0;
+        for (key, original) in value.as_object().unwrap() {
+            if !crate::tolerance::ECHOED.contains(&key.as_str()) {
+                continue;
+            }
+            for (n, form) in crate::tolerance::equivalent_forms(key, original)
+                .into_iter()
+                .enumerate()
+            {
+                let mut answer = value.clone();
+                answer[key] = form;
+                vectors.push(answer_vector(
+                    format!("answer/{stem}/{key}-as-{}", n + 1),
+                    &asked,
+                    200,
+                    &answer.to_string(),
+                    "an echo in a form that means the same: the verdict does not change",
+                ));
+            }
+        }
+        for (key, other) in crate::tolerance::contradicting(&asked, &value) {
+            let mut answer = value.clone();
+            answer[key] = other;
+            vectors.push(answer_vector(
+                format!("answer/{stem}/{key}-contradicts"),
+                &asked,
+                200,
+                &answer.to_string(),
+                "an answer about another transaction: a contradiction, never a success",
+            ));
+        }
+    }
+    json!({
+        "about": "Answer vectors: for each, what the request sent that the answer may echo, the HTTP status and the raw body, and the verdict a reader must reach: ok with the deciding values, refused with the gateway's code, or an error (contradiction, undecodable, unexpected_status), with whether the request may have been processed. Made from paytoken's answer fixtures (fixtures/responses/) read by paytoken's parsers.",
+        "vectors": vectors,
+    })
+}
+
+#[test]
+fn the_answer_vectors_are_the_fixtures_with_their_verdicts() {
+    let vectors = answer_vectors();
+    let all = vectors["vectors"].as_array().unwrap();
+    for (name, _, _) in answer_fixtures() {
+        let id = format!("answer/{}", name.rsplit_once('.').unwrap().0);
+        assert!(
+            all.iter().any(|vector| vector["id"] == id.as_str()),
+            "{name}: no vector"
+        );
+    }
+    for outcome in ["ok", "refused", "error"] {
+        assert!(
+            all.iter().any(|v| v["verdict"]["outcome"] == outcome),
+            "no {outcome}"
+        );
+    }
+    holds("answer-vectors.json", &vectors);
+}
+
+// ---------------------------------------------------------------------------------------
+// Notifications
+// ---------------------------------------------------------------------------------------
+
+const NOTIFICATION_KEY: &str = "w2Q8aZ2CrGc1dEbx0f9LkKmWu3YnN6sP";
+
+fn signed(joined: &str) -> String {
+    format!("{:x}", md5::compute(joined.as_bytes()))
+}
+
+/// The documentation's sample shape with `amount` as given, signed as `checksum`.
+fn documented(amount_json: &str, status: &str, checksum: &str) -> String {
+    format!(
+        r#"{{"paymentId":"21565","status":"capturesuccess","transactionStatus":"{status}","paymentBrand":"VISA","paymentMode":"CC","amount":{amount_json},"currency":"EUR","merchantTransactionId":"testTransaction","remark":"","result":{{"code":"00001","description":"Transaction succeeded"}},"card":{{"bin":"400000","lastFourDigits":"0051","expiryMonth":"06","expiryYear":"2030"}},"timestamp":"2026-11-22 10:15:00","checksum":"{checksum}"}}"#
+    )
+}
+
+fn check_name(check: NotificationCheck) -> &'static str {
+    match check {
+        NotificationCheck::ChecksumMismatch => "checksum_mismatch",
+        NotificationCheck::MalformedChecksum => "malformed_checksum",
+        NotificationCheck::Missing { .. } => "missing_field",
+        NotificationCheck::NotReadable => "not_readable",
+        NotificationCheck::Separator { .. } => "separator_in_field",
+        NotificationCheck::UnreadableField { .. } => "unreadable_field",
+        _ => "other",
+    }
+}
+
+fn notification_vectors() -> Value {
+    let key = NOTIFICATION_KEY;
+    let sign = |text: &str| signed(&format!("{text}|{key}"));
+    let y = sign("21565|testTransaction|50.00|Y");
+    let cases: Vec<(&str, &str, String, &str)> = vec![
+        (
+            "documented",
+            "json",
+            documented("\"50.00\"", "Y", &y),
+            "the documentation's shape, signed paymentId|merchantTransactionId|amount|transactionStatus|key",
+        ),
+        (
+            "amount-as-json-number",
+            "json",
+            documented("50", "Y", &sign("21565|testTransaction|50|Y")),
+            "an amount sent as the JSON number 50 is signed as the text 50",
+        ),
+        (
+            "amount-reformatted",
+            "json",
+            documented("50", "Y", &y),
+            "50 signed as 50.00: the signed text is the text received, so this does not verify",
+        ),
+        (
+            "upper-case-hex",
+            "json",
+            documented("\"50.00\"", "Y", &y.to_ascii_uppercase()),
+            "the same checksum in upper-case hex verifies",
+        ),
+        (
+            "another-key",
+            "json",
+            documented(
+                "\"50.00\"",
+                "Y",
+                &signed("21565|testTransaction|50.00|Y|another-key"),
+            ),
+            "signed with another key: a forgery",
+        ),
+        (
+            "amount-changed",
+            "json",
+            documented("\"5000.00\"", "Y", &y),
+            "the amount changed after signing",
+        ),
+        (
+            "long-status-signed",
+            "json",
+            documented(
+                "\"50.00\"",
+                "Y",
+                &sign("21565|testTransaction|50.00|capturesuccess"),
+            ),
+            "signed over the long status instead of the short transactionStatus",
+        ),
+        (
+            "key-first",
+            "json",
+            documented(
+                "\"50.00\"",
+                "Y",
+                &signed(&format!("{key}|21565|testTransaction|50.00|Y")),
+            ),
+            "the key at the wrong end: the notification's key comes last",
+        ),
+        (
+            "declined",
+            "json",
+            documented("\"50.00\"", "N", &sign("21565|testTransaction|50.00|N")),
+            "a declined payment",
+        ),
+        (
+            "pending-bank-transfer",
+            "json",
+            format!(
+                r#"{{"paymentId":"60007","merchantTransactionId":"order-60007","amount":"12.00","transactionStatus":"P","paymentMode":"BT","card":{{}},"checksum":"{}"}}"#,
+                sign("60007|order-60007|12.00|P")
+            ),
+            "a pending bank transfer with an empty card object",
+        ),
+        (
+            "browser-return-form",
+            "form",
+            format!(
+                "paymentId=21565&merchantTransactionId=Rest+Transaction+01&amount=50.00&transactionStatus=3D&status=begun&result.code=90026&checksum={}",
+                sign("21565|Rest Transaction 01|50.00|3D")
+            ),
+            "the browser's return to merchantRedirectUrl, as a form: the same rule over the decoded values",
+        ),
+        (
+            "no-checksum",
+            "json",
+            r#"{"paymentId":"21565","merchantTransactionId":"testTransaction","amount":"50.00","transactionStatus":"Y"}"#.to_owned(),
+            "no checksum at all",
+        ),
+        (
+            "short-checksum",
+            "json",
+            documented("\"50.00\"", "Y", "abc123"),
+            "a checksum that is not 32 hexadecimal digits",
+        ),
+        (
+            "no-transaction-status",
+            "json",
+            format!(
+                r#"{{"paymentId":"21565","merchantTransactionId":"testTransaction","amount":"50.00","checksum":"{y}"}}"#
+            ),
+            "no transactionStatus to sign",
+        ),
+        (
+            "not-json",
+            "json",
+            "not json".to_owned(),
+            "a body that is not a JSON object",
+        ),
+    ];
+    let vectors: Vec<Value> = cases
+        .into_iter()
+        .map(|(name, format, body, about)| {
+            let read = if format == "form" {
+                Notification::from_form(body.as_bytes())
+            } else {
+                Notification::from_json(body.as_bytes())
+            };
+            let verdict = match read.and_then(|n| n.verify(&SecureKey::new(key).unwrap())) {
+                Ok(verified) => json!({
+                    "verifies": true,
+                    "paymentId": verified.payment_id.as_str(),
+                    "transactionStatus": verified.transaction_status.raw(),
+                    "paymentStatus": status_name(&verified.status),
+                }),
+                Err(Error::Unverified { check }) => json!({
+                    "verifies": false,
+                    "reason": check_name(check),
+                }),
+                Err(other) => panic!("{name}: {other:?}"),
+            };
+            json!({
+                "id": format!("notification/{name}"),
+                "about": about,
+                "format": format,
+                "secureKey": key,
+                "body": body,
+                "verdict": verdict,
+            })
+        })
+        .collect();
+    json!({
+        "about": "Notification vectors: bodies a gateway posts to notificationUrl (JSON) or a browser brings back to merchantRedirectUrl (a form), the merchant's secure key, and whether each verifies by the notification rule (checksum-rules.json, rule notification) over the texts as received; if it does, the payment and its status, and if not, why.",
+        "vectors": vectors,
+    })
+}
+
+#[test]
+fn the_notification_vectors_verify_as_the_code_says() {
+    let vectors = notification_vectors();
+    let all = vectors["vectors"].as_array().unwrap();
+    let verifying = all.iter().filter(|v| v["verdict"]["verifies"] == true).count();
+    assert!(
+        verifying >= 5 && all.len() - verifying >= 5,
+        "{verifying} of {}",
+        all.len()
+    );
+    holds("notification-vectors.json", &vectors);
+}
