@@ -50,7 +50,9 @@ fn rule_table() -> (BTreeMap<String, Vec<String>>, String) {
             let parts = rule["joined"].as_array().unwrap().iter();
             (
                 rule["rule"].as_str().unwrap().to_owned(),
-                parts.map(|part| part.as_str().unwrap().to_owned()).collect(),
+                parts
+                    .map(|part| part.as_str().unwrap().to_owned())
+                    .collect(),
             )
         })
         .collect();
@@ -133,9 +135,7 @@ fn path_of(request: &Request, form: &[(String, String)]) -> (String, Map<String,
 fn rule_of(request: &Request, form: &[(String, String)]) -> Option<&'static str> {
     Some(match request.operation() {
         OperationKind::Payment => "payment",
-        OperationKind::Registration if field(form, "card.number").is_some() => {
-            "card_registration"
-        }
+        OperationKind::Registration if field(form, "card.number").is_some() => "card_registration",
         OperationKind::Registration => "bank_account_registration",
         OperationKind::TokenPayment => "token_payment",
         OperationKind::DeleteToken => "delete_token",
@@ -175,7 +175,10 @@ fn checksum_of(
                 let id = caller["id"].as_str().unwrap().to_owned();
                 (id.clone(), id)
             }
-            "key" => (caller["secureKey"].as_str().unwrap().to_owned(), "***".into()),
+            "key" => (
+                caller["secureKey"].as_str().unwrap().to_owned(),
+                "***".into(),
+            ),
             part => {
                 let value = field(form, part)
                     .map(str::to_owned)
@@ -300,18 +303,22 @@ fn verdict(asked: &Asked, status: u16, body: &[u8]) -> Value {
         Asked::Refund(op) => decided(op.parse(status, body), transaction),
         Asked::Cancel(op) => decided(op.parse(status, body), transaction),
         Asked::RepeatPayment(op) => decided(op.parse(status, body), transaction),
-        Asked::Registration(op) => decided(op.parse(status, body), |r| {
-            json!({ "registrationId": r.registration_id.as_str(), "resultCode": code(&r.result.code) })
-        }),
-        Asked::CustomerSignup(op) => decided(op.parse(status, body), |r| {
-            json!({ "customerId": r.customer_id.to_string(), "resultCode": code(&r.result.code) })
-        }),
-        Asked::DeleteToken(op) => decided(op.parse(status, body), |r| {
-            json!({ "resultCode": code(&r.result.code) })
-        }),
-        Asked::Installments(op) => decided(op.parse(status, body), |r| {
-            json!({ "installmentCounts": r.counts })
-        }),
+        Asked::Registration(op) => decided(
+            op.parse(status, body),
+            |r| json!({ "registrationId": r.registration_id.as_str(), "resultCode": code(&r.result.code) }),
+        ),
+        Asked::CustomerSignup(op) => decided(
+            op.parse(status, body),
+            |r| json!({ "customerId": r.customer_id.to_string(), "resultCode": code(&r.result.code) }),
+        ),
+        Asked::DeleteToken(op) => decided(
+            op.parse(status, body),
+            |r| json!({ "resultCode": code(&r.result.code) }),
+        ),
+        Asked::Installments(op) => decided(
+            op.parse(status, body),
+            |r| json!({ "installmentCounts": r.counts }),
+        ),
         Asked::CardsAndAccounts(op) => decided(op.parse(status, body), |r| {
             json!({
                 "resultCode": code(&r.result.code),
@@ -325,12 +332,14 @@ fn verdict(asked: &Asked, status: u16, body: &[u8]) -> Value {
                 "invoices": r.invoices.len(),
             })
         }),
-        Asked::FetchAuthToken(op) => decided(op.parse(status, body), |r| {
-            json!({ "authToken": r.token.expose_secret(), "resultCode": code(&r.result.code) })
-        }),
-        Asked::RegenerateAuthToken(op) => decided(op.parse(status, body), |r| {
-            json!({ "authToken": r.token.expose_secret(), "resultCode": code(&r.result.code) })
-        }),
+        Asked::FetchAuthToken(op) => decided(
+            op.parse(status, body),
+            |r| json!({ "authToken": r.token.expose_secret(), "resultCode": code(&r.result.code) }),
+        ),
+        Asked::RegenerateAuthToken(op) => decided(
+            op.parse(status, body),
+            |r| json!({ "authToken": r.token.expose_secret(), "resultCode": code(&r.result.code) }),
+        ),
     }
 }
 
@@ -685,7 +694,10 @@ fn notification_vectors() -> Value {
 fn the_notification_vectors_verify_as_the_code_says() {
     let vectors = notification_vectors();
     let all = vectors["vectors"].as_array().unwrap();
-    let verifying = all.iter().filter(|v| v["verdict"]["verifies"] == true).count();
+    let verifying = all
+        .iter()
+        .filter(|v| v["verdict"]["verifies"] == true)
+        .count();
     assert!(
         verifying >= 5 && all.len() - verifying >= 5,
         "{verifying} of {}",
