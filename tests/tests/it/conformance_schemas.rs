@@ -233,7 +233,12 @@ fn every_json_file_of_the_kit_has_a_schema_and_every_schema_a_file() {
     for entry in std::fs::read_dir(root().join("schemas")).unwrap() {
         let file = entry.unwrap().file_name().into_string().unwrap();
         let stem = file.strip_suffix(".schema.json").unwrap();
-        assert!(FILES.contains(&stem), "schemas/{file} describes no file");
+        // `answers` describes the gateway's answers, which the test below holds to the
+        // answer vectors.
+        assert!(
+            FILES.contains(&stem) || stem == "answers",
+            "schemas/{file} describes no file"
+        );
     }
 }
 
@@ -294,4 +299,60 @@ fn each_schema_rejects_a_vector_missing_a_field_with_an_extra_one_or_a_wrong_typ
         "verdict".into(),
         json!({ "verifies": true, "reason": "checksum_mismatch" })
     ))));
+}
+
+/// The definition in `schemas/answers.schema.json` of an operation's answer.
+pub(crate) fn answer_definition(operation: &str) -> &'static str {
+    match operation {
+        "payment" | "token_payment" | "repeat_payment" | "inquiry" | "capture" | "refund"
+        | "cancel" => "transaction",
+        "registration" => "registration",
+        "customer_signup" => "customerSignup",
+        "delete_token" => "deleteToken",
+        "installments" => "installments",
+        "cards_and_accounts" => "cardsAndAccounts",
+        "invoice_list" => "invoiceList",
+        "auth_token" | "regenerate_auth_token" => "authToken",
+        other => panic!("an operation without an answer definition: {other}"),
+    }
+}
+
+#[test]
+fn the_answer_schemas_describe_every_answer_fixture_and_notification() {
+    let schema = schema("answers");
+    let answers = read(root().join("answer-vectors.json"));
+    let mut checked = 0;
+    for vector in answers["vectors"].as_array().unwrap() {
+        let id = vector["id"].as_str().unwrap();
+        // The fixtures as gateways sent them (not the varied copies), where JSON.
+        let Ok(body) = serde_json::from_str::<Value>(vector["body"].as_str().unwrap()) else {
+            continue;
+        };
+        if id.matches('/').count() != 2 || vector["status"] != 200 {
+            continue;
+        }
+        let definition = answer_definition(vector["asked"]["operation"].as_str().unwrap());
+        let reference = json!({ "$ref": format!("#/$defs/{definition}") });
+        let mut out = Vec::new();
+        errors(&schema, &reference, &body, id, &mut out);
+        assert!(out.is_empty(), "{}", out.join("\n"));
+        checked += 1;
+    }
+    assert!(checked >= 60, "{checked} answers");
+    let notifications = read(root().join("notification-vectors.json"));
+    for vector in notifications["vectors"].as_array().unwrap() {
+        if vector["format"] != "json" || vector["verdict"]["verifies"] != true {
+            continue;
+        }
+        let body: Value = serde_json::from_str(vector["body"].as_str().unwrap()).unwrap();
+        let mut out = Vec::new();
+        let reference = json!({ "$ref": "#/$defs/notification" });
+        errors(&schema, &reference, &body, vector["id"].as_str().unwrap(), &mut out);
+        assert!(out.is_empty(), "{}", out.join("\n"));
+    }
+    // Deciding fields of the wrong kind are caught: a payment id that is an object.
+    let mut out = Vec::new();
+    let reference = json!({ "$ref": "#/$defs/transaction" });
+    errors(&schema, &reference, &json!({ "paymentId": { "id": 1 } }), "$", &mut out);
+    assert!(!out.is_empty());
 }
