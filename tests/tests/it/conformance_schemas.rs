@@ -347,12 +347,24 @@ fn the_answer_schemas_describe_every_answer_fixture_and_notification() {
         let body: Value = serde_json::from_str(vector["body"].as_str().unwrap()).unwrap();
         let mut out = Vec::new();
         let reference = json!({ "$ref": "#/$defs/notification" });
-        errors(&schema, &reference, &body, vector["id"].as_str().unwrap(), &mut out);
+        errors(
+            &schema,
+            &reference,
+            &body,
+            vector["id"].as_str().unwrap(),
+            &mut out,
+        );
         assert!(out.is_empty(), "{}", out.join("\n"));
     }
     // Deciding fields of the wrong kind are caught: a payment id that is an object.
     let mut out = Vec::new();
     let reference = json!({ "$ref": "#/$defs/transaction" });
-    errors(&schema, &reference, &json!({ "paymentId": { "id": 1 } }), "$", &mut out);
+    errors(
+        &schema,
+        &reference,
+        &json!({ "paymentId": { "id": 1 } }),
+        "$",
+        &mut out,
+    );
     assert!(!out.is_empty());
 }
