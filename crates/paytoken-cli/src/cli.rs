@@ -148,6 +148,19 @@ pub(crate) enum Command {
     },
     /// Charge a recurring series again by its first payment's id (a REPEATED payment).
     Repeat(RepeatArgs),
+    /// Write the conformance kit for SDK authors in other languages: request, answer,
+    /// checksum and notification vectors, their JSON Schemas, an OpenAPI description and
+    /// a reference checker in Python.
+    Vectors(VectorsArgs),
+}
+
+/// `paytoken vectors`.
+#[derive(Debug, Args)]
+pub(crate) struct VectorsArgs {
+    /// The folder to write the kit into (created when missing; files of the kit already
+    /// there are replaced).
+    #[arg(long, value_name = "DIR", default_value = "paytoken-conformance")]
+    pub(crate) out: PathBuf,
 }
 
 /// `paytoken capture` and `paytoken refund`.
@@ -245,6 +258,11 @@ pub(crate) struct SandboxArgs {
     /// so that tokens, payments and invoices survive a restart or a crash.
     #[arg(long, value_name = "FILE")]
     pub(crate) state: Option<PathBuf>,
+    /// Explain each refusal, on stderr and in a `paytoken-sandbox-explain` header beside the
+    /// gateway's answer: for a checksum mismatch, the rule and its parts in order, the joined
+    /// text with the key masked, and the usual mistake that matches what was sent.
+    #[arg(long)]
+    pub(crate) explain: bool,
 }
 
 impl Command {

@@ -47,6 +47,7 @@ mod render;
 mod report;
 mod serve;
 mod terminal;
+mod vectors;
 
 use std::process::ExitCode;
 
@@ -93,6 +94,7 @@ async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report
         Command::Demo(args) => demo::run(&args).await,
         Command::Sandbox(args) => serve::run(&args).await,
         Command::Listen(args) => listen::run(&args, gateway, json).await,
+        Command::Vectors(args) => vectors::run(&args),
         Command::AuthToken => {
             let request = config::token_request(gateway);
             match (config::client(gateway, false), request) {

@@ -50,9 +50,11 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         Command::Cancel { payment_id } => cancel(client, &payment_id).await,
         Command::Repeat(args) => repeat(client, &args).await,
         // The others are not operations; `main` runs them.
-        Command::Demo(_) | Command::Sandbox(_) | Command::Listen(_) | Command::AuthToken => {
-            Err(Failure::usage("not an operation"))
-        }
+        Command::Demo(_)
+        | Command::Sandbox(_)
+        | Command::Listen(_)
+        | Command::AuthToken
+        | Command::Vectors(_) => Err(Failure::usage("not an operation")),
     };
     result.unwrap_or_else(Report::from)
 }

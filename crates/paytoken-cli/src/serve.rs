@@ -135,6 +135,11 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
     if let Some(path) = &args.state {
         builder = builder.state_file(path);
     }
+    if args.explain {
+        builder = builder.explain(|line| {
+            terminal::err_line(&format!("paytoken sandbox: explain: {line}"));
+        });
+    }
     if args.notify_anywhere {
         builder = builder.notifications(NotificationPolicy {
             targets: NotificationTargets::Anywhere,

@@ -13,6 +13,8 @@ pub(crate) struct Answer {
     pub(crate) body: String,
     /// The request took effect, but its answer must never be sent (the time-out test card).
     pub(crate) withheld: bool,
+    /// The diagnostic of a refusal, when the sandbox explains (a header, beside the body).
+    pub(crate) explanation: Option<String>,
 }
 
 pub(crate) const JSON: &str = "application/json;charset=UTF-8";
@@ -27,6 +29,7 @@ impl Answer {
             content_type: JSON,
             body,
             withheld: false,
+            explanation: None,
         }
     }
 
@@ -36,6 +39,7 @@ impl Answer {
             content_type: TEXT,
             body: body.to_owned(),
             withheld: false,
+            explanation: None,
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::clock::Clock;
 use crate::codes;
 use crate::config::SandboxConfig;
 use crate::exchange::{Answer, Call, RefusalShape};
+use crate::explain::{self, Signed};
 use crate::faults::NotificationFault;
 use crate::form::Form;
 use crate::invoices::{self, InvoiceShape};
@@ -86,7 +87,19 @@ pub(crate) struct Gateway {
     /// Why the store could not keep a call's changes: from then on the sandbox answers
     /// every request with 503, as its memory and its file no longer agree.
     broken: OnceLock<String>,
+    /// Where each refusal's diagnostic goes, when the sandbox explains.
+    explain: Option<Explainer>,
     state: Mutex<State>,
+}
+
+/// The sink of diagnostics ([`crate::SandboxBuilder::explain`]).
+#[derive(Clone)]
+pub(crate) struct Explainer(pub(crate) explain::Sink);
+
+impl std::fmt::Debug for Explainer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Explainer")
+    }
 }
 
 impl Gateway {
@@ -110,8 +123,15 @@ impl Gateway {
             pending_settles_after: None,
             store: Store::Memory,
             broken: OnceLock::new(),
+            explain: None,
             state: Mutex::new(state),
         }
+    }
+
+    /// Explains each refusal to `sink` and in a header of its answer.
+    pub(crate) fn explaining(mut self, sink: Option<Explainer>) -> Self {
+        self.explain = sink;
+        self
     }
 
     /// Keeps the state in `store`, starting from `restored` (what a state file held) instead
@@ -251,16 +271,28 @@ impl Gateway {
             .unwrap_or_default()
     }
 
-    /// A refusal: nothing was created.
+    /// A refusal: nothing was created. When the sandbox explains, its diagnostic goes to
+    /// the sink and beside the answer.
     pub(crate) fn refusal(&self, shape: RefusalShape, problems: &Problems) -> Answer {
-        Answer::json(json::object(|answer| {
-            if shape == RefusalShape::Transaction {
-                answer.field("paymentId", "-");
-            }
-            answer
-                .result("result", &problems.code(), &problems.description())
-                .field("timestamp", self.now_text());
-        }))
+        let (code, description) = (problems.code(), problems.description());
+        let explanation = self.explain.as_ref().map(|Explainer(sink)| {
+            let line = problems
+                .explanation()
+                .map_or_else(|| explain::refusal(&code, &description), str::to_owned);
+            sink(&line);
+            line
+        });
+        Answer {
+            explanation,
+            ..Answer::json(json::object(|answer| {
+                if shape == RefusalShape::Transaction {
+                    answer.field("paymentId", "-");
+                }
+                answer
+                    .result("result", &code, &description)
+                    .field("timestamp", self.now_text());
+            }))
+        }
     }
 
     /// Who sent the request: the member or partner id must be known, and the `AuthToken`
@@ -324,12 +356,14 @@ impl Gateway {
             .ok_or_else(|| codes::INVALID_LOGIN.into())
     }
 
-    /// Compares `authentication.checksum` with MD5 over `id|secureKey|parts...`, the parts
-    /// being the texts as sent, in constant time.
+    /// Compares `authentication.checksum` with MD5 over `id|secureKey|parts...` of the
+    /// rule `signed`, the parts being the texts as sent, in constant time. A mismatch is
+    /// explained when the sandbox explains.
     pub(crate) fn verify_checksum(
+        &self,
         caller: &Caller<'_>,
         form: &Form<'_>,
-        parts: &[&str],
+        signed: Signed<'_>,
     ) -> Result<(), Problems> {
         let sent = form
             .get(fields::CHECKSUM.as_str())
@@ -338,16 +372,21 @@ impl Gateway {
         md5.update(caller.id.as_bytes());
         md5.update(b"|");
         md5.update(caller.key.expose_secret().as_bytes());
-        for part in parts {
+        for (_, part) in signed.parts {
             md5.update(b"|");
             md5.update(part.as_bytes());
         }
         let computed = Checksum::from_bytes(md5.finalize().into());
         if paytoken_checksum::verify(sent, &computed) {
-            Ok(())
-        } else {
-            Err(codes::CHECKSUM_MISMATCH.into())
+            return Ok(());
         }
+        let problems = Problems::from(codes::CHECKSUM_MISMATCH);
+        Err(match self.explain {
+            Some(_) => problems.explained(explain::checksum_mismatch(
+                caller.id, caller.key, &signed, sent,
+            )),
+            None => problems,
+        })
     }
 }
 

@@ -88,6 +88,7 @@ mod currencies;
 mod entropy;
 mod error;
 mod exchange;
+mod explain;
 pub mod faults;
 mod form;
 #[cfg(fuzzing)]
@@ -121,6 +122,7 @@ pub use config::{
     OTHER_MERCHANT_USERNAME, PartnerConfig, SandboxConfig,
 };
 pub use error::Error;
+pub use explain::EXPLAIN_HEADER;
 pub use faults::{FAULT_HEADER, Faults, MAX_FAULT_DURATION, NotificationFault};
 pub use invoices::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT};
 pub use notifications::{NotificationPolicy, NotificationTargets, SentNotification};

@@ -34,9 +34,21 @@ impl Problem {
 /// Every reason found, in the order found; validation collects them all before answering,
 /// so that a client sees `"30001 | 30002"` as the gateway sends it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Problems(Vec<Problem>);
+pub(crate) struct Problems(Vec<Problem>, Option<String>);
 
 impl Problems {
+    /// The problems with a diagnostic for the integrator (`--explain`), sent beside the
+    /// refusal, never in it.
+    pub(crate) fn explained(mut self, explanation: String) -> Self {
+        self.1 = Some(explanation);
+        self
+    }
+
+    /// The diagnostic, if one was made.
+    pub(crate) fn explanation(&self) -> Option<&str> {
+        self.1.as_deref()
+    }
+
     pub(crate) fn push(&mut self, problem: impl Into<Problem>) {
         self.0.push(problem.into());
     }
@@ -67,13 +79,13 @@ impl Problems {
 
 impl From<Problem> for Problems {
     fn from(problem: Problem) -> Self {
-        Self(vec![problem])
+        Self(vec![problem], None)
     }
 }
 
 impl From<Code> for Problems {
     fn from(code: Code) -> Self {
-        Self(vec![code.into()])
+        Self(vec![code.into()], None)
     }
 }
 

@@ -50,6 +50,7 @@ pub struct SandboxBuilder {
     max_records: usize,
     notifications: NotificationPolicy,
     pending_settles_after: Option<Duration>,
+    explain: Option<crate::gateway::Explainer>,
     #[cfg(feature = "sqlite")]
     state_file: Option<std::path::PathBuf>,
     #[cfg(feature = "tls")]
@@ -70,6 +71,7 @@ impl Default for SandboxBuilder {
             max_records: DEFAULT_MAX_RECORDS,
             notifications: NotificationPolicy::default(),
             pending_settles_after: Some(DEFAULT_PENDING_SETTLES_AFTER),
+            explain: None,
             #[cfg(feature = "sqlite")]
             state_file: None,
             #[cfg(feature = "tls")]
@@ -183,6 +185,32 @@ impl SandboxBuilder {
         self
     }
 
+    /// Explains each refusal to the integrator: a line in the answer's
+    /// [`EXPLAIN_HEADER`](crate::EXPLAIN_HEADER) header, also handed to `sink` (the command
+    /// prints it on stderr). For a checksum mismatch it names the rule and its parts in
+    /// order, shows the joined text with the key masked (a card number as its first six and
+    /// last four digits), and the first usual mistake whose checksum is the one sent:
+    /// upper-case hex, the key at the wrong end, another order, another amount text, the
+    /// values form- or percent-encoded. Off by default: the body is the gateway's either way.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), paytoken_sandbox::Error> {
+    /// use paytoken_sandbox::Sandbox;
+    ///
+    /// let sandbox = Sandbox::builder()
+    ///     .explain(|line| eprintln!("sandbox: {line}"))
+    ///     .start()
+    ///     .await?;
+    /// # sandbox.shutdown().await;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn explain(mut self, sink: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.explain = Some(crate::gateway::Explainer(Arc::new(sink)));
+        self
+    }
+
     /// Opens the socket and starts serving on the current tokio runtime.
     ///
     /// # Errors
@@ -228,6 +256,7 @@ impl SandboxBuilder {
             .varying(self.vary_answers)
             .keeping(self.max_records)
             .notifying(outbox, self.pending_settles_after)
+            .explaining(self.explain)
             .storing(store, restored, notified),
         );
         let dispatching = tokio::spawn({

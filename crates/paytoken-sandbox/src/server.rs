@@ -10,6 +10,8 @@ use std::time::Duration;
 use http_body_util::{BodyExt as _, Limited};
 use hyper::body::Incoming;
 use hyper::header::{CONTENT_TYPE, HeaderValue};
+
+use crate::explain::EXPLAIN_HEADER;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
@@ -249,7 +251,7 @@ async fn respond(
     Ok(disturb(answer, &faults))
 }
 
-/// The answer as the faults leave it.
+/// The answer as the faults leave it, with its diagnostic when the sandbox explains.
 fn disturb(answer: Answer, faults: &Faults) -> Response<AnswerBody> {
     let (status, content_type, body) = if let Some(status) = faults.status {
         (status, HTML, error_page(status))
@@ -260,7 +262,15 @@ fn disturb(answer: Answer, faults: &Faults) -> Response<AnswerBody> {
         };
         (answer.status, answer.content_type, body)
     };
-    response(status, content_type, body, faults.stall)
+    let mut response = response(status, content_type, body, faults.stall);
+    // The line is escaped to visible ASCII (`explain`), which a header value always takes.
+    if let Some(value) = answer
+        .explanation
+        .and_then(|line| HeaderValue::from_str(&line).ok())
+    {
+        response.headers_mut().insert(EXPLAIN_HEADER, value);
+    }
+    response
 }
 
 /// The real answer `body`, broken as `fault` says.

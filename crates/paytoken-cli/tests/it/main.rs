@@ -7,6 +7,8 @@
 mod cli;
 #[path = "../common/mod.rs"]
 mod common;
+mod explain;
 mod hostile;
 mod listen;
 mod state_file;
+mod vectors;

@@ -17,6 +17,7 @@ use paytoken_types::Amount;
 use super::payment::{parse_amount, read_currency};
 use crate::codes::{self, Code};
 use crate::exchange::{Answer, Call};
+use crate::explain::Signed;
 use crate::gateway::{Caller, Gateway};
 use crate::json;
 use crate::problem::Problems;
@@ -41,6 +42,15 @@ impl Move {
         }
     }
 
+    /// The checksum rule of the move.
+    const fn rule(self) -> &'static str {
+        match self {
+            Self::Capture => "capture",
+            Self::Refund => "refund",
+            Self::Cancel => "cancel",
+        }
+    }
+
     const fn payment_type(self) -> &'static str {
         match self {
             Self::Capture => "CP",
@@ -62,11 +72,25 @@ pub(super) fn handle(
     // Amount and currency for the moves that carry them, checked before the payment is
     // looked at; the checksum signs the amount as it was sent.
     let amount = if movement == Move::Cancel {
-        Gateway::verify_checksum(&caller, form, &[id])?;
+        gateway.verify_checksum(
+            &caller,
+            form,
+            Signed {
+                rule: movement.rule(),
+                parts: &[("paymentId", id)],
+            },
+        )?;
         None
     } else {
         let [amount_text] = form.required_all([fields::AMOUNT.as_str()])?;
-        Gateway::verify_checksum(&caller, form, &[id, amount_text])?;
+        gateway.verify_checksum(
+            &caller,
+            form,
+            Signed {
+                rule: movement.rule(),
+                parts: &[("paymentId", id), ("amount", amount_text)],
+            },
+        )?;
         let mut problems = Problems::default();
         let amount = parse_amount(amount_text, &mut problems);
         let currency = read_currency(form, &mut problems);

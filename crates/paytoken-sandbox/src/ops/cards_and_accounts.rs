@@ -8,6 +8,7 @@ use paytoken_types::CustomerId;
 
 use crate::codes;
 use crate::exchange::{Answer, Call};
+use crate::explain::Signed;
 use crate::gateway::Gateway;
 use crate::json;
 use crate::problem::Problems;
@@ -19,7 +20,14 @@ pub(super) fn handle(
     call: &Call<'_, '_>,
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
-    Gateway::verify_checksum(&caller, call.form, &[])?;
+    gateway.verify_checksum(
+        &caller,
+        call.form,
+        Signed {
+            rule: "cards_and_accounts",
+            parts: &[],
+        },
+    )?;
     let customer_id = call.form.get("customer.customerId");
     if customer_id.is_some_and(|id| !state.customer_visible(caller.principal, id)) {
         return Err(codes::CUSTOMER_NOT_FOUND.into());

@@ -4,6 +4,7 @@ use paytoken_types::{BirthDate, Email};
 
 use crate::codes;
 use crate::exchange::{Answer, Call};
+use crate::explain::Signed;
 use crate::gateway::Gateway;
 use crate::json;
 use crate::problem::{Problem, Problems};
@@ -19,7 +20,18 @@ pub(super) fn handle(
     let form = call.form;
     let [given_name, surname, email] =
         form.required_all(["customer.givenName", "customer.surname", "customer.email"])?;
-    Gateway::verify_checksum(&caller, form, &[given_name, surname, email])?;
+    gateway.verify_checksum(
+        &caller,
+        form,
+        Signed {
+            rule: "customer_signup",
+            parts: &[
+                ("customer.givenName", given_name),
+                ("customer.surname", surname),
+                ("customer.email", email),
+            ],
+        },
+    )?;
     let mut problems = Problems::default();
     if email.parse::<Email>().is_err() {
         problems.push(Problem::invalid("customer.email"));

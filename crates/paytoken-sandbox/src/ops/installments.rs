@@ -5,6 +5,7 @@ use super::token_payment::{active_registration, registration_id};
 use crate::cards;
 use crate::codes;
 use crate::exchange::{Answer, Call};
+use crate::explain::Signed;
 use crate::gateway::Gateway;
 use crate::json;
 use crate::problem::Problems;
@@ -17,7 +18,14 @@ pub(super) fn handle(
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
     let id = registration_id(call.path_id)?;
-    Gateway::verify_checksum(&caller, call.form, &[id])?;
+    gateway.verify_checksum(
+        &caller,
+        call.form,
+        Signed {
+            rule: "installments",
+            parts: &[("registrationId", id)],
+        },
+    )?;
     let registration = active_registration(state, &caller, id)?;
     let Instrument::Card(card) = &registration.instrument else {
         return Err(codes::NO_INSTALLMENT_PLAN.into());

@@ -2,6 +2,7 @@
 
 use crate::codes;
 use crate::exchange::{Answer, Call};
+use crate::explain::Signed;
 use crate::gateway::Gateway;
 use crate::invoices;
 use crate::json;
@@ -19,7 +20,14 @@ pub(super) fn handle(
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
     let form = call.form;
-    Gateway::verify_checksum(&caller, form, &[])?;
+    gateway.verify_checksum(
+        &caller,
+        form,
+        Signed {
+            rule: "invoice_list",
+            parts: &[],
+        },
+    )?;
     let mut problems = Problems::default();
     let page: Option<u32> = form.parsed_required(fields::PAGE_NUMBER.as_str(), &mut problems);
     let records: Option<u32> = form.parsed_required(fields::PAGE_RECORDS.as_str(), &mut problems);

@@ -124,7 +124,6 @@ pub(crate) fn dispatch(
         Route::RegenerateAuthToken => auth_token::regenerate(gateway, state, call),
         Route::CustomerSignup => customer_signup::handle(gateway, state, call),
         Route::Payment => payment::handle(gateway, state, call),
-        // The inquiry's path also takes the back office's moves, by `paymentType`.
         // The inquiry's path also takes the back office's moves, by `paymentType`, and the
         // repeat of a recurring series by its first payment's id.
         Route::Inquiry => {

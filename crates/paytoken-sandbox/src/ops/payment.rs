@@ -11,6 +11,7 @@ use crate::codes;
 use crate::currencies;
 use crate::entropy;
 use crate::exchange::{Answer, Call};
+use crate::explain::Signed;
 use crate::form::Form;
 use crate::gateway::Gateway;
 use crate::problem::{Problem, Problems};
@@ -26,7 +27,17 @@ pub(super) fn handle(
     let form = call.form;
     let [transaction_id, amount_text] =
         form.required_all(["merchantTransactionId", fields::AMOUNT.as_str()])?;
-    Gateway::verify_checksum(&caller, form, &[transaction_id, amount_text])?;
+    gateway.verify_checksum(
+        &caller,
+        form,
+        Signed {
+            rule: "payment",
+            parts: &[
+                ("merchantTransactionId", transaction_id),
+                ("amount", amount_text),
+            ],
+        },
+    )?;
 
     let mut problems = Problems::default();
     if MerchantTransactionId::new(transaction_id).is_err() {

@@ -8,6 +8,7 @@ use super::card_input;
 use crate::codes;
 use crate::entropy;
 use crate::exchange::{Answer, Call};
+use crate::explain::Signed;
 use crate::gateway::Gateway;
 use crate::json;
 use crate::problem::{Problem, Problems};
@@ -27,7 +28,19 @@ pub(super) fn handle(
     } else {
         "card.number"
     }])?;
-    Gateway::verify_checksum(&caller, form, &[signed])?;
+    let rule = if bank {
+        ("bank_account_registration", "bankAccount.bic")
+    } else {
+        ("card_registration", "card.number")
+    };
+    gateway.verify_checksum(
+        &caller,
+        form,
+        Signed {
+            rule: rule.0,
+            parts: &[(rule.1, signed)],
+        },
+    )?;
 
     let mut problems = Problems::default();
     let instrument = if bank {

@@ -16,6 +16,7 @@ use super::transaction;
 use crate::cards::Behaviour;
 use crate::codes;
 use crate::exchange::{Answer, Call};
+use crate::explain::Signed;
 use crate::gateway::Gateway;
 use crate::problem::{Problem, Problems};
 use crate::state::{Instrument, Moves, Payment, State, Status};
@@ -31,7 +32,14 @@ pub(super) fn handle(
     let first_id = call.path_id.unwrap_or_default();
     let [amount_text, payment_type] =
         form.required_all([fields::AMOUNT.as_str(), fields::PAYMENT_TYPE.as_str()])?;
-    Gateway::verify_checksum(&caller, form, &[first_id, amount_text])?;
+    gateway.verify_checksum(
+        &caller,
+        form,
+        Signed {
+            rule: "repeat_payment",
+            parts: &[("paymentId", first_id), ("amount", amount_text)],
+        },
+    )?;
 
     let mut problems = Problems::default();
     let amount = parse_amount(amount_text, &mut problems);

@@ -9,6 +9,7 @@ use super::{transaction, urls};
 use crate::cards::{self, Behaviour};
 use crate::codes;
 use crate::exchange::{Answer, Call};
+use crate::explain::Signed;
 use crate::gateway::{Caller, Gateway};
 use crate::json;
 use crate::problem::{Problem, Problems};
@@ -65,7 +66,14 @@ fn pay(
     gateway.check_room(state)?;
     let form = call.form;
     let [amount_text] = form.required_all([fields::AMOUNT.as_str()])?;
-    Gateway::verify_checksum(caller, form, &[registration_id, amount_text])?;
+    gateway.verify_checksum(
+        caller,
+        form,
+        Signed {
+            rule: "token_payment",
+            parts: &[("registrationId", registration_id), ("amount", amount_text)],
+        },
+    )?;
 
     let mut problems = Problems::default();
     let amount = parse_amount(amount_text, &mut problems);
@@ -178,7 +186,14 @@ fn delete(
     caller: &Caller<'_>,
     registration_id: &str,
 ) -> Result<Answer, Problems> {
-    Gateway::verify_checksum(caller, call.form, &[registration_id])?;
+    gateway.verify_checksum(
+        caller,
+        call.form,
+        Signed {
+            rule: "delete_token",
+            parts: &[("registrationId", registration_id)],
+        },
+    )?;
     let id = active_registration(state, caller, registration_id)?.id;
     if let Some(registration) = state.registration_mut(&id) {
         registration.active = false;

@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod concurrency;
+mod explain;
 mod faults;
 mod hostile;
 mod notifications;
