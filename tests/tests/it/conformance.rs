@@ -250,10 +250,17 @@ fn the_named_vectors_are_paytoken_s_vectors_named_by_the_table() {
 
 /// Runs the Python checker with `rules`; whether it passed, and what it printed.
 fn python_checker(rules: &Path) -> (bool, String) {
+    python_checker_in(rules, &root().join("fixtures/conformance"))
+}
+
+/// Runs the Python checker with `rules` on the vectors in `folder`.
+fn python_checker_in(rules: &Path, folder: &Path) -> (bool, String) {
     let output = Command::new("python3")
         .arg(root().join("fixtures/conformance/check.py"))
         .arg("--rules")
         .arg(rules)
+        .arg("--dir")
+        .arg(folder)
         .output()
         .expect("python3: install Debian's python3 (cargo xtask ci does)");
     let text = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -296,4 +303,53 @@ fn the_python_checker_agrees_with_every_vector_and_catches_a_swapped_order() {
         printed.contains("(payment)"),
         "it names the payment vectors: {printed}"
     );
+}
+
+#[test]
+#[ignore = "needs python3; cargo xtask ci installs it where missing and runs this test"]
+fn the_python_checker_catches_a_wrong_byte_of_a_request_answer_or_notification() {
+    let kit = root().join("fixtures/conformance");
+    let rules = kit.join("checksum-rules.json");
+    // Each change, to a copy of the kit, and the vector the checker must name.
+    let changes: [(&str, &str, fn(&mut Value)); 3] = [
+        ("request-vectors.json", "request/", |v| {
+            let body = v["body"].as_str().unwrap().replacen("%27", "'", 1);
+            let body = if body == v["body"] { body + "&" } else { body };
+            v["body"] = Value::from(body);
+        }),
+        ("answer-vectors.json", "answer/", |v| {
+            v["verdict"] = serde_json::json!({ "outcome": "refused", "resultCode": "00001", "mayHaveBeenProcessed": false });
+        }),
+        ("notification-vectors.json", "notification/", |v| {
+            v["secureKey"] = Value::from("another key");
+        }),
+    ];
+    for (file, id, change) in changes {
+        let folder = std::env::temp_dir().join(format!(
+            "paytoken-kit-{}-{}",
+            std::process::id(),
+            file.trim_end_matches(".json")
+        ));
+        std::fs::create_dir_all(&folder).unwrap();
+        for name in [
+            "checksum-vectors.json",
+            "request-vectors.json",
+            "answer-vectors.json",
+            "notification-vectors.json",
+        ] {
+            std::fs::copy(kit.join(name), folder.join(name)).unwrap();
+        }
+        let mut vectors = json(&format!("fixtures/conformance/{file}"));
+        let first = &mut vectors["vectors"][0];
+        let named = first["id"].as_str().unwrap().to_owned();
+        change(first);
+        std::fs::write(folder.join(file), vectors.to_string()).unwrap();
+        let (passed, printed) = python_checker_in(&rules, &folder);
+        let _ = std::fs::remove_dir_all(&folder);
+        assert!(!passed, "{file}: a changed vector must fail: {printed}");
+        assert!(
+            named.starts_with(id) && printed.contains(&named),
+            "{file}: {printed}"
+        );
+    }
 }
