@@ -305,13 +305,16 @@ fn the_python_checker_agrees_with_every_vector_and_catches_a_swapped_order() {
     );
 }
 
+/// A change made to a vector.
+type Change = fn(&mut Value);
+
 #[test]
 #[ignore = "needs python3; cargo xtask ci installs it where missing and runs this test"]
 fn the_python_checker_catches_a_wrong_byte_of_a_request_answer_or_notification() {
     let kit = root().join("fixtures/conformance");
     let rules = kit.join("checksum-rules.json");
     // Each change, to a copy of the kit, and the vector the checker must name.
-    let changes: [(&str, &str, fn(&mut Value)); 3] = [
+    let changes: [(&str, &str, Change); 3] = [
         ("request-vectors.json", "request/", |v| {
             let body = v["body"].as_str().unwrap().replacen("%27", "'", 1);
             let body = if body == v["body"] { body + "&" } else { body };
