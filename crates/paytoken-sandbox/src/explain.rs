@@ -102,6 +102,32 @@ fn md5_of(parts: &[(&str, &str)]) -> String {
     md5_hex(&parts.iter().map(|(_, value)| *value).collect::<Vec<_>>())
 }
 
+/// `parts` with the values `change` gives a new text for replaced, the others kept.
+fn changed<'p>(
+    parts: &[(&'p str, &str)],
+    change: impl Fn(&str, &str) -> Option<String>,
+) -> Vec<(&'p str, String)> {
+    parts
+        .iter()
+        .map(|&(name, value)| {
+            (
+                name,
+                change(name, value).unwrap_or_else(|| value.to_owned()),
+            )
+        })
+        .collect()
+}
+
+/// MD5 of the texts of `parts`, joined.
+fn md5_of_texts(parts: &[(&str, String)]) -> String {
+    md5_hex(
+        &parts
+            .iter()
+            .map(|(_, value)| value.as_str())
+            .collect::<Vec<_>>(),
+    )
+}
+
 /// How a value may have been encoded before it was hashed.
 type Encoding = (&'static str, fn(&str) -> String);
 
@@ -154,20 +180,10 @@ fn closest_mistake(caller_id: &str, key: &SecureKey, signed: &Signed<'_>, sent: 
     // The amount in another text than the one sent.
     if let Some(&(_, sent_amount)) = expected.iter().find(|(name, _)| *name == "amount") {
         for text in amount_texts(sent_amount) {
-            let other: Vec<(&str, &str)> = expected
-                .iter()
-                .map(|&(name, value)| {
-                    (
-                        name,
-                        if name == "amount" {
-                            text.as_str()
-                        } else {
-                            value
-                        },
-                    )
-                })
-                .collect();
-            if md5_of(&other) == sent {
+            let other = changed(&expected, |name, _| {
+                (name == "amount").then(|| text.clone())
+            });
+            if md5_of_texts(&other) == sent {
                 return format!(
                     "closest mistake: the amount signed as \"{}\" where the form sends \"{}\"; sign the text sent",
                     text.escape_default(),
@@ -183,27 +199,17 @@ fn closest_mistake(caller_id: &str, key: &SecureKey, signed: &Signed<'_>, sent: 
         ("percent-encoded", percent_encoded),
     ];
     for (how, encode) in encodings {
-        let encoded: Vec<(&str, String)> = expected
-            .iter()
-            .map(|&(name, value)| {
-                (
-                    name,
-                    if name == "key" {
-                        value.to_owned()
-                    } else {
-                        encode(value)
-                    },
-                )
-            })
-            .collect();
-        let parts: Vec<(&str, &str)> = encoded.iter().map(|(n, v)| (*n, v.as_str())).collect();
-        let changed = parts.iter().zip(&expected).any(|(a, b)| a != b);
+        let encoded = changed(&expected, |name, value| {
+            (name != "key").then(|| encode(value))
+        });
+        let differs = encoded.iter().zip(&expected).any(|((_, a), (_, b))| a != b);
         let joined = expected
             .iter()
             .map(|(_, v)| *v)
             .collect::<Vec<_>>()
             .join("|");
-        if changed && md5_of(&parts) == sent || md5_hex(&[encode(&joined).as_str()]) == sent {
+        if differs && md5_of_texts(&encoded) == sent || md5_hex(&[encode(&joined).as_str()]) == sent
+        {
             return format!(
                 "closest mistake: the values {how} before hashing; the checksum signs the text, not its encoding"
             );

@@ -234,17 +234,25 @@ fn named_vectors() -> Value {
     })
 }
 
-#[test]
-fn the_named_vectors_are_paytoken_s_vectors_named_by_the_table() {
-    let path = root().join("fixtures/conformance/checksum-vectors.json");
-    let expected = serde_json::to_string_pretty(&named_vectors()).unwrap() + "\n";
+/// Compares the kit's file `name` (under `fixtures/conformance/`) with `made`, or writes
+/// it when `PAYTOKEN_WRITE_CONFORMANCE` is set.
+pub(crate) fn holds(name: &str, made: &str) {
+    let path = root().join("fixtures/conformance").join(name);
     if std::env::var_os("PAYTOKEN_WRITE_CONFORMANCE").is_some() {
-        std::fs::write(&path, &expected).unwrap();
+        std::fs::write(&path, made).unwrap();
     }
     let written = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
-        written == expected,
-        "fixtures/conformance/checksum-vectors.json is not what the vectors and the table make: PAYTOKEN_WRITE_CONFORMANCE=1 cargo test -p tests --test it conformance writes it"
+        written == made,
+        "fixtures/conformance/{name} is not what the tests make: PAYTOKEN_WRITE_CONFORMANCE=1 cargo test -p tests --test it conformance writes it"
+    );
+}
+
+#[test]
+fn the_named_vectors_are_paytoken_s_vectors_named_by_the_table() {
+    holds(
+        "checksum-vectors.json",
+        &(serde_json::to_string_pretty(&named_vectors()).unwrap() + "\n"),
     );
 }
 

@@ -354,6 +354,27 @@ pub(crate) fn render(request: &Request) -> String {
     text
 }
 
+/// Every answer fixture under `fixtures/responses/`, as `operation/case.ext` with its
+/// bytes, sorted by name.
+pub(crate) fn response_fixtures() -> Vec<(String, Vec<u8>)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/responses");
+    let mut all = Vec::new();
+    for operation in std::fs::read_dir(&root).unwrap() {
+        let operation = operation.unwrap().path();
+        for case in std::fs::read_dir(&operation).unwrap() {
+            let case = case.unwrap().path();
+            let name = format!(
+                "{}/{}",
+                operation.file_name().unwrap().to_str().unwrap(),
+                case.file_name().unwrap().to_str().unwrap()
+            );
+            all.push((name, std::fs::read(&case).unwrap()));
+        }
+    }
+    all.sort();
+    all
+}
+
 /// The request each response fixture answers: the operation whose values the fixture's
 /// echoes agree with. Tests parse a fixture with the operation that asked for it.
 pub(crate) enum Asked {

@@ -401,25 +401,16 @@ fn asked_json(asked: &Asked) -> Value {
     json!({ "operation": request.operation().name(), "sent": sent })
 }
 
+/// Every answer fixture with the status it came with: the proxy's page is an HTML 502;
+/// every other fixture came with a 200.
 fn answer_fixtures() -> Vec<(String, u16, Vec<u8>)> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/responses");
-    let mut all = Vec::new();
-    for operation in std::fs::read_dir(&root).unwrap() {
-        let operation = operation.unwrap().path();
-        for case in std::fs::read_dir(&operation).unwrap() {
-            let case = case.unwrap().path();
-            let name = format!(
-                "{}/{}",
-                operation.file_name().unwrap().to_str().unwrap(),
-                case.file_name().unwrap().to_str().unwrap()
-            );
-            // The proxy's page is an HTML 502; every other fixture came with a 200.
+    common::response_fixtures()
+        .into_iter()
+        .map(|(name, body)| {
             let status = if name.ends_with(".html") { 502 } else { 200 };
-            all.push((name, status, std::fs::read(&case).unwrap()));
-        }
-    }
-    all.sort();
-    all
+            (name, status, body)
+        })
+        .collect()
 }
 
 fn answer_vector(id: String, asked: &Asked, status: u16, body: &str, about: &str) -> Value {

@@ -10,8 +10,6 @@
 
 use crate::common;
 
-use std::path::PathBuf;
-
 use common::Asked;
 use paytoken_protocol::ops::inquiry::Inquiry;
 use proptest::prelude::*;
@@ -40,24 +38,10 @@ const DECIDING_LISTS: &[&str] = &[
 /// Fields an answer echoes of its request: varied only into equivalent forms.
 pub(crate) const ECHOED: &[&str] = &["merchantTransactionId", "amount", "currency"];
 
+/// The JSON answer fixtures.
 fn fixtures() -> Vec<(String, Vec<u8>)> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/responses");
-    let mut all = Vec::new();
-    for operation in std::fs::read_dir(&root).unwrap() {
-        let operation = operation.unwrap().path();
-        for case in std::fs::read_dir(&operation).unwrap() {
-            let case = case.unwrap().path();
-            if case.extension().is_some_and(|e| e == "json") {
-                let name = format!(
-                    "{}/{}",
-                    operation.file_name().unwrap().to_str().unwrap(),
-                    case.file_name().unwrap().to_str().unwrap()
-                );
-                all.push((name, std::fs::read(&case).unwrap()));
-            }
-        }
-    }
-    all.sort();
+    let mut all = common::response_fixtures();
+    all.retain(|(name, _)| name.ends_with(".json"));
     all
 }
 
