@@ -26,14 +26,14 @@ pub(crate) struct Cli {
 const CONNECTION: &str = "Connection (every operation)";
 
 /// Parses the command line. The connection options are global (they may stand before or
-/// after the subcommand), but `demo`, `sandbox` and `listen` call no gateway: their help
+/// after the subcommand), but `demo`, `sandbox`, `listen` and `vectors` call no gateway: their help
 /// leaves them out (`listen` keeps `--secure-key-file`).
 pub(crate) fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
     use clap::{CommandFactory as _, FromArgMatches as _};
     let mut command = Cli::command();
     // Building propagates the global options into the subcommands, where they can be hidden.
     command.build();
-    for name in ["demo", "sandbox", "listen"] {
+    for name in ["demo", "sandbox", "listen", "vectors"] {
         command = command.mut_subcommand(name, |subcommand| {
             subcommand.mut_args(|arg| {
                 // `listen` reads the secure key, and nothing else of the connection.
