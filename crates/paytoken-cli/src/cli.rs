@@ -26,8 +26,8 @@ pub(crate) struct Cli {
 const CONNECTION: &str = "Connection (every operation)";
 
 /// Parses the command line. The connection options are global (they may stand before or
-/// after the subcommand), but `demo`, `sandbox`, `listen` and `vectors` call no gateway: their help
-/// leaves them out (`listen` keeps `--secure-key-file`).
+/// after the subcommand), but `demo`, `sandbox`, `listen` and `vectors` call no gateway:
+/// their help leaves them out (`listen` keeps `--secure-key-file`).
 pub(crate) fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
     use clap::{CommandFactory as _, FromArgMatches as _};
     let mut command = Cli::command();
