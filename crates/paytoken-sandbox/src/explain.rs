@@ -6,9 +6,8 @@
 //! joined text with the key masked (and a card number as its first six and last four
 //! digits), and the first of the usual mistakes whose checksum is the one sent: upper-case
 //! hex, the key at the wrong end, the parts in another order, the amount in another text,
-//! the joined text form-encoded. Finding it costs up to about 130 MD5s (the 119 other orders
-//! of a five-part rule dominate), so it is only done
-//! when asked for.
+//! the joined text form-encoded. Finding it costs up to about 130 MD5s (the 119 other
+//! orders of a five-part rule dominate), so it is only done when asked for.
 //!
 //! Every value is shown escaped (`str::escape_default`): the line goes into an HTTP header
 //! and onto a terminal, and what a request sent must not steer either.
