@@ -132,8 +132,12 @@ pub(crate) fn token_payment() -> TokenPayment {
 
 /// Every operation, by the name of its golden file, with the context it is built in.
 pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
-    let merchant = merchant();
-    let partner = partner();
+    requests_in(&merchant(), &partner())
+}
+
+/// The golden requests' operations built with `merchant` where the golden files have the
+/// merchant's context and `partner` where they have the partner's.
+pub(crate) fn requests_in(merchant: &Context, partner: &Context) -> Vec<(&'static str, Request)> {
     let signup = CustomerSignup::new(Customer {
         ip: None,
         telnocc: None,
@@ -163,19 +167,19 @@ pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
     };
     let fetch = FetchAuthToken::new("100".parse().unwrap(), Username::new("shop.admin").unwrap());
     vec![
-        ("customer_signup", signup.request(&merchant).unwrap()),
-        ("customer_signup_partner", signup.request(&partner).unwrap()),
-        ("payment", full_payment().request(&merchant).unwrap()),
+        ("customer_signup", signup.request(merchant).unwrap()),
+        ("customer_signup_partner", signup.request(partner).unwrap()),
+        ("payment", full_payment().request(merchant).unwrap()),
         (
             "payment_preauthorization",
-            minimal_preauthorization().request(&merchant).unwrap(),
+            minimal_preauthorization().request(merchant).unwrap(),
         ),
         (
             "registration_card",
             Registration::card(card())
                 .customer(registration_customer.clone())
                 .shipping(registration_shipping.clone())
-                .request(&merchant)
+                .request(merchant)
                 .unwrap(),
         ),
         (
@@ -183,10 +187,10 @@ pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
             Registration::bank_account(account)
                 .customer(registration_customer)
                 .shipping(registration_shipping)
-                .request(&merchant)
+                .request(merchant)
                 .unwrap(),
         ),
-        ("token_payment", token_payment().request(&merchant).unwrap()),
+        ("token_payment", token_payment().request(merchant).unwrap()),
         (
             "token_payment_initial",
             token_payment()
@@ -194,7 +198,7 @@ pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
                 .merchant_transaction_id("order1003".parse().unwrap())
                 .cvv(Cvv::new("745").unwrap())
                 .customer_ip(IpAddr::V4(Ipv4Addr::new(192, 0, 2, 17)))
-                .request(&merchant)
+                .request(merchant)
                 .unwrap(),
         ),
         (
@@ -203,43 +207,43 @@ pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
                 .preauthorization()
                 .recurring(RecurringType::Repeated)
                 .installment(3)
-                .request(&merchant)
+                .request(merchant)
                 .unwrap(),
         ),
         (
             "delete_token",
             DeleteToken::new(REGISTRATION.parse().unwrap())
-                .request(&merchant)
+                .request(merchant)
                 .unwrap(),
         ),
         (
             "installments",
             Installments::new(REGISTRATION.parse().unwrap())
-                .request(&merchant)
+                .request(merchant)
                 .unwrap(),
         ),
         (
             "cards_and_accounts",
-            CardsAndAccounts::all().request(&merchant).unwrap(),
+            CardsAndAccounts::all().request(merchant).unwrap(),
         ),
         (
             "cards_and_accounts_partner_customer",
             CardsAndAccounts::of_customer("1250".parse().unwrap())
-                .request(&partner)
+                .request(partner)
                 .unwrap(),
         ),
         (
             "invoice_list",
-            InvoiceList::new(2, 25).request(&merchant).unwrap(),
+            InvoiceList::new(2, 25).request(merchant).unwrap(),
         ),
-        ("auth_token_merchant", fetch.request(&merchant).unwrap()),
+        ("auth_token_merchant", fetch.request(merchant).unwrap()),
         (
             "auth_token_partner",
             FetchAuthToken::new(
                 "100".parse().unwrap(),
                 Username::new("partner.admin").unwrap(),
             )
-            .request(&partner)
+            .request(partner)
             .unwrap(),
         ),
         (
@@ -248,19 +252,19 @@ pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
                 partner_id: "100".parse().unwrap(),
                 token: AuthToken::new(TOKEN).unwrap(),
             }
-            .request(&merchant)
+            .request(merchant)
             .unwrap(),
         ),
         (
             "inquiry_by_payment_id",
             Inquiry::ByPaymentId("54279".parse().unwrap())
-                .request(&merchant)
+                .request(merchant)
                 .unwrap(),
         ),
         (
             "inquiry_by_merchant_transaction_id",
             Inquiry::ByMerchantTransactionId("order20261122A".parse().unwrap())
-                .request(&merchant)
+                .request(merchant)
                 .unwrap(),
         ),
         // The documentation's own sample ids, signed and sent exactly as given; in a path,
@@ -273,20 +277,20 @@ pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
                 "EUR".parse().unwrap(),
                 card(),
             )
-            .request(&merchant)
+            .request(merchant)
             .unwrap(),
         ),
         (
             "token_payment_sample_id",
             token_payment()
                 .merchant_transaction_id("10thOct2016-029751".parse().unwrap())
-                .request(&merchant)
+                .request(merchant)
                 .unwrap(),
         ),
         (
             "inquiry_by_sample_id_with_space_and_slash",
             Inquiry::ByMerchantTransactionId("Test Transaction01/ORD-2026:7".parse().unwrap())
-                .request(&merchant)
+                .request(merchant)
                 .unwrap(),
         ),
         (
@@ -296,7 +300,7 @@ pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
                 "9.99".parse().unwrap(),
                 "EUR".parse().unwrap(),
             )
-            .request(&merchant)
+            .request(merchant)
             .unwrap(),
         ),
         (
@@ -306,13 +310,13 @@ pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
                 "250.50".parse().unwrap(),
                 "EUR".parse().unwrap(),
             )
-            .request(&merchant)
+            .request(merchant)
             .unwrap(),
         ),
         (
             "cancel",
             Cancel::new("54280".parse().unwrap())
-                .request(&merchant)
+                .request(merchant)
                 .unwrap(),
         ),
         (
@@ -323,7 +327,7 @@ pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
                 "EUR".parse().unwrap(),
             )
             .merchant_transaction_id("Rest Transaction 02".parse().unwrap())
-            .request(&merchant)
+            .request(merchant)
             .unwrap(),
         ),
         (
@@ -335,7 +339,7 @@ pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
             )
             .preauthorization()
             .merchant_transaction_id("order1003".parse().unwrap())
-            .request(&partner)
+            .request(partner)
             .unwrap(),
         ),
     ]

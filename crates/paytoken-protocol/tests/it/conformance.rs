@@ -210,10 +210,41 @@ fn checksum_of(
     })
 }
 
+/// The golden requests, and each operation the golden files show only for a merchant
+/// built for a partner too (`..._as_partner`): every operation with each kind of caller.
+/// The auth-token calls are left out: a partner's is golden already, and regenerating
+/// does not depend on the caller.
+fn requests() -> Vec<(String, Request)> {
+    let mut all: Vec<(String, Request)> = common::golden_requests()
+        .into_iter()
+        .map(|(name, request)| (name.to_owned(), request))
+        .collect();
+    let partner = common::partner();
+    let golden_for_partner: Vec<&str> = all
+        .iter()
+        .filter(|(name, _)| name.contains("partner"))
+        .map(|(_, request)| request.operation().name())
+        .collect();
+    let mut extra = Vec::new();
+    for (name, request) in common::requests_in(&partner, &partner) {
+        let operation = request.operation();
+        if name.contains("partner")
+            || golden_for_partner.contains(&operation.name())
+            || !operation.sends_auth_token()
+        {
+            continue;
+        }
+        extra.push((format!("{name}_as_partner"), request));
+    }
+    all.extend(extra);
+    all
+}
+
 fn request_vectors() -> Value {
-    let vectors: Vec<Value> = common::golden_requests()
+    let vectors: Vec<Value> = requests()
         .into_iter()
         .map(|(name, request)| {
+            let name = name.as_str();
             let caller = caller(name);
             let form = form(&request);
             let (template, path_values) = path_of(&request, &form);
@@ -240,7 +271,7 @@ fn request_vectors() -> Value {
         })
         .collect();
     json!({
-        "about": "Request vectors: for each operation and kind of caller, the caller, the form's fields in the order sent (decoded), the id the path ends with, the checksum (its rule, the value of each part, the joined text with the key as ***, the checksum sent), and the exact method, path, headers and body. Made from paytoken's golden requests (fixtures/requests/).",
+        "about": "Request vectors: for each operation and kind of caller, the caller, the form's fields in the order sent (decoded), the id the path ends with, the checksum (its rule, the value of each part, the joined text with the key as ***, the checksum sent), and the exact method, path, headers and body. Made from paytoken's golden requests (fixtures/requests/), and the same operations built for a partner where the golden files show a merchant only (ids ending _as_partner).",
         "vectors": vectors,
     })
 }
@@ -255,6 +286,17 @@ fn the_request_vectors_are_the_golden_requests() {
         .map(|vector| vector["operation"].as_str().unwrap())
         .collect();
     assert_eq!(operations.len(), 15, "every operation: {operations:?}");
+    // Each operation that takes a caller's credentials, with each kind of caller.
+    for operation in &operations {
+        for kind in ["merchant", "partner"] {
+            assert!(
+                vectors["vectors"].as_array().unwrap().iter().any(|vector| {
+                    vector["operation"] == *operation && vector["caller"]["kind"] == kind
+                }) || *operation == "regenerate_auth_token",
+                "no {operation} vector for a {kind}"
+            );
+        }
+    }
     holds("request-vectors.json", &vectors);
 }
 
