@@ -271,16 +271,21 @@ impl Gateway {
             .unwrap_or_default()
     }
 
-    /// A refusal: nothing was created. When the sandbox explains, its diagnostic goes to
-    /// the sink and beside the answer.
+    /// Hands a diagnostic to the sink (`handle` does, once the state's lock is let go).
+    pub(crate) fn tell(&self, line: &str) {
+        if let Some(Explainer(sink)) = &self.explain {
+            sink(line);
+        }
+    }
+
+    /// A refusal: nothing was created. When the sandbox explains, the answer carries its
+    /// diagnostic, for the header and the sink.
     pub(crate) fn refusal(&self, shape: RefusalShape, problems: &Problems) -> Answer {
         let (code, description) = (problems.code(), problems.description());
-        let explanation = self.explain.as_ref().map(|Explainer(sink)| {
-            let line = problems
+        let explanation = self.explain.as_ref().map(|_| {
+            problems
                 .explanation()
-                .map_or_else(|| explain::refusal(&code, &description), str::to_owned);
-            sink(&line);
-            line
+                .map_or_else(|| explain::refusal(&code, &description), str::to_owned)
         });
         Answer {
             explanation,

@@ -36,6 +36,11 @@ impl Gateway {
         {
             answer.body = variation.apply(&answer.body);
         }
+        // Told here, with the state's lock let go: a slow sink (a terminal) holds up no
+        // other request.
+        if let Some(line) = &answer.explanation {
+            self.tell(line);
+        }
         answer
     }
 
