@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use paytoken_protocol::Context;
+use paytoken_protocol::{Context, OperationKind};
 use tracing::Instrument as _;
 
 use crate::span::{call_span, record_elapsed, record_outcome, start_clock};
@@ -30,12 +30,13 @@ impl<T: Transport> Client<T> {
             lifecycle.invalidate();
         }
         // A regenerate request can be refused (the token died early); the life cycle then
-        // forgets the token, and the second round fetches a new one.
-        let mut rounds = 0;
+        // forgets the token, and a second round fetches a new one. A refused fetch is not
+        // asked again: the same login would be refused the same way (and a gateway may
+        // count failed logins against the account).
         loop {
-            rounds += 1;
             let sent_at = auth.now();
             let request = lifecycle.renewal(&current.context, sent_at)?;
+            let regenerating = request.operation() == OperationKind::RegenerateAuthToken;
             let span = call_span(request.operation());
             let started = start_clock(&span);
             let answer = self
@@ -57,7 +58,7 @@ impl<T: Transport> Client<T> {
                     let renew_at = renew_at.unwrap_or(sent_at);
                     return Ok(auth.install(&current.context, token, renew_at));
                 }
-                (Err(error), _) if error.refusal().is_some() && rounds < 2 => {
+                (Err(error), _) if error.refusal().is_some() && regenerating => {
                     if let Some(refusal) = error.refusal() {
                         span.record("result.code", refusal.result.code.as_str());
                     }

@@ -268,6 +268,38 @@ async fn an_expired_token_is_renewed_and_the_call_goes_through() {
     );
 }
 
+/// Regression: a refused login was asked for a second time, with the same credentials.
+#[tokio::test]
+async fn a_refused_login_is_asked_for_once() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let member_id = sandbox
+        .config()
+        .merchant(DEFAULT_MERCHANT_ID)
+        .unwrap()
+        .member_id;
+    let wrong = paytoken::Credentials::merchant(
+        member_id,
+        paytoken::SecureKey::new("not-the-merchant-key").unwrap(),
+    );
+    let client = client_for(&sandbox)
+        .credentials(wrong)
+        .retry_policy(QUICK)
+        .build()
+        .unwrap();
+    let error = client
+        .cards_and_accounts(&CardsAndAccounts::all())
+        .await
+        .unwrap_err();
+    let refusal = error.refusal().expect("a refusal");
+    assert_eq!(refusal.result.code.as_str(), "20001", "{error}");
+    assert_eq!(
+        count(&sandbox, AUTH_TOKEN),
+        1,
+        "the login was asked for once"
+    );
+    assert_eq!(count(&sandbox, LIST), 0, "nothing was sent without a token");
+}
+
 #[tokio::test]
 async fn a_token_due_for_renewal_is_fetched_once_for_all_the_calls_waiting() {
     let sandbox = Sandbox::start().await.unwrap();
