@@ -86,6 +86,33 @@ const RATIO_BUDGETS: [(&str, &str, f64, &str); 6] = [
     ),
 ];
 
+/// The floors of the ratio budgets: the same work with nothing wasted (the protocol bench's
+/// `floor.rs`: no input checked, no field kept, no echo compared, no buffer wiped), against
+/// the same baseline, and for the client the protocol without the client's own layer
+/// (`hyper+protocol`). A budget the floor misses is out of reach of any implementation
+/// that does the work. Each row: the budget's figure, its baseline, the protocol alone
+/// (or nothing), the floor.
+const FLOORS: [(&str, &str, Option<&str>, &str); 3] = [
+    (
+        "protocol/payment_round_trip/paytoken",
+        "protocol/payment_round_trip/baseline_hand_written",
+        None,
+        "protocol/payment_round_trip/floor",
+    ),
+    (
+        "client/64_in_flight/paytoken",
+        "client/64_in_flight/bare-hyper",
+        Some("client/64_in_flight/hyper+protocol"),
+        "client/64_in_flight/floor",
+    ),
+    (
+        "client/1_in_flight/paytoken_cpu",
+        "client/1_in_flight/bare-hyper_cpu",
+        Some("client/1_in_flight/hyper+protocol_cpu"),
+        "client/1_in_flight/floor_cpu",
+    ),
+];
+
 /// One `RATIO ours baseline ratio ours_ns baseline_ns` line of a bench.
 #[derive(Debug, Clone, PartialEq)]
 struct Ratio {
@@ -291,11 +318,12 @@ fn record(medians: &[(String, f64)], ratios: &[Ratio], summary: &[String]) -> St
             shown(CHECKSUM_BUDGET)
         );
     }
-    for (ours, baseline, at_least, budget) in RATIO_BUDGETS {
+    // A ratio of `ours` to `baseline`: from the interleaved rounds, else criterion's medians.
+    let measure = |ours: &str, baseline: &str| {
         let interleaved = ratios
             .iter()
             .find(|ratio| ratio.ours == ours && ratio.baseline == baseline);
-        let measured = match interleaved {
+        match interleaved {
             Some(ratio) => Some((ratio.ratio, ratio.ours_ns, ratio.baseline_ns, "interleaved")),
             None => match (find(ours), find(baseline)) {
                 (Some(ours_ns), Some(base_ns)) => {
@@ -303,8 +331,10 @@ fn record(medians: &[(String, f64)], ratios: &[Ratio], summary: &[String]) -> St
                 }
                 _ => None,
             },
-        };
-        if let Some((ratio, ours_ns, base_ns, how)) = measured {
+        }
+    };
+    for (ours, baseline, at_least, budget) in RATIO_BUDGETS {
+        if let Some((ratio, ours_ns, base_ns, how)) = measure(ours, baseline) {
             let verdict = if ratio >= at_least {
                 "met"
             } else {
@@ -318,6 +348,7 @@ fn record(medians: &[(String, f64)], ratios: &[Ratio], summary: &[String]) -> St
             );
         }
     }
+    floors(&mut out, &measure);
     if !summary.is_empty() {
         let _ = writeln!(
             out,
@@ -335,6 +366,53 @@ fn record(medians: &[(String, f64)], ratios: &[Ratio], summary: &[String]) -> St
     }
     let _ = writeln!(out, "{END}");
     out
+}
+
+/// The floors' table: for each budget with a floor, paytoken's ratio, the protocol's alone
+/// where there is one, the floor's, and whether the floor puts the budget within reach.
+fn floors(out: &mut String, measure: &dyn Fn(&str, &str) -> Option<(f64, f64, f64, &'static str)>) {
+    let rows: Vec<_> = FLOORS
+        .iter()
+        .filter_map(|(ours, baseline, protocol, floor)| {
+            let (at_least, budget) = RATIO_BUDGETS
+                .iter()
+                .find(|(id, base, _, _)| id == ours && base == baseline)
+                .map(|(_, _, at_least, budget)| (*at_least, *budget))?;
+            let (floor_ratio, ..) = measure(floor, baseline)?;
+            let shown_ratio = |id: &str| {
+                measure(id, baseline).map_or_else(String::new, |(ratio, ..)| format!("{ratio:.2}×"))
+            };
+            let verdict = if floor_ratio >= at_least {
+                "within reach: the floor meets it"
+            } else {
+                "**out of reach**: even the floor misses it"
+            };
+            Some(format!(
+                "| {budget} | {} | {} | {floor_ratio:.2}× | {verdict} |",
+                shown_ratio(ours),
+                protocol.map(shown_ratio).unwrap_or_default(),
+            ))
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n### The floors: the same work with nothing wasted, same run\n\n\
+         Ratios to the budget's baseline, as above. The floor writes and signs the same bytes \
+         and reads the deciding values, and checks, keeps and wipes nothing (`floor.rs` of \
+         the protocol bench); `hyper+protocol` is bare hyper doing paytoken's protocol work \
+         without the client's layer.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| budget | paytoken | hyper+protocol | floor | what the floor says |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|");
+    for row in rows {
+        let _ = writeln!(out, "{row}");
+    }
 }
 
 /// Puts `record` between the markers of docs/PERFORMANCE.md, or at its end the first time.
@@ -408,6 +486,33 @@ mod tests {
         let record = record(&medians, &[ratio], &[]);
         assert!(record.contains("**2.60×** (interleaved)"), "{record}");
         assert!(record.contains("| met |"), "{record}");
+    }
+
+    #[test]
+    fn a_floor_says_whether_a_budget_is_within_reach() {
+        let line = |ours: &str, ratio: f64| {
+            Ratio::parse(&format!(
+                "RATIO client/1_in_flight/{ours} client/1_in_flight/bare-hyper_cpu {ratio} 1 1"
+            ))
+            .unwrap()
+        };
+        let out_of_reach = record(
+            &[],
+            &[
+                line("paytoken_cpu", 0.57),
+                line("hyper+protocol_cpu", 0.6),
+                line("floor_cpu", 0.8),
+            ],
+            &[],
+        );
+        assert!(
+            out_of_reach
+                .contains("| 0.57× | 0.60× | 0.80× | **out of reach**: even the floor misses it |"),
+            "{out_of_reach}"
+        );
+        let within = record(&[], &[line("floor_cpu", 0.9)], &[]);
+        assert!(within.contains("| 0.90× | within reach"), "{within}");
+        assert!(!record(&[], &[], &[]).contains("### The floors"));
     }
 
     #[test]

@@ -8,6 +8,9 @@
 //! - `reqwest`: what a user would write instead: reqwest, with the request written by hand
 //!   on every call (`format!`, the `md5` crate, `serde_urlencoded`) and the answer read
 //!   with `serde_json::Value`: the protocol bench's baseline, the same bytes on the wire.
+//! - `floor`: bare hyper doing the protocol bench's floor on every call (the same bytes
+//!   written and signed with nothing wasted, the deciding values read, nothing checked or
+//!   kept): how close to bare hyper any client that does the payment's work could come.
 //!
 //! The payment is the full 38-field one of the golden files, the answer the 700-byte
 //! approval of the fixtures.
@@ -56,6 +59,9 @@ mod common;
 
 #[path = "../../paytoken-protocol/benches/protocol/baseline.rs"]
 mod baseline;
+
+#[path = "../../paytoken-protocol/benches/protocol/floor.rs"]
+mod floor;
 
 const ANSWER: &[u8] = include_bytes!("../../../fixtures/responses/payment/approved.json");
 
@@ -120,6 +126,23 @@ enum Contender {
         url: String,
         input: Arc<baseline::PaymentInput>,
     },
+    /// Bare hyper doing paytoken's protocol work on every call (the payment built, signed
+    /// and parsed by `paytoken-protocol`, as the client does) without the client's layer:
+    /// what the protocol costs when it runs between network waits.
+    HyperProtocol {
+        client: HyperClient<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>,
+        uri: hyper::Uri,
+        payment: Arc<Payment>,
+        context: Arc<paytoken_protocol::Context>,
+    },
+    /// Bare hyper doing the floor's payment work on every call (`floor.rs`: the body
+    /// written and signed, the deciding values read, nothing checked or kept): the least
+    /// any client doing payment work could add to bare hyper.
+    Floor {
+        client: HyperClient<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>,
+        uri: hyper::Uri,
+        input: Arc<baseline::PaymentInput>,
+    },
 }
 
 impl Contender {
@@ -147,6 +170,12 @@ impl Contender {
             .auth_token(AuthToken::new(common::TOKEN).unwrap())
             .build()
             .unwrap();
+        let mut floor_body = Vec::new();
+        floor::build_payment(&input, &mut floor_body);
+        assert_eq!(floor_body, &body[..], "the same bytes");
+        let floor_client = HyperClient::builder(TokioExecutor::new())
+            .pool_max_idle_per_host(64)
+            .build_http();
         let reqwest = reqwest::Client::builder()
             .pool_max_idle_per_host(64)
             .build()
@@ -165,6 +194,25 @@ impl Contender {
                 Self::Paytoken {
                     client: paytoken,
                     payment: Arc::new(common::full_payment()),
+                },
+            ),
+            (
+                "hyper+protocol",
+                Self::HyperProtocol {
+                    client: HyperClient::builder(TokioExecutor::new())
+                        .pool_max_idle_per_host(64)
+                        .build_http(),
+                    uri: url.parse().unwrap(),
+                    payment: Arc::new(common::full_payment()),
+                    context: Arc::new(context.clone()),
+                },
+            ),
+            (
+                "floor",
+                Self::Floor {
+                    client: floor_client,
+                    uri: url.parse().unwrap(),
+                    input: Arc::new(baseline::PaymentInput::sample()),
                 },
             ),
             (
@@ -197,6 +245,36 @@ impl Contender {
                 Self::Paytoken { client, payment } => {
                     let transaction = client.pay(&payment).await.unwrap();
                     assert!(transaction.is_approved());
+                }
+                Self::HyperProtocol {
+                    client,
+                    uri,
+                    payment,
+                    context,
+                } => {
+                    let built = payment.request(&context).unwrap();
+                    let request = hyper::Request::post(uri)
+                        .header("content-type", "application/x-www-form-urlencoded")
+                        .header("authtoken", common::TOKEN)
+                        .body(Full::new(Bytes::copy_from_slice(built.body().as_bytes())))
+                        .unwrap();
+                    let answer = client.request(request).await.unwrap();
+                    assert_eq!(answer.status(), 200);
+                    let body = answer.into_body().collect().await.unwrap().to_bytes();
+                    assert!(payment.parse(200, &body).unwrap().is_approved());
+                }
+                Self::Floor { client, uri, input } => {
+                    let mut body = Vec::with_capacity(2048);
+                    floor::build_payment(&input, &mut body);
+                    let request = hyper::Request::post(uri)
+                        .header("content-type", "application/x-www-form-urlencoded")
+                        .header("authtoken", common::TOKEN)
+                        .body(Full::new(Bytes::from(body)))
+                        .unwrap();
+                    let answer = client.request(request).await.unwrap();
+                    assert_eq!(answer.status(), 200);
+                    let body = answer.into_body().collect().await.unwrap().to_bytes();
+                    assert!(floor::parse_payment(&body).unwrap().approved());
                 }
                 Self::Reqwest { client, url, input } => {
                     let body = baseline::build_payment(&input);
@@ -353,31 +431,38 @@ fn summary(address: SocketAddr) {
                 rates[index], cpus[index]
             );
         }
-        println!(
-            "| {in_flight} | paytoken ÷ bare-hyper | {:.2}× | {:.2}× |",
-            rates[1] / rates[0],
-            cpus[1] / cpus[0]
-        );
-        println!(
-            "| {in_flight} | paytoken ÷ reqwest | {:.2}× | {:.2}× |",
-            rates[1] / rates[2],
-            cpus[1] / cpus[2]
-        );
-        // For `cargo xtask bench`: how many times the baseline's time paytoken takes
+        let at = |wanted: &str| {
+            contenders
+                .iter()
+                .position(|(name, _)| *name == wanted)
+                .unwrap()
+        };
+        // For `cargo xtask bench`: how many times the baseline's time each takes
         // (requests/s ratios), and the CPU per request the same way round.
         let prefix = format!("client/{in_flight}_in_flight");
-        for (baseline, index) in [("bare-hyper", 0), ("reqwest", 2)] {
+        for (ours, baseline) in [
+            ("paytoken", "bare-hyper"),
+            ("paytoken", "reqwest"),
+            ("hyper+protocol", "bare-hyper"),
+            ("floor", "bare-hyper"),
+        ] {
+            let (ours_at, base_at) = (at(ours), at(baseline));
             println!(
-                "RATIO {prefix}/paytoken {prefix}/{baseline} {:.3} {:.1} {:.1}",
-                rates[1] / rates[index],
-                1e9 / rates[1],
-                1e9 / rates[index]
+                "| {in_flight} | {ours} ÷ {baseline} | {:.2}× | {:.2}× |",
+                rates[ours_at] / rates[base_at],
+                cpus[ours_at] / cpus[base_at]
             );
             println!(
-                "RATIO {prefix}/paytoken_cpu {prefix}/{baseline}_cpu {:.3} {:.1} {:.1}",
-                cpus[index] / cpus[1],
-                cpus[1] * 1e3,
-                cpus[index] * 1e3
+                "RATIO {prefix}/{ours} {prefix}/{baseline} {:.3} {:.1} {:.1}",
+                rates[ours_at] / rates[base_at],
+                1e9 / rates[ours_at],
+                1e9 / rates[base_at]
+            );
+            println!(
+                "RATIO {prefix}/{ours}_cpu {prefix}/{baseline}_cpu {:.3} {:.1} {:.1}",
+                cpus[base_at] / cpus[ours_at],
+                cpus[ours_at] * 1e3,
+                cpus[base_at] * 1e3
             );
         }
     }
