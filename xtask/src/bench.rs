@@ -113,6 +113,10 @@ const FLOORS: [(&str, &str, Option<&str>, &str); 3] = [
     ),
 ];
 
+/// A measured ratio: baseline ÷ ours, ours and the baseline in nanoseconds, and where the
+/// ratio came from (`interleaved` rounds or `criterion`'s medians).
+type Measured = (f64, f64, f64, &'static str);
+
 /// One `RATIO ours baseline ratio ours_ns baseline_ns` line of a bench.
 #[derive(Debug, Clone, PartialEq)]
 struct Ratio {
@@ -370,7 +374,7 @@ fn record(medians: &[(String, f64)], ratios: &[Ratio], summary: &[String]) -> St
 
 /// The floors' table: for each budget with a floor, paytoken's ratio, the protocol's alone
 /// where there is one, the floor's, and whether the floor puts the budget within reach.
-fn floors(out: &mut String, measure: &dyn Fn(&str, &str) -> Option<(f64, f64, f64, &'static str)>) {
+fn floors(out: &mut String, measure: &dyn Fn(&str, &str) -> Option<Measured>) {
     let rows: Vec<_> = FLOORS
         .iter()
         .filter_map(|(ours, baseline, protocol, floor)| {
