@@ -105,7 +105,29 @@ fn start_server() -> SocketAddr {
     receiver.recv().unwrap()
 }
 
-/// The three ways of making the same exchange.
+/// hyper-util's pooled client over plain TCP, as the bare-hyper contenders use it.
+type BareClient = HyperClient<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>;
+
+fn bare_client() -> BareClient {
+    HyperClient::builder(TokioExecutor::new())
+        .pool_max_idle_per_host(64)
+        .build_http()
+}
+
+/// Posts `body` as the form with the auth token, as every bare-hyper contender does, and
+/// reads the whole answer.
+async fn post_form(client: &BareClient, uri: hyper::Uri, body: Bytes) -> Bytes {
+    let request = hyper::Request::post(uri)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("authtoken", common::TOKEN)
+        .body(Full::new(body))
+        .unwrap();
+    let answer = client.request(request).await.unwrap();
+    assert_eq!(answer.status(), 200);
+    answer.into_body().collect().await.unwrap().to_bytes()
+}
+
+/// The ways of making the same exchange.
 #[allow(
     clippy::large_enum_variant,
     reason = "bench code, cloned once per task"
@@ -113,7 +135,7 @@ fn start_server() -> SocketAddr {
 #[derive(Clone)]
 enum Contender {
     BareHyper {
-        client: HyperClient<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>,
+        client: BareClient,
         uri: hyper::Uri,
         body: Bytes,
     },
@@ -130,7 +152,7 @@ enum Contender {
     /// and parsed by `paytoken-protocol`, as the client does) without the client's layer:
     /// what the protocol costs when it runs between network waits.
     HyperProtocol {
-        client: HyperClient<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>,
+        client: BareClient,
         uri: hyper::Uri,
         payment: Arc<Payment>,
         context: Arc<paytoken_protocol::Context>,
@@ -139,7 +161,7 @@ enum Contender {
     /// written and signed, the deciding values read, nothing checked or kept): the least
     /// any client doing payment work could add to bare hyper.
     Floor {
-        client: HyperClient<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>,
+        client: BareClient,
         uri: hyper::Uri,
         input: Arc<baseline::PaymentInput>,
     },
@@ -158,9 +180,7 @@ impl Contender {
             "the same bytes"
         );
         let url = format!("{base}{}", prebuilt.path());
-        let bare = HyperClient::builder(TokioExecutor::new())
-            .pool_max_idle_per_host(64)
-            .build_http();
+        let bare = bare_client();
         let paytoken = Client::builder()
             .base_url(&base)
             .allow_http(true)
@@ -173,9 +193,6 @@ impl Contender {
         let mut floor_body = Vec::new();
         floor::build_payment(&input, &mut floor_body);
         assert_eq!(floor_body, &body[..], "the same bytes");
-        let floor_client = HyperClient::builder(TokioExecutor::new())
-            .pool_max_idle_per_host(64)
-            .build_http();
         let reqwest = reqwest::Client::builder()
             .pool_max_idle_per_host(64)
             .build()
@@ -199,9 +216,7 @@ impl Contender {
             (
                 "hyper+protocol",
                 Self::HyperProtocol {
-                    client: HyperClient::builder(TokioExecutor::new())
-                        .pool_max_idle_per_host(64)
-                        .build_http(),
+                    client: bare_client(),
                     uri: url.parse().unwrap(),
                     payment: Arc::new(common::full_payment()),
                     context: Arc::new(context.clone()),
@@ -210,7 +225,7 @@ impl Contender {
             (
                 "floor",
                 Self::Floor {
-                    client: floor_client,
+                    client: bare_client(),
                     uri: url.parse().unwrap(),
                     input: Arc::new(baseline::PaymentInput::sample()),
                 },
@@ -232,15 +247,8 @@ impl Contender {
         async move {
             match this {
                 Self::BareHyper { client, uri, body } => {
-                    let request = hyper::Request::post(uri)
-                        .header("content-type", "application/x-www-form-urlencoded")
-                        .header("authtoken", common::TOKEN)
-                        .body(Full::new(body))
-                        .unwrap();
-                    let answer = client.request(request).await.unwrap();
-                    assert_eq!(answer.status(), 200);
-                    let body = answer.into_body().collect().await.unwrap().to_bytes();
-                    assert_eq!(body.len(), ANSWER.len());
+                    let answer = post_form(&client, uri, body).await;
+                    assert_eq!(answer.len(), ANSWER.len());
                 }
                 Self::Paytoken { client, payment } => {
                     let transaction = client.pay(&payment).await.unwrap();
@@ -253,28 +261,15 @@ impl Contender {
                     context,
                 } => {
                     let built = payment.request(&context).unwrap();
-                    let request = hyper::Request::post(uri)
-                        .header("content-type", "application/x-www-form-urlencoded")
-                        .header("authtoken", common::TOKEN)
-                        .body(Full::new(Bytes::copy_from_slice(built.body().as_bytes())))
-                        .unwrap();
-                    let answer = client.request(request).await.unwrap();
-                    assert_eq!(answer.status(), 200);
-                    let body = answer.into_body().collect().await.unwrap().to_bytes();
-                    assert!(payment.parse(200, &body).unwrap().is_approved());
+                    let body = Bytes::copy_from_slice(built.body().as_bytes());
+                    let answer = post_form(&client, uri, body).await;
+                    assert!(payment.parse(200, &answer).unwrap().is_approved());
                 }
                 Self::Floor { client, uri, input } => {
                     let mut body = Vec::with_capacity(2048);
                     floor::build_payment(&input, &mut body);
-                    let request = hyper::Request::post(uri)
-                        .header("content-type", "application/x-www-form-urlencoded")
-                        .header("authtoken", common::TOKEN)
-                        .body(Full::new(Bytes::from(body)))
-                        .unwrap();
-                    let answer = client.request(request).await.unwrap();
-                    assert_eq!(answer.status(), 200);
-                    let body = answer.into_body().collect().await.unwrap().to_bytes();
-                    assert!(floor::parse_payment(&body).unwrap().approved());
+                    let answer = post_form(&client, uri, Bytes::from(body)).await;
+                    assert!(floor::parse_payment(&answer).unwrap().approved());
                 }
                 Self::Reqwest { client, url, input } => {
                     let body = baseline::build_payment(&input);
@@ -427,9 +422,16 @@ fn summary(address: SocketAddr) {
                     .collect()
             })
             .collect();
-        for (index, (name, _)) in contenders.iter().enumerate() {
-            let rate = median(rounds.iter().map(|round| round[index].0).collect());
-            let cpu = median(rounds.iter().map(|round| round[index].1).collect());
+        // Each contender's median requests/s and CPU µs per request.
+        let medians: Vec<(f64, f64)> = (0..contenders.len())
+            .map(|index| {
+                (
+                    median(rounds.iter().map(|round| round[index].0).collect()),
+                    median(rounds.iter().map(|round| round[index].1).collect()),
+                )
+            })
+            .collect();
+        for ((name, _), (rate, cpu)) in contenders.iter().zip(&medians) {
             println!("| {in_flight} | {name} | {rate:.0} | {cpu:.1} |");
         }
         let at = |wanted: &str| {
@@ -469,10 +471,8 @@ fn summary(address: SocketAddr) {
                 spread(&rate_ratios),
                 spread(&cpu_ratios),
             );
-            let ours_rate = median(rounds.iter().map(|round| round[ours_at].0).collect());
-            let base_rate = median(rounds.iter().map(|round| round[base_at].0).collect());
-            let ours_cpu = median(rounds.iter().map(|round| round[ours_at].1).collect());
-            let base_cpu = median(rounds.iter().map(|round| round[base_at].1).collect());
+            let ((ours_rate, ours_cpu), (base_rate, base_cpu)) =
+                (medians[ours_at], medians[base_at]);
             println!(
                 "RATIO {prefix}/{ours} {prefix}/{baseline} {rate_ratio:.3} {:.1} {:.1}",
                 1e9 / ours_rate,
