@@ -25,8 +25,9 @@ const fn range(first: u32, last: u32, digits: usize, brand: PaymentBrand) -> Ran
     }
 }
 
-/// Longest prefixes first: the first range that matches decides.
-const RANGES: [Range; 21] = [
+/// Longest prefixes first: the first range that matches decides. A `static`, not a
+/// `const`: a brand may own text, so a `const` table was built and dropped on every call.
+static RANGES: [Range; 21] = [
     // RuPay: six-digit ranges, one inside Discover's 65.
     range(508_500, 508_999, 6, PaymentBrand::Rupay),
     range(606_985, 607_984, 6, PaymentBrand::Rupay),

@@ -454,32 +454,39 @@ const ENCODED: [[u8; 4]; 256] = {
     table
 };
 
-/// How many input bytes [`encode_escaped`] encodes on the stack before one copy out.
-const CHUNK: usize = 64;
-
-/// [`encode_in_room`] for text with at least one escape. Each byte's encoding comes from a
-/// table and is written whole, three bytes every time, the count deciding where the next
-/// one starts: no branch on the text, whose escapes come at no predictable place. A
-/// chunk is encoded on the stack, copied out in one go, and wiped there.
+/// [`encode_in_room`] for text with at least one escape, written straight into `out`:
+/// no copy of the text is left anywhere else (a card holder's name is written here too).
+/// Each byte's encoding comes from a table and is stored whole, four bytes every time, the
+/// count deciding where the next one starts: no branch on the text, whose escapes come at
+/// no predictable place. What lies past the end once done (the table's padding and counts,
+/// the zeros the room was made of) is cut off by the final `truncate`.
 #[inline(never)]
 fn encode_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
-    let mut encoded = [0_u8; 3 * CHUNK];
-    for chunk in bytes.chunks(CHUNK) {
+    let start = out.len();
+    // Three bytes per byte at worst, and one more for the last whole store: room made the
+    // wiping way (callers have made it already; this keeps it true for any caller), then
+    // filled with zeros.
+    let room = bytes.len().saturating_mul(3).saturating_add(1);
+    make_room(out, room);
+    out.resize(start + room, 0);
+    // A slice of its own, so its start and length stay in registers: a store through the
+    // `Vec` could, for all the compiler knows, change the `Vec` itself.
+    let written = {
+        let slots = out.get_mut(start..).unwrap_or_default();
         let mut len = 0;
-        for &byte in chunk {
+        for &byte in bytes {
             let entry = ENCODED.get(usize::from(byte)).copied().unwrap_or_default();
-            let [first, second, third, count] = entry;
             // Invariant: `len` is at most three bytes per byte before this one, so there
-            // is room for three more and the write is never skipped.
-            if let Some(slots) = encoded.get_mut(len..len + 3) {
-                slots.copy_from_slice(&[first, second, third]);
+            // is room for four more and the store is never skipped.
+            if let Some(slot) = slots.get_mut(len..len + 4) {
+                slot.copy_from_slice(&entry);
             }
+            let [.., count] = entry;
             len += usize::from(count);
         }
-        let used = encoded.get_mut(..len).unwrap_or_default();
-        out.extend_from_slice(used);
-        used.zeroize();
-    }
+        len
+    };
+    out.truncate(start + written);
 }
 
 /// Decodes a form body into its `(name, value)` pairs, in order.
