@@ -259,7 +259,8 @@ impl fmt::Debug for Body {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Request {
     method: Method,
-    path: String,
+    /// Borrowed for the paths that are constants; owned for those that end with an id.
+    path: Cow<'static, str>,
     headers: Vec<Header>,
     body: Body,
     operation: OperationKind,
@@ -347,7 +348,7 @@ impl Request {
     /// wipe themselves when dropped).
     #[must_use]
     pub fn into_parts(self) -> (Method, String, Vec<Header>, Body) {
-        (self.method, self.path, self.headers, self.body)
+        (self.method, self.path.into_owned(), self.headers, self.body)
     }
 }
 
@@ -367,14 +368,14 @@ impl fmt::Debug for Request {
 /// Builds an unsigned request (the auth-token endpoints): a body written by `write`.
 pub(crate) fn build(
     operation: OperationKind,
-    path: String,
+    path: &'static str,
     context: &Context,
     capacity: usize,
     write: impl FnOnce(&mut FormWriter<'_>),
 ) -> Request {
     let mut body = Vec::with_capacity(capacity);
     write(&mut FormWriter::new(&mut body));
-    Request::new(operation, path, context, body)
+    Request::new(operation, Cow::Borrowed(path), context, body)
 }
 
 impl Request {
@@ -382,7 +383,7 @@ impl Request {
     /// context's auth token where the operation takes one.
     pub(crate) fn new(
         operation: OperationKind,
-        path: String,
+        path: Cow<'static, str>,
         context: &Context,
         body: Vec<u8>,
     ) -> Self {

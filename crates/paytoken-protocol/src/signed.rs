@@ -8,6 +8,7 @@
 //! bytes that are filled in at the end, so the body is written in one pass and the joined
 //! text of the rule never exists.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -124,7 +125,7 @@ const CHECKSUM_LEN: usize = 32;
 pub(crate) struct SignedRequest<'c> {
     operation: OperationKind,
     context: &'c Context,
-    path: String,
+    path: Cow<'static, str>,
     body: Vec<u8>,
     signing: Signing,
     checksum_at: usize,
@@ -140,7 +141,7 @@ impl<'c> SignedRequest<'c> {
         operation: OperationKind,
         context: &'c Context,
         rule: &'static [Signed],
-        path: &str,
+        path: &'static str,
         capacity: usize,
         auth: AuthFields,
     ) -> Self {
@@ -162,13 +163,11 @@ impl<'c> SignedRequest<'c> {
         if auth.terminal {
             FormWriter::new(&mut body).optional(fields::TERMINAL_ID, context.terminal_id.as_ref());
         }
-        // Room for an id at the end of the path, percent-encoded at worst.
-        let mut owned_path = String::with_capacity(path.len() + 64);
-        owned_path.push_str(path);
         Self {
             operation,
             context,
-            path: owned_path,
+            // A constant path is not copied: only a path that ends with an id is owned.
+            path: Cow::Borrowed(path),
             body,
             signing: Signing {
                 writer: ChecksumWriter::new(credentials),
@@ -182,7 +181,11 @@ impl<'c> SignedRequest<'c> {
 
     /// Ends the path with `id`, percent-encoded (the checksum signs it as it is).
     pub(crate) fn path_segment(mut self, id: &str) -> Self {
-        push_path_segment(&mut self.path, id);
+        // Room for the id percent-encoded at worst, so the path is allocated once.
+        let mut path = String::with_capacity(self.path.len() + 3 * id.len());
+        path.push_str(&self.path);
+        push_path_segment(&mut path, id);
+        self.path = Cow::Owned(path);
         if matches!(
             self.signing.rule.get(self.signing.next),
             Some(Signed::PathSegment { .. })

@@ -147,7 +147,7 @@ impl Operation for FetchAuthToken {
         };
         Ok(request::build(
             Self::KIND,
-            path.to_owned(),
+            path,
             context,
             SMALL_BODY,
             |form| {
@@ -170,7 +170,7 @@ impl Operation for RegenerateAuthToken {
     fn request(&self, context: &Context) -> Result<Request, Error> {
         Ok(request::build(
             Self::KIND,
-            REGENERATE_PATH.to_owned(),
+            REGENERATE_PATH,
             context,
             SMALL_BODY,
             |form| {
