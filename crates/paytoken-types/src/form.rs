@@ -643,7 +643,7 @@ mod tests {
     }
 
     #[test]
-    fn long_text_with_escapes_crosses_chunks_intact() {
+    fn long_text_with_escapes_is_encoded_whole() {
         let text = "ä b/".repeat(40);
         let mut out = Vec::new();
         encode_into(&mut out, text.as_bytes());
