@@ -106,11 +106,11 @@ impl Signing {
 }
 
 impl Signer for Signing {
-    fn signs(&self, prefix: &str, name: &str) -> bool {
-        matches!(
-            self.rule.get(self.next),
-            Some(Signed::Field { prefix: p, name: n, .. }) if *p == prefix && *n == name
-        )
+    fn next_field(&self) -> Option<(&'static str, &'static str)> {
+        match self.rule.get(self.next) {
+            Some(&Signed::Field { prefix, name, .. }) => Some((prefix, name)),
+            Some(Signed::PathSegment { .. }) | None => None,
+        }
     }
 
     fn sign(&mut self, value: &str) {

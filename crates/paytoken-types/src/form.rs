@@ -157,11 +157,14 @@ pub trait FormFields {
 /// Watches the fields a form writes for the ones a checksum signs, and takes their values
 /// as they are written: what is signed is then what is sent, by construction.
 pub trait Signer {
-    /// Whether `{prefix}{name}` is the field the checksum signs next.
-    fn signs(&self, prefix: &str, name: &str) -> bool;
+    /// The field the checksum signs next, as its prefix and name (`("", "amount")`,
+    /// `("card.", "number")`); `None` when it signs no more fields of the form. Asked once
+    /// when writing starts and again after each field it signs, so the writer compares
+    /// each field it writes with an answer it holds, with no call per field.
+    fn next_field(&self) -> Option<(&'static str, &'static str)>;
 
-    /// Takes the value of the field [`signs`](Self::signs) just accepted, as it is before
-    /// percent-encoding.
+    /// Takes the value of the field [`next_field`](Self::next_field) named, as it is
+    /// before percent-encoding.
     fn sign(&mut self, value: &str);
 }
 
@@ -170,6 +173,8 @@ pub trait Signer {
 pub struct FormWriter<'a> {
     out: &'a mut Vec<u8>,
     signer: Option<&'a mut dyn Signer>,
+    /// What `signer` signs next, asked of it once per field it signs.
+    next_signed: Option<(&'static str, &'static str)>,
 }
 
 impl fmt::Debug for FormWriter<'_> {
@@ -185,14 +190,19 @@ impl<'a> FormWriter<'a> {
     /// Writes into `out`. A body already in `out` is continued: the first field written
     /// is joined to it with `&`.
     pub fn new(out: &'a mut Vec<u8>) -> Self {
-        Self { out, signer: None }
+        Self {
+            out,
+            signer: None,
+            next_signed: None,
+        }
     }
 
-    /// Writes into `out`, handing `signer` the value of every text field it
-    /// [signs](Signer::signs) as the field is written.
+    /// Writes into `out`, handing `signer` the value of every text field it signs
+    /// ([`Signer::next_field`]) as the field is written.
     pub fn signing(out: &'a mut Vec<u8>, signer: &'a mut dyn Signer) -> Self {
         Self {
             out,
+            next_signed: signer.next_field(),
             signer: Some(signer),
         }
     }
@@ -226,10 +236,13 @@ impl<'a> FormWriter<'a> {
         // the buffer.
         self.name(prefix, name, bytes.len().saturating_mul(3));
         encode_in_room(self.out, bytes);
-        if let Some(signer) = self.signer.as_deref_mut()
-            && signer.signs(prefix.as_str(), name.as_str())
+        if self
+            .next_signed
+            .is_some_and(|next| next == (prefix.as_str(), name.as_str()))
+            && let Some(signer) = self.signer.as_deref_mut()
         {
             signer.sign(value.form_text());
+            self.next_signed = signer.next_field();
         }
     }
 
