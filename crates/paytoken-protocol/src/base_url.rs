@@ -12,6 +12,10 @@ pub struct BaseUrl {
     url: String,
     https: bool,
     host_end: usize,
+    /// The authority as the `http` crate holds it, parsed once here rather than in every
+    /// request's URI (`None` when that crate refuses it: `to_http` then says so).
+    #[cfg(feature = "http")]
+    authority: Option<http::uri::Authority>,
 }
 
 impl BaseUrl {
@@ -46,12 +50,15 @@ impl BaseUrl {
         if authority.is_empty() || authority.starts_with(':') {
             return Err(invalid("has no host"));
         }
-        let url = url.trim_end_matches('/');
+        // Measured before the trailing `/` goes, which `rest` still holds.
         let scheme_len = url.len() - rest.len();
+        let url = url.trim_end_matches('/');
         Ok(Self {
             url: url.to_owned(),
             https,
             host_end: scheme_len + authority.len(),
+            #[cfg(feature = "http")]
+            authority: http::uri::Authority::try_from(authority).ok(),
         })
     }
 
@@ -91,6 +98,18 @@ impl BaseUrl {
             || host
                 .parse::<core::net::Ipv4Addr>()
                 .is_ok_and(|ip| ip.is_loopback())
+    }
+
+    /// The path after the host (`/api`, or empty), which every request path follows.
+    #[cfg(any(feature = "http", test))]
+    pub(crate) fn path_prefix(&self) -> &str {
+        self.url.get(self.host_end..).unwrap_or_default()
+    }
+
+    /// The authority, parsed by the `http` crate when the base URL was taken.
+    #[cfg(feature = "http")]
+    pub(crate) const fn http_authority(&self) -> Option<&http::uri::Authority> {
+        self.authority.as_ref()
     }
 
     /// The base URL followed by `path` (which starts with `/`).
@@ -138,6 +157,15 @@ mod tests {
         assert!(BaseUrl::new("http://127.0.0.1:9000").unwrap().is_loopback());
         assert!(BaseUrl::new("http://localhost").unwrap().is_loopback());
         assert!(BaseUrl::new("http://[::1]:80/").unwrap().is_loopback());
+    }
+
+    #[test]
+    fn a_trailing_slash_does_not_cut_the_host() {
+        // The host's end was measured after the `/` was dropped: one byte short.
+        assert_eq!(BaseUrl::new("https://gw.example/").unwrap().host(), "gw.example");
+        assert!(BaseUrl::new("http://localhost/").unwrap().is_loopback());
+        assert_eq!(BaseUrl::new("https://gw.example/api/").unwrap().path_prefix(), "/api");
+        assert_eq!(BaseUrl::new("https://gw.example//").unwrap().path_prefix(), "");
     }
 
     #[test]

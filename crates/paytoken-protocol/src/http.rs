@@ -19,7 +19,7 @@ impl Request {
     /// [`Error::Invalid`] for `baseUrl` when the URL does not make a valid URI, or for a
     /// header that cannot be carried in HTTP.
     pub fn to_http(&self, base_url: &BaseUrl) -> Result<http::Request<Body>, Error> {
-        let uri: http::Uri = self.url(base_url).parse().map_err(|_| Error::Invalid {
+        let uri = uri_of(base_url, self.path()).ok_or(Error::Invalid {
             field: "baseUrl",
             reason: "does not make a valid uri with this path",
         })?;
@@ -49,6 +49,24 @@ impl Request {
 
 /// One header for `http`. The two every request carries skip the parsing (and, for the
 /// custom name, the allocation) of a header met for the first time.
+/// The URI of `path` at `base_url`: the URI that parsing `base_url.join(path)` makes, from
+/// the scheme, the authority the base URL parsed once, and only the path parsed here.
+fn uri_of(base_url: &BaseUrl, path: &str) -> Option<http::Uri> {
+    let prefix = base_url.path_prefix();
+    let mut path_and_query = String::with_capacity(prefix.len() + path.len());
+    path_and_query.push_str(prefix);
+    path_and_query.push_str(path);
+    let mut parts = http::uri::Parts::default();
+    parts.scheme = Some(if base_url.is_https() {
+        http::uri::Scheme::HTTPS
+    } else {
+        http::uri::Scheme::HTTP
+    });
+    parts.authority = Some(base_url.http_authority()?.clone());
+    parts.path_and_query = Some(http::uri::PathAndQuery::try_from(path_and_query).ok()?);
+    http::Uri::from_parts(parts).ok()
+}
+
 fn http_header(header: &Header) -> Result<(HeaderName, HeaderValue), Error> {
     let unfit = || Error::Invalid {
         field: header.name(),
@@ -86,6 +104,23 @@ mod tests {
     use crate::ops::cards_and_accounts::CardsAndAccounts;
     use crate::{AuthToken, Context};
     use paytoken_checksum::{Credentials, SecureKey};
+
+    #[test]
+    fn the_uri_is_the_one_the_joined_url_parses_to() {
+        for base in [
+            "https://gw.example",
+            "HTTPS://GW.example:8443/api/",
+            "http://127.0.0.1:9000",
+            "http://[::1]:80/pay/v2",
+            "https://xn--bcher-kva.example/",
+        ] {
+            let base = BaseUrl::new(base).unwrap();
+            for path in ["/transactionServices/REST/v1/payments", "/p/a%20b"] {
+                let parsed: http::Uri = base.join(path).parse().unwrap();
+                assert_eq!(uri_of(&base, path), Some(parsed), "{base} {path}");
+            }
+        }
+    }
 
     #[test]
     fn converts_both_ways() {

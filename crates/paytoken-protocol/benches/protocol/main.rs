@@ -138,6 +138,20 @@ fn payment_round_trip(c: &mut Criterion) {
     group.finish();
 }
 
+/// The one conversion to `http::Request`, the URL included, of the full payment.
+#[cfg(feature = "http")]
+fn to_http(c: &mut Criterion) {
+    let context = common::merchant();
+    let request = common::full_payment().request(&context).unwrap();
+    let base = paytoken_protocol::BaseUrl::new("https://127.0.0.1:8443").unwrap();
+    c.bench_function("protocol/to_http/payment_full", |b| {
+        b.iter(|| black_box(&request).to_http(black_box(&base)).unwrap())
+    });
+}
+
+#[cfg(not(feature = "http"))]
+fn to_http(_: &mut Criterion) {}
+
 fn requests(c: &mut Criterion) {
     let context = common::merchant();
     let mut group = c.benchmark_group("protocol/request");
@@ -293,6 +307,7 @@ criterion_group!(
     benches,
     payment_round_trip,
     requests,
+    to_http,
     responses,
     hundred_invoices
 );
