@@ -286,6 +286,53 @@ impl FromJson for Short {
     }
 }
 
+/// A member kept as it came, to be read when asked for: where its value lies in the body,
+/// and whether it is blank (`null`, blank text, or lists and objects of nothing else: what
+/// `Blank` asks). Reading it past checks it, so reading it again later cannot fail.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Kept {
+    start: u32,
+    end: u32,
+    blank: bool,
+}
+
+impl Kept {
+    /// Its JSON text in `body`, the body it was read from; `None` when absent.
+    fn text(self, body: &str) -> Option<&str> {
+        let start = usize::try_from(self.start).ok()?;
+        let end = usize::try_from(self.end).ok()?;
+        (end > start).then(|| body.get(start..end)).flatten()
+    }
+
+    /// Its value read as `T`, from its text in `body`: by the same reader as a member read
+    /// at once, so blank text, `null` and the rest are absence exactly as they are there.
+    pub(crate) fn read<T: FromJson + Default>(self, body: &str) -> T {
+        self.text(body)
+            .and_then(|text| T::from_json(&mut Reader::new(text)).ok())
+            .unwrap_or_default()
+    }
+}
+
+impl Blank for Kept {
+    fn is_blank(&self) -> bool {
+        self.end == self.start || self.blank
+    }
+}
+
+impl FromJson for Kept {
+    fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
+        let start = reader.position();
+        let blank = reader.skip_noting_blank(true)?;
+        // A body longer than 4 GiB is refused long before (the client's bound); such a
+        // member is kept as absent rather than cut.
+        let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(reader.position()))
+        else {
+            return Ok(Self::default());
+        };
+        Ok(Self { start, end, blank })
+    }
+}
+
 /// A nested object: the object, the first such object of a list, or `None` for anything
 /// else or an object whose fields are all blank.
 pub(crate) struct Object<T>(pub(crate) Option<T>);

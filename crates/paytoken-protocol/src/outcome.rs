@@ -9,7 +9,10 @@ use paytoken_types::{
     TransactionState, TransactionStatus,
 };
 
-use crate::answer::{Field, List, Loose, Object, Short, Text, wire_object};
+use alloc::sync::Arc;
+use core::fmt;
+
+use crate::answer::{Field, Kept, List, Loose, Object, Short, Text, wire_object};
 use crate::echo::{Echoed, Sent};
 use crate::wire::{self, WireResult};
 use crate::{Error, OperationKind};
@@ -18,6 +21,10 @@ use crate::{Error, OperationKind};
 ///
 /// A declined payment is a `Transaction` too (the gateway recorded it); a request refused
 /// before anything was created is an [`Error::Refused`] instead.
+///
+/// The fields are what the answer decides on, and what the client reads of every answer;
+/// the rest of the answer (its descriptor, card, brand, timestamp, ...) is kept as the
+/// gateway sent it and read when asked for, by the methods.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Transaction {
@@ -38,28 +45,28 @@ pub struct Transaction {
     /// `capturesuccess`, `reversed`, `chargeback`, ...): refunds, cancels and chargebacks
     /// show here. Not used for [`status`](Self::status).
     pub state: Option<Field<TransactionState>>,
-    /// `amount`.
+    /// `amount` (checked against the amount sent, when one was).
     pub amount: Option<Field<Amount>>,
-    /// `currency`.
+    /// `currency` (checked against the currency sent, when one was).
     pub currency: Option<Field<Currency>>,
-    /// `paymentType`.
-    pub payment_type: Option<Field<PaymentType>>,
-    /// `paymentBrand`.
-    pub payment_brand: Option<Field<PaymentBrand>>,
-    /// `paymentMode`.
-    pub payment_mode: Option<Field<PaymentMode>>,
-    /// `descriptor`: the text on the cardholder's statement.
-    pub descriptor: Option<String>,
-    /// `remark`.
-    pub remark: Option<String>,
-    /// `card`: what the gateway tells of the card (never the whole number).
-    pub card: Option<CardSummary>,
-    /// `tmpl_amount`.
-    pub tmpl_amount: Option<Field<Amount>>,
-    /// `tmpl_currency`.
-    pub tmpl_currency: Option<Field<Currency>>,
-    /// `timestamp`, in the gateway's local time.
-    pub timestamp: Option<Field<Timestamp>>,
+    /// The rest of the answer, read when asked for.
+    kept: KeptMembers,
+}
+
+/// The members of a payment answer that decide nothing, each where it lies in one shared
+/// copy of the answer's text: copied once, not a value each.
+#[derive(Clone, PartialEq, Eq)]
+struct KeptMembers {
+    body: Arc<str>,
+    payment_type: Kept,
+    payment_brand: Kept,
+    payment_mode: Kept,
+    descriptor: Kept,
+    remark: Kept,
+    card: Kept,
+    tmpl_amount: Kept,
+    tmpl_currency: Kept,
+    timestamp: Kept,
 }
 
 impl Transaction {
@@ -67,6 +74,94 @@ impl Transaction {
     #[must_use]
     pub fn is_approved(&self) -> bool {
         matches!(self.status, PaymentStatus::Approved)
+    }
+
+    /// `paymentType`.
+    #[must_use]
+    pub fn payment_type(&self) -> Option<Field<PaymentType>> {
+        self.kept.loose(self.kept.payment_type)
+    }
+
+    /// `paymentBrand`.
+    #[must_use]
+    pub fn payment_brand(&self) -> Option<Field<PaymentBrand>> {
+        self.kept.loose(self.kept.payment_brand)
+    }
+
+    /// `paymentMode`.
+    #[must_use]
+    pub fn payment_mode(&self) -> Option<Field<PaymentMode>> {
+        self.kept.loose(self.kept.payment_mode)
+    }
+
+    /// `descriptor`: the text on the cardholder's statement.
+    #[must_use]
+    pub fn descriptor(&self) -> Option<String> {
+        self.kept.descriptor.read::<Text>(&self.kept.body).0
+    }
+
+    /// `remark`.
+    #[must_use]
+    pub fn remark(&self) -> Option<String> {
+        self.kept.remark.read::<Text>(&self.kept.body).0
+    }
+
+    /// `card`: what the gateway tells of the card (never the whole number).
+    #[must_use]
+    pub fn card(&self) -> Option<CardSummary> {
+        self.kept
+            .card
+            .read::<Object<WireCard>>(&self.kept.body)
+            .0
+            .map(CardSummary::from)
+    }
+
+    /// `tmpl_amount`.
+    #[must_use]
+    pub fn tmpl_amount(&self) -> Option<Field<Amount>> {
+        self.kept.loose(self.kept.tmpl_amount)
+    }
+
+    /// `tmpl_currency`.
+    #[must_use]
+    pub fn tmpl_currency(&self) -> Option<Field<Currency>> {
+        self.kept.loose(self.kept.tmpl_currency)
+    }
+
+    /// `timestamp`, in the gateway's local time.
+    #[must_use]
+    pub fn timestamp(&self) -> Option<Field<Timestamp>> {
+        self.kept.loose(self.kept.timestamp)
+    }
+}
+
+impl KeptMembers {
+    fn loose<T: Tolerant>(&self, member: Kept) -> Option<Field<T>> {
+        member.read::<Loose<T>>(&self.body).0
+    }
+}
+
+/// Shows what the methods read.
+impl fmt::Debug for KeptMembers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Kept")
+            .field("payment_type", &self.loose::<PaymentType>(self.payment_type))
+            .field("payment_brand", &self.loose::<PaymentBrand>(self.payment_brand))
+            .field("payment_mode", &self.loose::<PaymentMode>(self.payment_mode))
+            .field("descriptor", &self.descriptor.read::<Text>(&self.body).0)
+            .field("remark", &self.remark.read::<Text>(&self.body).0)
+            .field(
+                "card",
+                &self
+                    .card
+                    .read::<Object<WireCard>>(&self.body)
+                    .0
+                    .map(CardSummary::from),
+            )
+            .field("tmpl_amount", &self.loose::<Amount>(self.tmpl_amount))
+            .field("tmpl_currency", &self.loose::<Currency>(self.tmpl_currency))
+            .field("timestamp", &self.loose::<Timestamp>(self.timestamp))
+            .finish()
     }
 }
 
@@ -193,24 +288,25 @@ impl From<WireCard> for CardSummary {
 }
 
 wire_object! {
-    /// A payment response as it comes (payments, token payments, inquiry).
+    /// A payment response as it comes (payments, token payments, inquiry): what decides,
+    /// read at once; the rest kept where it lies.
     struct WireTransaction {
         payment_id: Short = "paymentId",
         registration_id: Loose<RegistrationId> = "registrationId",
         merchant_transaction_id: Short = "merchantTransactionId",
         amount: Loose<Amount> = "amount",
         currency: Loose<Currency> = "currency",
-        payment_type: Loose<PaymentType> = "paymentType",
-        payment_brand: Loose<PaymentBrand> = "paymentBrand",
-        payment_mode: Loose<PaymentMode> = "paymentMode",
+        payment_type: Kept = "paymentType",
+        payment_brand: Kept = "paymentBrand",
+        payment_mode: Kept = "paymentMode",
         transaction_status: Short = "transactionStatus",
         state: Loose<TransactionState> = "status",
-        descriptor: Text = "descriptor",
-        remark: Text = "remark",
-        card: Object<WireCard> = "card",
-        tmpl_amount: Loose<Amount> = "tmpl_amount",
-        tmpl_currency: Loose<Currency> = "tmpl_currency",
-        timestamp: Loose<Timestamp> = "timestamp",
+        descriptor: Kept = "descriptor",
+        remark: Kept = "remark",
+        card: Kept = "card",
+        tmpl_amount: Kept = "tmpl_amount",
+        tmpl_currency: Kept = "tmpl_currency",
+        timestamp: Kept = "timestamp",
         result: Object<WireResult> = "result" | "statusInvoiceResult",
         redirect: Object<WireRedirect> = "redirect",
     }
@@ -228,7 +324,7 @@ pub(crate) fn parse_transaction(
     body: &[u8],
     sent: &Sent<'_>,
 ) -> Result<Transaction, Error> {
-    let wire: WireTransaction = wire::decode(operation, status, body)?;
+    let (wire, text): (WireTransaction, &str) = wire::decode_text(operation, status, body)?;
     let result = wire::result_of(wire.result);
     let payment_id = wire::deciding_id::<PaymentId>(
         operation,
@@ -291,15 +387,18 @@ pub(crate) fn parse_transaction(
         state: wire.state.0,
         amount: wire.amount.0,
         currency: wire.currency.0,
-        payment_type: wire.payment_type.0,
-        payment_brand: wire.payment_brand.0,
-        payment_mode: wire.payment_mode.0,
-        descriptor: wire.descriptor.0,
-        remark: wire.remark.0,
-        card: wire.card.0.map(CardSummary::from),
-        tmpl_amount: wire.tmpl_amount.0,
-        tmpl_currency: wire.tmpl_currency.0,
-        timestamp: wire.timestamp.0,
+        kept: KeptMembers {
+            body: Arc::from(text),
+            payment_type: wire.payment_type,
+            payment_brand: wire.payment_brand,
+            payment_mode: wire.payment_mode,
+            descriptor: wire.descriptor,
+            remark: wire.remark,
+            card: wire.card,
+            tmpl_amount: wire.tmpl_amount,
+            tmpl_currency: wire.tmpl_currency,
+            timestamp: wire.timestamp,
+        },
     })
 }
 

@@ -18,6 +18,16 @@ pub(crate) fn decode<T: ReadObject + Blank>(
     status: u16,
     body: &[u8],
 ) -> Result<T, Error> {
+    decode_text(operation, status, body).map(|(object, _)| object)
+}
+
+/// [`decode`], and the body as text, for an answer that keeps members to read later
+/// (`crate::answer::Kept`).
+pub(crate) fn decode_text<T: ReadObject + Blank>(
+    operation: OperationKind,
+    status: u16,
+    body: &[u8],
+) -> Result<(T, &str), Error> {
     if status != 200 {
         return Err(Error::UnexpectedStatus {
             operation,
@@ -51,7 +61,7 @@ pub(crate) fn decode<T: ReadObject + Blank>(
     }
     .and_then(|found| reader.finish().map(|()| found));
     match read {
-        Ok(true) if !object.is_blank() => Ok(object),
+        Ok(true) if !object.is_blank() => Ok((object, text)),
         Ok(_) => Err(malformed(
             operation,
             "the answer is not a json object".to_owned(),
