@@ -67,8 +67,8 @@ impl<T: Tolerant> Field<T> {
 }
 
 /// Texts up to this many bytes are kept inline: codes, amounts, currencies, timestamps,
-/// ids, names.
-const INLINE_TEXT: usize = 30;
+/// names, and ids up to the 32 hexadecimal digits of a registration id.
+const INLINE_TEXT: usize = 32;
 
 /// A field's text as the gateway sent it: inline when short (no allocation per field of
 /// an answer), on the heap otherwise.

@@ -1,6 +1,6 @@
 //! The merchant's own id for a transaction: free text, as merchants have order ids.
 
-use alloc::boxed::Box;
+use alloc::sync::Arc;
 use core::fmt;
 use core::str::FromStr;
 
@@ -36,7 +36,7 @@ pub const MAX_MERCHANT_TRANSACTION_ID_CHARS: usize = 255;
 /// # Ok::<(), paytoken_types::Error>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct MerchantTransactionId(Box<str>);
+pub struct MerchantTransactionId(Arc<str>);
 
 impl MerchantTransactionId {
     /// The field's wire name, used in errors.
@@ -65,7 +65,7 @@ impl MerchantTransactionId {
                 expected: "text without control characters or |",
             });
         }
-        Ok(Self(Box::from(value)))
+        Ok(Self(Arc::from(value)))
     }
 
     /// The id as it goes on the wire and into the checksum.
