@@ -15,6 +15,8 @@
 //! - `Object<T>` reads a nested object, or the one object of a list; anything else is
 //!   absence.
 //! - `List<T>` reads a list, a single object as a list of one, anything else as empty.
+//! - `Kept` reads a member past and notes where it lies, for an answer that keeps a copy
+//!   of its text and reads the member later, when asked, by the types above.
 //! - `wire_object!` declares an answer's object: keys matched after trimming, the last of
 //!   repeated keys wins, unknown keys skipped.
 //!
