@@ -327,8 +327,7 @@ impl FromJson for Kept {
         let blank = reader.skip_noting_blank(true)?;
         // A body longer than 4 GiB is refused long before (the client's bound); such a
         // member is kept as absent rather than cut.
-        let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(reader.position()))
-        else {
+        let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(reader.position())) else {
             return Ok(Self::default());
         };
         Ok(Self { start, end, blank })

@@ -162,10 +162,21 @@ mod tests {
     #[test]
     fn a_trailing_slash_does_not_cut_the_host() {
         // The host's end was measured after the `/` was dropped: one byte short.
-        assert_eq!(BaseUrl::new("https://gw.example/").unwrap().host(), "gw.example");
+        assert_eq!(
+            BaseUrl::new("https://gw.example/").unwrap().host(),
+            "gw.example"
+        );
         assert!(BaseUrl::new("http://localhost/").unwrap().is_loopback());
-        assert_eq!(BaseUrl::new("https://gw.example/api/").unwrap().path_prefix(), "/api");
-        assert_eq!(BaseUrl::new("https://gw.example//").unwrap().path_prefix(), "");
+        assert_eq!(
+            BaseUrl::new("https://gw.example/api/")
+                .unwrap()
+                .path_prefix(),
+            "/api"
+        );
+        assert_eq!(
+            BaseUrl::new("https://gw.example//").unwrap().path_prefix(),
+            ""
+        );
     }
 
     #[test]

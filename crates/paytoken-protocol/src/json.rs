@@ -305,7 +305,7 @@ impl<'a> Reader<'a> {
                         continue;
                     }
                 }
-                b'"' if blank => blank = is_blank_text(&self.string()?),
+                b'"' if blank => blank = self.string_is_blank()?,
                 b'"' => self.skip_string()?,
                 _ => blank &= self.scalar()? == "null",
             }
@@ -498,6 +498,18 @@ impl<'a> Reader<'a> {
             self.at += 1;
         }
         Ok(value)
+    }
+
+    /// Reads past a string and says whether it is blank. A string that starts with a
+    /// visible ASCII character other than a backslash is not, and is only read past;
+    /// any other is read, its escapes decoded, and looked at whole.
+    fn string_is_blank(&mut self) -> Result<bool, JsonError> {
+        match self.text.as_bytes().get(self.at + 1) {
+            Some(&first) if first > b' ' && first.is_ascii() && !matches!(first, b'\\' | b'"') => {
+                self.skip_string().map(|()| false)
+            }
+            _ => Ok(is_blank_text(&self.string()?)),
+        }
     }
 
     /// Reads past a string, checking its escapes without decoding them.

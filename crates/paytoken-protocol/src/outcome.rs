@@ -145,9 +145,18 @@ impl KeptMembers {
 impl fmt::Debug for KeptMembers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Kept")
-            .field("payment_type", &self.loose::<PaymentType>(self.payment_type))
-            .field("payment_brand", &self.loose::<PaymentBrand>(self.payment_brand))
-            .field("payment_mode", &self.loose::<PaymentMode>(self.payment_mode))
+            .field(
+                "payment_type",
+                &self.loose::<PaymentType>(self.payment_type),
+            )
+            .field(
+                "payment_brand",
+                &self.loose::<PaymentBrand>(self.payment_brand),
+            )
+            .field(
+                "payment_mode",
+                &self.loose::<PaymentMode>(self.payment_mode),
+            )
             .field("descriptor", &self.descriptor.read::<Text>(&self.body).0)
             .field("remark", &self.remark.read::<Text>(&self.body).0)
             .field(
