@@ -47,8 +47,6 @@ impl Request {
     }
 }
 
-/// One header for `http`. The two every request carries skip the parsing (and, for the
-/// custom name, the allocation) of a header met for the first time.
 /// The URI of `path` at `base_url`: the URI that parsing `base_url.join(path)` makes, from
 /// the scheme, the authority the base URL parsed once, and only the path parsed here.
 fn uri_of(base_url: &BaseUrl, path: &str) -> Option<http::Uri> {
@@ -67,6 +65,8 @@ fn uri_of(base_url: &BaseUrl, path: &str) -> Option<http::Uri> {
     http::Uri::from_parts(parts).ok()
 }
 
+/// One header for `http`. The two every request carries skip the parsing (and, for the
+/// custom name, the allocation) of a header met for the first time.
 fn http_header(header: &Header) -> Result<(HeaderName, HeaderValue), Error> {
     let unfit = || Error::Invalid {
         field: header.name(),

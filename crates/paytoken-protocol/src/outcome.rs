@@ -25,7 +25,7 @@ use crate::{Error, OperationKind};
 /// The fields are what the answer decides on, and what the client reads of every answer;
 /// the rest of the answer (its descriptor, card, brand, timestamp, ...) is kept as the
 /// gateway sent it and read when asked for, by the methods.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Transaction {
     /// `paymentId`.
@@ -141,35 +141,28 @@ impl KeptMembers {
     }
 }
 
-/// Shows what the methods read.
-impl fmt::Debug for KeptMembers {
+/// Shows every field, and the kept members as the methods read them.
+impl fmt::Debug for Transaction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Kept")
-            .field(
-                "payment_type",
-                &self.loose::<PaymentType>(self.payment_type),
-            )
-            .field(
-                "payment_brand",
-                &self.loose::<PaymentBrand>(self.payment_brand),
-            )
-            .field(
-                "payment_mode",
-                &self.loose::<PaymentMode>(self.payment_mode),
-            )
-            .field("descriptor", &self.descriptor.read::<Text>(&self.body).0)
-            .field("remark", &self.remark.read::<Text>(&self.body).0)
-            .field(
-                "card",
-                &self
-                    .card
-                    .read::<Object<WireCard>>(&self.body)
-                    .0
-                    .map(CardSummary::from),
-            )
-            .field("tmpl_amount", &self.loose::<Amount>(self.tmpl_amount))
-            .field("tmpl_currency", &self.loose::<Currency>(self.tmpl_currency))
-            .field("timestamp", &self.loose::<Timestamp>(self.timestamp))
+        f.debug_struct("Transaction")
+            .field("payment_id", &self.payment_id)
+            .field("status", &self.status)
+            .field("result", &self.result)
+            .field("transaction_status", &self.transaction_status)
+            .field("merchant_transaction_id", &self.merchant_transaction_id)
+            .field("registration_id", &self.registration_id)
+            .field("state", &self.state)
+            .field("amount", &self.amount)
+            .field("currency", &self.currency)
+            .field("payment_type", &self.payment_type())
+            .field("payment_brand", &self.payment_brand())
+            .field("payment_mode", &self.payment_mode())
+            .field("descriptor", &self.descriptor())
+            .field("remark", &self.remark())
+            .field("card", &self.card())
+            .field("tmpl_amount", &self.tmpl_amount())
+            .field("tmpl_currency", &self.tmpl_currency())
+            .field("timestamp", &self.timestamp())
             .finish()
     }
 }

@@ -341,8 +341,8 @@ pub fn check_free_text(field: &'static str, text: &str) -> Result<(), Error> {
 }
 
 /// Whether `text` holds a control character (`char::is_control`: U+0000 to U+001F and
-/// U+007F to U+009F), read off its UTF-8 bytes in one pass with no early exit, which the
-/// compiler does many bytes at a time: the first range is the bytes below `0x20`, then
+/// U+007F to U+009F), read off its UTF-8 bytes in two passes with no early exit, which
+/// the compiler does many bytes at a time: the first range is the bytes below `0x20`, then
 /// `0x7F`, and U+0080 to U+009F are `0xC2` followed by `0x80` to `0x9F`. (In UTF-8 `0xC2`
 /// is only ever a lead byte, and what follows it is a continuation byte, `0x80` or above.)
 /// Names, cities and streets in any script are checked without decoding a character.
