@@ -68,6 +68,13 @@ impl HexChecksum {
         // Invariant: `hex::encode_to_slice` writes only ASCII hex digits.
         core::str::from_utf8(&self.0).unwrap_or_default()
     }
+
+    /// The digits as bytes, without the UTF-8 check of [`as_str`](Self::as_str): what a
+    /// form body takes.
+    #[must_use]
+    pub const fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
 }
 
 impl fmt::Debug for HexChecksum {

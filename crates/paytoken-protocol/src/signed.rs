@@ -12,7 +12,7 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use paytoken_checksum::ChecksumWriter;
+use paytoken_checksum::{ChecksumWriter, Credentials};
 use paytoken_types::form::{FieldName, FormWriter, Signer};
 
 use crate::request::Request;
@@ -148,12 +148,11 @@ impl<'c> SignedRequest<'c> {
         let mut body = Vec::with_capacity(capacity);
         let mut form = FormWriter::new(&mut body);
         let credentials = &context.credentials;
-        let id_field = if credentials.is_partner() {
-            fields::PARTNER_ID
-        } else {
-            fields::MEMBER_ID
-        };
-        form.field(id_field, credentials.id());
+        // The id itself, not `credentials.id()`: its bytes go in without a UTF-8 check.
+        match credentials {
+            Credentials::Partner { partner_id, .. } => form.field(fields::PARTNER_ID, partner_id),
+            Credentials::Merchant { member_id, .. } => form.field(fields::MEMBER_ID, member_id),
+        }
         if auth.account {
             form.optional(fields::ACCOUNT_ID, context.account_id.as_ref());
         }
@@ -228,7 +227,7 @@ impl<'c> SignedRequest<'c> {
         }
         let hex = signing.writer.finish().to_hex();
         if let Some(place) = body.get_mut(checksum_at..checksum_at + CHECKSUM_LEN) {
-            place.copy_from_slice(hex.as_str().as_bytes());
+            place.copy_from_slice(hex.as_bytes());
         }
         Ok(Request::new(operation, path, context, body))
     }

@@ -61,12 +61,17 @@ impl PaymentBrand {
     /// with [`CardNumber::brand`](crate::CardNumber::brand).
     #[must_use]
     pub fn of_digits(digits: &str) -> Option<Self> {
+        Self::of_digit_bytes(digits.as_bytes())
+    }
+
+    /// [`of_digits`](Self::of_digits) on the digits' bytes, as a card number keeps them.
+    pub(crate) fn of_digit_bytes(digits: &[u8]) -> Option<Self> {
         // The leading digits, up to six, read once: `prefixes[n]` is the number of the first
         // `n`, for as many as there are.
         let mut prefixes = [0_u32; 7];
         let mut count = 0;
         let mut lead = 0_u32;
-        for (byte, slot) in digits.bytes().zip(prefixes.iter_mut().skip(1)) {
+        for (&byte, slot) in digits.iter().zip(prefixes.iter_mut().skip(1)) {
             if !byte.is_ascii_digit() {
                 break;
             }

@@ -47,7 +47,9 @@ impl CardNumber {
     /// ```
     #[must_use]
     pub fn brand(&self) -> Option<PaymentBrand> {
-        PaymentBrand::of_digits(self.bin())
+        // On the bytes: the brand is read on every payment, and the text of them would be
+        // checked for UTF-8 first.
+        PaymentBrand::of_digit_bytes(self.0.as_bytes())
     }
 
     /// Checks and wraps a card number.
