@@ -4,6 +4,10 @@
 //! This is the one place a request becomes an `http::Request`: the client's hyper
 //! transport goes through it too.
 
+use alloc::borrow::Cow;
+use alloc::string::String;
+
+use bytes::Bytes;
 use http::header::{CONTENT_TYPE, HeaderName, HeaderValue};
 
 use crate::ops::Operation;
@@ -19,7 +23,7 @@ impl Request {
     /// [`Error::Invalid`] for `baseUrl` when the URL does not make a valid URI, or for a
     /// header that cannot be carried in HTTP.
     pub fn to_http(&self, base_url: &BaseUrl) -> Result<http::Request<Body>, Error> {
-        let uri = uri_of(base_url, self.path()).ok_or(Error::Invalid {
+        let uri = uri_of(base_url, self.path_text()).ok_or(Error::Invalid {
             field: "baseUrl",
             reason: "does not make a valid uri with this path",
         })?;
@@ -29,8 +33,11 @@ impl Request {
         };
         *request.uri_mut() = uri;
         let headers = request.headers_mut();
-        // Room for a transport's own (a user agent) without growing.
-        headers.reserve(self.headers().len() + 1);
+        // Room for the headers added on the way, so the map never grows: a transport's user
+        // agent, and the `Host` and `Content-Length` an HTTP client such as hyper's adds.
+        // (With room for only one more, the map grew, reallocating and rehashing, on every
+        // request.)
+        headers.reserve(self.headers().len() + 3);
         for header in self.headers() {
             let (name, value) = http_header(header)?;
             headers.append(name, value);
@@ -49,11 +56,22 @@ impl Request {
 
 /// The URI of `path` at `base_url`: the URI that parsing `base_url.join(path)` makes, from
 /// the scheme, the authority the base URL parsed once, and only the path parsed here.
-fn uri_of(base_url: &BaseUrl, path: &str) -> Option<http::Uri> {
+///
+/// An operation's constant path under a base URL with no path of its own, the usual case,
+/// is borrowed as it is: no copy of it is allocated.
+fn uri_of(base_url: &BaseUrl, path: &Cow<'static, str>) -> Option<http::Uri> {
     let prefix = base_url.path_prefix();
-    let mut path_and_query = String::with_capacity(prefix.len() + path.len());
-    path_and_query.push_str(prefix);
-    path_and_query.push_str(path);
+    let path_and_query = match path {
+        Cow::Borrowed(path) if prefix.is_empty() => {
+            http::uri::PathAndQuery::from_maybe_shared(Bytes::from_static(path.as_bytes()))
+        }
+        _ => {
+            let mut joined = String::with_capacity(prefix.len() + path.len());
+            joined.push_str(prefix);
+            joined.push_str(path);
+            http::uri::PathAndQuery::try_from(joined)
+        }
+    };
     let mut parts = http::uri::Parts::default();
     parts.scheme = Some(if base_url.is_https() {
         http::uri::Scheme::HTTPS
@@ -61,7 +79,7 @@ fn uri_of(base_url: &BaseUrl, path: &str) -> Option<http::Uri> {
         http::uri::Scheme::HTTP
     });
     parts.authority = Some(base_url.http_authority()?.clone());
-    parts.path_and_query = Some(http::uri::PathAndQuery::try_from(path_and_query).ok()?);
+    parts.path_and_query = Some(path_and_query.ok()?);
     http::Uri::from_parts(parts).ok()
 }
 
@@ -117,7 +135,13 @@ mod tests {
             let base = BaseUrl::new(base).unwrap();
             for path in ["/transactionServices/REST/v1/payments", "/p/a%20b"] {
                 let parsed: http::Uri = base.join(path).parse().unwrap();
-                assert_eq!(uri_of(&base, path), Some(parsed), "{base} {path}");
+                assert_eq!(
+                    uri_of(&base, &Cow::Borrowed(path)),
+                    Some(parsed.clone()),
+                    "{base} {path}"
+                );
+                let owned = Cow::Owned(path.to_owned());
+                assert_eq!(uri_of(&base, &owned), Some(parsed), "{base} {path}");
             }
         }
     }

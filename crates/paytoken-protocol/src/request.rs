@@ -279,6 +279,12 @@ impl Request {
         &self.path
     }
 
+    /// The path as held: borrowed for an operation's constant path.
+    #[cfg(feature = "http")]
+    pub(crate) const fn path_text(&self) -> &Cow<'static, str> {
+        &self.path
+    }
+
     /// The headers: the content type, and the auth token when the context holds one.
     #[must_use]
     pub fn headers(&self) -> &[Header] {
