@@ -32,8 +32,10 @@ pub(crate) struct Current {
 }
 
 impl Current {
-    pub(crate) fn is_fresh(&self, now: Duration) -> bool {
-        self.renew_at.is_none_or(|due| now < due)
+    /// Whether the token may still be used; `now` is read only for a token that is ever
+    /// renewed, so a call with a fixed token reads no clock for it.
+    pub(crate) fn is_fresh(&self, now: impl FnOnce() -> Duration) -> bool {
+        self.renew_at.is_none_or(|due| now() < due)
     }
 }
 

@@ -33,7 +33,7 @@ impl<T: Transport> Client<T> {
         // even an auth-token request. Only the token header changes after this.
         let mut request = call.request(&current.context)?;
         let takes_token = call.kind().sends_auth_token();
-        let due = takes_token && !current.is_fresh(auth.now());
+        let due = takes_token && !current.is_fresh(|| auth.now());
         let mut context = current.context;
         if due {
             context = self.renew(&context, false).await?;

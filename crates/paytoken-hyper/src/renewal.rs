@@ -23,7 +23,7 @@ impl<T: Transport> Client<T> {
         };
         let mut lifecycle = renewal.lock().await;
         let current = auth.current();
-        if !Arc::ptr_eq(&current.context, stale) && current.is_fresh(auth.now()) {
+        if !Arc::ptr_eq(&current.context, stale) && current.is_fresh(|| auth.now()) {
             return Ok(current.context);
         }
         if refused {
