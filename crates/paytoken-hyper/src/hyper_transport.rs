@@ -4,7 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::header::{CONTENT_LENGTH, HeaderValue, USER_AGENT};
+use http::header::{HeaderValue, USER_AGENT};
+use http_body::Body as _;
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
@@ -105,11 +106,9 @@ impl Transport for HyperTransport {
         let status = response.status().as_u16();
         let limit = exchange.body_limit;
         let too_large = TransportError::new(TransportErrorKind::ResponseTooLarge { limit });
-        let announced = response
-            .headers()
-            .get(CONTENT_LENGTH)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|text| text.parse::<u64>().ok());
+        // The length hyper read from `Content-Length`, when the answer has one: no second
+        // lookup and parse of the header.
+        let announced = response.body().size_hint().upper();
         if announced.is_some_and(|len| usize::try_from(len).map_or(true, |len| len > limit)) {
             // Not a byte of it is read: the connection is dropped with the response.
             return Err(too_large);

@@ -4,4 +4,5 @@
 //! `clippy.toml` (unwrap, expect, panics, indexing and printing allowed in tests).
 #![cfg(test)]
 
+mod answer_bound;
 mod fake;
