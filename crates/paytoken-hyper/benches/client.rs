@@ -497,8 +497,62 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
+/// `PAYTOKEN_BENCH_PAIR=ours,baseline:in_flight:requests:rounds` (such as
+/// `paytoken,bare-hyper:64:20000:7`): only those two contenders, in interleaved rounds, and
+/// the median of the rounds' CPU ratios. A quick A/B between builds on a noisy machine,
+/// where only a ratio taken within one run means anything.
+fn pair(address: SocketAddr, spec: &str) {
+    let mut parts = spec.split(':');
+    let names: Vec<&str> = parts.next().unwrap_or_default().split(',').collect();
+    let mut number = || -> u64 { parts.next().and_then(|n| n.parse().ok()).expect("a number") };
+    let (in_flight, total, rounds) = (number() as usize, number(), number() as usize);
+    assert_eq!(names.len(), 2, "two contenders: ours,baseline");
+    let runtime = client_runtime();
+    let contenders = Contender::all(address);
+    let picked: Vec<&Contender> = names
+        .iter()
+        .map(|name| {
+            &contenders
+                .iter()
+                .find(|(n, _)| n == name)
+                .expect("a contender")
+                .1
+        })
+        .collect();
+    for contender in &picked {
+        run(&runtime, contender, in_flight, 2_000);
+    }
+    let mut cpu = [Vec::new(), Vec::new()];
+    let mut ratios = Vec::new();
+    for _ in 0..rounds {
+        let round: Vec<f64> = picked
+            .iter()
+            .map(|contender| {
+                let (_, spent) = run(&runtime, contender, in_flight, total);
+                spent.as_secs_f64() * 1e6 / total as f64
+            })
+            .collect();
+        ratios.push(round[0] / round[1]);
+        cpu[0].push(round[0]);
+        cpu[1].push(round[1]);
+    }
+    let [ours, baseline] = cpu.map(median);
+    let ratio = median(ratios);
+    println!(
+        "{} {ours:.1} µs, {} {baseline:.1} µs CPU a request at {in_flight} in flight: \
+         {ratio:.3}× (the budgets' way round: {:.3})",
+        names[0],
+        names[1],
+        1.0 / ratio
+    );
+}
+
 fn main() {
     let address = start_server();
+    if let Ok(spec) = std::env::var("PAYTOKEN_BENCH_PAIR") {
+        pair(address, &spec);
+        return;
+    }
     let mut criterion = Criterion::default().configure_from_args();
     criterion_benches(&mut criterion, address);
     criterion.final_summary();
