@@ -341,22 +341,26 @@ pub fn check_free_text(field: &'static str, text: &str) -> Result<(), Error> {
 }
 
 /// Whether `text` holds a control character (`char::is_control`: U+0000 to U+001F and
-/// U+007F to U+009F), read off its UTF-8 bytes in two passes with no early exit, which
-/// the compiler does many bytes at a time: the first range is the bytes below `0x20`, then
-/// `0x7F`, and U+0080 to U+009F are `0xC2` followed by `0x80` to `0x9F`. (In UTF-8 `0xC2`
+/// U+007F to U+009F), read off its UTF-8 bytes by passes with no early exit, which the
+/// compiler does many bytes at a time: the first range is the bytes below `0x20`, then
+/// `0x7F`, and U+0080 to U+009F are `0xC2` followed by `0x80` to `0x9F`, looked for in a
+/// second pass only when the first saw a `0xC2`. (In UTF-8 `0xC2`
 /// is only ever a lead byte, and what follows it is a continuation byte, `0x80` or above.)
 /// Names, cities and streets in any script are checked without decoding a character.
 fn holds_control(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let below_space_or_delete = bytes
-        .iter()
-        .fold(false, |found, &byte| found | (byte < 0x20) | (byte == 0x7F));
-    let c1 = bytes
-        .iter()
-        .zip(bytes.get(1..).unwrap_or_default())
-        .fold(false, |found, (&lead, &next)| {
-            found | ((lead == 0xC2) & (next < 0xA0))
+    let (below_space_or_delete, any_c2) =
+        bytes.iter().fold((false, false), |(found, c2), &byte| {
+            (found | (byte < 0x20) | (byte == 0x7F), c2 | (byte == 0xC2))
         });
+    // The pairs are looked at only in text that has a `0xC2` at all: most text has none.
+    let c1 = any_c2
+        && bytes
+            .iter()
+            .zip(bytes.get(1..).unwrap_or_default())
+            .fold(false, |found, (&lead, &next)| {
+                found | ((lead == 0xC2) & (next < 0xA0))
+            });
     below_space_or_delete | c1
 }
 
