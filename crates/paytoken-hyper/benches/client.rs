@@ -408,20 +408,8 @@ fn summary(address: SocketAddr) {
         // Per round, per contender: requests/s and CPU µs per request. A round runs every
         // contender once, back to back, so a ratio taken within a round compares runs
         // that met the same machine speed.
-        let rounds: Vec<Vec<(f64, f64)>> = (0..ROUNDS)
-            .map(|_| {
-                contenders
-                    .iter()
-                    .map(|(_, contender)| {
-                        let (elapsed, cpu) = run(&runtime, contender, in_flight, total);
-                        (
-                            total as f64 / elapsed.as_secs_f64(),
-                            cpu.as_secs_f64() * 1e6 / total as f64,
-                        )
-                    })
-                    .collect()
-            })
-            .collect();
+        let all: Vec<&Contender> = contenders.iter().map(|(_, contender)| contender).collect();
+        let rounds = interleaved(&runtime, &all, in_flight, total, ROUNDS);
         // Each contender's median requests/s and CPU µs per request.
         let medians: Vec<(f64, f64)> = (0..contenders.len())
             .map(|index| {
@@ -489,6 +477,31 @@ fn summary(address: SocketAddr) {
     }
 }
 
+/// `rounds` rounds of `total` exchanges each for every contender, back to back within a
+/// round: per round, per contender, requests/s and CPU µs per request.
+fn interleaved(
+    runtime: &Runtime,
+    contenders: &[&Contender],
+    in_flight: usize,
+    total: u64,
+    rounds: usize,
+) -> Vec<Vec<(f64, f64)>> {
+    (0..rounds)
+        .map(|_| {
+            contenders
+                .iter()
+                .map(|contender| {
+                    let (elapsed, cpu) = run(runtime, contender, in_flight, total);
+                    (
+                        total as f64 / elapsed.as_secs_f64(),
+                        cpu.as_secs_f64() * 1e6 / total as f64,
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// How many rounds the summary runs: every contender once a round.
 const ROUNDS: usize = 7;
 
@@ -522,22 +535,10 @@ fn pair(address: SocketAddr, spec: &str) {
     for contender in &picked {
         run(&runtime, contender, in_flight, 2_000);
     }
-    let mut cpu = [Vec::new(), Vec::new()];
-    let mut ratios = Vec::new();
-    for _ in 0..rounds {
-        let round: Vec<f64> = picked
-            .iter()
-            .map(|contender| {
-                let (_, spent) = run(&runtime, contender, in_flight, total);
-                spent.as_secs_f64() * 1e6 / total as f64
-            })
-            .collect();
-        ratios.push(round[0] / round[1]);
-        cpu[0].push(round[0]);
-        cpu[1].push(round[1]);
-    }
-    let [ours, baseline] = cpu.map(median);
-    let ratio = median(ratios);
+    let rounds = interleaved(&runtime, &picked, in_flight, total, rounds);
+    let cpu_of = |index: usize| median(rounds.iter().map(|round| round[index].1).collect());
+    let (ours, baseline) = (cpu_of(0), cpu_of(1));
+    let ratio = median(rounds.iter().map(|round| round[0].1 / round[1].1).collect());
     println!(
         "{} {ours:.1} µs, {} {baseline:.1} µs CPU a request at {in_flight} in flight: \
          {ratio:.3}× (the budgets' way round: {:.3})",
