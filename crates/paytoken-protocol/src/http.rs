@@ -11,6 +11,7 @@ use bytes::Bytes;
 use http::header::{CONTENT_TYPE, HeaderName, HeaderValue};
 
 use crate::ops::Operation;
+use crate::request::WipedBytes;
 use crate::{AUTH_TOKEN_HEADER, BaseUrl, Body, Error, FORM_CONTENT_TYPE, Header, Method, Request};
 
 impl Request {
@@ -100,7 +101,13 @@ fn http_header(header: &Header) -> Result<(HeaderName, HeaderValue), Error> {
         // `from_bytes` takes any case and stores it lower-cased.
         other => HeaderName::from_bytes(other.as_bytes()).map_err(|_| unfit())?,
     };
-    let mut value = if header.value() == FORM_CONTENT_TYPE {
+    let mut value = if header.is_sensitive() {
+        // The auth token: its copy for `http` is one that wipes itself when the last
+        // handle on it (the request's, or the stack's that sends it) is dropped, as the
+        // request's own header does.
+        let copy = Bytes::from_owner(WipedBytes::copy_of(header.value().as_bytes()));
+        HeaderValue::from_maybe_shared(copy).map_err(|_| unfit())?
+    } else if header.value() == FORM_CONTENT_TYPE {
         HeaderValue::from_static(FORM_CONTENT_TYPE)
     } else {
         HeaderValue::from_str(header.value()).map_err(|_| unfit())?
@@ -179,5 +186,37 @@ mod tests {
             .unwrap();
         let error = parse_http(&CardsAndAccounts::all(), &response).unwrap_err();
         assert!(matches!(error, Error::UnexpectedStatus { status: 502, .. }));
+    }
+
+    /// The auth token's copy in the `http::Request` wipes itself when its last handle
+    /// goes, as the body does (it was a plain copy, freed as it was).
+    #[test]
+    fn the_auth_tokens_copy_for_http_wipes_itself() {
+        use crate::request::wipes;
+
+        let context = Context {
+            auth_token: Some(AuthToken::new("tok.en").unwrap()),
+            ..Context::new(Credentials::merchant(
+                "11344".parse().unwrap(),
+                SecureKey::new("key").unwrap(),
+            ))
+        };
+        let base = BaseUrl::new("https://gw.example/").unwrap();
+        let request = CardsAndAccounts::all().request(&context).unwrap();
+        let http = request.to_http(&base).unwrap();
+        drop(request);
+        let token = http.headers()["authtoken"].clone();
+        assert_eq!(token, "tok.en");
+
+        let before = wipes::so_far();
+        // The body's last handle: one wipe. The token's copy lives on in `token`.
+        drop(http);
+        assert_eq!(wipes::so_far(), before + 1);
+        drop(token);
+        assert_eq!(
+            wipes::so_far(),
+            before + 2,
+            "the token's copy was not wiped"
+        );
     }
 }

@@ -204,9 +204,24 @@ impl Drop for Header {
 #[derive(Clone, PartialEq, Eq, Default)]
 pub struct Body(Arc<WipedBytes>);
 
-/// The bytes behind every handle of a [`Body`], wiped when the last one goes.
+/// Bytes wiped from memory when dropped: those behind every handle of a [`Body`], and
+/// the copy of a secret header an `http::HeaderValue` is made of (feature `http`).
 #[derive(PartialEq, Eq, Default)]
-struct WipedBytes(Vec<u8>);
+pub(crate) struct WipedBytes(Vec<u8>);
+
+impl WipedBytes {
+    /// A copy of `bytes`, allocated at their length.
+    #[cfg(feature = "http")]
+    pub(crate) fn copy_of(bytes: &[u8]) -> Self {
+        Self(bytes.to_vec())
+    }
+}
+
+impl AsRef<[u8]> for WipedBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
 
 impl Drop for WipedBytes {
     fn drop(&mut self) {
@@ -215,6 +230,28 @@ impl Drop for WipedBytes {
         // where a slice is wiped by one fill behind an optimisation barrier.
         self.0.as_mut_slice().zeroize();
         self.0.spare_capacity_mut().zeroize();
+        #[cfg(test)]
+        wipes::count();
+    }
+}
+
+/// How many [`WipedBytes`] this thread has wiped: what tests read to see that a secret's
+/// copy was one that wipes itself, and when it went.
+#[cfg(test)]
+pub(crate) mod wipes {
+    use core::cell::Cell;
+
+    std::thread_local! {
+        static WIPED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub(super) fn count() {
+        WIPED.with(|wiped| wiped.set(wiped.get() + 1));
+    }
+
+    /// The count so far, on this thread.
+    pub(crate) fn so_far() -> usize {
+        WIPED.with(Cell::get)
     }
 }
 
