@@ -115,11 +115,14 @@ fn bare_client() -> BareClient {
 }
 
 /// Posts `body` as the form with the auth token, as every bare-hyper contender does, and
-/// reads the whole answer.
+/// reads the whole answer. The headers are paytoken's own, its user agent included, so
+/// every contender puts the same request on the wire and the server's share of the run
+/// is the same for all.
 async fn post_form(client: &BareClient, uri: hyper::Uri, body: Bytes) -> Bytes {
     let request = hyper::Request::post(uri)
         .header("content-type", "application/x-www-form-urlencoded")
         .header("authtoken", common::TOKEN)
+        .header("user-agent", paytoken_hyper::DEFAULT_USER_AGENT)
         .body(Full::new(body))
         .unwrap();
     let answer = client.request(request).await.unwrap();
