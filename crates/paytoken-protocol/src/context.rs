@@ -1,5 +1,6 @@
 //! Who is calling: credentials, account and terminal, and the current auth token.
 
+use alloc::sync::Arc;
 use core::fmt;
 
 use paytoken_checksum::Credentials;
@@ -57,8 +58,12 @@ pub(crate) const MAX_AUTH_TOKEN_LEN: usize = 4096;
 
 /// The auth token the gateway issues (a JWT, valid for an hour): a secret. `Debug` shows
 /// `AuthToken(***)`, there is no `Display`, and it is wiped from memory when dropped.
+///
+/// A clone is a handle on the same token, not a copy (a request's header and the
+/// `http::Request` a transport sends hold such handles), and the token is wiped when the
+/// last handle is dropped.
 #[derive(Clone, PartialEq, Eq)]
-pub struct AuthToken(Zeroizing<String>);
+pub struct AuthToken(Arc<Zeroizing<String>>);
 
 impl AuthToken {
     /// Takes a token. It goes into an HTTP header, so it must be visible ASCII without
@@ -82,13 +87,19 @@ impl AuthToken {
         if !token.bytes().all(|b| b.is_ascii_graphic()) {
             return Err(invalid("holds a character an http header cannot carry"));
         }
-        Ok(Self(token))
+        Ok(Self(Arc::new(token)))
     }
 
     /// The token, to put on the wire.
     #[must_use]
     pub fn expose_secret(&self) -> &str {
         &self.0
+    }
+
+    /// How many handles on this token are alive: what tests read to see where it went.
+    #[cfg(test)]
+    pub(crate) fn handles(&self) -> usize {
+        Arc::strong_count(&self.0)
     }
 }
 

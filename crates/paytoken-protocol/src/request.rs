@@ -126,35 +126,41 @@ pub const AUTH_TOKEN_HEADER: &str = "AuthToken";
 /// The body's content type.
 pub const FORM_CONTENT_TYPE: &str = "application/x-www-form-urlencoded";
 
-/// One request header. A sensitive header (the auth token) shows `***` in `Debug` and is
-/// wiped from memory when dropped; a transport should keep it out of its logs too.
+/// One request header. A sensitive header (the auth token) shows `***` in `Debug`; a
+/// transport should keep it out of its logs too.
 ///
 /// Headers are made by this crate only, from its own constant names, so a name is always
 /// a valid HTTP token.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Header {
     name: &'static str,
-    /// A constant (the content type) is borrowed, so building a request does not copy it.
-    value: Cow<'static, str>,
-    sensitive: bool,
+    value: HeaderText,
+}
+
+/// A header's value: nothing is copied to make one.
+#[derive(Clone, PartialEq, Eq)]
+enum HeaderText {
+    /// A constant: the content type.
+    Constant(&'static str),
+    /// The auth token: a handle on the token itself, which is wiped from memory when its
+    /// last handle is dropped.
+    Token(AuthToken),
 }
 
 impl Header {
-    /// A header that may be logged.
-    pub(crate) fn new(name: &'static str, value: impl Into<Cow<'static, str>>) -> Self {
+    /// A header with a constant value, which may be logged.
+    pub(crate) const fn new(name: &'static str, value: &'static str) -> Self {
         Self {
             name,
-            value: value.into(),
-            sensitive: false,
+            value: HeaderText::Constant(value),
         }
     }
 
-    /// A header that must not be logged.
-    pub(crate) fn sensitive(name: &'static str, value: impl Into<Cow<'static, str>>) -> Self {
+    /// The `AuthToken` header: sensitive, and sharing the token rather than copying it.
+    pub(crate) fn auth_token(token: &AuthToken) -> Self {
         Self {
-            name,
-            value: value.into(),
-            sensitive: true,
+            name: AUTH_TOKEN_HEADER,
+            value: HeaderText::Token(token.clone()),
         }
     }
 
@@ -168,30 +174,36 @@ impl Header {
     /// The value, to put on the wire.
     #[must_use]
     pub fn value(&self) -> &str {
-        &self.value
+        match &self.value {
+            HeaderText::Constant(value) => value,
+            HeaderText::Token(token) => token.expose_secret(),
+        }
     }
 
     /// Whether the value is a secret.
     #[must_use]
     pub const fn is_sensitive(&self) -> bool {
-        self.sensitive
+        matches!(self.value, HeaderText::Token(_))
+    }
+
+    /// The auth token this header carries, if it is the `AuthToken` header.
+    #[cfg(feature = "http")]
+    pub(crate) const fn token(&self) -> Option<&AuthToken> {
+        match &self.value {
+            HeaderText::Token(token) => Some(token),
+            HeaderText::Constant(_) => None,
+        }
     }
 }
 
 impl fmt::Debug for Header {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let value = if self.sensitive { "***" } else { &self.value };
+        let value = if self.is_sensitive() {
+            "***"
+        } else {
+            self.value()
+        };
         write!(f, "{}: {value}", self.name)
-    }
-}
-
-impl Drop for Header {
-    fn drop(&mut self) {
-        if let (true, Cow::Owned(value)) = (self.sensitive, &mut self.value) {
-            // As one slice (see `WipedBytes`): the text; a header's value is never shortened,
-            // so its spare room never held any.
-            value.as_mut_str().zeroize();
-        }
     }
 }
 
@@ -204,24 +216,9 @@ impl Drop for Header {
 #[derive(Clone, PartialEq, Eq, Default)]
 pub struct Body(Arc<WipedBytes>);
 
-/// Bytes wiped from memory when dropped: those behind every handle of a [`Body`], and
-/// the copy of a secret header an `http::HeaderValue` is made of (feature `http`).
+/// The bytes behind every handle of a [`Body`], wiped when the last one goes.
 #[derive(PartialEq, Eq, Default)]
-pub(crate) struct WipedBytes(Vec<u8>);
-
-impl WipedBytes {
-    /// A copy of `bytes`, allocated at their length.
-    #[cfg(feature = "http")]
-    pub(crate) fn copy_of(bytes: &[u8]) -> Self {
-        Self(bytes.to_vec())
-    }
-}
-
-impl AsRef<[u8]> for WipedBytes {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
-    }
-}
+struct WipedBytes(Vec<u8>);
 
 impl Drop for WipedBytes {
     fn drop(&mut self) {
@@ -230,28 +227,6 @@ impl Drop for WipedBytes {
         // where a slice is wiped by one fill behind an optimisation barrier.
         self.0.as_mut_slice().zeroize();
         self.0.spare_capacity_mut().zeroize();
-        #[cfg(test)]
-        wipes::count();
-    }
-}
-
-/// How many [`WipedBytes`] this thread has wiped: what tests read to see that a secret's
-/// copy was one that wipes itself, and when it went.
-#[cfg(test)]
-pub(crate) mod wipes {
-    use core::cell::Cell;
-
-    std::thread_local! {
-        static WIPED: Cell<usize> = const { Cell::new(0) };
-    }
-
-    pub(super) fn count() {
-        WIPED.with(|wiped| wiped.set(wiped.get() + 1));
-    }
-
-    /// The count so far, on this thread.
-    pub(crate) fn so_far() -> usize {
-        WIPED.with(Cell::get)
     }
 }
 
@@ -361,7 +336,7 @@ impl Request {
         if !self.operation.sends_auth_token() {
             return;
         }
-        let header = Header::sensitive(AUTH_TOKEN_HEADER, token.expose_secret().to_owned());
+        let header = Header::auth_token(token);
         match self
             .headers
             .iter_mut()
@@ -437,10 +412,7 @@ impl Request {
             .as_ref()
             .filter(|_| operation.sends_auth_token())
         {
-            headers.push(Header::sensitive(
-                AUTH_TOKEN_HEADER,
-                token.expose_secret().to_owned(),
-            ));
+            headers.push(Header::auth_token(token));
         }
         Self {
             method: Method::Post,
@@ -463,7 +435,7 @@ mod tests {
             path: "/x".into(),
             headers: vec![
                 Header::new("Content-Type", FORM_CONTENT_TYPE),
-                Header::sensitive(AUTH_TOKEN_HEADER, "secret-token"),
+                Header::auth_token(&AuthToken::new("secret-token").unwrap()),
             ],
             body: Body::new(b"card.number=4000000000000051".to_vec()),
             operation: OperationKind::Payment,
@@ -482,7 +454,7 @@ mod tests {
             path: "/x".into(),
             headers: vec![
                 Header::new("Content-Type", FORM_CONTENT_TYPE),
-                Header::sensitive(AUTH_TOKEN_HEADER, "old-token"),
+                Header::auth_token(&AuthToken::new("old-token").unwrap()),
             ],
             body: Body::new(b"a=1".to_vec()),
             operation: OperationKind::Payment,
