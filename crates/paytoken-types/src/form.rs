@@ -480,34 +480,53 @@ const ENCODED: [[u8; 4]; 256] = {
 /// count deciding where the next one starts: no branch on the text, whose escapes come at
 /// no predictable place. What lies past the end once done (the table's padding and counts,
 /// the zeros the room was made of) is cut off by the final `truncate`.
+///
+/// The text is taken [`ESCAPE_CHUNK`] bytes at a time, each written into a window of
+/// [`ESCAPE_WINDOW`] bytes of the room: an offset inside the window is provably in bounds
+/// (it is masked below 64, and a store is 4 bytes), so the loop over the bytes checks
+/// nothing per byte.
 #[inline(never)]
 fn encode_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
     let start = out.len();
-    // Three bytes per byte at worst, and one more for the last whole store: room made the
-    // wiping way (callers have made it already; this keeps it true for any caller), then
+    // Three bytes per byte at worst, and a whole window past that for the last chunk's
+    // stores: room made the wiping way (callers have made most of it already), then
     // filled with zeros.
-    let room = bytes.len().saturating_mul(3).saturating_add(1);
+    let room = bytes.len().saturating_mul(3).saturating_add(ESCAPE_WINDOW);
     make_room(out, room);
     out.resize(start + room, 0);
-    // A slice of its own, so its start and length stay in registers: a store through the
-    // `Vec` could, for all the compiler knows, change the `Vec` itself.
-    let written = {
-        let slots = out.get_mut(start..).unwrap_or_default();
-        let mut len = 0;
-        for &byte in bytes {
+    let mut len = start;
+    for chunk in bytes.chunks(ESCAPE_CHUNK) {
+        // Invariant: `len` is at most three bytes per byte before this chunk past `start`,
+        // so a whole window fits in the room and this is never `None`.
+        let Some(window) = out
+            .get_mut(len..)
+            .and_then(<[u8]>::first_chunk_mut::<ESCAPE_WINDOW>)
+        else {
+            break;
+        };
+        let mut written = 0;
+        for &byte in chunk {
             let entry = ENCODED.get(usize::from(byte)).copied().unwrap_or_default();
-            // Invariant: `len` is at most three bytes per byte before this one, so there
-            // is room for four more and the store is never skipped.
-            if let Some(slot) = slots.get_mut(len..len + 4) {
+            // `written` is at most 45 here (15 bytes of 3), so the mask changes nothing;
+            // it lets the compiler see the store lands inside the window.
+            let at = written & (ESCAPE_WINDOW - 5);
+            if let Some(slot) = window.get_mut(at..at + 4) {
                 slot.copy_from_slice(&entry);
             }
             let [.., count] = entry;
-            len += usize::from(count);
+            written = at + usize::from(count);
         }
-        len
-    };
-    out.truncate(start + written);
+        len += written;
+    }
+    out.truncate(len);
 }
+
+/// How many bytes of text [`encode_escaped`] writes per window: 48 encoded at most.
+const ESCAPE_CHUNK: usize = 16;
+
+/// The window a chunk is written into: 64 offsets (a power of two, for the mask) and the
+/// 4 bytes of the last store.
+const ESCAPE_WINDOW: usize = 68;
 
 /// Decodes a form body into its `(name, value)` pairs, in order.
 ///
@@ -659,6 +678,31 @@ mod tests {
             encode_into(&mut out, &[byte]);
             assert_eq!(out, expected);
             assert_eq!(all_stay(&[byte]), stays(byte), "{byte}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any bytes, of any length across the escape loop's chunks, after any body
+        /// already written, and into a buffer with any room: the same text as a byte by
+        /// byte `format!` of the rule.
+        #[test]
+        fn any_bytes_encode_as_the_rule_says(
+            bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
+            before in 0_usize..40,
+            room in 0_usize..300,
+        ) {
+            let mut expected = b"x".repeat(before);
+            for &byte in &bytes {
+                match byte {
+                    _ if stays(byte) => expected.push(byte),
+                    b' ' => expected.push(b'+'),
+                    _ => expected.extend(format!("%{byte:02X}").into_bytes()),
+                }
+            }
+            let mut out = Vec::with_capacity(room);
+            out.extend(b"x".repeat(before));
+            encode_into(&mut out, &bytes);
+            proptest::prop_assert_eq!(out, expected);
         }
     }
 
