@@ -186,7 +186,7 @@ pub(crate) trait ReadObject: Default {
 /// The text of any JSON value, as [`Loose`] and [`Text`] read it; `None` for absence.
 fn text_of<'a>(reader: &mut Reader<'a>) -> Result<Option<Cow<'a, str>>, JsonError> {
     let text = match reader.kind()? {
-        Kind::String => reader.string()?,
+        Kind::String => reader.string_here()?,
         Kind::Scalar => Cow::Borrowed(reader.scalar()?),
         Kind::Null => {
             reader.scalar()?;

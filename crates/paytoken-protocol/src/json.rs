@@ -141,9 +141,12 @@ fn plain_len(bytes: &[u8]) -> usize {
             .unwrap_or(rest.len())
 }
 
-/// Whether a byte is white space between JSON's tokens.
+/// Whether a byte is white space between JSON's tokens: one comparison rules out every
+/// visible byte, a bit of a mask decides the rest (pretty-printed answers indent each line,
+/// so this is asked of many bytes).
 const fn is_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\n' | b'\r' | b'\t')
+    const SPACES: u64 = 1 << b' ' | 1 << b'\n' | 1 << b'\r' | 1 << b'\t';
+    byte <= b' ' && SPACES & (1 << byte) != 0
 }
 
 impl<'a> Reader<'a> {
@@ -192,6 +195,14 @@ impl<'a> Reader<'a> {
         if self.peek()? != b'"' {
             return Err(self.error(Problem::ExpectedValue));
         }
+        self.string_here()
+    }
+
+    /// [`string`](Self::string) where the reader stands on the opening quote (as
+    /// [`kind`](Self::kind) leaves it). Inlined where an object reads its keys and where a
+    /// text value is read: the strings of an answer.
+    #[inline(always)]
+    pub(crate) fn string_here(&mut self) -> Result<Cow<'a, str>, JsonError> {
         self.at += 1;
         let start = self.at;
         match self.plain_run()? {
@@ -231,7 +242,7 @@ impl<'a> Reader<'a> {
             if self.peek()? != b'"' {
                 return Err(self.error(Problem::KeyMustBeString));
             }
-            let key = self.string()?;
+            let key = self.string_here()?;
             self.colon()?;
             field(self, &key)?;
             match self.peek()? {
@@ -513,6 +524,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads past a string, checking its escapes without decoding them.
+    #[inline(always)]
     fn skip_string(&mut self) -> Result<(), JsonError> {
         self.at += 1;
         loop {
