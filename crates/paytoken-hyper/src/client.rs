@@ -25,6 +25,7 @@ use paytoken_types::{MerchantTransactionId, PaymentId, TransactionState};
 
 use crate::auth::Auth;
 use crate::call::{NextPage, Op};
+use crate::deadline::Deadlines;
 use crate::settlement;
 use crate::{
     ClientBuilder, Error, HyperTransport, RetryPolicy, Transport, new_merchant_transaction_id,
@@ -46,6 +47,8 @@ pub(crate) struct Inner<T> {
     pub(crate) transport: T,
     pub(crate) base_url: BaseUrl,
     pub(crate) request_timeout: Duration,
+    /// The deadlines of the requests in flight, which time them out.
+    pub(crate) deadlines: Arc<Deadlines>,
     pub(crate) retry: RetryPolicy,
     pub(crate) body_limit: usize,
     pub(crate) auth: Auth,
@@ -97,6 +100,7 @@ impl<T: Transport> Client<T> {
                 transport,
                 base_url: settings.base_url,
                 request_timeout: settings.request_timeout,
+                deadlines: Deadlines::new(settings.request_timeout),
                 retry: settings.retry,
                 body_limit: settings.body_limit,
                 auth: settings.auth,

@@ -27,9 +27,11 @@ impl<T: Transport> Client<T> {
                 request,
                 body_limit: inner.body_limit,
             });
-            let result = tokio::time::timeout(inner.request_timeout, sending)
+            let result = inner
+                .deadlines
+                .run(inner.request_timeout, sending)
                 .await
-                .unwrap_or_else(|_| {
+                .unwrap_or_else(|| {
                     Err(TransportError::new(TransportErrorKind::Timeout {
                         after: inner.request_timeout,
                     }))

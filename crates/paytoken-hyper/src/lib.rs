@@ -77,6 +77,7 @@ mod builder;
 mod call;
 mod call_loop;
 mod client;
+mod deadline;
 mod error;
 mod exchange;
 mod hyper_transport;

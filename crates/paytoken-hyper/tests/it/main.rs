@@ -6,3 +6,4 @@
 
 mod answer_bound;
 mod fake;
+mod timeout;
