@@ -95,8 +95,8 @@ impl Deadlines {
 
     /// Starts a ticker task on the current runtime, when none runs. Its first sleep is
     /// made here, in the caller's context, so that a runtime without its timer fails the
-    /// call as `tokio::time::timeout` would, not a task nobody sees. Without a tokio
-    /// runtime there is none to start (and nothing here is ever polled).
+    /// call as `tokio::time::timeout` would, not a task nobody sees. Outside a tokio
+    /// runtime (where the client's transport cannot run either) there is none to start.
     fn start_ticker(self: &Arc<Self>, state: &mut State) {
         if state.ticker.is_some() {
             return;
@@ -119,18 +119,25 @@ impl Deadlines {
     /// left waiting: the ticker then ends (and says so in the state, under the same lock).
     fn fire(&self, number: u64) -> bool {
         let now = Instant::now();
-        let mut state = self.lock();
-        let mut waiting = false;
-        for slot in state.slots.iter_mut().flatten() {
-            waiting = true;
-            if !slot.expired && slot.deadline <= now {
-                slot.expired = true;
-                slot.waker.wake_by_ref();
+        let mut expired = Vec::new();
+        let waiting = {
+            let mut state = self.lock();
+            let mut waiting = false;
+            for slot in state.slots.iter_mut().flatten() {
+                waiting = true;
+                if !slot.expired && slot.deadline <= now {
+                    slot.expired = true;
+                    expired.push(slot.waker.clone());
+                }
             }
-        }
-        if !waiting && state.ticker == Some(number) {
-            state.ticker = None;
-        }
+            if !waiting && state.ticker == Some(number) {
+                state.ticker = None;
+            }
+            waiting
+        };
+        // Woken once the lock is let go: a waker that polls its task at once would
+        // otherwise find the lock taken.
+        expired.into_iter().for_each(Waker::wake);
         waiting
     }
 }
