@@ -3,88 +3,35 @@
 //! within the limit is read. The server is a raw TCP listener that writes the bytes given,
 //! so the answers can be anything a broken gateway or proxy might send.
 
-use paytoken_checksum::{Credentials, SecureKey};
-use paytoken_hyper::{Client, Error, TransportErrorKind};
-use paytoken_protocol::AuthToken;
+use std::time::Duration;
+
+use paytoken_hyper::{Error, TransportErrorKind};
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
-use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-use tokio::net::TcpListener;
+
+use crate::raw::{assert_failed_with, client_of, success_body, with_length};
 
 const LIMIT: usize = 1024;
 
-/// Answers every connection with `answer` once its request's head has arrived, then keeps
-/// the connection open until the client closes it.
+/// Answers every connection with `answer` once its request's head has arrived.
 async fn raw_server(answer: Vec<u8>) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        loop {
-            let (mut stream, _) = listener.accept().await.unwrap();
-            let answer = answer.clone();
-            tokio::spawn(async move {
-                let mut request = Vec::new();
-                let mut chunk = [0; 4096];
-                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match stream.read(&mut chunk).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(read) => request.extend_from_slice(&chunk[..read]),
-                    }
-                }
-                let _ = stream.write_all(&answer).await;
-                let _ = stream.read(&mut chunk).await;
-            });
-        }
-    });
-    format!("http://{address}")
-}
-
-fn client(base_url: &str) -> Client {
-    Client::builder()
-        .base_url(base_url)
-        .allow_http(true)
-        .credentials(Credentials::merchant(
-            "11344".parse().unwrap(),
-            SecureKey::new("merchant-key").unwrap(),
-        ))
-        .auth_token(AuthToken::new("fixed.token.value").unwrap())
-        .body_limit(LIMIT)
-        .build()
-        .unwrap()
-}
-
-fn success_body() -> Vec<u8> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fixtures/responses/cards_and_accounts/success.json"
-    );
-    std::fs::read(path).unwrap()
-}
-
-fn with_length(body: &[u8]) -> Vec<u8> {
-    let mut answer = format!(
-        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
-        body.len()
-    )
-    .into_bytes();
-    answer.extend_from_slice(body);
-    answer
+    crate::raw::raw_server(Duration::ZERO, Some(answer)).await
 }
 
 async fn list(base_url: &str) -> Result<(), Error> {
-    client(base_url)
+    client_of(base_url)
+        .body_limit(LIMIT)
+        .build()
+        .unwrap()
         .cards_and_accounts(&CardsAndAccounts::all())
         .await
         .map(drop)
 }
 
 fn assert_too_large(result: Result<(), Error>) {
-    match result {
-        Err(Error::Transport { source, .. }) => assert_eq!(
-            source.kind(),
-            TransportErrorKind::ResponseTooLarge { limit: LIMIT }
-        ),
-        other => panic!("expected an answer too large, got {other:?}"),
-    }
+    assert_failed_with(
+        result,
+        TransportErrorKind::ResponseTooLarge { limit: LIMIT },
+    );
 }
 
 #[tokio::test]
@@ -104,7 +51,7 @@ async fn an_announced_length_over_the_limit_is_refused_unread() {
         LIMIT + 1
     );
     let base_url = raw_server(head.into_bytes()).await;
-    let result = tokio::time::timeout(std::time::Duration::from_secs(10), list(&base_url))
+    let result = tokio::time::timeout(Duration::from_secs(10), list(&base_url))
         .await
         .expect("refused without waiting for the body");
     assert_too_large(result);

@@ -6,4 +6,5 @@
 
 mod answer_bound;
 mod fake;
+mod raw;
 mod timeout;

@@ -8,63 +8,25 @@
 
 use std::time::Duration;
 
-use paytoken_checksum::{Credentials, SecureKey};
 use paytoken_hyper::{Client, Error, TransportErrorKind};
-use paytoken_protocol::AuthToken;
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken_protocol::ops::payment::Payment;
 use paytoken_types::{Card, CardNumber, Cvv};
-use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-use tokio::net::TcpListener;
+
+use crate::raw::{assert_failed_with, client_of, raw_server, success_body, with_length};
 
 const TIMEOUT: Duration = Duration::from_millis(200);
 
 /// Long enough for any timeout here to have fired many times over.
 const HANG_GUARD: Duration = Duration::from_secs(20);
 
-/// Reads each request's head, waits `delay`, then answers with `answer`, or, without
-/// one, keeps the connection open and silent until the client closes it.
-async fn server(delay: Duration, answer: Option<Vec<u8>>) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        loop {
-            let (mut stream, _) = listener.accept().await.unwrap();
-            let answer = answer.clone();
-            tokio::spawn(async move {
-                let mut request = Vec::new();
-                let mut chunk = [0; 4096];
-                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match stream.read(&mut chunk).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(read) => request.extend_from_slice(&chunk[..read]),
-                    }
-                }
-                tokio::time::sleep(delay).await;
-                if let Some(answer) = answer {
-                    let _ = stream.write_all(&answer).await;
-                }
-                // Until the client closes the connection (or forever).
-                while let Ok(read) = stream.read(&mut chunk).await {
-                    if read == 0 {
-                        return;
-                    }
-                }
-            });
-        }
-    });
-    format!("http://{address}")
+/// A gateway that takes every request and never answers.
+async fn silent_server() -> String {
+    raw_server(Duration::ZERO, None).await
 }
 
 fn client(base_url: &str, timeout: Duration) -> Client {
-    Client::builder()
-        .base_url(base_url)
-        .allow_http(true)
-        .credentials(Credentials::merchant(
-            "11344".parse().unwrap(),
-            SecureKey::new("merchant-key").unwrap(),
-        ))
-        .auth_token(AuthToken::new("fixed.token.value").unwrap())
+    client_of(base_url)
         .request_timeout(timeout)
         .build()
         .unwrap()
@@ -81,18 +43,12 @@ async fn list(client: &Client) -> Result<(), Error> {
 }
 
 fn assert_timed_out(result: Result<(), Error>) {
-    match result {
-        Err(Error::Transport { source, .. }) => assert_eq!(
-            source.kind(),
-            TransportErrorKind::Timeout { after: TIMEOUT }
-        ),
-        other => panic!("expected a timeout, got {other:?}"),
-    }
+    assert_failed_with(result, TransportErrorKind::Timeout { after: TIMEOUT });
 }
 
 #[tokio::test]
 async fn a_gateway_that_never_answers_times_a_read_out() {
-    let base_url = server(Duration::ZERO, None).await;
+    let base_url = silent_server().await;
     let client = client(&base_url, TIMEOUT);
     assert_timed_out(list(&client).await);
     // And again: the first request's place among the deadlines is free for the next.
@@ -101,7 +57,7 @@ async fn a_gateway_that_never_answers_times_a_read_out() {
 
 #[tokio::test]
 async fn a_payment_that_times_out_has_an_unknown_outcome() {
-    let base_url = server(Duration::ZERO, None).await;
+    let base_url = silent_server().await;
     let client = client(&base_url, TIMEOUT);
     let payment = Payment::new(
         "order-timeout-1".parse().unwrap(),
@@ -125,7 +81,7 @@ async fn a_payment_that_times_out_has_an_unknown_outcome() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_requests_waiting_at_once_all_time_out() {
-    let base_url = server(Duration::ZERO, None).await;
+    let base_url = silent_server().await;
     let client = client(&base_url, TIMEOUT);
     let calls: Vec<_> = (0..16)
         .map(|_| {
@@ -140,18 +96,8 @@ async fn many_requests_waiting_at_once_all_time_out() {
 
 #[tokio::test]
 async fn a_slow_answer_within_the_timeout_is_read() {
-    let body = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fixtures/responses/cards_and_accounts/success.json"
-    ))
-    .unwrap();
-    let mut answer = format!(
-        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
-        body.len()
-    )
-    .into_bytes();
-    answer.extend_from_slice(&body);
-    let base_url = server(Duration::from_millis(100), Some(answer)).await;
+    let answer = with_length(&success_body());
+    let base_url = raw_server(Duration::from_millis(100), Some(answer)).await;
     let client = client(&base_url, Duration::from_secs(10));
     list(&client).await.unwrap();
 }
@@ -168,7 +114,7 @@ fn one_client_times_out_on_a_second_runtime_after_the_first_is_gone() {
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         runtime().block_on(async {
-            sender.send(server(Duration::ZERO, None).await).unwrap();
+            sender.send(silent_server().await).unwrap();
             std::future::pending::<()>().await;
         });
     });
