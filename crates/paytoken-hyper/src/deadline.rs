@@ -160,7 +160,10 @@ impl Waiting<'_> {
             if !slot.waker.will_wake(waker) {
                 slot.waker.clone_from(waker);
             }
-            return slot.expired;
+            let expired = slot.expired;
+            // Woken because the ticker went with its runtime: one starts on this one.
+            self.deadlines.start_ticker(&mut state);
+            return expired;
         }
         let slot = Some(Slot {
             deadline,
@@ -222,15 +225,27 @@ impl Ticker {
 }
 
 impl Drop for Ticker {
-    /// A ticker dropped before it ended (its runtime shut down) says so, so that the next
-    /// request starts another on the runtime it runs on.
+    /// A ticker dropped before it ended (its runtime shut down) says so, and wakes every
+    /// request still waiting: each then starts another ticker on the runtime it runs on
+    /// (a client may serve several), or is dropped with the runtime that went.
     fn drop(&mut self) {
-        if let Some(deadlines) = self.deadlines.upgrade() {
+        let Some(deadlines) = self.deadlines.upgrade() else {
+            return;
+        };
+        let waiting: Vec<Waker> = {
             let mut state = deadlines.lock();
-            if state.ticker == Some(self.number) {
-                state.ticker = None;
+            if state.ticker != Some(self.number) {
+                return;
             }
-        }
+            state.ticker = None;
+            state
+                .slots
+                .iter()
+                .flatten()
+                .map(|slot| slot.waker.clone())
+                .collect()
+        };
+        waiting.into_iter().for_each(Waker::wake);
     }
 }
 

@@ -131,3 +131,36 @@ fn one_client_times_out_on_a_second_runtime_after_the_first_is_gone() {
     drop(first);
     runtime().block_on(async { assert_timed_out(list(&client).await) });
 }
+
+#[test]
+fn a_request_on_a_second_runtime_times_out_when_the_first_goes_while_it_waits() {
+    let runtime = || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    };
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        runtime().block_on(async {
+            sender.send(silent_server().await).unwrap();
+            std::future::pending::<()>().await;
+        });
+    });
+    let base_url = receiver.recv().unwrap();
+    let client = client(&base_url, TIMEOUT);
+    // The first runtime's request starts the ticker there.
+    let first = runtime();
+    let waiting = client.clone();
+    first.spawn(async move { list(&waiting).await });
+    first.block_on(async { tokio::time::sleep(Duration::from_millis(10)).await });
+    // A request on a second runtime waits too; then the first runtime goes, and its
+    // ticker with it, well before the second request's deadline.
+    let second = {
+        let client = client.clone();
+        std::thread::spawn(move || runtime().block_on(async { list(&client).await }))
+    };
+    std::thread::sleep(Duration::from_millis(20));
+    drop(first);
+    assert_timed_out(second.join().unwrap());
+}
