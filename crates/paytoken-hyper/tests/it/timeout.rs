@@ -102,15 +102,17 @@ async fn a_slow_answer_within_the_timeout_is_read() {
     list(&client).await.unwrap();
 }
 
-#[test]
-fn one_client_times_out_on_a_second_runtime_after_the_first_is_gone() {
-    let runtime = || {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
-    };
-    // The silent server on a runtime of its own, on its own thread, for the whole test.
+/// A runtime of its own, for the tests that use several.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A client of a silent server that runs on a runtime and a thread of its own, so that it
+/// outlives the runtimes the test makes and drops.
+fn client_of_a_server_on_its_own_thread() -> Client {
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         runtime().block_on(async {
@@ -118,8 +120,12 @@ fn one_client_times_out_on_a_second_runtime_after_the_first_is_gone() {
             std::future::pending::<()>().await;
         });
     });
-    let base_url = receiver.recv().unwrap();
-    let client = client(&base_url, TIMEOUT);
+    client(&receiver.recv().unwrap(), TIMEOUT)
+}
+
+#[test]
+fn one_client_times_out_on_a_second_runtime_after_the_first_is_gone() {
+    let client = client_of_a_server_on_its_own_thread();
     let first = runtime();
     first.block_on(async {
         // A request left waiting when the runtime goes: the task that times requests out
@@ -134,21 +140,7 @@ fn one_client_times_out_on_a_second_runtime_after_the_first_is_gone() {
 
 #[test]
 fn a_request_on_a_second_runtime_times_out_when_the_first_goes_while_it_waits() {
-    let runtime = || {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
-    };
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        runtime().block_on(async {
-            sender.send(silent_server().await).unwrap();
-            std::future::pending::<()>().await;
-        });
-    });
-    let base_url = receiver.recv().unwrap();
-    let client = client(&base_url, TIMEOUT);
+    let client = client_of_a_server_on_its_own_thread();
     // The first runtime's request starts the ticker there.
     let first = runtime();
     let waiting = client.clone();
