@@ -312,7 +312,7 @@ mod tests {
     async fn slots_are_reused_and_the_ticker_ends_when_none_is_left() {
         let deadlines = Deadlines::new(SHORT);
         let (first, second) =
-            tokio::join!(deadlines.run(LONG, wait(5)), deadlines.run(LONG, wait(10)),);
+            tokio::join!(deadlines.run(LONG, wait(5)), deadlines.run(LONG, wait(10)));
         assert_eq!((first, second), (Some(()), Some(())));
         assert_eq!(deadlines.run(LONG, wait(5)).await, Some(()));
         assert_eq!(deadlines.lock().slots.len(), 2, "two at once at most");
