@@ -13,7 +13,7 @@
 //! and to take it out, and the runtime's wheel holds one timer per client.
 
 use std::future::{Future, poll_fn};
-use std::pin::pin;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::task::{Poll, Waker};
 use std::time::Duration;
@@ -58,14 +58,17 @@ impl Deadlines {
         })
     }
 
-    /// Runs `future` to its end, or until `timeout` has passed (then `None`, and the future
-    /// is dropped).
-    pub(crate) async fn run<F: Future>(
+    /// Runs `future` to its end, or until `timeout` has passed (then `None`; the caller
+    /// drops the future).
+    ///
+    /// The future is pinned where the caller keeps it, not moved in: an async function's
+    /// state would otherwise hold it twice (the argument and its pinned copy), and every
+    /// future around it would grow and be copied by as much (`send` is 440 bytes).
+    pub(crate) async fn run<F: Future + ?Sized>(
         self: &Arc<Self>,
         timeout: Duration,
-        future: F,
+        mut future: Pin<&mut F>,
     ) -> Option<F::Output> {
-        let mut future = pin!(future);
         // A timeout past what the clock can count never ends.
         let Some(deadline) = Instant::now().checked_add(timeout) else {
             return Some(future.await);
@@ -254,7 +257,7 @@ mod tests {
     //! On the real clock (a paused one would need tokio's `test-util` in every build of
     //! the benchmarks too): short timeouts where one must pass, long ones where none may.
 
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::pin::pin;
 
     use super::*;
 
@@ -270,29 +273,30 @@ mod tests {
     #[tokio::test]
     async fn a_future_that_ends_at_once_never_takes_a_slot() {
         let deadlines = Deadlines::new(LONG);
-        assert_eq!(deadlines.run(LONG, async { 7 }).await, Some(7));
+        assert_eq!(deadlines.run(LONG, pin!(async { 7 })).await, Some(7));
         let state = deadlines.lock();
         assert!(state.slots.is_empty());
         assert_eq!(state.ticker, None);
     }
 
     #[tokio::test]
-    async fn a_future_past_its_deadline_is_dropped_and_its_slot_freed() {
-        struct Flag(Arc<AtomicBool>);
-        impl Drop for Flag {
-            fn drop(&mut self) {
-                self.0.store(true, Ordering::SeqCst);
-            }
-        }
-        let dropped = Arc::new(AtomicBool::new(false));
-        let flag = Flag(Arc::clone(&dropped));
-        let never = async move {
-            let _flag = flag;
-            std::future::pending::<()>().await;
-        };
+    async fn the_run_holds_the_future_it_times_by_reference_only() {
+        // A future as large as the transport's: were it moved into the run, every future
+        // around a request would grow by as much, and copy it at each level (twice here,
+        // the argument and its pinned copy, as it once was).
+        let payload = [7_u8; 4096];
+        let large = pin!(async move { payload.iter().map(|&b| usize::from(b)).sum::<usize>() });
+        let deadlines = Deadlines::new(LONG);
+        let run = deadlines.run(LONG, large);
+        assert!(size_of_val(&run) < 256, "{} bytes", size_of_val(&run));
+        assert_eq!(run.await, Some(7 * 4096));
+    }
+
+    #[tokio::test]
+    async fn a_future_past_its_deadline_ends_the_run_and_frees_its_slot() {
         let deadlines = Deadlines::new(SHORT);
+        let never = pin!(std::future::pending::<()>());
         assert_eq!(deadlines.run(SHORT, never).await, None);
-        assert!(dropped.load(Ordering::SeqCst));
         let state = deadlines.lock();
         assert_eq!(state.slots.len(), 1);
         assert!(state.slots.iter().all(Option::is_none));
@@ -305,16 +309,16 @@ mod tests {
             wait(10).await;
             7
         };
-        assert_eq!(Deadlines::new(LONG).run(LONG, slow).await, Some(7));
+        assert_eq!(Deadlines::new(LONG).run(LONG, pin!(slow)).await, Some(7));
     }
 
     #[tokio::test]
     async fn slots_are_reused_and_the_ticker_ends_when_none_is_left() {
         let deadlines = Deadlines::new(SHORT);
-        let (first, second) =
-            tokio::join!(deadlines.run(LONG, wait(5)), deadlines.run(LONG, wait(10)));
+        let (five, ten) = (pin!(wait(5)), pin!(wait(10)));
+        let (first, second) = tokio::join!(deadlines.run(LONG, five), deadlines.run(LONG, ten));
         assert_eq!((first, second), (Some(()), Some(())));
-        assert_eq!(deadlines.run(LONG, wait(5)).await, Some(()));
+        assert_eq!(deadlines.run(LONG, pin!(wait(5))).await, Some(()));
         assert_eq!(deadlines.lock().slots.len(), 2, "two at once at most");
         // With no request left, the next tick ends the ticker.
         let ended = async {
@@ -326,7 +330,8 @@ mod tests {
             .await
             .expect("the ticker ends when no request is left");
         // And the next request that waits starts a new one.
-        let waiting = deadlines.run(LONG, std::future::pending::<()>());
+        let never = pin!(std::future::pending::<()>());
+        let waiting = deadlines.run(LONG, never);
         let probe = async {
             wait(5).await;
             deadlines.lock().ticker.is_some()

@@ -1,6 +1,8 @@
 //! One request on the wire: sent, timed out, and sent again where the retry policy and
 //! the request's own safety allow.
 
+use std::pin::pin;
+
 use paytoken_protocol::Request;
 
 use crate::retry::jitter_seed;
@@ -22,20 +24,21 @@ impl<T: Transport> Client<T> {
         let max_attempts = inner.retry.max_attempts.max(1);
         let mut attempt = 1;
         loop {
-            let sending = inner.transport.send(TransportRequest {
-                base_url: &inner.base_url,
-                request,
-                body_limit: inner.body_limit,
+            // Pinned here, in this state, and dropped with the block: an attempt's
+            // connection is let go before any pause.
+            let result = {
+                let sending = pin!(inner.transport.send(TransportRequest {
+                    base_url: &inner.base_url,
+                    request,
+                    body_limit: inner.body_limit,
+                }));
+                inner.deadlines.run(inner.request_timeout, sending).await
+            }
+            .unwrap_or_else(|| {
+                Err(TransportError::new(TransportErrorKind::Timeout {
+                    after: inner.request_timeout,
+                }))
             });
-            let result = inner
-                .deadlines
-                .run(inner.request_timeout, sending)
-                .await
-                .unwrap_or_else(|| {
-                    Err(TransportError::new(TransportErrorKind::Timeout {
-                        after: inner.request_timeout,
-                    }))
-                });
             span.record("attempts", attempt);
             let again = match &result {
                 Ok(answer) => {
