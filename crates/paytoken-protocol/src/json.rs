@@ -287,7 +287,22 @@ impl<'a> Reader<'a> {
     /// Reads past one value, checking it, and says whether it is blank: `null`, a string
     /// of white space, or arrays and objects of nothing else. Blankness is worked out only
     /// when `note_blank` asks for it (else the answer is `false`).
+    ///
+    /// A string, most of what an answer's skipped and kept members hold, is read here,
+    /// inlined where a member is skipped; anything else by the general loop, out of line.
+    #[inline(always)]
     pub(crate) fn skip_noting_blank(&mut self, note_blank: bool) -> Result<bool, JsonError> {
+        match self.peek()? {
+            b'"' if note_blank => self.string_is_blank(),
+            b'"' => self.skip_string().map(|()| false),
+            _ => self.skip_structure_noting_blank(note_blank),
+        }
+    }
+
+    /// [`skip_noting_blank`](Self::skip_noting_blank) for any value: the loop over
+    /// containers, which also reads scalars and strings inside them.
+    #[inline(never)]
+    fn skip_structure_noting_blank(&mut self, note_blank: bool) -> Result<bool, JsonError> {
         // Which of the containers opened here are objects, one bit per level; no stack to
         // grow, since the depth is bounded by the width of the word.
         let mut objects: u128 = 0;
