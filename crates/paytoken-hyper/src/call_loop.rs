@@ -35,10 +35,8 @@ impl<T: Transport> Client<T> {
         let takes_token = call.kind().sends_auth_token();
         let due = takes_token && !current.is_fresh(|| auth.now());
         let mut context = current.context;
-        // A renewal is rare and its future large (an exchange of its own): boxed, it
-        // does not grow the state of every call, which each level around it copies.
         if due {
-            context = Box::pin(self.renew(&context, false)).await?;
+            context = self.renew(&context, false).await?;
             put_token(&mut request, &context);
         }
         let mut renewed = false;
@@ -64,7 +62,7 @@ impl<T: Transport> Client<T> {
                 if token_refused && !renewed && takes_token && auth.renewal.is_some() {
                     tracing::debug!(target: "paytoken", "auth token refused; renewing it and sending again");
                     renewed = true;
-                    context = Box::pin(self.renew(&context, true)).await?;
+                    context = self.renew(&context, true).await?;
                     put_token(&mut request, &context);
                     continue;
                 }

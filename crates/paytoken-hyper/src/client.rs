@@ -46,8 +46,7 @@ pub struct Client<T = HyperTransport> {
 pub(crate) struct Inner<T> {
     pub(crate) transport: T,
     pub(crate) base_url: BaseUrl,
-    pub(crate) request_timeout: Duration,
-    /// The deadlines of the requests in flight, which time them out.
+    /// The request timeout, and the deadlines of the requests in flight that it sets.
     pub(crate) deadlines: Arc<Deadlines>,
     pub(crate) retry: RetryPolicy,
     pub(crate) body_limit: usize,
@@ -77,7 +76,7 @@ impl<T> fmt::Debug for Client<T> {
         let inner = &self.inner;
         f.debug_struct("Client")
             .field("base_url", &inner.base_url.as_str())
-            .field("request_timeout", &inner.request_timeout)
+            .field("request_timeout", &inner.deadlines.timeout())
             .field("retry", &inner.retry)
             .field("body_limit", &inner.body_limit)
             .field("renews_auth_token", &inner.auth.renewal.is_some())
@@ -99,7 +98,6 @@ impl<T: Transport> Client<T> {
             inner: Arc::new(Inner {
                 transport,
                 base_url: settings.base_url,
-                request_timeout: settings.request_timeout,
                 deadlines: Deadlines::new(settings.request_timeout),
                 retry: settings.retry,
                 body_limit: settings.body_limit,

@@ -24,6 +24,8 @@ use tokio::time::{Instant, Sleep};
 /// The deadlines of one client's requests in flight.
 #[derive(Debug)]
 pub(crate) struct Deadlines {
+    /// How long an attempt may take.
+    timeout: Duration,
     tick: Duration,
     state: Mutex<State>,
 }
@@ -49,16 +51,28 @@ struct Slot {
 }
 
 impl Deadlines {
-    /// Deadlines for requests that time out after `timeout`.
+    /// Deadlines for requests that time out after `timeout`, looked at every sixteenth of
+    /// it (1 ms to 250 ms).
     pub(crate) fn new(timeout: Duration) -> Arc<Self> {
         let tick = (timeout / 16).clamp(Duration::from_millis(1), Duration::from_millis(250));
+        Self::with_tick(timeout, tick)
+    }
+
+    /// Deadlines for requests that time out after `timeout`, looked at every `tick`.
+    fn with_tick(timeout: Duration, tick: Duration) -> Arc<Self> {
         Arc::new(Self {
+            timeout,
             tick,
             state: Mutex::new(State::default()),
         })
     }
 
-    /// Runs `future` to its end, or until `timeout` has passed (then `None`; the caller
+    /// How long an attempt may take.
+    pub(crate) const fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// Runs `future` to its end, or until the timeout has passed (then `None`; the caller
     /// drops the future).
     ///
     /// The future is pinned where the caller keeps it, not moved in: an async function's
@@ -66,11 +80,10 @@ impl Deadlines {
     /// future around it would grow and be copied by as much (`send` is 440 bytes).
     pub(crate) async fn run<F: Future + ?Sized>(
         self: &Arc<Self>,
-        timeout: Duration,
         mut future: Pin<&mut F>,
     ) -> Option<F::Output> {
         // A timeout past what the clock can count never ends.
-        let Some(deadline) = Instant::now().checked_add(timeout) else {
+        let Some(deadline) = Instant::now().checked_add(self.timeout) else {
             return Some(future.await);
         };
         let mut waiting = Waiting {
@@ -273,7 +286,7 @@ mod tests {
     #[tokio::test]
     async fn a_future_that_ends_at_once_never_takes_a_slot() {
         let deadlines = Deadlines::new(LONG);
-        assert_eq!(deadlines.run(LONG, pin!(async { 7 })).await, Some(7));
+        assert_eq!(deadlines.run(pin!(async { 7 })).await, Some(7));
         let state = deadlines.lock();
         assert!(state.slots.is_empty());
         assert_eq!(state.ticker, None);
@@ -287,7 +300,7 @@ mod tests {
         let payload = [7_u8; 4096];
         let large = pin!(async move { payload.iter().map(|&b| usize::from(b)).sum::<usize>() });
         let deadlines = Deadlines::new(LONG);
-        let run = deadlines.run(LONG, large);
+        let run = deadlines.run(large);
         assert!(size_of_val(&run) < 256, "{} bytes", size_of_val(&run));
         assert_eq!(run.await, Some(7 * 4096));
     }
@@ -296,7 +309,7 @@ mod tests {
     async fn a_future_past_its_deadline_ends_the_run_and_frees_its_slot() {
         let deadlines = Deadlines::new(SHORT);
         let never = pin!(std::future::pending::<()>());
-        assert_eq!(deadlines.run(SHORT, never).await, None);
+        assert_eq!(deadlines.run(never).await, None);
         let state = deadlines.lock();
         assert_eq!(state.slots.len(), 1);
         assert!(state.slots.iter().all(Option::is_none));
@@ -309,16 +322,18 @@ mod tests {
             wait(10).await;
             7
         };
-        assert_eq!(Deadlines::new(LONG).run(LONG, pin!(slow)).await, Some(7));
+        assert_eq!(Deadlines::new(LONG).run(pin!(slow)).await, Some(7));
     }
 
     #[tokio::test]
     async fn slots_are_reused_and_the_ticker_ends_when_none_is_left() {
-        let deadlines = Deadlines::new(SHORT);
+        // A long timeout, which none of these waits may reach, looked at often, so that
+        // the ticker is seen to end soon after the last wait.
+        let deadlines = Deadlines::with_tick(LONG, Duration::from_millis(3));
         let (five, ten) = (pin!(wait(5)), pin!(wait(10)));
-        let (first, second) = tokio::join!(deadlines.run(LONG, five), deadlines.run(LONG, ten));
+        let (first, second) = tokio::join!(deadlines.run(five), deadlines.run(ten));
         assert_eq!((first, second), (Some(()), Some(())));
-        assert_eq!(deadlines.run(LONG, pin!(wait(5))).await, Some(()));
+        assert_eq!(deadlines.run(pin!(wait(5))).await, Some(()));
         assert_eq!(deadlines.lock().slots.len(), 2, "two at once at most");
         // With no request left, the next tick ends the ticker.
         let ended = async {
@@ -331,7 +346,7 @@ mod tests {
             .expect("the ticker ends when no request is left");
         // And the next request that waits starts a new one.
         let never = pin!(std::future::pending::<()>());
-        let waiting = deadlines.run(LONG, never);
+        let waiting = deadlines.run(never);
         let probe = async {
             wait(5).await;
             deadlines.lock().ticker.is_some()

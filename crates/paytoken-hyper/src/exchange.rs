@@ -32,11 +32,11 @@ impl<T: Transport> Client<T> {
                     request,
                     body_limit: inner.body_limit,
                 }));
-                inner.deadlines.run(inner.request_timeout, sending).await
+                inner.deadlines.run(sending).await
             }
             .unwrap_or_else(|| {
                 Err(TransportError::new(TransportErrorKind::Timeout {
-                    after: inner.request_timeout,
+                    after: inner.deadlines.timeout(),
                 }))
             });
             span.record("attempts", attempt);

@@ -1,6 +1,8 @@
 //! Renewing the auth token: one renewal at a time, the life cycle deciding which request
 //! (regenerate or fetch) and when the next renewal is due.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use paytoken_protocol::{Context, OperationKind};
@@ -12,7 +14,19 @@ use crate::{Client, Error, Transport};
 impl<T: Transport> Client<T> {
     /// Renews the token of `stale`, unless another call did while this one waited. With
     /// `refused`, the gateway refused the token: fetch a new one rather than regenerate it.
-    pub(crate) async fn renew(
+    ///
+    /// Boxed: a renewal is rare and its future large (an exchange of its own); held in
+    /// place, it would size the state of every call, which each level of the call path
+    /// copies.
+    pub(crate) fn renew<'a>(
+        &'a self,
+        stale: &'a Arc<Context>,
+        refused: bool,
+    ) -> Pin<Box<impl Future<Output = Result<Arc<Context>, Error>> + 'a>> {
+        Box::pin(self.renew_unboxed(stale, refused))
+    }
+
+    async fn renew_unboxed(
         &self,
         stale: &Arc<Context>,
         refused: bool,
