@@ -216,9 +216,18 @@ impl fmt::Debug for Header {
 #[derive(Clone, PartialEq, Eq, Default)]
 pub struct Body(Arc<WipedBytes>);
 
-/// The bytes behind every handle of a [`Body`], wiped when the last one goes.
+/// A body's bytes, wiped when they are dropped: behind every handle of a [`Body`] (wiped
+/// when the last one goes), and already while the body is being written, so a request
+/// refused half-way (a bad value after the card number) wipes what it had written.
 #[derive(PartialEq, Eq, Default)]
-struct WipedBytes(Vec<u8>);
+pub(crate) struct WipedBytes(pub(crate) Vec<u8>);
+
+impl WipedBytes {
+    /// An empty body with room for `capacity` bytes.
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
+        Self(Vec::with_capacity(capacity))
+    }
+}
 
 impl Drop for WipedBytes {
     fn drop(&mut self) {
@@ -231,8 +240,8 @@ impl Drop for WipedBytes {
 }
 
 impl Body {
-    pub(crate) fn new(bytes: Vec<u8>) -> Self {
-        Self(Arc::new(WipedBytes(bytes)))
+    pub(crate) fn new(bytes: WipedBytes) -> Self {
+        Self(Arc::new(bytes))
     }
 
     /// The bytes.
@@ -391,8 +400,8 @@ pub(crate) fn build(
     capacity: usize,
     write: impl FnOnce(&mut FormWriter<'_>),
 ) -> Request {
-    let mut body = Vec::with_capacity(capacity);
-    write(&mut FormWriter::new(&mut body));
+    let mut body = WipedBytes::with_capacity(capacity);
+    write(&mut FormWriter::new(&mut body.0));
     Request::new(operation, Cow::Borrowed(path), context, body)
 }
 
@@ -403,7 +412,7 @@ impl Request {
         operation: OperationKind,
         path: Cow<'static, str>,
         context: &Context,
-        body: Vec<u8>,
+        body: WipedBytes,
     ) -> Self {
         let mut headers = Vec::with_capacity(2);
         headers.push(Header::new("Content-Type", FORM_CONTENT_TYPE));
@@ -437,7 +446,7 @@ mod tests {
                 Header::new("Content-Type", FORM_CONTENT_TYPE),
                 Header::auth_token(&AuthToken::new("secret-token").unwrap()),
             ],
-            body: Body::new(b"card.number=4000000000000051".to_vec()),
+            body: Body::new(WipedBytes(b"card.number=4000000000000051".to_vec())),
             operation: OperationKind::Payment,
         };
         let debug = format!("{request:?}");
@@ -456,7 +465,7 @@ mod tests {
                 Header::new("Content-Type", FORM_CONTENT_TYPE),
                 Header::auth_token(&AuthToken::new("old-token").unwrap()),
             ],
-            body: Body::new(b"a=1".to_vec()),
+            body: Body::new(WipedBytes(b"a=1".to_vec())),
             operation: OperationKind::Payment,
         };
         let before = request.clone();
@@ -482,7 +491,7 @@ mod tests {
 
     #[test]
     fn clones_of_a_body_share_its_bytes() {
-        let body = Body::new(b"card.number=4000000000000051".to_vec());
+        let body = Body::new(WipedBytes(b"card.number=4000000000000051".to_vec()));
         let copy = body.clone();
         assert!(core::ptr::eq(body.as_bytes(), copy.as_bytes()));
     }

@@ -10,12 +10,11 @@
 
 use alloc::borrow::Cow;
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use paytoken_checksum::{ChecksumWriter, Credentials};
 use paytoken_types::form::{FieldName, FormWriter, Signer};
 
-use crate::request::Request;
+use crate::request::{Request, WipedBytes};
 use crate::{Context, Error, OperationKind, fields};
 
 /// One value a checksum signs, after the id and the key.
@@ -126,9 +125,12 @@ pub(crate) struct SignedRequest<'c> {
     operation: OperationKind,
     context: &'c Context,
     path: Cow<'static, str>,
-    body: Vec<u8>,
+    /// Wiped if the request is refused before it is made, as the request's body is after.
+    body: WipedBytes,
     signing: Signing,
     checksum_at: usize,
+    /// The first value the form's text rules refused.
+    refused: Option<paytoken_types::Error>,
 }
 
 impl<'c> SignedRequest<'c> {
@@ -145,8 +147,9 @@ impl<'c> SignedRequest<'c> {
         capacity: usize,
         auth: AuthFields,
     ) -> Self {
-        let mut body = Vec::with_capacity(capacity);
-        let mut form = FormWriter::new(&mut body);
+        let mut wiped = WipedBytes::with_capacity(capacity);
+        let body = &mut wiped.0;
+        let mut form = FormWriter::new(body);
         let credentials = &context.credentials;
         // The id itself, not `credentials.id()`: its bytes go in without a UTF-8 check.
         match credentials {
@@ -160,14 +163,14 @@ impl<'c> SignedRequest<'c> {
         let checksum_at = body.len();
         body.resize(checksum_at + CHECKSUM_LEN, b'0');
         if auth.terminal {
-            FormWriter::new(&mut body).optional(fields::TERMINAL_ID, context.terminal_id.as_ref());
+            FormWriter::new(body).optional(fields::TERMINAL_ID, context.terminal_id.as_ref());
         }
         Self {
             operation,
             context,
             // A constant path is not copied: only a path that ends with an id is owned.
             path: Cow::Borrowed(path),
-            body,
+            body: wiped,
             signing: Signing {
                 writer: ChecksumWriter::new(credentials),
                 rule,
@@ -175,6 +178,7 @@ impl<'c> SignedRequest<'c> {
                 error: None,
             },
             checksum_at,
+            refused: None,
         }
     }
 
@@ -195,18 +199,21 @@ impl<'c> SignedRequest<'c> {
     }
 
     /// Writes the form after the authentication fields with `write`; the fields the rule
-    /// names are signed as they are written.
+    /// names are signed as they are written, and free text and URLs checked by their rules.
     pub(crate) fn form(mut self, write: impl FnOnce(&mut FormWriter<'_>)) -> Self {
-        write(&mut FormWriter::signing(&mut self.body, &mut self.signing));
+        let mut form = FormWriter::signing(&mut self.body.0, &mut self.signing);
+        write(&mut form);
+        self.refused = form.finish().err();
         self
     }
 
     /// Fills in the checksum and makes the request.
     ///
     /// # Errors
+    /// [`Error::Value`] for free text or a URL its rule refused (the first one written);
     /// [`Error::Checksum`] for a signed value that holds `|`; [`Error::Invalid`] for a
     /// value the rule signs that was never written (the checksum would not be the one the
-    /// gateway computes). Nothing was sent.
+    /// gateway computes). Nothing was sent, and what was written is wiped.
     pub(crate) fn finish(self) -> Result<Request, Error> {
         let Self {
             operation,
@@ -215,7 +222,11 @@ impl<'c> SignedRequest<'c> {
             mut body,
             signing,
             checksum_at,
+            refused,
         } = self;
+        if let Some(refused) = refused {
+            return Err(refused.into());
+        }
         if let Some(error) = signing.error {
             return Err(error.into());
         }
@@ -226,7 +237,7 @@ impl<'c> SignedRequest<'c> {
             });
         }
         let hex = signing.writer.finish().to_hex();
-        if let Some(place) = body.get_mut(checksum_at..checksum_at + CHECKSUM_LEN) {
+        if let Some(place) = body.0.get_mut(checksum_at..checksum_at + CHECKSUM_LEN) {
             place.copy_from_slice(hex.as_bytes());
         }
         Ok(Request::new(operation, path, context, body))

@@ -2,15 +2,16 @@
 //! present fields under a prefix.
 //!
 //! The blocks are plain structs with public fields: the structured values are checked by
-//! their own types, and free text (names, city, street) by each block's `validate`, which
-//! request builders call before anything is sent.
+//! their own types, and free text (names, city, street) as the block is written
+//! ([`TextRule::FreeText`]: a refusal comes from [`FormWriter::finish`]). Each block's
+//! `validate` applies the same check on its own, to refuse a block before a request.
 
 use alloc::string::String;
 use core::net::IpAddr;
 
-use crate::contact::check_free_text;
 use crate::field_name;
 use crate::form::{FieldName, FormFields, FormWriter};
+use crate::text_rule::{TextRule, check_free_text};
 use crate::{
     BankAccount, BirthDate, Card, CountryCode, CustomerId, Email, Error, LanguageCode, Phone, Sex,
     TelephoneCountryCode,
@@ -64,8 +65,20 @@ impl FormFields for Customer {
     const PREFIX: FieldName = FieldName::new("customer.");
 
     fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
-        form.prefixed_optional(prefix, field_name!("givenName"), self.given_name.as_deref());
-        form.prefixed_optional(prefix, field_name!("surname"), self.surname.as_deref());
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("givenName"),
+            "customer.givenName",
+            self.given_name.as_deref(),
+            TextRule::FreeText,
+        );
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("surname"),
+            "customer.surname",
+            self.surname.as_deref(),
+            TextRule::FreeText,
+        );
         form.prefixed_optional(
             prefix,
             field_name!("sex"),
@@ -135,13 +148,49 @@ impl FormFields for Shipping {
 
     fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
         form.prefixed_optional(prefix, field_name!("country"), self.country.as_ref());
-        form.prefixed_optional(prefix, field_name!("city"), self.city.as_deref());
-        form.prefixed_optional(prefix, field_name!("state"), self.state.as_deref());
-        form.prefixed_optional(prefix, field_name!("postcode"), self.postcode.as_deref());
-        form.prefixed_optional(prefix, field_name!("street1"), self.street1.as_deref());
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("city"),
+            "shipping.city",
+            self.city.as_deref(),
+            TextRule::FreeText,
+        );
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("state"),
+            "shipping.state",
+            self.state.as_deref(),
+            TextRule::FreeText,
+        );
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("postcode"),
+            "shipping.postcode",
+            self.postcode.as_deref(),
+            TextRule::FreeText,
+        );
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("street1"),
+            "shipping.street1",
+            self.street1.as_deref(),
+            TextRule::FreeText,
+        );
         form.prefixed_optional(prefix, field_name!("language"), self.language.as_ref());
-        form.prefixed_optional(prefix, field_name!("givenName"), self.given_name.as_deref());
-        form.prefixed_optional(prefix, field_name!("surname"), self.surname.as_deref());
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("givenName"),
+            "shipping.givenName",
+            self.given_name.as_deref(),
+            TextRule::FreeText,
+        );
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("surname"),
+            "shipping.surname",
+            self.surname.as_deref(),
+            TextRule::FreeText,
+        );
     }
 }
 
@@ -181,10 +230,34 @@ impl FormFields for Billing {
 
     fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
         form.prefixed_optional(prefix, field_name!("country"), self.country.as_ref());
-        form.prefixed_optional(prefix, field_name!("city"), self.city.as_deref());
-        form.prefixed_optional(prefix, field_name!("state"), self.state.as_deref());
-        form.prefixed_optional(prefix, field_name!("postcode"), self.postcode.as_deref());
-        form.prefixed_optional(prefix, field_name!("street"), self.street.as_deref());
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("city"),
+            "billing.city",
+            self.city.as_deref(),
+            TextRule::FreeText,
+        );
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("state"),
+            "billing.state",
+            self.state.as_deref(),
+            TextRule::FreeText,
+        );
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("postcode"),
+            "billing.postcode",
+            self.postcode.as_deref(),
+            TextRule::FreeText,
+        );
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("street"),
+            "billing.street",
+            self.street.as_deref(),
+            TextRule::FreeText,
+        );
     }
 }
 
@@ -214,7 +287,13 @@ impl FormFields for Card {
             &self.expiry_year.to_wire(),
         );
         form.prefixed(prefix, field_name!("cvv"), &self.cvv);
-        form.prefixed_optional(prefix, field_name!("holder"), self.holder.as_deref());
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("holder"),
+            "card.holder",
+            self.holder.as_deref(),
+            TextRule::FreeText,
+        );
     }
 }
 
@@ -234,7 +313,13 @@ impl FormFields for BankAccount {
     fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
         form.prefixed(prefix, field_name!("iban"), self.iban.expose_str());
         form.prefixed(prefix, field_name!("bic"), self.bic.as_str());
-        form.prefixed_optional(prefix, field_name!("holder"), self.holder.as_deref());
+        form.prefixed_optional_text(
+            prefix,
+            field_name!("holder"),
+            "bankAccount.holder",
+            self.holder.as_deref(),
+            TextRule::FreeText,
+        );
     }
 }
 

@@ -325,66 +325,10 @@ impl crate::form::FormValue for LanguageCode {
     }
 }
 
-/// Checks a free-text field (a name, a city, a street): not blank, no control characters.
-///
-/// # Errors
-/// [`Error::Empty`] for blank text, [`Error::InvalidCharacter`] for a control character.
-pub fn check_free_text(field: &'static str, text: &str) -> Result<(), Error> {
-    if crate::trimmed(text).is_empty() {
-        return Err(Error::Empty { field });
-    }
-    if !holds_control(text) {
-        return Ok(());
-    }
-    // Walked by character only to say where.
-    check_chars(field, text, "no control characters", |c| !c.is_control())
-}
-
-/// Whether `text` holds a control character (`char::is_control`: U+0000 to U+001F and
-/// U+007F to U+009F), read off its UTF-8 bytes by passes with no early exit, which the
-/// compiler does many bytes at a time: the first range is the bytes below `0x20`, then
-/// `0x7F`, and U+0080 to U+009F are `0xC2` followed by `0x80` to `0x9F`, looked for in a
-/// second pass only when the first saw a `0xC2`. (In UTF-8 `0xC2`
-/// is only ever a lead byte, and what follows it is a continuation byte, `0x80` or above.)
-/// Names, cities and streets in any script are checked without decoding a character.
-fn holds_control(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let (below_space_or_delete, any_c2) =
-        bytes.iter().fold((false, false), |(found, c2), &byte| {
-            (found | (byte < 0x20) | (byte == 0x7F), c2 | (byte == 0xC2))
-        });
-    // The pairs are looked at only in text that has a `0xC2` at all: most text has none.
-    let c1 = any_c2
-        && bytes
-            .iter()
-            .zip(bytes.get(1..).unwrap_or_default())
-            .fold(false, |found, (&lead, &next)| {
-                found | ((lead == 0xC2) & (next < 0xA0))
-            });
-    below_space_or_delete | c1
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::test_prelude::*;
-
-    #[test]
-    fn control_characters_are_found_in_the_bytes_as_by_character() {
-        // Every code point around the three edges, alone and inside text.
-        for code in (0..0x300_u32).chain([0x2028, 0x2029, 0xFEFF, 0x1_F600]) {
-            let Some(c) = char::from_u32(code) else {
-                continue;
-            };
-            for text in [format!("{c}"), format!("Zoë {c}x"), format!("\u{c2}{c}")] {
-                assert_eq!(
-                    holds_control(&text),
-                    text.chars().any(char::is_control),
-                    "{code:#x}"
-                );
-            }
-        }
-    }
 
     #[test]
     fn emails_phones_and_country_codes() {
@@ -420,17 +364,5 @@ mod tests {
         assert!("1985011".parse::<BirthDate>().is_err());
         assert!("1985-01-01".parse::<BirthDate>().is_err());
         assert!("09850101".parse::<BirthDate>().is_err());
-    }
-
-    #[test]
-    fn free_text_is_not_blank_and_has_no_control_characters() {
-        assert!(check_free_text("customer.givenName", "Zoë").is_ok());
-        assert_eq!(
-            check_free_text("customer.givenName", " "),
-            Err(Error::Empty {
-                field: "customer.givenName"
-            })
-        );
-        assert!(check_free_text("customer.givenName", "a\u{0}b").is_err());
     }
 }

@@ -28,6 +28,7 @@ use core::net::IpAddr;
 use crate::digits::Digits;
 
 use crate::Error;
+use crate::text_rule::{TextRule, class_of};
 use zeroize::Zeroize;
 
 /// A field's name (or a block's prefix), as the interface spells it, with whether it needs
@@ -170,11 +171,17 @@ pub trait Signer {
 
 /// Appends form fields to a buffer. Reuse the buffer (`clear()` it) and nothing allocates
 /// once it has grown to the size of a request.
+///
+/// Free text and URLs are written by [`optional_text`](Self::optional_text), which checks
+/// them by a [`TextRule`] in the same pass; [`finish`](Self::finish) says whether one was
+/// refused.
 pub struct FormWriter<'a> {
     out: &'a mut Vec<u8>,
     signer: Option<&'a mut dyn Signer>,
     /// What `signer` signs next, asked of it once per field it signs.
     next_signed: Option<(&'static str, &'static str)>,
+    /// The first text a rule refused.
+    refused: Option<Error>,
 }
 
 impl fmt::Debug for FormWriter<'_> {
@@ -182,6 +189,7 @@ impl fmt::Debug for FormWriter<'_> {
         f.debug_struct("FormWriter")
             .field("written", &self.out.len())
             .field("signing", &self.signer.is_some())
+            .field("refused", &self.refused)
             .finish()
     }
 }
@@ -194,6 +202,7 @@ impl<'a> FormWriter<'a> {
             out,
             signer: None,
             next_signed: None,
+            refused: None,
         }
     }
 
@@ -204,6 +213,7 @@ impl<'a> FormWriter<'a> {
             out,
             next_signed: signer.next_field(),
             signer: Some(signer),
+            refused: None,
         }
     }
 
@@ -240,6 +250,18 @@ impl<'a> FormWriter<'a> {
         // the buffer.
         self.name(prefix, name, bytes.len().saturating_mul(3));
         encode_in_room(self.out, bytes);
+        self.sign_if_next(prefix, name, value);
+    }
+
+    /// Hands the signer the value's text when `{prefix}{name}` is the field it signs next.
+    /// (The text is asked for only then: for digits it is a UTF-8 check.)
+    #[inline(always)]
+    fn sign_if_next<V: FormValue + ?Sized>(
+        &mut self,
+        prefix: FieldName,
+        name: FieldName,
+        value: &V,
+    ) {
         if self
             .next_signed
             .is_some_and(|next| next == (prefix.as_str(), name.as_str()))
@@ -248,6 +270,74 @@ impl<'a> FormWriter<'a> {
             signer.sign(value.form_text());
             self.next_signed = signer.next_field();
         }
+    }
+
+    /// Writes `name=text` when there is text, and checks the text by `rule` in the same
+    /// pass over its bytes. A refusal names the field and is kept for
+    /// [`finish`](Self::finish), the first one only; the text is written either way, and a
+    /// form that `finish` refuses must not be sent.
+    ///
+    /// ```
+    /// use paytoken_types::form::FormWriter;
+    /// use paytoken_types::{Error, TextRule};
+    ///
+    /// let mut body = Vec::new();
+    /// let mut form = FormWriter::new(&mut body);
+    /// form.optional_text("orderDescriptor", Some("2× coffee"), TextRule::FreeTextUpTo(127));
+    /// form.optional_text("notificationUrl", Some("shop.example/hook"), TextRule::Url);
+    /// let refused = form.finish().unwrap_err();
+    /// assert_eq!(refused.field(), Some("notificationUrl"));
+    /// ```
+    pub fn optional_text(
+        &mut self,
+        name: impl Into<FieldName>,
+        text: Option<&str>,
+        rule: TextRule,
+    ) {
+        let name = name.into();
+        self.prefixed_optional_text(NO_PREFIX, name, name.as_str(), text, rule);
+    }
+
+    /// Writes `{prefix}{name}=text` when there is text, checked as by
+    /// [`optional_text`](Self::optional_text); a refusal names `field`, the whole name
+    /// (`customer.givenName`).
+    // Inlined for the reason `prefixed` is; the rule is then a constant, and only its own
+    // check is left where it is written.
+    #[inline(always)]
+    pub fn prefixed_optional_text(
+        &mut self,
+        prefix: impl Into<FieldName>,
+        name: impl Into<FieldName>,
+        field: &'static str,
+        text: Option<&str>,
+        rule: TextRule,
+    ) {
+        let Some(text) = text else {
+            return;
+        };
+        let (prefix, name) = (prefix.into(), name.into());
+        let bytes = text.as_bytes();
+        self.name(prefix, name, bytes.len().saturating_mul(3));
+        // Text that needs no escape has none of the bytes a rule looks for.
+        let seen = if all_stay(bytes) {
+            self.out.extend_from_slice(bytes);
+            0
+        } else {
+            encode_escaped::<true>(self.out, bytes)
+        };
+        if let Err(refusal) = rule.check(field, text, seen) {
+            self.refused.get_or_insert(refusal);
+        }
+        self.sign_if_next(prefix, name, text);
+    }
+
+    /// Ends the form.
+    ///
+    /// # Errors
+    /// The first text a rule refused ([`optional_text`](Self::optional_text)): the form is
+    /// not to be sent.
+    pub fn finish(self) -> Result<(), Error> {
+        self.refused.map_or(Ok(()), Err)
     }
 
     /// Writes `{prefix}{name}=value` when there is a value.
@@ -476,7 +566,7 @@ fn encode_in_room(out: &mut Vec<u8>, bytes: &[u8]) {
     if all_stay(bytes) {
         out.extend_from_slice(bytes);
     } else {
-        encode_escaped(out, bytes);
+        encode_escaped::<false>(out, bytes);
     }
 }
 
@@ -514,8 +604,11 @@ const ENCODED: [[u8; 4]; 256] = {
 /// [`ESCAPE_WINDOW`] bytes of the room: an offset inside the window is provably in bounds
 /// (it is masked below 64, and a store is 4 bytes), so the loop over the bytes checks
 /// nothing per byte.
+///
+/// With `NOTE_CLASSES`, the classes of the bytes a [`TextRule`] looks for are noted on the
+/// way and returned (see `text_rule`); without, it returns 0 and notes nothing.
 #[inline(never)]
-fn encode_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
+fn encode_escaped<const NOTE_CLASSES: bool>(out: &mut Vec<u8>, bytes: &[u8]) -> u8 {
     let start = out.len();
     // Three bytes per byte at worst, and a whole window past that for the last chunk's
     // stores: room made the wiping way (callers have made most of it already), then
@@ -524,6 +617,7 @@ fn encode_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
     make_room(out, room);
     out.resize(start + room, 0);
     let mut len = start;
+    let mut seen = 0;
     for chunk in bytes.chunks(ESCAPE_CHUNK) {
         // Invariant: `len` is at most three bytes per byte before this chunk past `start`,
         // so a whole window fits in the room and this is never `None`.
@@ -544,10 +638,14 @@ fn encode_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
             }
             let [.., count] = entry;
             written = at + usize::from(count);
+            if NOTE_CLASSES {
+                seen |= class_of(byte);
+            }
         }
         len += written;
     }
     out.truncate(len);
+    seen
 }
 
 /// How many bytes of text [`encode_escaped`] writes per window: 48 encoded at most.

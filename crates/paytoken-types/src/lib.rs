@@ -89,6 +89,7 @@ mod inline;
 mod merchant_transaction_id;
 mod result_code;
 mod serde_support;
+mod text_rule;
 mod timestamp;
 mod tolerant;
 
@@ -96,9 +97,7 @@ pub use amount::{Amount, AmountText};
 pub use bank::{BankAccount, Bic, Iban};
 pub use blocks::{Billing, Customer, Shipping};
 pub use card::{Card, CardNumber, Cvv, ExpiryMonth, ExpiryYear, MaskedCardNumber};
-pub use contact::{
-    BirthDate, CountryCode, Email, LanguageCode, Phone, TelephoneCountryCode, check_free_text,
-};
+pub use contact::{BirthDate, CountryCode, Email, LanguageCode, Phone, TelephoneCountryCode};
 pub use currency::Currency;
 pub use digits::Digits;
 pub use enums::{
@@ -111,5 +110,6 @@ pub use id::{
 };
 pub use merchant_transaction_id::{MAX_MERCHANT_TRANSACTION_ID_CHARS, MerchantTransactionId};
 pub use result_code::{CodeFamily, GatewayResult, ResultCode};
+pub use text_rule::{MAX_URL_LEN, TextRule, check_free_text, check_url};
 pub use timestamp::Timestamp;
 pub use tolerant::{Tolerant, trimmed};

@@ -93,11 +93,8 @@ impl Operation for CustomerSignup {
         let given_name = required("customer.givenName", customer.given_name.as_ref())?;
         let surname = required("customer.surname", customer.surname.as_ref())?;
         let email: &Email = required("customer.email", customer.email.as_ref())?;
-        customer.validate()?;
-        if let Some(shipping) = &self.shipping {
-            shipping.validate()?;
-        }
-        // Checked here for a better error; the signing refuses them too.
+        // The free text is checked as the form writes it; the separator here, for a better
+        // error (the signing refuses it too).
         for (field, text) in [
             ("customer.givenName", given_name.as_str()),
             ("customer.surname", surname.as_str()),

@@ -5,7 +5,7 @@
 //! nothing is sent), [`parse`](Operation::parse) turns the status and body into the typed
 //! response or an [`Error`].
 
-use paytoken_types::{Amount, Billing, CardNumber, Customer, PaymentBrand, Shipping};
+use paytoken_types::{Amount, CardNumber, PaymentBrand};
 
 use crate::{Context, Error, OperationKind, Request};
 
@@ -64,69 +64,6 @@ pub(crate) fn check_positive(field: &'static str, amount: Amount) -> Result<(), 
     Ok(())
 }
 
-/// The longest URL accepted in `merchantRedirectUrl` and `notificationUrl`.
-pub(crate) const MAX_URL_LEN: usize = 2048;
-
-/// Checks a URL the gateway will call or send a browser to: absolute `http(s)`, with a host,
-/// no spaces or control characters, at most [`MAX_URL_LEN`] bytes.
-pub(crate) fn check_url(field: &'static str, url: &str) -> Result<(), Error> {
-    let invalid = |reason| Err(Error::Invalid { field, reason });
-    let scheme = |prefix: &str| {
-        url.get(..prefix.len())
-            .filter(|head| head.eq_ignore_ascii_case(prefix))
-            .and_then(|_| url.get(prefix.len()..))
-    };
-    let Some(rest) = scheme("https://").or_else(|| scheme("http://")) else {
-        return invalid("must be an absolute http or https url");
-    };
-    if url.len() > MAX_URL_LEN {
-        return invalid("is longer than 2048 bytes");
-    }
-    // One pass over the bytes: ASCII white space and controls are all at or below a space,
-    // or DEL; other characters are looked at only in the rare URL that is not ASCII.
-    // A fold rather than `any`: no early exit, so the compiler checks many bytes at once.
-    let bad_byte = |b: u8| (b <= b' ') | (b == 0x7f);
-    let bad_char = |c: char| c.is_whitespace() || c.is_control();
-    if url.bytes().fold(false, |bad, b| bad | bad_byte(b))
-        || (!url.is_ascii() && url.chars().any(bad_char))
-    {
-        return invalid("holds a space or a control character");
-    }
-    let rest = rest.as_bytes();
-    let host_len = rest
-        .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
-        .unwrap_or(rest.len());
-    if host_len == 0 {
-        return invalid("has no host");
-    }
-    Ok(())
-}
-
-/// Checks free text that is not part of a block (`orderDescriptor`), and its length.
-pub(crate) fn check_text(field: &'static str, text: &str, max_chars: usize) -> Result<(), Error> {
-    paytoken_types::check_free_text(field, text)?;
-    if text.chars().count() > max_chars {
-        return Err(Error::Invalid {
-            field,
-            reason: "is too long",
-        });
-    }
-    Ok(())
-}
-
-/// Checks the free text of whichever request blocks are present.
-pub(crate) fn validate_blocks(
-    customer: Option<&Customer>,
-    shipping: Option<&Shipping>,
-    billing: Option<&Billing>,
-) -> Result<(), Error> {
-    customer.map(Customer::validate).transpose()?;
-    shipping.map(Shipping::validate).transpose()?;
-    billing.map(Billing::validate).transpose()?;
-    Ok(())
-}
-
 /// The brand to send: the one set, or else the one the card number tells.
 pub(crate) fn brand_for(
     set: Option<&PaymentBrand>,
@@ -146,23 +83,3 @@ pub(crate) const SMALL_BODY: usize = 256;
 /// block (about 1.1 KiB), so it is allocated once. (A larger one grows, its old buffer
 /// wiped: see `paytoken_types::form`.)
 pub(crate) const LARGE_BODY: usize = 1536;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn urls_are_checked() {
-        assert!(check_url("u", "https://shop.example/return?order=1").is_ok());
-        assert!(check_url("u", "HTTP://shop.example").is_ok());
-        for bad in [
-            "shop.example",
-            "https://",
-            "https:///x",
-            "https://a b",
-            "ftp://x",
-        ] {
-            assert_eq!(check_url("u", bad).unwrap_err().field(), Some("u"), "{bad}");
-        }
-    }
-}

@@ -26,12 +26,10 @@
 
 use paytoken_types::{
     Amount, Billing, Card, Currency, Customer, MerchantTransactionId, PaymentBrand, PaymentMode,
-    PaymentType, RecurringType, Shipping,
+    PaymentType, RecurringType, Shipping, TextRule,
 };
 
-use super::{
-    LARGE_BODY, Operation, brand_for, check_positive, check_text, check_url, validate_blocks,
-};
+use super::{LARGE_BODY, Operation, brand_for, check_positive};
 use crate::echo::Sent;
 use crate::outcome::{Transaction, parse_transaction};
 use crate::signed::{AuthFields, Signed, SignedRequest};
@@ -226,21 +224,7 @@ impl Payment {
                 reason: "tmpl_amount and tmpl_currency go together",
             });
         }
-        self.card.validate()?;
-        validate_blocks(
-            self.customer.as_ref(),
-            self.shipping.as_ref(),
-            self.billing.as_ref(),
-        )?;
-        if let Some(descriptor) = &self.order_descriptor {
-            check_text("orderDescriptor", descriptor, MAX_ORDER_DESCRIPTOR)?;
-        }
-        if let Some(url) = &self.merchant_redirect_url {
-            check_url("merchantRedirectUrl", url)?;
-        }
-        if let Some(url) = &self.notification_url {
-            check_url("notificationUrl", url)?;
-        }
+        // Free text and URLs are checked as the form writes them.
         brand_for(self.payment_brand.as_ref(), &self.card.number)
     }
 }
@@ -272,11 +256,16 @@ impl Operation for Payment {
                 form.field(fields::PAYMENT_BRAND, brand.as_str());
                 form.field(fields::PAYMENT_MODE, self.payment_mode.as_str());
                 form.field(fields::PAYMENT_TYPE, self.payment_type.as_str());
-                form.optional(
+                form.optional_text(
                     fields::MERCHANT_REDIRECT_URL,
                     self.merchant_redirect_url.as_deref(),
+                    TextRule::Url,
                 );
-                form.optional(fields::NOTIFICATION_URL, self.notification_url.as_deref());
+                form.optional_text(
+                    fields::NOTIFICATION_URL,
+                    self.notification_url.as_deref(),
+                    TextRule::Url,
+                );
                 if self.create_registration {
                     form.field(fields::CREATE_REGISTRATION, "true");
                 }
@@ -284,7 +273,11 @@ impl Operation for Payment {
                     fields::RECURRING_TYPE,
                     self.recurring_type.as_ref().map(RecurringType::as_str),
                 );
-                form.optional(fields::ORDER_DESCRIPTOR, self.order_descriptor.as_deref());
+                form.optional_text(
+                    fields::ORDER_DESCRIPTOR,
+                    self.order_descriptor.as_deref(),
+                    TextRule::FreeTextUpTo(MAX_ORDER_DESCRIPTOR),
+                );
                 if let Some(amount) = self.tmpl_amount {
                     form.field(fields::TEMPLATE_AMOUNT, &amount.to_wire());
                 }

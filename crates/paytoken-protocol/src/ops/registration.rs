@@ -6,7 +6,7 @@ use paytoken_types::{
     PaymentBrand, PaymentMode, RegistrationId, Shipping, Timestamp,
 };
 
-use super::{LARGE_BODY, Operation, brand_for, validate_blocks};
+use super::{LARGE_BODY, Operation, brand_for};
 use crate::answer::{Field, Loose, Object, Text, wire_object};
 use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult, require_success};
@@ -170,15 +170,7 @@ impl Operation for Registration {
 
     fn request(&self, context: &Context) -> Result<Request, Error> {
         let (brand, mode) = self.brand_and_mode()?;
-        match &self.instrument {
-            Instrument::Card(card) => card.validate()?,
-            Instrument::BankAccount(account) => account.validate()?,
-        }
-        validate_blocks(
-            self.customer.as_ref(),
-            self.shipping.as_ref(),
-            self.billing.as_ref(),
-        )?;
+        // The blocks' free text is checked as the form writes it.
         let rule = match &self.instrument {
             Instrument::Card(_) => CARD,
             Instrument::BankAccount(_) => BANK_ACCOUNT,

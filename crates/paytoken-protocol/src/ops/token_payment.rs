@@ -6,9 +6,10 @@ use core::net::IpAddr;
 
 use paytoken_types::{
     Amount, Currency, Cvv, MerchantTransactionId, PaymentType, RecurringType, RegistrationId,
+    TextRule,
 };
 
-use super::{Operation, SMALL_BODY, check_positive, check_url};
+use super::{Operation, SMALL_BODY, check_positive};
 use crate::echo::Sent;
 use crate::outcome::{Transaction, parse_transaction};
 use crate::signed::{AuthFields, Signed, SignedRequest};
@@ -135,9 +136,6 @@ impl TokenPayment {
                 reason: "is a count from 1 to 99",
             });
         }
-        if let Some(url) = &self.merchant_redirect_url {
-            check_url("merchantRedirectUrl", url)?;
-        }
         Ok(())
     }
 }
@@ -187,9 +185,10 @@ impl Operation for TokenPayment {
             if let Some(ip) = self.customer_ip {
                 form.prefixed_ip("customer.", "ip", ip);
             }
-            form.optional(
+            form.optional_text(
                 fields::MERCHANT_REDIRECT_URL,
                 self.merchant_redirect_url.as_deref(),
+                TextRule::Url,
             );
         })
         .finish()

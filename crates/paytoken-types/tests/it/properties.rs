@@ -3,8 +3,8 @@
 
 use paytoken_types::form::{FormWriter, decode};
 use paytoken_types::{
-    Amount, Bic, BirthDate, CardNumber, Currency, Email, Iban, MemberId, RegistrationId,
-    ResultCode, Timestamp,
+    Amount, Bic, BirthDate, CardNumber, Currency, Email, Error, Iban, MemberId, RegistrationId,
+    ResultCode, TextRule, Timestamp,
 };
 use proptest::prelude::*;
 
@@ -19,8 +19,73 @@ fn any_text() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Text around what the text rules look for: blanks, ASCII and C1 controls, `0xC2` that
+/// leads other characters, white space beyond ASCII, and URL-ish text.
+fn text_for_rules() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any_text(),
+        "[ a-z\\x00-\\x1f\\x7f\\u{80}-\\u{a9}\\u{2003}]{0,6}",
+        "(https?|HTTPS?|ftp)(://)?[a-z. /?#\\x07\\u{85}\\u{a0}\\u{3000}]{0,12}",
+        "[a-zA-Zé ]{250,260}",
+    ]
+}
+
+/// The rules, said again with the standard library's own predicates: the oracle of the
+/// writer's checks, which note classes of bytes as they escape them.
+fn rule_oracle(rule: TextRule, text: &str) -> bool {
+    let free_text = !text.trim().is_empty() && !text.chars().any(char::is_control);
+    match rule {
+        TextRule::FreeText => free_text,
+        TextRule::FreeTextUpTo(max) => free_text && text.chars().count() <= max,
+        TextRule::Url => {
+            let lower = text.to_ascii_lowercase();
+            let rest = lower
+                .strip_prefix("https://")
+                .or_else(|| lower.strip_prefix("http://"));
+            rest.is_some_and(|rest| {
+                !rest.is_empty()
+                    && !rest.starts_with(['/', '?', '#'])
+                    && text.len() <= paytoken_types::MAX_URL_LEN
+                    && !text.chars().any(|c| c.is_whitespace() || c.is_control())
+            })
+        }
+        _ => unreachable!("a rule this test does not know"),
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn checked_text_is_written_as_plain_text_and_refused_as_the_oracle_says(
+        text in text_for_rules(),
+        rule in prop_oneof![
+            Just(TextRule::FreeText),
+            Just(TextRule::FreeTextUpTo(255)),
+            Just(TextRule::Url),
+        ],
+    ) {
+        let mut checked = Vec::new();
+        let mut form = FormWriter::new(&mut checked);
+        form.optional_text("f", Some(text.as_str()), rule);
+        let verdict = form.finish();
+        let mut plain = Vec::new();
+        FormWriter::new(&mut plain).field("f", text.as_str());
+        prop_assert_eq!(&checked, &plain);
+        prop_assert_eq!(verdict.is_ok(), rule_oracle(rule, &text), "{:?}", verdict);
+        if let Err(refusal) = verdict {
+            prop_assert_eq!(refusal.field(), Some("f"));
+        }
+        // The same rule on the text alone, for the rules that have a function of their own.
+        let alone = match rule {
+            TextRule::FreeText => paytoken_types::check_free_text("f", &text),
+            TextRule::Url => paytoken_types::check_url("f", &text),
+            _ => Ok::<(), Error>(()),
+        };
+        if rule != TextRule::FreeTextUpTo(255) {
+            prop_assert_eq!(alone.is_ok(), rule_oracle(rule, &text));
+        }
+    }
 
     #[test]
     fn encoded_forms_decode_through_serde_urlencoded_to_the_same_pairs(
