@@ -10,6 +10,9 @@ use paytoken_types::{BankAccount, Billing, Customer, Shipping};
 
 use crate::common;
 
+/// A payment's builder method for one of its texts.
+type SetText = fn(Payment, String) -> Payment;
+
 /// A control character: refused in free text and in URLs alike.
 const BAD: &str = "Zo\u{7}ë";
 
@@ -86,14 +89,12 @@ fn every_free_text_field_of_a_payment_is_checked_as_it_is_written() {
             .billing(billing);
         assert_refused(payment.request(&context), field);
     }
-    for (field, set) in [
-        (
-            "orderDescriptor",
-            Payment::order_descriptor as fn(_, String) -> _,
-        ),
+    let setters: [(&str, SetText); 3] = [
+        ("orderDescriptor", Payment::order_descriptor),
         ("merchantRedirectUrl", Payment::merchant_redirect_url),
         ("notificationUrl", Payment::notification_url),
-    ] {
+    ];
+    for (field, set) in setters {
         let payment = set(common::full_payment(), BAD.to_owned());
         assert_refused(payment.request(&context), field);
         let blank = set(common::full_payment(), " ".to_owned());
