@@ -279,7 +279,7 @@ impl<'a> FormWriter<'a> {
     ///
     /// ```
     /// use paytoken_types::form::FormWriter;
-    /// use paytoken_types::{Error, TextRule};
+    /// use paytoken_types::TextRule;
     ///
     /// let mut body = Vec::new();
     /// let mut form = FormWriter::new(&mut body);
