@@ -49,7 +49,8 @@ pub struct Customer {
 }
 
 impl Customer {
-    /// Checks the free-text fields.
+    /// Checks the free-text fields, as the form does when it writes them: for refusing a
+    /// block before any request is built.
     ///
     /// # Errors
     /// [`Error::Empty`] or [`Error::InvalidCharacter`], naming the field.
@@ -127,7 +128,8 @@ pub struct Shipping {
 }
 
 impl Shipping {
-    /// Checks the free-text fields.
+    /// Checks the free-text fields, as the form does when it writes them: for refusing a
+    /// block before any request is built.
     ///
     /// # Errors
     /// [`Error::Empty`] or [`Error::InvalidCharacter`], naming the field.
@@ -211,7 +213,8 @@ pub struct Billing {
 }
 
 impl Billing {
-    /// Checks the free-text fields.
+    /// Checks the free-text fields, as the form does when it writes them: for refusing a
+    /// block before any request is built.
     ///
     /// # Errors
     /// [`Error::Empty`] or [`Error::InvalidCharacter`], naming the field.

@@ -151,7 +151,9 @@ pub trait FormFields {
     /// The prefix the interface gives this block, dot included.
     const PREFIX: FieldName;
 
-    /// Writes the block's present fields, each name behind `prefix`, in a fixed order.
+    /// Writes the block's present fields, each name behind `prefix`, in a fixed order. Its
+    /// free text is checked as it is written ([`FormWriter::prefixed_optional_text`]); a
+    /// refusal names the field under the block's own prefix.
     fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>);
 }
 
