@@ -520,19 +520,7 @@ const fn stays(b: u8) -> bool {
 }
 
 /// [`stays`] for every byte.
-const STAYS: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut index = 0;
-    while index < 256 {
-        #[expect(clippy::as_conversions, reason = "index < 256 fits in u8")]
-        let b = index as u8;
-        #[expect(clippy::indexing_slicing, reason = "index < 256, the table's length")]
-        let slot = &mut table[index];
-        *slot = stays(b);
-        index += 1;
-    }
-    table
-};
+const STAYS: [bool; 256] = byte_table!([bool; 256], false, |b| stays(b));
 
 fn stays_fast(byte: u8) -> bool {
     STAYS.get(usize::from(byte)).copied().unwrap_or(false)
@@ -573,27 +561,21 @@ fn encode_in_room(out: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 /// What each byte becomes: up to three bytes, and how many of them count.
-const ENCODED: [[u8; 4]; 256] = {
-    let mut table = [[0; 4]; 256];
-    let mut index = 0;
-    while index < 256 {
-        #[expect(clippy::as_conversions, reason = "index < 256 fits in u8")]
-        let b = index as u8;
-        #[expect(clippy::indexing_slicing, reason = "index < 256, the table's length")]
-        let slot = &mut table[index];
-        *slot = if stays(b) {
-            [b, 0, 0, 1]
-        } else if b == b' ' {
-            [b'+', 0, 0, 1]
-        } else {
-            #[expect(clippy::indexing_slicing, reason = "a nibble is below 16")]
-            let (high, low) = (HEX_UPPER[index >> 4], HEX_UPPER[index & 0x0f]);
-            [b'%', high, low, 3]
-        };
-        index += 1;
+const ENCODED: [[u8; 4]; 256] = byte_table!([[u8; 4]; 256], [0; 4], |b| {
+    if stays(b) {
+        [b, 0, 0, 1]
+    } else if b == b' ' {
+        [b'+', 0, 0, 1]
+    } else {
+        #[expect(clippy::indexing_slicing, reason = "a nibble is below 16")]
+        #[expect(
+            clippy::as_conversions,
+            reason = "a u8 fits in usize (`From` is not const)"
+        )]
+        let (high, low) = (HEX_UPPER[(b >> 4) as usize], HEX_UPPER[(b & 0x0f) as usize]);
+        [b'%', high, low, 3]
     }
-    table
-};
+});
 
 /// [`encode_in_room`] for text with at least one escape, written straight into `out`:
 /// no copy of the text is left anywhere else (a card holder's name is written here too).

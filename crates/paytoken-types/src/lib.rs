@@ -72,6 +72,24 @@ mod test_prelude {
     pub(crate) use alloc::{format, vec};
 }
 
+/// A table of one value per byte, worked out when the program is compiled:
+/// `byte_table!([bool; 256], false, |b| b.is_ascii_digit())`.
+macro_rules! byte_table {
+    ($table:ty, $empty:expr, |$byte:ident| $value:expr) => {{
+        let mut table: $table = [$empty; 256];
+        let mut index = 0;
+        while index < 256 {
+            #[expect(clippy::as_conversions, reason = "index < 256 fits in u8")]
+            let $byte = index as u8;
+            #[expect(clippy::indexing_slicing, reason = "index < 256, the table's length")]
+            let slot = &mut table[index];
+            *slot = $value;
+            index += 1;
+        }
+        table
+    }};
+}
+
 mod amount;
 mod bank;
 mod blocks;

@@ -41,29 +41,19 @@ pub(crate) const LEAD_C2: u8 = 1 << 2;
 pub(crate) const NOT_ASCII: u8 = 1 << 3;
 
 /// The classes of each byte, so that noting them is one load and one `or` a byte.
-pub(crate) const CLASSES: [u8; 256] = {
-    let mut table = [0; 256];
-    let mut index = 0;
-    while index < 256 {
-        #[expect(clippy::as_conversions, reason = "index < 256 fits in u8")]
-        let b = index as u8;
-        #[expect(clippy::indexing_slicing, reason = "index < 256, the table's length")]
-        let slot = &mut table[index];
-        *slot = if b < b' ' || b == 0x7F {
-            CONTROL
-        } else if b == b' ' {
-            SPACE
-        } else if b == 0xC2 {
-            LEAD_C2 | NOT_ASCII
-        } else if b >= 0x80 {
-            NOT_ASCII
-        } else {
-            0
-        };
-        index += 1;
+pub(crate) const CLASSES: [u8; 256] = byte_table!([u8; 256], 0, |b| {
+    if b < b' ' || b == 0x7F {
+        CONTROL
+    } else if b == b' ' {
+        SPACE
+    } else if b == 0xC2 {
+        LEAD_C2 | NOT_ASCII
+    } else if b >= 0x80 {
+        NOT_ASCII
+    } else {
+        0
     }
-    table
-};
+});
 
 /// The classes of one byte.
 #[inline(always)]
