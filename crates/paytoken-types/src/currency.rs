@@ -33,6 +33,12 @@ impl Currency {
         crate::error::upper_letters(FIELD, code).map(Self)
     }
 
+    /// A code already known to be three upper-case letters `A` to `Z` (the tolerant
+    /// reader's, which has just looked at each byte).
+    pub(crate) const fn from_upper_letters(code: [u8; 3]) -> Self {
+        Self(code)
+    }
+
     /// The code, such as `"EUR"`.
     #[must_use]
     pub fn as_str(&self) -> &str {

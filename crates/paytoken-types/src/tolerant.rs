@@ -93,15 +93,12 @@ impl Tolerant for Amount {
 /// Three ASCII letters in any case.
 impl Tolerant for Currency {
     fn read_tolerant(text: &str) -> Option<Self> {
-        let text = trimmed(text);
-        let mut code = [0u8; 3];
-        if text.len() != 3 || !text.bytes().all(|b| b.is_ascii_alphabetic()) {
-            return None;
-        }
-        code.iter_mut()
-            .zip(text.bytes())
-            .for_each(|(slot, b)| *slot = b.to_ascii_uppercase());
-        core::str::from_utf8(&code).ok()?.parse().ok()
+        // Three ASCII letters in either case, made upper case: built from the bytes at
+        // once, with no second check of what was just looked at.
+        let code: [u8; 3] = trimmed(text).as_bytes().try_into().ok()?;
+        code.iter()
+            .all(u8::is_ascii_alphabetic)
+            .then(|| Currency::from_upper_letters(code.map(|b| b.to_ascii_uppercase())))
     }
 }
 

@@ -4,7 +4,7 @@
 use paytoken_types::form::{FormWriter, decode};
 use paytoken_types::{
     Amount, Bic, BirthDate, CardNumber, Currency, Email, Error, Iban, MemberId, RegistrationId,
-    ResultCode, TextRule, Timestamp,
+    ResultCode, TextRule, Timestamp, Tolerant,
 };
 use proptest::prelude::*;
 
@@ -120,6 +120,16 @@ proptest! {
     #[test]
     fn trimmed_is_trim(text in prop_oneof![any_text(), "[\\x00-\\x20\\x7f\\u{85}\\u{a0}a]{0,4}"]) {
         prop_assert_eq!(paytoken_types::trimmed(&text), text.trim());
+    }
+
+    #[test]
+    fn a_currency_is_read_tolerantly_as_three_letters_in_either_case(
+        text in prop_oneof![any_text(), "[ a-zA-Z0-9é\\t]{0,5}"],
+    ) {
+        let trimmed = text.trim();
+        let oracle = (trimmed.len() == 3 && trimmed.chars().all(|c| c.is_ascii_alphabetic()))
+            .then(|| Currency::new(&trimmed.to_ascii_uppercase()).unwrap());
+        prop_assert_eq!(Currency::read_tolerant(&text), oracle);
     }
 
     #[test]
