@@ -68,25 +68,36 @@ impl Tolerant for String {
 /// (`50`, `50.0`, `50.00`, `50.000`, `050.00`, `.5`). No sign, no exponent, no grouping.
 impl Tolerant for Amount {
     fn read_tolerant(text: &str) -> Option<Self> {
-        let text = trimmed(text);
-        let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
-        let all_digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
-        if (whole.is_empty() && fraction.is_empty()) || !all_digits(whole) || !all_digits(fraction)
-        {
-            return None;
-        }
-        let (cents, rest) = fraction.split_at(fraction.len().min(2));
-        if rest.bytes().any(|b| b != b'0') {
-            return None;
-        }
+        // One pass: digits before the point, at most two that count after it (more only as
+        // zeros), and at least one digit in all.
         let mut total: u64 = 0;
-        let padded = cents
-            .bytes()
-            .chain(core::iter::repeat_n(b'0', 2 - cents.len()));
-        for b in whole.bytes().chain(padded) {
-            total = total.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+        let mut digits = 0_usize;
+        // How many fraction digits have counted; `None` before the point.
+        let mut cents: Option<usize> = None;
+        for &byte in trimmed(text).as_bytes() {
+            match (byte, cents) {
+                (b'0'..=b'9', None | Some(0 | 1)) => {
+                    total = total.checked_mul(10)?.checked_add(u64::from(byte - b'0'))?;
+                    cents = cents.map(|counted| counted + 1);
+                }
+                (b'0', Some(_)) => {}
+                (b'.', None) => {
+                    cents = Some(0);
+                    continue;
+                }
+                _ => return None,
+            }
+            digits += 1;
         }
-        Some(Self::from_minor_units(total))
+        if digits == 0 {
+            return None;
+        }
+        let scale = match cents.unwrap_or(0) {
+            0 => 100,
+            1 => 10,
+            _ => 1,
+        };
+        total.checked_mul(scale).map(Self::from_minor_units)
     }
 }
 

@@ -133,6 +133,21 @@ proptest! {
     }
 
     #[test]
+    fn an_amount_is_read_tolerantly_as_the_two_pass_reading_did(
+        text in prop_oneof![
+            any_text(),
+            "[ 0-9.]{0,8}",
+            "[0-9]{15,21}(\\.[0-9]{0,4})?",
+            "\\.?[0-9]{0,3}\\.?[0-9]{0,4}",
+        ],
+    ) {
+        prop_assert_eq!(
+            Amount::read_tolerant(&text).map(Amount::minor_units),
+            two_pass_amount(&text)
+        );
+    }
+
+    #[test]
     fn amounts_print_and_parse_back(minor in any::<u64>()) {
         let amount = Amount::from_minor_units(minor);
         let text = amount.to_wire();
@@ -188,6 +203,29 @@ proptest! {
 }
 
 /// Luhn by another route: digit sums of the doubled digits taken from their decimal text.
+/// The tolerant amount reading as it was written before its one-pass form: split at the
+/// point, check both parts, scale to cents. The oracle of the reading now.
+fn two_pass_amount(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let all_digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && fraction.is_empty()) || !all_digits(whole) || !all_digits(fraction) {
+        return None;
+    }
+    let (cents, rest) = fraction.split_at(fraction.len().min(2));
+    if rest.bytes().any(|b| b != b'0') {
+        return None;
+    }
+    let mut total: u64 = 0;
+    let padded = cents
+        .bytes()
+        .chain(std::iter::repeat_n(b'0', 2 - cents.len()));
+    for b in whole.bytes().chain(padded) {
+        total = total.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
+    Some(total)
+}
+
 fn luhn_oracle(digits: &str) -> bool {
     let total: u32 = digits
         .chars()
