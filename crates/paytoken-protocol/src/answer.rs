@@ -264,27 +264,61 @@ impl FromJson for Text {
     }
 }
 
-/// A short text field read from any JSON value, kept inline when short: for the deciding
-/// fields, which are read, judged and dropped, so that reading them allocates nothing.
+/// A deciding text field, read from any JSON value without a copy when it can be: for the
+/// fields that are read, judged and dropped (`paymentId`, `transactionStatus`, ...), so that
+/// reading them allocates and copies nothing in the common case.
+///
+/// A string without escapes, what these fields almost always are, is noted by where its
+/// text lies in the body, and read from the body when asked ([`text`](Self::text)); any
+/// other value (an escaped string, a number, a list of one) is kept as read, inline when
+/// short.
 #[derive(Default)]
-pub(crate) struct Short(pub(crate) Option<RawText>);
+pub(crate) enum Short {
+    #[default]
+    Absent,
+    /// A string's text, unescaped as it lies, between these offsets of the body.
+    Lies { start: u32, end: u32 },
+    /// Any other value's text, as read.
+    Read(RawText),
+}
 
 impl Short {
-    /// The text, borrowed.
-    pub(crate) fn as_deref(&self) -> Option<&str> {
-        self.0.as_ref().map(RawText::as_str)
+    /// The text, from `body`, the body it was read from.
+    pub(crate) fn text<'a>(&'a self, body: &'a str) -> Option<&'a str> {
+        match self {
+            Self::Absent => None,
+            Self::Lies { start, end } => {
+                body.get(usize::try_from(*start).ok()?..usize::try_from(*end).ok()?)
+            }
+            Self::Read(text) => Some(text.as_str()),
+        }
     }
 }
 
 impl Blank for Short {
     fn is_blank(&self) -> bool {
-        self.0.is_none()
+        matches!(self, Self::Absent)
     }
 }
 
 impl FromJson for Short {
     fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
-        Ok(Self(text_of(reader)?.map(|text| RawText::new(&text))))
+        if reader.kind()? != Kind::String {
+            return Ok(
+                text_of(reader)?.map_or(Self::Absent, |text| Self::Read(RawText::new(&text)))
+            );
+        }
+        let start = reader.position() + 1;
+        let text = reader.string_here()?;
+        if is_blank_text(&text) {
+            return Ok(Self::Absent);
+        }
+        let end = start + text.len();
+        Ok(match (text, u32::try_from(start), u32::try_from(end)) {
+            (Cow::Borrowed(_), Ok(start), Ok(end)) => Self::Lies { start, end },
+            // Escaped (or, past 4 GiB, where no offset reaches): kept as read.
+            (text, _, _) => Self::Read(RawText::new(&text)),
+        })
     }
 }
 
@@ -473,6 +507,7 @@ mod tests {
         struct Sample {
             amount: Loose<Amount> = "amount",
             note: Text = "note" | "remark",
+            short: Short = "short",
             inner: Object<Inner> = "inner",
             items: List<Inner> = "items",
         }
@@ -541,6 +576,24 @@ mod tests {
         assert!(sample.inner.0.is_none() && sample.items.0.is_empty());
         assert_eq!(sample.note.0.as_deref(), Some("a\u{fffd}b"));
         assert_eq!(sample.amount.0.raw(), Some("1e400"));
+    }
+
+    #[test]
+    fn a_short_field_lies_in_the_body_unless_it_was_read_out_of_it() {
+        let json = r#"{"short":"54279","note":"x"}"#;
+        let sample = read(json);
+        assert!(matches!(sample.short, Short::Lies { .. }));
+        assert_eq!(sample.short.text(json), Some("54279"));
+        for (json, text) in [
+            (r#"{"short":"54\u0032"}"#, "542"),
+            (r#"{"short":54279}"#, "54279"),
+            (r#"{"short":["7"]}"#, "7"),
+        ] {
+            let sample = read(json);
+            assert!(matches!(sample.short, Short::Read(_)), "{json}");
+            assert_eq!(sample.short.text(json), Some(text), "{json}");
+        }
+        assert!(read(r#"{"short":" "}"#).short.text("").is_none());
     }
 
     #[test]
@@ -637,6 +690,17 @@ mod tests {
                 let raw: Box<RawValue> = serde_json::from_str(&value).unwrap();
                 let read = read_all::<Object<Sample>>(&json).unwrap().0.unwrap_or_default();
                 prop_assert_eq!(read.note.0, oracle(&raw));
+            }
+
+            /// A deciding field reads as any text field does, whether its text lies in the
+            /// body or was read out of it.
+            #[test]
+            fn a_short_field_reads_as_a_text_field(value in json_text(false)) {
+                let json = format!(r#"{{"short": {value} }}"#);
+                let raw: Box<RawValue> = serde_json::from_str(&value).unwrap();
+                let read = read_all::<Object<Sample>>(&json).unwrap().0.unwrap_or_default();
+                let expected = oracle(&raw);
+                prop_assert_eq!(read.short.text(&json), expected.as_deref());
             }
         }
     }

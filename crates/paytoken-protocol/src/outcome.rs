@@ -331,7 +331,7 @@ pub(crate) fn parse_transaction(
     let payment_id = wire::deciding_id::<PaymentId>(
         operation,
         PaymentId::FIELD,
-        wire.payment_id.as_deref(),
+        wire.payment_id.text(text),
         body,
     )?;
     let Some(payment_id) = payment_id else {
@@ -354,7 +354,7 @@ pub(crate) fn parse_transaction(
     sent.check(
         operation,
         &Echoed {
-            merchant_transaction_id: wire.merchant_transaction_id.as_deref(),
+            merchant_transaction_id: wire.merchant_transaction_id.text(text),
             amount: wire.amount.0.as_ref(),
             currency: wire.currency.0.as_ref(),
             id: echoed_id,
@@ -363,7 +363,7 @@ pub(crate) fn parse_transaction(
     let result = result.unwrap_or_default();
     let transaction_status = wire
         .transaction_status
-        .as_deref()
+        .text(text)
         .and_then(TransactionStatus::read_tolerant);
     // An inquiry's code (`00026`, record found) says the record exists, not how the
     // payment went: there only `transactionStatus` tells.
@@ -376,7 +376,7 @@ pub(crate) fn parse_transaction(
     );
     let merchant_transaction_id = sent.merchant_transaction_id.cloned().or_else(|| {
         wire.merchant_transaction_id
-            .as_deref()
+            .text(text)
             .and_then(MerchantTransactionId::read_tolerant)
     });
     Ok(Transaction {
