@@ -97,7 +97,7 @@ impl AuthToken {
     }
 
     /// How many handles on this token are alive: what tests read to see where it went.
-    #[cfg(test)]
+    #[cfg(all(test, feature = "http"))]
     pub(crate) fn handles(&self) -> usize {
         Arc::strong_count(&self.0)
     }

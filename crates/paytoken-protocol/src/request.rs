@@ -282,10 +282,44 @@ pub struct Request {
     method: Method,
     /// Borrowed for the paths that are constants; owned for those that end with an id.
     path: Cow<'static, str>,
-    headers: Vec<Header>,
+    headers: Headers,
     body: Body,
     operation: OperationKind,
 }
+
+/// A request's headers, held inline: a request has two at most (the content type, then the
+/// auth token), so holding them costs no allocation.
+#[derive(Clone, PartialEq, Eq)]
+struct Headers {
+    /// The first `len` are the headers; the content type fills an unused slot.
+    slots: [Header; 2],
+    len: usize,
+}
+
+impl Headers {
+    /// The content type alone.
+    const fn new() -> Self {
+        Self {
+            slots: [CONTENT_TYPE, CONTENT_TYPE],
+            len: 1,
+        }
+    }
+
+    fn as_slice(&self) -> &[Header] {
+        self.slots.get(..self.len).unwrap_or_default()
+    }
+
+    /// Sets the `AuthToken` header, in place of the one there, if any.
+    fn set_auth_token(&mut self, header: Header) {
+        if let Some(slot) = self.slots.get_mut(1) {
+            *slot = header;
+            self.len = 2;
+        }
+    }
+}
+
+/// The `Content-Type` header every request sends.
+const CONTENT_TYPE: Header = Header::new("Content-Type", FORM_CONTENT_TYPE);
 
 impl Request {
     /// The method, always POST.
@@ -309,7 +343,7 @@ impl Request {
     /// The headers: the content type, and the auth token when the context holds one.
     #[must_use]
     pub fn headers(&self) -> &[Header] {
-        &self.headers
+        self.headers.as_slice()
     }
 
     /// The form-encoded body.
@@ -345,15 +379,7 @@ impl Request {
         if !self.operation.sends_auth_token() {
             return;
         }
-        let header = Header::auth_token(token);
-        match self
-            .headers
-            .iter_mut()
-            .find(|header| header.name == AUTH_TOKEN_HEADER)
-        {
-            Some(old) => *old = header,
-            None => self.headers.push(header),
-        }
+        self.headers.set_auth_token(Header::auth_token(token));
     }
 
     /// The full URL: the base URL followed by the path.
@@ -365,7 +391,7 @@ impl Request {
     /// The value of the header `name`, compared without regard to case.
     #[must_use]
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
+        self.headers()
             .iter()
             .find(|header| header.name.eq_ignore_ascii_case(name))
             .map(Header::value)
@@ -375,7 +401,8 @@ impl Request {
     /// wipe themselves when dropped).
     #[must_use]
     pub fn into_parts(self) -> (Method, String, Vec<Header>, Body) {
-        (self.method, self.path.into_owned(), self.headers, self.body)
+        let headers = self.headers().to_vec();
+        (self.method, self.path.into_owned(), headers, self.body)
     }
 }
 
@@ -385,7 +412,7 @@ impl fmt::Debug for Request {
             .field("operation", &self.operation)
             .field("method", &self.method)
             .field("path", &self.path)
-            .field("headers", &self.headers)
+            .field("headers", &self.headers())
             .field("body", &self.body)
             .field("retry_safe", &self.is_retry_safe())
             .finish()
@@ -414,14 +441,13 @@ impl Request {
         context: &Context,
         body: WipedBytes,
     ) -> Self {
-        let mut headers = Vec::with_capacity(2);
-        headers.push(Header::new("Content-Type", FORM_CONTENT_TYPE));
+        let mut headers = Headers::new();
         if let Some(token) = context
             .auth_token
             .as_ref()
             .filter(|_| operation.sends_auth_token())
         {
-            headers.push(Header::auth_token(token));
+            headers.set_auth_token(Header::auth_token(token));
         }
         Self {
             method: Method::Post,
@@ -437,15 +463,19 @@ impl Request {
 mod tests {
     use super::*;
 
+    /// The content type and `token`'s header.
+    fn with_token(token: &str) -> Headers {
+        let mut headers = Headers::new();
+        headers.set_auth_token(Header::auth_token(&AuthToken::new(token).unwrap()));
+        headers
+    }
+
     #[test]
     fn debug_hides_the_body_and_sensitive_headers() {
         let request = Request {
             method: Method::Post,
             path: "/x".into(),
-            headers: vec![
-                Header::new("Content-Type", FORM_CONTENT_TYPE),
-                Header::auth_token(&AuthToken::new("secret-token").unwrap()),
-            ],
+            headers: with_token("secret-token"),
             body: Body::new(WipedBytes(b"card.number=4000000000000051".to_vec())),
             operation: OperationKind::Payment,
         };
@@ -461,10 +491,7 @@ mod tests {
         let mut request = Request {
             method: Method::Post,
             path: "/x".into(),
-            headers: vec![
-                Header::new("Content-Type", FORM_CONTENT_TYPE),
-                Header::auth_token(&AuthToken::new("old-token").unwrap()),
-            ],
+            headers: with_token("old-token"),
             body: Body::new(WipedBytes(b"a=1".to_vec())),
             operation: OperationKind::Payment,
         };
@@ -477,14 +504,14 @@ mod tests {
 
         let (mut fetch, mut bare) = (request.clone(), request);
         fetch.operation = OperationKind::AuthToken;
-        fetch.headers.truncate(1);
+        fetch.headers = Headers::new();
         fetch.set_auth_token(&AuthToken::new("t").unwrap());
         assert_eq!(
             fetch.header(AUTH_TOKEN_HEADER),
             None,
             "auth-token calls go without it"
         );
-        bare.headers.truncate(1);
+        bare.headers = Headers::new();
         bare.set_auth_token(&AuthToken::new("t").unwrap());
         assert_eq!(bare.header(AUTH_TOKEN_HEADER), Some("t"));
     }
