@@ -388,9 +388,21 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// [`peek`](Self::peek) past white space. A space is asked about first, on its own: it
+    /// is what a pretty-printed answer's indentation and `": "` are made of.
     fn peek_past_space(&mut self) -> Result<u8, JsonError> {
-        self.skip_space();
-        self.byte().ok_or_else(|| self.error(Problem::Eof))
+        let bytes = self.text.as_bytes();
+        let mut at = self.at;
+        loop {
+            match bytes.get(at) {
+                Some(b' ') => at += 1,
+                Some(&byte) if is_space(byte) => at += 1,
+                found => {
+                    self.at = at;
+                    return found.copied().ok_or_else(|| self.error(Problem::Eof));
+                }
+            }
+        }
     }
 
     fn slice(&self, start: usize, end: usize) -> Result<&'a str, JsonError> {
@@ -528,7 +540,9 @@ impl<'a> Reader<'a> {
 
     /// Reads past a string and says whether it is blank. A string that starts with a
     /// visible ASCII character other than a backslash is not, and is only read past;
-    /// any other is read, its escapes decoded, and looked at whole.
+    /// any other is read, its escapes decoded, and looked at whole. Inlined: most members
+    /// an answer keeps are short strings, read past here.
+    #[inline(always)]
     fn string_is_blank(&mut self) -> Result<bool, JsonError> {
         match self.text.as_bytes().get(self.at + 1) {
             Some(&first) if first > b' ' && first.is_ascii() && !matches!(first, b'\\' | b'"') => {
