@@ -326,7 +326,8 @@ pub(crate) fn parse_transaction(
     body: &[u8],
     sent: &Sent<'_>,
 ) -> Result<Transaction, Error> {
-    let (wire, text): (WireTransaction, &str) = wire::decode_text(operation, status, body)?;
+    let mut wire = WireTransaction::default();
+    let text = wire::decode_into(&mut wire, operation, status, body)?;
     let result = wire::result_of(wire.result);
     let payment_id = wire::deciding_id::<PaymentId>(
         operation,

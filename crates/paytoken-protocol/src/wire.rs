@@ -18,16 +18,20 @@ pub(crate) fn decode<T: ReadObject + Blank>(
     status: u16,
     body: &[u8],
 ) -> Result<T, Error> {
-    decode_text(operation, status, body).map(|(object, _)| object)
+    let mut object = T::default();
+    decode_into(&mut object, operation, status, body)?;
+    Ok(object)
 }
 
-/// [`decode`], and the body as text, for an answer that keeps members to read later
-/// (`crate::answer::Kept`).
-pub(crate) fn decode_text<T: ReadObject + Blank>(
+/// [`decode`] into `object`, which the caller made with `T::default()`, and the body as
+/// text, for an answer that keeps members to read later (`crate::answer::Kept`). A payment
+/// answer's object is large: read where the caller holds it, it is never moved.
+pub(crate) fn decode_into<'b, T: ReadObject + Blank>(
+    object: &mut T,
     operation: OperationKind,
     status: u16,
-    body: &[u8],
-) -> Result<(T, &str), Error> {
+    body: &'b [u8],
+) -> Result<&'b str, Error> {
     if status != 200 {
         return Err(Error::UnexpectedStatus {
             operation,
@@ -44,15 +48,13 @@ pub(crate) fn decode_text<T: ReadObject + Blank>(
             body,
         )
     })?;
-    // The answer's object is large: it is read in place and moved once, when returned. A
-    // list's first object is read as any nested object is.
+    // A list's first object is read as any nested object is.
     let mut reader = Reader::new(text);
-    let mut object = T::default();
     let read = match reader.kind() {
         Ok(Kind::Object) => object.read_fields(&mut reader).map(|()| true),
         Ok(_) => Object::<T>::from_json(&mut reader).map(|Object(first)| match first {
             Some(first) => {
-                object = first;
+                *object = first;
                 true
             }
             None => false,
@@ -61,7 +63,7 @@ pub(crate) fn decode_text<T: ReadObject + Blank>(
     }
     .and_then(|found| reader.finish().map(|()| found));
     match read {
-        Ok(true) if !object.is_blank() => Ok((object, text)),
+        Ok(true) if !object.is_blank() => Ok(text),
         Ok(_) => Err(malformed(
             operation,
             "the answer is not a json object".to_owned(),
