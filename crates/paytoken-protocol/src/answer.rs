@@ -276,7 +276,7 @@ impl FromJson for Text {
 pub(crate) enum Short {
     #[default]
     Absent,
-    /// A string's text, unescaped as it lies, between these offsets of the body.
+    /// A string that holds no escape: its text is the body's between these offsets.
     Lies { start: u32, end: u32 },
     /// Any other value's text, as read.
     Read(RawText),

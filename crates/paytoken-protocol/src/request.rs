@@ -288,8 +288,8 @@ pub struct Request {
 }
 
 /// A request's headers, held inline: a request has two at most (the content type, then the
-/// auth token), so holding them costs no allocation.
-#[derive(Clone, PartialEq, Eq)]
+/// auth token), so holding them costs no allocation. Equal when their headers are.
+#[derive(Clone)]
 struct Headers {
     /// The first `len` are the headers; the content type fills an unused slot.
     slots: [Header; 2],
@@ -317,6 +317,14 @@ impl Headers {
         }
     }
 }
+
+impl PartialEq for Headers {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Headers {}
 
 /// The `Content-Type` header every request sends.
 const CONTENT_TYPE: Header = Header::new("Content-Type", FORM_CONTENT_TYPE);
