@@ -170,10 +170,10 @@ impl<'a> Reader<'a> {
 
     /// Checks that nothing but white space follows the value read.
     pub(crate) fn finish(mut self) -> Result<(), JsonError> {
-        self.skip_space();
-        match self.byte() {
-            None => Ok(()),
-            Some(_) => Err(self.error(Problem::TrailingCharacters)),
+        match self.peek_past_space() {
+            // The end, found past the white space.
+            Err(_) => Ok(()),
+            Ok(_) => Err(self.error(Problem::TrailingCharacters)),
         }
     }
 
@@ -370,12 +370,6 @@ impl<'a> Reader<'a> {
 
     fn byte(&self) -> Option<u8> {
         self.text.as_bytes().get(self.at).copied()
-    }
-
-    fn skip_space(&mut self) {
-        while self.byte().is_some_and(is_space) {
-            self.at += 1;
-        }
     }
 
     /// The next byte after white space, not consumed. Compact JSON has no space between
