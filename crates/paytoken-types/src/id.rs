@@ -17,6 +17,16 @@ use crate::serde_support::deserialize_from_str;
 pub const MAX_ID_LEN: usize = 32;
 
 fn parse_id(field: &'static str, value: &str) -> Result<InlineAscii<MAX_ID_LEN>, Error> {
+    // Every id a gateway sends, in one pass with no early exit: 1 to 32 ASCII letters and
+    // digits. Anything else is looked at again below, to say what is wrong.
+    if (1..=MAX_ID_LEN).contains(&value.len())
+        && value
+            .bytes()
+            .fold(true, |ok, b| ok & b.is_ascii_alphanumeric())
+        && let Some(id) = InlineAscii::new(value)
+    {
+        return Ok(id);
+    }
     // Characters, not bytes, in the error; for ASCII text (every valid id) the same.
     let len = if value.is_ascii() {
         value.len()

@@ -164,6 +164,34 @@ proptest! {
         }
     }
 
+    /// An id is 1 to 32 ASCII letters and digits, kept as given; anything else is refused
+    /// with the error the checks in order name (the length, else the first bad character).
+    #[test]
+    fn ids_are_accepted_exactly_when_short_ascii_alphanumerics(
+        text in prop_oneof![any_text(), "[0-9A-Za-z]{0,34}", "[0-9a-f]{30,33}[ -~]?"]
+    ) {
+        let valid = (1..=32).contains(&text.chars().count())
+            && text.chars().all(|c| c.is_ascii_alphanumeric());
+        match RegistrationId::new(&text) {
+            Ok(id) => {
+                prop_assert!(valid, "{text:?} accepted");
+                prop_assert_eq!(id.as_str(), text.as_str());
+            }
+            Err(error) => {
+                prop_assert!(!valid, "{text:?} refused: {error}");
+                let len = text.chars().count();
+                let expected = if len == 0 {
+                    "Empty"
+                } else if len > 32 {
+                    "Length"
+                } else {
+                    "InvalidCharacter"
+                };
+                prop_assert!(format!("{error:?}").starts_with(expected), "{error:?}");
+            }
+        }
+    }
+
     #[test]
     fn card_numbers_are_accepted_exactly_when_luhn_valid(digits in "[0-9]{12,19}") {
         prop_assert_eq!(CardNumber::new(&digits).is_ok(), luhn_oracle(&digits));
