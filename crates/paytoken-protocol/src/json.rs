@@ -301,8 +301,30 @@ impl<'a> Reader<'a> {
 
     /// [`skip_noting_blank`](Self::skip_noting_blank) for any value: the loop over
     /// containers, which also reads scalars and strings inside them.
+    ///
+    /// The loop reads with a copy of the reader that lives in registers, written back when
+    /// it is done: stepping `self.at` through memory made each step wait for the store of
+    /// the one before (what every method it calls is inlined for, or takes a copy for).
     #[inline(never)]
     fn skip_structure_noting_blank(&mut self, note_blank: bool) -> Result<bool, JsonError> {
+        let mut local = self.detached();
+        let read = local.skip_structure_here(note_blank);
+        self.at = local.at;
+        read
+    }
+
+    /// A copy of the reader, to read ahead with and write back ([`at`](Self::at)).
+    const fn detached(&self) -> Self {
+        Self {
+            text: self.text,
+            at: self.at,
+            depth: self.depth,
+        }
+    }
+
+    /// The loop of [`skip_structure_noting_blank`](Self::skip_structure_noting_blank).
+    #[inline(always)]
+    fn skip_structure_here(&mut self, note_blank: bool) -> Result<bool, JsonError> {
         // Which of the containers opened here are objects, one bit per level; no stack to
         // grow, since the depth is bounded by the width of the word.
         let mut objects: u128 = 0;
@@ -333,7 +355,7 @@ impl<'a> Reader<'a> {
                 }
                 b'"' if blank => blank = self.string_is_blank()?,
                 b'"' => self.skip_string()?,
-                _ => blank &= self.scalar()? == "null",
+                _ => blank &= self.scalar_detached()? == "null",
             }
             // After a value: close what ends here, or go on to the next item.
             loop {
@@ -384,6 +406,7 @@ impl<'a> Reader<'a> {
 
     /// [`peek`](Self::peek) past white space. A space is asked about first, on its own: it
     /// is what a pretty-printed answer's indentation and `": "` are made of.
+    #[inline(always)]
     fn peek_past_space(&mut self) -> Result<u8, JsonError> {
         let bytes = self.text.as_bytes();
         let mut at = self.at;
@@ -428,6 +451,7 @@ impl<'a> Reader<'a> {
     /// Reads past the colon after a key, and the one space a pretty-printed answer puts
     /// after it (`"key": value`), so that the value is found without a walk over white
     /// space.
+    #[inline(always)]
     fn colon(&mut self) -> Result<(), JsonError> {
         if self.peek()? != b':' {
             return Err(self.error(Problem::ExpectedColon));
@@ -452,6 +476,7 @@ impl<'a> Reader<'a> {
 
     /// Moves past plain string bytes to the next quote, backslash or control character,
     /// and returns it (the reader stays on it).
+    #[inline(always)]
     fn plain_run(&mut self) -> Result<u8, JsonError> {
         let rest = self.text.as_bytes().get(self.at..).unwrap_or_default();
         let offset = plain_len(rest);
@@ -524,6 +549,14 @@ impl<'a> Reader<'a> {
         Ok(char::REPLACEMENT_CHARACTER)
     }
 
+    /// Where four hexadecimal digits end, read on a copy of the reader (for a string read
+    /// past).
+    #[inline(never)]
+    fn past_hex4(mut self) -> Result<usize, JsonError> {
+        self.hex4()?;
+        Ok(self.at)
+    }
+
     /// Four hexadecimal digits.
     fn hex4(&mut self) -> Result<u32, JsonError> {
         let mut value = 0;
@@ -551,8 +584,35 @@ impl<'a> Reader<'a> {
             Some(&first) if first > b' ' && first.is_ascii() && !matches!(first, b'\\' | b'"') => {
                 self.skip_string().map(|()| false)
             }
-            _ => Ok(is_blank_text(&self.string()?)),
+            _ => {
+                let (at, blank) = self.detached().blank_string()?;
+                self.at = at;
+                Ok(blank)
+            }
         }
+    }
+
+    /// Reads a string that may be blank, and says where it ends and whether it is: the
+    /// rare half of [`string_is_blank`](Self::string_is_blank), on a copy of the reader.
+    #[inline(never)]
+    fn blank_string(mut self) -> Result<(usize, bool), JsonError> {
+        let blank = is_blank_text(&self.string()?);
+        Ok((self.at, blank))
+    }
+
+    /// [`scalar`](Self::scalar), read on a copy of the reader (a scalar is rare inside
+    /// what is read past).
+    fn scalar_detached(&mut self) -> Result<&'a str, JsonError> {
+        let (text, at) = self.detached().scalar_ending()?;
+        self.at = at;
+        Ok(text)
+    }
+
+    /// The scalar at a copy of the reader, and where it ends.
+    #[inline(never)]
+    fn scalar_ending(mut self) -> Result<(&'a str, usize), JsonError> {
+        let text = self.scalar()?;
+        Ok((text, self.at))
     }
 
     /// Reads past a string, checking its escapes without decoding them.
@@ -569,7 +629,7 @@ impl<'a> Reader<'a> {
                 Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.at += 1,
                 Some(b'u') => {
                     self.at += 1;
-                    self.hex4()?;
+                    self.at = self.detached().past_hex4()?;
                 }
                 Some(_) => return Err(self.error(Problem::InvalidEscape)),
                 None => return Err(self.error(Problem::Eof)),
@@ -792,6 +852,26 @@ mod tests {
             assert_eq!(reader.skip_noting_blank(true), Ok(blank), "{json}");
             assert_eq!(reader.finish(), Ok(()), "{json}");
         }
+    }
+
+    #[test]
+    fn errors_in_a_structure_read_past_point_at_their_byte() {
+        // The structure loop reads on a copy of the reader, and its rare paths (a `\u`
+        // escape, a string that may be blank, a scalar) on copies of their own: each error
+        // still names the byte where the text breaks.
+        for (json, note_blank, at, problem) in [
+            (r#"{"a":{"b":"\u12x4"}}"#, false, 15, Problem::InvalidEscape),
+            (r#"{"k":[" \u00zz"]}"#, true, 12, Problem::InvalidEscape),
+            ("[1,tru]", false, 6, Problem::ExpectedValue),
+            ("[1,-]", true, 4, Problem::InvalidNumber),
+            ("[\"a\"", false, 4, Problem::Eof),
+        ] {
+            let error = Reader::new(json).skip_noting_blank(note_blank).unwrap_err();
+            assert_eq!((error.at, error.problem), (at, problem), "{json}");
+        }
+        let mut reader = Reader::new(r#"[" \u0020", {"x": null}, "\u00e9"] "#);
+        assert_eq!(reader.skip_noting_blank(true), Ok(false));
+        assert_eq!(reader.position(), 34);
     }
 
     #[test]
