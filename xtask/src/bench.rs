@@ -92,7 +92,7 @@ const RATIO_BUDGETS: [(&str, &str, f64, &str); 6] = [
 /// (`hyper+protocol`). A budget the floor misses is out of reach of any implementation
 /// that does the work. Each row: the budget's figure, its baseline, the protocol alone
 /// (or nothing), the floor.
-const FLOORS: [(&str, &str, Option<&str>, &str); 3] = [
+const FLOORS: [(&str, &str, Option<&str>, &str); 4] = [
     (
         "protocol/payment_round_trip/paytoken",
         "protocol/payment_round_trip/baseline_hand_written",
@@ -102,6 +102,12 @@ const FLOORS: [(&str, &str, Option<&str>, &str); 3] = [
     (
         "client/64_in_flight/paytoken",
         "client/64_in_flight/bare-hyper",
+        Some("client/64_in_flight/hyper+protocol"),
+        "client/64_in_flight/floor",
+    ),
+    (
+        "client/64_in_flight/paytoken",
+        "client/64_in_flight/reqwest",
         Some("client/64_in_flight/hyper+protocol"),
         "client/64_in_flight/floor",
     ),

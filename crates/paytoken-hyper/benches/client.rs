@@ -440,6 +440,9 @@ fn summary(address: SocketAddr) {
             ("paytoken", "reqwest"),
             ("hyper+protocol", "bare-hyper"),
             ("floor", "bare-hyper"),
+            // The floors of the budget against reqwest, from the same rounds.
+            ("hyper+protocol", "reqwest"),
+            ("floor", "reqwest"),
         ] {
             let (ours_at, base_at) = (at(ours), at(baseline));
             let paired = |of: fn(&(f64, f64)) -> f64| -> Vec<f64> {
