@@ -65,6 +65,7 @@ impl Customer {
 impl FormFields for Customer {
     const PREFIX: FieldName = FieldName::new("customer.");
 
+    #[inline(always)]
     fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
         form.prefixed_optional_text(
             prefix,
@@ -148,6 +149,7 @@ impl Shipping {
 impl FormFields for Shipping {
     const PREFIX: FieldName = FieldName::new("shipping.");
 
+    #[inline(always)]
     fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
         form.prefixed_optional(prefix, field_name!("country"), self.country.as_ref());
         form.prefixed_optional_text(
@@ -231,6 +233,7 @@ impl Billing {
 impl FormFields for Billing {
     const PREFIX: FieldName = FieldName::new("billing.");
 
+    #[inline(always)]
     fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
         form.prefixed_optional(prefix, field_name!("country"), self.country.as_ref());
         form.prefixed_optional_text(
@@ -277,6 +280,7 @@ impl Card {
 impl FormFields for Card {
     const PREFIX: FieldName = FieldName::new("card.");
 
+    #[inline(always)]
     fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
         form.prefixed(prefix, field_name!("number"), &self.number);
         form.prefixed(
@@ -313,6 +317,7 @@ impl BankAccount {
 impl FormFields for BankAccount {
     const PREFIX: FieldName = FieldName::new("bankAccount.");
 
+    #[inline(always)]
     fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
         form.prefixed(prefix, field_name!("iban"), self.iban.expose_str());
         form.prefixed(prefix, field_name!("bic"), self.bic.as_str());
