@@ -304,7 +304,9 @@ impl<'a> Reader<'a> {
     ///
     /// The loop reads with a copy of the reader that lives in registers, written back when
     /// it is done: stepping `self.at` through memory made each step wait for the store of
-    /// the one before (what every method it calls is inlined for, or takes a copy for).
+    /// the one before. So every method the loop calls is inlined, and each rare path (a
+    /// `\u` escape, a string that may be blank, a scalar) reads on a copy of its own,
+    /// out of line. (One generic helper for the three read 3 % slower, measured.)
     #[inline(never)]
     fn skip_structure_noting_blank(&mut self, note_blank: bool) -> Result<bool, JsonError> {
         let mut local = self.detached();
@@ -313,7 +315,7 @@ impl<'a> Reader<'a> {
         read
     }
 
-    /// A copy of the reader, to read ahead with and write back ([`at`](Self::at)).
+    /// A copy of the reader, to read with and then move this one to where it ended.
     const fn detached(&self) -> Self {
         Self {
             text: self.text,
