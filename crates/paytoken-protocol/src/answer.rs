@@ -276,8 +276,8 @@ impl FromJson for Text {
 pub(crate) enum Short {
     #[default]
     Absent,
-    /// A string that holds no escape: its text is the body's between these offsets.
-    Lies { start: u32, end: u32 },
+    /// A string that holds no escape: its text is the body's there.
+    Lies(Span),
     /// Any other value's text, as read.
     Read(RawText),
 }
@@ -287,9 +287,7 @@ impl Short {
     pub(crate) fn text<'a>(&'a self, body: &'a str) -> Option<&'a str> {
         match self {
             Self::Absent => None,
-            Self::Lies { start, end } => {
-                body.get(usize::try_from(*start).ok()?..usize::try_from(*end).ok()?)
-            }
+            Self::Lies(span) => span.text(body),
             Self::Read(text) => Some(text.as_str()),
         }
     }
@@ -314,11 +312,41 @@ impl FromJson for Short {
             return Ok(Self::Absent);
         }
         let end = start + text.len();
-        Ok(match (text, u32::try_from(start), u32::try_from(end)) {
-            (Cow::Borrowed(_), Ok(start), Ok(end)) => Self::Lies { start, end },
+        Ok(match (text, Span::new(start, end)) {
+            (Cow::Borrowed(_), Some(span)) => Self::Lies(span),
             // Escaped (or, past 4 GiB, where no offset reaches): kept as read.
-            (text, _, _) => Self::Read(RawText::new(&text)),
+            (text, _) => Self::Read(RawText::new(&text)),
         })
+    }
+}
+
+/// Where a value's text lies in the body it was read from, as two `u32` offsets (a
+/// `Kept` member and a deciding field noted rather than copied are small this way).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    /// The span from `start` to `end`; `None` past 4 GiB, where no offset reaches (a body
+    /// that long is refused long before, by the client's bound).
+    fn new(start: usize, end: usize) -> Option<Self> {
+        Some(Self {
+            start: u32::try_from(start).ok()?,
+            end: u32::try_from(end).ok()?,
+        })
+    }
+
+    /// Its text in `body`; `None` when it is empty.
+    fn text(self, body: &str) -> Option<&str> {
+        let start = usize::try_from(self.start).ok()?;
+        let end = usize::try_from(self.end).ok()?;
+        (end > start).then(|| body.get(start..end)).flatten()
+    }
+
+    const fn is_empty(self) -> bool {
+        self.end == self.start
     }
 }
 
@@ -327,23 +355,16 @@ impl FromJson for Short {
 /// `Blank` asks). Reading it past checks it, so reading it again later cannot fail.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Kept {
-    start: u32,
-    end: u32,
+    span: Span,
     blank: bool,
 }
 
 impl Kept {
-    /// Its JSON text in `body`, the body it was read from; `None` when absent.
-    fn text(self, body: &str) -> Option<&str> {
-        let start = usize::try_from(self.start).ok()?;
-        let end = usize::try_from(self.end).ok()?;
-        (end > start).then(|| body.get(start..end)).flatten()
-    }
-
     /// Its value read as `T`, from its text in `body`: by the same reader as a member read
     /// at once, so blank text, `null` and the rest are absence exactly as they are there.
     pub(crate) fn read<T: FromJson + Default>(self, body: &str) -> T {
-        self.text(body)
+        self.span
+            .text(body)
             .and_then(|text| T::from_json(&mut Reader::new(text)).ok())
             .unwrap_or_default()
     }
@@ -351,7 +372,7 @@ impl Kept {
 
 impl Blank for Kept {
     fn is_blank(&self) -> bool {
-        self.end == self.start || self.blank
+        self.span.is_empty() || self.blank
     }
 }
 
@@ -359,12 +380,9 @@ impl FromJson for Kept {
     fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
         let start = reader.position();
         let blank = reader.skip_noting_blank(true)?;
-        // A body longer than 4 GiB is refused long before (the client's bound); such a
-        // member is kept as absent rather than cut.
-        let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(reader.position())) else {
-            return Ok(Self::default());
-        };
-        Ok(Self { start, end, blank })
+        // Past 4 GiB (see `Span::new`) a member is kept as absent rather than cut.
+        Ok(Span::new(start, reader.position())
+            .map_or_else(Self::default, |span| Self { span, blank }))
     }
 }
 
@@ -582,7 +600,7 @@ mod tests {
     fn a_short_field_lies_in_the_body_unless_it_was_read_out_of_it() {
         let json = r#"{"short":"54279","note":"x"}"#;
         let sample = read(json);
-        assert!(matches!(sample.short, Short::Lies { .. }));
+        assert!(matches!(sample.short, Short::Lies(_)));
         assert_eq!(sample.short.text(json), Some("54279"));
         for (json, text) in [
             (r#"{"short":"54\u0032"}"#, "542"),
