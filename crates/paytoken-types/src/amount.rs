@@ -145,6 +145,11 @@ impl crate::form::FormValue for AmountText {
     fn form_text(&self) -> &str {
         self.as_str()
     }
+
+    /// Digits and one point.
+    fn is_plain(&self) -> bool {
+        true
+    }
 }
 
 impl fmt::Debug for AmountText {

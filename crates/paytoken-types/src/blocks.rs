@@ -81,21 +81,13 @@ impl FormFields for Customer {
             self.surname.as_deref(),
             TextRule::FreeText,
         );
-        form.prefixed_optional(
-            prefix,
-            field_name!("sex"),
-            self.sex.as_ref().map(Sex::as_str),
-        );
+        form.prefixed_optional(prefix, field_name!("sex"), self.sex.as_ref());
         form.prefixed_optional(
             prefix,
             field_name!("email"),
             self.email.as_ref().map(Email::as_str),
         );
-        form.prefixed_optional(
-            prefix,
-            field_name!("phone"),
-            self.phone.as_ref().map(Phone::as_str),
-        );
+        form.prefixed_optional(prefix, field_name!("phone"), self.phone.as_ref());
         form.prefixed_optional(prefix, field_name!("telnocc"), self.telnocc.as_ref());
         if let Some(birth_date) = &self.birth_date {
             form.prefixed(prefix, field_name!("birthDate"), &birth_date.to_wire());

@@ -201,6 +201,11 @@ impl crate::form::FormValue for CardNumber {
     fn form_text(&self) -> &str {
         self.expose_digits()
     }
+
+    /// Digits only.
+    fn is_plain(&self) -> bool {
+        true
+    }
 }
 
 impl crate::form::FormValue for Cvv {
@@ -210,6 +215,11 @@ impl crate::form::FormValue for Cvv {
 
     fn form_text(&self) -> &str {
         self.expose_digits()
+    }
+
+    /// Digits only.
+    fn is_plain(&self) -> bool {
+        true
     }
 }
 

@@ -305,6 +305,21 @@ impl LanguageCode {
 
 text_value!(Email, Phone, CountryCode, LanguageCode);
 
+impl crate::form::FormValue for Phone {
+    fn form_bytes(&self) -> &[u8] {
+        self.as_str().as_bytes()
+    }
+
+    fn form_text(&self) -> &str {
+        self.as_str()
+    }
+
+    /// Digits only.
+    fn is_plain(&self) -> bool {
+        true
+    }
+}
+
 impl crate::form::FormValue for CountryCode {
     fn form_bytes(&self) -> &[u8] {
         &self.0
@@ -312,6 +327,11 @@ impl crate::form::FormValue for CountryCode {
 
     fn form_text(&self) -> &str {
         self.as_str()
+    }
+
+    /// Two upper-case letters.
+    fn is_plain(&self) -> bool {
+        true
     }
 }
 
@@ -322,6 +342,11 @@ impl crate::form::FormValue for LanguageCode {
 
     fn form_text(&self) -> &str {
         self.as_str()
+    }
+
+    /// Two or three letters.
+    fn is_plain(&self) -> bool {
+        true
     }
 }
 

@@ -55,6 +55,11 @@ impl crate::form::FormValue for Currency {
     fn form_text(&self) -> &str {
         self.as_str()
     }
+
+    /// Three upper-case letters.
+    fn is_plain(&self) -> bool {
+        true
+    }
 }
 
 impl fmt::Debug for Currency {

@@ -83,6 +83,25 @@ macro_rules! open_enum {
             }
         }
 
+        impl crate::form::FormValue for $name {
+            fn form_bytes(&self) -> &[u8] {
+                self.as_str().as_bytes()
+            }
+
+            fn form_text(&self) -> &str {
+                self.as_str()
+            }
+
+            /// A variant's own text is plain when the interface's is (worked out when
+            /// compiled); `Other` holds any text and is looked at.
+            fn is_plain(&self) -> bool {
+                match self {
+                    $(Self::$variant => const { crate::form::is_plain($wire) },)+
+                    Self::Other(_) => false,
+                }
+            }
+        }
+
         #[cfg(feature = "serde")]
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

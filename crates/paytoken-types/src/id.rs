@@ -79,6 +79,11 @@ macro_rules! identifier {
             fn form_text(&self) -> &str {
                 self.as_str()
             }
+
+            /// Letters and digits only (`new`).
+            fn is_plain(&self) -> bool {
+                true
+            }
         }
 
         impl fmt::Debug for $name {

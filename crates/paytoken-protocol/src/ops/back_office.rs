@@ -47,7 +47,7 @@ pub(crate) fn with_amount(
     .form(|form| {
         form.field(fields::AMOUNT, &amount.to_wire());
         form.field(fields::CURRENCY, currency);
-        form.field(fields::PAYMENT_TYPE, payment_type.as_str());
+        form.field(fields::PAYMENT_TYPE, payment_type);
     })
     .finish()
 }
@@ -68,7 +68,7 @@ pub(crate) fn without_amount(
         AuthFields::TERMINAL,
     )
     .path_segment(payment_id.as_str())
-    .form(|form| form.field(fields::PAYMENT_TYPE, payment_type.as_str()))
+    .form(|form| form.field(fields::PAYMENT_TYPE, payment_type))
     .finish()
 }
 

@@ -65,7 +65,7 @@ impl Operation for DeleteToken {
             AuthFields::ACCOUNT_AND_TERMINAL,
         )
         .path_segment(self.registration_id.as_str())
-        .form(|form| form.field(fields::PAYMENT_TYPE, PaymentType::Delete.as_str()))
+        .form(|form| form.field(fields::PAYMENT_TYPE, &PaymentType::Delete))
         .finish()
     }
 

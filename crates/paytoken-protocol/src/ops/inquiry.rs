@@ -61,7 +61,7 @@ impl Operation for Inquiry {
         )
         .path_segment(id)
         .form(|form| {
-            form.field(fields::PAYMENT_TYPE, PaymentType::Inquiry.as_str());
+            form.field(fields::PAYMENT_TYPE, &PaymentType::Inquiry);
             form.field(fields::ID_TYPE, id_type);
         })
         .finish()

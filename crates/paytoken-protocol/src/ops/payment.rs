@@ -253,9 +253,9 @@ impl Operation for Payment {
                 form.optional_block(self.shipping.as_ref());
                 form.optional_block(self.customer.as_ref());
                 form.block(&self.card);
-                form.field(fields::PAYMENT_BRAND, brand.as_str());
-                form.field(fields::PAYMENT_MODE, self.payment_mode.as_str());
-                form.field(fields::PAYMENT_TYPE, self.payment_type.as_str());
+                form.field(fields::PAYMENT_BRAND, &brand);
+                form.field(fields::PAYMENT_MODE, &self.payment_mode);
+                form.field(fields::PAYMENT_TYPE, &self.payment_type);
                 form.optional_text(
                     fields::MERCHANT_REDIRECT_URL,
                     self.merchant_redirect_url.as_deref(),
@@ -269,10 +269,7 @@ impl Operation for Payment {
                 if self.create_registration {
                     form.field(fields::CREATE_REGISTRATION, "true");
                 }
-                form.optional(
-                    fields::RECURRING_TYPE,
-                    self.recurring_type.as_ref().map(RecurringType::as_str),
-                );
+                form.optional(fields::RECURRING_TYPE, self.recurring_type.as_ref());
                 form.optional_text(
                     fields::ORDER_DESCRIPTOR,
                     self.order_descriptor.as_deref(),

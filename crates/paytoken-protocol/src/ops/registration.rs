@@ -185,8 +185,8 @@ impl Operation for Registration {
                     Instrument::Card(card) => form.block(card),
                     Instrument::BankAccount(account) => form.block(account),
                 }
-                form.field(fields::PAYMENT_BRAND, brand.as_str());
-                form.field(fields::PAYMENT_MODE, mode.as_str());
+                form.field(fields::PAYMENT_BRAND, &brand);
+                form.field(fields::PAYMENT_MODE, &mode);
                 form.optional(fields::CURRENCY, self.currency.as_ref());
                 form.field(fields::CREATE_REGISTRATION, "true");
             })

@@ -109,8 +109,8 @@ impl Operation for RepeatPayment {
             );
             form.field(fields::AMOUNT, &self.amount.to_wire());
             form.field(fields::CURRENCY, &self.currency);
-            form.field(fields::PAYMENT_TYPE, self.payment_type.as_str());
-            form.field(fields::RECURRING_TYPE, RecurringType::Repeated.as_str());
+            form.field(fields::PAYMENT_TYPE, &self.payment_type);
+            form.field(fields::RECURRING_TYPE, &RecurringType::Repeated);
         })
         .finish()
     }

@@ -173,11 +173,8 @@ impl Operation for TokenPayment {
             );
             form.field(fields::AMOUNT, &self.amount.to_wire());
             form.field(fields::CURRENCY, &self.currency);
-            form.field(fields::PAYMENT_TYPE, self.payment_type.as_str());
-            form.optional(
-                fields::RECURRING_TYPE,
-                self.recurring_type.as_ref().map(RecurringType::as_str),
-            );
+            form.field(fields::PAYMENT_TYPE, &self.payment_type);
+            form.optional(fields::RECURRING_TYPE, self.recurring_type.as_ref());
             if let Some(count) = self.installment {
                 form.prefixed_display("", fields::INSTALLMENT, &count);
             }

@@ -1,10 +1,12 @@
 //! Property tests: the form encoder against an independent decoder (`serde_urlencoded`),
 //! money round trips, and parsers that never panic.
 
-use paytoken_types::form::{FormWriter, decode};
+use paytoken_types::form::{FormValue, FormWriter, decode};
 use paytoken_types::{
-    Amount, Bic, BirthDate, CardNumber, Currency, Email, Error, Iban, MemberId, RegistrationId,
-    ResultCode, TextRule, Timestamp, Tolerant,
+    Amount, Bic, BirthDate, CardNumber, CountryCode, Currency, Cvv, Email, Error, ExpiryMonth,
+    ExpiryYear, Iban, LanguageCode, MemberId, PaymentBrand, PaymentMode, PaymentType, Phone,
+    RecurringType, RegistrationId, ResultCode, Sex, TelephoneCountryCode, TextRule, Timestamp,
+    Tolerant,
 };
 use proptest::prelude::*;
 
@@ -189,6 +191,58 @@ proptest! {
                 };
                 prop_assert!(format!("{error:?}").starts_with(expected), "{error:?}");
             }
+        }
+    }
+
+    /// A value whose type says it is plain (`FormValue::is_plain`, copied without a look
+    /// at its bytes) is plain, for whatever text its type accepts: the oracle is the
+    /// unreserved set said again with `char` predicates.
+    #[test]
+    fn values_said_to_be_plain_are_plain(
+        text in prop_oneof![
+            any_text(),
+            "[0-9A-Za-z]{1,33}",
+            "[0-9]{3,20}",
+            "[A-Za-z]{2,3}",
+            "[A-Za-z.*_-]{1,12}",
+        ],
+        minor in any::<u64>(),
+        date in (1900_u16..2100, 1_u8..13, 1_u8..29),
+    ) {
+        fn holds(value: &dyn FormValue) -> Result<(), TestCaseError> {
+            if value.is_plain() {
+                let text = value.form_text();
+                prop_assert!(
+                    text.chars().all(|c| c.is_ascii_alphanumeric() || "*-._".contains(c)),
+                    "{text:?} is said to be plain"
+                );
+                prop_assert_eq!(value.form_bytes(), text.as_bytes());
+            }
+            Ok(())
+        }
+        fn if_taken<T: FormValue>(value: Result<T, Error>) -> Result<(), TestCaseError> {
+            value.map_or(Ok(()), |value| holds(&value))
+        }
+        if_taken(MemberId::new(&text))?;
+        if_taken(RegistrationId::new(&text))?;
+        if_taken(text.parse::<Currency>())?;
+        if_taken(CountryCode::new(&text))?;
+        if_taken(LanguageCode::new(&text))?;
+        if_taken(Phone::new(&text))?;
+        if_taken(TelephoneCountryCode::new(&text))?;
+        if_taken(CardNumber::new(&text))?;
+        if_taken(Cvv::new(&text))?;
+        holds(&PaymentType::from_wire(&text))?;
+        holds(&PaymentBrand::from_wire(&text))?;
+        holds(&PaymentMode::from_wire(&text))?;
+        holds(&RecurringType::from_wire(&text))?;
+        holds(&Sex::from_wire(&text))?;
+        holds(&Amount::from_minor_units(minor).to_wire())?;
+        let (year, month, day) = date;
+        holds(&BirthDate::new(year, month, day).unwrap().to_wire())?;
+        holds(&ExpiryMonth::new(month).unwrap().to_wire())?;
+        if let Ok(year) = ExpiryYear::new(year) {
+            holds(&year.to_wire())?;
         }
     }
 
