@@ -25,35 +25,18 @@ pub(crate) enum Signed {
         /// The id's name, for an error.
         field: &'static str,
     },
-    /// A form field, `{prefix}{name}`.
+    /// A form field, by its whole name (`amount`, `card.number`).
     Field {
-        prefix: &'static str,
-        name: &'static str,
-        /// `{prefix}{name}`, for an error.
+        /// The field's name.
         field: &'static str,
     },
 }
 
 impl Signed {
-    /// A top-level form field.
+    /// The form field `name`.
     pub(crate) const fn field(name: FieldName) -> Self {
         Self::Field {
-            prefix: "",
-            name: name.as_str(),
             field: name.as_str(),
-        }
-    }
-
-    /// A field of a block: `prefix` is the block's, `field` the whole name.
-    pub(crate) const fn in_block(
-        prefix: FieldName,
-        name: &'static str,
-        field: &'static str,
-    ) -> Self {
-        Self::Field {
-            prefix: prefix.as_str(),
-            name,
-            field,
         }
     }
 
@@ -105,9 +88,9 @@ impl Signing {
 }
 
 impl Signer for Signing {
-    fn next_field(&self) -> Option<(&'static str, &'static str)> {
+    fn next_field(&self) -> Option<&'static str> {
         match self.rule.get(self.next) {
-            Some(&Signed::Field { prefix, name, .. }) => Some((prefix, name)),
+            Some(&Signed::Field { field }) => Some(field),
             Some(Signed::PathSegment { .. }) | None => None,
         }
     }

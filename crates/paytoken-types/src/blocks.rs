@@ -10,7 +10,7 @@ use alloc::string::String;
 use core::net::IpAddr;
 
 use crate::field_name;
-use crate::form::{FieldName, FormFields, FormWriter};
+use crate::form::{FormFields, FormWriter};
 use crate::text_rule::{TextRule, check_free_text};
 use crate::{
     BankAccount, BirthDate, Card, CountryCode, CustomerId, Email, Error, LanguageCode, Phone, Sex,
@@ -63,39 +63,35 @@ impl Customer {
 }
 
 impl FormFields for Customer {
-    const PREFIX: FieldName = FieldName::new("customer.");
-
     #[inline(always)]
-    fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("givenName"),
-            "customer.givenName",
+    fn write_fields(&self, form: &mut FormWriter<'_>) {
+        form.optional_text(
+            field_name!("customer.givenName"),
             self.given_name.as_deref(),
             TextRule::FreeText,
         );
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("surname"),
-            "customer.surname",
+        form.optional_text(
+            field_name!("customer.surname"),
             self.surname.as_deref(),
             TextRule::FreeText,
         );
-        form.prefixed_optional(prefix, field_name!("sex"), self.sex.as_ref());
-        form.prefixed_optional(
-            prefix,
-            field_name!("email"),
+        form.optional(field_name!("customer.sex"), self.sex.as_ref());
+        form.optional(
+            field_name!("customer.email"),
             self.email.as_ref().map(Email::as_str),
         );
-        form.prefixed_optional(prefix, field_name!("phone"), self.phone.as_ref());
-        form.prefixed_optional(prefix, field_name!("telnocc"), self.telnocc.as_ref());
+        form.optional(field_name!("customer.phone"), self.phone.as_ref());
+        form.optional(field_name!("customer.telnocc"), self.telnocc.as_ref());
         if let Some(birth_date) = &self.birth_date {
-            form.prefixed(prefix, field_name!("birthDate"), &birth_date.to_wire());
+            form.field(field_name!("customer.birthDate"), &birth_date.to_wire());
         }
         if let Some(ip) = self.ip {
-            form.prefixed_ip(prefix, field_name!("ip"), ip);
+            form.ip(field_name!("customer.ip"), ip);
         }
-        form.prefixed_optional(prefix, field_name!("customerId"), self.customer_id.as_ref());
+        form.optional(
+            field_name!("customer.customerId"),
+            self.customer_id.as_ref(),
+        );
     }
 }
 
@@ -139,51 +135,37 @@ impl Shipping {
 }
 
 impl FormFields for Shipping {
-    const PREFIX: FieldName = FieldName::new("shipping.");
-
     #[inline(always)]
-    fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
-        form.prefixed_optional(prefix, field_name!("country"), self.country.as_ref());
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("city"),
-            "shipping.city",
+    fn write_fields(&self, form: &mut FormWriter<'_>) {
+        form.optional(field_name!("shipping.country"), self.country.as_ref());
+        form.optional_text(
+            field_name!("shipping.city"),
             self.city.as_deref(),
             TextRule::FreeText,
         );
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("state"),
-            "shipping.state",
+        form.optional_text(
+            field_name!("shipping.state"),
             self.state.as_deref(),
             TextRule::FreeText,
         );
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("postcode"),
-            "shipping.postcode",
+        form.optional_text(
+            field_name!("shipping.postcode"),
             self.postcode.as_deref(),
             TextRule::FreeText,
         );
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("street1"),
-            "shipping.street1",
+        form.optional_text(
+            field_name!("shipping.street1"),
             self.street1.as_deref(),
             TextRule::FreeText,
         );
-        form.prefixed_optional(prefix, field_name!("language"), self.language.as_ref());
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("givenName"),
-            "shipping.givenName",
+        form.optional(field_name!("shipping.language"), self.language.as_ref());
+        form.optional_text(
+            field_name!("shipping.givenName"),
             self.given_name.as_deref(),
             TextRule::FreeText,
         );
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("surname"),
-            "shipping.surname",
+        form.optional_text(
+            field_name!("shipping.surname"),
             self.surname.as_deref(),
             TextRule::FreeText,
         );
@@ -223,36 +205,26 @@ impl Billing {
 }
 
 impl FormFields for Billing {
-    const PREFIX: FieldName = FieldName::new("billing.");
-
     #[inline(always)]
-    fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
-        form.prefixed_optional(prefix, field_name!("country"), self.country.as_ref());
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("city"),
-            "billing.city",
+    fn write_fields(&self, form: &mut FormWriter<'_>) {
+        form.optional(field_name!("billing.country"), self.country.as_ref());
+        form.optional_text(
+            field_name!("billing.city"),
             self.city.as_deref(),
             TextRule::FreeText,
         );
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("state"),
-            "billing.state",
+        form.optional_text(
+            field_name!("billing.state"),
             self.state.as_deref(),
             TextRule::FreeText,
         );
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("postcode"),
-            "billing.postcode",
+        form.optional_text(
+            field_name!("billing.postcode"),
             self.postcode.as_deref(),
             TextRule::FreeText,
         );
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("street"),
-            "billing.street",
+        form.optional_text(
+            field_name!("billing.street"),
             self.street.as_deref(),
             TextRule::FreeText,
         );
@@ -270,26 +242,17 @@ impl Card {
 }
 
 impl FormFields for Card {
-    const PREFIX: FieldName = FieldName::new("card.");
-
     #[inline(always)]
-    fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
-        form.prefixed(prefix, field_name!("number"), &self.number);
-        form.prefixed(
-            prefix,
-            field_name!("expiryMonth"),
+    fn write_fields(&self, form: &mut FormWriter<'_>) {
+        form.field(field_name!("card.number"), &self.number);
+        form.field(
+            field_name!("card.expiryMonth"),
             &self.expiry_month.to_wire(),
         );
-        form.prefixed(
-            prefix,
-            field_name!("expiryYear"),
-            &self.expiry_year.to_wire(),
-        );
-        form.prefixed(prefix, field_name!("cvv"), &self.cvv);
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("holder"),
-            "card.holder",
+        form.field(field_name!("card.expiryYear"), &self.expiry_year.to_wire());
+        form.field(field_name!("card.cvv"), &self.cvv);
+        form.optional_text(
+            field_name!("card.holder"),
             self.holder.as_deref(),
             TextRule::FreeText,
         );
@@ -307,16 +270,12 @@ impl BankAccount {
 }
 
 impl FormFields for BankAccount {
-    const PREFIX: FieldName = FieldName::new("bankAccount.");
-
     #[inline(always)]
-    fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>) {
-        form.prefixed(prefix, field_name!("iban"), self.iban.expose_str());
-        form.prefixed(prefix, field_name!("bic"), self.bic.as_str());
-        form.prefixed_optional_text(
-            prefix,
-            field_name!("holder"),
-            "bankAccount.holder",
+    fn write_fields(&self, form: &mut FormWriter<'_>) {
+        form.field(field_name!("bankAccount.iban"), self.iban.expose_str());
+        form.field(field_name!("bankAccount.bic"), self.bic.as_str());
+        form.optional_text(
+            field_name!("bankAccount.holder"),
             self.holder.as_deref(),
             TextRule::FreeText,
         );
@@ -359,7 +318,7 @@ mod tests {
     }
 
     #[test]
-    fn absent_fields_are_left_out_and_prefixes_can_change() {
+    fn absent_fields_are_left_out() {
         let customer = Customer {
             given_name: Some("Jo".into()),
             ..Customer::default()
@@ -367,10 +326,6 @@ mod tests {
         assert_eq!(
             body_of(|form| form.block(&customer)),
             "customer.givenName=Jo"
-        );
-        assert_eq!(
-            body_of(|form| customer.write_fields(field_name!("shipping."), form)),
-            "shipping.givenName=Jo"
         );
         assert_eq!(body_of(|form| form.block(&Billing::default())), "");
         assert_eq!(body_of(|form| form.optional_block::<Shipping>(None)), "");

@@ -31,26 +31,49 @@ use crate::Error;
 use crate::text_rule::{TextRule, class_of};
 use zeroize::Zeroize;
 
-/// A field's name (or a block's prefix), as the interface spells it, with whether it needs
-/// percent-encoding worked out once: for a constant, when the program is compiled. Every
-/// name of the interface is plain (`A-Z a-z 0-9 * - . _`) and is then copied as it is; a
-/// name that is not is still encoded, so the bytes are right either way.
+/// A field's name, as the interface spells it (`amount`, `customer.givenName`).
+///
+/// Made by [`field_name!`], as every name of this crate is, it carries its whole wire
+/// form, `&name=` percent-encoded, worked out when the program is compiled: writing the
+/// name is then one copy of a constant. A name made at run time ([`FieldName::new`], or
+/// from a `&'static str`) is encoded as it is written: slower, the same bytes.
 ///
 /// ```
 /// use paytoken_types::form::FieldName;
+/// use paytoken_types::field_name;
 ///
-/// const AMOUNT: FieldName = FieldName::new("amount");
+/// const AMOUNT: FieldName = field_name!("amount");
+/// assert_eq!(AMOUNT.as_str(), "amount");
 /// assert!(AMOUNT.is_plain());
 /// assert!(!FieldName::new("a b").is_plain());
+/// assert_eq!(AMOUNT, FieldName::new("amount"));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy)]
 pub struct FieldName {
     text: &'static str,
+    /// `&{text}=`, percent-encoded, when made by [`field_name!`]; empty otherwise.
+    wire: &'static [u8],
     plain: bool,
 }
 
+/// Names are equal when their text is, however they were made.
+impl PartialEq for FieldName {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for FieldName {}
+
+impl core::hash::Hash for FieldName {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.text.hash(state);
+    }
+}
+
 impl FieldName {
-    /// The name `text`.
+    /// The name `text`, encoded when it is written; [`field_name!`] makes the same name
+    /// with its wire form worked out when compiled.
     #[must_use]
     pub const fn new(text: &'static str) -> Self {
         let bytes = text.as_bytes();
@@ -62,7 +85,70 @@ impl FieldName {
             plain &= stays(byte);
             index += 1;
         }
-        Self { text, plain }
+        Self {
+            text,
+            wire: &[],
+            plain,
+        }
+    }
+
+    /// The name with `wire`, its [`wire_form`](Self::wire_form). For [`field_name!`].
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn with_wire(self, wire: &'static [u8]) -> Self {
+        Self { wire, ..self }
+    }
+
+    /// How many bytes `&{text}=` takes, percent-encoded. For [`field_name!`].
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn wire_len(text: &str) -> usize {
+        let bytes = text.as_bytes();
+        let mut len = 2;
+        let mut index = 0;
+        while index < bytes.len() {
+            #[expect(clippy::indexing_slicing, reason = "index < bytes.len()")]
+            let byte = bytes[index];
+            // As `ENCODED` counts: one byte for a plain byte or a space, three for `%XX`.
+            len += if stays(byte) || byte == b' ' { 1 } else { 3 };
+            index += 1;
+        }
+        len
+    }
+
+    /// `&{text}=`, percent-encoded, which is `N` bytes ([`wire_len`](Self::wire_len)).
+    /// For [`field_name!`]; a wrong `N` fails to compile there.
+    #[doc(hidden)]
+    #[must_use]
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "const code: every index is below N, which is checked first"
+    )]
+    pub const fn wire_form<const N: usize>(text: &str) -> [u8; N] {
+        assert!(N == Self::wire_len(text), "N is wire_len(text)");
+        let bytes = text.as_bytes();
+        let mut wire = [0; N];
+        wire[0] = b'&';
+        wire[N - 1] = b'=';
+        let mut at = 1;
+        let mut index = 0;
+        while index < bytes.len() {
+            #[expect(
+                clippy::as_conversions,
+                reason = "a u8 fits in usize (`From` is not const)"
+            )]
+            let encoded = ENCODED[bytes[index] as usize];
+            #[expect(clippy::as_conversions, reason = "a count of 1 or 3")]
+            let count = encoded[3] as usize;
+            let mut byte = 0;
+            while byte < count {
+                wire[at + byte] = encoded[byte];
+                byte += 1;
+            }
+            at += count;
+            index += 1;
+        }
+        wire
     }
 
     /// The name as text.
@@ -90,18 +176,26 @@ impl fmt::Display for FieldName {
     }
 }
 
-/// A [`FieldName`] worked out when the program is compiled (an inline `const`), so that
-/// writing it costs a copy and nothing more.
+/// A [`FieldName`] with its wire form (`&name=`) worked out when the program is compiled,
+/// so that writing it costs one copy of a constant. `name` is any constant `&str`
+/// expression.
 ///
 /// ```
-/// let name = paytoken_types::field_name!("customer.");
-/// assert!(name.is_plain());
+/// use paytoken_types::field_name;
+/// use paytoken_types::form::FormWriter;
+///
+/// let mut body = b"amount=1.00".to_vec();
+/// FormWriter::new(&mut body).field(field_name!("customer.givenName"), "Jo");
+/// assert_eq!(body, b"amount=1.00&customer.givenName=Jo");
 /// ```
 #[macro_export]
 macro_rules! field_name {
-    ($text:expr) => {
-        const { $crate::form::FieldName::new($text) }
-    };
+    ($name:expr) => {{
+        const TEXT: &str = $name;
+        const WIRE: [u8; $crate::form::FieldName::wire_len(TEXT)] =
+            $crate::form::FieldName::wire_form(TEXT);
+        const { $crate::form::FieldName::new(TEXT).with_wire(&WIRE) }
+    }};
 }
 
 /// A field's value: text, or one of this crate's ASCII values (codes, ids, amounts, padded
@@ -159,30 +253,26 @@ impl<const N: usize> FormValue for Digits<N> {
     }
 }
 
-/// A block of request fields that writes itself under a prefix (`customer.`, `shipping.`,
-/// `card.`).
+/// A block of request fields (customer, shipping, card, ...) that writes its present
+/// fields, each under the block's prefix (`customer.givenName`).
 pub trait FormFields {
-    /// The prefix the interface gives this block, dot included.
-    const PREFIX: FieldName;
-
-    /// Writes the block's present fields, each name behind `prefix`, in a fixed order. Its
-    /// free text is checked as it is written ([`FormWriter::prefixed_optional_text`]); a
-    /// refusal names the field under the block's own prefix.
+    /// Writes the block's present fields in a fixed order. Its free text is checked as it
+    /// is written ([`FormWriter::optional_text`]).
     ///
     /// The crate's blocks inline theirs (`#[inline(always)]`) into the operation that
     /// writes them: a block's fields then go into the body in one function with the rest
     /// of the form (a full payment built 6 % faster than with a call per block).
-    fn write_fields(&self, prefix: FieldName, form: &mut FormWriter<'_>);
+    fn write_fields(&self, form: &mut FormWriter<'_>);
 }
 
 /// Watches the fields a form writes for the ones a checksum signs, and takes their values
 /// as they are written: what is signed is then what is sent, by construction.
 pub trait Signer {
-    /// The field the checksum signs next, as its prefix and name (`("", "amount")`,
-    /// `("card.", "number")`); `None` when it signs no more fields of the form. Asked once
-    /// when writing starts and again after each field it signs, so the writer compares
-    /// each field it writes with an answer it holds, with no call per field.
-    fn next_field(&self) -> Option<(&'static str, &'static str)>;
+    /// The name of the field the checksum signs next (`amount`, `card.number`); `None`
+    /// when it signs no more fields of the form. Asked once when writing starts and again
+    /// after each field it signs, so the writer compares each field it writes with an
+    /// answer it holds, with no call per field.
+    fn next_field(&self) -> Option<&'static str>;
 
     /// Takes the value of the field [`next_field`](Self::next_field) named, as it is
     /// before percent-encoding.
@@ -199,7 +289,7 @@ pub struct FormWriter<'a> {
     out: &'a mut Vec<u8>,
     signer: Option<&'a mut dyn Signer>,
     /// What `signer` signs next, asked of it once per field it signs.
-    next_signed: Option<(&'static str, &'static str)>,
+    next_signed: Option<&'static str>,
     /// The first text a rule refused.
     refused: Option<Error>,
 }
@@ -238,11 +328,29 @@ impl<'a> FormWriter<'a> {
     }
 
     /// Writes `name=value`.
+    // Inlined where a field is written, where its name is a constant: the name's copy
+    // becomes a few moves instead of a call to `memcpy` (4 % of a payment's round trip,
+    // measured), and a value plain by its type is copied with no look at its bytes.
+    #[inline(always)]
     pub fn field<V: FormValue + ?Sized>(&mut self, name: impl Into<FieldName>, value: &V) {
-        self.prefixed(NO_PREFIX, name, value);
+        let name = name.into();
+        let bytes = value.form_bytes();
+        // Room for the value at its longest (every byte escaped), so no write below grows
+        // the buffer.
+        self.name(name, bytes.len().saturating_mul(3));
+        if value.is_plain() {
+            debug_assert!(all_stay(bytes), "a value said to be plain is not");
+            self.out.extend_from_slice(bytes);
+        } else {
+            encode_in_room(self.out, bytes);
+        }
+        self.sign_if_next(name, value);
     }
 
     /// Writes `name=value` when there is a value; an absent field is left out.
+    // Inlined for the same reason as `field`, which it calls: out of line, its names were
+    // copied by `memcpy` calls again (22 per payment).
+    #[inline(always)]
     pub fn optional<V: FormValue + ?Sized>(
         &mut self,
         name: impl Into<FieldName>,
@@ -253,43 +361,11 @@ impl<'a> FormWriter<'a> {
         }
     }
 
-    /// Writes `{prefix}{name}=value`.
-    // Inlined where a field is written, where its name is a constant: the copies of the
-    // name become a few moves instead of calls to `memcpy` (4 % of a payment's round trip,
-    // measured).
+    /// Hands the signer the value's text when `name` is the field it signs next. (The
+    /// text is asked for only then: for digits it is a UTF-8 check.)
     #[inline(always)]
-    pub fn prefixed<V: FormValue + ?Sized>(
-        &mut self,
-        prefix: impl Into<FieldName>,
-        name: impl Into<FieldName>,
-        value: &V,
-    ) {
-        let (prefix, name) = (prefix.into(), name.into());
-        let bytes = value.form_bytes();
-        // Room for the value at its longest (every byte escaped), so no write below grows
-        // the buffer.
-        self.name(prefix, name, bytes.len().saturating_mul(3));
-        if value.is_plain() {
-            debug_assert!(all_stay(bytes), "a value said to be plain is not");
-            self.out.extend_from_slice(bytes);
-        } else {
-            encode_in_room(self.out, bytes);
-        }
-        self.sign_if_next(prefix, name, value);
-    }
-
-    /// Hands the signer the value's text when `{prefix}{name}` is the field it signs next.
-    /// (The text is asked for only then: for digits it is a UTF-8 check.)
-    #[inline(always)]
-    fn sign_if_next<V: FormValue + ?Sized>(
-        &mut self,
-        prefix: FieldName,
-        name: FieldName,
-        value: &V,
-    ) {
-        if self
-            .next_signed
-            .is_some_and(|next| next == (prefix.as_str(), name.as_str()))
+    fn sign_if_next<V: FormValue + ?Sized>(&mut self, name: FieldName, value: &V) {
+        if self.next_signed == Some(name.as_str())
             && let Some(signer) = self.signer.as_deref_mut()
         {
             signer.sign(value.form_text());
@@ -304,45 +380,30 @@ impl<'a> FormWriter<'a> {
     ///
     /// ```
     /// use paytoken_types::form::FormWriter;
-    /// use paytoken_types::TextRule;
+    /// use paytoken_types::{TextRule, field_name};
     ///
     /// let mut body = Vec::new();
     /// let mut form = FormWriter::new(&mut body);
     /// form.optional_text("orderDescriptor", Some("2× coffee"), TextRule::FreeTextUpTo(127));
-    /// form.optional_text("notificationUrl", Some("shop.example/hook"), TextRule::Url);
+    /// form.optional_text(field_name!("notificationUrl"), Some("shop.example/hook"), TextRule::Url);
     /// let refused = form.finish().unwrap_err();
     /// assert_eq!(refused.field(), Some("notificationUrl"));
     /// ```
+    // Inlined for the reason `field` is; the rule is then a constant, and only its own
+    // check is left where it is written.
+    #[inline(always)]
     pub fn optional_text(
         &mut self,
         name: impl Into<FieldName>,
         text: Option<&str>,
         rule: TextRule,
     ) {
-        let name = name.into();
-        self.prefixed_optional_text(NO_PREFIX, name, name.as_str(), text, rule);
-    }
-
-    /// Writes `{prefix}{name}=text` when there is text, checked as by
-    /// [`optional_text`](Self::optional_text); a refusal names `field`, the whole name
-    /// (`customer.givenName`).
-    // Inlined for the reason `prefixed` is; the rule is then a constant, and only its own
-    // check is left where it is written.
-    #[inline(always)]
-    pub fn prefixed_optional_text(
-        &mut self,
-        prefix: impl Into<FieldName>,
-        name: impl Into<FieldName>,
-        field: &'static str,
-        text: Option<&str>,
-        rule: TextRule,
-    ) {
         let Some(text) = text else {
             return;
         };
-        let (prefix, name) = (prefix.into(), name.into());
+        let name = name.into();
         let bytes = text.as_bytes();
-        self.name(prefix, name, bytes.len().saturating_mul(3));
+        self.name(name, bytes.len().saturating_mul(3));
         // Text that needs no escape has none of the bytes a rule looks for.
         let seen = if all_stay(bytes) {
             self.out.extend_from_slice(bytes);
@@ -350,10 +411,10 @@ impl<'a> FormWriter<'a> {
         } else {
             encode_escaped::<true>(self.out, bytes)
         };
-        if let Err(refusal) = rule.check(field, text, seen) {
+        if let Err(refusal) = rule.check(name.as_str(), text, seen) {
             self.refused.get_or_insert(refusal);
         }
-        self.sign_if_next(prefix, name, text);
+        self.sign_if_next(name, text);
     }
 
     /// Ends the form.
@@ -365,96 +426,88 @@ impl<'a> FormWriter<'a> {
         self.refused.map_or(Ok(()), Err)
     }
 
-    /// Writes `{prefix}{name}=value` when there is a value.
-    // Inlined for the same reason as `prefixed`, which it calls: out of line, its names
-    // were copied by `memcpy` calls again (22 per payment).
-    #[inline(always)]
-    pub fn prefixed_optional<V: FormValue + ?Sized>(
-        &mut self,
-        prefix: impl Into<FieldName>,
-        name: impl Into<FieldName>,
-        value: Option<&V>,
-    ) {
-        if let Some(value) = value {
-            self.prefixed(prefix, name, value);
-        }
-    }
-
-    /// Writes `{prefix}{name}=` and the value's `Display` text, formatted straight into the
-    /// buffer without an intermediate `String`.
-    pub fn prefixed_display(
-        &mut self,
-        prefix: impl Into<FieldName>,
-        name: impl Into<FieldName>,
-        value: &dyn fmt::Display,
-    ) {
-        self.name(prefix.into(), name.into(), 0);
+    /// Writes `name=` and the value's `Display` text, formatted straight into the buffer
+    /// without an intermediate `String`.
+    pub fn display(&mut self, name: impl Into<FieldName>, value: &dyn fmt::Display) {
+        self.name(name.into(), 0);
         // Writing into a `Vec` cannot fail; a `Display` that reports an error leaves its
         // text so far, which is all there is to send.
         let _ = write!(Encoding(self.out), "{value}");
     }
 
-    /// Writes `{prefix}{name}=` and an IP address. IPv4, the common case, is written digit
-    /// by digit on the stack and copied once; IPv6 goes through its `Display`.
-    pub fn prefixed_ip(
-        &mut self,
-        prefix: impl Into<FieldName>,
-        name: impl Into<FieldName>,
-        ip: IpAddr,
-    ) {
-        let (prefix, name) = (prefix.into(), name.into());
+    /// Writes `name=` and an IP address. IPv4, the common case, is written digit by digit
+    /// on the stack and copied once; IPv6 goes through its `Display`.
+    pub fn ip(&mut self, name: impl Into<FieldName>, ip: IpAddr) {
+        let name = name.into();
         match ip {
             IpAddr::V4(v4) => {
                 let text = Ipv4Text::new(v4.octets());
-                self.name(prefix, name, text.len);
+                self.name(name, text.len);
                 self.out.extend_from_slice(text.as_bytes());
             }
-            IpAddr::V6(v6) => self.prefixed_display(prefix, name, &v6),
+            IpAddr::V6(v6) => self.display(name, &v6),
         }
     }
 
-    /// Writes `{prefix}{name}=` (after a `&` when the body is not empty), with room for
+    /// Writes `name=` (after a `&` when the body is not empty), with room for
     /// `value_room` more bytes after it. Never signed: a signer sees text fields only.
-    /// Inlined: called once per field, its call cost was a fifth of its work.
+    /// Inlined: called once per field, its call cost was a fifth of its work. A name with
+    /// its wire form is one copy of it; any other goes out of line.
     #[inline(always)]
-    fn name(&mut self, prefix: FieldName, name: FieldName, value_room: usize) {
-        let name_room = (prefix.as_str().len() + name.as_str().len()).saturating_mul(3);
-        make_room(
-            self.out,
-            name_room.saturating_add(value_room).saturating_add(2),
-        );
-        if !self.out.is_empty() {
-            self.out.push(b'&');
+    fn name(&mut self, name: FieldName, value_room: usize) {
+        if name.wire.is_empty() {
+            name_encoded(self.out, name, value_room);
+            return;
         }
-        // A field outside a block has an empty prefix: no copy for it.
-        if !prefix.as_str().is_empty() {
-            self.part(prefix);
-        }
-        self.part(name);
-        self.out.push(b'=');
-    }
-
-    /// Writes a name or a prefix, in room already made.
-    #[inline(always)]
-    fn part(&mut self, part: FieldName) {
-        if part.is_plain() {
-            self.out.extend_from_slice(part.as_str().as_bytes());
+        make_room(self.out, name.wire.len().saturating_add(value_room));
+        if self.out.is_empty() {
+            first_name(self.out, name.wire);
         } else {
-            encode_in_room(self.out, part.as_str().as_bytes());
+            self.out.extend_from_slice(name.wire);
         }
     }
 
-    /// Writes a whole block under its own prefix.
+    /// Writes a whole block.
     pub fn block<B: FormFields>(&mut self, block: &B) {
-        block.write_fields(B::PREFIX, self);
+        block.write_fields(self);
     }
 
-    /// Writes a block, when there is one, under its own prefix.
+    /// Writes a block, when there is one.
     pub fn optional_block<B: FormFields>(&mut self, block: Option<&B>) {
         if let Some(block) = block {
             self.block(block);
         }
     }
+}
+
+/// [`FormWriter::name`] for a name without its wire form ([`FieldName::new`]): `&`
+/// when the body is not empty, the name percent-encoded, `=`.
+#[inline(never)]
+fn name_encoded(out: &mut Vec<u8>, name: FieldName, value_room: usize) {
+    let text = name.as_str().as_bytes();
+    make_room(
+        out,
+        text.len()
+            .saturating_mul(3)
+            .saturating_add(value_room)
+            .saturating_add(2),
+    );
+    if !out.is_empty() {
+        out.push(b'&');
+    }
+    if name.is_plain() {
+        out.extend_from_slice(text);
+    } else {
+        encode_in_room(out, text);
+    }
+    out.push(b'=');
+}
+
+/// Writes a body's first name: its wire form without the `&`.
+#[cold]
+#[inline(never)]
+fn first_name(out: &mut Vec<u8>, wire: &[u8]) {
+    out.extend_from_slice(wire.get(1..).unwrap_or_default());
 }
 
 /// An IPv4 address's dotted text (at most `255.255.255.255`, 15 bytes), on the stack.
@@ -533,9 +586,6 @@ fn grow_wiping(out: &mut Vec<u8>, needed: usize) {
     out.spare_capacity_mut().zeroize();
     *out = bigger;
 }
-
-/// The empty prefix of a field outside any block.
-const NO_PREFIX: FieldName = FieldName::new("");
 
 /// Whether every byte of `text` stays as it is, for the plain values of
 /// [`FormValue::is_plain`] that are known when compiled.
@@ -770,158 +820,4 @@ fn hex_value(byte: u8) -> Option<u8> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::test_prelude::*;
-
-    fn decoded(body: &[u8]) -> Result<Vec<(String, String)>, Error> {
-        decode(body)
-            .map(|pair| pair.map(|(n, v)| (n.into_owned(), v.into_owned())))
-            .collect()
-    }
-
-    #[test]
-    fn a_field_longer_than_the_buffer_grows_it_whole() {
-        let mut body = Vec::with_capacity(4);
-        let long = "Zoë O'Neil ".repeat(20);
-        FormWriter::new(&mut body).field("card.holder", &long);
-        let decoded = decoded(&body).unwrap();
-        assert_eq!(decoded, [("card.holder".to_owned(), long)]);
-        assert!(body.capacity() >= body.len());
-        // Room is made once per field, for the value at its longest.
-        let before = body.capacity();
-        FormWriter::new(&mut body).field("a", "b");
-        assert!(body.capacity() == before || body.capacity() >= 2 * before);
-    }
-
-    #[test]
-    fn encodes_the_unreserved_set_plainly_and_the_rest_as_escapes() {
-        let mut out = Vec::new();
-        encode_into(&mut out, b"AZaz09*-._");
-        assert_eq!(out, b"AZaz09*-._");
-        out.clear();
-        encode_into(&mut out, "a b+c&d=e/f~g%h|i\u{e9}\n".as_bytes());
-        assert_eq!(out, b"a+b%2Bc%26d%3De%2Ff%7Eg%25h%7Ci%C3%A9%0A");
-    }
-
-    #[test]
-    fn every_byte_is_encoded_by_the_rule() {
-        for byte in 0..=u8::MAX {
-            let expected: Vec<u8> = if stays(byte) {
-                vec![byte]
-            } else if byte == b' ' {
-                vec![b'+']
-            } else {
-                format!("%{byte:02X}").into_bytes()
-            };
-            let mut out = Vec::new();
-            encode_into(&mut out, &[byte]);
-            assert_eq!(out, expected);
-            assert_eq!(all_stay(&[byte]), stays(byte), "{byte}");
-        }
-    }
-
-    proptest::proptest! {
-        /// Any bytes, of any length across the escape loop's chunks, after any body
-        /// already written, and into a buffer with any room: the same text as a byte by
-        /// byte `format!` of the rule.
-        #[test]
-        fn any_bytes_encode_as_the_rule_says(
-            bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
-            before in 0_usize..40,
-            room in 0_usize..300,
-        ) {
-            let mut expected = b"x".repeat(before);
-            for &byte in &bytes {
-                match byte {
-                    _ if stays(byte) => expected.push(byte),
-                    b' ' => expected.push(b'+'),
-                    _ => expected.extend(format!("%{byte:02X}").into_bytes()),
-                }
-            }
-            let mut out = Vec::with_capacity(room);
-            out.extend(b"x".repeat(before));
-            encode_into(&mut out, &bytes);
-            proptest::prop_assert_eq!(out, expected);
-        }
-
-        /// Every IPv4 address is written as the standard library's text of it.
-        #[test]
-        fn any_ipv4_address_is_written_as_its_display_text(octets in proptest::prelude::any::<[u8; 4]>()) {
-            let ip = core::net::Ipv4Addr::from(octets);
-            let mut body = Vec::new();
-            FormWriter::new(&mut body).prefixed_ip("customer.", "ip", IpAddr::V4(ip));
-            proptest::prop_assert_eq!(String::from_utf8(body).unwrap(), format!("customer.ip={ip}"));
-        }
-    }
-
-    #[test]
-    fn long_text_with_escapes_is_encoded_whole() {
-        let text = "ä b/".repeat(40);
-        let mut out = Vec::new();
-        encode_into(&mut out, text.as_bytes());
-        assert_eq!(out, "%C3%A4+b%2F".repeat(40).into_bytes());
-    }
-
-    #[test]
-    fn writes_fields_in_order_and_leaves_out_absent_ones() {
-        let mut body = b"existing=1".to_vec();
-        let mut form = FormWriter::new(&mut body);
-        form.prefixed("customer.", "givenName", "Jo");
-        form.prefixed_optional("customer.", "phone", None::<&str>);
-        form.prefixed_display("", "amount", &crate::Amount::from_minor_units(5000));
-        assert_eq!(body, b"existing=1&customer.givenName=Jo&amount=50.00");
-    }
-
-    #[test]
-    fn writes_ip_addresses_as_their_display_text() {
-        use core::net::{Ipv4Addr, Ipv6Addr};
-        for ip in [
-            IpAddr::V4(Ipv4Addr::new(0, 9, 10, 255)),
-            IpAddr::V4(Ipv4Addr::new(192, 168, 100, 1)),
-            IpAddr::V6(Ipv6Addr::LOCALHOST),
-            IpAddr::V6(Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 1)),
-        ] {
-            let mut body = Vec::new();
-            FormWriter::new(&mut body).prefixed_ip("customer.", "ip", ip);
-            let expected = format!("customer.ip={ip}").replace(':', "%3A");
-            assert_eq!(String::from_utf8(body).unwrap(), expected);
-        }
-    }
-
-    #[test]
-    fn decodes_what_browsers_send() {
-        assert_eq!(
-            decoded(b"a=1&&b=x+y%2Fz&c&d=").unwrap(),
-            vec![
-                ("a".into(), "1".into()),
-                ("b".into(), "x y/z".into()),
-                ("c".into(), String::new()),
-                ("d".into(), String::new()),
-            ]
-        );
-        assert_eq!(decoded(b"").unwrap(), vec![]);
-        assert_eq!(
-            decoded(b"%C3%A9=%c3%a9").unwrap(),
-            vec![("é".into(), "é".into())]
-        );
-    }
-
-    #[test]
-    fn refuses_malformed_escapes_and_bad_utf8() {
-        assert_eq!(decoded(b"a=%4"), Err(Error::MalformedEscape { offset: 2 }));
-        assert_eq!(
-            decoded(b"a=1&b=%zz"),
-            Err(Error::MalformedEscape { offset: 6 })
-        );
-        assert_eq!(
-            decoded(b"a=1&b%"),
-            Err(Error::MalformedEscape { offset: 5 })
-        );
-        assert_eq!(decoded(b"a=1&b=%FF"), Err(Error::InvalidUtf8 { offset: 4 }));
-        assert_eq!(decoded(b"a=\xff"), Err(Error::InvalidUtf8 { offset: 0 }));
-        let mut after_error = decode(b"a=%&b=1");
-        assert!(after_error.next().unwrap().is_err());
-        assert!(after_error.next().is_none());
-    }
-}
+mod tests;

@@ -10,7 +10,7 @@ use crate::answer::{Field, Loose, Object, Text, wire_object};
 use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult, require_success};
 use crate::{Context, Error, OperationKind, Request};
-use paytoken_types::form::FormFields as _;
+use paytoken_types::form::FieldName;
 
 /// The path of customer sign-up.
 pub const PATH: &str = "/merchantServices/api/v1/customerSignup";
@@ -79,9 +79,9 @@ fn required<'a, T>(field: &'static str, value: Option<&'a T>) -> Result<&'a T, E
 /// The checksum rule of a sign-up: `id|key|givenName|surname|email`, as the customer block
 /// writes them.
 const SIGNED: &[Signed] = &[
-    Signed::in_block(Customer::PREFIX, "givenName", "customer.givenName"),
-    Signed::in_block(Customer::PREFIX, "surname", "customer.surname"),
-    Signed::in_block(Customer::PREFIX, "email", "customer.email"),
+    Signed::field(FieldName::new("customer.givenName")),
+    Signed::field(FieldName::new("customer.surname")),
+    Signed::field(FieldName::new("customer.email")),
 ];
 
 impl Operation for CustomerSignup {

@@ -109,8 +109,8 @@ impl Operation for InvoiceList {
             AuthFields::ID_ONLY,
         )
         .form(|form| {
-            form.prefixed_display("", fields::PAGE_NUMBER, &self.page);
-            form.prefixed_display("", fields::PAGE_RECORDS, &self.records);
+            form.display(fields::PAGE_NUMBER, &self.page);
+            form.display(fields::PAGE_RECORDS, &self.records);
         })
         .finish()
     }

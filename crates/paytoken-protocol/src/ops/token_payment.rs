@@ -176,11 +176,11 @@ impl Operation for TokenPayment {
             form.field(fields::PAYMENT_TYPE, &self.payment_type);
             form.optional(fields::RECURRING_TYPE, self.recurring_type.as_ref());
             if let Some(count) = self.installment {
-                form.prefixed_display("", fields::INSTALLMENT, &count);
+                form.display(fields::INSTALLMENT, &count);
             }
             form.optional(fields::CARD_CVV, self.cvv.as_ref().map(Cvv::expose_digits));
             if let Some(ip) = self.customer_ip {
-                form.prefixed_ip("customer.", "ip", ip);
+                form.ip(fields::CUSTOMER_IP, ip);
             }
             form.optional_text(
                 fields::MERCHANT_REDIRECT_URL,

@@ -1,0 +1,187 @@
+//! The form encoder and decoder, against the rule byte by byte and what browsers send.
+
+use super::*;
+use crate::test_prelude::*;
+
+fn decoded(body: &[u8]) -> Result<Vec<(String, String)>, Error> {
+    decode(body)
+        .map(|pair| pair.map(|(n, v)| (n.into_owned(), v.into_owned())))
+        .collect()
+}
+
+#[test]
+fn a_field_longer_than_the_buffer_grows_it_whole() {
+    let mut body = Vec::with_capacity(4);
+    let long = "Zoë O'Neil ".repeat(20);
+    FormWriter::new(&mut body).field("card.holder", &long);
+    let decoded = decoded(&body).unwrap();
+    assert_eq!(decoded, [("card.holder".to_owned(), long)]);
+    assert!(body.capacity() >= body.len());
+    // Room is made once per field, for the value at its longest.
+    let before = body.capacity();
+    FormWriter::new(&mut body).field("a", "b");
+    assert!(body.capacity() == before || body.capacity() >= 2 * before);
+}
+
+#[test]
+fn encodes_the_unreserved_set_plainly_and_the_rest_as_escapes() {
+    let mut out = Vec::new();
+    encode_into(&mut out, b"AZaz09*-._");
+    assert_eq!(out, b"AZaz09*-._");
+    out.clear();
+    encode_into(&mut out, "a b+c&d=e/f~g%h|i\u{e9}\n".as_bytes());
+    assert_eq!(out, b"a+b%2Bc%26d%3De%2Ff%7Eg%25h%7Ci%C3%A9%0A");
+}
+
+#[test]
+fn every_byte_is_encoded_by_the_rule() {
+    for byte in 0..=u8::MAX {
+        let expected: Vec<u8> = if stays(byte) {
+            vec![byte]
+        } else if byte == b' ' {
+            vec![b'+']
+        } else {
+            format!("%{byte:02X}").into_bytes()
+        };
+        let mut out = Vec::new();
+        encode_into(&mut out, &[byte]);
+        assert_eq!(out, expected);
+        assert_eq!(all_stay(&[byte]), stays(byte), "{byte}");
+    }
+}
+
+proptest::proptest! {
+    /// Any bytes, of any length across the escape loop's chunks, after any body
+    /// already written, and into a buffer with any room: the same text as a byte by
+    /// byte `format!` of the rule.
+    #[test]
+    fn any_bytes_encode_as_the_rule_says(
+        bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
+        before in 0_usize..40,
+        room in 0_usize..300,
+    ) {
+        let mut expected = b"x".repeat(before);
+        for &byte in &bytes {
+            match byte {
+                _ if stays(byte) => expected.push(byte),
+                b' ' => expected.push(b'+'),
+                _ => expected.extend(format!("%{byte:02X}").into_bytes()),
+            }
+        }
+        let mut out = Vec::with_capacity(room);
+        out.extend(b"x".repeat(before));
+        encode_into(&mut out, &bytes);
+        proptest::prop_assert_eq!(out, expected);
+    }
+
+    /// Every IPv4 address is written as the standard library's text of it.
+    #[test]
+    fn any_ipv4_address_is_written_as_its_display_text(octets in proptest::prelude::any::<[u8; 4]>()) {
+        let ip = core::net::Ipv4Addr::from(octets);
+        let mut body = Vec::new();
+        FormWriter::new(&mut body).ip("customer.ip", IpAddr::V4(ip));
+        proptest::prop_assert_eq!(String::from_utf8(body).unwrap(), format!("customer.ip={ip}"));
+    }
+}
+
+#[test]
+fn long_text_with_escapes_is_encoded_whole() {
+    let text = "ä b/".repeat(40);
+    let mut out = Vec::new();
+    encode_into(&mut out, text.as_bytes());
+    assert_eq!(out, "%C3%A4+b%2F".repeat(40).into_bytes());
+}
+
+#[test]
+fn writes_fields_in_order_and_leaves_out_absent_ones() {
+    let mut body = b"existing=1".to_vec();
+    let mut form = FormWriter::new(&mut body);
+    form.field("customer.givenName", "Jo");
+    form.optional(field_name!("customer.phone"), None::<&str>);
+    form.display("amount", &crate::Amount::from_minor_units(5000));
+    assert_eq!(body, b"existing=1&customer.givenName=Jo&amount=50.00");
+}
+
+/// A name's wire form worked out when compiled is the bytes the writer encodes for
+/// the same name made at run time, first in a body or after another field.
+#[test]
+fn a_compiled_name_writes_what_a_run_time_name_does() {
+    macro_rules! both {
+        ($($name:literal),+) => {$(
+            let compiled = field_name!($name);
+            let run_time = FieldName::new($name);
+            assert_eq!(compiled, run_time);
+            assert_eq!(compiled.is_plain(), run_time.is_plain());
+            for before in [&b""[..], b"a=1"] {
+                let (mut one, mut other) = (before.to_vec(), before.to_vec());
+                FormWriter::new(&mut one).field(compiled, "v w");
+                FormWriter::new(&mut other).field(run_time, "v w");
+                assert_eq!(one, other, "{}", $name);
+            }
+        )+};
+    }
+    both!(
+        "amount",
+        "customer.givenName",
+        "a b",
+        "x&y=z%",
+        "é€",
+        "",
+        "*-._"
+    );
+    let mut body = Vec::new();
+    FormWriter::new(&mut body).field(field_name!("x&y é"), "1");
+    assert_eq!(body, b"x%26y+%C3%A9=1");
+}
+
+#[test]
+fn writes_ip_addresses_as_their_display_text() {
+    use core::net::{Ipv4Addr, Ipv6Addr};
+    for ip in [
+        IpAddr::V4(Ipv4Addr::new(0, 9, 10, 255)),
+        IpAddr::V4(Ipv4Addr::new(192, 168, 100, 1)),
+        IpAddr::V6(Ipv6Addr::LOCALHOST),
+        IpAddr::V6(Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 1)),
+    ] {
+        let mut body = Vec::new();
+        FormWriter::new(&mut body).ip(field_name!("customer.ip"), ip);
+        let expected = format!("customer.ip={ip}").replace(':', "%3A");
+        assert_eq!(String::from_utf8(body).unwrap(), expected);
+    }
+}
+
+#[test]
+fn decodes_what_browsers_send() {
+    assert_eq!(
+        decoded(b"a=1&&b=x+y%2Fz&c&d=").unwrap(),
+        vec![
+            ("a".into(), "1".into()),
+            ("b".into(), "x y/z".into()),
+            ("c".into(), String::new()),
+            ("d".into(), String::new()),
+        ]
+    );
+    assert_eq!(decoded(b"").unwrap(), vec![]);
+    assert_eq!(
+        decoded(b"%C3%A9=%c3%a9").unwrap(),
+        vec![("é".into(), "é".into())]
+    );
+}
+
+#[test]
+fn refuses_malformed_escapes_and_bad_utf8() {
+    assert_eq!(decoded(b"a=%4"), Err(Error::MalformedEscape { offset: 2 }));
+    assert_eq!(
+        decoded(b"a=1&b=%zz"),
+        Err(Error::MalformedEscape { offset: 6 })
+    );
+    assert_eq!(
+        decoded(b"a=1&b%"),
+        Err(Error::MalformedEscape { offset: 5 })
+    );
+    assert_eq!(decoded(b"a=1&b=%FF"), Err(Error::InvalidUtf8 { offset: 4 }));
+    assert_eq!(decoded(b"a=\xff"), Err(Error::InvalidUtf8 { offset: 0 }));
+    let mut after_error = decode(b"a=%&b=1");
+    assert!(after_error.next().unwrap().is_err());
+    assert!(after_error.next().is_none());
+}
