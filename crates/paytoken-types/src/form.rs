@@ -93,9 +93,17 @@ impl FieldName {
     }
 
     /// The name with `wire`, its [`wire_form`](Self::wire_form). For [`field_name!`].
+    ///
+    /// # Panics
+    /// When `wire` is not the name's wire form: when compiled, in `field_name!`. A name
+    /// whose bytes on the wire are not its text's could not be signed right.
     #[doc(hidden)]
     #[must_use]
     pub const fn with_wire(self, wire: &'static [u8]) -> Self {
+        assert!(
+            wire.len() == Self::wire_len(self.text) && is_wire_form(self.text, wire),
+            "a name's wire form is `&name=`, percent-encoded"
+        );
         Self { wire, ..self }
     }
 
@@ -117,7 +125,10 @@ impl FieldName {
     }
 
     /// `&{text}=`, percent-encoded, which is `N` bytes ([`wire_len`](Self::wire_len)).
-    /// For [`field_name!`]; a wrong `N` fails to compile there.
+    /// For [`field_name!`].
+    ///
+    /// # Panics
+    /// When `N` is not `wire_len(text)`: in `field_name!`, it fails to compile.
     #[doc(hidden)]
     #[must_use]
     #[expect(
@@ -585,6 +596,40 @@ fn grow_wiping(out: &mut Vec<u8>, needed: usize) {
     out.as_mut_slice().zeroize();
     out.spare_capacity_mut().zeroize();
     *out = bigger;
+}
+
+/// Whether `wire` is `&{text}=` percent-encoded, byte for byte (for
+/// [`FieldName::with_wire`], when compiled).
+#[expect(
+    clippy::indexing_slicing,
+    reason = "const code: `at + len < wire.len()` is checked before the reads"
+)]
+const fn is_wire_form(text: &str, wire: &[u8]) -> bool {
+    let bytes = text.as_bytes();
+    if wire.len() < 2 || wire[0] != b'&' || wire[wire.len() - 1] != b'=' {
+        return false;
+    }
+    let mut at = 1;
+    let mut index = 0;
+    while index < bytes.len() {
+        #[expect(
+            clippy::as_conversions,
+            reason = "a u8 fits in usize (`From` is not const)"
+        )]
+        let [first, high, low, count] = ENCODED[bytes[index] as usize];
+        #[expect(clippy::as_conversions, reason = "a count of 1 or 3")]
+        let len = count as usize;
+        // The encoded byte, and the `=` after it, must fit.
+        if at + len >= wire.len() || wire[at] != first {
+            return false;
+        }
+        if len == 3 && (wire[at + 1] != high || wire[at + 2] != low) {
+            return false;
+        }
+        at += len;
+        index += 1;
+    }
+    at == wire.len() - 1
 }
 
 /// Whether every byte of `text` stays as it is, for the plain values of

@@ -132,6 +132,31 @@ fn a_compiled_name_writes_what_a_run_time_name_does() {
     let mut body = Vec::new();
     FormWriter::new(&mut body).field(field_name!("x&y é"), "1");
     assert_eq!(body, b"x%26y+%C3%A9=1");
+    // Only a name's own wire form is taken with it.
+    assert!(is_wire_form("a b", b"&a+b="));
+    assert!(is_wire_form("", b"&="));
+    assert!(is_wire_form("é", b"&%C3%A9="));
+    for wrong in [
+        &b"&a b="[..],
+        b"a+b=",
+        b"&a+b",
+        b"&a+b=x",
+        b"&a+",
+        b"&",
+        b"",
+        b"&a+c=",
+    ] {
+        assert!(!is_wire_form("a b", wrong), "{wrong:?}");
+    }
+    assert!(!is_wire_form("é", b"&%C3%A8="));
+}
+
+/// A wire form that is not the name's would send one name and sign another: refused
+/// (when compiled, in `field_name!`).
+#[test]
+#[should_panic(expected = "a name's wire form")]
+fn a_name_takes_no_wire_form_but_its_own() {
+    let _ = FieldName::new("amount").with_wire(b"&currency=");
 }
 
 #[test]
