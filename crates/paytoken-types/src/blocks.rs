@@ -10,7 +10,7 @@ use alloc::string::String;
 use core::net::IpAddr;
 
 use crate::field_name;
-use crate::form::{FormFields, FormWriter};
+use crate::form::{FieldName, FormFields, FormWriter};
 use crate::text_rule::{TextRule, check_free_text};
 use crate::{
     BankAccount, BirthDate, Card, CountryCode, CustomerId, Email, Error, LanguageCode, Phone, Sex,
@@ -49,6 +49,13 @@ pub struct Customer {
 }
 
 impl Customer {
+    /// `customer.givenName`, which a customer sign-up's checksum signs.
+    pub const GIVEN_NAME: FieldName = field_name!("customer.givenName");
+    /// `customer.surname`, which a customer sign-up's checksum signs.
+    pub const SURNAME: FieldName = field_name!("customer.surname");
+    /// `customer.email`, which a customer sign-up's checksum signs.
+    pub const EMAIL: FieldName = field_name!("customer.email");
+
     /// Checks the free-text fields, as the form does when it writes them: for refusing a
     /// block before any request is built.
     ///
@@ -66,20 +73,13 @@ impl FormFields for Customer {
     #[inline(always)]
     fn write_fields(&self, form: &mut FormWriter<'_>) {
         form.optional_text(
-            field_name!("customer.givenName"),
+            Self::GIVEN_NAME,
             self.given_name.as_deref(),
             TextRule::FreeText,
         );
-        form.optional_text(
-            field_name!("customer.surname"),
-            self.surname.as_deref(),
-            TextRule::FreeText,
-        );
+        form.optional_text(Self::SURNAME, self.surname.as_deref(), TextRule::FreeText);
         form.optional(field_name!("customer.sex"), self.sex.as_ref());
-        form.optional(
-            field_name!("customer.email"),
-            self.email.as_ref().map(Email::as_str),
-        );
+        form.optional(Self::EMAIL, self.email.as_ref().map(Email::as_str));
         form.optional(field_name!("customer.phone"), self.phone.as_ref());
         form.optional(field_name!("customer.telnocc"), self.telnocc.as_ref());
         if let Some(birth_date) = &self.birth_date {
@@ -232,6 +232,9 @@ impl FormFields for Billing {
 }
 
 impl Card {
+    /// `card.number`, which a card registration's checksum signs.
+    pub const NUMBER: FieldName = field_name!("card.number");
+
     /// Checks the holder's name, when there is one.
     ///
     /// # Errors
@@ -244,7 +247,7 @@ impl Card {
 impl FormFields for Card {
     #[inline(always)]
     fn write_fields(&self, form: &mut FormWriter<'_>) {
-        form.field(field_name!("card.number"), &self.number);
+        form.field(Self::NUMBER, &self.number);
         form.field(
             field_name!("card.expiryMonth"),
             &self.expiry_month.to_wire(),
@@ -260,6 +263,9 @@ impl FormFields for Card {
 }
 
 impl BankAccount {
+    /// `bankAccount.bic`, which a bank-account registration's checksum signs.
+    pub const BIC: FieldName = field_name!("bankAccount.bic");
+
     /// Checks the holder's name, when there is one.
     ///
     /// # Errors
@@ -273,7 +279,7 @@ impl FormFields for BankAccount {
     #[inline(always)]
     fn write_fields(&self, form: &mut FormWriter<'_>) {
         form.field(field_name!("bankAccount.iban"), self.iban.expose_str());
-        form.field(field_name!("bankAccount.bic"), self.bic.as_str());
+        form.field(Self::BIC, self.bic.as_str());
         form.optional_text(
             field_name!("bankAccount.holder"),
             self.holder.as_deref(),

@@ -116,9 +116,8 @@ impl FieldName {
         let mut index = 0;
         while index < bytes.len() {
             #[expect(clippy::indexing_slicing, reason = "index < bytes.len()")]
-            let byte = bytes[index];
-            // As `ENCODED` counts: one byte for a plain byte or a space, three for `%XX`.
-            len += if stays(byte) || byte == b' ' { 1 } else { 3 };
+            let (_, count) = encoded(bytes[index]);
+            len += count;
             index += 1;
         }
         len
@@ -144,13 +143,7 @@ impl FieldName {
         let mut at = 1;
         let mut index = 0;
         while index < bytes.len() {
-            #[expect(
-                clippy::as_conversions,
-                reason = "a u8 fits in usize (`From` is not const)"
-            )]
-            let encoded = ENCODED[bytes[index] as usize];
-            #[expect(clippy::as_conversions, reason = "a count of 1 or 3")]
-            let count = encoded[3] as usize;
+            let (encoded, count) = encoded(bytes[index]);
             let mut byte = 0;
             while byte < count {
                 wire[at + byte] = encoded[byte];
@@ -602,7 +595,7 @@ fn grow_wiping(out: &mut Vec<u8>, needed: usize) {
 /// [`FieldName::with_wire`], when compiled).
 #[expect(
     clippy::indexing_slicing,
-    reason = "const code: `at + len < wire.len()` is checked before the reads"
+    reason = "const code: `at + count < wire.len()` is checked before the reads"
 )]
 const fn is_wire_form(text: &str, wire: &[u8]) -> bool {
     let bytes = text.as_bytes();
@@ -612,21 +605,19 @@ const fn is_wire_form(text: &str, wire: &[u8]) -> bool {
     let mut at = 1;
     let mut index = 0;
     while index < bytes.len() {
-        #[expect(
-            clippy::as_conversions,
-            reason = "a u8 fits in usize (`From` is not const)"
-        )]
-        let [first, high, low, count] = ENCODED[bytes[index] as usize];
-        #[expect(clippy::as_conversions, reason = "a count of 1 or 3")]
-        let len = count as usize;
+        let (encoded, count) = encoded(bytes[index]);
         // The encoded byte, and the `=` after it, must fit.
-        if at + len >= wire.len() || wire[at] != first {
+        if at + count >= wire.len() {
             return false;
         }
-        if len == 3 && (wire[at + 1] != high || wire[at + 2] != low) {
-            return false;
+        let mut byte = 0;
+        while byte < count {
+            if wire[at + byte] != encoded[byte] {
+                return false;
+            }
+            byte += 1;
         }
-        at += len;
+        at += count;
         index += 1;
     }
     at == wire.len() - 1
@@ -700,6 +691,20 @@ const ENCODED: [[u8; 4]; 256] = byte_table!([[u8; 4]; 256], [0; 4], |b| {
         [b'%', high, low, 3]
     }
 });
+
+/// What `byte` becomes, as [`ENCODED`] has it: the bytes, and how many of them count (1
+/// or 3). For the names worked out when compiled.
+const fn encoded(byte: u8) -> ([u8; 3], usize) {
+    #[expect(
+        clippy::as_conversions,
+        clippy::indexing_slicing,
+        reason = "a u8 fits in usize (`From` is not const), and is below 256"
+    )]
+    let [first, high, low, count] = ENCODED[byte as usize];
+    #[expect(clippy::as_conversions, reason = "a count of 1 or 3")]
+    let count = count as usize;
+    ([first, high, low], count)
+}
 
 /// [`encode_in_room`] for text with at least one escape, written straight into `out`:
 /// no copy of the text is left anywhere else (a card holder's name is written here too).

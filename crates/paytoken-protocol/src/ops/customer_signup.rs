@@ -10,7 +10,6 @@ use crate::answer::{Field, Loose, Object, Text, wire_object};
 use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult, require_success};
 use crate::{Context, Error, OperationKind, Request};
-use paytoken_types::form::FieldName;
 
 /// The path of customer sign-up.
 pub const PATH: &str = "/merchantServices/api/v1/customerSignup";
@@ -79,9 +78,9 @@ fn required<'a, T>(field: &'static str, value: Option<&'a T>) -> Result<&'a T, E
 /// The checksum rule of a sign-up: `id|key|givenName|surname|email`, as the customer block
 /// writes them.
 const SIGNED: &[Signed] = &[
-    Signed::field(FieldName::new("customer.givenName")),
-    Signed::field(FieldName::new("customer.surname")),
-    Signed::field(FieldName::new("customer.email")),
+    Signed::field(Customer::GIVEN_NAME),
+    Signed::field(Customer::SURNAME),
+    Signed::field(Customer::EMAIL),
 ];
 
 impl Operation for CustomerSignup {

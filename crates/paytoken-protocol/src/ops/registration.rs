@@ -11,7 +11,6 @@ use crate::answer::{Field, Loose, Object, Text, wire_object};
 use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult, require_success};
 use crate::{Context, Error, OperationKind, Request, fields};
-use paytoken_types::form::FieldName;
 
 /// The path of stand-alone registrations.
 pub const PATH: &str = "/transactionServices/REST/v1/registrations";
@@ -154,11 +153,11 @@ wire_object! {
 }
 
 /// The checksum rule of a card registration: `id|key|cardNumber`.
-const CARD: &[Signed] = &[Signed::field(FieldName::new("card.number"))];
+const CARD: &[Signed] = &[Signed::field(Card::NUMBER)];
 
 /// The checksum rule of a bank-account registration: `id|key|bic` (the BIC where a card
 /// has its number).
-const BANK_ACCOUNT: &[Signed] = &[Signed::field(FieldName::new("bankAccount.bic"))];
+const BANK_ACCOUNT: &[Signed] = &[Signed::field(BankAccount::BIC)];
 
 impl Operation for Registration {
     type Response = Registered;
