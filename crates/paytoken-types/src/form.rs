@@ -33,9 +33,9 @@ use zeroize::Zeroize;
 
 /// A field's name, as the interface spells it (`amount`, `customer.givenName`).
 ///
-/// Made by [`field_name!`], as every name of this crate is, it carries its whole wire
-/// form, `&name=` percent-encoded, worked out when the program is compiled: writing the
-/// name is then one copy of a constant. A name made at run time ([`FieldName::new`], or
+/// Made by [`field_name!`](crate::field_name), as every name of this crate is, it carries
+/// its whole wire form, `&name=` percent-encoded, worked out when the program is compiled:
+/// writing the name is then one copy of a constant. A name made at run time ([`FieldName::new`], or
 /// from a `&'static str`) is encoded as it is written: slower, the same bytes.
 ///
 /// ```
@@ -51,7 +51,8 @@ use zeroize::Zeroize;
 #[derive(Debug, Clone, Copy)]
 pub struct FieldName {
     text: &'static str,
-    /// `&{text}=`, percent-encoded, when made by [`field_name!`]; empty otherwise.
+    /// `&{text}=`, percent-encoded, when made by [`field_name!`](crate::field_name); empty
+    /// otherwise.
     wire: &'static [u8],
     plain: bool,
 }
@@ -72,8 +73,8 @@ impl core::hash::Hash for FieldName {
 }
 
 impl FieldName {
-    /// The name `text`, encoded when it is written; [`field_name!`] makes the same name
-    /// with its wire form worked out when compiled.
+    /// The name `text`, encoded when it is written; [`field_name!`](crate::field_name)
+    /// makes the same name with its wire form worked out when compiled.
     #[must_use]
     pub const fn new(text: &'static str) -> Self {
         let bytes = text.as_bytes();
@@ -92,7 +93,8 @@ impl FieldName {
         }
     }
 
-    /// The name with `wire`, its [`wire_form`](Self::wire_form). For [`field_name!`].
+    /// The name with `wire`, its [`wire_form`](Self::wire_form). For
+    /// [`field_name!`](crate::field_name).
     ///
     /// # Panics
     /// When `wire` is not the name's wire form: when compiled, in `field_name!`. A name
@@ -107,7 +109,8 @@ impl FieldName {
         Self { wire, ..self }
     }
 
-    /// How many bytes `&{text}=` takes, percent-encoded. For [`field_name!`].
+    /// How many bytes `&{text}=` takes, percent-encoded. For
+    /// [`field_name!`](crate::field_name).
     #[doc(hidden)]
     #[must_use]
     pub const fn wire_len(text: &str) -> usize {
@@ -124,7 +127,7 @@ impl FieldName {
     }
 
     /// `&{text}=`, percent-encoded, which is `N` bytes ([`wire_len`](Self::wire_len)).
-    /// For [`field_name!`].
+    /// For [`field_name!`](crate::field_name).
     ///
     /// # Panics
     /// When `N` is not `wire_len(text)`: in `field_name!`, it fails to compile.
@@ -389,7 +392,8 @@ impl<'a> FormWriter<'a> {
     /// let mut body = Vec::new();
     /// let mut form = FormWriter::new(&mut body);
     /// form.optional_text("orderDescriptor", Some("2× coffee"), TextRule::FreeTextUpTo(127));
-    /// form.optional_text(field_name!("notificationUrl"), Some("shop.example/hook"), TextRule::Url);
+    /// let url = field_name!("notificationUrl");
+    /// form.optional_text(url, Some("shop.example/hook"), TextRule::Url);
     /// let refused = form.finish().unwrap_err();
     /// assert_eq!(refused.field(), Some("notificationUrl"));
     /// ```
