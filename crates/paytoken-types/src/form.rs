@@ -35,8 +35,9 @@ use zeroize::Zeroize;
 ///
 /// Made by [`field_name!`](crate::field_name), as every name of this crate is, it carries
 /// its whole wire form, `&name=` percent-encoded, worked out when the program is compiled:
-/// writing the name is then one copy of a constant. A name made at run time ([`FieldName::new`], or
-/// from a `&'static str`) is encoded as it is written: slower, the same bytes.
+/// writing the name is then one copy of a constant. A name made at run time
+/// ([`FieldName::new`], or from a `&'static str`) is encoded as it is written: slower, the
+/// same bytes.
 ///
 /// ```
 /// use paytoken_types::form::FieldName;
@@ -103,7 +104,7 @@ impl FieldName {
     #[must_use]
     pub const fn with_wire(self, wire: &'static [u8]) -> Self {
         assert!(
-            wire.len() == Self::wire_len(self.text) && is_wire_form(self.text, wire),
+            is_wire_form(self.text, wire),
             "a name's wire form is `&name=`, percent-encoded"
         );
         Self { wire, ..self }
