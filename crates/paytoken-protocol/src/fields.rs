@@ -9,7 +9,7 @@
 use paytoken_types::field_name;
 use paytoken_types::form::FieldName;
 
-use paytoken_types::{AccountId, CustomerId, MerchantTransactionId, PartnerId, TerminalId};
+use paytoken_types::{AccountId, CustomerId, Cvv, MerchantTransactionId, PartnerId, TerminalId};
 
 /// `authentication.checksum`: the MD5 of the operation's rule, in lower-case hex.
 pub const CHECKSUM: FieldName = field_name!("authentication.checksum");
@@ -47,10 +47,8 @@ pub const TEMPLATE_AMOUNT: FieldName = field_name!("tmpl_amount");
 pub const TEMPLATE_CURRENCY: FieldName = field_name!("tmpl_currency");
 /// `installment`: the number of installments of a token payment.
 pub const INSTALLMENT: FieldName = field_name!("installment");
-/// `customer.ip` of a token payment, which sends no other customer field.
-pub const CUSTOMER_IP: FieldName = field_name!("customer.ip");
 /// `card.cvv` of a token payment, which sends no other card field.
-pub const CARD_CVV: FieldName = field_name!("card.cvv");
+pub const CARD_CVV: FieldName = field_name!(Cvv::FIELD);
 /// `idType` of an inquiry: `PID` (payment id) or `MID` (merchant transaction id).
 pub const ID_TYPE: FieldName = field_name!("idType");
 /// `pagination.pageno`: the page of the invoice list, from 1.
@@ -58,8 +56,7 @@ pub const PAGE_NUMBER: FieldName = field_name!("pagination.pageno");
 /// `pagination.records`: invoices per page.
 pub const PAGE_RECORDS: FieldName = field_name!("pagination.records");
 /// `merchantTransactionId`.
-pub const MERCHANT_TRANSACTION_ID: FieldName =
-    paytoken_types::field_name!(MerchantTransactionId::FIELD);
+pub const MERCHANT_TRANSACTION_ID: FieldName = field_name!(MerchantTransactionId::FIELD);
 /// `authentication.accountId`.
 pub const ACCOUNT_ID: FieldName = field_name!(AccountId::FIELD);
 /// `authentication.terminalId`.

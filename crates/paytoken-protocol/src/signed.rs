@@ -42,7 +42,7 @@ impl Signed {
 
     const fn name(self) -> &'static str {
         match self {
-            Self::PathSegment { field } | Self::Field { field, .. } => field,
+            Self::PathSegment { field } | Self::Field { field } => field,
         }
     }
 }

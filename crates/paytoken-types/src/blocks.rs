@@ -13,8 +13,8 @@ use crate::field_name;
 use crate::form::{FieldName, FormFields, FormWriter};
 use crate::text_rule::{TextRule, check_free_text};
 use crate::{
-    BankAccount, BirthDate, Card, CountryCode, CustomerId, Email, Error, LanguageCode, Phone, Sex,
-    TelephoneCountryCode,
+    BankAccount, Bic, BirthDate, Card, CardNumber, CountryCode, CustomerId, Cvv, Email, Error,
+    ExpiryMonth, ExpiryYear, Iban, LanguageCode, Phone, Sex, TelephoneCountryCode,
 };
 
 /// Checks every present free-text field of a block, naming the field on failure.
@@ -54,7 +54,9 @@ impl Customer {
     /// `customer.surname`, which a customer sign-up's checksum signs.
     pub const SURNAME: FieldName = field_name!("customer.surname");
     /// `customer.email`, which a customer sign-up's checksum signs.
-    pub const EMAIL: FieldName = field_name!("customer.email");
+    pub const EMAIL: FieldName = field_name!(Email::FIELD);
+    /// `customer.ip`, which a token payment sends alone.
+    pub const IP: FieldName = field_name!("customer.ip");
 
     /// Checks the free-text fields, as the form does when it writes them: for refusing a
     /// block before any request is built.
@@ -80,18 +82,18 @@ impl FormFields for Customer {
         form.optional_text(Self::SURNAME, self.surname.as_deref(), TextRule::FreeText);
         form.optional(field_name!("customer.sex"), self.sex.as_ref());
         form.optional(Self::EMAIL, self.email.as_ref().map(Email::as_str));
-        form.optional(field_name!("customer.phone"), self.phone.as_ref());
-        form.optional(field_name!("customer.telnocc"), self.telnocc.as_ref());
+        form.optional(field_name!(Phone::FIELD), self.phone.as_ref());
+        form.optional(
+            field_name!(TelephoneCountryCode::FIELD),
+            self.telnocc.as_ref(),
+        );
         if let Some(birth_date) = &self.birth_date {
-            form.field(field_name!("customer.birthDate"), &birth_date.to_wire());
+            form.field(field_name!(BirthDate::FIELD), &birth_date.to_wire());
         }
         if let Some(ip) = self.ip {
-            form.ip(field_name!("customer.ip"), ip);
+            form.ip(Self::IP, ip);
         }
-        form.optional(
-            field_name!("customer.customerId"),
-            self.customer_id.as_ref(),
-        );
+        form.optional(field_name!(CustomerId::FIELD), self.customer_id.as_ref());
     }
 }
 
@@ -137,7 +139,7 @@ impl Shipping {
 impl FormFields for Shipping {
     #[inline(always)]
     fn write_fields(&self, form: &mut FormWriter<'_>) {
-        form.optional(field_name!("shipping.country"), self.country.as_ref());
+        form.optional(field_name!(CountryCode::FIELD), self.country.as_ref());
         form.optional_text(
             field_name!("shipping.city"),
             self.city.as_deref(),
@@ -158,7 +160,7 @@ impl FormFields for Shipping {
             self.street1.as_deref(),
             TextRule::FreeText,
         );
-        form.optional(field_name!("shipping.language"), self.language.as_ref());
+        form.optional(field_name!(LanguageCode::FIELD), self.language.as_ref());
         form.optional_text(
             field_name!("shipping.givenName"),
             self.given_name.as_deref(),
@@ -233,7 +235,7 @@ impl FormFields for Billing {
 
 impl Card {
     /// `card.number`, which a card registration's checksum signs.
-    pub const NUMBER: FieldName = field_name!("card.number");
+    pub const NUMBER: FieldName = field_name!(CardNumber::FIELD);
 
     /// Checks the holder's name, when there is one.
     ///
@@ -249,11 +251,11 @@ impl FormFields for Card {
     fn write_fields(&self, form: &mut FormWriter<'_>) {
         form.field(Self::NUMBER, &self.number);
         form.field(
-            field_name!("card.expiryMonth"),
+            field_name!(ExpiryMonth::FIELD),
             &self.expiry_month.to_wire(),
         );
-        form.field(field_name!("card.expiryYear"), &self.expiry_year.to_wire());
-        form.field(field_name!("card.cvv"), &self.cvv);
+        form.field(field_name!(ExpiryYear::FIELD), &self.expiry_year.to_wire());
+        form.field(field_name!(Cvv::FIELD), &self.cvv);
         form.optional_text(
             field_name!("card.holder"),
             self.holder.as_deref(),
@@ -264,7 +266,7 @@ impl FormFields for Card {
 
 impl BankAccount {
     /// `bankAccount.bic`, which a bank-account registration's checksum signs.
-    pub const BIC: FieldName = field_name!("bankAccount.bic");
+    pub const BIC: FieldName = field_name!(Bic::FIELD);
 
     /// Checks the holder's name, when there is one.
     ///
@@ -278,7 +280,7 @@ impl BankAccount {
 impl FormFields for BankAccount {
     #[inline(always)]
     fn write_fields(&self, form: &mut FormWriter<'_>) {
-        form.field(field_name!("bankAccount.iban"), self.iban.expose_str());
+        form.field(field_name!(Iban::FIELD), self.iban.expose_str());
         form.field(Self::BIC, self.bic.as_str());
         form.optional_text(
             field_name!("bankAccount.holder"),
@@ -292,7 +294,6 @@ impl FormFields for BankAccount {
 mod tests {
     use super::*;
     use crate::test_prelude::*;
-    use crate::{Bic, CardNumber, Cvv, ExpiryMonth, ExpiryYear, Iban};
     use core::net::Ipv4Addr;
 
     fn body_of(write: impl FnOnce(&mut FormWriter<'_>)) -> String {

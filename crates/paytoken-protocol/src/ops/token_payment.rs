@@ -5,8 +5,8 @@
 use core::net::IpAddr;
 
 use paytoken_types::{
-    Amount, Currency, Cvv, MerchantTransactionId, PaymentType, RecurringType, RegistrationId,
-    TextRule,
+    Amount, Currency, Customer, Cvv, MerchantTransactionId, PaymentType, RecurringType,
+    RegistrationId, TextRule,
 };
 
 use super::{Operation, SMALL_BODY, check_positive};
@@ -180,7 +180,7 @@ impl Operation for TokenPayment {
             }
             form.optional(fields::CARD_CVV, self.cvv.as_ref().map(Cvv::expose_digits));
             if let Some(ip) = self.customer_ip {
-                form.ip(fields::CUSTOMER_IP, ip);
+                form.ip(Customer::IP, ip);
             }
             form.optional_text(
                 fields::MERCHANT_REDIRECT_URL,
