@@ -2,6 +2,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use paytoken::types::{PaymentType, RecurringType};
@@ -48,6 +49,29 @@ pub(crate) fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
     }
     let matches = command.try_get_matches_from(args)?;
     Cli::from_arg_matches(&matches)
+}
+
+/// A duration flag: whole milliseconds (`500ms`) or seconds (`3s`), above zero and at most
+/// 300 s.
+pub(crate) fn duration(text: &str) -> Result<Duration, String> {
+    let invalid = || "a duration such as 3s or 500ms, above zero and at most 300s".to_owned();
+    let (digits, millis_each) = if let Some(digits) = text.strip_suffix("ms") {
+        (digits, 1)
+    } else if let Some(digits) = text.strip_suffix('s') {
+        (digits, 1_000)
+    } else {
+        return Err(invalid());
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(invalid());
+    }
+    let millis = digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|count| count.checked_mul(millis_each))
+        .filter(|millis| (1..=300_000).contains(millis))
+        .ok_or_else(invalid)?;
+    Ok(Duration::from_millis(millis))
 }
 
 /// Where the gateway is and who is calling. The secure key is read from
@@ -205,6 +229,10 @@ pub(crate) struct ListenArgs {
     /// and content type as received).
     #[arg(long, value_name = "URL")]
     pub(crate) forward_to: Option<String>,
+    /// How long a relay to --forward-to may take (`3s` by default: less than a gateway
+    /// waits for this endpoint's answer, so a failed relay is answered 502 and retried).
+    #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "3s")]
+    pub(crate) relay_timeout: Duration,
 }
 
 /// `paytoken sandbox`.
@@ -254,6 +282,10 @@ pub(crate) struct SandboxArgs {
     /// Let the sandbox send notifications beyond loopback addresses.
     #[arg(long)]
     pub(crate) notify_anywhere: bool,
+    /// How long the sandbox waits for a notification's receiver to answer one attempt
+    /// before it gives up on it and tries again later (`5s` by default).
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    pub(crate) notify_timeout: Option<Duration>,
     /// Keep everything the sandbox remembers in this SQLite file (created when missing),
     /// so that tokens, payments and invoices survive a restart or a crash.
     #[arg(long, value_name = "FILE")]
@@ -567,6 +599,21 @@ impl From<Recurring> for RecurringType {
         match recurring {
             Recurring::Initial => Self::Initial,
             Recurring::Repeated => Self::Repeated,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_are_whole_milliseconds_or_seconds_within_bounds() {
+        assert_eq!(duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(duration("3s"), Ok(Duration::from_secs(3)));
+        assert_eq!(duration("300s"), Ok(Duration::from_secs(300)));
+        for bad in ["", "s", "ms", "0s", "301s", "1.5s", "-1s", "3", "3m", "+3s", "18446744073709551615s"] {
+            assert!(duration(bad).is_err(), "{bad}");
         }
     }
 }

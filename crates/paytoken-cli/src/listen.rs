@@ -1,14 +1,23 @@
 //! `paytoken listen`: a merchant's notification endpoint for development. It receives the
 //! gateway's notifications (and the browser's return from 3-D Secure, a form), verifies
 //! each with the secure key, prints one block per notification (`--json`: one object a
-//! line) marked `verified`, `duplicate` or `rejected`, answers the gateway, and relays each
-//! verified one once to `--forward-to`.
+//! line), answers the gateway, and relays each verified one once to `--forward-to`.
 //!
-//! The gateway gets 200 for a verified notification and for a duplicate (it has been
-//! told; a retry would bring nothing new), 400 for a rejected one. With `--forward-to`, a
-//! verified notification the merchant's endpoint did not take (no connection, no `2xx`) is
-//! answered 502 and forgotten, so that the gateway's retry is relayed: each is relayed
-//! once it is taken, and not again.
+//! A notification is *settled* once it verified and, with `--forward-to`, the merchant's
+//! endpoint took it (a `2xx`); only a settled one counts as seen. So the gateway gets:
+//!
+//! | printed | status | when |
+//! |---|---|---|
+//! | `verified` | 200 | verified, new, and relayed when relaying |
+//! | `duplicate` | 200 | settled before: it has been told, a retry would bring nothing |
+//! | `relay_failed` | 502 | verified and new, but the relay failed or timed out: retry |
+//! | `in_flight` | 503 | a relay of the same notification is under way and may still fail: retry |
+//! | `rejected` | 400 | it does not verify, or cannot be read |
+//!
+//! A relay has `--relay-timeout` (3 s by default), shorter than a gateway's wait for an
+//! answer (the sandbox's is 5 s), so a failed relay is answered 502 while the gateway still
+//! listens. Each notification is handled on a task of its own: a gateway that hangs up
+//! early cancels nothing, and the relay's outcome is printed and remembered either way.
 //!
 //! Everything read is bounded: the body (64 KiB), the time to send it (10 s), the
 //! connections at once (256), the notifications remembered for duplicates (10,000).
@@ -16,6 +25,7 @@
 pub(crate) mod endpoint;
 mod verdict;
 
+use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -23,18 +33,18 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{CONTENT_TYPE, HeaderValue};
+use hyper::header::{CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use paytoken::SecureKey;
-use paytoken::protocol::notification::DuplicateFilter;
+use paytoken::protocol::notification::{DuplicateFilter, VerifiedNotification};
+use paytoken::{PaymentId, SecureKey};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use self::endpoint::Endpoint;
-use self::verdict::Verdict;
+use self::verdict::{Rejection, Relay, Verdict};
 use crate::cli::{GatewayArgs, ListenArgs};
 use crate::config;
 use crate::report::{Exit, Failure, Report};
@@ -49,27 +59,105 @@ const MAX_CONNECTIONS: usize = 256;
 /// Notifications remembered to tell a duplicate.
 const REMEMBERED: usize = 10_000;
 
+/// What tells two notifications apart: the payment id and the short status.
+type Key = (PaymentId, String);
+
 /// What every connection shares: the key, the notifications seen, where to relay.
 pub(crate) struct Receiver {
     key: SecureKey,
-    seen: Mutex<DuplicateFilter>,
-    forward: Option<Endpoint>,
+    seen: Mutex<Seen>,
+    forward: Option<Forward>,
+}
+
+/// Where verified notifications are relayed, and how long a relay may take.
+pub(crate) struct Forward {
+    pub(crate) endpoint: Endpoint,
+    pub(crate) timeout: Duration,
+}
+
+/// The notifications settled, and those whose relay is under way.
+struct Seen {
+    settled: DuplicateFilter,
+    relaying: HashSet<Key>,
+}
+
+/// What a verified notification is to this receiver.
+enum Claim {
+    /// Settled before.
+    Duplicate,
+    /// Being relayed now.
+    InFlight,
+    /// New: handle it.
+    First,
 }
 
 impl Receiver {
     /// A receiver verifying with `key`, relaying verified notifications to `forward`.
-    pub(crate) fn new(key: SecureKey, forward: Option<Endpoint>) -> Self {
+    pub(crate) fn new(key: SecureKey, forward: Option<Forward>) -> Self {
         Self {
             key,
-            seen: Mutex::new(DuplicateFilter::new(REMEMBERED)),
+            seen: Mutex::new(Seen {
+                settled: DuplicateFilter::new(REMEMBERED),
+                relaying: HashSet::new(),
+            }),
             forward,
         }
     }
 
-    fn seen(&self) -> std::sync::MutexGuard<'_, DuplicateFilter> {
+    fn seen(&self) -> std::sync::MutexGuard<'_, Seen> {
         self.seen
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Whether `notification` is new, settled or in flight; a new one is counted as
+    /// settled at once (as in flight too, when it is to be relayed, until
+    /// [`Relaying`] ends).
+    fn claim(&self, notification: &VerifiedNotification) -> Claim {
+        let mut seen = self.seen();
+        let key = key_of(notification);
+        if seen.relaying.contains(&key) {
+            return Claim::InFlight;
+        }
+        if !seen.settled.first_time(notification) {
+            return Claim::Duplicate;
+        }
+        if self.forward.is_some() {
+            seen.relaying.insert(key);
+        }
+        Claim::First
+    }
+}
+
+fn key_of(notification: &VerifiedNotification) -> Key {
+    (
+        notification.payment_id,
+        paytoken::types::trimmed(notification.transaction_status.raw()).to_owned(),
+    )
+}
+
+/// A relay under way. However it ends, the notification stops being in flight; unless
+/// [`taken`](Self::taken) was called, it is forgotten as settled too, so that the
+/// gateway's retry is relayed.
+struct Relaying<'a> {
+    receiver: &'a Receiver,
+    notification: &'a VerifiedNotification,
+    taken: bool,
+}
+
+impl Relaying<'_> {
+    fn taken(mut self) {
+        self.taken = true;
+    }
+}
+
+impl Drop for Relaying<'_> {
+    fn drop(&mut self) {
+        let mut seen = self.receiver.seen();
+        seen.relaying.remove(&key_of(self.notification));
+        if !self.taken {
+            seen.settled.forget(self.notification);
+        }
     }
 }
 
@@ -85,7 +173,10 @@ pub(crate) async fn run(args: &ListenArgs, gateway: &GatewayArgs, json: bool) ->
         .map(|url| Endpoint::parse("--forward-to", url))
         .transpose()
     {
-        Ok(forward) => forward,
+        Ok(forward) => forward.map(|endpoint| Forward {
+            endpoint,
+            timeout: args.relay_timeout,
+        }),
         Err(message) => return Report::from(Failure::usage(message)),
     };
     let listener = match TcpListener::bind(args.addr).await {
@@ -141,11 +232,19 @@ pub(crate) async fn serve(
             let service = service_fn(move |request| {
                 let receiver = Arc::clone(&receiver);
                 let print = Arc::clone(&print);
-                async move {
+                // On a task of its own: a sender that hangs up drops this future, and the
+                // relay must still end, be printed, and be remembered or forgotten.
+                let handling = tokio::spawn(async move {
                     let (response, printed) = receive(&receiver, request).await;
                     if let Some(printed) = printed {
                         print(printed);
                     }
+                    response
+                });
+                async move {
+                    let response = handling
+                        .await
+                        .unwrap_or_else(|_| answer(500, "the notification's handler failed\n"));
                     Ok::<_, std::convert::Infallible>(response)
                 }
             });
@@ -163,18 +262,21 @@ pub(crate) async fn serve(
 /// The first line: where to send notifications.
 fn announce(
     address: SocketAddr,
-    forward: Option<&Endpoint>,
+    forward: Option<&Forward>,
     json: bool,
 ) -> Result<(), terminal::Closed> {
     let url = format!("http://{address}/");
     if json {
-        let line = json!({ "listening": url, "forwardTo": forward.map(|f| f.url.as_str()) });
+        let line = json!({
+            "listening": url,
+            "forwardTo": forward.map(|f| f.endpoint.url.as_str()),
+        });
         return terminal::out(&(terminal::json(&line) + "\n"));
     }
     let relay = forward.map_or_else(String::new, |forward| {
         format!(
             ", relaying verified ones to {}",
-            terminal::escape(&forward.url)
+            terminal::escape(&forward.endpoint.url)
         )
     });
     terminal::out(&format!(
@@ -202,36 +304,68 @@ async fn receive(
     let body = match tokio::time::timeout(READ_DEADLINE, reading).await {
         Ok(Ok(body)) => body.to_bytes(),
         Ok(Err(_)) => {
-            let rejected =
-                Verdict::Rejected(format!("body broken or larger than {MAX_BODY} bytes"));
+            let rejected = Verdict::Rejected(Rejection::unread(format!(
+                "body broken or larger than {MAX_BODY} bytes"
+            )));
             let response = answer(413, "rejected: body too large or broken\n");
             return (response, Some(rejected.to_json()));
         }
         Err(_) => return (answer(408, "rejected: body not received in time\n"), None),
     };
-    let verdict = verdict::judge(&body, is_form, &receiver.key, &mut receiver.seen());
-    let mut printed = verdict.to_json();
-    let mut status = verdict.http_status();
-    if let (Verdict::Verified(notification), Some(forward)) = (&verdict, &receiver.forward) {
-        let relayed = forward.post(body, content_type).await;
-        if relayed.is_err() {
-            // Not taken: the gateway's retry must be relayed, not filtered as a repeat.
-            receiver.seen().forget(notification);
-            status = 502;
-        }
-        if let Some(object) = printed.as_object_mut() {
-            let report = match relayed {
-                Ok(answered) => json!({ "to": forward.url, "status": answered }),
-                Err(reason) => json!({ "to": forward.url, "failed": reason }),
-            };
-            object.insert("forwarded".into(), report);
-        }
+    let verdict = judge(receiver, body, content_type, is_form).await;
+    let mut response = answer(verdict.http_status(), &verdict.answer_text());
+    if matches!(verdict, Verdict::InFlight(_)) {
+        response
+            .headers_mut()
+            .insert(RETRY_AFTER, HeaderValue::from_static("1"));
     }
-    let text = match &verdict {
-        Verdict::Rejected(reason) => format!("rejected: {reason}\n"),
-        other => format!("{}\n", other.word()),
+    (response, Some(verdict.to_json()))
+}
+
+/// Verifies `body`, and relays it when it is new and there is somewhere to relay it: the
+/// body as it came, which is the one verified (a body with two readings of a signed field
+/// does not verify).
+async fn judge(
+    receiver: &Receiver,
+    body: Bytes,
+    content_type: Option<HeaderValue>,
+    is_form: bool,
+) -> Verdict {
+    let notification = match verdict::verify(&body, is_form, &receiver.key) {
+        Ok(notification) => notification,
+        Err(rejection) => return Verdict::Rejected(rejection),
     };
-    (answer(status, &text), Some(printed))
+    match receiver.claim(&notification) {
+        Claim::Duplicate => return Verdict::Duplicate(notification),
+        Claim::InFlight => return Verdict::InFlight(notification),
+        Claim::First => {}
+    }
+    let Some(forward) = &receiver.forward else {
+        return Verdict::Verified(notification, None);
+    };
+    let relaying = Relaying {
+        receiver,
+        notification: &notification,
+        taken: false,
+    };
+    let result = forward
+        .endpoint
+        .post(body, content_type, forward.timeout)
+        .await;
+    if result.is_ok() {
+        relaying.taken();
+    } else {
+        drop(relaying);
+    }
+    let relay = Relay {
+        to: forward.endpoint.url.clone(),
+        result,
+    };
+    if relay.result.is_ok() {
+        Verdict::Verified(notification, Some(relay))
+    } else {
+        Verdict::RelayFailed(notification, relay)
+    }
 }
 
 fn answer(status: u16, text: &str) -> Response<Full<Bytes>> {

@@ -140,12 +140,14 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
             terminal::err_line(&format!("paytoken sandbox: explain: {line}"));
         });
     }
+    let mut notifications = NotificationPolicy::default();
     if args.notify_anywhere {
-        builder = builder.notifications(NotificationPolicy {
-            targets: NotificationTargets::Anywhere,
-            ..NotificationPolicy::default()
-        });
+        notifications.targets = NotificationTargets::Anywhere;
     }
+    if let Some(timeout) = args.notify_timeout {
+        notifications.attempt_timeout = timeout;
+    }
+    builder = builder.notifications(notifications);
     let sandbox = match builder.start().await {
         Ok(sandbox) => sandbox,
         // A state file it cannot use is the user's to fix, as a bad flag is.

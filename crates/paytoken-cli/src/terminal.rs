@@ -5,8 +5,11 @@
 //! command. Left raw, an escape sequence in it could retitle the window, clear the screen
 //! or overwrite the line above with "APPROVED"; a newline could forge a line of its own.
 //! So every control character (C0, DEL and the C1 range, where U+009B is a terminal's CSI)
-//! of such text is written as a visible escape (`\u{1b}`), and `--json` escapes DEL and C1
-//! as `\u00XX`, as it does C0.
+//! of such text is written as a visible escape (`\u{1b}`), and so are the characters that
+//! reorder or break what a reader sees without being controls: the bidirectional embeddings,
+//! overrides and isolates (U+202A to U+202E, U+2066 to U+2069; U+202E turns `gnp.exe` into
+//! what looks like `exe.png`) and the line and paragraph separators (U+2028, U+2029).
+//! `--json` escapes DEL, C1 and those characters as `\uXXXX`, as it does C0.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -14,9 +17,34 @@ use std::io::{self, Write as _};
 
 use serde_json::Value;
 
-/// Whether a character can steer a terminal: C0 (newline included), DEL, C1.
+/// Whether a character can steer a terminal or what a reader sees: C0 (newline
+/// included), DEL, C1, bidirectional controls, line and paragraph separators.
 fn is_control(c: char) -> bool {
-    c.is_control()
+    c.is_control() || reorders(c)
+}
+
+/// The bidirectional embeddings, overrides and isolates, and the line and paragraph
+/// separators: not controls to Unicode, but they reorder or break a line.
+fn reorders(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+}
+
+/// What `--json` escapes beyond serde_json's C0: DEL, C1, and what [`reorders`].
+fn json_escaped(c: char) -> bool {
+    c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) || reorders(c)
+}
+
+/// At most `max` characters of `text` (an outside value quoted in a message); a longer one
+/// is cut there and says its length, so a 100 KB value never makes a 100 KB line.
+pub(crate) fn clip(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!(
+            "{}... ({} characters)",
+            &text[..end],
+            text.chars().count()
+        )),
+    }
 }
 
 /// `text` with every control character, newlines included, written as `\u{..}`: for one
@@ -47,20 +75,17 @@ fn escape_where(text: &str, escaped: impl Fn(char) -> bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A JSON value on one line, with DEL and the C1 controls escaped as `\u00XX` too
-/// (serde_json escapes only U+0000 to U+001F). Those characters can stand only inside
-/// strings, so the result is the same JSON.
+/// A JSON value on one line, with DEL, the C1 controls and the characters that reorder a
+/// line escaped as `\uXXXX` too (serde_json escapes only U+0000 to U+001F). Those
+/// characters can stand only inside strings, so the result is the same JSON.
 pub(crate) fn json(value: &Value) -> String {
     let text = value.to_string();
-    if !text
-        .chars()
-        .any(|c| c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c))
-    {
+    if !text.chars().any(json_escaped) {
         return text;
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
-        if c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) {
+        if json_escaped(c) {
             let _ = write!(out, "\\u{:04x}", u32::from(c));
         } else {
             out.push(c);
@@ -118,6 +143,34 @@ mod tests {
             safe("line one\nline\u{1b}[2J two\n"),
             "line one\nline\\u{1b}[2J two\n"
         );
+    }
+
+    /// Regression: U+202E and U+2028 in a merchant transaction id or a remark reached the
+    /// terminal as they were.
+    #[test]
+    fn characters_that_reorder_a_line_are_shown_not_obeyed() {
+        for c in ['\u{202a}', '\u{202e}', '\u{2066}', '\u{2069}', '\u{2028}', '\u{2029}'] {
+            let text = format!("order-{c}gnp.exe");
+            assert_eq!(
+                escape(&text),
+                format!("order-\\u{{{:x}}}gnp.exe", u32::from(c))
+            );
+            assert!(!safe(&text).contains(c));
+            let value = serde_json::json!({ "remark": text });
+            let line = json(&value);
+            assert!(!line.contains(c), "{line}");
+            assert_eq!(serde_json::from_str::<Value>(&line).unwrap(), value);
+        }
+        assert_eq!(escape("Zoë \u{200f} שלום"), "Zoë \u{200f} שלום");
+    }
+
+    #[test]
+    fn a_long_value_is_clipped_with_its_length() {
+        assert_eq!(clip("short", 8), "short");
+        assert_eq!(clip("ééééé", 5), "ééééé");
+        assert_eq!(clip("éééééé", 5), "ééééé... (6 characters)");
+        let long = "x".repeat(131_072);
+        assert_eq!(clip(&long, 32).len(), 32 + "... (131072 characters)".len());
     }
 
     #[test]

@@ -23,8 +23,8 @@ impl BaseUrl {
     ///
     /// # Errors
     /// [`InvalidValue`] for `baseUrl` when the scheme is not `http` or `https`, the host
-    /// is missing, or the URL holds a query, a fragment, user info, a space or a control
-    /// character.
+    /// is missing, the port is not 1 to 65535, or the URL holds a query, a fragment, user
+    /// info, a space or a control character.
     pub fn new(url: &str) -> Result<Self, InvalidValue> {
         let invalid = |reason| InvalidValue {
             field: "baseUrl",
@@ -43,13 +43,8 @@ impl BaseUrl {
         if url.contains(['?', '#']) {
             return Err(invalid("must not hold a query or a fragment"));
         }
+        paytoken_types::check_authority(rest).map_err(invalid)?;
         let authority = rest.split('/').next().unwrap_or_default();
-        if authority.contains('@') {
-            return Err(invalid("must not hold user info"));
-        }
-        if authority.is_empty() || authority.starts_with(':') {
-            return Err(invalid("has no host"));
-        }
         // Measured before the trailing `/` goes, which `rest` still holds.
         let scheme_len = url.len() - rest.len();
         let url = url.trim_end_matches('/');
@@ -190,6 +185,8 @@ mod tests {
             "https://x y",
             "gw.example",
             "https://:80",
+            "http://127.0.0.1:99999",
+            "https://gw.example:0/api",
         ] {
             assert!(BaseUrl::new(bad).is_err(), "{bad}");
         }

@@ -8,7 +8,11 @@
 //! JSON number `50` is signed as `50`). So:
 //!
 //! - [`Notification::from_json`] and [`Notification::from_form`] read one tolerantly, keeping
-//!   the signed fields' text as received; nothing in a [`Notification`] may be trusted;
+//!   the signed fields' text as received; nothing in a [`Notification`] may be trusted. A
+//!   body whose signed fields are not each there exactly once, under their own names (a
+//!   repeated form field, a repeated or blank-padded JSON key), is refused
+//!   ([`NotificationCheck::Ambiguous`]): a framework reading it would find another value
+//!   than the one verified;
 //! - [`Notification::verify`] checks it against the secure key in constant time and only
 //!   then gives a [`VerifiedNotification`], whose verdict rests on the signed short
 //!   `transactionStatus` alone; the fields the checksum does not cover (result code, long
@@ -81,6 +85,13 @@ pub enum NotificationCheck {
         /// Its name.
         field: &'static str,
     },
+    /// A signed field, or the checksum, appears more than once (a repeated form field, a
+    /// repeated JSON key) or under its name with blanks around it: readers disagree on
+    /// which value it has, so the one verified may not be the one acted on.
+    Ambiguous {
+        /// Its name.
+        field: &'static str,
+    },
 }
 
 impl fmt::Display for NotificationCheck {
@@ -94,6 +105,10 @@ impl fmt::Display for NotificationCheck {
                 f.write_str("the checksum does not match the signed fields and the key")
             }
             Self::UnreadableField { field } => write!(f, "{field} cannot be read"),
+            Self::Ambiguous { field } => write!(
+                f,
+                "{field} appears more than once, or with blanks around its name"
+            ),
         }
     }
 }
@@ -105,6 +120,60 @@ mod names {
     pub(super) const AMOUNT: &str = "amount";
     pub(super) const TRANSACTION_STATUS: &str = "transactionStatus";
     pub(super) const CHECKSUM: &str = "checksum";
+
+    /// What the checksum covers, and the checksum: each must appear once, under its own
+    /// name.
+    pub(super) const SIGNED: [&str; 5] = [
+        PAYMENT_ID,
+        MERCHANT_TRANSACTION_ID,
+        AMOUNT,
+        TRANSACTION_STATUS,
+        CHECKSUM,
+    ];
+}
+
+/// Counts the signed fields' names in a body. A name is compared with the blanks around it
+/// trimmed, as the answer reader compares keys, so that `"paymentId "` beside `"paymentId"`
+/// is one field given twice; a padded signed name is refused even alone, since a
+/// merchant's framework would not find it under its name. Whatever reads notifications
+/// keeps this rule: the body a handler verifies has exactly one reading.
+#[derive(Default)]
+struct SignedOnce {
+    seen: [bool; names::SIGNED.len()],
+}
+
+impl SignedOnce {
+    /// Notes `name`; the check it fails when it is a signed field seen before, or padded.
+    fn note(&mut self, name: &str) -> Result<(), NotificationCheck> {
+        let bare = paytoken_types::trimmed(name);
+        let Some(index) = names::SIGNED.iter().position(|signed| *signed == bare) else {
+            return Ok(());
+        };
+        let field = names::SIGNED[index];
+        if self.seen[index] || bare.len() != name.len() {
+            return Err(NotificationCheck::Ambiguous { field });
+        }
+        self.seen[index] = true;
+        Ok(())
+    }
+}
+
+/// Refuses a JSON object whose signed fields are not each there once (see [`SignedOnce`]);
+/// a body that is not an object is left to the reader to refuse.
+fn signed_keys_once(text: &str) -> Result<(), NotificationCheck> {
+    let mut reader = Reader::new(text);
+    if !matches!(reader.kind(), Ok(Kind::Object)) {
+        return Ok(());
+    }
+    let mut once = SignedOnce::default();
+    let mut ambiguous = None;
+    let _ = reader.object(|reader, key| {
+        if ambiguous.is_none() {
+            ambiguous = once.note(key).err();
+        }
+        reader.skip()
+    });
+    ambiguous.map_or(Ok(()), Err)
 }
 
 wire_object! {
@@ -162,12 +231,14 @@ impl Notification {
     ///
     /// # Errors
     /// [`Error::Unverified`] with [`NotificationCheck::NotReadable`] when the body is not
-    /// a JSON object.
+    /// a JSON object, [`NotificationCheck::Ambiguous`] when a signed field's key is
+    /// repeated or padded with blanks.
     pub fn from_json(body: &[u8]) -> Result<Self, Error> {
         let not_readable = || Error::Unverified {
             check: NotificationCheck::NotReadable,
         };
         let text = core::str::from_utf8(body).map_err(|_| not_readable())?;
+        signed_keys_once(text).map_err(|check| Error::Unverified { check })?;
         let mut reader = Reader::new(text);
         let mut wire = WireNotification::default();
         match reader.kind() {
@@ -198,7 +269,9 @@ impl Notification {
     ///
     /// # Errors
     /// [`Error::Unverified`] with [`NotificationCheck::NotReadable`] when the form cannot
-    /// be decoded (a broken `%` escape, text that is not UTF-8).
+    /// be decoded (a broken `%` escape, text that is not UTF-8),
+    /// [`NotificationCheck::Ambiguous`] when a signed field is repeated or its name padded
+    /// with blanks.
     pub fn from_form(body: &[u8]) -> Result<Self, Error> {
         let mut notification = Self {
             payment_id: None,
@@ -209,10 +282,13 @@ impl Notification {
             unauthenticated: Unauthenticated::default(),
         };
         let (mut code, mut description) = (None, None);
+        let mut once = SignedOnce::default();
         for pair in paytoken_types::form::decode(body) {
             let (name, value) = pair.map_err(|_| Error::Unverified {
                 check: NotificationCheck::NotReadable,
             })?;
+            once.note(&name)
+                .map_err(|check| Error::Unverified { check })?;
             let value = Some(value.into_owned()).filter(|value| !value.is_empty());
             let unauthenticated = &mut notification.unauthenticated;
             match name.as_ref() {
@@ -237,6 +313,20 @@ impl Notification {
             });
         }
         Ok(notification)
+    }
+
+    /// `paymentId` as it came, not verified: for saying which notification failed to
+    /// verify (a forgery, a wrong key), never for acting on.
+    #[must_use]
+    pub fn claimed_payment_id(&self) -> Option<&str> {
+        self.payment_id.as_deref()
+    }
+
+    /// `merchantTransactionId` as it came, not verified: for saying which notification
+    /// failed to verify, never for acting on.
+    #[must_use]
+    pub fn claimed_merchant_transaction_id(&self) -> Option<&str> {
+        self.merchant_transaction_id.as_deref()
     }
 
     /// Checks the checksum against `key`, in constant time, over the signed fields as they

@@ -3,7 +3,8 @@
 //! Free text (a name, a city, a street, an order's descriptor) must not be blank and must
 //! hold no control character. A URL the gateway calls or sends a browser to must be an
 //! absolute `http` or `https` URL with a host, at most [`MAX_URL_LEN`] bytes, with no white
-//! space and no control character.
+//! space and no control character, no user info, and a port (where it has one) from 1 to
+//! 65535 ([`check_authority`]).
 //!
 //! The form writer reads every byte of a text it escapes anyway, so it notes in the same
 //! pass which of the few bytes these rules look for it met (the byte classes below); a check
@@ -140,10 +141,64 @@ fn url(field: &'static str, url: &str, seen: u8) -> Result<(), Error> {
     {
         return malformed("holds a space or a control character");
     }
-    if matches!(rest.first(), None | Some(b'/' | b'?' | b'#')) {
-        return malformed("has no host");
+    // The scheme is ASCII, so `rest` starts on a character boundary.
+    let rest = url.get(url.len() - rest.len()..).unwrap_or_default();
+    check_authority(rest).or_else(malformed)
+}
+
+/// Checks the authority at the start of `after_scheme` (what follows `scheme://`, up to the
+/// first `/`, `?` or `#`): a host, no user info (`user:secret@`, which would be sent and
+/// shown), and a port, where one is written, of 1 to 65535 digits' worth (a port out of
+/// range is refused, never read as the scheme's default). The URL checks of every crate
+/// share it.
+///
+/// ```
+/// use paytoken_types::check_authority;
+/// assert!(check_authority("127.0.0.1:3000/hooks").is_ok());
+/// assert!(check_authority("[::1]").is_ok());
+/// assert_eq!(check_authority("127.0.0.1:99999/x"), Err("has a port that is not 1 to 65535"));
+/// assert_eq!(check_authority("user:secret@shop.example/"), Err("must not hold user info"));
+/// ```
+///
+/// # Errors
+/// What is wrong with it, in words that follow the URL's name.
+pub fn check_authority(after_scheme: &str) -> Result<(), &'static str> {
+    let end = after_scheme
+        .find(['/', '?', '#'])
+        .unwrap_or(after_scheme.len());
+    let authority = after_scheme.get(..end).unwrap_or_default();
+    if authority.contains('@') {
+        return Err("must not hold user info");
     }
-    Ok(())
+    let (host, port) = if authority.starts_with('[') {
+        let Some(close) = authority.find(']') else {
+            return Err("has an unclosed [ in its host");
+        };
+        let (host, after) = authority.split_at(close + 1);
+        match after.strip_prefix(':') {
+            Some(port) => (host, Some(port)),
+            None if after.is_empty() => (host, None),
+            None => return Err("has text after its [host]"),
+        }
+    } else {
+        match authority.split_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        }
+    };
+    if host.is_empty() || host == "[]" {
+        return Err("has no host");
+    }
+    let in_range = |port: &str| {
+        port.len() <= 5
+            && !port.is_empty()
+            && port.bytes().all(|b| b.is_ascii_digit())
+            && port.parse::<u32>().is_ok_and(|port| (1..=65_535).contains(&port))
+    };
+    match port {
+        Some(port) if !in_range(port) => Err("has a port that is not 1 to 65535"),
+        _ => Ok(()),
+    }
 }
 
 /// What follows `scheme` (lower case, `://` included) at the start of `url`, its letters
@@ -198,6 +253,43 @@ mod tests {
         }
         let long = format!("https://shop.example/{}", "a".repeat(MAX_URL_LEN));
         assert!(check_url("u", &long).is_err());
+    }
+
+    /// Regression: `:99999` was read as no port, so the scheme's default (80) was used,
+    /// and `user:secret@` was sent in the `Host` header and printed.
+    #[test]
+    fn an_authority_has_a_host_no_user_info_and_a_port_in_range() {
+        for good in [
+            "shop.example",
+            "shop.example:1/x",
+            "127.0.0.1:65535?q=1",
+            "[::1]",
+            "[::1]:8080/hooks",
+            "h#frag",
+        ] {
+            assert_eq!(check_authority(good), Ok(()), "{good}");
+        }
+        for (bad, reason) in [
+            ("127.0.0.1:99999/x", "has a port that is not 1 to 65535"),
+            ("127.0.0.1:65536", "has a port that is not 1 to 65535"),
+            ("127.0.0.1:0", "has a port that is not 1 to 65535"),
+            ("127.0.0.1:", "has a port that is not 1 to 65535"),
+            ("127.0.0.1:+80", "has a port that is not 1 to 65535"),
+            ("127.0.0.1:000080", "has a port that is not 1 to 65535"),
+            ("[::1]:70000", "has a port that is not 1 to 65535"),
+            ("user:secret@host/", "must not hold user info"),
+            ("user@host", "must not hold user info"),
+            (":80/", "has no host"),
+            ("/path", "has no host"),
+            ("", "has no host"),
+            ("[::1", "has an unclosed [ in its host"),
+            ("[::1]x", "has text after its [host]"),
+        ] {
+            assert_eq!(check_authority(bad), Err(reason), "{bad}");
+        }
+        for bad in ["http://127.0.0.1:99999/x", "https://user:secret@shop.example/"] {
+            assert!(check_url("u", bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

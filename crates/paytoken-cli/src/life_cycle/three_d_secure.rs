@@ -25,6 +25,9 @@ const PAY: StepName = ("3-D Secure payment, with notificationUrl", "payment");
 const PAGE: StepName = ("3-D Secure page: the cardholder approves", "three_d_secure");
 const NOTIFIED: StepName = ("notification received, checksum verified", "notification");
 
+/// How long the challenge page may take to take the cardholder's decision.
+const PAGE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// How long the script waits for the notification.
 const NOTIFICATION_WAIT: Duration = Duration::from_secs(10);
 
@@ -116,7 +119,11 @@ impl LifeCycle<'_> {
             Ok(endpoint) => {
                 let form = HeaderValue::from_static("application/x-www-form-urlencoded");
                 endpoint
-                    .post(Bytes::from_static(b"decision=approve"), Some(form))
+                    .post(
+                        Bytes::from_static(b"decision=approve"),
+                        Some(form),
+                        PAGE_TIMEOUT,
+                    )
                     .await
             }
             Err(reason) => Err(reason),

@@ -1,7 +1,9 @@
 //! An endpoint on this machine that the command posts to: `--forward-to`, where each
 //! verified notification is relayed with its body and content type as they came (the way
 //! `stripe listen` forwards webhooks), and the sandbox's 3-D Secure page, which the demo
-//! visits as the cardholder. Plain `http`: these are local development servers.
+//! visits as the cardholder. Plain `http`: these are local development servers. A URL with
+//! user info or a port out of range is refused, never sent on to another port or with its
+//! credentials in the `Host` header.
 
 use std::time::Duration;
 
@@ -11,9 +13,6 @@ use hyper::header::{CONTENT_TYPE, HOST, HeaderValue, USER_AGENT};
 use hyper::{Request, Uri};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
-
-/// How long a post may take, connecting, sending and reading the status.
-const POST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// An `http` endpoint.
 #[derive(Debug, Clone)]
@@ -29,7 +28,8 @@ pub(crate) struct Endpoint {
 impl Endpoint {
     /// Reads an `http://` URL with a host; the error names `what` (`--forward-to`).
     pub(crate) fn parse(what: &str, url: &str) -> Result<Self, String> {
-        let bad = |reason: &str| format!("{what} {url:?}: {reason}");
+        // The URL is not quoted: it may hold credentials, or be any length.
+        let bad = |reason: &str| format!("{what}: {reason}");
         let uri: Uri = url.parse().map_err(|_| bad("not a url"))?;
         if !uri
             .scheme_str()
@@ -42,6 +42,8 @@ impl Endpoint {
         let (Some(authority), Some(host)) = (uri.authority(), uri.host()) else {
             return Err(bad("the url has no host"));
         };
+        paytoken::types::check_authority(authority.as_str())
+            .map_err(|reason| bad(&format!("the url {reason}")))?;
         Ok(Self {
             url: url.to_owned(),
             authority: authority.as_str().to_owned(),
@@ -49,6 +51,7 @@ impl Endpoint {
                 .trim_start_matches('[')
                 .trim_end_matches(']')
                 .to_owned(),
+            // Checked above: a port written is 1 to 65535; only an absent one is the default.
             port: uri.port_u16().unwrap_or(80),
             path: uri
                 .path_and_query()
@@ -56,16 +59,17 @@ impl Endpoint {
         })
     }
 
-    /// Posts `body` with `content_type`; the endpoint's status when it is `2xx`, why not
-    /// otherwise.
+    /// Posts `body` with `content_type`, connecting, sending and reading the status within
+    /// `timeout`; the endpoint's status when it is `2xx`, why not otherwise.
     pub(crate) async fn post(
         &self,
         body: Bytes,
         content_type: Option<HeaderValue>,
+        timeout: Duration,
     ) -> Result<u16, String> {
-        tokio::time::timeout(POST_TIMEOUT, self.send(body, content_type))
+        tokio::time::timeout(timeout, self.send(body, content_type))
             .await
-            .unwrap_or_else(|_| Err("no answer within 10 s".to_owned()))
+            .unwrap_or_else(|_| Err(format!("no answer within {timeout:?}")))
     }
 
     async fn send(&self, body: Bytes, content_type: Option<HeaderValue>) -> Result<u16, String> {
@@ -121,6 +125,15 @@ mod tests {
             "http://",
         ] {
             assert!(Endpoint::parse("--forward-to", bad).is_err(), "{bad}");
+        }
+        // Regression: port 99999 became port 80, and credentials went into `Host`.
+        for (bad, reason) in [
+            ("http://127.0.0.1:99999/x", "port that is not 1 to 65535"),
+            ("http://user:secret@127.0.0.1:3000/", "user info"),
+        ] {
+            let error = Endpoint::parse("--forward-to", bad).unwrap_err();
+            assert!(error.contains(reason), "{error}");
+            assert!(!error.contains("secret"), "{error}");
         }
     }
 }

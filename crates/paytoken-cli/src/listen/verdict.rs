@@ -1,77 +1,163 @@
 //! What `paytoken listen` makes of one notification, without any I/O: read (JSON, or the
-//! browser's form), verified with the secure key, checked against the ones seen before;
-//! and how the verdict is printed.
+//! browser's form) and verified with the secure key; the verdicts a notification can end
+//! with; and how a verdict is printed.
 
 use paytoken::SecureKey;
-use paytoken::protocol::notification::{DuplicateFilter, Notification, VerifiedNotification};
+use paytoken::protocol::notification::{Notification, VerifiedNotification};
 use serde_json::{Map, Value, json};
 
 use crate::report::{self, status_outcome};
+use crate::terminal;
+
+/// The most characters of a claimed, unverified value a line shows.
+const CLAIM_SHOWN: usize = 64;
 
 /// One notification's fate.
 #[derive(Debug)]
 pub(crate) enum Verdict {
-    /// Its checksum verified, and it is the first with its payment id and short status.
-    Verified(VerifiedNotification),
-    /// It verified, and was seen before: the gateway's repeat, or a replay.
+    /// Its checksum verified, it is the first with its payment id and short status, and it
+    /// is settled: relayed with a `2xx` when relaying (how, beside it).
+    Verified(VerifiedNotification, Option<Relay>),
+    /// It verified, and was settled before: the gateway's repeat, or a replay.
     Duplicate(VerifiedNotification),
-    /// It does not verify, or cannot be read: why (never the key).
-    Rejected(String),
+    /// It verified, and the same notification is being relayed now: the gateway is asked to
+    /// try again, since that relay may still fail.
+    InFlight(VerifiedNotification),
+    /// It verified and is new, but the merchant's endpoint did not take it: the gateway is
+    /// asked to try again.
+    RelayFailed(VerifiedNotification, Relay),
+    /// It does not verify, or cannot be read.
+    Rejected(Rejection),
 }
 
-/// Reads `body` (a form when `is_form`, JSON otherwise), verifies it with `key`, and asks
-/// `seen` whether it is new (remembering it).
-pub(crate) fn judge(
+/// A relay to `--forward-to`: where, and the endpoint's `2xx` status or why it failed.
+#[derive(Debug)]
+pub(crate) struct Relay {
+    pub(crate) to: String,
+    pub(crate) result: Result<u16, String>,
+}
+
+/// Why a notification was rejected (never the key), and what it claimed to be about.
+#[derive(Debug)]
+pub(crate) struct Rejection {
+    reason: String,
+    payment_id: Option<String>,
+    merchant_transaction_id: Option<String>,
+}
+
+/// Reads `body` (a form when `is_form`, JSON otherwise) and verifies it with `key`.
+pub(crate) fn verify(
     body: &[u8],
     is_form: bool,
     key: &SecureKey,
-    seen: &mut DuplicateFilter,
-) -> Verdict {
+) -> Result<VerifiedNotification, Rejection> {
     let read = if is_form {
         Notification::from_form(body)
     } else {
         Notification::from_json(body)
     };
-    match read.and_then(|notification| notification.verify(key)) {
-        Err(error) => Verdict::Rejected(error.to_string()),
-        Ok(verified) if seen.first_time(&verified) => Verdict::Verified(verified),
-        Ok(verified) => Verdict::Duplicate(verified),
+    let notification = read.map_err(|error| Rejection::unread(error.to_string()))?;
+    let payment_id = notification.claimed_payment_id().map(str::to_owned);
+    let merchant_transaction_id = notification
+        .claimed_merchant_transaction_id()
+        .map(str::to_owned);
+    notification.verify(key).map_err(|error| Rejection {
+        reason: error.to_string(),
+        payment_id,
+        merchant_transaction_id,
+    })
+}
+
+impl Rejection {
+    /// A body that could not be read, or not in time: nothing it claims is known.
+    pub(crate) const fn unread(reason: String) -> Self {
+        Self {
+            reason,
+            payment_id: None,
+            merchant_transaction_id: None,
+        }
     }
 }
 
 impl Verdict {
-    /// The HTTP status the gateway gets: 200 for what verified (a duplicate too, or it
-    /// would send it again), 400 for the rest.
+    /// The HTTP status the gateway gets: 200 once it is settled (a duplicate too, or it
+    /// would send it again), 502 when the relay failed and 503 while one is under way (so
+    /// it sends it again), 400 when it is rejected.
     pub(crate) const fn http_status(&self) -> u16 {
         match self {
-            Self::Verified(_) | Self::Duplicate(_) => 200,
+            Self::Verified(..) | Self::Duplicate(_) => 200,
+            Self::RelayFailed(..) => 502,
+            Self::InFlight(_) => 503,
             Self::Rejected(_) => 400,
         }
     }
 
-    /// The word for it: `verified`, `duplicate`, `rejected`.
+    /// The word for it: `verified`, `duplicate`, `in_flight`, `relay_failed`, `rejected`.
     pub(crate) const fn word(&self) -> &'static str {
         match self {
-            Self::Verified(_) => "verified",
+            Self::Verified(..) => "verified",
             Self::Duplicate(_) => "duplicate",
+            Self::InFlight(_) => "in_flight",
+            Self::RelayFailed(..) => "relay_failed",
             Self::Rejected(_) => "rejected",
         }
     }
 
-    /// The printed object: the verdict, then the signed fields (or the reason), then the
-    /// unsigned ones under `unauthenticated`.
+    /// What the gateway reads in the answer's body: the word, and for a rejection why.
+    pub(crate) fn answer_text(&self) -> String {
+        match self {
+            Self::Rejected(rejection) => format!("rejected: {}\n", rejection.reason),
+            other => format!("{}\n", other.word()),
+        }
+    }
+
+    /// The printed object: the verdict, then the signed fields (or the reason and what the
+    /// notification claimed, marked unverified), the unsigned ones under
+    /// `unauthenticated`, and the relay under `forwarded`.
     pub(crate) fn to_json(&self) -> Value {
         let mut object = Map::new();
         object.insert("notification".into(), self.word().into());
         match self {
-            Self::Rejected(reason) => {
-                object.insert("reason".into(), reason.as_str().into());
+            Self::Rejected(rejection) => {
+                object.insert("reason".into(), rejection.reason.as_str().into());
+                let mut claimed = Map::new();
+                for (name, value) in [
+                    ("paymentId", &rejection.payment_id),
+                    ("merchantTransactionId", &rejection.merchant_transaction_id),
+                ] {
+                    if let Some(value) = value {
+                        let shown = terminal::clip(value, CLAIM_SHOWN);
+                        claimed.insert(name.into(), shown.into_owned().into());
+                    }
+                }
+                if !claimed.is_empty() {
+                    object.insert("unverified".into(), Value::Object(claimed));
+                }
             }
-            Self::Verified(notification) | Self::Duplicate(notification) => {
+            Self::Verified(notification, relay) => {
+                signed_fields(&mut object, notification);
+                if let Some(relay) = relay {
+                    object.insert("forwarded".into(), relay.to_json());
+                }
+            }
+            Self::RelayFailed(notification, relay) => {
+                signed_fields(&mut object, notification);
+                object.insert("forwarded".into(), relay.to_json());
+            }
+            Self::Duplicate(notification) | Self::InFlight(notification) => {
                 signed_fields(&mut object, notification);
             }
         }
         Value::Object(object)
+    }
+}
+
+impl Relay {
+    fn to_json(&self) -> Value {
+        match &self.result {
+            Ok(status) => json!({ "to": self.to, "status": status }),
+            Err(reason) => json!({ "to": self.to, "failed": reason }),
+        }
     }
 }
 
@@ -162,10 +248,16 @@ mod tests {
         )
     }
 
+    fn judged(body: &str, is_form: bool) -> Verdict {
+        match verify(body.as_bytes(), is_form, &key()) {
+            Ok(verified) => Verdict::Verified(verified, None),
+            Err(rejection) => Verdict::Rejected(rejection),
+        }
+    }
+
     #[test]
-    fn verified_then_duplicate_then_rejected_when_forged() {
-        let mut seen = DuplicateFilter::new(16);
-        let first = judge(body("60001", "Y", KEY).as_bytes(), false, &key(), &mut seen);
+    fn verified_or_rejected_when_forged_saying_what_it_claimed() {
+        let first = judged(&body("60001", "Y", KEY), false);
         assert_eq!(first.word(), "verified");
         assert_eq!(first.http_status(), 200);
         let printed = first.to_json();
@@ -174,27 +266,30 @@ mod tests {
         assert_eq!(printed["amount"], "50.00");
         assert_eq!(printed["unauthenticated"]["currency"], "EUR");
 
-        let again = judge(body("60001", "Y", KEY).as_bytes(), false, &key(), &mut seen);
-        assert_eq!(again.word(), "duplicate");
-        assert_eq!(again.http_status(), 200);
-
-        let forged = judge(
-            body("60002", "Y", "guess").as_bytes(),
-            false,
-            &key(),
-            &mut seen,
-        );
+        let forged = judged(&body("60002", "Y", "guess"), false);
         assert_eq!(forged.word(), "rejected");
         assert_eq!(forged.http_status(), 400);
-        let text = forged.to_json().to_string();
+        let printed = forged.to_json();
+        assert_eq!(printed["unverified"]["paymentId"], "60002");
+        assert_eq!(printed["unverified"]["merchantTransactionId"], "order-1");
+        assert!(printed.get("paymentId").is_none(), "{printed}");
+        let text = printed.to_string();
         assert!(text.contains("checksum"), "{text}");
         assert!(!text.contains(KEY), "{text}");
     }
 
     #[test]
+    fn a_long_claim_is_shown_as_a_prefix_with_its_length() {
+        let long = "9".repeat(5_000);
+        let forged = judged(&body(&long, "Y", "guess"), false).to_json();
+        let shown = forged["unverified"]["paymentId"].as_str().unwrap();
+        assert!(shown.len() < 100, "{shown}");
+        assert!(shown.contains("5000 characters"), "{shown}");
+    }
+
+    #[test]
     fn the_block_escapes_what_the_notification_says() {
-        let mut seen = DuplicateFilter::new(16);
-        let verdict = judge(body("60001", "Y", KEY).as_bytes(), false, &key(), &mut seen);
+        let verdict = judged(&body("60001", "Y", KEY), false);
         let text = block(&verdict.to_json());
         assert!(text.starts_with("notification: verified\n"), "{text}");
         assert!(text.contains("capturesuccess\\u{1b}[2J"), "{text}");
@@ -203,7 +298,6 @@ mod tests {
 
     #[test]
     fn reads_the_browser_s_form() {
-        let mut seen = DuplicateFilter::new(16);
         let checksum = format!(
             "{:x}",
             md5_oracle::compute(format!("7|order-1|50.00|N|{KEY}"))
@@ -211,7 +305,16 @@ mod tests {
         let form = format!(
             "paymentId=7&merchantTransactionId=order-1&amount=50.00&transactionStatus=N&checksum={checksum}"
         );
-        let verdict = judge(form.as_bytes(), true, &key(), &mut seen);
-        assert_eq!(verdict.to_json()["outcome"], "declined");
+        assert_eq!(judged(&form, true).to_json()["outcome"], "declined");
+        let twice = format!("paymentId=8&{form}");
+        let rejected = judged(&twice, true).to_json();
+        assert_eq!(rejected["notification"], "rejected", "{rejected}");
+        assert!(
+            rejected["reason"]
+                .as_str()
+                .unwrap()
+                .contains("more than once"),
+            "{rejected}"
+        );
     }
 }

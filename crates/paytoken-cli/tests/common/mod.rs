@@ -165,35 +165,13 @@ pub(crate) async fn answering(body: &'static str) -> String {
 
 /// A server that answers the `n`th request (from 0) with `body(n)`.
 pub(crate) async fn answering_with(body: impl Fn(u64) -> String + Send + 'static) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move {
         let mut served = 0;
         while let Ok((mut stream, _)) = listener.accept().await {
-            let mut request = Vec::new();
-            let mut chunk = [0u8; 4096];
-            // Read the head and as much of the body as its length says.
-            while let Ok(read) = stream.read(&mut chunk).await {
-                request.extend_from_slice(&chunk[..read]);
-                let text = String::from_utf8_lossy(&request);
-                if let Some(end) = text.find("\r\n\r\n") {
-                    let length = text[..end]
-                        .lines()
-                        .find_map(|line| {
-                            let (name, value) = line.split_once(':')?;
-                            name.eq_ignore_ascii_case("content-length")
-                                .then(|| value.trim().parse::<usize>().ok())?
-                        })
-                        .unwrap_or(0);
-                    if request.len() >= end + 4 + length {
-                        break;
-                    }
-                }
-                if read == 0 {
-                    break;
-                }
-            }
+            read_request(&mut stream).await;
             let body = body(served);
             served += 1;
             let answer = format!(
@@ -230,4 +208,33 @@ pub(crate) async fn with_flags(flags: &[String], key: &str, args: &[&str]) -> Ru
     let mut line: Vec<&str> = flags.iter().map(String::as_str).collect();
     line.extend_from_slice(args);
     paytoken(&line, &[("PAYTOKEN_SECURE_KEY", key)]).await
+}
+
+/// Reads one HTTP/1.1 request from `stream`: the head and as much of the body as its
+/// length says (or what came before the peer closed).
+pub(crate) async fn read_request(stream: &mut tokio::net::TcpStream) -> Vec<u8> {
+    use tokio::io::AsyncReadExt;
+    let mut request = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while let Ok(read) = stream.read(&mut chunk).await {
+        request.extend_from_slice(&chunk[..read]);
+        let text = String::from_utf8_lossy(&request);
+        if let Some(end) = text.find("\r\n\r\n") {
+            let length = text[..end]
+                .lines()
+                .find_map(|line| {
+                    let (name, value) = line.split_once(':')?;
+                    name.eq_ignore_ascii_case("content-length")
+                        .then(|| value.trim().parse::<usize>().ok())?
+                })
+                .unwrap_or(0);
+            if request.len() >= end + 4 + length {
+                break;
+            }
+        }
+        if read == 0 {
+            break;
+        }
+    }
+    request
 }

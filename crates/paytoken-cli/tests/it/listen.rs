@@ -12,9 +12,11 @@ use std::time::Duration;
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Faults, NotificationPolicy, Sandbox, cards};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
-use crate::common::{Run, answering_with, as_merchant, assert_no_secret, card_flags};
+use crate::common::{
+    Run, answering_with, as_merchant, assert_no_secret, card_flags, read_request,
+};
 
 /// A running `paytoken listen`, killed when dropped.
 struct Listening {
@@ -119,9 +121,255 @@ async fn pay(sandbox: &Sandbox, card: &'static str, listening: &Listening) -> Va
     run.json()
 }
 
-/// The verdicts of the next two notifications, in the order they came.
+/// The verdicts of the next two notifications that were settled (verified or duplicate),
+/// in the order they came: `notify=twice` sends both at once, so one may first be told to
+/// retry (`in_flight`) while the other is being relayed.
 async fn two(listening: &mut Listening) -> Vec<Value> {
-    vec![listening.next().await, listening.next().await]
+    let mut settled = Vec::new();
+    while settled.len() < 2 {
+        let printed = listening.next().await;
+        if printed["notification"] != "in_flight" {
+            settled.push(printed);
+        }
+    }
+    settled
+}
+
+/// The notification words printed until (and with) the first `verified`.
+async fn until_verified(listening: &mut Listening) -> Vec<Value> {
+    let mut printed = Vec::new();
+    loop {
+        let next = listening.next().await;
+        let done = next["notification"] == "verified";
+        printed.push(next);
+        if done {
+            return printed;
+        }
+    }
+}
+
+/// A merchant's endpoint whose first connection is read and then left unanswered until
+/// `release` fires (then answered 500), and whose later connections are answered 200; how
+/// many were answered 200.
+async fn hanging_first(release: oneshot::Receiver<()>) -> (String, Arc<AtomicU64>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hooks", listener.local_addr().unwrap());
+    let taken = Arc::new(AtomicU64::new(0));
+    let counting = Arc::clone(&taken);
+    tokio::spawn(async move {
+        let (mut first, _) = listener.accept().await.unwrap();
+        read_request(&mut first).await;
+        tokio::spawn(async move {
+            if release.await.is_ok() {
+                let _ = first
+                    .write_all(b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                    .await;
+            }
+            // Dropped otherwise only when the test ends: it hangs until then.
+            std::future::pending::<()>().await;
+        });
+        while let Ok((mut stream, _)) = listener.accept().await {
+            read_request(&mut stream).await;
+            counting.fetch_add(1, Ordering::SeqCst);
+            let _ = stream
+                .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                .await;
+        }
+    });
+    (url, taken)
+}
+
+/// A sandbox that retries a notification soon and often, waiting `attempt_timeout` for
+/// each attempt; the merchant's secure key.
+async fn retrying_sandbox(attempt_timeout: Duration) -> (Sandbox, String) {
+    let sandbox = Sandbox::builder()
+        .notifications(NotificationPolicy {
+            attempts: 60,
+            first_retry_after: Duration::from_millis(20),
+            max_retry_after: Duration::from_millis(100),
+            attempt_timeout,
+            ..NotificationPolicy::default()
+        })
+        .start()
+        .await
+        .unwrap();
+    let key = sandbox
+        .config()
+        .merchant(DEFAULT_MERCHANT_ID)
+        .unwrap()
+        .secure_key
+        .expose_secret()
+        .to_owned();
+    (sandbox, key)
+}
+
+/// Pays with the 3-D Secure card and approves on the page: the sandbox then notifies.
+async fn approve_three_d_secure(sandbox: &Sandbox, listening: &Listening) -> String {
+    let answer = pay(sandbox, cards::THREE_D_SECURE, listening).await;
+    let page = answer["redirect"]["url"].as_str().unwrap();
+    assert_eq!(
+        post(page, "application/x-www-form-urlencoded", "decision=approve").await,
+        200
+    );
+    answer["paymentId"].as_str().unwrap().to_owned()
+}
+
+/// Waits until the sandbox counts every notification delivered; them.
+async fn delivered(sandbox: &Sandbox) -> Vec<paytoken_sandbox::SentNotification> {
+    let mut sent = sandbox.notifications();
+    for _ in 0..1_000 {
+        if !sent.is_empty() && sent.iter().all(|sent| sent.delivered) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        sent = sandbox.notifications();
+    }
+    sent
+}
+
+/// Regression: with a merchant's endpoint that accepts and never answers, the relay was
+/// still waiting when the sandbox's attempt gave up; the notification stayed marked as
+/// seen, its retry was answered `200 duplicate`, and the endpoint never got it.
+#[tokio::test]
+async fn a_relay_that_times_out_is_answered_502_and_the_retry_is_relayed_once() {
+    // The relay gives up long before the sandbox's attempt does.
+    let (sandbox, key) = retrying_sandbox(Duration::from_secs(60)).await;
+    let (_release, release) = oneshot::channel();
+    let (forward_to, taken) = hanging_first(release).await;
+    let mut listening = Listening::start(
+        &["--forward-to", &forward_to, "--relay-timeout", "300ms"],
+        &key,
+    )
+    .await;
+    let payment_id = approve_three_d_secure(&sandbox, &listening).await;
+
+    let printed = until_verified(&mut listening).await;
+    let words: Vec<&str> = printed
+        .iter()
+        .map(|printed| printed["notification"].as_str().unwrap())
+        .collect();
+    assert_eq!(words, ["relay_failed", "verified"], "{printed:?}");
+    let failed = &printed[0];
+    assert_eq!(failed["paymentId"], payment_id.as_str());
+    assert!(
+        failed["forwarded"]["failed"]
+            .as_str()
+            .unwrap()
+            .contains("no answer within"),
+        "{failed}"
+    );
+    assert_eq!(printed[1]["forwarded"]["status"], 200, "{}", printed[1]);
+
+    let sent = delivered(&sandbox).await;
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].delivered, "{sent:?}");
+    let statuses: Vec<String> = sent[0]
+        .attempts
+        .iter()
+        .map(|attempt| format!("{attempt:?}"))
+        .collect();
+    assert_eq!(statuses.len(), 2, "{statuses:?}");
+    assert!(statuses[0].contains("502"), "{statuses:?}");
+    assert_eq!(taken.load(Ordering::SeqCst), 1, "relayed exactly once");
+}
+
+/// Regression: a retry that came while the first relay was still under way was answered
+/// `200 duplicate`, even when that relay then failed.
+#[tokio::test]
+async fn a_retry_during_a_relay_is_told_to_retry_until_the_relay_s_outcome_is_known() {
+    // The sandbox's attempts give up long before the relay does.
+    let (sandbox, key) = retrying_sandbox(Duration::from_millis(200)).await;
+    let (release_first, release) = oneshot::channel();
+    let (forward_to, taken) = hanging_first(release).await;
+    let mut listening = Listening::start(
+        &["--forward-to", &forward_to, "--relay-timeout", "120s"],
+        &key,
+    )
+    .await;
+    approve_three_d_secure(&sandbox, &listening).await;
+
+    let in_flight = listening.next().await;
+    assert_eq!(in_flight["notification"], "in_flight", "{in_flight}");
+    // The merchant's endpoint refuses the first relay: the retry after it must go through.
+    release_first.send(()).unwrap();
+    let printed = until_verified(&mut listening).await;
+    let words: Vec<&str> = printed
+        .iter()
+        .map(|printed| printed["notification"].as_str().unwrap())
+        .collect();
+    assert!(words.contains(&"relay_failed"), "{words:?}");
+    assert!(!words.contains(&"duplicate"), "{words:?}");
+    assert!(
+        words
+            .iter()
+            .all(|word| ["in_flight", "relay_failed", "verified"].contains(word)),
+        "{words:?}"
+    );
+    let sent = delivered(&sandbox).await;
+    assert!(sent[0].delivered, "{sent:?}");
+    assert_eq!(taken.load(Ordering::SeqCst), 1, "relayed exactly once");
+}
+
+/// Regression: a notification whose `paymentId` came twice was verified on one value and
+/// relayed raw, for the merchant's framework to read the other.
+#[tokio::test]
+async fn a_notification_with_a_signed_field_twice_is_rejected_and_not_relayed() {
+    let key = "listen-duplicate-keys";
+    let relayed = Arc::new(AtomicU64::new(0));
+    let counting = Arc::clone(&relayed);
+    let endpoint = answering_with(move |_| {
+        counting.fetch_add(1, Ordering::SeqCst);
+        "{}".to_owned()
+    })
+    .await;
+    let mut listening = Listening::start(&["--forward-to", &endpoint], key).await;
+    let checksum = format!(
+        "{:x}",
+        md5_oracle::compute(format!("60001|order-1|0.50|Y|{key}"))
+    );
+    let json = format!(
+        r#"{{"paymentId":"60999","paymentId ":"60001","merchantTransactionId":"order-1","amount":"0.50","transactionStatus":"Y","checksum":"{checksum}"}}"#
+    );
+    let form = format!(
+        "paymentId=60999&paymentId=60001&merchantTransactionId=order-1&amount=0.50&transactionStatus=Y&checksum={checksum}"
+    );
+    for (content_type, body) in [
+        ("application/json", json),
+        ("application/x-www-form-urlencoded", form),
+    ] {
+        assert_eq!(post(&listening.url, content_type, &body).await, 400);
+        let rejected = listening.next().await;
+        assert_eq!(rejected["notification"], "rejected", "{rejected}");
+        assert!(
+            rejected["reason"]
+                .as_str()
+                .unwrap()
+                .contains("paymentId appears more than once"),
+            "{rejected}"
+        );
+    }
+    assert_eq!(relayed.load(Ordering::SeqCst), 0);
+}
+
+/// Regression: a rejected notification's line said only `rejected` and why, not which
+/// payment it claimed to be about.
+#[tokio::test]
+async fn a_rejected_notification_says_what_it_claimed_marked_unverified() {
+    let mut listening = Listening::start(&[], "listen-claims").await;
+    let forged = format!(
+        r#"{{"paymentId":"60042","merchantTransactionId":"order-\u202egnp.exe","amount":"9.00","transactionStatus":"Y","checksum":"{}"}}"#,
+        "0".repeat(32)
+    );
+    assert_eq!(post(&listening.url, "application/json", &forged).await, 400);
+    let rejected = listening.next().await;
+    assert_eq!(rejected["unverified"]["paymentId"], "60042", "{rejected}");
+    assert_eq!(
+        rejected["unverified"]["merchantTransactionId"],
+        "order-\u{202e}gnp.exe"
+    );
+    assert!(rejected.get("paymentId").is_none(), "{rejected}");
+    let line = listening.seen.last().unwrap();
+    assert!(!line.contains('\u{202e}'), "escaped on the line: {line}");
 }
 
 fn words(printed: &[Value]) -> Vec<&str> {

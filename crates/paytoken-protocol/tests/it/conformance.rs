@@ -567,6 +567,7 @@ fn check_name(check: NotificationCheck) -> &'static str {
         NotificationCheck::NotReadable => "not_readable",
         NotificationCheck::Separator { .. } => "separator_in_field",
         NotificationCheck::UnreadableField { .. } => "unreadable_field",
+        NotificationCheck::Ambiguous { .. } => "ambiguous_field",
         _ => "other",
     }
 }
@@ -685,6 +686,22 @@ fn notification_vectors() -> Value {
             "json",
             "not json".to_owned(),
             "a body that is not a JSON object",
+        ),
+        (
+            "signed-key-padded-and-repeated",
+            "json",
+            format!(
+                r#"{{"paymentId":"21566","paymentId ":"21565","merchantTransactionId":"testTransaction","amount":"50.00","transactionStatus":"Y","checksum":"{y}"}}"#
+            ),
+            "paymentId twice, once with a blank after its name: readers disagree on its value, so it is refused whatever the checksum",
+        ),
+        (
+            "signed-form-field-repeated",
+            "form",
+            format!(
+                "paymentId=21566&paymentId=21565&merchantTransactionId=testTransaction&amount=50.00&transactionStatus=Y&checksum={y}"
+            ),
+            "paymentId twice in a form: frameworks take the first or the last, so it is refused whatever the checksum",
         ),
     ];
     let vectors: Vec<Value> = cases

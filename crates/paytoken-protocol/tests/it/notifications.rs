@@ -211,3 +211,64 @@ fn a_forgotten_notification_counts_as_the_first_again() {
     assert!(filter.first_time(&notification));
     assert!(!filter.first_time(&notification));
 }
+
+/// Regression: a body with two readings (Python's `json` keeps `"paymentId"`, Werkzeug's
+/// form the first value) was verified on one and could be acted on by the other.
+#[test]
+fn a_signed_field_given_twice_or_padded_is_refused_whatever_the_checksum() {
+    let checksum = signed(&format!("21565|testTransaction|50.00|Y|{KEY}"));
+    let rest = format!(
+        r#""merchantTransactionId":"testTransaction","amount":"50.00","transactionStatus":"Y","checksum":"{checksum}""#
+    );
+    for (body, field) in [
+        (
+            format!(r#"{{"paymentId":"99999","paymentId ":"21565",{rest}}}"#),
+            "paymentId",
+        ),
+        (
+            format!(r#"{{"paymentId":"21565","paymentId":"21565",{rest}}}"#),
+            "paymentId",
+        ),
+        (format!(r#"{{" paymentId":"21565",{rest}}}"#), "paymentId"),
+        (
+            format!(r#"{{"paymentId":"21565",{rest},"checksum":"{checksum}"}}"#),
+            "checksum",
+        ),
+        (
+            format!(r#"{{"paymentId":"21565",{rest},"amount\t":"5000.00"}}"#),
+            "amount",
+        ),
+    ] {
+        assert_eq!(
+            rejected(&body),
+            NotificationCheck::Ambiguous { field },
+            "{body}"
+        );
+    }
+    let form = |first: &str| {
+        format!(
+            "paymentId={first}&paymentId=21565&merchantTransactionId=testTransaction&amount=50.00&transactionStatus=Y&checksum={checksum}"
+        )
+    };
+    for body in [form("99999"), form("21565")] {
+        let read = Notification::from_form(body.as_bytes()).and_then(|n| n.verify(&key()));
+        assert!(
+            matches!(
+                read,
+                Err(Error::Unverified {
+                    check: NotificationCheck::Ambiguous { field: "paymentId" }
+                })
+            ),
+            "{body}: {read:?}"
+        );
+    }
+    // Unsigned fields may repeat, and nested objects may hold the same names.
+    let body = format!(
+        r#"{{"paymentId":"21565",{rest},"status":"a","status":"b","card":{{"amount":"1","amount":"2"}}}}"#
+    );
+    let verified = Notification::from_json(body.as_bytes())
+        .unwrap()
+        .verify(&key())
+        .unwrap();
+    assert_eq!(verified.payment_id.as_str(), "21565");
+}

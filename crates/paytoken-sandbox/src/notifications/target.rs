@@ -47,9 +47,10 @@ pub(crate) async fn resolve(
     let (Some(authority), Some(host)) = (uri.authority(), uri.host()) else {
         return Err(refused("the notification url has no host"));
     };
-    if authority.as_str().contains('@') {
-        return Err(refused("the notification url holds credentials"));
+    if let Err(reason) = paytoken_types::check_authority(authority.as_str()) {
+        return Err(Unreachable::Refused(format!("the notification url {reason}")));
     }
+    // Checked above: a port written is 1 to 65535, so only an absent one takes the default.
     let port = uri.port_u16().unwrap_or(80);
     // `[::1]` is how a URL writes an IPv6 host; the resolver wants it bare.
     let bare = host.trim_start_matches('[').trim_end_matches(']');
@@ -104,6 +105,8 @@ mod tests {
             "https://127.0.0.1/",
             "javascript:alert(1)",
             "http://user:pass@127.0.0.1/",
+            "http://127.0.0.1:99999/x",
+            "http://127.0.0.1:0/",
             "http://10.0.0.1/",
             "http://[2001:db8::1]/",
             "http://192.0.2.1:8080/",

@@ -1,6 +1,7 @@
 //! The two URLs a payment may carry, checked when it is made: `merchantRedirectUrl`, where
 //! the 3-D Secure page sends the cardholder's browser, and `notificationUrl`, where the
-//! sandbox posts the outcome. Each must be an absolute `http` or `https` URL with a host:
+//! sandbox posts the outcome. Each must be an absolute `http` or `https` URL with a host
+//! (no user info, a port from 1 to 65535 where one is written):
 //! a `javascript:` or `data:` URL handed to a browser runs as a page of the sandbox's, so
 //! it is refused with `30008` naming the field, and nothing is created.
 
@@ -44,8 +45,8 @@ fn read<'f>(form: &'f Form<'_>, field: &'static str, problems: &mut Problems) ->
     }
 }
 
-/// `http://` or `https://` (any case), then a host, and no white space or control
-/// character anywhere.
+/// `http://` or `https://` (any case), then a host with no user info and a port (if any)
+/// from 1 to 65535, and no white space or control character anywhere.
 fn is_web_url(url: &str) -> bool {
     let after_scheme = ["http://", "https://"].iter().find_map(|scheme| {
         url.get(..scheme.len())
@@ -55,8 +56,8 @@ fn is_web_url(url: &str) -> bool {
     let Some(rest) = after_scheme else {
         return false;
     };
-    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    host_end > 0 && !url.chars().any(|c| c.is_whitespace() || c.is_control())
+    paytoken_types::check_authority(rest).is_ok()
+        && !url.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
 #[cfg(test)]
@@ -83,6 +84,8 @@ mod tests {
             "http://shop.example/\u{7f}",
             "ftp://shop.example/",
             "",
+            "http://127.0.0.1:99999/hook",
+            "https://user:secret@shop.example/back",
         ] {
             assert!(!is_web_url(bad), "{bad}");
         }
