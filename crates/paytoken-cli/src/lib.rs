@@ -14,8 +14,9 @@
 //! ```
 //!
 //! Exit codes: 0 success, 2 usage or invalid input (nothing sent), 3 refused or declined,
-//! 4 transport failure or unknown outcome, 5 pending or waiting for 3-D Secure. A closed
-//! standard output (`| head`) ends the command quietly, with the code of what was done.
+//! 4 transport failure or unknown outcome, 5 pending or waiting for 3-D Secure, 6 standard
+//! output could not be written (a full disk). A closed standard output (`| head`) ends the
+//! command quietly, with the code of what was done.
 //!
 //! ## The library half
 //!
@@ -81,11 +82,8 @@ pub fn main() -> ExitCode {
         }
     };
     let report = runtime.block_on(run(cli.command, &cli.gateway, cli.json));
-    // The sandbox server printed its own line, or the reader went away: nothing more to
-    // say, and the exit code of what was done.
-    if report.json.is_null() && report.human.is_empty() {
-        return report.exit.into();
-    }
+    // A report with nothing left to print (the sandbox server printed its own line, or the
+    // reader went away) prints nothing but its stderr line, if any.
     report.print(cli.json)
 }
 
@@ -125,7 +123,9 @@ fn usage(error: &clap::Error, json: bool) -> ExitCode {
         error.kind(),
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
     ) {
-        let _ = terminal::out(&error.to_string());
+        if let Err(terminal::Unwritten::Failed(error)) = terminal::out(&error.to_string()) {
+            return Report::unwritten(&error).print(json);
+        }
         return ExitCode::SUCCESS;
     }
     let message: String = error

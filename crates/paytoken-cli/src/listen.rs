@@ -189,8 +189,10 @@ pub(crate) async fn run(args: &ListenArgs, gateway: &GatewayArgs, json: bool) ->
         }
     };
     let address = listener.local_addr().unwrap_or(args.addr);
-    if announce(address, forward.as_ref(), json).is_err() {
-        return Report::quiet(Exit::Success);
+    match announce(address, forward.as_ref(), json) {
+        Ok(()) => {}
+        Err(terminal::Unwritten::Closed) => return Report::quiet(Exit::Success),
+        Err(terminal::Unwritten::Failed(error)) => return Report::unwritten(&error),
     }
     let receiver = Arc::new(Receiver::new(key, forward));
     let print = move |printed: Value| {
@@ -199,8 +201,13 @@ pub(crate) async fn run(args: &ListenArgs, gateway: &GatewayArgs, json: bool) ->
         } else {
             verdict::block(&printed)
         };
-        // A closed standard output ends nothing: the gateway is still answered.
-        let _ = terminal::out(&text);
+        // An output that fails ends nothing: the gateway is still answered. A cut one is
+        // said on stderr.
+        if let Err(terminal::Unwritten::Failed(error)) = terminal::out(&text) {
+            terminal::err_line(&format!(
+                "paytoken listen: cannot write to standard output: {error}"
+            ));
+        }
     };
     tokio::select! {
         () = serve(listener, receiver, print) => {}
@@ -264,7 +271,7 @@ fn announce(
     address: SocketAddr,
     forward: Option<&Forward>,
     json: bool,
-) -> Result<(), terminal::Closed> {
+) -> Result<(), terminal::Unwritten> {
     let url = format!("http://{address}/");
     if json {
         let line = json!({

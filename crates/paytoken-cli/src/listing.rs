@@ -13,7 +13,7 @@ use serde_json::json;
 use crate::cli::InvoicesArgs;
 use crate::render;
 use crate::report::{Exit, Failure, Report};
-use crate::terminal::{self, Closed};
+use crate::terminal::{self, Unwritten};
 
 /// Pages through the whole list, printing each page as it arrives.
 pub(crate) async fn all_invoices(client: &Client, args: &InvoicesArgs, json: bool) -> Report {
@@ -39,10 +39,18 @@ pub(crate) async fn all_invoices(client: &Client, args: &InvoicesArgs, json: boo
         };
         pages += 1;
         invoices += page.invoices.len();
-        if print_page(&page.invoices, json).is_err() {
+        match print_page(&page.invoices, json) {
+            Ok(()) => {}
             // The reader went away (`| head`): ask for no more pages, say nothing more.
-            clear_progress(progress);
-            return Report::quiet(Exit::Success);
+            Err(Unwritten::Closed) => {
+                clear_progress(progress);
+                return Report::quiet(Exit::Success);
+            }
+            // The output is cut (a full disk): no summary that would say it is whole.
+            Err(Unwritten::Failed(error)) => {
+                clear_progress(progress);
+                return Report::unwritten(&error);
+            }
         }
         if progress {
             terminal::progress(&format!("{pages} pages, {invoices} invoices"));
@@ -64,7 +72,7 @@ pub(crate) async fn all_invoices(client: &Client, args: &InvoicesArgs, json: boo
 }
 
 /// One page: an invoice object a line with `--json`, fields otherwise.
-fn print_page(invoices: &[paytoken::Invoice], json: bool) -> Result<(), Closed> {
+fn print_page(invoices: &[paytoken::Invoice], json: bool) -> Result<(), Unwritten> {
     let mut text = String::new();
     for invoice in invoices {
         let value = render::invoice(invoice);

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use paytoken::{Error, OperationKind, PaymentStatus, Transaction};
 use serde_json::{Map, Value, json};
 
-use crate::terminal;
+use crate::terminal::{self, Unwritten};
 
 /// The exit codes, as the README lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +21,9 @@ pub(crate) enum Exit {
     Failed,
     /// A payment pending, or waiting for 3-D Secure.
     Pending,
+    /// Standard output could not be written (a full disk, an I/O error), so what was
+    /// printed is cut.
+    Output,
 }
 
 impl Exit {
@@ -32,6 +35,7 @@ impl Exit {
             Self::Refused => 3,
             Self::Failed => 4,
             Self::Pending => 5,
+            Self::Output => 6,
         }
     }
 }
@@ -91,21 +95,40 @@ impl Report {
         }
     }
 
+    /// Standard output failed: nothing more for it, the error on stderr, exit 6.
+    pub(crate) fn unwritten(error: &std::io::Error) -> Self {
+        Self {
+            exit: Exit::Output,
+            json: Value::Null,
+            human: String::new(),
+            error_line: Some(unwritten_line(error)),
+        }
+    }
+
     /// Prints the report and gives the exit code. Gateway text is escaped on the way
-    /// ([`terminal`](crate::terminal)); a closed standard output is not an error: the
-    /// exit code stays that of what was done.
+    /// ([`terminal`](crate::terminal)). A closed standard output is not an error: the
+    /// exit code stays that of what was done; any other failure to write it is (exit 6).
     pub(crate) fn print(&self, json: bool) -> ExitCode {
-        // A reader that went away has nothing more to read; the exit code still tells.
-        let _ = if json {
-            terminal::out(&(terminal::json(&self.json) + "\n"))
+        let text = if json {
+            (!self.json.is_null()).then(|| terminal::json(&self.json) + "\n")
         } else {
-            terminal::out(&self.human)
+            (!self.human.is_empty()).then(|| self.human.clone())
         };
+        let mut exit = self.exit;
+        if let Some(Err(Unwritten::Failed(error))) = text.map(|text| terminal::out(&text)) {
+            terminal::err_line(&format!("paytoken: {}", unwritten_line(&error)));
+            exit = Exit::Output;
+        }
         if let Some(line) = &self.error_line {
             terminal::err_line(&format!("paytoken: {line}"));
         }
-        ExitCode::from(self.exit.code())
+        ExitCode::from(exit.code())
     }
+}
+
+/// What stderr says when standard output failed.
+fn unwritten_line(error: &std::io::Error) -> String {
+    format!("cannot write to standard output: {error}")
 }
 
 impl From<Failure> for Report {

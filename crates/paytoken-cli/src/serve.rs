@@ -156,15 +156,19 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
         }
         Err(error) => return Report::from(Failure::failed(report::with_causes(&error))),
     };
-    if terminal::out(&format!(
+    let announced = terminal::out(&format!(
         "{}\n",
         announcement(sandbox.base_url(), sandbox.config())
-    ))
-    .is_err()
-    {
+    ));
+    if let Err(unwritten) = announced {
         // Nobody reads the credentials line: serving on would be serving blind.
         sandbox.shutdown().await;
-        return Report::from(Failure::failed("standard output is closed"));
+        return match unwritten {
+            terminal::Unwritten::Closed => {
+                Report::from(Failure::failed("standard output is closed"))
+            }
+            terminal::Unwritten::Failed(error) => Report::unwritten(&error),
+        };
     }
     if !sandbox.address().ip().is_loopback() {
         terminal::err_line(&format!(

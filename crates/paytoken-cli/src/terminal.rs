@@ -94,18 +94,29 @@ pub(crate) fn json(value: &Value) -> String {
     out
 }
 
-/// Standard output went away (`| head`): stop writing, quietly.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Closed;
+/// Why standard output took no more.
+#[derive(Debug)]
+pub(crate) enum Unwritten {
+    /// Its reader went away (`| head`, a closed pipe): stop writing, quietly.
+    Closed,
+    /// Anything else (a full disk, an I/O error): the output is cut, so the command fails
+    /// and says so on stderr.
+    Failed(io::Error),
+}
 
-/// Writes `text` to standard output and flushes it; [`Closed`] when its reader has gone.
-/// Any other write error is treated the same way: there is no one left to tell.
-pub(crate) fn out(text: &str) -> Result<(), Closed> {
+/// Writes `text` to standard output and flushes it; why not, when it could not.
+pub(crate) fn out(text: &str) -> Result<(), Unwritten> {
     let mut stdout = io::stdout().lock();
     stdout
         .write_all(safe(text).as_bytes())
         .and_then(|()| stdout.flush())
-        .map_err(|_| Closed)
+        .map_err(|error| {
+            if error.kind() == io::ErrorKind::BrokenPipe {
+                Unwritten::Closed
+            } else {
+                Unwritten::Failed(error)
+            }
+        })
 }
 
 /// Writes one line to standard error, made safe; a closed stderr is ignored.

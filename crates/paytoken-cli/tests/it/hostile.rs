@@ -383,3 +383,50 @@ async fn a_sandbox_listening_beyond_loopback_says_so_on_stderr() {
         );
     }
 }
+
+/// Regression: every write error was taken for a closed pipe, so on a full disk
+/// `invoices --all --json > file` exited 0 with its last line cut, and `cards`, `demo` and
+/// `vectors` to `/dev/full` exited 0.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_fails_the_command_with_exit_6_and_no_false_summary() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let (flags, env) = common::merchant_of(&sandbox);
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("full-disk-vectors-{}", std::process::id()));
+    let as_merchant = |args: &[&str]| {
+        let mut all = flags.clone();
+        all.extend(args.iter().map(|arg| (*arg).to_owned()));
+        all
+    };
+    let runs = [
+        as_merchant(&["--json", "invoices", "--all", "--records", "5"]),
+        as_merchant(&["invoices", "--all", "--records", "5"]),
+        as_merchant(&["cards"]),
+        vec!["demo".to_owned()],
+        vec![
+            "vectors".to_owned(),
+            "--out".to_owned(),
+            out.display().to_string(),
+        ],
+        vec!["--help".to_owned()],
+    ];
+    for args in runs {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_paytoken"));
+        command
+            .args(&args)
+            .envs(env.iter().map(|(name, value)| (*name, value.as_str())))
+            .stdout(std::fs::File::options().write(true).open("/dev/full").unwrap())
+            .stderr(Stdio::piped());
+        let output = tokio::task::spawn_blocking(move || command.output().unwrap())
+            .await
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(6), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write to standard output: No space left on device"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
