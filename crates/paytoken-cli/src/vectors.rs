@@ -74,17 +74,22 @@ pub(crate) const FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Writes the kit under `args.out`, creating the folders it needs; a file already there
-/// is replaced.
+/// Writes the kit under `args.out`, creating the folders it needs; a file of the kit
+/// already there is replaced.
 pub(crate) fn run(args: &VectorsArgs) -> Report {
     let out = &args.out;
-    let mut written = Vec::with_capacity(FILES.len());
-    for (name, text) in FILES {
-        let path = out.join(name);
-        if let Err(failure) = write(&path, text) {
+    // Every place checked before any file is written: a refusal leaves the folder as it was.
+    for (name, _) in FILES {
+        if let Err(failure) = place(out, name, false) {
             return Report::from(failure);
         }
-        written.push(path.display().to_string());
+    }
+    let mut written = Vec::with_capacity(FILES.len());
+    for (name, text) in FILES {
+        if let Err(failure) = write(out, name, text) {
+            return Report::from(failure);
+        }
+        written.push(out.join(name).display().to_string());
     }
     let folder = out.display().to_string();
     let mut human = format!(
@@ -103,12 +108,83 @@ pub(crate) fn run(args: &VectorsArgs) -> Report {
     }
 }
 
-fn write(path: &Path, text: &str) -> Result<(), Failure> {
+/// Writes `text` as `name` (a path with `/`) under `out`, once [`place`] allows it. The
+/// text goes to a new file beside it first, then takes its name, so a link planted in
+/// between is replaced, not written through.
+fn write(out: &Path, name: &str, text: &str) -> Result<(), Failure> {
+    place(out, name, true)?;
+    let path = out.join(name);
+    let parent = path.parent().unwrap_or(out);
+    let file_name = path.file_name().unwrap_or_default().to_string_lossy();
+    let temporary = parent.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    // `create_new` never opens what is there: not a file, nor what a link points to.
+    let written = std::fs::File::options()
+        .write(true)
+        .create_new(true)
+        .open(&temporary)
+        .and_then(|mut file| {
+            std::io::Write::write_all(&mut file, text.as_bytes())?;
+            file.sync_all()
+        })
+        .and_then(|()| std::fs::rename(&temporary, &path));
+    if let Err(error) = written {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(Failure::failed(format!(
+            "cannot write {}: {error}",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Checks that `name` under `out` is free or a regular file (the kit's own, replaced), and
+/// every folder on the way free or a real folder: a symbolic link is never followed, a
+/// FIFO or a device never opened. With `create`, makes the folders that are missing.
+fn place(out: &Path, name: &str, create: bool) -> Result<(), Failure> {
+    let path = out.join(name);
     let failed = |error: std::io::Error| {
         Failure::failed(format!("cannot write {}: {error}", path.display()))
     };
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(failed)?;
+    let refused = |what: &Path, kind: &str| {
+        Failure::failed(format!(
+            "cannot write {}: {} is {kind}, not the kit's own; remove it or choose another folder",
+            path.display(),
+            what.display()
+        ))
+    };
+    if create {
+        std::fs::create_dir_all(out).map_err(failed)?;
     }
-    std::fs::write(path, text).map_err(failed)
+    let mut folder = out.to_path_buf();
+    let mut parts = name.split('/').peekable();
+    while let Some(part) = parts.next() {
+        folder.push(part);
+        let found = match std::fs::symlink_metadata(&folder) {
+            Ok(found) => Some(found.file_type()),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => return Err(failed(error)),
+        };
+        let last = parts.peek().is_none();
+        match found {
+            None if last || !create => {}
+            None => std::fs::create_dir(&folder).map_err(failed)?,
+            Some(kind) if last && kind.is_file() => {}
+            Some(kind) if !last && kind.is_dir() => {}
+            Some(kind) => return Err(refused(&folder, kind_name(kind))),
+        }
+    }
+    Ok(())
+}
+
+/// What a file type is, in words.
+fn kind_name(kind: std::fs::FileType) -> &'static str {
+    if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_dir() {
+        "a folder"
+    } else if kind.is_file() {
+        "a file"
+    } else {
+        "a FIFO, a device or a socket"
+    }
 }
