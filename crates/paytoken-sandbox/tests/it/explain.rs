@@ -158,3 +158,62 @@ async fn without_explain_there_is_no_header_and_the_body_is_the_same() {
     quiet.shutdown().await;
     explaining.shutdown().await;
 }
+
+/// Regression: the interface's own invoice request (`authentication.memberId`,
+/// `pagination.pageno`, `pagination.records`, the `AuthToken` header, no checksum) was
+/// refused `30007 Missing field: authentication.checksum`, though the platform checks no
+/// checksum on it.
+#[tokio::test]
+async fn the_specification_s_invoice_request_is_taken_without_a_checksum_or_with_a_wrong_one() {
+    const INVOICES: &str = "/invoiceServices/REST/v1/getInvoice";
+    let (sandbox, lines) = explaining().await;
+    let merchant = common::merchant(&sandbox);
+    let token = common::merchant_token(&sandbox, merchant).await;
+    let member = merchant.member_id.as_str();
+    let right = common::sign(&[member, merchant.secure_key.expose_secret()]);
+    let page = [
+        ("authentication.memberId", member),
+        ("pagination.pageno", "1"),
+        ("pagination.records", "2"),
+    ];
+    for (checksum, said) in [
+        (None, Some("checksum absent")),
+        (Some("0123456789abcdef0123456789abcdef"), Some("checksum wrong")),
+        (Some(right.as_str()), None),
+    ] {
+        let mut fields = page.to_vec();
+        if let Some(checksum) = checksum {
+            fields.push(("authentication.checksum", checksum));
+        }
+        lines.lock().unwrap().clear();
+        let raw = common::post(&sandbox, INVOICES, Some(token.expose_secret()), &fields).await;
+        let answer = raw.json();
+        assert_eq!(raw.status, 200);
+        assert_eq!(answer["memberId"], member, "{answer}");
+        assert!(
+            answer.get("invoiceList").is_some() || answer.get("invoices").is_some(),
+            "a page of invoices: {answer}"
+        );
+        let header = raw.header(EXPLAIN_HEADER);
+        match said {
+            Some(said) => {
+                let header = header.expect("explained");
+                assert!(header.starts_with(said), "{header}");
+                assert!(header.contains("not checked here"), "{header}");
+                assert!(!header.contains(merchant.secure_key.expose_secret()));
+                assert_eq!(lines.lock().unwrap().len(), 1);
+            }
+            None => assert_eq!(header, None),
+        }
+    }
+    // The auth token, the member and the page values are still checked.
+    let raw = common::post(&sandbox, INVOICES, None, &page).await;
+    assert!(raw.text().contains("20003"), "{}", raw.text());
+    let zero = [
+        ("authentication.memberId", member),
+        ("pagination.pageno", "0"),
+        ("pagination.records", "2"),
+    ];
+    let raw = common::post(&sandbox, INVOICES, Some(token.expose_secret()), &zero).await;
+    assert!(raw.text().contains("pagination.pageno"), "{}", raw.text());
+}
