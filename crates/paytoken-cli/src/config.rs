@@ -8,6 +8,7 @@ use zeroize::Zeroizing;
 
 use crate::cli::GatewayArgs;
 use crate::report::Failure;
+use crate::terminal;
 
 /// Where the secure key comes from when `--secure-key-file` is not given.
 pub(crate) const SECURE_KEY_VARIABLE: &str = "PAYTOKEN_SECURE_KEY";
@@ -148,13 +149,14 @@ pub(crate) fn read_bounded(
     Ok(text)
 }
 
-/// Parses a value of the command line; the error names the flag (and the value, which is
-/// never a secret here).
+/// Parses a value of the command line; the error names the flag and quotes the value (never
+/// a secret here), at most its first 64 characters.
 pub(crate) fn parse<T>(text: &str, flag: &str) -> Result<T, Failure>
 where
     T: std::str::FromStr,
     T::Err: std::fmt::Display,
 {
-    text.parse()
-        .map_err(|error| Failure::usage(format!("{flag} {text:?}: {error}")))
+    text.parse().map_err(|error| {
+        Failure::usage(format!("{flag} {}: {error}", terminal::quoted(text, 64)))
+    })
 }

@@ -34,6 +34,19 @@ fn json_escaped(c: char) -> bool {
     c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) || reorders(c)
 }
 
+/// `text` in quotes, as `{:?}` writes it; past `max` characters, its first `max` in quotes
+/// and its length after them (`"abc"... (131000 characters)`).
+pub(crate) fn quoted(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => format!("{text:?}"),
+        Some((end, _)) => format!(
+            "{:?}... ({} characters)",
+            &text[..end],
+            text.chars().count()
+        ),
+    }
+}
+
 /// At most `max` characters of `text` (an outside value quoted in a message); a longer one
 /// is cut there and says its length, so a 100 KB value never makes a 100 KB line.
 pub(crate) fn clip(text: &str, max: usize) -> Cow<'_, str> {
@@ -177,6 +190,8 @@ mod tests {
 
     #[test]
     fn a_long_value_is_clipped_with_its_length() {
+        assert_eq!(quoted("a\"b", 8), r#""a\"b""#);
+        assert_eq!(quoted("abcdef", 3), r#""abc"... (6 characters)"#);
         assert_eq!(clip("short", 8), "short");
         assert_eq!(clip("ééééé", 5), "ééééé");
         assert_eq!(clip("éééééé", 5), "ééééé... (6 characters)");

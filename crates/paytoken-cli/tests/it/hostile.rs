@@ -430,3 +430,30 @@ async fn a_full_disk_fails_the_command_with_exit_6_and_no_false_summary() {
     }
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Regression: a 131 KB `--merchant-transaction-id` gave 262 KB of error text, the value
+/// quoted whole on stdout and again on stderr.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_error_quotes_a_short_prefix_of_a_long_value_with_its_length() {
+    let long = format!("{}|", "a".repeat(131_000));
+    let mut args = vec![
+        "--base-url",
+        "http://127.0.0.1:1",
+        "--member-id",
+        "11344",
+        "pay",
+        "--amount",
+        "1.00",
+        "--currency",
+        "EUR",
+        "--merchant-transaction-id",
+        &long,
+    ];
+    args.extend(common::card_flags(cards::APPROVED));
+    let run = paytoken(&args, &[("PAYTOKEN_SECURE_KEY", "x")]).await;
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    for output in [&run.stdout, &run.stderr] {
+        assert!(output.len() < 1_000, "{} bytes", output.len());
+        assert!(output.contains("(131001 characters)"), "{output}");
+    }
+}
