@@ -271,10 +271,15 @@ pub(crate) struct SandboxArgs {
     /// How many connections are served at once (4096 by default).
     #[arg(long, value_name = "COUNT")]
     pub(crate) max_connections: Option<usize>,
-    /// How many payments, registrations, customers and auth tokens are kept, of each
-    /// (50000 by default); past that, calls that would add one are refused (90020).
+    /// How many payments, registrations and customers are kept, of each (50000 by
+    /// default); past that, calls that would add one are refused (90020), reads still
+    /// answered.
     #[arg(long, value_name = "COUNT")]
     pub(crate) max_records: Option<usize>,
+    /// How many live auth tokens are kept (10000 by default); past that, a new one lets go
+    /// of the one that expires first.
+    #[arg(long, value_name = "COUNT")]
+    pub(crate) max_tokens: Option<usize>,
     /// How long a payment with the pending test card stays pending before the sandbox
     /// approves it and notifies it (`10s` by default; at most 300s).
     #[arg(long, value_name = "DURATION")]

@@ -122,6 +122,9 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
     if let Some(max) = args.max_records {
         builder = builder.max_records(max);
     }
+    if let Some(max) = args.max_tokens {
+        builder = builder.max_tokens(max);
+    }
     if let Some(after) = &args.settle_pending_after {
         match Faults::parse(&format!("latency={after}")).map(|faults| faults.latency) {
             Ok(Some(after)) => builder = builder.pending_settles_after(Some(after)),

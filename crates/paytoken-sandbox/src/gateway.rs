@@ -76,8 +76,10 @@ pub(crate) struct Gateway {
     pub(crate) base_url: String,
     /// Incidental fields varied in every JSON answer, when asked for.
     pub(crate) variation: Option<Variation>,
-    /// The most payments, registrations, customers or live auth tokens kept.
+    /// The most payments, registrations or customers kept, of each.
     pub(crate) max_records: usize,
+    /// The most live auth tokens kept.
+    max_tokens: usize,
     /// Where notifications go out.
     pub(crate) outbox: Outbox,
     /// How long a pending payment waits, on the clock, before it is approved.
@@ -118,6 +120,7 @@ impl Gateway {
             base_url,
             variation: None,
             max_records: crate::DEFAULT_MAX_RECORDS,
+            max_tokens: crate::DEFAULT_MAX_TOKENS,
             // No dispatcher: notifications are recorded as not sent until `notifying`.
             outbox: Outbox::channel().0,
             pending_settles_after: None,
@@ -172,21 +175,32 @@ impl Gateway {
         self
     }
 
-    /// Keeps at most `max` records of each kind.
-    pub(crate) fn keeping(mut self, max: usize) -> Self {
-        self.max_records = max;
+    /// Keeps at most `records` payments, registrations and customers of each kind, and
+    /// `tokens` live auth tokens.
+    pub(crate) fn keeping(mut self, records: usize, tokens: usize) -> Self {
+        self.max_records = records;
+        self.max_tokens = tokens;
         self
     }
 
-    /// Refuses to create anything more once the state holds [`Gateway::max_records`] of
-    /// any kind: what the sandbox remembers has a bound. Expired auth tokens are let go
-    /// first, so only live ones count.
-    pub(crate) fn check_room(&self, state: &mut State) -> Result<(), Problems> {
-        state.expire_tokens(self.clock.unix_seconds());
-        if state.largest_count() >= self.max_records {
+    /// Refuses to create a payment, registration or customer once the state holds
+    /// [`Gateway::max_records`] of any of those kinds: what the sandbox remembers has a
+    /// bound. Auth tokens have their own ([`Gateway::make_room_for_token`]), so a full
+    /// sandbox still signs callers in for reads.
+    pub(crate) fn check_room(&self, state: &State) -> Result<(), Problems> {
+        if state.largest_record_count() >= self.max_records {
             return Err(codes::STORAGE_FULL.into());
         }
         Ok(())
+    }
+
+    /// Makes room for one more auth token: the expired ones go, and at the bound the one
+    /// that expires first is let go too (its holder renews, as after its expiry).
+    pub(crate) fn make_room_for_token(&self, state: &mut State) {
+        state.expire_tokens(self.clock.unix_seconds());
+        while state.token_count() >= self.max_tokens {
+            state.revoke_first_to_expire();
+        }
     }
 
     /// Varies the incidental fields of every JSON answer, from `seed`.

@@ -128,8 +128,8 @@ pub use invoices::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT};
 pub use notifications::{NotificationPolicy, NotificationTargets, SentNotification};
 pub use received::Received;
 pub use sandbox::{
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_RECORDS, DEFAULT_PENDING_SETTLES_AFTER,
-    DEFAULT_REQUEST_DEADLINE, Sandbox, SandboxBuilder,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_RECORDS, DEFAULT_MAX_TOKENS,
+    DEFAULT_PENDING_SETTLES_AFTER, DEFAULT_REQUEST_DEADLINE, Sandbox, SandboxBuilder,
 };
 #[cfg(feature = "tls")]
 pub use tls::TlsIdentity;

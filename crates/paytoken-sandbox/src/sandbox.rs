@@ -29,6 +29,10 @@ pub const DEFAULT_PENDING_SETTLES_AFTER: Duration = Duration::from_secs(10);
 /// How many records of each kind the sandbox keeps, by default: about 150 MB at the
 /// largest each record's bounded fields allow.
 pub const DEFAULT_MAX_RECORDS: usize = 50_000;
+
+/// How many live auth tokens the sandbox keeps, by default. A token lives
+/// [`AUTH_TOKEN_LIFETIME`](crate::AUTH_TOKEN_LIFETIME) and counts until then.
+pub const DEFAULT_MAX_TOKENS: usize = 10_000;
 use crate::received::ReceivedLog;
 use crate::server::FaultQueue;
 use crate::{Error, server};
@@ -48,6 +52,7 @@ pub struct SandboxBuilder {
     request_deadline: Duration,
     max_connections: usize,
     max_records: usize,
+    max_tokens: usize,
     notifications: NotificationPolicy,
     pending_settles_after: Option<Duration>,
     explain: Option<crate::gateway::Explainer>,
@@ -69,6 +74,7 @@ impl Default for SandboxBuilder {
             request_deadline: DEFAULT_REQUEST_DEADLINE,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_records: DEFAULT_MAX_RECORDS,
+            max_tokens: DEFAULT_MAX_TOKENS,
             notifications: NotificationPolicy::default(),
             pending_settles_after: Some(DEFAULT_PENDING_SETTLES_AFTER),
             explain: None,
@@ -135,12 +141,22 @@ impl SandboxBuilder {
         self
     }
 
-    /// How many payments, registrations, customers and live auth tokens the sandbox keeps,
-    /// of each ([`DEFAULT_MAX_RECORDS`] by default). Once one kind is full, every call that
-    /// would add to the state is refused with `90020` "Sandbox storage full": start a new
-    /// sandbox. (Each record's fields are bounded too, so memory is.)
+    /// How many payments, registrations and customers the sandbox keeps, of each
+    /// ([`DEFAULT_MAX_RECORDS`] by default). Once one kind is full, every call that would
+    /// add one is refused with `90020` "Sandbox storage full": start a new sandbox. Reads
+    /// (auth tokens, inquiries, lists) are still answered. (Each record's fields are
+    /// bounded too, so memory is.)
     pub fn max_records(mut self, max: usize) -> Self {
         self.max_records = max.max(1);
+        self
+    }
+
+    /// How many live auth tokens the sandbox keeps ([`DEFAULT_MAX_TOKENS`] by default),
+    /// apart from the records: a token stops counting when it expires, and issuing one
+    /// past the bound lets go of the one that expires first (its holder is answered
+    /// `20002` and renews, as after its expiry). So tokens are always issued.
+    pub fn max_tokens(mut self, max: usize) -> Self {
+        self.max_tokens = max.max(1);
         self
     }
 
@@ -254,7 +270,7 @@ impl SandboxBuilder {
                 base_url.clone(),
             )
             .varying(self.vary_answers)
-            .keeping(self.max_records)
+            .keeping(self.max_records, self.max_tokens)
             .notifying(outbox, self.pending_settles_after)
             .explaining(self.explain)
             .storing(store, restored, notified),

@@ -372,12 +372,30 @@ impl State {
     }
 
     /// How many of the largest kind of record it holds: what the record bound limits.
-    pub(crate) fn largest_count(&self) -> usize {
+    /// The most records of one kind: payments, registrations or customers (tokens apart).
+    pub(crate) fn largest_record_count(&self) -> usize {
         self.payments
             .len()
             .max(self.registrations.len())
             .max(self.customers.len())
-            .max(self.tokens.len())
+    }
+
+    /// How many auth tokens are held, live or not yet let go.
+    pub(crate) fn token_count(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Revokes the token that expires first (the one issued first); nothing when none is
+    /// held.
+    pub(crate) fn revoke_first_to_expire(&mut self) {
+        let first = self
+            .tokens
+            .iter()
+            .min_by_key(|(_, issued)| issued.expires_at)
+            .map(|(token, _)| token.clone());
+        if let Some(token) = first {
+            self.revoke_token(&token);
+        }
     }
 
     /// The live token `token`, if it was issued.

@@ -313,11 +313,10 @@ async fn an_installment_count_is_plain_digits_and_a_long_value_is_refused() {
     assert_eq!(raw.json()["result"]["code"], "30015", "{}", raw.text());
 }
 
-#[tokio::test]
-async fn what_the_sandbox_remembers_has_a_bound_and_a_documented_refusal() {
+/// Five payments in a sandbox keeping five records of each kind and two live tokens.
+async fn filled(sandbox: &Sandbox) -> (paytoken_protocol::Context, Vec<paytoken_protocol::Transaction>) {
     use paytoken_protocol::ops::payment::Payment;
-    let sandbox = Sandbox::builder().max_records(5).start().await.unwrap();
-    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let context = signed_in(sandbox, merchant(sandbox)).await;
     let pay = || {
         Payment::new(
             order_id().parse().unwrap(),
@@ -326,14 +325,89 @@ async fn what_the_sandbox_remembers_has_a_bound_and_a_documented_refusal() {
             card(paytoken_sandbox::cards::APPROVED),
         )
     };
+    let mut paid = Vec::new();
     for _ in 0..5 {
-        call(&sandbox, &context, &pay()).await.unwrap();
+        paid.push(call(sandbox, &context, &pay()).await.unwrap());
     }
-    assert_eq!(refused(&sandbox, &context, &pay()).await, "90020");
-    // Reads still work.
-    call(&sandbox, &context, &CardsAndAccounts::all())
+    assert_eq!(refused(sandbox, &context, &pay()).await, "90020");
+    (context, paid)
+}
+
+/// Signs in afresh, then reads: an inquiry, the cards, an invoice page.
+async fn reads_still_work(sandbox: &Sandbox, paid: &paytoken_protocol::Transaction) {
+    use paytoken_protocol::ops::inquiry::Inquiry;
+    use paytoken_protocol::ops::invoice_list::InvoiceList;
+    let context = signed_in(sandbox, merchant(sandbox)).await;
+    let found = call(sandbox, &context, &Inquiry::ByPaymentId(paid.payment_id))
         .await
         .unwrap();
+    assert_eq!(found.payment_id, paid.payment_id);
+    call(sandbox, &context, &CardsAndAccounts::all())
+        .await
+        .unwrap();
+    call(sandbox, &context, &InvoiceList::new(1, 10))
+        .await
+        .unwrap();
+}
+
+/// Regression: auth tokens counted against the records' bound, so a full sandbox issued
+/// no token and no client could read anything; on the file store the file was unusable
+/// after a restart too. On both stores (`PAYTOKEN_TEST_STORE`).
+#[tokio::test]
+async fn a_full_sandbox_refuses_new_records_and_still_signs_in_and_answers_reads() {
+    let clock = std::sync::Arc::new(paytoken_sandbox::ManualClock::at_unix_seconds(1_795_000_000));
+    let sandbox = builder()
+        .clock(clock.clone())
+        .max_records(5)
+        .max_tokens(2)
+        .start()
+        .await
+        .unwrap();
+    let (first_context, paid) = filled(&sandbox).await;
+    for _ in 0..3 {
+        // Each token a second after the one before: the first expires first.
+        clock.advance(Duration::from_secs(1));
+        reads_still_work(&sandbox, &paid[0]).await;
+    }
+    // Tokens have their own bound: past it, the one that expires first was let go.
+    let error = call(&sandbox, &first_context, &CardsAndAccounts::all())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.refusal().map(|refusal| refusal.result.code.as_str().to_owned()),
+        Some("20002".to_owned()),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn a_full_state_file_still_signs_in_and_answers_reads_after_a_restart() {
+    let folder = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("sandbox-stores");
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = folder.join(format!("full-{}.db", order_id()));
+    let start = || {
+        Sandbox::builder()
+            .state_file(&file)
+            .max_records(5)
+            .max_tokens(2)
+            .start()
+    };
+    let sandbox = start().await.unwrap();
+    let (_, paid) = filled(&sandbox).await;
+    sandbox.shutdown().await;
+    let sandbox = start().await.unwrap();
+    reads_still_work(&sandbox, &paid[4]).await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    use paytoken_protocol::ops::payment::Payment;
+    let more = Payment::new(
+        order_id().parse().unwrap(),
+        "1.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(paytoken_sandbox::cards::APPROVED),
+    );
+    assert_eq!(refused(&sandbox, &context, &more).await, "90020");
+    sandbox.shutdown().await;
+    let _ = std::fs::remove_file(&file);
 }
 
 /// The median and the largest of `samples`.
