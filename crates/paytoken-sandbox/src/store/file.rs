@@ -63,6 +63,9 @@ impl FileStore {
             reason,
         };
         let sqlite = |error: rusqlite::Error| refuse(not_ours(&error));
+        // Known before a byte is written: whose file this is. A foreign file is refused as
+        // it was found, its journal mode and bytes unchanged.
+        let found = identify(path).map_err(refuse)?;
         let connection = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -88,11 +91,7 @@ impl FileStore {
             connection,
             owners: Owners::of(config),
         };
-        let tables: i64 = store
-            .connection
-            .query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get(0))
-            .map_err(sqlite)?;
-        if tables == 0 {
+        let Some(version) = found else {
             let transaction = store.connection.unchecked_transaction().map_err(sqlite)?;
             transaction.execute_batch(SCHEMA).map_err(sqlite)?;
             transaction
@@ -104,8 +103,7 @@ impl FileStore {
             transaction.commit().map_err(sqlite)?;
             store.migrate(1).map_err(sqlite)?;
             return Ok((store, None));
-        }
-        let version = store.check_schema().map_err(refuse)?;
+        };
         store.migrate(version).map_err(sqlite)?;
         let state = store.load().map_err(refuse)?;
         Ok((store, Some(state)))
@@ -129,46 +127,6 @@ impl FileStore {
             [SCHEMA_VERSION.to_string()],
         )?;
         transaction.commit()
-    }
-
-    /// Refuses a file that is not a sandbox's, of a newer schema, or damaged; its schema
-    /// version otherwise.
-    fn check_schema(&self) -> Result<i64, String> {
-        let meta = |key: &str| -> Result<Option<String>, String> {
-            self.connection
-                .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
-                    row.get(0)
-                })
-                .map(Some)
-                .or_else(|error| match error {
-                    rusqlite::Error::QueryReturnedNoRows => Ok(None),
-                    _ => Err("not a paytoken sandbox state file".to_owned()),
-                })
-        };
-        if meta("application")?.as_deref() != Some(APPLICATION) {
-            return Err("not a paytoken sandbox state file".to_owned());
-        }
-        let version = meta("schema_version")?
-            .and_then(|version| version.parse::<i64>().ok())
-            .ok_or("its schema version cannot be read")?;
-        if version > SCHEMA_VERSION {
-            return Err(format!(
-                "its schema version {version} is newer than this sandbox's {SCHEMA_VERSION}: use a newer paytoken"
-            ));
-        }
-        let check: String = self
-            .connection
-            .query_row("PRAGMA quick_check", [], |row| row.get(0))
-            .map_err(|error| error.to_string())?;
-        if check != "ok" {
-            return Err(format!("it is damaged ({check})"));
-        }
-        if version < 1 {
-            return Err(format!(
-                "its schema version {version} was never written by a sandbox"
-            ));
-        }
-        Ok(version)
     }
 
     /// Keeps notification `number` as it stands, its attempts so far included, in one
@@ -513,6 +471,71 @@ impl Keep for std::sync::Mutex<FileStore> {
 
 /// Why a file could not be opened, in words that say what to do: SQLite's own, except for
 /// a file that is not a database and one that another sandbox holds.
+/// Whose `path` is, read without writing: `None` when it is missing, empty or an empty
+/// database (the sandbox makes it its own); its schema version when it is a sandbox's;
+/// why not otherwise (not a database, another program's, newer, damaged, in use).
+fn identify(path: &Path) -> Result<Option<i64>, String> {
+    let empty = std::fs::metadata(path).map_or(true, |found| found.len() == 0);
+    if empty {
+        return Ok(None);
+    }
+    let read = |error: rusqlite::Error| not_ours(&error);
+    let connection = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(read)?;
+    connection
+        .execute_batch("PRAGMA busy_timeout = 0;")
+        .map_err(read)?;
+    let tables: i64 = connection
+        .query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get(0))
+        .map_err(read)?;
+    if tables == 0 {
+        return Ok(None);
+    }
+    schema_of(&connection).map(Some)
+}
+
+/// Refuses a file that is not a sandbox's, of a newer schema, or damaged; its schema
+/// version otherwise.
+fn schema_of(connection: &Connection) -> Result<i64, String> {
+    let meta = |key: &str| -> Result<Option<String>, String> {
+        connection
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
+                row.get(0)
+            })
+            .map(Some)
+            .or_else(|error| match error {
+                rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                _ => Err("not a paytoken sandbox state file".to_owned()),
+            })
+    };
+    if meta("application")?.as_deref() != Some(APPLICATION) {
+        return Err("not a paytoken sandbox state file".to_owned());
+    }
+    let version = meta("schema_version")?
+        .and_then(|version| version.parse::<i64>().ok())
+        .ok_or("its schema version cannot be read")?;
+    if version > SCHEMA_VERSION {
+        return Err(format!(
+            "its schema version {version} is newer than this sandbox's {SCHEMA_VERSION}: use a newer paytoken"
+        ));
+    }
+    let check: String = connection
+        .query_row("PRAGMA quick_check", [], |row| row.get(0))
+        .map_err(|error| error.to_string())?;
+    if check != "ok" {
+        return Err(format!("it is damaged ({check})"));
+    }
+    if version < 1 {
+        return Err(format!(
+            "its schema version {version} was never written by a sandbox"
+        ));
+    }
+    Ok(version)
+}
+
 fn not_ours(error: &rusqlite::Error) -> String {
     match error.sqlite_error_code() {
         Some(rusqlite::ErrorCode::NotADatabase) => "not a paytoken sandbox state file".to_owned(),

@@ -176,6 +176,41 @@ async fn a_file_that_is_not_a_sandbox_s_is_refused_and_left_as_it_was() {
     assert_eq!(std::fs::read(&file.0).unwrap(), text, "never overwritten");
 }
 
+/// Regression: `journal_mode=WAL` and a write transaction ran before the file was known to
+/// be a sandbox's, so another program's SQLite database changed (its bytes, its journal
+/// mode) before it was refused.
+#[tokio::test]
+async fn another_program_s_database_is_refused_unchanged_by_hash_and_journal_mode() {
+    let file = TempFile::new("another-program");
+    {
+        let connection = rusqlite::Connection::open(&file.0).unwrap();
+        connection
+            .execute_batch(
+                "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine, not the sandbox''s');",
+            )
+            .unwrap();
+    }
+    let digest = |bytes: &[u8]| format!("{:x}", md5_oracle::compute(bytes));
+    let before = digest(&std::fs::read(&file.0).unwrap());
+    let error = Sandbox::builder()
+        .state_file(&file.0)
+        .start()
+        .await
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("not a paytoken sandbox state file"),
+        "{error}"
+    );
+    assert_eq!(digest(&std::fs::read(&file.0).unwrap()), before, "unchanged");
+    let connection = rusqlite::Connection::open(&file.0).unwrap();
+    let journal: String = connection
+        .query_row("PRAGMA journal_mode", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(journal, "delete", "its journal mode as it was");
+}
+
 #[tokio::test]
 async fn the_readme_s_queries_read_the_file() {
     let file = TempFile::new("queries");
