@@ -457,3 +457,59 @@ async fn an_error_quotes_a_short_prefix_of_a_long_value_with_its_length() {
         assert!(output.contains("(131001 characters)"), "{output}");
     }
 }
+
+/// Regression: `--forward-to http://127.0.0.1:99999/x` relayed to port 80 and printed the
+/// URL as given; `http://user:secret@host/` sent the credentials in `Host` and printed them.
+/// Every URL option refuses both, before anything is sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn urls_with_a_port_out_of_range_or_user_info_are_refused() {
+    let key = [("PAYTOKEN_SECURE_KEY", "listen-key")];
+    for url in ["http://127.0.0.1:99999/x", "http://user:secret@127.0.0.1:3000/"] {
+        let run = paytoken(
+            &["listen", "--addr", "127.0.0.1:0", "--forward-to", url],
+            &key,
+        )
+        .await;
+        assert_eq!(run.code, 2, "{url}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains("--forward-to"), "{}", run.stderr);
+        assert!(
+            !run.stdout.contains("secret") && !run.stderr.contains("secret"),
+            "{}{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+    let sandbox = Sandbox::start().await.unwrap();
+    for (flag, url) in [
+        ("--notification-url", "http://127.0.0.1:99999/hooks"),
+        ("--redirect-url", "https://user:secret@shop.example/back"),
+    ] {
+        let mut args = vec![
+            "pay",
+            "--amount",
+            "1.00",
+            "--currency",
+            "EUR",
+            "--merchant-transaction-id",
+            "port-out-of-range",
+            flag,
+            url,
+        ];
+        args.extend(common::card_flags(cards::THREE_D_SECURE));
+        let run = common::as_merchant(&sandbox, &args).await;
+        assert_eq!(run.code, 2, "{flag}: {}", run.stdout);
+        assert!(!run.stdout.contains("secret"), "{}", run.stdout);
+    }
+    assert!(
+        sandbox.received().is_empty(),
+        "nothing sent, not even an auth token: {:?}",
+        sandbox.received()
+    );
+    let run = paytoken(
+        &["--base-url", "http://127.0.0.1:99999", "--member-id", "11344", "cards"],
+        &[("PAYTOKEN_SECURE_KEY", "x")],
+    )
+    .await;
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("port"), "{}", run.stderr);
+}

@@ -365,7 +365,7 @@ async fn notifications_go_to_loopback_only_unless_told_otherwise() {
 }
 
 #[tokio::test]
-async fn a_javascript_or_data_url_is_refused_when_the_payment_is_made() {
+async fn a_javascript_data_or_out_of_range_url_is_refused_when_the_payment_is_made() {
     let sandbox = sandbox().await;
     let token = merchant_token(&sandbox, merchant(&sandbox)).await;
     for (field, url) in [
@@ -375,6 +375,9 @@ async fn a_javascript_or_data_url_is_refused_when_the_payment_is_made() {
             "data:text/html,<script>alert(1)</script>",
         ),
         ("merchantRedirectUrl", "//shop.example/back"),
+        // Regression: a port out of range was taken, and delivered to port 80.
+        ("notificationUrl", "http://127.0.0.1:99999/hooks"),
+        ("notificationUrl", "http://user:secret@127.0.0.1:8090/hooks"),
     ] {
         let order = order_id();
         let member = merchant(&sandbox).member_id.to_string();
