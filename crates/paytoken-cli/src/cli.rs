@@ -617,7 +617,19 @@ mod tests {
         assert_eq!(duration("500ms"), Ok(Duration::from_millis(500)));
         assert_eq!(duration("3s"), Ok(Duration::from_secs(3)));
         assert_eq!(duration("300s"), Ok(Duration::from_secs(300)));
-        for bad in ["", "s", "ms", "0s", "301s", "1.5s", "-1s", "3", "3m", "+3s", "18446744073709551615s"] {
+        for bad in [
+            "",
+            "s",
+            "ms",
+            "0s",
+            "301s",
+            "1.5s",
+            "-1s",
+            "3",
+            "3m",
+            "+3s",
+            "18446744073709551615s",
+        ] {
             assert!(duration(bad).is_err(), "{bad}");
         }
     }

@@ -156,7 +156,6 @@ where
     T: std::str::FromStr,
     T::Err: std::fmt::Display,
 {
-    text.parse().map_err(|error| {
-        Failure::usage(format!("{flag} {}: {error}", terminal::quoted(text, 64)))
-    })
+    text.parse()
+        .map_err(|error| Failure::usage(format!("{flag} {}: {error}", terminal::quoted(text, 64))))
 }

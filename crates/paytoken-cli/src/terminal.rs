@@ -173,7 +173,9 @@ mod tests {
     /// terminal as they were.
     #[test]
     fn characters_that_reorder_a_line_are_shown_not_obeyed() {
-        for c in ['\u{202a}', '\u{202e}', '\u{2066}', '\u{2069}', '\u{2028}', '\u{2029}'] {
+        for c in [
+            '\u{202a}', '\u{202e}', '\u{2066}', '\u{2069}', '\u{2028}', '\u{2029}',
+        ] {
             let text = format!("order-{c}gnp.exe");
             assert_eq!(
                 escape(&text),

@@ -193,7 +193,9 @@ pub fn check_authority(after_scheme: &str) -> Result<(), &'static str> {
         port.len() <= 5
             && !port.is_empty()
             && port.bytes().all(|b| b.is_ascii_digit())
-            && port.parse::<u32>().is_ok_and(|port| (1..=65_535).contains(&port))
+            && port
+                .parse::<u32>()
+                .is_ok_and(|port| (1..=65_535).contains(&port))
     };
     match port {
         Some(port) if !in_range(port) => Err("has a port that is not 1 to 65535"),
@@ -287,7 +289,10 @@ mod tests {
         ] {
             assert_eq!(check_authority(bad), Err(reason), "{bad}");
         }
-        for bad in ["http://127.0.0.1:99999/x", "https://user:secret@shop.example/"] {
+        for bad in [
+            "http://127.0.0.1:99999/x",
+            "https://user:secret@shop.example/",
+        ] {
             assert!(check_url("u", bad).is_err(), "{bad}");
         }
     }

@@ -415,7 +415,12 @@ async fn a_full_disk_fails_the_command_with_exit_6_and_no_false_summary() {
         command
             .args(&args)
             .envs(env.iter().map(|(name, value)| (*name, value.as_str())))
-            .stdout(std::fs::File::options().write(true).open("/dev/full").unwrap())
+            .stdout(
+                std::fs::File::options()
+                    .write(true)
+                    .open("/dev/full")
+                    .unwrap(),
+            )
             .stderr(Stdio::piped());
         let output = tokio::task::spawn_blocking(move || command.output().unwrap())
             .await
@@ -464,7 +469,10 @@ async fn an_error_quotes_a_short_prefix_of_a_long_value_with_its_length() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn urls_with_a_port_out_of_range_or_user_info_are_refused() {
     let key = [("PAYTOKEN_SECURE_KEY", "listen-key")];
-    for url in ["http://127.0.0.1:99999/x", "http://user:secret@127.0.0.1:3000/"] {
+    for url in [
+        "http://127.0.0.1:99999/x",
+        "http://user:secret@127.0.0.1:3000/",
+    ] {
         let run = paytoken(
             &["listen", "--addr", "127.0.0.1:0", "--forward-to", url],
             &key,
@@ -506,7 +514,13 @@ async fn urls_with_a_port_out_of_range_or_user_info_are_refused() {
         sandbox.received()
     );
     let run = paytoken(
-        &["--base-url", "http://127.0.0.1:99999", "--member-id", "11344", "cards"],
+        &[
+            "--base-url",
+            "http://127.0.0.1:99999",
+            "--member-id",
+            "11344",
+            "cards",
+        ],
         &[("PAYTOKEN_SECURE_KEY", "x")],
     )
     .await;

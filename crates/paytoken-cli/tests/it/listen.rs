@@ -14,9 +14,7 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::common::{
-    Run, answering_with, as_merchant, assert_no_secret, card_flags, read_request,
-};
+use crate::common::{Run, answering_with, as_merchant, assert_no_secret, card_flags, read_request};
 
 /// A running `paytoken listen`, killed when dropped.
 struct Listening {
@@ -208,7 +206,12 @@ async fn approve_three_d_secure(sandbox: &Sandbox, listening: &Listening) -> Str
     let answer = pay(sandbox, cards::THREE_D_SECURE, listening).await;
     let page = answer["redirect"]["url"].as_str().unwrap();
     assert_eq!(
-        post(page, "application/x-www-form-urlencoded", "decision=approve").await,
+        post(
+            page,
+            "application/x-www-form-urlencoded",
+            "decision=approve"
+        )
+        .await,
         200
     );
     answer["paymentId"].as_str().unwrap().to_owned()

@@ -70,8 +70,8 @@ async fn a_folder_that_cannot_be_written_is_a_clear_failure() {
 /// its target overwritten; a FIFO in a file's place made the command hang.
 #[tokio::test]
 async fn planted_links_and_fifos_are_refused_never_written_through() {
-    let root =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("vectors-planted-{}", std::process::id()));
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("vectors-planted-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let out = root.join("kit");
     std::fs::create_dir_all(out.join("schemas")).unwrap();
@@ -101,7 +101,10 @@ async fn planted_links_and_fifos_are_refused_never_written_through() {
 
     // A FIFO in a file's place: refused at once, never opened.
     let fifo = out.join("check.py");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(made.success());
     let run = tokio::time::timeout(
         std::time::Duration::from_secs(60),

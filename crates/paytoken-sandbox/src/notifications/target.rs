@@ -48,7 +48,9 @@ pub(crate) async fn resolve(
         return Err(refused("the notification url has no host"));
     };
     if let Err(reason) = paytoken_types::check_authority(authority.as_str()) {
-        return Err(Unreachable::Refused(format!("the notification url {reason}")));
+        return Err(Unreachable::Refused(format!(
+            "the notification url {reason}"
+        )));
     }
     // Checked above: a port written is 1 to 65535, so only an absent one takes the default.
     let port = uri.port_u16().unwrap_or(80);

@@ -178,7 +178,10 @@ async fn the_specification_s_invoice_request_is_taken_without_a_checksum_or_with
     ];
     for (checksum, said) in [
         (None, Some("checksum absent")),
-        (Some("0123456789abcdef0123456789abcdef"), Some("checksum wrong")),
+        (
+            Some("0123456789abcdef0123456789abcdef"),
+            Some("checksum wrong"),
+        ),
         (Some(right.as_str()), None),
     ] {
         let mut fields = page.to_vec();

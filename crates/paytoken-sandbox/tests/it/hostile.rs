@@ -314,7 +314,12 @@ async fn an_installment_count_is_plain_digits_and_a_long_value_is_refused() {
 }
 
 /// Five payments in a sandbox keeping five records of each kind and two live tokens.
-async fn filled(sandbox: &Sandbox) -> (paytoken_protocol::Context, Vec<paytoken_protocol::Transaction>) {
+async fn filled(
+    sandbox: &Sandbox,
+) -> (
+    paytoken_protocol::Context,
+    Vec<paytoken_protocol::Transaction>,
+) {
     use paytoken_protocol::ops::payment::Payment;
     let context = signed_in(sandbox, merchant(sandbox)).await;
     let pay = || {
@@ -355,7 +360,9 @@ async fn reads_still_work(sandbox: &Sandbox, paid: &paytoken_protocol::Transacti
 /// after a restart too. On both stores (`PAYTOKEN_TEST_STORE`).
 #[tokio::test]
 async fn a_full_sandbox_refuses_new_records_and_still_signs_in_and_answers_reads() {
-    let clock = std::sync::Arc::new(paytoken_sandbox::ManualClock::at_unix_seconds(1_795_000_000));
+    let clock = std::sync::Arc::new(paytoken_sandbox::ManualClock::at_unix_seconds(
+        1_795_000_000,
+    ));
     let sandbox = builder()
         .clock(clock.clone())
         .max_records(5)
@@ -374,7 +381,9 @@ async fn a_full_sandbox_refuses_new_records_and_still_signs_in_and_answers_reads
         .await
         .unwrap_err();
     assert_eq!(
-        error.refusal().map(|refusal| refusal.result.code.as_str().to_owned()),
+        error
+            .refusal()
+            .map(|refusal| refusal.result.code.as_str().to_owned()),
         Some("20002".to_owned()),
         "{error}"
     );
@@ -470,32 +479,46 @@ async fn two_clients_flooding_huge_forms_do_not_starve_a_normal_one() {
     );
 }
 
+/// The refusal code of a read with `context`, or `None` when it was answered.
+async fn read_refused(sandbox: &Sandbox, context: &paytoken_protocol::Context) -> Option<String> {
+    call(sandbox, context, &CardsAndAccounts::all())
+        .await
+        .err()
+        .map(|error| error.refusal().unwrap().result.code.as_str().to_owned())
+}
+
 #[tokio::test]
-async fn expired_auth_tokens_do_not_count_against_the_bound() {
+async fn auth_tokens_have_their_own_bound_and_expire_as_documented() {
     let clock = std::sync::Arc::new(paytoken_sandbox::ManualClock::at_unix_seconds(
         1_795_000_000,
     ));
-    let sandbox = Sandbox::builder()
+    // One record of each kind, three tokens: the records' bound does not hold tokens back.
+    let sandbox = builder()
         .clock(clock.clone())
-        .max_records(3)
+        .max_records(1)
+        .max_tokens(3)
         .start()
         .await
         .unwrap();
-    for _ in 0..3 {
-        merchant_token(&sandbox, merchant(&sandbox)).await;
+    let mut signed = Vec::new();
+    for _ in 0..4 {
+        clock.advance(Duration::from_secs(1));
+        signed.push(signed_in(&sandbox, merchant(&sandbox)).await);
     }
-    // A fourth live one is past the bound...
-    let fetch = paytoken_protocol::ops::auth_token::FetchAuthToken::new(
-        partner(&sandbox).partner_id,
-        merchant(&sandbox).username.clone(),
+    // The fourth let go of the first, which expired first; the three others are live.
+    assert_eq!(
+        read_refused(&sandbox, &signed[0]).await.as_deref(),
+        Some("20002")
     );
-    let raw = send(
-        &sandbox,
-        &fetch.request(&merchant(&sandbox).context()).unwrap(),
-    )
-    .await;
-    assert_eq!(raw.json()["result"]["code"], "90020");
-    // ...but once the three have expired, there is room again.
-    clock.advance(Duration::from_secs(3601));
-    merchant_token(&sandbox, merchant(&sandbox)).await;
+    for context in &signed[1..] {
+        assert_eq!(read_refused(&sandbox, context).await, None);
+    }
+    // Past their lifetime they are gone, and a new one is issued.
+    clock.advance(paytoken_sandbox::AUTH_TOKEN_LIFETIME);
+    let fresh = signed_in(&sandbox, merchant(&sandbox)).await;
+    assert_eq!(
+        read_refused(&sandbox, &signed[3]).await.as_deref(),
+        Some("20002")
+    );
+    assert_eq!(read_refused(&sandbox, &fresh).await, None);
 }

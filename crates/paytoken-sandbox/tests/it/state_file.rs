@@ -203,7 +203,11 @@ async fn another_program_s_database_is_refused_unchanged_by_hash_and_journal_mod
             .contains("not a paytoken sandbox state file"),
         "{error}"
     );
-    assert_eq!(digest(&std::fs::read(&file.0).unwrap()), before, "unchanged");
+    assert_eq!(
+        digest(&std::fs::read(&file.0).unwrap()),
+        before,
+        "unchanged"
+    );
     let connection = rusqlite::Connection::open(&file.0).unwrap();
     let journal: String = connection
         .query_row("PRAGMA journal_mode", [], |row| row.get(0))
