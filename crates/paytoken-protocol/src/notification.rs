@@ -146,14 +146,15 @@ impl SignedOnce {
     /// Notes `name`; the check it fails when it is a signed field seen before, or padded.
     fn note(&mut self, name: &str) -> Result<(), NotificationCheck> {
         let bare = paytoken_types::trimmed(name);
-        let Some(index) = names::SIGNED.iter().position(|signed| *signed == bare) else {
-            return Ok(());
-        };
-        let field = names::SIGNED[index];
-        if self.seen[index] || bare.len() != name.len() {
-            return Err(NotificationCheck::Ambiguous { field });
+        let padded = bare.len() != name.len();
+        for (field, seen) in names::SIGNED.iter().zip(&mut self.seen) {
+            if *field == bare {
+                if *seen || padded {
+                    return Err(NotificationCheck::Ambiguous { field });
+                }
+                *seen = true;
+            }
         }
-        self.seen[index] = true;
         Ok(())
     }
 }
