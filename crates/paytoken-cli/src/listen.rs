@@ -355,22 +355,18 @@ async fn judge(
         notification: &notification,
         taken: false,
     };
-    let result = forward
-        .endpoint
-        .post(body, content_type, forward.timeout)
-        .await;
-    if result.is_ok() {
-        relaying.taken();
-    } else {
-        drop(relaying);
-    }
     let relay = Relay {
         to: forward.endpoint.url.clone(),
-        result,
+        result: forward
+            .endpoint
+            .post(body, content_type, forward.timeout)
+            .await,
     };
     if relay.result.is_ok() {
+        relaying.taken();
         Verdict::Verified(notification, Some(relay))
     } else {
+        drop(relaying);
         Verdict::RelayFailed(notification, relay)
     }
 }

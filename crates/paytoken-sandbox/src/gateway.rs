@@ -198,9 +198,7 @@ impl Gateway {
     /// that expires first is let go too (its holder renews, as after its expiry).
     pub(crate) fn make_room_for_token(&self, state: &mut State) {
         state.expire_tokens(self.clock.unix_seconds());
-        while state.token_count() >= self.max_tokens {
-            state.revoke_first_to_expire();
-        }
+        while state.token_count() >= self.max_tokens && state.revoke_first_to_expire() {}
     }
 
     /// Varies the incidental fields of every JSON answer, from `seed`.

@@ -385,17 +385,17 @@ impl State {
         self.tokens.len()
     }
 
-    /// Revokes the token that expires first (the one issued first); nothing when none is
-    /// held.
-    pub(crate) fn revoke_first_to_expire(&mut self) {
+    /// Revokes the token that expires first (the one issued first); whether one was held.
+    pub(crate) fn revoke_first_to_expire(&mut self) -> bool {
         let first = self
             .tokens
             .iter()
             .min_by_key(|(_, issued)| issued.expires_at)
             .map(|(token, _)| token.clone());
-        if let Some(token) = first {
+        first.is_some_and(|token| {
             self.revoke_token(&token);
-        }
+            true
+        })
     }
 
     /// The live token `token`, if it was issued.
