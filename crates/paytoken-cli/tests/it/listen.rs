@@ -247,10 +247,7 @@ async fn a_relay_that_times_out_is_answered_502_and_the_retry_is_relayed_once() 
     let payment_id = approve_three_d_secure(&sandbox, &listening).await;
 
     let printed = until_verified(&mut listening).await;
-    let words: Vec<&str> = printed
-        .iter()
-        .map(|printed| printed["notification"].as_str().unwrap())
-        .collect();
+    let words = in_order(&printed);
     assert_eq!(words, ["relay_failed", "verified"], "{printed:?}");
     let failed = &printed[0];
     assert_eq!(failed["paymentId"], payment_id.as_str());
@@ -296,10 +293,7 @@ async fn a_retry_during_a_relay_is_told_to_retry_until_the_relay_s_outcome_is_kn
     // The merchant's endpoint refuses the first relay: the retry after it must go through.
     release_first.send(()).unwrap();
     let printed = until_verified(&mut listening).await;
-    let words: Vec<&str> = printed
-        .iter()
-        .map(|printed| printed["notification"].as_str().unwrap())
-        .collect();
+    let words = in_order(&printed);
     assert!(words.contains(&"relay_failed"), "{words:?}");
     assert!(!words.contains(&"duplicate"), "{words:?}");
     assert!(
@@ -375,11 +369,17 @@ async fn a_rejected_notification_says_what_it_claimed_marked_unverified() {
     assert!(!line.contains('\u{202e}'), "escaped on the line: {line}");
 }
 
-fn words(printed: &[Value]) -> Vec<&str> {
-    let mut words: Vec<&str> = printed
+/// The verdicts' words, as printed.
+fn in_order(printed: &[Value]) -> Vec<&str> {
+    printed
         .iter()
         .map(|printed| printed["notification"].as_str().unwrap())
-        .collect();
+        .collect()
+}
+
+/// The verdicts' words, sorted.
+fn words(printed: &[Value]) -> Vec<&str> {
+    let mut words = in_order(printed);
     words.sort_unstable();
     words
 }
