@@ -98,7 +98,7 @@ impl Shown {
         if let Some(id) = &transaction.registration_id {
             fields.push(("registrationId", id.to_string()));
         }
-        if let Some(card) = transaction.card() {
+        if let Some(card) = &transaction.card {
             let bin = card.bin.as_deref().unwrap_or_default();
             let last = card.last_four.as_deref().unwrap_or_default();
             fields.push(("card", format!("{bin}******{last}")));

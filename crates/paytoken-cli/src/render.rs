@@ -72,19 +72,19 @@ pub(crate) fn transaction(outcome: &str, transaction: &Transaction) -> Value {
         )
         .text("amount", transaction.amount.as_ref())
         .text("currency", transaction.currency.as_ref())
-        .text("paymentType", transaction.payment_type())
-        .text("paymentBrand", transaction.payment_brand())
-        .text("paymentMode", transaction.payment_mode())
+        .text("paymentType", transaction.payment_type.as_ref())
+        .text("paymentBrand", transaction.payment_brand.as_ref())
+        .text("paymentMode", transaction.payment_mode.as_ref())
         .text("transactionStatus", transaction.transaction_status.as_ref())
         .text("status", transaction.state.as_ref())
-        .text("descriptor", transaction.descriptor())
-        .text("remark", transaction.remark())
-        .text("tmpl_amount", transaction.tmpl_amount())
-        .text("tmpl_currency", transaction.tmpl_currency())
-        .text("timestamp", transaction.timestamp())
+        .text("descriptor", transaction.descriptor.as_ref())
+        .text("remark", transaction.remark.as_ref())
+        .text("tmpl_amount", transaction.tmpl_amount.as_ref())
+        .text("tmpl_currency", transaction.tmpl_currency.as_ref())
+        .text("timestamp", transaction.timestamp.as_ref())
         .value("result", result(&transaction.result));
-    if let Some(summary) = transaction.card() {
-        object = object.value("card", card(&summary));
+    if let Some(summary) = &transaction.card {
+        object = object.value("card", card(summary));
     }
     if let PaymentStatus::ThreeDSecure {
         redirect: Some(redirect),

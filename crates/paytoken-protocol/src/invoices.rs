@@ -14,10 +14,14 @@
 
 use paytoken_types::{Amount, Currency, Timestamp, TransactionState};
 
+use core::fmt;
+
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
 use crate::answer::{
-    Blank, Field, FromJson, Loose, Object, ReadObject, Text, trimmed, wire_object,
+    Blank, Decoded, Field, Loose, Object, Text, WireObject, object_in, trimmed, wire_object,
 };
-use crate::json::{JsonError, Kind, Reader};
 
 /// One invoice.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -76,63 +80,112 @@ wire_object! {
     }
 }
 
-impl From<WireCustomer> for InvoiceCustomer {
-    fn from(wire: WireCustomer) -> Self {
-        Self {
-            name: wire.name.0,
-            address: wire.address.0,
-            mobile: wire.mobile.0,
-            email: wire.email.0,
+impl WireCustomer {
+    fn into_customer(self) -> InvoiceCustomer {
+        InvoiceCustomer {
+            name: self.name.0,
+            address: self.address.0,
+            mobile: self.mobile.0,
+            email: self.email.0,
         }
-    }
-}
-
-impl Blank for Invoice {
-    fn is_blank(&self) -> bool {
-        *self == Self::default()
     }
 }
 
 impl Invoice {
-    /// Reads the value of `key` into its field, tolerantly (see [`crate::answer`]); an
-    /// unknown key's value is skipped.
-    fn read_field(&mut self, key: &str, reader: &mut Reader<'_>) -> Result<(), JsonError> {
-        fn text(reader: &mut Reader<'_>) -> Result<Option<String>, JsonError> {
-            Text::from_json(reader).map(|text| text.0)
+    /// Reads the value of `key`, the next of `map`, into its field, tolerantly (see
+    /// [`crate::answer`]); an unknown key's value is skipped.
+    fn read_field<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        fn text<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<String>, A::Error> {
+            map.next_value::<Text>().map(|text| text.0)
         }
-        fn loose<T: paytoken_types::Tolerant>(
-            reader: &mut Reader<'_>,
-        ) -> Result<Option<Field<T>>, JsonError> {
-            Loose::from_json(reader).map(|loose| loose.0)
+        fn loose<'de, A: MapAccess<'de>, T: paytoken_types::Tolerant>(
+            map: &mut A,
+        ) -> Result<Option<Field<T>>, A::Error> {
+            map.next_value::<Loose<T>>().map(|loose| loose.0)
         }
         match trimmed(key) {
-            "amount" => self.amount = loose(reader)?,
-            "currency" => self.currency = loose(reader)?,
-            "expirationPeriod" => self.expiration_period = text(reader)?,
-            "createdDate" => self.created_date = loose(reader)?,
-            "systemInvoiceId" => self.system_invoice_id = text(reader)?,
-            "transactionUrl" => self.transaction_url = text(reader)?,
-            "invoiceStatus" => self.invoice_status = text(reader)?,
-            "transactionStatus" => self.transaction_status = loose(reader)?,
+            "amount" => self.amount = loose(map)?,
+            "currency" => self.currency = loose(map)?,
+            "expirationPeriod" => self.expiration_period = text(map)?,
+            "createdDate" => self.created_date = loose(map)?,
+            "systemInvoiceId" => self.system_invoice_id = text(map)?,
+            "transactionUrl" => self.transaction_url = text(map)?,
+            "invoiceStatus" => self.invoice_status = text(map)?,
+            "transactionStatus" => self.transaction_status = loose(map)?,
             "customerDetails" | "invoiceDetails" => {
-                self.customer = Object::<WireCustomer>::from_json(reader)?
+                self.customer = map
+                    .next_value::<Object<WireCustomer>>()?
                     .0
-                    .map(InvoiceCustomer::from);
+                    .map(WireCustomer::into_customer);
             }
-            "raiseby" => self.raised_by = text(reader)?,
-            "orderId" => self.order_id = text(reader)?,
-            "orderDescription" => self.order_description = text(reader)?,
-            "trackingid" => self.tracking_id = text(reader)?,
-            "dtstamp" => self.dtstamp = text(reader)?,
-            _ => reader.skip()?,
+            "raiseby" => self.raised_by = text(map)?,
+            "orderId" => self.order_id = text(map)?,
+            "orderDescription" => self.order_description = text(map)?,
+            "trackingid" => self.tracking_id = text(map)?,
+            "dtstamp" => self.dtstamp = text(map)?,
+            _ => {
+                map.next_value::<IgnoredAny>()?;
+            }
         }
         Ok(())
     }
 }
 
-impl ReadObject for Invoice {
-    fn read_fields(&mut self, reader: &mut Reader<'_>) -> Result<(), JsonError> {
-        reader.object(|reader, key| self.read_field(key, reader))
+/// An invoice object as it comes, read by [`Invoice::read_field`].
+#[derive(Default)]
+struct WireInvoice(Invoice);
+
+impl Blank for WireInvoice {
+    fn is_blank(&self) -> bool {
+        self.0 == Invoice::default()
+    }
+}
+
+impl WireObject for WireInvoice {
+    fn read_member<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        self.0.read_field(key, map)
+    }
+}
+
+/// `invoiceList` as an object: a position map, or a single invoice (see the module docs),
+/// as the invoices it holds in the gateway's order.
+struct PositionMap(Vec<Invoice>);
+
+impl<'de> Deserialize<'de> for PositionMap {
+    fn deserialize<D: Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> Visitor<'de> for Members {
+            type Value = PositionMap;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PositionMap, A::Error> {
+                let mut invoices = Vec::new();
+                let mut current: Option<Invoice> = None;
+                while let Some(key) = map.next_key::<Decoded<'de>>()? {
+                    if is_position(key.as_str()) {
+                        invoices.extend(current.take());
+                        let invoice = map.next_value::<Object<WireInvoice>>()?.0;
+                        current = Some(invoice.map(|invoice| invoice.0).unwrap_or_default());
+                    } else {
+                        current
+                            .get_or_insert_with(Invoice::default)
+                            .read_field(key.as_str(), &mut map)?;
+                    }
+                }
+                invoices.extend(current);
+                Ok(PositionMap(invoices))
+            }
+        }
+        input.deserialize_map(Members)
     }
 }
 
@@ -152,33 +205,24 @@ impl Blank for InvoiceEntries {
     }
 }
 
-impl FromJson for InvoiceEntries {
-    fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
-        let mut invoices = Vec::new();
-        match reader.kind()? {
-            Kind::Array => reader.array(|reader| {
-                invoices.extend(Object::<Invoice>::from_json(reader)?.0);
-                Ok(())
-            })?,
-            Kind::Object => {
-                let mut current: Option<Invoice> = None;
-                reader.object(|reader, key| {
-                    if is_position(key) {
-                        invoices.extend(current.take());
-                        current = Some(Object::from_json(reader)?.0.unwrap_or_default());
-                        Ok(())
-                    } else {
-                        current
-                            .get_or_insert_with(Invoice::default)
-                            .read_field(key, reader)
-                    }
-                })?;
-                invoices.extend(current);
-            }
+impl<'de> Deserialize<'de> for InvoiceEntries {
+    fn deserialize<D: Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
+        let raw = <&RawValue>::deserialize(input)?;
+        let json = raw.get();
+        let invoices = match json.as_bytes().first() {
+            Some(b'[') => serde_json::from_str::<Vec<&RawValue>>(json)
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|item| object_in::<WireInvoice>(item, 1))
+                .map(|invoice| invoice.0)
+                .collect(),
+            Some(b'{') => serde_json::from_str::<PositionMap>(json)
+                .map(|map| map.0)
+                .unwrap_or_default(),
             // Anything else holds no invoice: an empty list, as the gateway's `""` means. (A
             // number is read past here, never kept: money is never a float.)
-            Kind::String | Kind::Null | Kind::Scalar => reader.skip()?,
-        }
+            _ => Vec::new(),
+        };
         Ok(Self(invoices))
     }
 }

@@ -116,7 +116,6 @@ pub mod fields;
 #[cfg(feature = "http")]
 mod http;
 mod invoices;
-mod json;
 mod lifecycle;
 pub mod notification;
 pub mod ops;

@@ -53,8 +53,10 @@ use paytoken_types::{
 };
 
 use crate::Error;
-use crate::answer::{Field, Loose, Object, ReadObject, Text, wire_object};
-use crate::json::{Kind, Reader};
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::answer::{Decoded, Field, Loose, Object, Text, read_object, wire_object};
 use crate::outcome::{CardSummary, PaymentStatus, WireCard, status_of};
 use crate::wire::{WireResult, result_of};
 
@@ -159,22 +161,31 @@ impl SignedOnce {
     }
 }
 
-/// Refuses a JSON object whose signed fields are not each there once (see [`SignedOnce`]);
-/// a body that is not an object is left to the reader to refuse.
-fn signed_keys_once(text: &str) -> Result<(), NotificationCheck> {
-    let mut reader = Reader::new(text);
-    if !matches!(reader.kind(), Ok(Kind::Object)) {
-        return Ok(());
-    }
-    let mut once = SignedOnce::default();
-    let mut ambiguous = None;
-    let _ = reader.object(|reader, key| {
-        if ambiguous.is_none() {
-            ambiguous = once.note(key).err();
+/// The first check a JSON object's keys fail by [`SignedOnce`], every key read.
+struct SignedKeys(Result<(), NotificationCheck>);
+
+impl<'de> Deserialize<'de> for SignedKeys {
+    fn deserialize<D: Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> Visitor<'de> for Keys {
+            type Value = SignedKeys;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SignedKeys, A::Error> {
+                let mut once = SignedOnce::default();
+                let mut first = Ok(());
+                while let Some(key) = map.next_key::<Decoded<'de>>()? {
+                    if first.is_ok() {
+                        first = once.note(key.as_str());
+                    }
+                    map.next_value::<IgnoredAny>()?;
+                }
+                Ok(SignedKeys(first))
+            }
         }
-        reader.skip()
-    });
-    ambiguous.map_or(Ok(()), Err)
+        input.deserialize_map(Keys)
+    }
 }
 
 wire_object! {
@@ -239,14 +250,14 @@ impl Notification {
             check: NotificationCheck::NotReadable,
         };
         let text = core::str::from_utf8(body).map_err(|_| not_readable())?;
-        signed_keys_once(text).map_err(|check| Error::Unverified { check })?;
-        let mut reader = Reader::new(text);
-        let mut wire = WireNotification::default();
-        match reader.kind() {
-            Ok(Kind::Object) => wire.read_fields(&mut reader).map_err(|_| not_readable())?,
-            _ => return Err(not_readable()),
+        let raw: &RawValue = serde_json::from_str(text).map_err(|_| not_readable())?;
+        let object = raw.get();
+        if !object.starts_with('{') {
+            return Err(not_readable());
         }
-        reader.finish().map_err(|_| not_readable())?;
+        let keys: SignedKeys = serde_json::from_str(object).map_err(|_| not_readable())?;
+        keys.0.map_err(|check| Error::Unverified { check })?;
+        let wire: WireNotification = read_object(object).map_err(|_| not_readable())?;
         Ok(Self {
             payment_id: wire.payment_id.0,
             merchant_transaction_id: wire.merchant_transaction_id.0,
@@ -257,7 +268,7 @@ impl Notification {
                 result: result_of(wire.result),
                 state: wire.state.0,
                 currency: wire.currency.0,
-                card: wire.card.0.map(CardSummary::from),
+                card: wire.card.0.map(WireCard::into_summary),
                 remark: wire.remark.0,
                 timestamp: wire.timestamp.0,
             },

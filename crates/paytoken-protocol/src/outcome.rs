@@ -9,10 +9,7 @@ use paytoken_types::{
     TransactionState, TransactionStatus,
 };
 
-use alloc::sync::Arc;
-use core::fmt;
-
-use crate::answer::{Field, Kept, List, Loose, Object, Short, Text, wire_object};
+use crate::answer::{Field, List, Loose, Object, Text, wire_object};
 use crate::echo::{Echoed, Sent};
 use crate::wire::{self, WireResult};
 use crate::{Error, OperationKind};
@@ -22,10 +19,10 @@ use crate::{Error, OperationKind};
 /// A declined payment is a `Transaction` too (the gateway recorded it); a request refused
 /// before anything was created is an [`Error::Refused`] instead.
 ///
-/// The fields are what the answer decides on, and what the client reads of every answer;
-/// the rest of the answer (its descriptor, card, brand, timestamp, ...) is kept as the
-/// gateway sent it and read when asked for, by the methods.
-#[derive(Clone, PartialEq, Eq)]
+/// The first fields are what the answer decides on, and what the client reads of every
+/// answer; the rest (its descriptor, card, brand, timestamp, ...) are kept as the gateway
+/// sent them, read once with the answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Transaction {
     /// `paymentId`.
@@ -49,24 +46,24 @@ pub struct Transaction {
     pub amount: Option<Field<Amount>>,
     /// `currency` (checked against the currency sent, when one was).
     pub currency: Option<Field<Currency>>,
-    /// The rest of the answer, read when asked for.
-    kept: KeptMembers,
-}
-
-/// The members of a payment answer that decide nothing, each where it lies in one shared
-/// copy of the answer's text: copied once, not a value each.
-#[derive(Clone, PartialEq, Eq)]
-struct KeptMembers {
-    body: Arc<str>,
-    payment_type: Kept,
-    payment_brand: Kept,
-    payment_mode: Kept,
-    descriptor: Kept,
-    remark: Kept,
-    card: Kept,
-    tmpl_amount: Kept,
-    tmpl_currency: Kept,
-    timestamp: Kept,
+    /// `paymentType`.
+    pub payment_type: Option<Field<PaymentType>>,
+    /// `paymentBrand`.
+    pub payment_brand: Option<Field<PaymentBrand>>,
+    /// `paymentMode`.
+    pub payment_mode: Option<Field<PaymentMode>>,
+    /// `descriptor`: the text on the cardholder's statement.
+    pub descriptor: Option<String>,
+    /// `remark`.
+    pub remark: Option<String>,
+    /// `card`: what the gateway tells of the card (never the whole number).
+    pub card: Option<CardSummary>,
+    /// `tmpl_amount`.
+    pub tmpl_amount: Option<Field<Amount>>,
+    /// `tmpl_currency`.
+    pub tmpl_currency: Option<Field<Currency>>,
+    /// `timestamp`, in the gateway's local time.
+    pub timestamp: Option<Field<Timestamp>>,
 }
 
 impl Transaction {
@@ -74,96 +71,6 @@ impl Transaction {
     #[must_use]
     pub fn is_approved(&self) -> bool {
         matches!(self.status, PaymentStatus::Approved)
-    }
-
-    /// `paymentType`.
-    #[must_use]
-    pub fn payment_type(&self) -> Option<Field<PaymentType>> {
-        self.kept.loose(self.kept.payment_type)
-    }
-
-    /// `paymentBrand`.
-    #[must_use]
-    pub fn payment_brand(&self) -> Option<Field<PaymentBrand>> {
-        self.kept.loose(self.kept.payment_brand)
-    }
-
-    /// `paymentMode`.
-    #[must_use]
-    pub fn payment_mode(&self) -> Option<Field<PaymentMode>> {
-        self.kept.loose(self.kept.payment_mode)
-    }
-
-    /// `descriptor`: the text on the cardholder's statement.
-    #[must_use]
-    pub fn descriptor(&self) -> Option<String> {
-        self.kept.descriptor.read::<Text>(&self.kept.body).0
-    }
-
-    /// `remark`.
-    #[must_use]
-    pub fn remark(&self) -> Option<String> {
-        self.kept.remark.read::<Text>(&self.kept.body).0
-    }
-
-    /// `card`: what the gateway tells of the card (never the whole number).
-    #[must_use]
-    pub fn card(&self) -> Option<CardSummary> {
-        self.kept
-            .card
-            .read::<Object<WireCard>>(&self.kept.body)
-            .0
-            .map(CardSummary::from)
-    }
-
-    /// `tmpl_amount`.
-    #[must_use]
-    pub fn tmpl_amount(&self) -> Option<Field<Amount>> {
-        self.kept.loose(self.kept.tmpl_amount)
-    }
-
-    /// `tmpl_currency`.
-    #[must_use]
-    pub fn tmpl_currency(&self) -> Option<Field<Currency>> {
-        self.kept.loose(self.kept.tmpl_currency)
-    }
-
-    /// `timestamp`, in the gateway's local time.
-    #[must_use]
-    pub fn timestamp(&self) -> Option<Field<Timestamp>> {
-        self.kept.loose(self.kept.timestamp)
-    }
-}
-
-impl KeptMembers {
-    fn loose<T: Tolerant>(&self, member: Kept) -> Option<Field<T>> {
-        member.read::<Loose<T>>(&self.body).0
-    }
-}
-
-/// Shows every field, and the kept members as the methods read them.
-impl fmt::Debug for Transaction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Transaction")
-            .field("payment_id", &self.payment_id)
-            .field("status", &self.status)
-            .field("result", &self.result)
-            .field("transaction_status", &self.transaction_status)
-            .field("merchant_transaction_id", &self.merchant_transaction_id)
-            .field("registration_id", &self.registration_id)
-            .field("state", &self.state)
-            .field("amount", &self.amount)
-            .field("currency", &self.currency)
-            .field("payment_type", &self.payment_type())
-            .field("payment_brand", &self.payment_brand())
-            .field("payment_mode", &self.payment_mode())
-            .field("descriptor", &self.descriptor())
-            .field("remark", &self.remark())
-            .field("card", &self.card())
-            .field("tmpl_amount", &self.tmpl_amount())
-            .field("tmpl_currency", &self.tmpl_currency())
-            .field("timestamp", &self.timestamp())
-            .finish()
     }
 }
 
@@ -230,13 +137,13 @@ wire_object! {
     }
 }
 
-impl From<WireRedirect> for Redirect {
-    fn from(wire: WireRedirect) -> Self {
-        Self {
-            url: wire.url.0.unwrap_or_default(),
-            method: wire.method.0.unwrap_or_default(),
-            target: wire.target.0,
-            parameters: wire
+impl WireRedirect {
+    fn into_redirect(self) -> Redirect {
+        Redirect {
+            url: self.url.0.unwrap_or_default(),
+            method: self.method.0.unwrap_or_default(),
+            target: self.target.0,
+            parameters: self
                 .parameters
                 .0
                 .into_iter()
@@ -277,38 +184,37 @@ wire_object! {
     }
 }
 
-impl From<WireCard> for CardSummary {
-    fn from(card: WireCard) -> Self {
-        Self {
-            bin: card.bin.0,
-            last_four: card.last4_digits.0.or(card.last_four_digits.0),
-            holder: card.holder.0,
-            expiry_month: card.expiry_month.0,
-            expiry_year: card.expiry_year.0,
+impl WireCard {
+    pub(crate) fn into_summary(self) -> CardSummary {
+        CardSummary {
+            bin: self.bin.0,
+            last_four: self.last4_digits.0.or(self.last_four_digits.0),
+            holder: self.holder.0,
+            expiry_month: self.expiry_month.0,
+            expiry_year: self.expiry_year.0,
         }
     }
 }
 
 wire_object! {
-    /// A payment response as it comes (payments, token payments, inquiry): what decides,
-    /// read at once; the rest kept where it lies.
+    /// A payment response as it comes (payments, token payments, inquiry).
     struct WireTransaction {
-        payment_id: Short = "paymentId",
+        payment_id: Text = "paymentId",
         registration_id: Loose<RegistrationId> = "registrationId",
-        merchant_transaction_id: Short = "merchantTransactionId",
+        merchant_transaction_id: Text = "merchantTransactionId",
         amount: Loose<Amount> = "amount",
         currency: Loose<Currency> = "currency",
-        payment_type: Kept = "paymentType",
-        payment_brand: Kept = "paymentBrand",
-        payment_mode: Kept = "paymentMode",
-        transaction_status: Short = "transactionStatus",
+        payment_type: Loose<PaymentType> = "paymentType",
+        payment_brand: Loose<PaymentBrand> = "paymentBrand",
+        payment_mode: Loose<PaymentMode> = "paymentMode",
+        transaction_status: Text = "transactionStatus",
         state: Loose<TransactionState> = "status",
-        descriptor: Kept = "descriptor",
-        remark: Kept = "remark",
-        card: Kept = "card",
-        tmpl_amount: Kept = "tmpl_amount",
-        tmpl_currency: Kept = "tmpl_currency",
-        timestamp: Kept = "timestamp",
+        descriptor: Text = "descriptor",
+        remark: Text = "remark",
+        card: Object<WireCard> = "card",
+        tmpl_amount: Loose<Amount> = "tmpl_amount",
+        tmpl_currency: Loose<Currency> = "tmpl_currency",
+        timestamp: Loose<Timestamp> = "timestamp",
         result: Object<WireResult> = "result" | "statusInvoiceResult",
         redirect: Object<WireRedirect> = "redirect",
     }
@@ -326,13 +232,12 @@ pub(crate) fn parse_transaction(
     body: &[u8],
     sent: &Sent<'_>,
 ) -> Result<Transaction, Error> {
-    let mut wire = WireTransaction::default();
-    let text = wire::decode_into(&mut wire, operation, status, body)?;
+    let wire: WireTransaction = wire::decode(operation, status, body)?;
     let result = wire::result_of(wire.result);
     let payment_id = wire::deciding_id::<PaymentId>(
         operation,
         PaymentId::FIELD,
-        wire.payment_id.text(text),
+        wire.payment_id.0.as_deref(),
         body,
     )?;
     let Some(payment_id) = payment_id else {
@@ -355,7 +260,7 @@ pub(crate) fn parse_transaction(
     sent.check(
         operation,
         &Echoed {
-            merchant_transaction_id: wire.merchant_transaction_id.text(text),
+            merchant_transaction_id: wire.merchant_transaction_id.0.as_deref(),
             amount: wire.amount.0.as_ref(),
             currency: wire.currency.0.as_ref(),
             id: echoed_id,
@@ -364,7 +269,8 @@ pub(crate) fn parse_transaction(
     let result = result.unwrap_or_default();
     let transaction_status = wire
         .transaction_status
-        .text(text)
+        .0
+        .as_deref()
         .and_then(TransactionStatus::read_tolerant);
     // An inquiry's code (`00026`, record found) says the record exists, not how the
     // payment went: there only `transactionStatus` tells.
@@ -372,12 +278,13 @@ pub(crate) fn parse_transaction(
     let status = status_of(
         transaction_status.as_ref(),
         &result,
-        wire.redirect.0.map(Redirect::from),
+        wire.redirect.0.map(WireRedirect::into_redirect),
         code_tells,
     );
     let merchant_transaction_id = sent.merchant_transaction_id.cloned().or_else(|| {
         wire.merchant_transaction_id
-            .text(text)
+            .0
+            .as_deref()
             .and_then(MerchantTransactionId::read_tolerant)
     });
     Ok(Transaction {
@@ -390,18 +297,15 @@ pub(crate) fn parse_transaction(
         state: wire.state.0,
         amount: wire.amount.0,
         currency: wire.currency.0,
-        kept: KeptMembers {
-            body: Arc::from(text),
-            payment_type: wire.payment_type,
-            payment_brand: wire.payment_brand,
-            payment_mode: wire.payment_mode,
-            descriptor: wire.descriptor,
-            remark: wire.remark,
-            card: wire.card,
-            tmpl_amount: wire.tmpl_amount,
-            tmpl_currency: wire.tmpl_currency,
-            timestamp: wire.timestamp,
-        },
+        payment_type: wire.payment_type.0,
+        payment_brand: wire.payment_brand.0,
+        payment_mode: wire.payment_mode.0,
+        descriptor: wire.descriptor.0,
+        remark: wire.remark.0,
+        card: wire.card.0.map(WireCard::into_summary),
+        tmpl_amount: wire.tmpl_amount.0,
+        tmpl_currency: wire.tmpl_currency.0,
+        timestamp: wire.timestamp.0,
     })
 }
 

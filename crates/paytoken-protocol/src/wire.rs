@@ -3,35 +3,22 @@
 
 use paytoken_types::{GatewayResult, MemberId, PartnerId, ResultCode, Tolerant};
 
+use serde_json::value::RawValue;
+
 use crate::answer::{
-    Blank, Field, FromJson, Loose, Object, ReadObject, Text, trimmed, wire_object,
+    Field, Loose, Object, Text, WireObject, object_in, read_object, trimmed, wire_object,
 };
 use crate::excerpt::excerpt;
-use crate::json::{JsonError, Kind, Reader, line_and_column};
 use crate::{Error, OperationKind, Refusal};
 
 /// Checks the status and reads the JSON body into `T`, an object declared with
 /// `wire_object!` (or the one object of a list): only a body that is not a JSON object
 /// fails here, never a field (see [`crate::answer`]).
-pub(crate) fn decode<T: ReadObject + Blank>(
+pub(crate) fn decode<T: WireObject>(
     operation: OperationKind,
     status: u16,
     body: &[u8],
 ) -> Result<T, Error> {
-    let mut object = T::default();
-    decode_into(&mut object, operation, status, body)?;
-    Ok(object)
-}
-
-/// [`decode`] into `object`, which the caller made with `T::default()`, and the body as
-/// text, for an answer that keeps members to read later (`crate::answer::Kept`). A payment
-/// answer's object is large: read where the caller holds it, it is never moved.
-pub(crate) fn decode_into<'b, T: ReadObject + Blank>(
-    object: &mut T,
-    operation: OperationKind,
-    status: u16,
-    body: &'b [u8],
-) -> Result<&'b str, Error> {
     if status != 200 {
         return Err(Error::UnexpectedStatus {
             operation,
@@ -39,8 +26,6 @@ pub(crate) fn decode_into<'b, T: ReadObject + Blank>(
             excerpt: excerpt(body),
         });
     }
-    // One UTF-8 check of the whole body, so the reader slices it as `str` and no string is
-    // checked again.
     let text = core::str::from_utf8(body).map_err(|error| {
         malformed(
             operation,
@@ -48,40 +33,46 @@ pub(crate) fn decode_into<'b, T: ReadObject + Blank>(
             body,
         )
     })?;
-    // A list's first object is read as any nested object is.
-    let mut reader = Reader::new(text);
-    let read = match reader.kind() {
-        Ok(Kind::Object) => object.read_fields(&mut reader).map(|()| true),
-        Ok(_) => Object::<T>::from_json(&mut reader).map(|Object(first)| match first {
-            Some(first) => {
-                *object = first;
-                true
-            }
-            None => false,
-        }),
-        Err(error) => Err(error),
-    }
-    .and_then(|found| reader.finish().map(|()| found));
-    match read {
-        Ok(true) if !object.is_blank() => Ok(text),
-        Ok(_) => Err(malformed(
+    let not_an_object = || {
+        malformed(
             operation,
             "the answer is not a json object".to_owned(),
             body,
-        )),
-        Err(error) => Err(undecodable(operation, &error, body)),
-    }
+        )
+    };
+    // An object, what answers are, is read in one pass; anything else is first checked as
+    // JSON, then a list's first object read as any nested object is.
+    let object = if text
+        .trim_start_matches([' ', '\t', '\n', '\r'])
+        .starts_with('{')
+    {
+        Some(read_object::<T>(text).map_err(|error| undecodable(operation, &error, body))?)
+            .filter(|object| !object.is_blank())
+    } else {
+        let raw: &RawValue =
+            serde_json::from_str(text).map_err(|error| undecodable(operation, &error, body))?;
+        object_in(raw, 0)
+    };
+    object.ok_or_else(not_an_object)
 }
 
 /// An [`Error::Undecodable`] for a body that is not JSON, with where it broke. The detail
-/// names the problem only, never the text found there.
-pub(crate) fn undecodable(operation: OperationKind, error: &JsonError, body: &[u8]) -> Error {
-    let (line, column) = line_and_column(body, error.at);
+/// names the problem only, never the text found there (serde_json's syntax errors name
+/// none; its position, which its message ends with, goes to the line and column).
+pub(crate) fn undecodable(
+    operation: OperationKind,
+    error: &serde_json::Error,
+    body: &[u8],
+) -> Error {
+    let message = error.to_string();
+    let detail = message
+        .rsplit_once(" at line ")
+        .map_or(message.as_str(), |(problem, _)| problem);
     Error::Undecodable {
         operation,
-        detail: error.problem.to_string(),
-        line,
-        column,
+        detail: detail.to_owned(),
+        line: error.line(),
+        column: error.column(),
         excerpt: excerpt(body),
     }
 }

@@ -8,9 +8,9 @@
 use paytoken_types::{GatewayResult, MemberId, PartnerId, Timestamp};
 
 use super::{Operation, SMALL_BODY};
-use crate::answer::{Blank, Field, FromJson, Loose, Object, Text, wire_object};
+
+use crate::answer::{Blank, Field, Loose, Object, Text, wire_object};
 use crate::context::Username;
-use crate::json::{JsonError, Reader};
 use crate::wire::{self, WireResult, require_success};
 use crate::{AuthToken, Context, Error, OperationKind, Request, fields, request};
 
@@ -95,9 +95,9 @@ impl Blank for Secret {
     }
 }
 
-impl FromJson for Secret {
-    fn from_json(reader: &mut Reader<'_>) -> Result<Self, JsonError> {
-        let text = Text::from_json(reader)?;
+impl<'de> serde::Deserialize<'de> for Secret {
+    fn deserialize<D: serde::Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
+        let text = <Text as serde::Deserialize>::deserialize(input)?;
         Ok(Self(text.0.map(zeroize::Zeroizing::new)))
     }
 }

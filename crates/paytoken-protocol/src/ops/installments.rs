@@ -101,7 +101,7 @@ impl Operation for Installments {
         })?;
         Ok(InstallmentPlans {
             registration_id,
-            card: wire.card.0.map(CardSummary::from).unwrap_or_default(),
+            card: wire.card.0.map(WireCard::into_summary).unwrap_or_default(),
             counts,
         })
     }

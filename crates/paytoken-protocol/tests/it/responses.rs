@@ -112,22 +112,22 @@ fn payment_approved_with_registration() {
     );
     assert_eq!(tx.amount.value().unwrap().minor_units(), 125_050);
     assert_eq!(tx.currency.value().unwrap().as_str(), "EUR");
-    assert_eq!(tx.payment_brand().value(), Some(&PaymentBrand::Visa));
-    assert_eq!(tx.descriptor().as_deref(), Some("Shop/Coffee & Cake"));
-    let card = tx.card().unwrap();
+    assert_eq!(tx.payment_brand.value(), Some(&PaymentBrand::Visa));
+    assert_eq!(tx.descriptor.as_deref(), Some("Shop/Coffee & Cake"));
+    let card = tx.card.clone().unwrap();
     assert_eq!(card.bin.as_deref(), Some("400000"));
     assert_eq!(card.last_four.as_deref(), Some("0051"));
     assert_eq!(card.holder.as_deref(), Some("Zoë O'Neil"));
     assert_eq!(card.expiry_year.value().unwrap().get(), 2030);
     assert_eq!(
-        tx.timestamp().value().unwrap().to_string(),
+        tx.timestamp.value().unwrap().to_string(),
         "2026-11-22 10:15:00"
     );
     assert_eq!(
         tx.merchant_transaction_id.as_ref().unwrap().as_str(),
         "order20261122A"
     );
-    assert_eq!(tx.tmpl_amount().value().unwrap().to_string(), "1250.50");
+    assert_eq!(tx.tmpl_amount.value().unwrap().to_string(), "1250.50");
     assert_eq!(tx.result.description, "Transaction succeeded");
 }
 
@@ -135,7 +135,7 @@ fn payment_approved_with_registration() {
 fn payment_approved_for_a_partner() {
     let tx = ok::<Payment>("payment/approved_partner.json");
     assert!(tx.is_approved());
-    assert_eq!(tx.payment_type().value().unwrap().as_str(), "PA");
+    assert_eq!(tx.payment_type.value().unwrap().as_str(), "PA");
     assert_eq!(tx.registration_id, None);
 }
 
@@ -186,7 +186,7 @@ fn payment_three_d_secure_with_its_redirect() {
 fn payment_declined_is_a_transaction_with_its_codes() {
     let tx = ok::<Payment>("payment/declined.json");
     assert_eq!(tx.status, PaymentStatus::Declined);
-    assert_eq!(tx.remark().as_deref(), Some("Insufficient funds"));
+    assert_eq!(tx.remark.as_deref(), Some("Insufficient funds"));
     assert_eq!(tx.result.code.as_str(), "10001");
 
     let tx = ok::<Payment>("payment/declined_joined_codes.json");
@@ -744,18 +744,18 @@ fn an_approved_payment_in_another_deployments_shape_is_approved() {
     assert_eq!(tx.amount.value().unwrap().minor_units(), 5000);
     assert_eq!(tx.currency.value().unwrap().as_str(), "EUR");
     assert_eq!(tx.currency.raw(), Some("eur"));
-    assert_eq!(tx.payment_brand().value(), Some(&PaymentBrand::Visa));
-    assert_eq!(tx.payment_type().raw(), Some("db"));
-    let card = tx.card().unwrap();
+    assert_eq!(tx.payment_brand.value(), Some(&PaymentBrand::Visa));
+    assert_eq!(tx.payment_type.raw(), Some("db"));
+    let card = tx.card.clone().unwrap();
     assert_eq!(card.expiry_month.value().unwrap().get(), 7);
     assert_eq!(card.expiry_year.value().unwrap().get(), 2030);
     assert_eq!(card.holder, None);
-    assert_eq!(tx.descriptor(), None);
-    assert_eq!(tx.tmpl_amount(), None);
-    assert_eq!(tx.tmpl_currency().raw(), Some(r#"{"code":"EUR"}"#));
-    assert_eq!(tx.tmpl_currency().value(), None);
+    assert_eq!(tx.descriptor, None);
+    assert_eq!(tx.tmpl_amount, None);
+    assert_eq!(tx.tmpl_currency.raw(), Some(r#"{"code":"EUR"}"#));
+    assert_eq!(tx.tmpl_currency.value(), None);
     assert_eq!(
-        tx.timestamp().value().unwrap().to_string(),
+        tx.timestamp.value().unwrap().to_string(),
         "2026-11-22 10:15:00"
     );
     assert_eq!(
