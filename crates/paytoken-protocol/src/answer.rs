@@ -28,7 +28,7 @@
 //! money is never one), and a structure where a scalar belongs is kept as its JSON text.
 //! Strings are decoded as bytes, so half a surrogate pair (`\ud800`), which a `str` cannot
 //! hold, reads as U+FFFD instead of failing the answer. Structures are looked into at most
-//! [`MAX_DEPTH`] levels deep, serde_json's own recursion limit; deeper, a structure is kept
+//! 128 levels deep, serde_json's own recursion limit; deeper, a structure is kept
 //! as its text.
 
 use alloc::borrow::Cow;
