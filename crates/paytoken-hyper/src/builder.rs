@@ -173,10 +173,7 @@ impl ClientBuilder {
 
     /// How long one attempt may take, from the first byte sent to the last byte read:
     /// [`DEFAULT_REQUEST_TIMEOUT`] (60 s). A read that is retried gets this per attempt.
-    ///
-    /// An attempt past its timeout ends within a sixteenth of the timeout after it (250 ms
-    /// at most): the client times out its requests by one task that looks at their
-    /// deadlines, not by a timer each.
+    /// An attempt past it ends at its deadline (`tokio::time::timeout`).
     pub fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;
         self

@@ -25,7 +25,6 @@ use paytoken_types::{MerchantTransactionId, PaymentId, TransactionState};
 
 use crate::auth::Auth;
 use crate::call::{NextPage, Op};
-use crate::deadline::Deadlines;
 use crate::settlement;
 use crate::{
     ClientBuilder, Error, HyperTransport, RetryPolicy, Transport, new_merchant_transaction_id,
@@ -46,8 +45,8 @@ pub struct Client<T = HyperTransport> {
 pub(crate) struct Inner<T> {
     pub(crate) transport: T,
     pub(crate) base_url: BaseUrl,
-    /// The request timeout, and the deadlines of the requests in flight that it sets.
-    pub(crate) deadlines: Arc<Deadlines>,
+    /// How long one attempt may take.
+    pub(crate) request_timeout: Duration,
     pub(crate) retry: RetryPolicy,
     pub(crate) body_limit: usize,
     pub(crate) auth: Auth,
@@ -76,7 +75,7 @@ impl<T> fmt::Debug for Client<T> {
         let inner = &self.inner;
         f.debug_struct("Client")
             .field("base_url", &inner.base_url.as_str())
-            .field("request_timeout", &inner.deadlines.timeout())
+            .field("request_timeout", &inner.request_timeout)
             .field("retry", &inner.retry)
             .field("body_limit", &inner.body_limit)
             .field("renews_auth_token", &inner.auth.renewal.is_some())
@@ -98,7 +97,7 @@ impl<T: Transport> Client<T> {
             inner: Arc::new(Inner {
                 transport,
                 base_url: settings.base_url,
-                deadlines: Deadlines::new(settings.request_timeout),
+                request_timeout: settings.request_timeout,
                 retry: settings.retry,
                 body_limit: settings.body_limit,
                 auth: settings.auth,

@@ -1,8 +1,6 @@
 //! One request on the wire: sent, timed out, and sent again where the retry policy and
 //! the request's own safety allow.
 
-use std::pin::pin;
-
 use paytoken_protocol::Request;
 
 use crate::retry::jitter_seed;
@@ -24,21 +22,20 @@ impl<T: Transport> Client<T> {
         let max_attempts = inner.retry.max_attempts.max(1);
         let mut attempt = 1;
         loop {
-            // Pinned here, in this state, and dropped with the block: an attempt's
-            // connection is let go before any pause.
-            let result = {
-                let sending = pin!(inner.transport.send(TransportRequest {
-                    base_url: &inner.base_url,
-                    request,
-                    body_limit: inner.body_limit,
-                }));
-                inner.deadlines.run(sending).await
-            }
-            .unwrap_or_else(|| {
-                Err(TransportError::new(TransportErrorKind::Timeout {
-                    after: inner.deadlines.timeout(),
-                }))
+            let sending = inner.transport.send(TransportRequest {
+                base_url: &inner.base_url,
+                request,
+                body_limit: inner.body_limit,
             });
+            // The attempt's future, and with it its connection, is dropped here, before
+            // any pause.
+            let result = tokio::time::timeout(inner.request_timeout, sending)
+                .await
+                .unwrap_or_else(|_| {
+                    Err(TransportError::new(TransportErrorKind::Timeout {
+                        after: inner.request_timeout,
+                    }))
+                });
             span.record("attempts", attempt);
             let again = match &result {
                 Ok(answer) => {

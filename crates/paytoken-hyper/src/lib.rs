@@ -77,7 +77,6 @@ mod builder;
 mod call;
 mod call_loop;
 mod client;
-mod deadline;
 mod error;
 mod exchange;
 mod hyper_transport;

@@ -51,7 +51,7 @@ async fn a_gateway_that_never_answers_times_a_read_out() {
     let base_url = silent_server().await;
     let client = client(&base_url, TIMEOUT);
     assert_timed_out(list(&client).await);
-    // And again: the first request's place among the deadlines is free for the next.
+    // And again, on the same client.
     assert_timed_out(list(&client).await);
 }
 
@@ -128,8 +128,7 @@ fn one_client_times_out_on_a_second_runtime_after_the_first_is_gone() {
     let client = client_of_a_server_on_its_own_thread();
     let first = runtime();
     first.block_on(async {
-        // A request left waiting when the runtime goes: the task that times requests out
-        // goes with it.
+        // A request left waiting when the runtime goes, its timer with it.
         let waiting = client.clone();
         tokio::spawn(async move { list(&waiting).await });
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -141,13 +140,13 @@ fn one_client_times_out_on_a_second_runtime_after_the_first_is_gone() {
 #[test]
 fn a_request_on_a_second_runtime_times_out_when_the_first_goes_while_it_waits() {
     let client = client_of_a_server_on_its_own_thread();
-    // The first runtime's request starts the ticker there.
+    // A request waits on the first runtime.
     let first = runtime();
     let waiting = client.clone();
     first.spawn(async move { list(&waiting).await });
     first.block_on(async { tokio::time::sleep(Duration::from_millis(10)).await });
-    // A request on a second runtime waits too; then the first runtime goes, and its
-    // ticker with it, well before the second request's deadline.
+    // A request on a second runtime waits too; then the first runtime goes, well before
+    // the second request's deadline: the second's timer is its own runtime's.
     let second = {
         let client = client.clone();
         std::thread::spawn(move || runtime().block_on(async { list(&client).await }))
@@ -155,4 +154,39 @@ fn a_request_on_a_second_runtime_times_out_when_the_first_goes_while_it_waits() 
     std::thread::sleep(Duration::from_millis(20));
     drop(first);
     assert_timed_out(second.join().unwrap());
+}
+
+/// A transport whose every attempt waits forever.
+struct Silent;
+
+impl paytoken_hyper::Transport for Silent {
+    async fn send(
+        &self,
+        _: paytoken_hyper::TransportRequest<'_>,
+    ) -> Result<paytoken_hyper::TransportResponse, paytoken_hyper::TransportError> {
+        std::future::pending().await
+    }
+}
+
+/// On a paused clock, where time moves only when told: the attempt is still waiting a
+/// millisecond before its timeout, and has timed out at it, exactly.
+#[tokio::test(start_paused = true)]
+async fn a_request_times_out_at_its_deadline_exactly() {
+    let client = client_of("https://gateway.test")
+        .request_timeout(Duration::from_secs(30))
+        .build_with_transport(Silent)
+        .unwrap();
+    let started = tokio::time::Instant::now();
+    let list = CardsAndAccounts::all();
+    let mut call = Box::pin(client.cards_and_accounts(&list));
+    let early = tokio::time::timeout(Duration::from_millis(29_999), &mut call).await;
+    assert!(early.is_err(), "still waiting just before the timeout");
+    let result = call.await.map(drop);
+    assert_eq!(started.elapsed(), Duration::from_secs(30));
+    assert_failed_with(
+        result,
+        TransportErrorKind::Timeout {
+            after: Duration::from_secs(30),
+        },
+    );
 }
