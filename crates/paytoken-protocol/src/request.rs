@@ -405,13 +405,6 @@ impl Request {
             .map(Header::value)
     }
 
-    /// The method, path, headers and body, taken apart (the body and the auth token still
-    /// wipe themselves when dropped).
-    #[must_use]
-    pub fn into_parts(self) -> (Method, String, Vec<Header>, Body) {
-        let headers = self.headers().to_vec();
-        (self.method, self.path.into_owned(), headers, self.body)
-    }
 }
 
 impl fmt::Debug for Request {
