@@ -423,7 +423,7 @@ mod tests {
 
     #[test]
     fn the_snapshots_are_current() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let root = crate::project_root();
         if let Err(drift) = check(&root) {
             panic!("{drift}");
         }

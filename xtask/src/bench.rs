@@ -154,7 +154,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut command = vec!["bench", "--workspace", "--locked", "--"];
     command.extend(args.iter().map(String::as_str));
     eprintln!("xtask: cargo {}", command.join(" "));
+    let root = crate::project_root();
     let mut child = Command::new(crate::cargo_program())
+        .current_dir(&root)
         .args(&command)
         .stdout(Stdio::piped())
         .spawn()
@@ -178,9 +180,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     if !status.success() {
         return Err(format!("cargo bench failed ({status})"));
     }
-    let medians = medians(Path::new("target/criterion"))?;
+    let medians = medians(&root.join("target/criterion"))?;
     let record = record(&medians, &ratios, &summary);
-    write_record(&record)?;
+    write_record(&root.join(RECORD), &record)?;
     eprintln!("xtask: wrote {} benchmarks into {RECORD}", medians.len());
     Ok(())
 }
@@ -425,9 +427,10 @@ fn floors(out: &mut String, measure: &dyn Fn(&str, &str) -> Option<Measured>) {
     }
 }
 
-/// Puts `record` between the markers of docs/PERFORMANCE.md, or at its end the first time.
-fn write_record(record: &str) -> Result<(), String> {
-    let text = std::fs::read_to_string(RECORD).map_err(|error| format!("{RECORD}: {error}"))?;
+/// Puts `record` between the markers of `path` (docs/PERFORMANCE.md), or at its end the
+/// first time.
+fn write_record(path: &Path, record: &str) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|error| format!("{RECORD}: {error}"))?;
     let updated = match (text.find(BEGIN), text.find(END)) {
         (Some(begin), Some(end)) if begin < end => {
             let after = text
@@ -445,7 +448,7 @@ fn write_record(record: &str) -> Result<(), String> {
             text.trim_end_matches('\n').to_owned() + "\n"
         ),
     };
-    std::fs::write(RECORD, updated).map_err(|error| format!("{RECORD}: {error}"))
+    std::fs::write(path, updated).map_err(|error| format!("{RECORD}: {error}"))
 }
 
 #[cfg(test)]

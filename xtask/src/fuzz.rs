@@ -2,7 +2,6 @@
 //! (in CI) or minutes, each seeded with the fixtures that fit it. A crash fails the run and
 //! leaves its input in `fuzz/artifacts/<target>/`.
 
-use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
@@ -47,10 +46,12 @@ pub(crate) fn run(seconds: u32) -> Result<(), String> {
     // a panic is what the targets look for.
     let bootstrap = [("RUSTC_BOOTSTRAP", "1")];
     crate::cargo(&["fuzz", "build", "--sanitizer", "none"], &bootstrap)?;
+    let root = crate::project_root();
     let mut report = Vec::new();
     for (target, seeds) in TARGETS {
         let corpus = format!("target/fuzz-corpus/{target}");
-        std::fs::create_dir_all(&corpus).map_err(|error| format!("{corpus}: {error}"))?;
+        std::fs::create_dir_all(root.join(&corpus))
+            .map_err(|error| format!("{corpus}: {error}"))?;
         let max_time = format!("-max_total_time={seconds}");
         let mut args = vec![
             "fuzz",
@@ -64,12 +65,13 @@ pub(crate) fn run(seconds: u32) -> Result<(), String> {
             seeds
                 .iter()
                 .copied()
-                .filter(|seed| Path::new(seed).is_dir()),
+                .filter(|seed| root.join(seed).is_dir()),
         );
         args.extend(["--", max_time.as_str(), "-timeout=10", "-rss_limit_mb=2048"]);
         let started = Instant::now();
         eprintln!("xtask: cargo {}", args.join(" "));
         let output = Command::new(crate::cargo_program())
+            .current_dir(&root)
             .args(&args)
             .envs(bootstrap)
             .output()

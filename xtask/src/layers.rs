@@ -169,7 +169,7 @@ mod tests {
 
     #[test]
     fn the_workspace_has_no_circle() {
-        let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates");
+        let crates = crate::project_root().join("crates");
         assert_eq!(check(&crates), Ok(()));
     }
 }

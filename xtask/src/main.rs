@@ -3,8 +3,8 @@
 //! paytoken's own automation, run as `cargo xtask <command>` (an alias in
 //! `.cargo/config.toml`). It needs nothing but cargo: tools it uses are installed by it.
 //!
-//! It works from any folder of the project: it moves to the project's root first, and every
-//! path it names is from there.
+//! It works from any folder of the project and changes no directory: every path it reads
+//! or writes, and every command it runs, starts at the project's root (`project_root()`).
 //!
 //! - `cargo xtask ci [--skip-tests]`: every check CI makes, in order, stopping at the first
 //!   failure: the tidy rules (`tidy.rs`: crate docs, no unfinished macros, no lint
@@ -14,7 +14,8 @@
 //!   ignored tests (`ignored.rs`: headless chromium on the 3-D Secure page, the conformance
 //!   kit's Python checker; the Debian packages installed where missing; run even with
 //!   `--skip-tests`), the
-//!   sandbox's suite again on its file store (`PAYTOKEN_TEST_STORE=file`), the docs
+//!   sandbox's suite again on its file store (`PAYTOKEN_TEST_STORE=file`, the binary the
+//!   tests built, run again alone), the docs
 //!   with `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and
 //!   `paytoken` without its `hyper` feature) depends on no I/O crate, the check that
 //!   `paytoken` with every feature does not build SQLite (the sandbox's alone), the check that no
@@ -33,7 +34,7 @@
 )]
 
 use std::env;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -50,22 +51,22 @@ const SMOKE_SECONDS: u32 = 5;
 /// How long each runs with `cargo xtask fuzz --long`.
 const LONG_SECONDS: u32 = 300;
 
-/// The crates that must build without `std` (design.md, invariant 1).
+/// The crates that must build without `std` (ARCHITECTURE.md, invariant 1).
 const NO_STD_CRATES: [&str; 2] = ["paytoken-types", "paytoken-checksum"];
 
 /// The version of cargo-deny installed when it is missing.
 const CARGO_DENY_VERSION: &str = "0.20.2";
 
-fn main() -> ExitCode {
-    // The xtask package sits one folder below the project's root.
+/// The project's root: the xtask package sits one folder below it. Every path xtask reads
+/// or writes, and every command it runs, starts there; xtask changes no directory.
+pub(crate) fn project_root() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    if let Err(error) = env::set_current_dir(&root) {
-        eprintln!(
-            "xtask: cannot move to the project root {}: {error}",
-            root.display()
-        );
-        return ExitCode::FAILURE;
-    }
+    // Without its `..`, so that it compares equal to the paths cargo reports.
+    std::fs::canonicalize(&root).unwrap_or(root)
+}
+
+fn main() -> ExitCode {
+    let root = project_root();
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match (
         args.first().map(String::as_str),
@@ -73,7 +74,7 @@ fn main() -> ExitCode {
     ) {
         (Some("ci"), None) => ci(Tests::Run),
         (Some("ci"), Some("--skip-tests")) => ci(Tests::Skip),
-        (Some("api"), None) => api::record(Path::new(".")),
+        (Some("api"), None) => api::record(&root),
         (Some("bench"), _) => bench::run(args.get(1..).unwrap_or_default()),
         (Some("fuzz"), Some("--smoke")) => fuzz::run(SMOKE_SECONDS),
         (Some("fuzz"), Some("--long")) => fuzz::run(LONG_SECONDS),
@@ -104,6 +105,7 @@ fn cargo(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
     let started = Instant::now();
     eprintln!("xtask: cargo {}", args.join(" "));
     let status = Command::new(cargo_program())
+        .current_dir(project_root())
         .args(args)
         .envs(env.iter().copied())
         .status()
@@ -123,6 +125,7 @@ fn cargo(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
 /// Runs `cargo` and returns its standard output.
 fn cargo_output(args: &[&str]) -> Result<String, String> {
     let output = Command::new(cargo_program())
+        .current_dir(project_root())
         .args(args)
         .output()
         .map_err(|error| format!("cannot run cargo: {error}"))?;
@@ -145,8 +148,9 @@ enum Tests {
 }
 
 fn ci(tests: Tests) -> Result<(), String> {
-    tidy::check(Path::new("."))?;
-    api::check(Path::new("."))?;
+    let root = project_root();
+    tidy::check(&root)?;
+    api::check(&root)?;
     cargo(&["fmt", "--all", "--check"], &[])?;
     // The fuzz package is not a workspace member, so `--all` does not reach it.
     cargo(
@@ -170,14 +174,7 @@ fn ci(tests: Tests) -> Result<(), String> {
         cargo(&["test", "--workspace", "--locked"], &[])?;
     }
     ignored::run()?;
-    // The sandbox's suite again, each sandbox on the file store: both stores pass it.
-    // `--workspace`, as the test run before it, so nothing is built again (`-p` alone
-    // unifies features differently and rebuilds for a minute); the other crates' `it`
-    // suites run again too, unchanged by the variable, in less time than that build.
-    cargo(
-        &["test", "--workspace", "--test", "it", "--locked"],
-        &[("PAYTOKEN_TEST_STORE", "file")],
-    )?;
+    sandbox_suite_on_files()?;
     cargo(
         &[
             "doc",
@@ -191,12 +188,59 @@ fn ci(tests: Tests) -> Result<(), String> {
     no_std()?;
     sans_io()?;
     no_sqlite_in_the_sdk()?;
-    layers::check(Path::new("crates"))?;
+    layers::check(&root.join("crates"))?;
     deny()?;
     fuzz::run(SMOKE_SECONDS)
 }
 
-/// Crates the sans-IO protocol must never depend on (design.md, invariant 2).
+/// Runs the sandbox's suite again, each sandbox on the file store, so that both stores
+/// pass it. The binary is the one the test run built: cargo names it (`--no-run`, with
+/// `--workspace` as that run had, since `-p` alone unifies features differently and would
+/// build for a minute), and it runs alone, from the sandbox's folder as cargo runs it.
+fn sandbox_suite_on_files() -> Result<(), String> {
+    let messages = cargo_output(&[
+        "test",
+        "--workspace",
+        "--test",
+        "it",
+        "--locked",
+        "--no-run",
+        "--message-format=json",
+    ])?;
+    let sandbox = project_root().join("crates/paytoken-sandbox");
+    let manifest = sandbox.join("Cargo.toml");
+    let binary = messages
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find(|message| {
+            let text = |pointer: &str| message.pointer(pointer).and_then(|value| value.as_str());
+            text("/reason") == Some("compiler-artifact")
+                && text("/target/name") == Some("it")
+                && text("/manifest_path").is_some_and(|path| Path::new(path) == manifest)
+        })
+        .and_then(|message| message.pointer("/executable")?.as_str().map(str::to_owned))
+        .ok_or("cargo named no test binary for paytoken-sandbox's suite")?;
+    let started = Instant::now();
+    eprintln!("xtask: {binary} (PAYTOKEN_TEST_STORE=file)");
+    let status = Command::new(&binary)
+        .current_dir(&sandbox)
+        .env("PAYTOKEN_TEST_STORE", "file")
+        .status()
+        .map_err(|error| format!("cannot run {binary}: {error}"))?;
+    eprintln!(
+        "xtask: the sandbox's suite on files took {:.1}s",
+        started.elapsed().as_secs_f64()
+    );
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the sandbox's suite on the file store failed ({status})"
+        ))
+    }
+}
+
+/// Crates the sans-IO protocol must never depend on (ARCHITECTURE.md, invariant 7).
 const IO_CRATES: &[&str] = &["tokio", "hyper", "hyper-util", "mio", "reqwest", "socket2"];
 
 /// Checks that `paytoken-protocol`, with every feature, and the `paytoken` facade without
@@ -205,7 +249,7 @@ const IO_CRATES: &[&str] = &["tokio", "hyper", "hyper-util", "mio", "reqwest", "
 fn sans_io() -> Result<(), String> {
     no_io_crate_under("paytoken-protocol", &["--all-features"])?;
     no_io_crate_under("paytoken", &["--no-default-features", "--features", "http"])?;
-    no_clock_in("crates/paytoken-protocol/src")
+    no_clock_in(&project_root().join("crates/paytoken-protocol/src"))
 }
 
 /// What only the sandbox and the command may build: SQLite, for the sandbox's file store.
@@ -276,13 +320,15 @@ fn names(line: &str, path: &str) -> bool {
 }
 
 /// Fails on the first source file under `dir` that names one of [`FORBIDDEN_CALLS`].
-fn no_clock_in(dir: &str) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|error| format!("{dir}: {error}"))?;
+fn no_clock_in(dir: &Path) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|error| format!("{}: {error}", dir.display()))?;
     for entry in entries {
-        let path = entry.map_err(|error| format!("{dir}: {error}"))?.path();
+        let path = entry
+            .map_err(|error| format!("{}: {error}", dir.display()))?
+            .path();
         let shown = path.display().to_string();
         if path.is_dir() {
-            no_clock_in(&shown)?;
+            no_clock_in(&path)?;
             continue;
         }
         if path.extension().is_none_or(|ext| ext != "rs") {

@@ -153,7 +153,7 @@ mod tests {
 
     #[test]
     fn the_project_is_tidy() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let root = crate::project_root();
         assert_eq!(check(&root), Ok(()));
     }
 

@@ -404,7 +404,6 @@ impl Request {
             .find(|header| header.name.eq_ignore_ascii_case(name))
             .map(Header::value)
     }
-
 }
 
 impl fmt::Debug for Request {

@@ -1,5 +1,5 @@
-//! Invariant 3 of design.md across crates: the checksum hashes the very text that goes
-//! into the `amount` field, whatever the amount.
+//! Money is never a float (ARCHITECTURE.md, invariant 2), across crates: the checksum
+//! hashes the very text that goes into the `amount` field, whatever the amount.
 
 use paytoken_checksum::{Credentials, SecureKey, rules};
 use paytoken_types::form::FormWriter;
