@@ -1,5 +1,5 @@
-//! The client's face: one async method per operation, and the settling of unknown
-//! outcomes. The call loop they all go through is [`crate::call_loop`].
+//! The client's face: one async method per operation. The call loop they all go through
+//! is [`crate::call_loop`]; the settling of unknown outcomes is [`crate::settlement`].
 
 use core::fmt;
 use std::borrow::Cow;
@@ -20,12 +20,11 @@ use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::registration::{Registered, Registration};
 use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
-use paytoken_protocol::{BaseUrl, Invoice, InvoicePager, OperationKind, Transaction};
-use paytoken_types::{MerchantTransactionId, PaymentId, TransactionState};
+use paytoken_protocol::{BaseUrl, Invoice, InvoicePager, Transaction};
+use paytoken_types::MerchantTransactionId;
 
 use crate::auth::Auth;
 use crate::call::{NextPage, Op};
-use crate::settlement;
 use crate::{
     ClientBuilder, Error, HyperTransport, RetryPolicy, Transport, new_merchant_transaction_id,
 };
@@ -309,130 +308,6 @@ impl<T: Transport> Client<T> {
     pub async fn inquiry(&self, inquiry: &Inquiry) -> Result<Transaction, Error> {
         self.call(Op(inquiry)).await
     }
-
-    /// Settles an [unknown outcome](Error::OutcomeUnknown): asks the gateway what became of
-    /// the payment sent with `merchant_transaction_id`.
-    ///
-    /// ```no_run
-    /// # async fn run(client: paytoken_hyper::Client, payment: paytoken_protocol::ops::payment::Payment)
-    /// # -> Result<(), paytoken_hyper::Error> {
-    /// let transaction = match client.pay(&payment).await {
-    ///     Ok(transaction) => transaction,
-    ///     Err(error) if error.is_outcome_unknown() => {
-    ///         // Never send the payment again before the gateway has said what it did.
-    ///         client.reconcile(&payment.merchant_transaction_id).await?
-    ///     }
-    ///     Err(error) => return Err(error),
-    /// };
-    /// println!("{:?}", transaction.status);
-    /// # Ok(()) }
-    /// ```
-    ///
-    /// # Errors
-    /// [`Error`] of the inquiry. For a card payment, a refusal means the gateway holds no
-    /// payment with that id: it never arrived, and the payment may be sent again. For a
-    /// token payment it may not (see [`settle`](Self::settle)).
-    pub async fn reconcile(
-        &self,
-        merchant_transaction_id: &MerchantTransactionId,
-    ) -> Result<Transaction, Error> {
-        self.inquiry(&Inquiry::ByMerchantTransactionId(
-            merchant_transaction_id.clone(),
-        ))
-        .await
-    }
-
-    /// Settles an [unknown outcome](Error::OutcomeUnknown) by inquiry, and never guesses.
-    ///
-    /// The transaction when the gateway holds one under the error's merchant transaction
-    /// id. When it holds none: for a card payment, the refusal (the payment never arrived,
-    /// it may be sent again); for a token payment, the unknown outcome itself, since the
-    /// published token-payment samples do not show `merchantTransactionId` and a gateway
-    /// that ignores it would find nothing even for a payment it made.
-    ///
-    /// ```no_run
-    /// # async fn run(client: paytoken_hyper::Client, payment: paytoken_protocol::ops::token_payment::TokenPayment)
-    /// # -> Result<(), paytoken_hyper::Error> {
-    /// let transaction = match client.pay_with_token(&payment).await {
-    ///     Err(error) if error.is_outcome_unknown() => client.settle(error).await?,
-    ///     other => other?,
-    /// };
-    /// # Ok(()) }
-    /// ```
-    ///
-    /// # Errors
-    /// `unknown` itself when it is not an unknown outcome with a merchant transaction id, or
-    /// when the inquiry cannot tell; otherwise the inquiry's error.
-    pub async fn settle(&self, unknown: Error) -> Result<Transaction, Error> {
-        if let Error::OutcomeUnknown {
-            operation,
-            payment_id: Some(payment_id),
-            ..
-        } = &unknown
-            && settlement::is_move(*operation)
-        {
-            let (operation, payment_id) = (*operation, *payment_id);
-            return self.settle_move(operation, payment_id, unknown).await;
-        }
-        let Error::OutcomeUnknown {
-            operation,
-            merchant_transaction_id: Some(id),
-            ..
-        } = &unknown
-        else {
-            return Err(unknown);
-        };
-        match self.reconcile(id).await {
-            Err(error) if error.refusal().is_some() && *operation != OperationKind::Payment => {
-                Err(unknown)
-            }
-            settled => settled,
-        }
-    }
-
-    /// Settles a lost capture, refund or cancel when you know the payment's long status
-    /// before it and the one it would have led to (a first partial refund:
-    /// `capturesuccess` to `markedforreversal`; the refund of the rest: `markedforreversal`
-    /// to `reversed`). Inquires the payment: its transaction when the status is `after`.
-    ///
-    /// # Errors
-    /// The inquiry's error; [`Error::NotApplied`] when the status is still `before` (or
-    /// the table of [`settle`](Self::settle) says so); [`Error::Unsettled`] otherwise, and
-    /// always when `before` and `after` are the same status (a second partial refund
-    /// cannot be told from the status).
-    pub async fn reconcile_move(
-        &self,
-        operation: OperationKind,
-        payment_id: &PaymentId,
-        before: &TransactionState,
-        after: &TransactionState,
-    ) -> Result<Transaction, Error> {
-        let inquired = self.inquiry(&Inquiry::ByPaymentId(*payment_id)).await?;
-        settlement::verdict(
-            operation,
-            *payment_id,
-            Some((before, after)),
-            inquired,
-            None,
-        )
-    }
-
-    /// Inquires the payment a lost move was about and reads its status (`settlement`).
-    async fn settle_move(
-        &self,
-        operation: OperationKind,
-        payment_id: PaymentId,
-        unknown: Error,
-    ) -> Result<Transaction, Error> {
-        match self.inquiry(&Inquiry::ByPaymentId(payment_id)).await {
-            Ok(inquired) => {
-                settlement::verdict(operation, payment_id, None, inquired, Some(unknown))
-            }
-            // The payment cannot be found or read: the move stays as unknown as it was.
-            Err(_) => Err(unknown),
-        }
-    }
-
     /// Fetches an auth token with a login name, whatever the client's own token source;
     /// the client keeps using its own.
     ///
@@ -465,43 +340,5 @@ fn identified<P: Clone>(
         Cow::Borrowed(payment)
     } else {
         Cow::Owned(set(payment.clone(), new_merchant_transaction_id()))
-    }
-}
-
-impl Error {
-    /// Attaches the payment's merchant transaction id to an unknown outcome.
-    fn with_merchant_transaction_id(self, id: Option<MerchantTransactionId>) -> Self {
-        match self {
-            Self::OutcomeUnknown {
-                operation,
-                payment_id,
-                cause,
-                ..
-            } => Self::OutcomeUnknown {
-                operation,
-                merchant_transaction_id: id,
-                payment_id,
-                cause,
-            },
-            other => other,
-        }
-    }
-
-    /// Attaches the id of the payment a lost move was about to an unknown outcome.
-    fn about_payment(self, id: PaymentId) -> Self {
-        match self {
-            Self::OutcomeUnknown {
-                operation,
-                merchant_transaction_id,
-                cause,
-                ..
-            } => Self::OutcomeUnknown {
-                operation,
-                merchant_transaction_id,
-                payment_id: Some(id),
-                cause,
-            },
-            other => other,
-        }
     }
 }

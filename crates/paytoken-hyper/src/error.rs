@@ -338,6 +338,44 @@ impl std::error::Error for TransportError {
     }
 }
 
+impl Error {
+    /// Attaches the payment's merchant transaction id to an unknown outcome.
+    pub(crate) fn with_merchant_transaction_id(self, id: Option<MerchantTransactionId>) -> Self {
+        match self {
+            Self::OutcomeUnknown {
+                operation,
+                payment_id,
+                cause,
+                ..
+            } => Self::OutcomeUnknown {
+                operation,
+                merchant_transaction_id: id,
+                payment_id,
+                cause,
+            },
+            other => other,
+        }
+    }
+
+    /// Attaches the id of the payment a lost move was about to an unknown outcome.
+    pub(crate) fn about_payment(self, id: PaymentId) -> Self {
+        match self {
+            Self::OutcomeUnknown {
+                operation,
+                merchant_transaction_id,
+                cause,
+                ..
+            } => Self::OutcomeUnknown {
+                operation,
+                merchant_transaction_id,
+                payment_id: Some(id),
+                cause,
+            },
+            other => other,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::error::Error as _;

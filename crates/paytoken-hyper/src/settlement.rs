@@ -1,6 +1,6 @@
-//! What an inquiry's long `status` says of a lost capture, refund or cancel: the table
-//! [`Client::settle`](crate::Client::settle) and
-//! [`Client::reconcile_move`](crate::Client::reconcile_move) read, and nothing else.
+//! Settling unknown outcomes: [`Client::reconcile`], [`Client::settle`] and
+//! [`Client::reconcile_move`], and what an inquiry's long `status` says of a lost capture,
+//! refund or cancel: the table `settle` and `reconcile_move` read, and nothing else.
 //!
 //! | lost call | took effect | did not | cannot tell |
 //! |---|---|---|---|
@@ -14,10 +14,134 @@
 //! so with `reconcile_move` (which still cannot tell when the two are the same: a second
 //! partial refund).
 
+use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::{FieldValue, OperationKind, Transaction};
-use paytoken_types::{PaymentId, TransactionState};
+use paytoken_types::{MerchantTransactionId, PaymentId, TransactionState};
 
-use crate::Error;
+use crate::{Client, Error, Transport};
+
+impl<T: Transport> Client<T> {
+    /// Settles an [unknown outcome](Error::OutcomeUnknown): asks the gateway what became of
+    /// the payment sent with `merchant_transaction_id`.
+    ///
+    /// ```no_run
+    /// # async fn run(client: paytoken_hyper::Client, payment: paytoken_protocol::ops::payment::Payment)
+    /// # -> Result<(), paytoken_hyper::Error> {
+    /// let transaction = match client.pay(&payment).await {
+    ///     Ok(transaction) => transaction,
+    ///     Err(error) if error.is_outcome_unknown() => {
+    ///         // Never send the payment again before the gateway has said what it did.
+    ///         client.reconcile(&payment.merchant_transaction_id).await?
+    ///     }
+    ///     Err(error) => return Err(error),
+    /// };
+    /// println!("{:?}", transaction.status);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error`] of the inquiry. For a card payment, a refusal means the gateway holds no
+    /// payment with that id: it never arrived, and the payment may be sent again. For a
+    /// token payment it may not (see [`settle`](Self::settle)).
+    pub async fn reconcile(
+        &self,
+        merchant_transaction_id: &MerchantTransactionId,
+    ) -> Result<Transaction, Error> {
+        self.inquiry(&Inquiry::ByMerchantTransactionId(
+            merchant_transaction_id.clone(),
+        ))
+        .await
+    }
+
+    /// Settles an [unknown outcome](Error::OutcomeUnknown) by inquiry, and never guesses.
+    ///
+    /// The transaction when the gateway holds one under the error's merchant transaction
+    /// id. When it holds none: for a card payment, the refusal (the payment never arrived,
+    /// it may be sent again); for a token payment, the unknown outcome itself, since the
+    /// published token-payment samples do not show `merchantTransactionId` and a gateway
+    /// that ignores it would find nothing even for a payment it made.
+    ///
+    /// ```no_run
+    /// # async fn run(client: paytoken_hyper::Client, payment: paytoken_protocol::ops::token_payment::TokenPayment)
+    /// # -> Result<(), paytoken_hyper::Error> {
+    /// let transaction = match client.pay_with_token(&payment).await {
+    ///     Err(error) if error.is_outcome_unknown() => client.settle(error).await?,
+    ///     other => other?,
+    /// };
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// `unknown` itself when it is not an unknown outcome with a merchant transaction id, or
+    /// when the inquiry cannot tell; otherwise the inquiry's error.
+    pub async fn settle(&self, unknown: Error) -> Result<Transaction, Error> {
+        if let Error::OutcomeUnknown {
+            operation,
+            payment_id: Some(payment_id),
+            ..
+        } = &unknown
+            && is_move(*operation)
+        {
+            let (operation, payment_id) = (*operation, *payment_id);
+            return self.settle_move(operation, payment_id, unknown).await;
+        }
+        let Error::OutcomeUnknown {
+            operation,
+            merchant_transaction_id: Some(id),
+            ..
+        } = &unknown
+        else {
+            return Err(unknown);
+        };
+        match self.reconcile(id).await {
+            Err(error) if error.refusal().is_some() && *operation != OperationKind::Payment => {
+                Err(unknown)
+            }
+            settled => settled,
+        }
+    }
+
+    /// Settles a lost capture, refund or cancel when you know the payment's long status
+    /// before it and the one it would have led to (a first partial refund:
+    /// `capturesuccess` to `markedforreversal`; the refund of the rest: `markedforreversal`
+    /// to `reversed`). Inquires the payment: its transaction when the status is `after`.
+    ///
+    /// # Errors
+    /// The inquiry's error; [`Error::NotApplied`] when the status is still `before` (or
+    /// the table of [`settle`](Self::settle) says so); [`Error::Unsettled`] otherwise, and
+    /// always when `before` and `after` are the same status (a second partial refund
+    /// cannot be told from the status).
+    pub async fn reconcile_move(
+        &self,
+        operation: OperationKind,
+        payment_id: &PaymentId,
+        before: &TransactionState,
+        after: &TransactionState,
+    ) -> Result<Transaction, Error> {
+        let inquired = self.inquiry(&Inquiry::ByPaymentId(*payment_id)).await?;
+        verdict(
+            operation,
+            *payment_id,
+            Some((before, after)),
+            inquired,
+            None,
+        )
+    }
+
+    /// Inquires the payment a lost move was about and reads its status (`settlement`).
+    async fn settle_move(
+        &self,
+        operation: OperationKind,
+        payment_id: PaymentId,
+        unknown: Error,
+    ) -> Result<Transaction, Error> {
+        match self.inquiry(&Inquiry::ByPaymentId(payment_id)).await {
+            Ok(inquired) => verdict(operation, payment_id, None, inquired, Some(unknown)),
+            // The payment cannot be found or read: the move stays as unknown as it was.
+            Err(_) => Err(unknown),
+        }
+    }
+}
 
 /// What the status says of the lost call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
