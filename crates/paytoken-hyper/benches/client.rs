@@ -2,15 +2,12 @@
 //! could pick instead, in the same run:
 //!
 //! - `bare-hyper`: hyper-util's pooled client sending a prebuilt request (the payment's
-//!   bytes, built once) and reading the whole answer: the floor, doing no payment work.
+//!   bytes, built once) and reading the whole answer: doing no payment work.
 //! - `paytoken`: `Client::pay`, which builds, validates and signs the payment and parses
 //!   the answer into a typed `Transaction` on every call.
 //! - `reqwest`: what a user would write instead: reqwest, with the request written by hand
 //!   on every call (`format!`, the `md5` crate, `serde_urlencoded`) and the answer read
 //!   with `serde_json::Value`: the protocol bench's baseline, the same bytes on the wire.
-//! - `floor`: bare hyper doing the protocol bench's floor on every call (the same bytes
-//!   written and signed with nothing wasted, the deciding values read, nothing checked or
-//!   kept): how close to bare hyper any client that does the payment's work could come.
 //!
 //! The payment is the full 38-field one of the golden files, the answer the 700-byte
 //! approval of the fixtures.
@@ -19,7 +16,7 @@
 //! runtime on the bench's thread, so the client's CPU time is that thread's
 //! (`/proc/thread-self/schedstat`). Criterion times one request at 1 and 64 in flight;
 //! a summary after it gives requests per second, client CPU per request and the ratios
-//! the client issue set: paytoken ≥ 0.9 × bare hyper and ≥ 1.2 × reqwest at 64 in flight.
+//! `cargo xtask bench` judges against its budgets.
 #![allow(
     missing_docs,
     clippy::unwrap_used,
@@ -59,9 +56,6 @@ mod common;
 
 #[path = "../../paytoken-protocol/benches/protocol/baseline.rs"]
 mod baseline;
-
-#[path = "../../paytoken-protocol/benches/protocol/floor.rs"]
-mod floor;
 
 const ANSWER: &[u8] = include_bytes!("../../../fixtures/responses/payment/approved.json");
 
@@ -151,23 +145,6 @@ enum Contender {
         url: String,
         input: Arc<baseline::PaymentInput>,
     },
-    /// Bare hyper doing paytoken's protocol work on every call (the payment built, signed
-    /// and parsed by `paytoken-protocol`, as the client does) without the client's layer:
-    /// what the protocol costs when it runs between network waits.
-    HyperProtocol {
-        client: BareClient,
-        uri: hyper::Uri,
-        payment: Arc<Payment>,
-        context: Arc<paytoken_protocol::Context>,
-    },
-    /// Bare hyper doing the floor's payment work on every call (`floor.rs`: the body
-    /// written and signed, the deciding values read, nothing checked or kept): the least
-    /// any client doing payment work could add to bare hyper.
-    Floor {
-        client: BareClient,
-        uri: hyper::Uri,
-        input: Arc<baseline::PaymentInput>,
-    },
 }
 
 impl Contender {
@@ -193,9 +170,6 @@ impl Contender {
             .auth_token(AuthToken::new(common::TOKEN).unwrap())
             .build()
             .unwrap();
-        let mut floor_body = Vec::new();
-        floor::build_payment(&input, &mut floor_body);
-        assert_eq!(floor_body, &body[..], "the same bytes");
         let reqwest = reqwest::Client::builder()
             .pool_max_idle_per_host(64)
             .build()
@@ -214,23 +188,6 @@ impl Contender {
                 Self::Paytoken {
                     client: paytoken,
                     payment: Arc::new(common::full_payment()),
-                },
-            ),
-            (
-                "hyper+protocol",
-                Self::HyperProtocol {
-                    client: bare_client(),
-                    uri: url.parse().unwrap(),
-                    payment: Arc::new(common::full_payment()),
-                    context: Arc::new(context.clone()),
-                },
-            ),
-            (
-                "floor",
-                Self::Floor {
-                    client: bare_client(),
-                    uri: url.parse().unwrap(),
-                    input: Arc::new(baseline::PaymentInput::sample()),
                 },
             ),
             (
@@ -256,23 +213,6 @@ impl Contender {
                 Self::Paytoken { client, payment } => {
                     let transaction = client.pay(&payment).await.unwrap();
                     assert!(transaction.is_approved());
-                }
-                Self::HyperProtocol {
-                    client,
-                    uri,
-                    payment,
-                    context,
-                } => {
-                    let built = payment.request(&context).unwrap();
-                    let body = Bytes::copy_from_slice(built.body().as_bytes());
-                    let answer = post_form(&client, uri, body).await;
-                    assert!(payment.parse(200, &answer).unwrap().is_approved());
-                }
-                Self::Floor { client, uri, input } => {
-                    let mut body = Vec::with_capacity(2048);
-                    floor::build_payment(&input, &mut body);
-                    let answer = post_form(&client, uri, Bytes::from(body)).await;
-                    assert!(floor::parse_payment(&answer).unwrap().approved());
                 }
                 Self::Reqwest { client, url, input } => {
                     let body = baseline::build_payment(&input);
@@ -435,15 +375,7 @@ fn summary(address: SocketAddr) {
         // (requests/s ratios), and the CPU per request the same way round; medians of the
         // rounds' own ratios, with their spread in the table.
         let prefix = format!("client/{in_flight}_in_flight");
-        for (ours, baseline) in [
-            ("paytoken", "bare-hyper"),
-            ("paytoken", "reqwest"),
-            ("hyper+protocol", "bare-hyper"),
-            ("floor", "bare-hyper"),
-            // The floors of the budget against reqwest, from the same rounds.
-            ("hyper+protocol", "reqwest"),
-            ("floor", "reqwest"),
-        ] {
+        for (ours, baseline) in [("paytoken", "bare-hyper"), ("paytoken", "reqwest")] {
             let (ours_at, base_at) = (at(ours), at(baseline));
             let paired = |of: fn(&(f64, f64)) -> f64| -> Vec<f64> {
                 rounds

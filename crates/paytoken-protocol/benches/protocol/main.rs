@@ -35,7 +35,6 @@ use paytoken_protocol::{Operation, PaymentStatus, Username};
 mod common;
 
 mod baseline;
-mod floor;
 
 #[path = "../../../paytoken-types/benches/interleaved.rs"]
 mod interleaved;
@@ -93,35 +92,6 @@ fn payment_round_trip(c: &mut Criterion) {
             let request = black_box(&payment).request(black_box(&context)).unwrap();
             black_box(request.body());
             black_box(payment.parse(200, black_box(&answer)).unwrap());
-        },
-        baseline_round,
-    );
-    // The floor: the baseline's work with nothing wasted (see floor.rs), the same bytes
-    // and the same deciding values.
-    let mut body = Vec::with_capacity(2048);
-    floor::build_payment(&input, &mut body);
-    assert_eq!(body, payment.request(&context).unwrap().body().as_bytes());
-    let deciding = floor::parse_payment(&answer).unwrap();
-    let transaction = payment.parse(200, &answer).unwrap();
-    assert_eq!(deciding.payment_id, transaction.payment_id.as_str());
-    assert_eq!(deciding.code, transaction.result.code.as_str());
-    assert!(deciding.approved());
-    group.bench_function("floor", |b| {
-        b.iter(|| {
-            floor::build_payment(black_box(&input), &mut body);
-            black_box(&body);
-            let deciding = floor::parse_payment(black_box(&answer)).unwrap();
-            assert!(deciding.approved());
-            black_box(deciding.payment_id);
-        });
-    });
-    interleaved::report(
-        "protocol/payment_round_trip/floor",
-        "protocol/payment_round_trip/baseline_hand_written",
-        || {
-            floor::build_payment(black_box(&input), &mut body);
-            black_box(&body);
-            black_box(floor::parse_payment(black_box(&answer)).unwrap());
         },
         baseline_round,
     );
