@@ -419,6 +419,12 @@ impl<'de, T: WireObject> Deserialize<'de> for Whole<T> {
     }
 }
 
+/// Whether `text` holds a JSON object: its first byte past white space is `{`.
+pub(crate) fn is_object_text(text: &str) -> bool {
+    text.trim_start_matches([' ', '\t', '\n', '\r'])
+        .starts_with('{')
+}
+
 /// Reads `json`, a JSON object's text, as `T`, blank or not.
 pub(crate) fn read_object<T: WireObject>(json: &str) -> Result<T, serde_json::Error> {
     serde_json::from_str::<Whole<T>>(json).map(|whole| whole.0)

@@ -14,13 +14,11 @@
 
 use paytoken_types::{Amount, Currency, Timestamp, TransactionState};
 
-use core::fmt;
-
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess};
 use serde_json::value::RawValue;
 
 use crate::answer::{
-    Blank, Decoded, Field, Loose, Object, Text, WireObject, object_in, trimmed, wire_object,
+    Blank, Field, Loose, Object, Text, WireObject, object_in, read_object, trimmed, wire_object,
 };
 
 /// One invoice.
@@ -156,36 +154,44 @@ impl WireObject for WireInvoice {
 }
 
 /// `invoiceList` as an object: a position map, or a single invoice (see the module docs),
-/// as the invoices it holds in the gateway's order.
-struct PositionMap(Vec<Invoice>);
+/// read member by member: a position key starts a new invoice, any other key is a field of
+/// the invoice begun last.
+#[derive(Default)]
+struct PositionMap {
+    invoices: Vec<Invoice>,
+    current: Option<Invoice>,
+}
 
-impl<'de> Deserialize<'de> for PositionMap {
-    fn deserialize<D: Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
-        struct Members;
-        impl<'de> Visitor<'de> for Members {
-            type Value = PositionMap;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PositionMap, A::Error> {
-                let mut invoices = Vec::new();
-                let mut current: Option<Invoice> = None;
-                while let Some(key) = map.next_key::<Decoded<'de>>()? {
-                    if is_position(key.as_str()) {
-                        invoices.extend(current.take());
-                        let invoice = map.next_value::<Object<WireInvoice>>()?.0;
-                        current = Some(invoice.map(|invoice| invoice.0).unwrap_or_default());
-                    } else {
-                        current
-                            .get_or_insert_with(Invoice::default)
-                            .read_field(key.as_str(), &mut map)?;
-                    }
-                }
-                invoices.extend(current);
-                Ok(PositionMap(invoices))
-            }
+impl PositionMap {
+    /// The invoices it holds, in the gateway's order.
+    fn into_invoices(mut self) -> Vec<Invoice> {
+        self.invoices.extend(self.current);
+        self.invoices
+    }
+}
+
+impl Blank for PositionMap {
+    fn is_blank(&self) -> bool {
+        self.invoices.is_empty() && self.current.is_none()
+    }
+}
+
+impl WireObject for PositionMap {
+    fn read_member<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        if is_position(key) {
+            self.invoices.extend(self.current.take());
+            let invoice = map.next_value::<Object<WireInvoice>>()?.0;
+            self.current = Some(invoice.map(|invoice| invoice.0).unwrap_or_default());
+            Ok(())
+        } else {
+            self.current
+                .get_or_insert_with(Invoice::default)
+                .read_field(key, map)
         }
-        input.deserialize_map(Members)
     }
 }
 
@@ -216,8 +222,8 @@ impl<'de> Deserialize<'de> for InvoiceEntries {
                 .filter_map(|item| object_in::<WireInvoice>(item, 1))
                 .map(|invoice| invoice.0)
                 .collect(),
-            Some(b'{') => serde_json::from_str::<PositionMap>(json)
-                .map(|map| map.0)
+            Some(b'{') => read_object::<PositionMap>(json)
+                .map(PositionMap::into_invoices)
                 .unwrap_or_default(),
             // Anything else holds no invoice: an empty list, as the gateway's `""` means. (A
             // number is read past here, never kept: money is never a float.)

@@ -53,10 +53,11 @@ use paytoken_types::{
 };
 
 use crate::Error;
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
-use serde_json::value::RawValue;
+use serde::de::MapAccess;
 
-use crate::answer::{Decoded, Field, Loose, Object, Text, read_object, wire_object};
+use crate::answer::{
+    Blank, Field, Loose, Object, Text, WireObject, is_object_text, read_object, wire_object,
+};
 use crate::outcome::{CardSummary, PaymentStatus, WireCard, status_of};
 use crate::wire::{WireResult, result_of};
 
@@ -161,30 +162,32 @@ impl SignedOnce {
     }
 }
 
-/// The first check a JSON object's keys fail by [`SignedOnce`], every key read.
-struct SignedKeys(Result<(), NotificationCheck>);
+/// A notification's JSON object, read in one pass: its members into [`WireNotification`],
+/// each key noted by [`SignedOnce`] as it passes.
+#[derive(Default)]
+struct Body {
+    wire: WireNotification,
+    once: SignedOnce,
+    /// The first check the keys failed.
+    ambiguous: Option<NotificationCheck>,
+}
 
-impl<'de> Deserialize<'de> for SignedKeys {
-    fn deserialize<D: Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
-        struct Keys;
-        impl<'de> Visitor<'de> for Keys {
-            type Value = SignedKeys;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SignedKeys, A::Error> {
-                let mut once = SignedOnce::default();
-                let mut first = Ok(());
-                while let Some(key) = map.next_key::<Decoded<'de>>()? {
-                    if first.is_ok() {
-                        first = once.note(key.as_str());
-                    }
-                    map.next_value::<IgnoredAny>()?;
-                }
-                Ok(SignedKeys(first))
-            }
+impl Blank for Body {
+    fn is_blank(&self) -> bool {
+        self.wire.is_blank()
+    }
+}
+
+impl WireObject for Body {
+    fn read_member<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        if self.ambiguous.is_none() {
+            self.ambiguous = self.once.note(key).err();
         }
-        input.deserialize_map(Keys)
+        self.wire.read_member(key, map)
     }
 }
 
@@ -250,14 +253,14 @@ impl Notification {
             check: NotificationCheck::NotReadable,
         };
         let text = core::str::from_utf8(body).map_err(|_| not_readable())?;
-        let raw: &RawValue = serde_json::from_str(text).map_err(|_| not_readable())?;
-        let object = raw.get();
-        if !object.starts_with('{') {
+        if !is_object_text(text) {
             return Err(not_readable());
         }
-        let keys: SignedKeys = serde_json::from_str(object).map_err(|_| not_readable())?;
-        keys.0.map_err(|check| Error::Unverified { check })?;
-        let wire: WireNotification = read_object(object).map_err(|_| not_readable())?;
+        let body: Body = read_object(text).map_err(|_| not_readable())?;
+        if let Some(check) = body.ambiguous {
+            return Err(Error::Unverified { check });
+        }
+        let wire = body.wire;
         Ok(Self {
             payment_id: wire.payment_id.0,
             merchant_transaction_id: wire.merchant_transaction_id.0,

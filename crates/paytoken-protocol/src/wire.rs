@@ -6,7 +6,8 @@ use paytoken_types::{GatewayResult, MemberId, PartnerId, ResultCode, Tolerant};
 use serde_json::value::RawValue;
 
 use crate::answer::{
-    Field, Loose, Object, Text, WireObject, object_in, read_object, trimmed, wire_object,
+    Field, Loose, Object, Text, WireObject, is_object_text, object_in, read_object, trimmed,
+    wire_object,
 };
 use crate::excerpt::excerpt;
 use crate::{Error, OperationKind, Refusal};
@@ -42,10 +43,7 @@ pub(crate) fn decode<T: WireObject>(
     };
     // An object, what answers are, is read in one pass; anything else is first checked as
     // JSON, then a list's first object read as any nested object is.
-    let object = if text
-        .trim_start_matches([' ', '\t', '\n', '\r'])
-        .starts_with('{')
-    {
+    let object = if is_object_text(text) {
         Some(read_object::<T>(text).map_err(|error| undecodable(operation, &error, body))?)
             .filter(|object| !object.is_blank())
     } else {
