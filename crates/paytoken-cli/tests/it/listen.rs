@@ -230,20 +230,53 @@ async fn delivered(sandbox: &Sandbox) -> Vec<paytoken_sandbox::SentNotification>
     sent
 }
 
+/// A sandbox whose attempts wait `attempt_timeout`, a merchant's endpoint whose first
+/// connection hangs until `release` fires ([`hanging_first`]), and `listen` relaying to it
+/// with `relay_timeout`; how many relays the endpoint took.
+struct Relaying {
+    sandbox: Sandbox,
+    release: oneshot::Sender<()>,
+    taken: Arc<AtomicU64>,
+    listening: Listening,
+}
+
+impl Relaying {
+    async fn start(attempt_timeout: Duration, relay_timeout: &str) -> Self {
+        let (sandbox, key) = retrying_sandbox(attempt_timeout).await;
+        let (release, hang_until) = oneshot::channel();
+        let (forward_to, taken) = hanging_first(hang_until).await;
+        let listening = Listening::start(
+            &[
+                "--forward-to",
+                &forward_to,
+                "--relay-timeout",
+                relay_timeout,
+            ],
+            &key,
+        )
+        .await;
+        Self {
+            sandbox,
+            release,
+            taken,
+            listening,
+        }
+    }
+}
+
 /// Regression: with a merchant's endpoint that accepts and never answers, the relay was
 /// still waiting when the sandbox's attempt gave up; the notification stayed marked as
 /// seen, its retry was answered `200 duplicate`, and the endpoint never got it.
 #[tokio::test]
 async fn a_relay_that_times_out_is_answered_502_and_the_retry_is_relayed_once() {
-    // The relay gives up long before the sandbox's attempt does.
-    let (sandbox, key) = retrying_sandbox(Duration::from_secs(60)).await;
-    let (_release, release) = oneshot::channel();
-    let (forward_to, taken) = hanging_first(release).await;
-    let mut listening = Listening::start(
-        &["--forward-to", &forward_to, "--relay-timeout", "300ms"],
-        &key,
-    )
-    .await;
+    // The relay gives up long before the sandbox's attempt does; the endpoint's first
+    // connection is never released.
+    let Relaying {
+        sandbox,
+        release: _release,
+        taken,
+        mut listening,
+    } = Relaying::start(Duration::from_secs(60), "300ms").await;
     let payment_id = approve_three_d_secure(&sandbox, &listening).await;
 
     let printed = until_verified(&mut listening).await;
@@ -278,14 +311,12 @@ async fn a_relay_that_times_out_is_answered_502_and_the_retry_is_relayed_once() 
 #[tokio::test]
 async fn a_retry_during_a_relay_is_told_to_retry_until_the_relay_s_outcome_is_known() {
     // The sandbox's attempts give up long before the relay does.
-    let (sandbox, key) = retrying_sandbox(Duration::from_millis(200)).await;
-    let (release_first, release) = oneshot::channel();
-    let (forward_to, taken) = hanging_first(release).await;
-    let mut listening = Listening::start(
-        &["--forward-to", &forward_to, "--relay-timeout", "120s"],
-        &key,
-    )
-    .await;
+    let Relaying {
+        sandbox,
+        release: release_first,
+        taken,
+        mut listening,
+    } = Relaying::start(Duration::from_millis(200), "120s").await;
     approve_three_d_secure(&sandbox, &listening).await;
 
     let in_flight = listening.next().await;

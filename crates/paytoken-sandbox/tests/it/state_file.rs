@@ -157,11 +157,8 @@ async fn a_second_sandbox_on_the_file_finds_what_the_first_remembered() {
     sandbox.shutdown().await;
 }
 
-#[tokio::test]
-async fn a_file_that_is_not_a_sandbox_s_is_refused_and_left_as_it_was() {
-    let file = TempFile::new("foreign");
-    let text = b"not a database, just someone's notes\n".repeat(200);
-    std::fs::write(&file.0, &text).unwrap();
+/// Starts a sandbox on `file`, which must be refused as not a sandbox's.
+async fn refused_as_foreign(file: &TempFile) {
     let error = Sandbox::builder()
         .state_file(&file.0)
         .start()
@@ -173,6 +170,14 @@ async fn a_file_that_is_not_a_sandbox_s_is_refused_and_left_as_it_was() {
             .contains("not a paytoken sandbox state file"),
         "{error}"
     );
+}
+
+#[tokio::test]
+async fn a_file_that_is_not_a_sandbox_s_is_refused_and_left_as_it_was() {
+    let file = TempFile::new("foreign");
+    let text = b"not a database, just someone's notes\n".repeat(200);
+    std::fs::write(&file.0, &text).unwrap();
+    refused_as_foreign(&file).await;
     assert_eq!(std::fs::read(&file.0).unwrap(), text, "never overwritten");
 }
 
@@ -192,17 +197,7 @@ async fn another_program_s_database_is_refused_unchanged_by_hash_and_journal_mod
     }
     let digest = |bytes: &[u8]| format!("{:x}", md5_oracle::compute(bytes));
     let before = digest(&std::fs::read(&file.0).unwrap());
-    let error = Sandbox::builder()
-        .state_file(&file.0)
-        .start()
-        .await
-        .unwrap_err();
-    assert!(
-        error
-            .to_string()
-            .contains("not a paytoken sandbox state file"),
-        "{error}"
-    );
+    refused_as_foreign(&file).await;
     assert_eq!(
         digest(&std::fs::read(&file.0).unwrap()),
         before,
