@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use paytoken_types::form::{decode, encode_into};
+use paytoken_types::internal::{decode, encode_into};
 
 fuzz_target!(|body: &[u8]| {
     let pairs: Vec<(String, String)> = decode(body)

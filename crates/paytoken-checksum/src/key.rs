@@ -3,7 +3,6 @@
 use alloc::string::String;
 use core::fmt;
 
-use paytoken_types::form::FormValue as _;
 use paytoken_types::{MemberId, PartnerId};
 use zeroize::Zeroizing;
 
@@ -92,15 +91,6 @@ impl Credentials {
         match self {
             Self::Merchant { member_id, .. } => member_id.as_str(),
             Self::Partner { partner_id, .. } => partner_id.as_str(),
-        }
-    }
-
-    /// [`id`](Self::id) as bytes, read without the UTF-8 check a `&str` of the inline
-    /// id costs: every checksum starts with it.
-    pub(crate) fn id_bytes(&self) -> &[u8] {
-        match self {
-            Self::Merchant { member_id, .. } => member_id.form_bytes(),
-            Self::Partner { partner_id, .. } => partner_id.form_bytes(),
         }
     }
 

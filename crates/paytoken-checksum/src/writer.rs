@@ -34,7 +34,7 @@ impl ChecksumWriter {
     #[must_use]
     pub fn new(credentials: &Credentials) -> Self {
         let mut md5 = Md5::new();
-        md5.update(credentials.id_bytes());
+        md5.update(credentials.id().as_bytes());
         md5.update(b"|");
         md5.update(credentials.secure_key().expose_secret().as_bytes());
         Self { md5 }

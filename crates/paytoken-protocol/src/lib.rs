@@ -112,7 +112,7 @@ mod context;
 pub mod echo;
 mod error;
 pub mod excerpt;
-pub mod fields;
+mod fields;
 #[cfg(feature = "http")]
 mod http;
 mod invoices;

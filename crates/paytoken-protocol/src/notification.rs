@@ -298,7 +298,7 @@ impl Notification {
         };
         let (mut code, mut description) = (None, None);
         let mut once = SignedOnce::default();
-        for pair in paytoken_types::form::decode(body) {
+        for pair in paytoken_types::internal::decode(body) {
             let (name, value) = pair.map_err(|_| Error::Unverified {
                 check: NotificationCheck::NotReadable,
             })?;

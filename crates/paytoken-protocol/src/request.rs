@@ -4,7 +4,7 @@ use alloc::borrow::Cow;
 use alloc::sync::Arc;
 use core::fmt;
 
-use paytoken_types::form::FormWriter;
+use paytoken_types::internal::FormWriter;
 use zeroize::Zeroize;
 
 use crate::{AuthToken, BaseUrl, Context};

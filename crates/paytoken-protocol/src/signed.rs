@@ -12,7 +12,7 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 
 use paytoken_checksum::{ChecksumWriter, Credentials};
-use paytoken_types::form::{FieldName, FormWriter, Signer};
+use paytoken_types::internal::{FormWriter, Signer};
 
 use crate::request::{Request, WipedBytes};
 use crate::{Context, Error, OperationKind, fields};
@@ -34,10 +34,8 @@ pub(crate) enum Signed {
 
 impl Signed {
     /// The form field `name`.
-    pub(crate) const fn field(name: FieldName) -> Self {
-        Self::Field {
-            field: name.as_str(),
-        }
+    pub(crate) const fn field(name: &'static str) -> Self {
+        Self::Field { field: name }
     }
 
     const fn name(self) -> &'static str {
@@ -257,10 +255,7 @@ mod tests {
         ))
     }
 
-    const RULE: &[Signed] = &[
-        Signed::PathSegment { field: "id" },
-        Signed::field(FieldName::new("amount")),
-    ];
+    const RULE: &[Signed] = &[Signed::PathSegment { field: "id" }, Signed::field("amount")];
 
     #[test]
     fn signs_what_it_writes_and_fills_in_the_checksum() {

@@ -28,7 +28,7 @@ impl<'a> Form<'a> {
     pub(crate) fn parse(body: &'a [u8]) -> Result<Self, Problems> {
         let mut fields: Vec<(Cow<'a, str>, Cow<'a, str>)> = Vec::with_capacity(48);
         let mut names: HashSet<Cow<'a, str>> = HashSet::with_capacity(48);
-        for pair in paytoken_types::form::decode(body) {
+        for pair in paytoken_types::internal::decode(body) {
             let (name, value) = pair.map_err(|_| Problems::from(codes::MALFORMED_BODY))?;
             if fields.len() == MAX_FIELDS {
                 return Err(codes::TOO_MANY_FIELDS.into());

@@ -1,7 +1,6 @@
 //! The gateway itself, without the network: a request's path, `AuthToken` header and body
 //! in, an answer out. The server in `server.rs` puts HTTP around it.
 
-use paytoken_protocol::fields;
 use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
@@ -383,8 +382,8 @@ impl Gateway {
         signed: Signed<'_>,
     ) -> Result<(), Problems> {
         let sent = form
-            .get(fields::CHECKSUM.as_str())
-            .ok_or(Problem::missing(fields::CHECKSUM.as_str()))?;
+            .get("authentication.checksum")
+            .ok_or(Problem::missing("authentication.checksum"))?;
         if checksum_matches(caller, &signed, sent) {
             return Ok(());
         }
@@ -408,7 +407,7 @@ impl Gateway {
     ) -> Option<String> {
         self.explain.as_ref()?;
         let not_checked = "not checked here, as the platform's validator for this request checks none (it checks the auth token, the member and the page values)";
-        match form.get(fields::CHECKSUM.as_str()) {
+        match form.get("authentication.checksum") {
             None => Some(format!(
                 "checksum absent: {not_checked}; where a gateway asks for one, rule {} signs id|key",
                 signed.rule

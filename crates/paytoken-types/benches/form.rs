@@ -1,12 +1,12 @@
 //! Encoding a full payment form (36 fields) into a reused buffer, and `serde_urlencoded`
 //! encoding the same fields (name and value pairs, as `&str`) in the same run.
 //!
-//! Budget (issue "One call path"): at least 2.5 times faster than `serde_urlencoded`, with
+//! Budget (`cargo xtask bench`): at least 2.5 times faster than `serde_urlencoded`, with
 //! no allocation after warm-up (the allocation count is asserted by `tests/no_alloc.rs`).
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use paytoken_types::form::FormWriter;
+use paytoken_types::internal::FormWriter;
 use std::hint::black_box;
 
 #[path = "../tests/common/mod.rs"]
@@ -35,7 +35,7 @@ fn encode_payment_form(c: &mut Criterion) {
     // The same fields as text pairs, and the same bytes out.
     let sent = body.clone();
     let pairs: Vec<(std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>)> =
-        paytoken_types::form::decode(&sent)
+        paytoken_types::internal::decode(&sent)
             .collect::<Result<_, _>>()
             .unwrap();
     let pairs: Vec<(&str, &str)> = pairs

@@ -137,6 +137,8 @@ impl AmountText {
     }
 }
 
+impl crate::form::sealed::Sealed for AmountText {}
+
 impl crate::form::FormValue for AmountText {
     fn form_bytes(&self) -> &[u8] {
         self.buf.get(self.start..).unwrap_or_default()

@@ -9,8 +9,7 @@
 use alloc::string::String;
 use core::net::IpAddr;
 
-use crate::field_name;
-use crate::form::{FieldName, FormFields, FormWriter};
+use crate::form::{FormFields, FormWriter};
 use crate::text_rule::{TextRule, check_free_text};
 use crate::{
     BankAccount, Bic, BirthDate, Card, CardNumber, CountryCode, CustomerId, Cvv, Email, Error,
@@ -50,13 +49,13 @@ pub struct Customer {
 
 impl Customer {
     /// `customer.givenName`, which a customer sign-up's checksum signs.
-    pub const GIVEN_NAME: FieldName = field_name!("customer.givenName");
+    pub const GIVEN_NAME: &str = "customer.givenName";
     /// `customer.surname`, which a customer sign-up's checksum signs.
-    pub const SURNAME: FieldName = field_name!("customer.surname");
+    pub const SURNAME: &str = "customer.surname";
     /// `customer.email`, which a customer sign-up's checksum signs.
-    pub const EMAIL: FieldName = field_name!(Email::FIELD);
+    pub const EMAIL: &str = Email::FIELD;
     /// `customer.ip`, which a token payment sends alone.
-    pub const IP: FieldName = field_name!("customer.ip");
+    pub const IP: &str = "customer.ip";
 
     /// Checks the free-text fields, as the form does when it writes them: for refusing a
     /// block before any request is built.
@@ -72,7 +71,6 @@ impl Customer {
 }
 
 impl FormFields for Customer {
-    #[inline(always)]
     fn write_fields(&self, form: &mut FormWriter<'_>) {
         form.optional_text(
             Self::GIVEN_NAME,
@@ -80,20 +78,17 @@ impl FormFields for Customer {
             TextRule::FreeText,
         );
         form.optional_text(Self::SURNAME, self.surname.as_deref(), TextRule::FreeText);
-        form.optional(field_name!("customer.sex"), self.sex.as_ref());
+        form.optional("customer.sex", self.sex.as_ref());
         form.optional(Self::EMAIL, self.email.as_ref().map(Email::as_str));
-        form.optional(field_name!(Phone::FIELD), self.phone.as_ref());
-        form.optional(
-            field_name!(TelephoneCountryCode::FIELD),
-            self.telnocc.as_ref(),
-        );
+        form.optional(Phone::FIELD, self.phone.as_ref());
+        form.optional(TelephoneCountryCode::FIELD, self.telnocc.as_ref());
         if let Some(birth_date) = &self.birth_date {
-            form.field(field_name!(BirthDate::FIELD), &birth_date.to_wire());
+            form.field(BirthDate::FIELD, &birth_date.to_wire());
         }
         if let Some(ip) = self.ip {
             form.ip(Self::IP, ip);
         }
-        form.optional(field_name!(CustomerId::FIELD), self.customer_id.as_ref());
+        form.optional(CustomerId::FIELD, self.customer_id.as_ref());
     }
 }
 
@@ -137,37 +132,28 @@ impl Shipping {
 }
 
 impl FormFields for Shipping {
-    #[inline(always)]
     fn write_fields(&self, form: &mut FormWriter<'_>) {
-        form.optional(field_name!(CountryCode::FIELD), self.country.as_ref());
+        form.optional(CountryCode::FIELD, self.country.as_ref());
+        form.optional_text("shipping.city", self.city.as_deref(), TextRule::FreeText);
+        form.optional_text("shipping.state", self.state.as_deref(), TextRule::FreeText);
         form.optional_text(
-            field_name!("shipping.city"),
-            self.city.as_deref(),
-            TextRule::FreeText,
-        );
-        form.optional_text(
-            field_name!("shipping.state"),
-            self.state.as_deref(),
-            TextRule::FreeText,
-        );
-        form.optional_text(
-            field_name!("shipping.postcode"),
+            "shipping.postcode",
             self.postcode.as_deref(),
             TextRule::FreeText,
         );
         form.optional_text(
-            field_name!("shipping.street1"),
+            "shipping.street1",
             self.street1.as_deref(),
             TextRule::FreeText,
         );
-        form.optional(field_name!(LanguageCode::FIELD), self.language.as_ref());
+        form.optional(LanguageCode::FIELD, self.language.as_ref());
         form.optional_text(
-            field_name!("shipping.givenName"),
+            "shipping.givenName",
             self.given_name.as_deref(),
             TextRule::FreeText,
         );
         form.optional_text(
-            field_name!("shipping.surname"),
+            "shipping.surname",
             self.surname.as_deref(),
             TextRule::FreeText,
         );
@@ -207,35 +193,22 @@ impl Billing {
 }
 
 impl FormFields for Billing {
-    #[inline(always)]
     fn write_fields(&self, form: &mut FormWriter<'_>) {
-        form.optional(field_name!("billing.country"), self.country.as_ref());
+        form.optional("billing.country", self.country.as_ref());
+        form.optional_text("billing.city", self.city.as_deref(), TextRule::FreeText);
+        form.optional_text("billing.state", self.state.as_deref(), TextRule::FreeText);
         form.optional_text(
-            field_name!("billing.city"),
-            self.city.as_deref(),
-            TextRule::FreeText,
-        );
-        form.optional_text(
-            field_name!("billing.state"),
-            self.state.as_deref(),
-            TextRule::FreeText,
-        );
-        form.optional_text(
-            field_name!("billing.postcode"),
+            "billing.postcode",
             self.postcode.as_deref(),
             TextRule::FreeText,
         );
-        form.optional_text(
-            field_name!("billing.street"),
-            self.street.as_deref(),
-            TextRule::FreeText,
-        );
+        form.optional_text("billing.street", self.street.as_deref(), TextRule::FreeText);
     }
 }
 
 impl Card {
     /// `card.number`, which a card registration's checksum signs.
-    pub const NUMBER: FieldName = field_name!(CardNumber::FIELD);
+    pub const NUMBER: &str = CardNumber::FIELD;
 
     /// Checks the holder's name, when there is one.
     ///
@@ -247,26 +220,18 @@ impl Card {
 }
 
 impl FormFields for Card {
-    #[inline(always)]
     fn write_fields(&self, form: &mut FormWriter<'_>) {
         form.field(Self::NUMBER, &self.number);
-        form.field(
-            field_name!(ExpiryMonth::FIELD),
-            &self.expiry_month.to_wire(),
-        );
-        form.field(field_name!(ExpiryYear::FIELD), &self.expiry_year.to_wire());
-        form.field(field_name!(Cvv::FIELD), &self.cvv);
-        form.optional_text(
-            field_name!("card.holder"),
-            self.holder.as_deref(),
-            TextRule::FreeText,
-        );
+        form.field(ExpiryMonth::FIELD, &self.expiry_month.to_wire());
+        form.field(ExpiryYear::FIELD, &self.expiry_year.to_wire());
+        form.field(Cvv::FIELD, &self.cvv);
+        form.optional_text("card.holder", self.holder.as_deref(), TextRule::FreeText);
     }
 }
 
 impl BankAccount {
     /// `bankAccount.bic`, which a bank-account registration's checksum signs.
-    pub const BIC: FieldName = field_name!(Bic::FIELD);
+    pub const BIC: &str = Bic::FIELD;
 
     /// Checks the holder's name, when there is one.
     ///
@@ -278,12 +243,11 @@ impl BankAccount {
 }
 
 impl FormFields for BankAccount {
-    #[inline(always)]
     fn write_fields(&self, form: &mut FormWriter<'_>) {
-        form.field(field_name!(Iban::FIELD), self.iban.expose_str());
+        form.field(Iban::FIELD, self.iban.expose_str());
         form.field(Self::BIC, self.bic.as_str());
         form.optional_text(
-            field_name!("bankAccount.holder"),
+            "bankAccount.holder",
             self.holder.as_deref(),
             TextRule::FreeText,
         );

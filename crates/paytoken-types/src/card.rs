@@ -193,6 +193,8 @@ impl Cvv {
 
 /// The digits go on the wire as bytes; a checksum never signs a card number, so the text
 /// is for completeness.
+impl crate::form::sealed::Sealed for CardNumber {}
+
 impl crate::form::FormValue for CardNumber {
     fn form_bytes(&self) -> &[u8] {
         self.0.as_bytes()
@@ -207,6 +209,8 @@ impl crate::form::FormValue for CardNumber {
         true
     }
 }
+
+impl crate::form::sealed::Sealed for Cvv {}
 
 impl crate::form::FormValue for Cvv {
     fn form_bytes(&self) -> &[u8] {

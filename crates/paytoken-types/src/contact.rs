@@ -227,6 +227,8 @@ impl FromStr for BirthDate {
 
 deserialize_from_str!(BirthDate, TelephoneCountryCode);
 
+impl crate::form::sealed::Sealed for TelephoneCountryCode {}
+
 impl crate::form::FormValue for TelephoneCountryCode {
     fn form_bytes(&self) -> &[u8] {
         self.0.as_bytes()
@@ -305,6 +307,8 @@ impl LanguageCode {
 
 text_value!(Email, Phone, CountryCode, LanguageCode);
 
+impl crate::form::sealed::Sealed for Phone {}
+
 impl crate::form::FormValue for Phone {
     fn form_bytes(&self) -> &[u8] {
         self.as_str().as_bytes()
@@ -320,6 +324,8 @@ impl crate::form::FormValue for Phone {
     }
 }
 
+impl crate::form::sealed::Sealed for CountryCode {}
+
 impl crate::form::FormValue for CountryCode {
     fn form_bytes(&self) -> &[u8] {
         &self.0
@@ -334,6 +340,8 @@ impl crate::form::FormValue for CountryCode {
         true
     }
 }
+
+impl crate::form::sealed::Sealed for LanguageCode {}
 
 impl crate::form::FormValue for LanguageCode {
     fn form_bytes(&self) -> &[u8] {

@@ -47,6 +47,8 @@ impl Currency {
     }
 }
 
+impl crate::form::sealed::Sealed for Currency {}
+
 impl crate::form::FormValue for Currency {
     fn form_bytes(&self) -> &[u8] {
         &self.0

@@ -83,6 +83,8 @@ macro_rules! open_enum {
             }
         }
 
+        impl crate::form::sealed::Sealed for $name {}
+
         impl crate::form::FormValue for $name {
             fn form_bytes(&self) -> &[u8] {
                 self.as_str().as_bytes()

@@ -71,6 +71,8 @@ macro_rules! identifier {
             }
         }
 
+        impl $crate::form::sealed::Sealed for $name {}
+
         impl $crate::form::FormValue for $name {
             fn form_bytes(&self) -> &[u8] {
                 self.0.as_bytes()

@@ -57,13 +57,12 @@ pub(crate) const CLASSES: [u8; 256] = byte_table!([u8; 256], 0, |b| {
 });
 
 /// The classes of one byte.
-#[inline(always)]
-pub(crate) fn class_of(byte: u8) -> u8 {
+fn class_of(byte: u8) -> u8 {
     CLASSES.get(usize::from(byte)).copied().unwrap_or(0)
 }
 
 /// The classes of every byte of `bytes`, or-ed together.
-fn classes_of(bytes: &[u8]) -> u8 {
+pub(crate) fn classes_of(bytes: &[u8]) -> u8 {
     bytes.iter().fold(0, |seen, &byte| seen | class_of(byte))
 }
 

@@ -2,7 +2,7 @@
 //! grown: counted by a global allocator, not timed.
 #![cfg(test)]
 
-use paytoken_types::form::FormWriter;
+use paytoken_types::internal::FormWriter;
 
 #[allow(
     dead_code,

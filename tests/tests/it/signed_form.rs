@@ -2,7 +2,7 @@
 //! hashes the very text that goes into the `amount` field, whatever the amount.
 
 use paytoken_checksum::{Credentials, SecureKey, rules};
-use paytoken_types::form::FormWriter;
+use paytoken_types::internal::FormWriter;
 use paytoken_types::{Amount, MemberId, MerchantTransactionId, RegistrationId};
 use proptest::prelude::*;
 

@@ -8,7 +8,6 @@ use crate::json;
 use crate::problem::Problems;
 use crate::state::{Principal, State};
 use crate::tokens;
-use paytoken_protocol::fields;
 use paytoken_types::PartnerId;
 
 /// `authentication.partnerId`, `merchant.username`, `authentication.sKey` (the merchant's key).
@@ -17,11 +16,9 @@ pub(super) fn merchant(
     state: &mut State,
     call: &Call<'_, '_>,
 ) -> Result<Answer, Problems> {
-    let [partner_id, username, key] = call.form.required_all([
-        PartnerId::FIELD,
-        fields::MERCHANT_USERNAME.as_str(),
-        fields::SECURE_KEY.as_str(),
-    ])?;
+    let [partner_id, username, key] =
+        call.form
+            .required_all([PartnerId::FIELD, "merchant.username", "authentication.sKey"])?;
     let (partner, partner_config) = gateway.partner(partner_id)?;
     let (merchant, config) = partner_config
         .merchants
@@ -51,11 +48,9 @@ pub(super) fn partner(
     state: &mut State,
     call: &Call<'_, '_>,
 ) -> Result<Answer, Problems> {
-    let [partner_id, username, key] = call.form.required_all([
-        PartnerId::FIELD,
-        fields::PARTNER_USERNAME.as_str(),
-        fields::SECURE_KEY.as_str(),
-    ])?;
+    let [partner_id, username, key] =
+        call.form
+            .required_all([PartnerId::FIELD, "partner.userName", "authentication.sKey"])?;
     let (partner, config) = gateway.partner(partner_id)?;
     if config.username.as_str() != username || !same_secret(config.secure_key.expose_secret(), key)
     {
@@ -80,9 +75,7 @@ pub(super) fn regenerate(
     state: &mut State,
     call: &Call<'_, '_>,
 ) -> Result<Answer, Problems> {
-    let [partner_id, old] = call
-        .form
-        .required_all([PartnerId::FIELD, fields::AUTH_TOKEN.as_str()])?;
+    let [partner_id, old] = call.form.required_all([PartnerId::FIELD, "authToken"])?;
     let (partner, config) = gateway.partner(partner_id)?;
     let now = gateway.clock.unix_seconds();
     let issued = state

@@ -11,7 +11,6 @@
 //! (`30040` for another merchant's, as for an unknown one). The whole move runs under the
 //! state's one lock, so concurrent refunds never sum above what was taken.
 
-use paytoken_protocol::fields;
 use paytoken_types::Amount;
 
 use super::payment::{parse_amount, read_currency};
@@ -82,7 +81,7 @@ pub(super) fn handle(
         )?;
         None
     } else {
-        let [amount_text] = form.required_all([fields::AMOUNT.as_str()])?;
+        let [amount_text] = form.required_all(["amount"])?;
         gateway.verify_checksum(
             &caller,
             form,

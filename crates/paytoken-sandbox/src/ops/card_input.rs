@@ -1,7 +1,6 @@
 //! The `card.*` fields of payments and registrations, checked and kept as the gateway shows
 //! them: brand, BIN, last four digits, expiry. The number and CVV are not kept.
 
-use paytoken_protocol::fields;
 use paytoken_types::{CardNumber, Cvv, ExpiryMonth, ExpiryYear, PaymentBrand, Timestamp};
 
 use crate::cards::Behaviour;
@@ -43,11 +42,7 @@ pub(super) fn read(
     if cvv_required {
         form.parsed_required::<Cvv>("card.cvv", problems);
     } else {
-        form.parsed::<Cvv>(
-            fields::CARD_CVV.as_str(),
-            Problem::invalid(fields::CARD_CVV.as_str()),
-            problems,
-        );
+        form.parsed::<Cvv>(Cvv::FIELD, Problem::invalid(Cvv::FIELD), problems);
     }
     let (number, month, year) = (number?, month?, year?);
     let Some(brand) = number.brand() else {

@@ -10,7 +10,6 @@ use crate::explain::Signed;
 use crate::gateway::Gateway;
 use crate::problem::{Problem, Problems};
 use crate::state::State;
-use paytoken_protocol::fields;
 
 pub(super) fn handle(
     gateway: &Gateway,
@@ -19,12 +18,12 @@ pub(super) fn handle(
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
     let form = call.form;
-    let [payment_type] = form.required_all([fields::PAYMENT_TYPE.as_str()])?;
+    let [payment_type] = form.required_all(["paymentType"])?;
     if payment_type != "IN" {
         return Err(codes::INVALID_PAYMENT_TYPE.into());
     }
     let id = call.path_id.unwrap_or_default();
-    let by_order = form.get(fields::ID_TYPE.as_str()) == Some("MID");
+    let by_order = form.get("idType") == Some("MID");
     gateway.verify_checksum(
         &caller,
         form,
@@ -44,7 +43,7 @@ pub(super) fn handle(
             )],
         },
     )?;
-    let index = match form.get(fields::ID_TYPE.as_str()) {
+    let index = match form.get("idType") {
         None | Some("PID") => state.payment_index(id),
         Some("MID") => state.payments().iter().position(|payment| {
             payment
@@ -53,7 +52,7 @@ pub(super) fn handle(
                 .is_some_and(|order| order.as_str() == id)
                 && caller.principal.can_see(payment.owner)
         }),
-        Some(_) => return Err(Problem::invalid(fields::ID_TYPE.as_str()).into()),
+        Some(_) => return Err(Problem::invalid("idType").into()),
     };
     let payment = index
         .and_then(|index| state.payments().get(index))

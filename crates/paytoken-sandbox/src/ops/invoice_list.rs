@@ -13,7 +13,6 @@ use crate::invoices;
 use crate::json;
 use crate::problem::{Problem, Problems};
 use crate::state::State;
-use paytoken_protocol::fields;
 
 /// The most records a page may hold, as the protocol crate allows.
 const MAX_RECORDS: u32 = 1000;
@@ -34,13 +33,13 @@ pub(super) fn handle(
         },
     );
     let mut problems = Problems::default();
-    let page: Option<u32> = form.parsed_required(fields::PAGE_NUMBER.as_str(), &mut problems);
-    let records: Option<u32> = form.parsed_required(fields::PAGE_RECORDS.as_str(), &mut problems);
+    let page: Option<u32> = form.parsed_required("pagination.pageno", &mut problems);
+    let records: Option<u32> = form.parsed_required("pagination.records", &mut problems);
     if page == Some(0) {
-        problems.push(Problem::invalid(fields::PAGE_NUMBER.as_str()));
+        problems.push(Problem::invalid("pagination.pageno"));
     }
     if records.is_some_and(|records| records == 0 || records > MAX_RECORDS) {
-        problems.push(Problem::invalid(fields::PAGE_RECORDS.as_str()));
+        problems.push(Problem::invalid("pagination.records"));
     }
     problems.into_result()?;
     let (Some(page), Some(records)) = (page, records) else {

@@ -19,7 +19,6 @@ mod urls;
 
 use std::borrow::Cow;
 
-use paytoken_protocol::fields;
 use paytoken_protocol::ops as paths;
 
 use crate::exchange::{Answer, Call, RefusalShape};
@@ -128,13 +127,10 @@ pub(crate) fn dispatch(
         // repeat of a recurring series by its first payment's id.
         Route::Inquiry => {
             let form = call.form;
-            if form.get(fields::RECURRING_TYPE.as_str()) == Some("REPEATED") {
+            if form.get("recurringType") == Some("REPEATED") {
                 return repeat_payment::handle(gateway, state, call);
             }
-            match form
-                .get(fields::PAYMENT_TYPE.as_str())
-                .and_then(back_office::Move::of)
-            {
+            match form.get("paymentType").and_then(back_office::Move::of) {
                 Some(movement) => back_office::handle(gateway, state, call, movement),
                 None => inquiry::handle(gateway, state, call),
             }

@@ -1,7 +1,6 @@
 //! A payment with card data (`payments`), debit or pre-authorisation, storing the card when
 //! `createRegistration=true`.
 
-use paytoken_protocol::fields;
 use paytoken_types::{
     Amount, Currency, CustomerId, MerchantTransactionId, PaymentBrand, PaymentMode, PaymentType,
 };
@@ -25,8 +24,7 @@ pub(super) fn handle(
     let caller = gateway.authenticate(state, call)?;
     gateway.check_room(state)?;
     let form = call.form;
-    let [transaction_id, amount_text] =
-        form.required_all(["merchantTransactionId", fields::AMOUNT.as_str()])?;
+    let [transaction_id, amount_text] = form.required_all(["merchantTransactionId", "amount"])?;
     gateway.verify_checksum(
         &caller,
         form,
@@ -45,23 +43,23 @@ pub(super) fn handle(
     }
     let amount = parse_amount(amount_text, &mut problems);
     let currency = read_currency(form, &mut problems);
-    let payment_type = form.required(fields::PAYMENT_TYPE.as_str(), &mut problems);
+    let payment_type = form.required("paymentType", &mut problems);
     if payment_type.is_some_and(|kind| !matches!(kind, "DB" | "PA")) {
         problems.push(codes::INVALID_PAYMENT_TYPE);
     }
-    let brand = form.required(fields::PAYMENT_BRAND.as_str(), &mut problems);
-    let mode = form.required(fields::PAYMENT_MODE.as_str(), &mut problems);
+    let brand = form.required("paymentBrand", &mut problems);
+    let mode = form.required("paymentMode", &mut problems);
     let card = card_input::read(form, true, gateway.clock.unix_seconds(), &mut problems);
     if let Some(card) = &card {
         card_input::check_brand(card, brand, &mut problems);
     }
-    let store = form.flag(fields::CREATE_REGISTRATION.as_str(), &mut problems);
-    let initial = match form.get(fields::RECURRING_TYPE.as_str()) {
+    let store = form.flag("createRegistration", &mut problems);
+    let initial = match form.get("recurringType") {
         None => false,
         Some("INITIAL") => true,
         // REPEATED payments use a stored token (`paywithtoken`), never card data.
         Some(_) => {
-            problems.push(Problem::invalid(fields::RECURRING_TYPE.as_str()));
+            problems.push(Problem::invalid("recurringType"));
             false
         }
     };
@@ -106,9 +104,7 @@ pub(super) fn handle(
         status,
         registration_id,
         card: Some(card.clone()),
-        descriptor: form
-            .get(fields::ORDER_DESCRIPTOR.as_str())
-            .map(str::to_owned),
+        descriptor: form.get("orderDescriptor").map(str::to_owned),
         redirect_back: returns.redirect_back,
         notify: returns.notify,
         timestamp: gateway.now_text(),
@@ -147,7 +143,7 @@ pub(super) fn parse_amount(text: &str, problems: &mut Problems) -> Option<Amount
 
 /// `currency`: required, three upper-case letters, and an ISO 4217 code in use.
 pub(super) fn read_currency(form: &Form<'_>, problems: &mut Problems) -> Option<Currency> {
-    let currency: Currency = form.parsed_required(fields::CURRENCY.as_str(), problems)?;
+    let currency: Currency = form.parsed_required("currency", problems)?;
     if !currencies::is_known(currency.as_str()) {
         problems.push(codes::UNKNOWN_CURRENCY);
         return None;

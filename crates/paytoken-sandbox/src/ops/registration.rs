@@ -1,7 +1,6 @@
 //! A stand-alone registration (`registrations`) of a card or, with `bankAccount.*`, a bank
 //! account. The checksum hashes the card number, or the BIC for a bank account.
 
-use paytoken_protocol::fields;
 use paytoken_types::{Bic, CustomerId, Iban};
 
 use super::card_input;
@@ -54,16 +53,16 @@ pub(super) fn handle(
         card_input::read(form, false, gateway.clock.unix_seconds(), &mut problems)
             .map(Instrument::Card)
     };
-    let brand = form.required(fields::PAYMENT_BRAND.as_str(), &mut problems);
+    let brand = form.required("paymentBrand", &mut problems);
     if let Some(Instrument::Card(card)) = &instrument {
         card_input::check_brand(card, brand, &mut problems);
     }
-    let mode = form.required(fields::PAYMENT_MODE.as_str(), &mut problems);
+    let mode = form.required("paymentMode", &mut problems);
     if form
-        .get(fields::CREATE_REGISTRATION.as_str())
+        .get("createRegistration")
         .is_some_and(|flag| flag != "true")
     {
-        problems.push(Problem::invalid(fields::CREATE_REGISTRATION.as_str()));
+        problems.push(Problem::invalid("createRegistration"));
     }
     let customer_id = form.get("customer.customerId");
     if customer_id.is_some_and(|id| !state.customer_visible(caller.principal, id)) {

@@ -7,7 +7,6 @@
 //! `INITIAL` payment (`30012` otherwise), and that token must still be active (`90011`).
 //! A repeat is never challenged by 3-D Secure, as a `REPEATED` token payment is not.
 
-use paytoken_protocol::fields;
 use paytoken_types::{MerchantTransactionId, PaymentType};
 
 use super::payment::{parse_amount, read_currency};
@@ -30,8 +29,7 @@ pub(super) fn handle(
     gateway.check_room(state)?;
     let form = call.form;
     let first_id = call.path_id.unwrap_or_default();
-    let [amount_text, payment_type] =
-        form.required_all([fields::AMOUNT.as_str(), fields::PAYMENT_TYPE.as_str()])?;
+    let [amount_text, payment_type] = form.required_all(["amount", "paymentType"])?;
     gateway.verify_checksum(
         &caller,
         form,
@@ -44,9 +42,9 @@ pub(super) fn handle(
     let mut problems = Problems::default();
     let amount = parse_amount(amount_text, &mut problems);
     let currency = read_currency(form, &mut problems);
-    let transaction_id = form.get(fields::MERCHANT_TRANSACTION_ID.as_str());
+    let transaction_id = form.get(MerchantTransactionId::FIELD);
     if transaction_id.is_some_and(|id| MerchantTransactionId::new(id).is_err()) {
-        problems.push(Problem::invalid(fields::MERCHANT_TRANSACTION_ID.as_str()));
+        problems.push(Problem::invalid(MerchantTransactionId::FIELD));
     }
     if !matches!(payment_type, "DB" | "PA") {
         problems.push(codes::INVALID_PAYMENT_TYPE);

@@ -1,7 +1,6 @@
 //! `paywithtoken/{id}`: a payment with a stored token (`DB` or `PA`, plain, `INITIAL`,
 //! `REPEATED`, with an installment count) or its deletion (`DL`).
 
-use paytoken_protocol::fields;
 use paytoken_types::{Cvv, MerchantTransactionId, PaymentType, RegistrationId};
 
 use super::payment::{parse_amount, read_currency};
@@ -22,11 +21,11 @@ pub(super) fn handle(
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
     let registration_id = registration_id(call.path_id)?;
-    match call.form.get(fields::PAYMENT_TYPE.as_str()) {
+    match call.form.get("paymentType") {
         Some("DL") => delete(gateway, state, call, &caller, registration_id),
         Some("DB" | "PA") => pay(gateway, state, call, &caller, registration_id),
         Some(_) => Err(codes::INVALID_PAYMENT_TYPE.into()),
-        None => Err(Problem::missing(fields::PAYMENT_TYPE.as_str()).into()),
+        None => Err(Problem::missing("paymentType").into()),
     }
 }
 
@@ -65,7 +64,7 @@ fn pay(
 ) -> Result<Answer, Problems> {
     gateway.check_room(state)?;
     let form = call.form;
-    let [amount_text] = form.required_all([fields::AMOUNT.as_str()])?;
+    let [amount_text] = form.required_all(["amount"])?;
     gateway.verify_checksum(
         caller,
         form,
@@ -82,29 +81,25 @@ fn pay(
     if transaction_id.is_some_and(|id| MerchantTransactionId::new(id).is_err()) {
         problems.push(Problem::invalid("merchantTransactionId"));
     }
-    form.parsed::<Cvv>(
-        fields::CARD_CVV.as_str(),
-        Problem::invalid(fields::CARD_CVV.as_str()),
-        &mut problems,
-    );
+    form.parsed::<Cvv>(Cvv::FIELD, Problem::invalid(Cvv::FIELD), &mut problems);
     let returns = urls::returns(call, &mut problems);
-    let recurring = match form.get(fields::RECURRING_TYPE.as_str()) {
+    let recurring = match form.get("recurringType") {
         None => None,
         Some(kind @ ("INITIAL" | "REPEATED")) => Some(kind),
         Some(_) => {
-            problems.push(Problem::invalid(fields::RECURRING_TYPE.as_str()));
+            problems.push(Problem::invalid("recurringType"));
             None
         }
     };
     // A count in plain digits: `+3` is not one, though Rust's parser would take it.
-    let installment: Option<u32> = match form.get(fields::INSTALLMENT.as_str()) {
+    let installment: Option<u32> = match form.get("installment") {
         Some(count) if !count.bytes().all(|b| b.is_ascii_digit()) => {
-            problems.push(Problem::invalid(fields::INSTALLMENT.as_str()));
+            problems.push(Problem::invalid("installment"));
             None
         }
         _ => form.parsed(
             "installment",
-            Problem::invalid(fields::INSTALLMENT.as_str()),
+            Problem::invalid("installment"),
             &mut problems,
         ),
     };
@@ -151,9 +146,7 @@ fn pay(
         owner: caller.principal,
         // Checked above: an id that is not one was refused.
         merchant_transaction_id: transaction_id.and_then(|id| MerchantTransactionId::new(id).ok()),
-        payment_type: PaymentType::from_wire(
-            form.get(fields::PAYMENT_TYPE.as_str()).unwrap_or("DB"),
-        ),
+        payment_type: PaymentType::from_wire(form.get("paymentType").unwrap_or("DB")),
         brand: None,
         mode: None,
         amount,

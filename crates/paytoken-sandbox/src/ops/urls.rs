@@ -5,8 +5,6 @@
 //! a `javascript:` or `data:` URL handed to a browser runs as a page of the sandbox's, so
 //! it is refused with `30008` naming the field, and nothing is created.
 
-use paytoken_protocol::fields;
-
 use crate::exchange::Call;
 use crate::form::Form;
 use crate::problem::{Problem, Problems};
@@ -23,8 +21,8 @@ pub(super) struct Returns {
 
 /// Reads both URLs of a payment's form; a problem for each that is not a web URL.
 pub(super) fn returns(call: &Call<'_, '_>, problems: &mut Problems) -> Returns {
-    let redirect_back = read(call.form, fields::MERCHANT_REDIRECT_URL.as_str(), problems);
-    let notify = read(call.form, fields::NOTIFICATION_URL.as_str(), problems);
+    let redirect_back = read(call.form, "merchantRedirectUrl", problems);
+    let notify = read(call.form, "notificationUrl", problems);
     Returns {
         redirect_back: redirect_back.map(str::to_owned),
         notify: notify.map(|url| NotifyTo {

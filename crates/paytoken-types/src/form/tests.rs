@@ -97,66 +97,30 @@ fn writes_fields_in_order_and_leaves_out_absent_ones() {
     let mut body = b"existing=1".to_vec();
     let mut form = FormWriter::new(&mut body);
     form.field("customer.givenName", "Jo");
-    form.optional(field_name!("customer.phone"), None::<&str>);
+    form.optional("customer.phone", None::<&str>);
     form.display("amount", &crate::Amount::from_minor_units(5000));
     assert_eq!(body, b"existing=1&customer.givenName=Jo&amount=50.00");
 }
 
-/// A name's wire form worked out when compiled is the bytes the writer encodes for
-/// the same name made at run time, first in a body or after another field.
+/// A name that needs escapes is encoded like a value, first in a body or after a field.
 #[test]
-fn a_compiled_name_writes_what_a_run_time_name_does() {
-    macro_rules! both {
-        ($($name:literal),+) => {$(
-            let compiled = field_name!($name);
-            let run_time = FieldName::new($name);
-            assert_eq!(compiled, run_time);
-            assert_eq!(compiled.is_plain(), run_time.is_plain());
-            for before in [&b""[..], b"a=1"] {
-                let (mut one, mut other) = (before.to_vec(), before.to_vec());
-                FormWriter::new(&mut one).field(compiled, "v w");
-                FormWriter::new(&mut other).field(run_time, "v w");
-                assert_eq!(one, other, "{}", $name);
-            }
-        )+};
-    }
-    both!(
-        "amount",
-        "customer.givenName",
-        "a b",
-        "x&y=z%",
-        "é€",
-        "",
-        "*-._"
-    );
-    let mut body = Vec::new();
-    FormWriter::new(&mut body).field(field_name!("x&y é"), "1");
-    assert_eq!(body, b"x%26y+%C3%A9=1");
-    // Only a name's own wire form is taken with it.
-    assert!(is_wire_form("a b", b"&a+b="));
-    assert!(is_wire_form("", b"&="));
-    assert!(is_wire_form("é", b"&%C3%A9="));
-    for wrong in [
-        &b"&a b="[..],
-        b"a+b=",
-        b"&a+b",
-        b"&a+b=x",
-        b"&a+",
-        b"&",
-        b"",
-        b"&a+c=",
+fn a_name_is_encoded_as_a_value_is() {
+    for (before, expected) in [
+        (&b""[..], &b"x%26y+%C3%A9=1"[..]),
+        (b"a=1", b"a=1&x%26y+%C3%A9=1"),
     ] {
-        assert!(!is_wire_form("a b", wrong), "{wrong:?}");
+        let mut body = before.to_vec();
+        FormWriter::new(&mut body).field("x&y \u{e9}", "1");
+        assert_eq!(body, expected);
     }
-    assert!(!is_wire_form("é", b"&%C3%A8="));
 }
 
-/// A wire form that is not the name's would send one name and sign another: refused
-/// (when compiled, in `field_name!`).
+/// The open enums' plainness, worked out when compiled, is the writer's.
 #[test]
-#[should_panic(expected = "a name's wire form")]
-fn a_name_takes_no_wire_form_but_its_own() {
-    let _ = FieldName::new("amount").with_wire(b"&currency=");
+fn plain_text_known_when_compiled_is_what_the_writer_copies() {
+    for text in ["amount", "a b", "x&y=z%", "\u{e9}", "", "*-._"] {
+        assert_eq!(is_plain(text), all_stay(text.as_bytes()), "{text}");
+    }
 }
 
 #[test]
@@ -169,7 +133,7 @@ fn writes_ip_addresses_as_their_display_text() {
         IpAddr::V6(Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 1)),
     ] {
         let mut body = Vec::new();
-        FormWriter::new(&mut body).ip(field_name!("customer.ip"), ip);
+        FormWriter::new(&mut body).ip("customer.ip", ip);
         let expected = format!("customer.ip={ip}").replace(':', "%3A");
         assert_eq!(String::from_utf8(body).unwrap(), expected);
     }

@@ -3,7 +3,7 @@
 
 use core::net::{IpAddr, Ipv4Addr};
 
-use paytoken_types::form::FormWriter;
+use paytoken_types::internal::FormWriter;
 use paytoken_types::{
     AccountId, Amount, Card, CardNumber, CountryCode, Currency, Customer, CustomerId, Cvv, Email,
     ExpiryMonth, ExpiryYear, MemberId, MerchantTransactionId, PaymentBrand, PaymentMode,
@@ -84,59 +84,26 @@ impl PaymentForm {
     /// then the blocks.
     pub(crate) fn write(&self, form: &mut FormWriter<'_>) {
         let amount = self.amount.to_wire();
+        form.field("authentication.memberId", &self.member_id);
+        form.field("authentication.accountId", &self.account_id);
+        form.field("authentication.terminalId", &self.terminal_id);
+        form.field("authentication.checksum", self.checksum);
         form.field(
-            paytoken_types::field_name!("authentication.memberId"),
-            &self.member_id,
-        );
-        form.field(
-            paytoken_types::field_name!("authentication.accountId"),
-            &self.account_id,
-        );
-        form.field(
-            paytoken_types::field_name!("authentication.terminalId"),
-            &self.terminal_id,
-        );
-        form.field(
-            paytoken_types::field_name!("authentication.checksum"),
-            self.checksum,
-        );
-        form.field(
-            paytoken_types::field_name!("merchantTransactionId"),
+            "merchantTransactionId",
             self.merchant_transaction_id.as_str(),
         );
-        form.field(paytoken_types::field_name!("amount"), &amount);
-        form.field(paytoken_types::field_name!("currency"), &self.currency);
-        form.field(
-            paytoken_types::field_name!("paymentBrand"),
-            self.brand.as_str(),
-        );
-        form.field(
-            paytoken_types::field_name!("paymentMode"),
-            self.mode.as_str(),
-        );
-        form.field(
-            paytoken_types::field_name!("paymentType"),
-            self.kind.as_str(),
-        );
-        form.field(paytoken_types::field_name!("createRegistration"), "true");
-        form.field(
-            paytoken_types::field_name!("recurringType"),
-            self.recurring.as_str(),
-        );
-        form.field(
-            paytoken_types::field_name!("orderDescriptor"),
-            &self.order_descriptor,
-        );
-        form.field(
-            paytoken_types::field_name!("merchantRedirectUrl"),
-            &self.redirect_url,
-        );
-        form.field(
-            paytoken_types::field_name!("notificationUrl"),
-            &self.notification_url,
-        );
-        form.field(paytoken_types::field_name!("tmpl_amount"), amount.as_str());
-        form.field(paytoken_types::field_name!("tmpl_currency"), &self.currency);
+        form.field("amount", &amount);
+        form.field("currency", &self.currency);
+        form.field("paymentBrand", self.brand.as_str());
+        form.field("paymentMode", self.mode.as_str());
+        form.field("paymentType", self.kind.as_str());
+        form.field("createRegistration", "true");
+        form.field("recurringType", self.recurring.as_str());
+        form.field("orderDescriptor", &self.order_descriptor);
+        form.field("merchantRedirectUrl", &self.redirect_url);
+        form.field("notificationUrl", &self.notification_url);
+        form.field("tmpl_amount", amount.as_str());
+        form.field("tmpl_currency", &self.currency);
         form.block(&self.customer);
         form.block(&self.shipping);
         form.block(&self.card);

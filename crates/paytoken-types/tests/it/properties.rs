@@ -1,7 +1,7 @@
 //! Property tests: the form encoder against an independent decoder (`serde_urlencoded`),
 //! money round trips, and parsers that never panic.
 
-use paytoken_types::form::{FormValue, FormWriter, decode};
+use paytoken_types::internal::{FormValue, FormWriter, decode};
 use paytoken_types::{
     Amount, Bic, BirthDate, CardNumber, CountryCode, Currency, Cvv, Email, Error, ExpiryMonth,
     ExpiryYear, Iban, LanguageCode, MemberId, PaymentBrand, PaymentMode, PaymentType, Phone,
