@@ -43,19 +43,8 @@ use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::{AuthToken, Operation};
 use tokio::runtime::Runtime;
 
-#[path = "../../paytoken-protocol/tests/common/mod.rs"]
-#[allow(
-    dead_code,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "the tests' helpers, of which a bench uses a part, written as test code"
-)]
-mod common;
-
-#[path = "../../paytoken-protocol/benches/protocol/baseline.rs"]
-mod baseline;
+use paytoken_test_support::baseline;
+use paytoken_test_support::payment as common;
 
 const ANSWER: &[u8] = include_bytes!("../../../fixtures/responses/payment/approved.json");
 

@@ -10,12 +10,11 @@ use paytoken_protocol::{AuthToken, Context, Operation};
     reason = "the shared helpers, of which this test uses a part"
 )]
 mod common;
-#[path = "../../paytoken-types/tests/support/counting.rs"]
-#[allow(
-    unsafe_code,
-    reason = "a global allocator that counts, around the system one"
-)]
-mod counting;
+
+use paytoken_test_support::counting::{self, Counting};
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
 
 /// The allocations of `build`, the request it returns included (it is dropped after).
 fn allocations_of<T>(build: impl Fn() -> T) -> usize {

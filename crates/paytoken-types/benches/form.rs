@@ -20,7 +20,7 @@ use std::hint::black_box;
 )]
 mod common;
 
-mod interleaved;
+use paytoken_test_support::interleaved;
 
 fn encode_payment_form(c: &mut Criterion) {
     let payment = common::PaymentForm::sample();

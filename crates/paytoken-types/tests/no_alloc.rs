@@ -9,12 +9,11 @@ use paytoken_types::internal::FormWriter;
     reason = "the shared helpers, of which this test uses a part"
 )]
 mod common;
-#[path = "support/counting.rs"]
-#[allow(
-    unsafe_code,
-    reason = "a global allocator that counts, around the system one"
-)]
-mod counting;
+
+use paytoken_test_support::counting::{self, Counting};
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
 
 #[test]
 fn encoding_a_payment_form_into_a_reused_buffer_does_not_allocate() {

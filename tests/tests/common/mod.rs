@@ -5,7 +5,7 @@ use std::fmt::{self, Write as _};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use paytoken::{Card, Client, ClientBuilder, MerchantTransactionId};
+use paytoken::{Client, ClientBuilder};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, TlsIdentity};
 
 pub(crate) mod life_cycle;
@@ -32,15 +32,7 @@ pub(crate) fn client_for(sandbox: &Sandbox) -> ClientBuilder {
     builder
 }
 
-/// A sandbox test card, valid until 12/2099.
-pub(crate) fn card(number: &str) -> Card {
-    paytoken_sandbox::samples::card(number).unwrap()
-}
-
-/// A merchant transaction id no other test of this process uses.
-pub(crate) fn order_id() -> MerchantTransactionId {
-    paytoken_sandbox::samples::order_id("order").unwrap()
-}
+pub(crate) use paytoken_test_support::samples::{card, order_id};
 
 /// A certificate authority made now, and a certificate it signed for `127.0.0.1` and
 /// `localhost`: the CA's certificate (DER) to trust, and the server's identity.

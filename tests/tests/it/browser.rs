@@ -18,8 +18,9 @@ use paytoken::notification::Notification;
 use paytoken::ops::payment::Payment;
 use paytoken::{Amount, PaymentStatus};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, cards};
+use paytoken_test_support::http::{Received, read_request};
 use serde_json::json;
-use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::io::AsyncWriteExt as _;
 use tokio::net::TcpListener;
 
 use crate::common::{card, client_for, order_id};
@@ -45,9 +46,11 @@ async fn shop(checkout: Arc<Mutex<String>>, returned: Returned) -> String {
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move {
         while let Ok((mut stream, _)) = listener.accept().await {
-            let (head, body) = read_request(&mut stream).await;
+            let Some(Received { head, body }) = read_request(&mut stream).await else {
+                continue;
+            };
             let page = if head.starts_with("POST /return") {
-                *returned.lock().unwrap() = Some(body);
+                *returned.lock().unwrap() = Some(String::from_utf8_lossy(&body).into_owned());
                 "<!doctype html><title>Thanks</title><p id=\"thanks\">Thank you.</p>".to_owned()
             } else {
                 checkout.lock().unwrap().clone()
@@ -72,33 +75,6 @@ fn checkout_page(url: &str, parameters: &[(String, String)]) -> String {
     format!(
         "<!doctype html><title>Checkout</title><body onload=\"document.forms[0].submit()\"><form method=\"post\" action=\"{url}\">{inputs}</form></body>"
     )
-}
-
-/// A request's head and body (by `Content-Length`).
-async fn read_request(stream: &mut tokio::net::TcpStream) -> (String, String) {
-    let mut received = Vec::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        let read = stream.read(&mut chunk).await.unwrap_or(0);
-        received.extend_from_slice(&chunk[..read]);
-        let text = String::from_utf8_lossy(&received).into_owned();
-        if let Some(end) = text.find("\r\n\r\n") {
-            let length = text[..end]
-                .lines()
-                .find_map(|line| {
-                    let (name, value) = line.split_once(':')?;
-                    name.eq_ignore_ascii_case("content-length")
-                        .then(|| value.trim().parse::<usize>().ok())?
-                })
-                .unwrap_or(0);
-            if received.len() >= end + 4 + length || read == 0 {
-                return (text[..end].to_owned(), text[end + 4..].to_owned());
-            }
-        }
-        if read == 0 {
-            return (text, String::new());
-        }
-    }
 }
 
 /// Starts chromium-driver on a free port and waits until it answers.

@@ -4,6 +4,7 @@
 use std::process::Command;
 
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, Sandbox, cards};
+pub(crate) use paytoken_test_support::http::read_request;
 use serde_json::Value;
 
 pub(crate) struct Run {
@@ -208,33 +209,4 @@ pub(crate) async fn with_flags(flags: &[String], key: &str, args: &[&str]) -> Ru
     let mut line: Vec<&str> = flags.iter().map(String::as_str).collect();
     line.extend_from_slice(args);
     paytoken(&line, &[("PAYTOKEN_SECURE_KEY", key)]).await
-}
-
-/// Reads one HTTP/1.1 request from `stream`: the head and as much of the body as its
-/// length says (or what came before the peer closed).
-pub(crate) async fn read_request(stream: &mut tokio::net::TcpStream) -> Vec<u8> {
-    use tokio::io::AsyncReadExt;
-    let mut request = Vec::new();
-    let mut chunk = [0u8; 4096];
-    while let Ok(read) = stream.read(&mut chunk).await {
-        request.extend_from_slice(&chunk[..read]);
-        let text = String::from_utf8_lossy(&request);
-        if let Some(end) = text.find("\r\n\r\n") {
-            let length = text[..end]
-                .lines()
-                .find_map(|line| {
-                    let (name, value) = line.split_once(':')?;
-                    name.eq_ignore_ascii_case("content-length")
-                        .then(|| value.trim().parse::<usize>().ok())?
-                })
-                .unwrap_or(0);
-            if request.len() >= end + 4 + length {
-                break;
-            }
-        }
-        if read == 0 {
-            break;
-        }
-    }
-    request
 }

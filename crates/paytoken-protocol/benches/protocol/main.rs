@@ -34,10 +34,7 @@ use paytoken_protocol::{Operation, PaymentStatus, Username};
 )]
 mod common;
 
-mod baseline;
-
-#[path = "../../../paytoken-types/benches/interleaved.rs"]
-mod interleaved;
+use paytoken_test_support::{baseline, interleaved};
 
 fn fixture(path: &str) -> Vec<u8> {
     std::fs::read(format!(

@@ -7,7 +7,8 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use paytoken_test_support::http::read_request;
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 
 #[derive(Default)]
@@ -40,7 +41,10 @@ impl Listener {
                 };
                 let shared = Arc::clone(&serving);
                 tokio::spawn(async move {
-                    let Some(body) = read_request(&mut stream).await else {
+                    let Some(body) = read_request(&mut stream)
+                        .await
+                        .and_then(|request| String::from_utf8(request.body).ok())
+                    else {
                         return;
                     };
                     let status = {
@@ -84,30 +88,5 @@ impl Listener {
 impl Drop for Listener {
     fn drop(&mut self) {
         self.task.abort();
-    }
-}
-
-/// One request's body, read after its headers by `Content-Length`.
-async fn read_request(stream: &mut tokio::net::TcpStream) -> Option<String> {
-    let mut received = Vec::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        let read = stream.read(&mut chunk).await.ok()?;
-        if read == 0 {
-            return None;
-        }
-        received.extend_from_slice(&chunk[..read]);
-        let Some(end) = received.windows(4).position(|w| w == b"\r\n\r\n") else {
-            continue;
-        };
-        let head = String::from_utf8_lossy(&received[..end]).to_ascii_lowercase();
-        let length: usize = head
-            .lines()
-            .find_map(|line| line.strip_prefix("content-length:"))
-            .and_then(|value| value.trim().parse().ok())
-            .unwrap_or(0);
-        if received.len() >= end + 4 + length {
-            return String::from_utf8(received[end + 4..end + 4 + length].to_vec()).ok();
-        }
     }
 }

@@ -265,15 +265,13 @@ pub(crate) async fn partner_signed_in(sandbox: &Sandbox) -> Context {
 pub(crate) fn card(number: &str) -> Card {
     Card {
         holder: Some("Zoë O'Neil".into()),
-        ..paytoken_sandbox::samples::card(number).unwrap()
+        ..paytoken_test_support::samples::card(number)
     }
 }
 
 /// A merchant transaction id nobody used before in this process.
 pub(crate) fn order_id() -> String {
-    paytoken_sandbox::samples::order_id("order")
-        .unwrap()
-        .to_string()
+    paytoken_test_support::samples::order_id().to_string()
 }
 
 pub(crate) mod listener;

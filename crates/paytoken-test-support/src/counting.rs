@@ -1,15 +1,34 @@
 //! A global allocator that counts allocations (and reallocations), for the tests that
-//! state how many a piece of work makes. Included with `#[path]` by the test crates that
-//! use it; each such test runs alone in its binary.
+//! state how many a piece of work makes. A test binary installs it as its
+//! `#[global_allocator]`, and runs the test alone:
+//!
+//! ```
+//! use paytoken_test_support::counting::{Counting, allocations};
+//!
+//! #[global_allocator]
+//! static GLOBAL: Counting = Counting;
+//!
+//! let before = allocations();
+//! let boxed = Box::new(7);
+//! assert_eq!(allocations() - before, 1);
+//! # drop(boxed);
+//! ```
 //!
 //! Each thread counts its own: the test harness's other threads (its main thread, its
 //! output capture) allocate when they please, and a process-wide count charged their
 //! allocations to the work measured now and then, failing a test that allocates nothing.
 
+#![allow(
+    unsafe_code,
+    reason = "a global allocator that counts, around the system one"
+)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-struct Counting;
+/// The counting allocator: the system one, counting each allocation on its thread.
+#[derive(Debug)]
+pub struct Counting;
 
 thread_local! {
     // `const`: the thread-local needs no allocation of its own, so the allocator may use it.
@@ -39,10 +58,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
 /// This thread's allocations so far.
-pub(crate) fn allocations() -> usize {
+pub fn allocations() -> usize {
     ALLOCATIONS.with(Cell::get)
 }

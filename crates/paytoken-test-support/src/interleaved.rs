@@ -1,7 +1,6 @@
 //! Ratios to a baseline that hold on a machine whose speed moves: the two are timed in
 //! alternating rounds, a round's ratio taken from two batches run back to back, and the
-//! median of the rounds reported. Bench code only, shared by the benches of several crates
-//! (`#[path]`). `cargo xtask bench` reads the `RATIO` lines it prints.
+//! median of the rounds reported. `cargo xtask bench` reads the `RATIO` lines it prints.
 
 #![allow(
     clippy::float_arithmetic,
@@ -9,7 +8,6 @@
     clippy::cast_precision_loss,
     clippy::indexing_slicing,
     clippy::print_stdout,
-    dead_code,
     reason = "bench code: times and their ratios are floats, the medians index sorted rounds"
 )]
 
@@ -19,9 +17,6 @@ use std::time::Instant;
 const ROUNDS: usize = 41;
 const BATCH_NANOS: u128 = 20_000_000;
 
-/// Times `ours` and `baseline` in alternating rounds and prints
-/// `RATIO <ours_id> <baseline_id> <ratio> <ours ns> <baseline ns>`: the median of each
-/// round's baseline ÷ ours, and the median time of each.
 /// Criterion's flags that take a value; the other arguments that are not flags filter.
 const FLAGS_WITH_VALUES: [&str; 12] = [
     "--warm-up-time",
@@ -60,7 +55,10 @@ fn wanted(id: &str) -> bool {
     filters.is_empty() || filters.iter().any(|filter| id.contains(filter))
 }
 
-pub(crate) fn report(
+/// Times `ours` and `baseline` in alternating rounds and prints
+/// `RATIO <ours_id> <baseline_id> <ratio> <ours ns> <baseline ns>`: the median of each
+/// round's baseline ÷ ours, and the median time of each.
+pub fn report(
     ours_id: &str,
     baseline_id: &str,
     mut ours: impl FnMut(),
