@@ -131,14 +131,13 @@ fn md5_of_texts(parts: &[(&str, String)]) -> String {
 /// How a value may have been encoded before it was hashed.
 type Encoding = (&'static str, fn(&str) -> String);
 
+/// The rule's parts in order, each named, `id` and `key` first.
+type Parts<'a> = [(&'a str, &'a str)];
+
 /// The first usual mistake that yields `sent`, in words.
 fn closest_mistake(caller_id: &str, key: &SecureKey, signed: &Signed<'_>, sent: &str) -> String {
-    let key = key.expose_secret();
-    // The rule's parts in order, each named, `id` and `key` first.
-    let mut expected: Vec<(&str, &str)> = vec![("id", caller_id), ("key", key)];
+    let mut expected: Vec<(&str, &str)> = vec![("id", caller_id), ("key", key.expose_secret())];
     expected.extend(signed.parts.iter().copied());
-    let names: Vec<&str> = expected.iter().map(|(name, _)| *name).collect();
-
     if sent.len() != 32 || !sent.bytes().all(|b| b.is_ascii_hexdigit()) {
         return format!(
             "the checksum sent is not 32 hexadecimal digits ({} characters)",
@@ -149,73 +148,95 @@ fn closest_mistake(caller_id: &str, key: &SecureKey, signed: &Signed<'_>, sent: 
         return "closest mistake: upper-case hex; write the checksum in lower case".to_owned();
     }
     let sent = sent.to_ascii_lowercase();
+    let mistakes: [fn(&Parts<'_>, &str) -> Option<String>; 4] = [
+        key_at_the_wrong_end,
+        another_order,
+        another_amount_text,
+        encoded_before_hashing,
+    ];
+    mistakes
+        .iter()
+        .find_map(|mistake| mistake(&expected, &sent))
+        .unwrap_or_else(|| {
+            "no usual mistake matches: check the secure key, the caller's id and each value"
+                .to_owned()
+        })
+}
 
-    // The key at the wrong end: last, or first.
+/// The key last, or first.
+fn key_at_the_wrong_end(expected: &Parts<'_>, sent: &str) -> Option<String> {
     let (head, values) = expected.split_at(2);
-    let key_last: Vec<(&str, &str)> = [("id", caller_id)]
-        .into_iter()
-        .chain(values.iter().copied())
-        .chain([("key", key)])
+    let key_last: Vec<(&str, &str)> = head
+        .iter()
+        .take(1)
+        .chain(values)
+        .chain(head.iter().skip(1))
+        .copied()
         .collect();
     let key_first: Vec<(&str, &str)> = head.iter().rev().chain(values).copied().collect();
-    if md5_of(&key_last) == sent || md5_of(&key_first) == sent {
-        return "closest mistake: the key at the wrong end; it comes second, after the id"
-            .to_owned();
-    }
+    (md5_of(&key_last) == sent || md5_of(&key_first) == sent).then(|| {
+        "closest mistake: the key at the wrong end; it comes second, after the id".to_owned()
+    })
+}
 
-    // The parts in another order.
-    if expected.len() <= MAX_PARTS
-        && let Some(order) = reorderings(&expected)
-            .into_iter()
-            .find(|order| md5_of(order) == sent)
-    {
-        let found: Vec<&str> = order.iter().map(|(name, _)| *name).collect();
-        return format!(
-            "closest mistake: the parts in another order, {}; the rule's order is {}",
-            found.join("|"),
-            names.join("|")
-        );
+/// The parts in another order.
+fn another_order(expected: &Parts<'_>, sent: &str) -> Option<String> {
+    if expected.len() > MAX_PARTS {
+        return None;
     }
-
-    // The amount in another text than the one sent.
-    if let Some(&(_, sent_amount)) = expected.iter().find(|(name, _)| *name == "amount") {
-        for text in amount_texts(sent_amount) {
-            let other = changed(&expected, |name, _| {
-                (name == "amount").then(|| text.clone())
-            });
-            if md5_of_texts(&other) == sent {
-                return format!(
-                    "closest mistake: the amount signed as \"{}\" where the form sends \"{}\"; sign the text sent",
-                    text.escape_default(),
-                    sent_amount.escape_default()
-                );
-            }
-        }
+    let order = reorderings(expected)
+        .into_iter()
+        .find(|order| md5_of(order) == sent)?;
+    fn names(parts: &Parts<'_>) -> String {
+        parts
+            .iter()
+            .map(|(name, _)| *name)
+            .collect::<Vec<_>>()
+            .join("|")
     }
+    Some(format!(
+        "closest mistake: the parts in another order, {}; the rule's order is {}",
+        names(&order),
+        names(expected)
+    ))
+}
 
-    // The values (or the whole joined text) form- or percent-encoded before hashing.
+/// The amount in another text than the one sent.
+fn another_amount_text(expected: &Parts<'_>, sent: &str) -> Option<String> {
+    let &(_, sent_amount) = expected.iter().find(|(name, _)| *name == "amount")?;
+    amount_texts(sent_amount).into_iter().find_map(|text| {
+        let other = changed(expected, |name, _| (name == "amount").then(|| text.clone()));
+        (md5_of_texts(&other) == sent).then(|| {
+            format!(
+                "closest mistake: the amount signed as \"{}\" where the form sends \"{}\"; sign the text sent",
+                text.escape_default(),
+                sent_amount.escape_default()
+            )
+        })
+    })
+}
+
+/// The values (or the whole joined text) form- or percent-encoded before hashing.
+fn encoded_before_hashing(expected: &Parts<'_>, sent: &str) -> Option<String> {
     let encodings: [Encoding; 2] = [
         ("form-encoded", form_encoded),
         ("percent-encoded", percent_encoded),
     ];
-    for (how, encode) in encodings {
-        let encoded = changed(&expected, |name, value| {
-            (name != "key").then(|| encode(value))
-        });
-        let differs = encoded.iter().zip(&expected).any(|((_, a), (_, b))| a != b);
-        let joined = expected
-            .iter()
-            .map(|(_, v)| *v)
-            .collect::<Vec<_>>()
-            .join("|");
-        if differs && md5_of_texts(&encoded) == sent || md5_hex(&[encode(&joined).as_str()]) == sent
-        {
-            return format!(
-                "closest mistake: the values {how} before hashing; the checksum signs the text, not its encoding"
-            );
-        }
-    }
-    "no usual mistake matches: check the secure key, the caller's id and each value".to_owned()
+    let joined = expected
+        .iter()
+        .map(|(_, v)| *v)
+        .collect::<Vec<_>>()
+        .join("|");
+    encodings.into_iter().find_map(|(how, encode)| {
+        let encoded = changed(expected, |name, value| (name != "key").then(|| encode(value)));
+        let differs = encoded.iter().zip(expected).any(|((_, a), (_, b))| a != b);
+        (differs && md5_of_texts(&encoded) == sent || md5_hex(&[encode(&joined).as_str()]) == sent)
+            .then(|| {
+                format!(
+                    "closest mistake: the values {how} before hashing; the checksum signs the text, not its encoding"
+                )
+            })
+    })
 }
 
 /// Every order of `items` but the given one.

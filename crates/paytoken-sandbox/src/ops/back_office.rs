@@ -11,12 +11,13 @@
 //! (`30040` for another merchant's, as for an unknown one). The whole move runs under the
 //! state's one lock, so concurrent refunds never sum above what was taken.
 
-use paytoken_types::Amount;
+use paytoken_types::{Amount, Currency};
 
 use super::payment::{parse_amount, read_currency};
 use crate::codes::{self, Code};
 use crate::exchange::{Answer, Call};
 use crate::explain::Signed;
+use crate::form::Form;
 use crate::gateway::{Caller, Gateway};
 use crate::json;
 use crate::problem::Problems;
@@ -59,6 +60,7 @@ impl Move {
     }
 }
 
+/// Reads the move, applies it to the caller's payment and answers it.
 pub(super) fn handle(
     gateway: &Gateway,
     state: &mut State,
@@ -66,40 +68,8 @@ pub(super) fn handle(
     movement: Move,
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
-    let form = call.form;
     let id = call.path_id.unwrap_or_default();
-    // Amount and currency for the moves that carry them, checked before the payment is
-    // looked at; the checksum signs the amount as it was sent.
-    let amount = if movement == Move::Cancel {
-        gateway.verify_checksum(
-            &caller,
-            form,
-            Signed {
-                rule: movement.rule(),
-                parts: &[("paymentId", id)],
-            },
-        )?;
-        None
-    } else {
-        let [amount_text] = form.required_all(["amount"])?;
-        gateway.verify_checksum(
-            &caller,
-            form,
-            Signed {
-                rule: movement.rule(),
-                parts: &[("paymentId", id), ("amount", amount_text)],
-            },
-        )?;
-        let mut problems = Problems::default();
-        let amount = parse_amount(amount_text, &mut problems);
-        let currency = read_currency(form, &mut problems);
-        problems.into_result()?;
-        let (Some(amount), Some(currency)) = (amount, currency) else {
-            // Each `None` above pushed a problem, so `into_result` returned already.
-            return Err(codes::MALFORMED_BODY.into());
-        };
-        Some((amount, currency))
-    };
+    let amount = read(gateway, &caller, call.form, movement, id)?;
     let index = state
         .payment_index(id)
         .filter(|&index| {
@@ -127,6 +97,46 @@ pub(super) fn handle(
         code,
         &gateway.now_text(),
     )))
+}
+
+/// Checks the checksum, and the amount and currency of the moves that carry them (before
+/// the payment is looked at; the checksum signs the amount as it was sent).
+fn read(
+    gateway: &Gateway,
+    caller: &Caller<'_>,
+    form: &Form<'_>,
+    movement: Move,
+    id: &str,
+) -> Result<Option<(Amount, Currency)>, Problems> {
+    if movement == Move::Cancel {
+        gateway.verify_checksum(
+            caller,
+            form,
+            Signed {
+                rule: movement.rule(),
+                parts: &[("paymentId", id)],
+            },
+        )?;
+        return Ok(None);
+    }
+    let [amount_text] = form.required_all(["amount"])?;
+    gateway.verify_checksum(
+        caller,
+        form,
+        Signed {
+            rule: movement.rule(),
+            parts: &[("paymentId", id), ("amount", amount_text)],
+        },
+    )?;
+    let mut problems = Problems::default();
+    let amount = parse_amount(amount_text, &mut problems);
+    let currency = read_currency(form, &mut problems);
+    problems.into_result()?;
+    match (amount, currency) {
+        (Some(amount), Some(currency)) => Ok(Some((amount, currency))),
+        // Each `None` above pushed a problem, so `into_result` returned already.
+        _ => Err(codes::MALFORMED_BODY.into()),
+    }
 }
 
 /// Applies `movement` of `amount` to `payment`, or says why not; the code of success.

@@ -5,6 +5,7 @@ use paytoken_types::{
     Amount, Currency, CustomerId, MerchantTransactionId, PaymentBrand, PaymentMode, PaymentType,
 };
 
+use super::urls::Returns;
 use super::{card_input, transaction, urls};
 use crate::codes;
 use crate::currencies;
@@ -12,10 +13,11 @@ use crate::entropy;
 use crate::exchange::{Answer, Call};
 use crate::explain::Signed;
 use crate::form::Form;
-use crate::gateway::Gateway;
+use crate::gateway::{Caller, Gateway};
 use crate::problem::{Problem, Problems};
-use crate::state::{Instrument, Moves, Payment, Registration, State, Status};
+use crate::state::{Instrument, Moves, Payment, Registration, State, Status, StoredCard};
 
+/// Reads the payment, records it (and the card, when asked to store it), and answers it.
 pub(super) fn handle(
     gateway: &Gateway,
     state: &mut State,
@@ -23,20 +25,45 @@ pub(super) fn handle(
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
     gateway.check_room(state)?;
-    let form = call.form;
-    let [transaction_id, amount_text] = form.required_all(["merchantTransactionId", "amount"])?;
-    gateway.verify_checksum(
+    let asked = read(gateway, state, &caller, call)?;
+    transaction::check_unused(state, &caller, Some(asked.transaction_id))?;
+    let behaviour = asked.card.behaviour;
+    let payment = record(gateway, state, &caller, asked);
+    Ok(transaction::settle(
+        gateway,
+        state,
         &caller,
-        form,
-        Signed {
-            rule: "payment",
-            parts: &[
-                ("merchantTransactionId", transaction_id),
-                ("amount", amount_text),
-            ],
-        },
-    )?;
+        payment,
+        behaviour,
+        transaction::View::Full,
+    ))
+}
 
+/// What a payment asks for, every field checked.
+struct Asked<'f> {
+    transaction_id: &'f str,
+    amount: Amount,
+    currency: Currency,
+    payment_type: &'f str,
+    brand: Option<&'f str>,
+    mode: Option<&'f str>,
+    card: StoredCard,
+    store: bool,
+    initial: bool,
+    returns: Returns,
+    customer_id: Option<&'f str>,
+    descriptor: Option<&'f str>,
+}
+
+/// Checks the checksum, then every field, with a problem for each one wrong.
+fn read<'f>(
+    gateway: &Gateway,
+    state: &State,
+    caller: &Caller<'_>,
+    call: &Call<'f, '_>,
+) -> Result<Asked<'f>, Problems> {
+    let form = call.form;
+    let [transaction_id, amount_text] = verify(gateway, caller, form)?;
     let mut problems = Problems::default();
     if MerchantTransactionId::new(transaction_id).is_err() {
         problems.push(Problem::invalid("merchantTransactionId"));
@@ -54,15 +81,14 @@ pub(super) fn handle(
         card_input::check_brand(card, brand, &mut problems);
     }
     let store = form.flag("createRegistration", &mut problems);
-    let initial = match form.get("recurringType") {
-        None => false,
-        Some("INITIAL") => true,
-        // REPEATED payments use a stored token (`paywithtoken`), never card data.
-        Some(_) => {
-            problems.push(Problem::invalid("recurringType"));
-            false
-        }
-    };
+    // REPEATED payments use a stored token (`paywithtoken`), never card data.
+    let initial = form.get("recurringType") == Some("INITIAL");
+    if form
+        .get("recurringType")
+        .is_some_and(|kind| kind != "INITIAL")
+    {
+        problems.push(Problem::invalid("recurringType"));
+    }
     let returns = urls::returns(call, &mut problems);
     let customer_id = form.get("customer.customerId");
     if customer_id.is_some_and(|id| !state.customer_visible(caller.principal, id)) {
@@ -75,50 +101,82 @@ pub(super) fn handle(
         // Each `None` above pushed a problem, so `into_result` returned already.
         return Err(codes::MALFORMED_BODY.into());
     };
-    transaction::check_unused(state, &caller, Some(transaction_id))?;
+    Ok(Asked {
+        transaction_id,
+        amount,
+        currency,
+        payment_type,
+        brand,
+        mode,
+        card,
+        store,
+        initial,
+        returns,
+        customer_id,
+        descriptor: form.get("orderDescriptor"),
+    })
+}
 
-    let status = Status::of(card.behaviour);
-    let registration_id = (store && !matches!(status, Status::Declined { .. })).then(|| {
+/// Checks the checksum, which signs the transaction id and the amount as they were sent;
+/// returns them.
+fn verify<'f>(
+    gateway: &Gateway,
+    caller: &Caller<'_>,
+    form: &'f Form<'_>,
+) -> Result<[&'f str; 2], Problems> {
+    let [transaction_id, amount_text] = form.required_all(["merchantTransactionId", "amount"])?;
+    gateway.verify_checksum(
+        caller,
+        form,
+        Signed {
+            rule: "payment",
+            parts: &[
+                ("merchantTransactionId", transaction_id),
+                ("amount", amount_text),
+            ],
+        },
+    )?;
+    Ok([transaction_id, amount_text])
+}
+
+/// The payment as the sandbox keeps it, and the card's registration when it is stored and
+/// not declined.
+fn record(gateway: &Gateway, state: &mut State, caller: &Caller<'_>, asked: Asked<'_>) -> Payment {
+    let status = Status::of(asked.card.behaviour);
+    // Checked by `read`: only a customer the caller knows gets here.
+    let customer_id = asked.customer_id.and_then(|id| CustomerId::new(id).ok());
+    let registration_id = (asked.store && !matches!(status, Status::Declined { .. })).then(|| {
         let id = entropy::registration_id();
         state.insert_registration(Registration {
             id,
             owner: caller.principal,
-            // Checked above: only a customer the caller knows gets here.
-            customer_id: customer_id.and_then(|id| CustomerId::new(id).ok()),
-            instrument: Instrument::Card(card.clone()),
+            customer_id,
+            instrument: Instrument::Card(asked.card.clone()),
             active: true,
-            recurring: initial && status == Status::Approved,
+            recurring: asked.initial && status == Status::Approved,
         });
         id
     });
-    let payment = Payment {
+    Payment {
         payment_id: state.next_payment_id(),
         owner: caller.principal,
-        // Checked above: an id that is not one was refused.
-        merchant_transaction_id: MerchantTransactionId::new(transaction_id).ok(),
-        payment_type: PaymentType::from_wire(payment_type),
-        brand: brand.map(PaymentBrand::from_wire),
-        mode: mode.map(PaymentMode::from_wire),
-        amount,
-        currency,
+        // Checked by `read`: an id that is not one was refused.
+        merchant_transaction_id: MerchantTransactionId::new(asked.transaction_id).ok(),
+        payment_type: PaymentType::from_wire(asked.payment_type),
+        brand: asked.brand.map(PaymentBrand::from_wire),
+        mode: asked.mode.map(PaymentMode::from_wire),
+        amount: asked.amount,
+        currency: asked.currency,
         status,
         registration_id,
-        card: Some(card.clone()),
-        descriptor: form.get("orderDescriptor").map(str::to_owned),
-        redirect_back: returns.redirect_back,
-        notify: returns.notify,
+        card: Some(asked.card),
+        descriptor: asked.descriptor.map(str::to_owned),
+        redirect_back: asked.returns.redirect_back,
+        notify: asked.returns.notify,
         timestamp: gateway.now_text(),
         made_at: gateway.clock.unix_seconds(),
         moves: Moves::default(),
-    };
-    Ok(transaction::settle(
-        gateway,
-        state,
-        &caller,
-        payment,
-        card.behaviour,
-        transaction::View::Full,
-    ))
+    }
 }
 
 /// The largest amount the sandbox takes: a real gateway has a ceiling too.

@@ -8,11 +8,13 @@ use crate::codes;
 use crate::entropy;
 use crate::exchange::{Answer, Call};
 use crate::explain::Signed;
-use crate::gateway::Gateway;
+use crate::form::Form;
+use crate::gateway::{Caller, Gateway};
 use crate::json;
 use crate::problem::{Problem, Problems};
 use crate::state::{Instrument, Registration, State};
 
+/// Reads the card or bank account, stores it and answers its token.
 pub(super) fn handle(
     gateway: &Gateway,
     state: &mut State,
@@ -21,38 +23,9 @@ pub(super) fn handle(
     let caller = gateway.authenticate(state, call)?;
     gateway.check_room(state)?;
     let form = call.form;
-    let bank = form.get("bankAccount.iban").is_some() || form.get("bankAccount.bic").is_some();
-    let [signed] = form.required_all([if bank {
-        "bankAccount.bic"
-    } else {
-        "card.number"
-    }])?;
-    let rule = if bank {
-        ("bank_account_registration", "bankAccount.bic")
-    } else {
-        ("card_registration", "card.number")
-    };
-    gateway.verify_checksum(
-        &caller,
-        form,
-        Signed {
-            rule: rule.0,
-            parts: &[(rule.1, signed)],
-        },
-    )?;
-
+    let bank = verify(gateway, &caller, form)?;
     let mut problems = Problems::default();
-    let instrument = if bank {
-        let iban: Option<Iban> = form.parsed_required("bankAccount.iban", &mut problems);
-        let bic: Option<Bic> = form.parsed_required("bankAccount.bic", &mut problems);
-        iban.zip(bic).map(|(iban, bic)| Instrument::BankAccount {
-            masked_iban: mask_iban(&iban),
-            bic: bic.as_str().to_owned(),
-        })
-    } else {
-        card_input::read(form, false, gateway.clock.unix_seconds(), &mut problems)
-            .map(Instrument::Card)
-    };
+    let instrument = read_instrument(gateway, form, bank, &mut problems);
     let brand = form.required("paymentBrand", &mut problems);
     if let Some(Instrument::Card(card)) = &instrument {
         card_input::check_brand(card, brand, &mut problems);
@@ -92,6 +65,46 @@ pub(super) fn handle(
             .code(codes::REGISTRATION_SUCCESSFUL)
             .field("timestamp", gateway.now_text());
     })))
+}
+
+/// Checks the checksum: over the BIC when the form registers a bank account (it has a
+/// `bankAccount.*` field), over the card number otherwise. Says whether it is a bank account.
+fn verify(gateway: &Gateway, caller: &Caller<'_>, form: &Form<'_>) -> Result<bool, Problems> {
+    let bank = form.get("bankAccount.iban").is_some() || form.get("bankAccount.bic").is_some();
+    let (rule, field) = if bank {
+        ("bank_account_registration", "bankAccount.bic")
+    } else {
+        ("card_registration", "card.number")
+    };
+    let [signed] = form.required_all([field])?;
+    gateway.verify_checksum(
+        caller,
+        form,
+        Signed {
+            rule,
+            parts: &[(field, signed)],
+        },
+    )?;
+    Ok(bank)
+}
+
+/// The bank account or card the form registers, a problem for each field wrong.
+fn read_instrument(
+    gateway: &Gateway,
+    form: &Form<'_>,
+    bank: bool,
+    problems: &mut Problems,
+) -> Option<Instrument> {
+    if bank {
+        let iban: Option<Iban> = form.parsed_required("bankAccount.iban", problems);
+        let bic: Option<Bic> = form.parsed_required("bankAccount.bic", problems);
+        iban.zip(bic).map(|(iban, bic)| Instrument::BankAccount {
+            masked_iban: mask_iban(&iban),
+            bic: bic.as_str().to_owned(),
+        })
+    } else {
+        card_input::read(form, false, gateway.clock.unix_seconds(), problems).map(Instrument::Card)
+    }
 }
 
 /// The IBAN as the list shows it: `X` for every character but the last four.

@@ -7,7 +7,7 @@
 //! `INITIAL` payment (`30012` otherwise), and that token must still be active (`90011`).
 //! A repeat is never challenged by 3-D Secure, as a `REPEATED` token payment is not.
 
-use paytoken_types::{MerchantTransactionId, PaymentType};
+use paytoken_types::{Amount, Currency, MerchantTransactionId, PaymentType, RegistrationId};
 
 use super::payment::{parse_amount, read_currency};
 use super::token_payment::active_registration;
@@ -16,10 +16,12 @@ use crate::cards::Behaviour;
 use crate::codes;
 use crate::exchange::{Answer, Call};
 use crate::explain::Signed;
-use crate::gateway::Gateway;
+use crate::form::Form;
+use crate::gateway::{Caller, Gateway};
 use crate::problem::{Problem, Problems};
-use crate::state::{Instrument, Moves, Payment, State, Status};
+use crate::state::{Instrument, Moves, Payment, State, Status, StoredCard};
 
+/// Reads the repeat, finds its series' token, records the payment and answers it.
 pub(super) fn handle(
     gateway: &Gateway,
     state: &mut State,
@@ -27,52 +29,10 @@ pub(super) fn handle(
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
     gateway.check_room(state)?;
-    let form = call.form;
     let first_id = call.path_id.unwrap_or_default();
-    let [amount_text, payment_type] = form.required_all(["amount", "paymentType"])?;
-    gateway.verify_checksum(
-        &caller,
-        form,
-        Signed {
-            rule: "repeat_payment",
-            parts: &[("paymentId", first_id), ("amount", amount_text)],
-        },
-    )?;
-
-    let mut problems = Problems::default();
-    let amount = parse_amount(amount_text, &mut problems);
-    let currency = read_currency(form, &mut problems);
-    let transaction_id = form.get(MerchantTransactionId::FIELD);
-    if transaction_id.is_some_and(|id| MerchantTransactionId::new(id).is_err()) {
-        problems.push(Problem::invalid(MerchantTransactionId::FIELD));
-    }
-    if !matches!(payment_type, "DB" | "PA") {
-        problems.push(codes::INVALID_PAYMENT_TYPE);
-    }
-    problems.into_result()?;
-    let (Some(amount), Some(currency)) = (amount, currency) else {
-        // Each `None` above pushed a problem, so `into_result` returned already.
-        return Err(codes::MALFORMED_BODY.into());
-    };
-    transaction::check_unused(state, &caller, transaction_id)?;
-
-    let first = state
-        .payment_index(first_id)
-        .and_then(|index| state.payments().get(index))
-        .filter(|payment| caller.principal.can_see(payment.owner))
-        .ok_or(codes::NO_RECORD)?;
-    let registration_id = first
-        .registration_id
-        .filter(|_| first.status == Status::Approved)
-        .ok_or(codes::NO_INITIAL_PAYMENT)?;
-    let registration = active_registration(state, &caller, registration_id.as_str())?;
-    if !registration.recurring {
-        return Err(codes::NO_INITIAL_PAYMENT.into());
-    }
-    let card = match &registration.instrument {
-        Instrument::Card(card) => Some(card.clone()),
-        Instrument::BankAccount { .. } => None,
-    };
+    let asked = read(gateway, call.form, &caller, first_id)?;
+    transaction::check_unused(state, &caller, asked.transaction_id)?;
+    let (registration_id, card) = series_card(state, &caller, first_id)?;
     let behaviour = match card.as_ref().map(|card| card.behaviour) {
         Some(Behaviour::ThreeDSecure) | None => Behaviour::Approve,
         Some(behaviour) => behaviour,
@@ -80,13 +40,15 @@ pub(super) fn handle(
     let payment = Payment {
         payment_id: state.next_payment_id(),
         owner: caller.principal,
-        // Checked above: an id that is not one was refused.
-        merchant_transaction_id: transaction_id.and_then(|id| MerchantTransactionId::new(id).ok()),
-        payment_type: PaymentType::from_wire(payment_type),
+        // Checked by `read`: an id that is not one was refused.
+        merchant_transaction_id: asked
+            .transaction_id
+            .and_then(|id| MerchantTransactionId::new(id).ok()),
+        payment_type: PaymentType::from_wire(asked.payment_type),
         brand: None,
         mode: None,
-        amount,
-        currency,
+        amount: asked.amount,
+        currency: asked.currency,
         status: Status::of(behaviour),
         registration_id: Some(registration_id),
         card,
@@ -105,4 +67,78 @@ pub(super) fn handle(
         behaviour,
         transaction::View::Full,
     ))
+}
+
+/// What a repeat asks for, every field checked.
+struct Asked<'f> {
+    payment_type: &'f str,
+    amount: Amount,
+    currency: Currency,
+    transaction_id: Option<&'f str>,
+}
+
+/// Checks the checksum, then every field, with a problem for each one wrong.
+fn read<'f>(
+    gateway: &Gateway,
+    form: &'f Form<'_>,
+    caller: &Caller<'_>,
+    first_id: &str,
+) -> Result<Asked<'f>, Problems> {
+    let [amount_text, payment_type] = form.required_all(["amount", "paymentType"])?;
+    gateway.verify_checksum(
+        caller,
+        form,
+        Signed {
+            rule: "repeat_payment",
+            parts: &[("paymentId", first_id), ("amount", amount_text)],
+        },
+    )?;
+    let mut problems = Problems::default();
+    let amount = parse_amount(amount_text, &mut problems);
+    let currency = read_currency(form, &mut problems);
+    let transaction_id = form.get(MerchantTransactionId::FIELD);
+    if transaction_id.is_some_and(|id| MerchantTransactionId::new(id).is_err()) {
+        problems.push(Problem::invalid(MerchantTransactionId::FIELD));
+    }
+    if !matches!(payment_type, "DB" | "PA") {
+        problems.push(codes::INVALID_PAYMENT_TYPE);
+    }
+    problems.into_result()?;
+    let (Some(amount), Some(currency)) = (amount, currency) else {
+        // Each `None` above pushed a problem, so `into_result` returned already.
+        return Err(codes::MALFORMED_BODY.into());
+    };
+    Ok(Asked {
+        payment_type,
+        amount,
+        currency,
+        transaction_id,
+    })
+}
+
+/// The token of the series `first_id` opened, and its card (none for a bank account): the
+/// first payment must be the caller's and approved, its token active and recurring.
+fn series_card(
+    state: &State,
+    caller: &Caller<'_>,
+    first_id: &str,
+) -> Result<(RegistrationId, Option<StoredCard>), Problems> {
+    let first = state
+        .payment_index(first_id)
+        .and_then(|index| state.payments().get(index))
+        .filter(|payment| caller.principal.can_see(payment.owner))
+        .ok_or(codes::NO_RECORD)?;
+    let registration_id = first
+        .registration_id
+        .filter(|_| first.status == Status::Approved)
+        .ok_or(codes::NO_INITIAL_PAYMENT)?;
+    let registration = active_registration(state, caller, registration_id.as_str())?;
+    if !registration.recurring {
+        return Err(codes::NO_INITIAL_PAYMENT.into());
+    }
+    let card = match &registration.instrument {
+        Instrument::Card(card) => Some(card.clone()),
+        Instrument::BankAccount { .. } => None,
+    };
+    Ok((registration_id, card))
 }

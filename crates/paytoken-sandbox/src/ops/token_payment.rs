@@ -1,9 +1,10 @@
 //! `paywithtoken/{id}`: a payment with a stored token (`DB` or `PA`, plain, `INITIAL`,
 //! `REPEATED`, with an installment count) or its deletion (`DL`).
 
-use paytoken_types::{Cvv, MerchantTransactionId, PaymentType, RegistrationId};
+use paytoken_types::{Amount, Currency, Cvv, MerchantTransactionId, PaymentType, RegistrationId};
 
 use super::payment::{parse_amount, read_currency};
+use super::urls::Returns;
 use super::{transaction, urls};
 use crate::cards::{self, Behaviour};
 use crate::codes;
@@ -12,7 +13,7 @@ use crate::explain::Signed;
 use crate::gateway::{Caller, Gateway};
 use crate::json;
 use crate::problem::{Problem, Problems};
-use crate::state::{Instrument, Moves, Payment, Registration, State, Status};
+use crate::state::{Instrument, Moves, Payment, Registration, State, Status, StoredCard};
 
 pub(super) fn handle(
     gateway: &Gateway,
@@ -55,6 +56,7 @@ pub(super) fn active_registration<'s>(
     Ok(registration)
 }
 
+/// Reads the payment, decides it on the token's card, records it and answers it.
 fn pay(
     gateway: &Gateway,
     state: &mut State,
@@ -63,6 +65,69 @@ fn pay(
     registration_id: &str,
 ) -> Result<Answer, Problems> {
     gateway.check_room(state)?;
+    let asked = read(gateway, call, caller, registration_id)?;
+    transaction::check_unused(state, caller, asked.transaction_id)?;
+    let registration = active_registration(state, caller, registration_id)?;
+    let (card, behaviour) = decide(registration, &asked)?;
+    let status = Status::of(behaviour);
+    let registration_id = registration.id;
+    if asked.recurring == Some("INITIAL")
+        && status == Status::Approved
+        && let Some(registration) = state.registration_mut(&registration_id)
+    {
+        registration.recurring = true;
+    }
+    let view = if asked.recurring == Some("REPEATED") {
+        transaction::View::Repeated
+    } else {
+        transaction::View::Full
+    };
+    let payment = Payment {
+        payment_id: state.next_payment_id(),
+        owner: caller.principal,
+        // Checked by `read`: an id that is not one was refused.
+        merchant_transaction_id: asked
+            .transaction_id
+            .and_then(|id| MerchantTransactionId::new(id).ok()),
+        payment_type: PaymentType::from_wire(asked.payment_type),
+        brand: None,
+        mode: None,
+        amount: asked.amount,
+        currency: asked.currency,
+        status,
+        registration_id: Some(registration_id),
+        card,
+        descriptor: None,
+        redirect_back: asked.returns.redirect_back,
+        notify: asked.returns.notify,
+        timestamp: gateway.now_text(),
+        made_at: gateway.clock.unix_seconds(),
+        moves: Moves::default(),
+    };
+    Ok(transaction::settle(
+        gateway, state, caller, payment, behaviour, view,
+    ))
+}
+
+/// What a token payment asks for, every field checked.
+struct Asked<'f> {
+    payment_type: &'f str,
+    amount: Amount,
+    currency: Currency,
+    transaction_id: Option<&'f str>,
+    returns: Returns,
+    /// `INITIAL` or `REPEATED`.
+    recurring: Option<&'f str>,
+    installment: Option<u32>,
+}
+
+/// Checks the checksum, then every field, with a problem for each one wrong.
+fn read<'f>(
+    gateway: &Gateway,
+    call: &Call<'f, '_>,
+    caller: &Caller<'_>,
+    registration_id: &str,
+) -> Result<Asked<'f>, Problems> {
     let form = call.form;
     let [amount_text] = form.required_all(["amount"])?;
     gateway.verify_checksum(
@@ -73,7 +138,6 @@ fn pay(
             parts: &[("registrationId", registration_id), ("amount", amount_text)],
         },
     )?;
-
     let mut problems = Problems::default();
     let amount = parse_amount(amount_text, &mut problems);
     let currency = read_currency(form, &mut problems);
@@ -83,14 +147,10 @@ fn pay(
     }
     form.parsed::<Cvv>(Cvv::FIELD, Problem::invalid(Cvv::FIELD), &mut problems);
     let returns = urls::returns(call, &mut problems);
-    let recurring = match form.get("recurringType") {
-        None => None,
-        Some(kind @ ("INITIAL" | "REPEATED")) => Some(kind),
-        Some(_) => {
-            problems.push(Problem::invalid("recurringType"));
-            None
-        }
-    };
+    let recurring = form.get("recurringType");
+    if recurring.is_some_and(|kind| !matches!(kind, "INITIAL" | "REPEATED")) {
+        problems.push(Problem::invalid("recurringType"));
+    }
     // A count in plain digits: `+3` is not one, though Rust's parser would take it.
     let installment: Option<u32> = match form.get("installment") {
         Some(count) if !count.bytes().all(|b| b.is_ascii_digit()) => {
@@ -108,17 +168,33 @@ fn pay(
         // Each `None` above pushed a problem, so `into_result` returned already.
         return Err(codes::MALFORMED_BODY.into());
     };
-    transaction::check_unused(state, caller, transaction_id)?;
+    Ok(Asked {
+        payment_type: form.get("paymentType").unwrap_or("DB"),
+        amount,
+        currency,
+        transaction_id,
+        returns,
+        recurring,
+        installment,
+    })
+}
 
-    let registration = active_registration(state, caller, registration_id)?;
-    if recurring == Some("REPEATED") && !registration.recurring {
+/// The token's card (none for a bank account) and how the payment goes: refused when it
+/// repeats a token with no initial payment, or asks for installments its card is not
+/// offered.
+fn decide(
+    registration: &Registration,
+    asked: &Asked<'_>,
+) -> Result<(Option<StoredCard>, Behaviour), Problems> {
+    let repeated = asked.recurring == Some("REPEATED");
+    if repeated && !registration.recurring {
         return Err(codes::NO_INITIAL_PAYMENT.into());
     }
     let card = match &registration.instrument {
         Instrument::Card(card) => Some(card.clone()),
         Instrument::BankAccount { .. } => None,
     };
-    if let Some(count) = installment {
+    if let Some(count) = asked.installment {
         let offered = card
             .as_ref()
             .and_then(|card| cards::installment_plan(&card.bin))
@@ -129,46 +205,11 @@ fn pay(
     }
     let behaviour = match card.as_ref().map(|card| card.behaviour) {
         // A merchant-initiated REPEATED payment is not challenged again.
-        Some(Behaviour::ThreeDSecure) if recurring == Some("REPEATED") => Behaviour::Approve,
+        Some(Behaviour::ThreeDSecure) if repeated => Behaviour::Approve,
         Some(behaviour) => behaviour,
         None => Behaviour::Approve,
     };
-    let status = Status::of(behaviour);
-    let registration_id = registration.id;
-    if recurring == Some("INITIAL")
-        && status == Status::Approved
-        && let Some(registration) = state.registration_mut(&registration_id)
-    {
-        registration.recurring = true;
-    }
-    let payment = Payment {
-        payment_id: state.next_payment_id(),
-        owner: caller.principal,
-        // Checked above: an id that is not one was refused.
-        merchant_transaction_id: transaction_id.and_then(|id| MerchantTransactionId::new(id).ok()),
-        payment_type: PaymentType::from_wire(form.get("paymentType").unwrap_or("DB")),
-        brand: None,
-        mode: None,
-        amount,
-        currency,
-        status,
-        registration_id: Some(registration_id),
-        card,
-        descriptor: None,
-        redirect_back: returns.redirect_back,
-        notify: returns.notify,
-        timestamp: gateway.now_text(),
-        made_at: gateway.clock.unix_seconds(),
-        moves: Moves::default(),
-    };
-    let view = if recurring == Some("REPEATED") {
-        transaction::View::Repeated
-    } else {
-        transaction::View::Full
-    };
-    Ok(transaction::settle(
-        gateway, state, caller, payment, behaviour, view,
-    ))
+    Ok((card, behaviour))
 }
 
 /// Deletes the token: it becomes inactive for good.

@@ -8,7 +8,7 @@ use crate::codes;
 use crate::exchange::Answer;
 use crate::gateway::{Caller, Gateway};
 use crate::invoices;
-use crate::json;
+use crate::json::{self, Object};
 use crate::ops::THREE_D_SECURE_PREFIX;
 use crate::problem::Problems;
 use crate::state::{Payment, State, Status};
@@ -78,45 +78,54 @@ pub(super) fn render(
             .field("transactionStatus", payment.status.short().as_str());
         if view == View::Inquiry {
             answer.field("status", payment.long_status().as_str());
-            // The sandbox's own extension, which no client may rely on: what the back
-            // office has moved (README, "The back office").
-            let captured = payment.moves.captured.map(Amount::to_wire);
-            let refunded = payment.moves.refunded;
-            answer
-                .optional(
-                    "sandboxCapturedAmount",
-                    captured.as_ref().map(|amount| amount.as_str()),
-                )
-                .optional(
-                    "sandboxRefundedAmount",
-                    (refunded != Amount::ZERO)
-                        .then(|| refunded.to_wire())
-                        .as_ref()
-                        .map(|amount| amount.as_str()),
-                );
+            write_moves(answer, payment);
         }
         if payment.status == Status::ThreeDSecure {
-            let url = format!(
-                "{}{}{}",
-                gateway.base_url.trim_end_matches('/'),
-                THREE_D_SECURE_PREFIX,
-                payment.payment_id
-            );
-            let mut parameters = vec![("MD", payment.payment_id.as_str())];
-            if let Some(back) = &payment.redirect_back {
-                parameters.push(("TermUrl", back));
-            }
-            answer.object("redirect", |redirect| {
-                redirect
-                    .field("url", &url)
-                    .field("method", "POST")
-                    .field("target", "_self")
-                    .one_or_many("parameters", &parameters, |parameter, (name, value)| {
-                        parameter.field("name", name).field("value", value);
-                    });
-            });
+            write_redirect(answer, gateway, payment);
         }
     })
+}
+
+/// The sandbox's own extension of an inquiry's answer, which no client may rely on: what
+/// the back office has moved (README, "The back office").
+fn write_moves(answer: &mut Object<'_>, payment: &Payment) {
+    let captured = payment.moves.captured.map(Amount::to_wire);
+    let refunded = payment.moves.refunded;
+    answer
+        .optional(
+            "sandboxCapturedAmount",
+            captured.as_ref().map(|amount| amount.as_str()),
+        )
+        .optional(
+            "sandboxRefundedAmount",
+            (refunded != Amount::ZERO)
+                .then(|| refunded.to_wire())
+                .as_ref()
+                .map(|amount| amount.as_str()),
+        );
+}
+
+/// Where a payment waiting for 3-D Secure sends the cardholder's browser.
+fn write_redirect(answer: &mut Object<'_>, gateway: &Gateway, payment: &Payment) {
+    let url = format!(
+        "{}{}{}",
+        gateway.base_url.trim_end_matches('/'),
+        THREE_D_SECURE_PREFIX,
+        payment.payment_id
+    );
+    let mut parameters = vec![("MD", payment.payment_id.as_str())];
+    if let Some(back) = &payment.redirect_back {
+        parameters.push(("TermUrl", back));
+    }
+    answer.object("redirect", |redirect| {
+        redirect
+            .field("url", &url)
+            .field("method", "POST")
+            .field("target", "_self")
+            .one_or_many("parameters", &parameters, |parameter, (name, value)| {
+                parameter.field("name", name).field("value", value);
+            });
+    });
 }
 
 /// Keeps a payment the gateway created, raises its invoice when approved, and answers it;
