@@ -1,8 +1,11 @@
 //! `paytoken sandbox`: the sandbox as a server, until interrupted. Its first line on stdout
 //! is the JSON a script needs to call it.
 
+use std::time::Duration;
+
 use paytoken_sandbox::{
-    Faults, MerchantConfig, NotificationPolicy, NotificationTargets, Sandbox, SandboxConfig,
+    Faults, MerchantConfig, NotificationPolicy, NotificationTargets, Sandbox, SandboxBuilder,
+    SandboxConfig,
 };
 use serde_json::{Value, json};
 
@@ -83,38 +86,37 @@ fn announcement(base_url: &str, config: &SandboxConfig) -> Value {
     first
 }
 
-/// Runs the sandbox until Ctrl-C (or SIGTERM's default), then shuts it down.
-pub(crate) async fn run(args: &SandboxArgs) -> Report {
+/// The sandbox the flags ask for, not yet started.
+fn builder(args: &SandboxArgs) -> Result<SandboxBuilder, Failure> {
     let config = match &args.config {
-        Some(path) => match SandboxConfig::from_file(path) {
-            Ok(config) => config,
+        Some(path) => SandboxConfig::from_file(path)
             // The cause (too large, not found) is the part a user acts on.
-            Err(error) => return Report::from(Failure::usage(report::with_causes(&error))),
-        },
+            .map_err(|error| Failure::usage(report::with_causes(&error)))?,
         None => SandboxConfig::default(),
-    };
-    let faults = match faults(args) {
-        Ok(faults) => faults,
-        Err(failure) => return Report::from(failure),
     };
     let mut builder = Sandbox::builder()
         .config(config)
-        .faults(faults)
-        .address(args.addr);
+        .faults(faults(args)?)
+        .address(args.addr)
+        .notifications(notifications(args));
     if let Some(seed) = args.vary_answers {
         builder = builder.vary_answers(seed);
     }
     if let Some(deadline) = &args.request_deadline {
-        match Faults::parse(&format!("latency={deadline}")).map(|faults| faults.latency) {
-            Ok(Some(deadline)) if !deadline.is_zero() => {
-                builder = builder.request_deadline(deadline);
-            }
-            _ => {
-                return Report::from(Failure::usage(
+        let deadline = duration(deadline)
+            .filter(|deadline| !deadline.is_zero())
+            .ok_or_else(|| {
+                Failure::usage(
                     "--request-deadline: a duration such as 30s or 500ms, above zero and at most 300s",
-                ));
-            }
-        }
+                )
+            })?;
+        builder = builder.request_deadline(deadline);
+    }
+    if let Some(after) = &args.settle_pending_after {
+        let after = duration(after).ok_or_else(|| {
+            Failure::usage("--settle-pending-after: a duration such as 10s or 500ms, at most 300s")
+        })?;
+        builder = builder.pending_settles_after(Some(after));
     }
     if let Some(max) = args.max_connections {
         builder = builder.max_connections(max);
@@ -125,16 +127,6 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
     if let Some(max) = args.max_tokens {
         builder = builder.max_tokens(max);
     }
-    if let Some(after) = &args.settle_pending_after {
-        match Faults::parse(&format!("latency={after}")).map(|faults| faults.latency) {
-            Ok(Some(after)) => builder = builder.pending_settles_after(Some(after)),
-            _ => {
-                return Report::from(Failure::usage(
-                    "--settle-pending-after: a duration such as 10s or 500ms, at most 300s",
-                ));
-            }
-        }
-    }
     if let Some(path) = &args.state {
         builder = builder.state_file(path);
     }
@@ -143,6 +135,18 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
             terminal::err_line(&format!("paytoken sandbox: explain: {line}"));
         });
     }
+    Ok(builder)
+}
+
+/// A duration flag's value (`30s`, `500ms`, at most 300 s), read as the faults' latency is.
+fn duration(text: &str) -> Option<Duration> {
+    Faults::parse(&format!("latency={text}"))
+        .ok()
+        .and_then(|faults| faults.latency)
+}
+
+/// Where notifications may go, and how long an attempt may take.
+fn notifications(args: &SandboxArgs) -> NotificationPolicy {
     let mut notifications = NotificationPolicy::default();
     if args.notify_anywhere {
         notifications.targets = NotificationTargets::Anywhere;
@@ -150,7 +154,15 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
     if let Some(timeout) = args.notify_timeout {
         notifications.attempt_timeout = timeout;
     }
-    builder = builder.notifications(notifications);
+    notifications
+}
+
+/// Runs the sandbox until Ctrl-C (or SIGTERM's default), then shuts it down.
+pub(crate) async fn run(args: &SandboxArgs) -> Report {
+    let builder = match builder(args) {
+        Ok(builder) => builder,
+        Err(failure) => return Report::from(failure),
+    };
     let sandbox = match builder.start().await {
         Ok(sandbox) => sandbox,
         // A state file it cannot use is the user's to fix, as a bad flag is.
