@@ -167,7 +167,7 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
         Ok(sandbox) => sandbox,
         // A state file it cannot use is the user's to fix, as a bad flag is.
         Err(error @ paytoken_sandbox::Error::State { .. }) => {
-            return Report::from(Failure::usage(error.to_string()));
+            return Report::from(Failure::usage(report::with_causes(&error)));
         }
         Err(error) => return Report::from(Failure::failed(report::with_causes(&error))),
     };

@@ -45,10 +45,11 @@ pub enum Error {
     },
     /// The TLS certificate or key of `SandboxBuilder::tls` (feature `tls`)
     /// was refused by rustls.
-    #[error("cannot serve tls: {reason}")]
+    #[error("cannot serve tls with this certificate and key")]
     Tls {
-        /// rustls's words (never the key).
-        reason: String,
+        /// rustls's error (it never holds the key).
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// The state file of `SandboxBuilder::state_file` (feature `sqlite`) cannot be used:
     /// not a sandbox's state file, of a newer schema, damaged, naming a merchant the
@@ -58,8 +59,11 @@ pub enum Error {
     State {
         /// The file.
         path: String,
-        /// Why, in SQLite's words where they are the reason.
+        /// Why, in the sandbox's words.
         reason: String,
+        /// SQLite's error, when SQLite's refusal is the cause.
+        #[source]
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
     },
 }
 
@@ -90,21 +94,25 @@ mod tests {
                 reason: "a duration in milliseconds",
             },
             Error::Tls {
-                reason: String::from("no private key"),
+                source: "no private key".into(),
+            },
+            Error::State {
+                path: String::from("sandbox.db"),
+                reason: String::from("it is damaged"),
+                source: None,
             },
             Error::State {
                 path: String::from("sandbox.db"),
                 reason: String::from("in use by another sandbox"),
+                source: Some("database is locked".into()),
             },
         ];
         for error in &errors {
             // A new variant fails to compile here until it is in the list above.
             let has_source = match error {
-                Error::ConfigFile { .. } | Error::Bind { .. } => true,
-                Error::Config { .. }
-                | Error::Fault { .. }
-                | Error::Tls { .. }
-                | Error::State { .. } => false,
+                Error::ConfigFile { .. } | Error::Bind { .. } | Error::Tls { .. } => true,
+                Error::State { source, .. } => source.is_some(),
+                Error::Config { .. } | Error::Fault { .. } => false,
             };
             let message = error.to_string();
             assert!(message.starts_with(char::is_lowercase), "{message}");

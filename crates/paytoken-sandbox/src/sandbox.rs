@@ -238,10 +238,7 @@ impl SandboxBuilder {
         let (store, restored, notified) = match &self.state_file {
             Some(path) => {
                 let (file, restored) = crate::store::file::FileStore::open(path, &self.config)?;
-                let notified = file.notifications().map_err(|reason| Error::State {
-                    path: path.display().to_string(),
-                    reason,
-                })?;
+                let notified = file.notifications().map_err(|refusal| refusal.at(path))?;
                 let file = Arc::new(std::sync::Mutex::new(file));
                 (Store::File(file), restored, notified)
             }

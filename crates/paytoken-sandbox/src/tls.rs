@@ -30,7 +30,7 @@ impl fmt::Debug for TlsIdentity {
 /// The acceptor for `identity`: HTTP/1.1 only, as the sandbox serves.
 pub(crate) fn acceptor(identity: &TlsIdentity) -> Result<TlsAcceptor, Error> {
     let tls_error = |error: rustls::Error| Error::Tls {
-        reason: error.to_string(),
+        source: error.into(),
     };
     let chain = identity
         .certificate_chain

@@ -70,3 +70,18 @@ async fn plain_http_needs_to_be_allowed() {
     );
     assert!(error.to_string().contains("https"), "{error}");
 }
+
+/// Regression: rustls's refusal was flattened into the message; it is the error's source.
+#[tokio::test]
+async fn a_certificate_rustls_refuses_is_the_errors_source() {
+    let (_, mut identity) = test_ca();
+    identity.private_key = b"not a key".to_vec();
+    let error = Sandbox::builder().tls(identity).start().await.unwrap_err();
+    assert!(
+        matches!(error, paytoken_sandbox::Error::Tls { .. }),
+        "{error}"
+    );
+    let cause = std::error::Error::source(&error).expect("rustls's error");
+    assert!(cause.downcast_ref::<rustls::Error>().is_some(), "{cause}");
+    assert!(!error.to_string().contains(&cause.to_string()), "{error}");
+}

@@ -9,6 +9,8 @@
 //! the file's name; one that is not a sandbox's state file, of a newer schema, or damaged,
 //! is refused too, and never overwritten.
 
+mod refusal;
+
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -18,6 +20,8 @@ use paytoken_types::{
 };
 use rusqlite::types::Value;
 use rusqlite::{Connection, OpenFlags, Row, params};
+
+use refusal::Refusal;
 
 use crate::Error;
 use crate::cards::Behaviour;
@@ -58,11 +62,8 @@ impl FileStore {
         path: &Path,
         config: &SandboxConfig,
     ) -> Result<(Self, Option<State>), Error> {
-        let refuse = |reason: String| Error::State {
-            path: path.display().to_string(),
-            reason,
-        };
-        let sqlite = |error: rusqlite::Error| refuse(not_ours(&error));
+        let refuse = |refusal: Refusal| refusal.at(path);
+        let sqlite = |error: rusqlite::Error| Refusal::from(error).at(path);
         // Known before a byte is written: whose file this is. A foreign file is refused as
         // it was found, its journal mode and bytes unchanged.
         let found = identify(path).map_err(refuse)?;
@@ -82,7 +83,9 @@ impl FileStore {
             .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
             .map_err(sqlite)?;
         if !journal.eq_ignore_ascii_case("wal") {
-            return Err(refuse(format!("its journal cannot be WAL ({journal})")));
+            return Err(refuse(Refusal::new(format!(
+                "its journal cannot be WAL ({journal})"
+            ))));
         }
         connection
             .execute_batch("PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE; COMMIT;")
@@ -171,7 +174,7 @@ impl FileStore {
     }
 
     /// Every notification kept, by number, with its attempts.
-    pub(crate) fn notifications(&self) -> Result<Vec<(u64, SentNotification)>, String> {
+    pub(crate) fn notifications(&self) -> Result<Vec<(u64, SentNotification)>, Refusal> {
         let mut attempts: HashMap<i64, Vec<Attempt>> = HashMap::new();
         for (number, outcome, status, reason) in self.rows(
             "SELECT notification, outcome, status, reason FROM notification_attempts ORDER BY notification, position",
@@ -181,7 +184,7 @@ impl FileStore {
                 ("answered", Some(status), None) => Attempt::Answered(status),
                 ("failed", None, Some(reason)) => Attempt::Failed(reason),
                 ("not_sent", None, Some(reason)) => Attempt::NotSent(reason),
-                _ => return Err(damaged("notification_attempts", "outcome")),
+                _ => return Err(Refusal::damaged("notification_attempts", "outcome")),
             };
             attempts.entry(number).or_default().push(attempt);
         }
@@ -201,9 +204,9 @@ impl FileStore {
         .into_iter()
         .map(|(number, payment_id, url, body, fault, delivered)| {
             let fault = fault
-                .map(|name| fault_of(&name).ok_or_else(|| damaged("notifications", "fault")))
+                .map(|name| fault_of(&name).ok_or_else(|| Refusal::damaged("notifications", "fault")))
                 .transpose()?;
-            let kept = u64::try_from(number).map_err(|_| damaged("notifications", "number"))?;
+            let kept = u64::try_from(number).map_err(|_| Refusal::damaged("notifications", "number"))?;
             Ok((
                 kept,
                 SentNotification {
@@ -378,20 +381,17 @@ impl FileStore {
     }
 
     /// Reads every table into a state, in the order its records were made.
-    fn load(&self) -> Result<State, String> {
+    fn load(&self) -> Result<State, Refusal> {
         let mut state = State::default();
-        let issued: String = self
-            .connection
-            .query_row(
-                "SELECT value FROM meta WHERE key = 'customers_issued'",
-                [],
-                |row| row.get(0),
-            )
-            .map_err(|error| error.to_string())?;
+        let issued: String = self.connection.query_row(
+            "SELECT value FROM meta WHERE key = 'customers_issued'",
+            [],
+            |row| row.get(0),
+        )?;
         state.restore_customers_issued(
             issued
                 .parse()
-                .map_err(|_| damaged("meta", "customers_issued"))?,
+                .map_err(|_| Refusal::damaged("meta", "customers_issued"))?,
         );
         for (token, partner, member, expires_at) in self.rows(
             "SELECT token, partner_id, member_id, expires_at FROM tokens",
@@ -417,7 +417,8 @@ impl FileStore {
             "SELECT customer_id, partner_id, member_id FROM customers",
             |row| Ok((row.get::<_, String>(0)?, row.get(1)?, row.get(2)?)),
         )? {
-            let id = CustomerId::new(&id).map_err(|_| damaged("customers", "customer_id"))?;
+            let id =
+                CustomerId::new(&id).map_err(|_| Refusal::damaged("customers", "customer_id"))?;
             state.insert_customer(id, self.owners.principal(partner, member)?);
         }
         for registration in self.rows("SELECT * FROM registrations ORDER BY position", |row| {
@@ -448,15 +449,9 @@ impl FileStore {
         &self,
         query: &str,
         read: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
-    ) -> Result<Vec<T>, String> {
-        let mut statement = self
-            .connection
-            .prepare(query)
-            .map_err(|error| error.to_string())?;
-        statement
-            .query_map([], read)
-            .and_then(Iterator::collect)
-            .map_err(|error| error.to_string())
+    ) -> Result<Vec<T>, Refusal> {
+        let mut statement = self.connection.prepare(query)?;
+        Ok(statement.query_map([], read).and_then(Iterator::collect)?)
     }
 }
 
@@ -469,28 +464,21 @@ impl Keep for std::sync::Mutex<FileStore> {
     }
 }
 
-/// Why a file could not be opened, in words that say what to do: SQLite's own, except for
-/// a file that is not a database and one that another sandbox holds.
 /// Whose `path` is, read without writing: `None` when it is missing, empty or an empty
 /// database (the sandbox makes it its own); its schema version when it is a sandbox's;
 /// why not otherwise (not a database, another program's, newer, damaged, in use).
-fn identify(path: &Path) -> Result<Option<i64>, String> {
+fn identify(path: &Path) -> Result<Option<i64>, Refusal> {
     let empty = std::fs::metadata(path).map_or(true, |found| found.len() == 0);
     if empty {
         return Ok(None);
     }
-    let read = |error: rusqlite::Error| not_ours(&error);
     let connection = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .map_err(read)?;
-    connection
-        .execute_batch("PRAGMA busy_timeout = 0;")
-        .map_err(read)?;
-    let tables: i64 = connection
-        .query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get(0))
-        .map_err(read)?;
+    )?;
+    connection.execute_batch("PRAGMA busy_timeout = 0;")?;
+    let tables: i64 =
+        connection.query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get(0))?;
     if tables == 0 {
         return Ok(None);
     }
@@ -499,8 +487,8 @@ fn identify(path: &Path) -> Result<Option<i64>, String> {
 
 /// Refuses a file that is not a sandbox's, of a newer schema, or damaged; its schema
 /// version otherwise.
-fn schema_of(connection: &Connection) -> Result<i64, String> {
-    let meta = |key: &str| -> Result<Option<String>, String> {
+fn schema_of(connection: &Connection) -> Result<i64, Refusal> {
+    let meta = |key: &str| -> Result<Option<String>, Refusal> {
         connection
             .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
                 row.get(0)
@@ -508,46 +496,30 @@ fn schema_of(connection: &Connection) -> Result<i64, String> {
             .map(Some)
             .or_else(|error| match error {
                 rusqlite::Error::QueryReturnedNoRows => Ok(None),
-                _ => Err("not a paytoken sandbox state file".to_owned()),
+                _ => Err(Refusal::new("not a paytoken sandbox state file")),
             })
     };
     if meta("application")?.as_deref() != Some(APPLICATION) {
-        return Err("not a paytoken sandbox state file".to_owned());
+        return Err(Refusal::new("not a paytoken sandbox state file"));
     }
     let version = meta("schema_version")?
         .and_then(|version| version.parse::<i64>().ok())
-        .ok_or("its schema version cannot be read")?;
+        .ok_or_else(|| Refusal::new("its schema version cannot be read"))?;
     if version > SCHEMA_VERSION {
-        return Err(format!(
+        return Err(Refusal::new(format!(
             "its schema version {version} is newer than this sandbox's {SCHEMA_VERSION}: use a newer paytoken"
-        ));
+        )));
     }
-    let check: String = connection
-        .query_row("PRAGMA quick_check", [], |row| row.get(0))
-        .map_err(|error| error.to_string())?;
+    let check: String = connection.query_row("PRAGMA quick_check", [], |row| row.get(0))?;
     if check != "ok" {
-        return Err(format!("it is damaged ({check})"));
+        return Err(Refusal::new(format!("it is damaged ({check})")));
     }
     if version < 1 {
-        return Err(format!(
+        return Err(Refusal::new(format!(
             "its schema version {version} was never written by a sandbox"
-        ));
+        )));
     }
     Ok(version)
-}
-
-fn not_ours(error: &rusqlite::Error) -> String {
-    match error.sqlite_error_code() {
-        Some(rusqlite::ErrorCode::NotADatabase) => "not a paytoken sandbox state file".to_owned(),
-        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
-            "in use by another sandbox".to_owned()
-        }
-        _ => error.to_string(),
-    }
-}
-
-fn damaged(table: &str, column: &str) -> String {
-    format!("it is damaged: {table}.{column} holds a value the sandbox never writes")
 }
 
 fn text(value: &str) -> Value {
@@ -647,13 +619,13 @@ impl Owners {
             })
     }
 
-    fn principal(&self, partner: String, member: Option<String>) -> Result<Principal, String> {
+    fn principal(&self, partner: String, member: Option<String>) -> Result<Principal, Refusal> {
         let shown = format!(
             "{partner}{}",
             member.as_deref().map_or(String::new(), |m| format!("/{m}"))
         );
         self.principals.get(&(partner, member)).copied().ok_or_else(|| {
-            format!("it holds records of {shown}, which the configuration does not name: start with the configuration that made it")
+            Refusal::new(format!("it holds records of {shown}, which the configuration does not name: start with the configuration that made it"))
         })
     }
 }
@@ -682,7 +654,7 @@ impl CardColumns {
         })
     }
 
-    fn into_card(self, table: &str) -> Result<Option<StoredCard>, String> {
+    fn into_card(self, table: &str) -> Result<Option<StoredCard>, Refusal> {
         let (Some(brand), Some(bin), Some(last_four), Some(expiry_month), Some(expiry_year)) = (
             self.brand,
             self.bin,
@@ -696,7 +668,7 @@ impl CardColumns {
             .behaviour
             .as_deref()
             .and_then(Behaviour::from_name)
-            .ok_or_else(|| damaged(table, "card_behaviour"))?;
+            .ok_or_else(|| Refusal::damaged(table, "card_behaviour"))?;
         Ok(Some(StoredCard {
             brand,
             bin,
@@ -737,19 +709,20 @@ impl RegistrationRow {
         })
     }
 
-    fn into_registration(self, owners: &Owners) -> Result<Registration, String> {
+    fn into_registration(self, owners: &Owners) -> Result<Registration, Refusal> {
         const TABLE: &str = "registrations";
         let instrument = match (self.card.into_card(TABLE)?, self.masked_iban, self.bic) {
             (Some(card), None, None) => Instrument::Card(card),
             (None, Some(masked_iban), Some(bic)) => Instrument::BankAccount { masked_iban, bic },
-            _ => return Err(damaged(TABLE, "card_bin")),
+            _ => return Err(Refusal::damaged(TABLE, "card_bin")),
         };
         Ok(Registration {
-            id: RegistrationId::new(&self.id).map_err(|_| damaged(TABLE, "registration_id"))?,
+            id: RegistrationId::new(&self.id)
+                .map_err(|_| Refusal::damaged(TABLE, "registration_id"))?,
             owner: owners.principal(self.partner, self.member)?,
             customer_id: self
                 .customer
-                .map(|id| CustomerId::new(&id).map_err(|_| damaged(TABLE, "customer_id")))
+                .map(|id| CustomerId::new(&id).map_err(|_| Refusal::damaged(TABLE, "customer_id")))
                 .transpose()?,
             instrument,
             active: self.active,
@@ -812,44 +785,49 @@ impl PaymentRow {
         })
     }
 
-    fn into_payment(self, owners: &Owners) -> Result<Payment, String> {
+    fn into_payment(self, owners: &Owners) -> Result<Payment, Refusal> {
         const TABLE: &str = "payments";
         let amount = |minor: i64, column| {
             u64::try_from(minor)
                 .map(Amount::from_minor_units)
-                .map_err(|_| damaged(TABLE, column))
+                .map_err(|_| Refusal::damaged(TABLE, column))
         };
         let notify = match (self.notify_url, self.notify_fault) {
             (None, None) => None,
             (Some(url), fault) => Some(NotifyTo {
                 url,
                 fault: fault
-                    .map(|name| fault_of(&name).ok_or_else(|| damaged(TABLE, "notify_fault")))
+                    .map(|name| {
+                        fault_of(&name).ok_or_else(|| Refusal::damaged(TABLE, "notify_fault"))
+                    })
                     .transpose()?,
             }),
-            (None, Some(_)) => return Err(damaged(TABLE, "notify_fault")),
+            (None, Some(_)) => return Err(Refusal::damaged(TABLE, "notify_fault")),
         };
         Ok(Payment {
             payment_id: PaymentId::new(&self.payment_id)
-                .map_err(|_| damaged(TABLE, "payment_id"))?,
+                .map_err(|_| Refusal::damaged(TABLE, "payment_id"))?,
             owner: owners.principal(self.partner, self.member)?,
             merchant_transaction_id: self
                 .merchant_transaction_id
                 .map(|id| {
                     MerchantTransactionId::new(&id)
-                        .map_err(|_| damaged(TABLE, "merchant_transaction_id"))
+                        .map_err(|_| Refusal::damaged(TABLE, "merchant_transaction_id"))
                 })
                 .transpose()?,
             payment_type: PaymentType::from_wire(&self.payment_type),
             brand: self.brand.as_deref().map(PaymentBrand::from_wire),
             mode: self.mode.as_deref().map(PaymentMode::from_wire),
             amount: amount(self.amount, "amount_minor")?,
-            currency: Currency::new(&self.currency).map_err(|_| damaged(TABLE, "currency"))?,
+            currency: Currency::new(&self.currency)
+                .map_err(|_| Refusal::damaged(TABLE, "currency"))?,
             status: Status::from_stored(&self.status, self.remark.as_deref())
-                .ok_or_else(|| damaged(TABLE, "status"))?,
+                .ok_or_else(|| Refusal::damaged(TABLE, "status"))?,
             registration_id: self
                 .registration_id
-                .map(|id| RegistrationId::new(&id).map_err(|_| damaged(TABLE, "registration_id")))
+                .map(|id| {
+                    RegistrationId::new(&id).map_err(|_| Refusal::damaged(TABLE, "registration_id"))
+                })
                 .transpose()?,
             card: self.card.into_card(TABLE)?,
             descriptor: self.descriptor,
@@ -903,19 +881,20 @@ impl InvoiceRow {
         })
     }
 
-    fn into_invoice(self, owners: &Owners) -> Result<Invoice, String> {
+    fn into_invoice(self, owners: &Owners) -> Result<Invoice, Refusal> {
         const TABLE: &str = "invoices";
         Ok(Invoice {
             owner: owners.principal(self.partner, self.member)?,
             system_invoice_id: self.system_invoice_id,
             amount: u64::try_from(self.amount)
                 .map(Amount::from_minor_units)
-                .map_err(|_| damaged(TABLE, "amount_minor"))?,
-            currency: Currency::new(&self.currency).map_err(|_| damaged(TABLE, "currency"))?,
+                .map_err(|_| Refusal::damaged(TABLE, "amount_minor"))?,
+            currency: Currency::new(&self.currency)
+                .map_err(|_| Refusal::damaged(TABLE, "currency"))?,
             created: self.created,
             unix_seconds: self.unix_seconds,
             status: InvoiceStatus::from_wire(&self.status)
-                .ok_or_else(|| damaged(TABLE, "status"))?,
+                .ok_or_else(|| Refusal::damaged(TABLE, "status"))?,
             customer_name: self.customer_name,
             customer_email: self.customer_email,
             order_id: self.order_id,

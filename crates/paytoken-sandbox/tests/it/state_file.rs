@@ -150,6 +150,9 @@ async fn a_second_sandbox_on_the_file_finds_what_the_first_remembered() {
         .unwrap_err();
     assert!(matches!(second, Error::State { .. }), "{second}");
     assert!(second.to_string().contains("in use"), "{second}");
+    // SQLite's own error is the source, not a part of the message.
+    let cause = std::error::Error::source(&second).expect("SQLite's error");
+    assert!(!second.to_string().contains(&cause.to_string()), "{second}");
     assert!(
         second.to_string().contains(&file.0.display().to_string()),
         "{second}"
