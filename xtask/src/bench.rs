@@ -97,6 +97,8 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     command.extend(args.iter().map(String::as_str));
     eprintln!("xtask: cargo {}", command.join(" "));
     let root = crate::project_root();
+    // Criterion keeps the results of benchmarks that no longer exist: only this run's count.
+    let started = std::time::SystemTime::now();
     let mut child = Command::new(crate::cargo_program())
         .current_dir(&root)
         .args(&command)
@@ -122,15 +124,16 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     if !status.success() {
         return Err(format!("cargo bench failed ({status})"));
     }
-    let medians = medians(&root.join("target/criterion"))?;
+    let medians = medians(&root.join("target/criterion"), started)?;
     let record = record(&medians, &ratios, &summary);
     write_record(&root.join(RECORD), &record)?;
     eprintln!("xtask: wrote {} benchmarks into {RECORD}", medians.len());
     Ok(())
 }
 
-/// Every benchmark criterion kept: its id and its median time, in nanoseconds.
-fn medians(root: &Path) -> Result<Vec<(String, f64)>, String> {
+/// Every benchmark criterion measured since `since`: its id and its median time, in
+/// nanoseconds.
+fn medians(root: &Path, since: std::time::SystemTime) -> Result<Vec<(String, f64)>, String> {
     let mut found = Vec::new();
     let mut folders = vec![root.to_path_buf()];
     while let Some(folder) = folders.pop() {
@@ -148,6 +151,10 @@ fn medians(root: &Path) -> Result<Vec<(String, f64)>, String> {
                     .parent()
                     .and_then(Path::file_name)
                     .is_none_or(|name| name != "new")
+                || entry
+                    .metadata()
+                    .and_then(|found| found.modified())
+                    .is_ok_and(|modified| modified < since)
             {
                 continue;
             }

@@ -7,11 +7,12 @@
 //! `INITIAL` payment (`30012` otherwise), and that token must still be active (`90011`).
 //! A repeat is never challenged by 3-D Secure, as a `REPEATED` token payment is not.
 
-use paytoken_types::{Amount, Currency, MerchantTransactionId, PaymentType, RegistrationId};
+use paytoken_types::{MerchantTransactionId, RegistrationId};
 
 use super::payment::{parse_amount, read_currency};
-use super::token_payment::active_registration;
+use super::token_payment::{Charge, active_registration};
 use super::transaction;
+use super::urls::Returns;
 use crate::cards::Behaviour;
 use crate::codes;
 use crate::exchange::{Answer, Call};
@@ -19,7 +20,7 @@ use crate::explain::Signed;
 use crate::form::Form;
 use crate::gateway::{Caller, Gateway};
 use crate::problem::{Problem, Problems};
-use crate::state::{Instrument, Moves, Payment, State, Status, StoredCard};
+use crate::state::{Instrument, State, Status, StoredCard};
 
 /// Reads the repeat, finds its series' token, records the payment and answers it.
 pub(super) fn handle(
@@ -30,35 +31,21 @@ pub(super) fn handle(
     let caller = gateway.authenticate(state, call)?;
     gateway.check_room(state)?;
     let first_id = call.path_id.unwrap_or_default();
-    let asked = read(gateway, call.form, &caller, first_id)?;
-    transaction::check_unused(state, &caller, asked.transaction_id)?;
+    let charge = read(gateway, call.form, &caller, first_id)?;
+    transaction::check_unused(state, &caller, charge.transaction_id)?;
     let (registration_id, card) = series_card(state, &caller, first_id)?;
     let behaviour = match card.as_ref().map(|card| card.behaviour) {
         Some(Behaviour::ThreeDSecure) | None => Behaviour::Approve,
         Some(behaviour) => behaviour,
     };
-    let payment = Payment {
-        payment_id: state.next_payment_id(),
-        owner: caller.principal,
-        // Checked by `read`: an id that is not one was refused.
-        merchant_transaction_id: asked
-            .transaction_id
-            .and_then(|id| MerchantTransactionId::new(id).ok()),
-        payment_type: PaymentType::from_wire(asked.payment_type),
-        brand: None,
-        mode: None,
-        amount: asked.amount,
-        currency: asked.currency,
-        status: Status::of(behaviour),
-        registration_id: Some(registration_id),
+    let payment = charge.into_payment(
+        gateway,
+        state,
+        &caller,
+        registration_id,
         card,
-        descriptor: None,
-        redirect_back: None,
-        notify: None,
-        timestamp: gateway.now_text(),
-        made_at: gateway.clock.unix_seconds(),
-        moves: Moves::default(),
-    };
+        Status::of(behaviour),
+    );
     Ok(transaction::settle(
         gateway,
         state,
@@ -69,21 +56,13 @@ pub(super) fn handle(
     ))
 }
 
-/// What a repeat asks for, every field checked.
-struct Asked<'f> {
-    payment_type: &'f str,
-    amount: Amount,
-    currency: Currency,
-    transaction_id: Option<&'f str>,
-}
-
 /// Checks the checksum, then every field, with a problem for each one wrong.
 fn read<'f>(
     gateway: &Gateway,
     form: &'f Form<'_>,
     caller: &Caller<'_>,
     first_id: &str,
-) -> Result<Asked<'f>, Problems> {
+) -> Result<Charge<'f>, Problems> {
     let [amount_text, payment_type] = form.required_all(["amount", "paymentType"])?;
     gateway.verify_checksum(
         caller,
@@ -108,11 +87,13 @@ fn read<'f>(
         // Each `None` above pushed a problem, so `into_result` returned already.
         return Err(codes::MALFORMED_BODY.into());
     };
-    Ok(Asked {
+    Ok(Charge {
         payment_type,
         amount,
         currency,
         transaction_id,
+        // A repeat has no return URLs: its outcome is its answer.
+        returns: Returns::default(),
     })
 }
 

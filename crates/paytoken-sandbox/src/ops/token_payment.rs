@@ -66,7 +66,7 @@ fn pay(
 ) -> Result<Answer, Problems> {
     gateway.check_room(state)?;
     let asked = read(gateway, call, caller, registration_id)?;
-    transaction::check_unused(state, caller, asked.transaction_id)?;
+    transaction::check_unused(state, caller, asked.charge.transaction_id)?;
     let registration = active_registration(state, caller, registration_id)?;
     let (card, behaviour) = decide(registration, &asked)?;
     let status = Status::of(behaviour);
@@ -82,40 +82,63 @@ fn pay(
     } else {
         transaction::View::Full
     };
-    let payment = Payment {
-        payment_id: state.next_payment_id(),
-        owner: caller.principal,
-        // Checked by `read`: an id that is not one was refused.
-        merchant_transaction_id: asked
-            .transaction_id
-            .and_then(|id| MerchantTransactionId::new(id).ok()),
-        payment_type: PaymentType::from_wire(asked.payment_type),
-        brand: None,
-        mode: None,
-        amount: asked.amount,
-        currency: asked.currency,
-        status,
-        registration_id: Some(registration_id),
-        card,
-        descriptor: None,
-        redirect_back: asked.returns.redirect_back,
-        notify: asked.returns.notify,
-        timestamp: gateway.now_text(),
-        made_at: gateway.clock.unix_seconds(),
-        moves: Moves::default(),
-    };
+    let payment = asked
+        .charge
+        .into_payment(gateway, state, caller, registration_id, card, status);
     Ok(transaction::settle(
         gateway, state, caller, payment, behaviour, view,
     ))
 }
 
+/// What a payment on a stored token charges, every field checked: a token payment's, or a
+/// repeat's (which has no return URLs).
+pub(super) struct Charge<'f> {
+    pub(super) payment_type: &'f str,
+    pub(super) amount: Amount,
+    pub(super) currency: Currency,
+    pub(super) transaction_id: Option<&'f str>,
+    pub(super) returns: Returns,
+}
+
+impl Charge<'_> {
+    /// The payment as the sandbox keeps it, on the token `registration_id`.
+    pub(super) fn into_payment(
+        self,
+        gateway: &Gateway,
+        state: &mut State,
+        caller: &Caller<'_>,
+        registration_id: RegistrationId,
+        card: Option<StoredCard>,
+        status: Status,
+    ) -> Payment {
+        Payment {
+            payment_id: state.next_payment_id(),
+            owner: caller.principal,
+            // Checked when read: an id that is not one was refused.
+            merchant_transaction_id: self
+                .transaction_id
+                .and_then(|id| MerchantTransactionId::new(id).ok()),
+            payment_type: PaymentType::from_wire(self.payment_type),
+            brand: None,
+            mode: None,
+            amount: self.amount,
+            currency: self.currency,
+            status,
+            registration_id: Some(registration_id),
+            card,
+            descriptor: None,
+            redirect_back: self.returns.redirect_back,
+            notify: self.returns.notify,
+            timestamp: gateway.now_text(),
+            made_at: gateway.clock.unix_seconds(),
+            moves: Moves::default(),
+        }
+    }
+}
+
 /// What a token payment asks for, every field checked.
 struct Asked<'f> {
-    payment_type: &'f str,
-    amount: Amount,
-    currency: Currency,
-    transaction_id: Option<&'f str>,
-    returns: Returns,
+    charge: Charge<'f>,
     /// `INITIAL` or `REPEATED`.
     recurring: Option<&'f str>,
     installment: Option<u32>,
@@ -169,11 +192,13 @@ fn read<'f>(
         return Err(codes::MALFORMED_BODY.into());
     };
     Ok(Asked {
-        payment_type: form.get("paymentType").unwrap_or("DB"),
-        amount,
-        currency,
-        transaction_id,
-        returns,
+        charge: Charge {
+            payment_type: form.get("paymentType").unwrap_or("DB"),
+            amount,
+            currency,
+            transaction_id,
+            returns,
+        },
         recurring,
         installment,
     })
