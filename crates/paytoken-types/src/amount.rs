@@ -223,7 +223,9 @@ impl FromStr for Amount {
 const fn two_fraction_digits() -> Error {
     Error::Malformed {
         field: FIELD,
-        reason: "expected exactly two fraction digits",
+        // Strict, so that a typo never moves money; the numbers' constructors are named for
+        // code that holds an amount as numbers.
+        reason: "expected exactly two fraction digits, as in 50.00 (from numbers: Amount::from_minor_units or Amount::new)",
     }
 }
 
@@ -233,6 +235,18 @@ deserialize_from_str!(Amount);
 mod tests {
     use super::*;
     use crate::test_prelude::*;
+
+    /// An amount without its two fraction digits is refused, and the refusal leads to the
+    /// constructors that take numbers.
+    #[test]
+    fn a_refused_amount_names_the_constructors() {
+        for text in ["10", "50.5", "1.234"] {
+            let message = text.parse::<Amount>().unwrap_err().to_string();
+            assert!(message.contains("50.00"), "{message}");
+            assert!(message.contains("Amount::from_minor_units"), "{message}");
+            assert!(message.contains("Amount::new"), "{message}");
+        }
+    }
 
     #[test]
     fn prints_two_fraction_digits() {

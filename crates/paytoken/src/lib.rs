@@ -36,6 +36,9 @@
 //! # Ok(()) }
 //! ```
 //!
+//! `use paytoken::prelude::*;` brings the client, every operation and the values a payment
+//! is made of; the common types are at the crate root as well.
+//!
 //! ## Features
 //! - `hyper` (default): the async client on hyper and rustls ([`Client`]).
 //!   `default-features = false` leaves the sans-IO core: build requests with
@@ -57,14 +60,20 @@ pub use paytoken_protocol as protocol;
 
 pub use paytoken_checksum::{Credentials, SecureKey};
 pub use paytoken_protocol::{
-    AuthToken, BaseUrl, Context, Field, FieldValue, InvalidValue, Invoice, InvoicePager, Operation,
-    OperationKind, PaymentStatus, Refusal, Transaction, Username, notification, ops,
+    AuthToken, BaseUrl, CardSummary, Context, Field, FieldValue, InvalidValue, Invoice,
+    InvoiceCustomer, InvoicePager, Operation, OperationKind, PaymentStatus, Redirect,
+    RedirectParameter, Refusal, Transaction, Username, notification, ops,
 };
 pub use paytoken_types::{
-    AccountId, Amount, BankAccount, Billing, Card, CardNumber, CodeFamily, Currency, Customer,
-    CustomerId, Cvv, MemberId, MerchantTransactionId, PartnerId, PaymentId, RegistrationId,
-    Shipping, TerminalId,
+    AccountId, Amount, BankAccount, Bic, Billing, BirthDate, Card, CardNumber, CodeFamily,
+    CountryCode, Currency, Customer, CustomerId, Cvv, Email, ExpiryMonth, ExpiryYear,
+    GatewayResult, Iban, LanguageCode, MemberId, MerchantTransactionId, PartnerId, PaymentBrand,
+    PaymentId, PaymentMode, PaymentType, Phone, RecurringType, RegistrationId,
+    RegistrationStatus, ResultCode, Sex, Shipping, TelephoneCountryCode, TerminalId, Timestamp,
+    TransactionState, TransactionStatus,
 };
+
+pub mod prelude;
 
 #[cfg(feature = "hyper")]
 pub use paytoken_hyper::{
