@@ -7,25 +7,34 @@ use paytoken_protocol::Request;
 use paytoken_types::CodeFamily;
 use tracing::Instrument as _;
 
-use crate::call::{Call, Observed as _};
-use crate::span::{call_span, record_elapsed, record_outcome, start_clock};
+use crate::call::{Call, Observed};
+use crate::span::CallLog;
 use crate::{Client, Error, Transport};
 
 impl<T: Transport> Client<T> {
     /// The call loop, inside its span.
-    pub(crate) async fn call<C: Call>(&self, call: C) -> Result<C::Response, Error> {
-        let span = call_span(call.kind());
-        let started = start_clock(&span);
-        let result = self.signed_call(call, &span).instrument(span.clone()).await;
-        record_elapsed(&span, started);
-        record_outcome(&span, &result);
+    pub(crate) async fn call<C: Call>(&self, mut call: C) -> Result<C::Response, Error> {
+        let log = CallLog::start(call.kind(), call.ids());
+        let result = self
+            .signed_call(&mut call, &log)
+            .instrument(log.span().clone())
+            .await;
+        let answered = result.as_ref().ok();
+        log.finish(
+            &result,
+            answered.and_then(Observed::payment_id),
+            match &result {
+                Ok(response) => response.result_code(),
+                Err(error) => error.refusal().map(|refusal| refusal.result.code.as_str()),
+            },
+        );
         result
     }
 
     async fn signed_call<C: Call>(
         &self,
-        mut call: C,
-        span: &tracing::Span,
+        call: &mut C,
+        log: &CallLog,
     ) -> Result<C::Response, Error> {
         let auth = &self.inner.auth;
         let current = auth.current();
@@ -41,21 +50,15 @@ impl<T: Transport> Client<T> {
         }
         let mut renewed = false;
         loop {
-            let answer = match self.exchange(&request, span).await {
+            let answer = match self.exchange(&request, log).await {
                 Ok(answer) => answer,
                 Err(error) => return Err(judge(&request, error)),
             };
             let error = match call.parse(answer.status, &answer.body) {
-                Ok(response) => {
-                    if let Some(code) = response.result_code() {
-                        span.record("result.code", code);
-                    }
-                    return Ok(response);
-                }
+                Ok(response) => return Ok(response),
                 Err(error) => error,
             };
             if let Some(refusal) = error.refusal() {
-                span.record("result.code", refusal.result.code.as_str());
                 // A refusal means nothing was processed, so even a payment may go again,
                 // once, with a fresh token.
                 let token_refused = refusal.family() == CodeFamily::SystemCheck;

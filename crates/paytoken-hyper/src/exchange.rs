@@ -4,6 +4,7 @@
 use paytoken_protocol::Request;
 
 use crate::retry::jitter_seed;
+use crate::span::CallLog;
 use crate::{
     Client, Error, Transport, TransportError, TransportErrorKind, TransportRequest,
     TransportResponse,
@@ -16,7 +17,7 @@ impl<T: Transport> Client<T> {
     pub(crate) async fn exchange(
         &self,
         request: &Request,
-        span: &tracing::Span,
+        log: &CallLog,
     ) -> Result<TransportResponse, Error> {
         let inner = &*self.inner;
         let max_attempts = inner.retry.max_attempts.max(1);
@@ -36,10 +37,10 @@ impl<T: Transport> Client<T> {
                         after: inner.request_timeout,
                     }))
                 });
-            span.record("attempts", attempt);
+            log.attempt(attempt);
             let again = match &result {
                 Ok(answer) => {
-                    span.record("http.status", answer.status);
+                    log.status(answer.status);
                     request.is_retry_safe() && (500..=599).contains(&answer.status)
                 }
                 Err(error) => match error.kind() {

@@ -54,8 +54,10 @@
 //! - **Auth tokens**: fixed, or fetched with a login name, renewed before expiry and after
 //!   a refusal, one renewal at a time ([`ClientBuilder::fetch_auth_token`]).
 //! - **Tracing**: a span `paytoken.call` per call (target `paytoken`) with `operation`,
-//!   `attempts`, `http.status`, `result.code`, `outcome` and `elapsed_us`; never a key, a
-//!   token, a card number, a CVV, a request body or a path (paths hold registration ids).
+//!   `merchant_transaction_id`, `payment_id`, `attempts`, `http.status`, `result.code`,
+//!   `outcome` and `elapsed_us`, and one `debug` event when the call ends (`call answered`
+//!   or `call failed`) with the same ids; never a key, a token, a card number, a CVV, a
+//!   request body or a path (paths hold registration ids).
 //!
 //! ## Transports
 //! [`HyperTransport`] (hyper-util's pool, hyper-rustls with ring and the webpki roots,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use paytoken_protocol::{Context, OperationKind};
 use tracing::Instrument as _;
 
-use crate::span::{call_span, record_elapsed, record_outcome, start_clock};
+use crate::span::{CallIds, CallLog};
 use crate::{Client, Error, Transport};
 
 impl<T: Transport> Client<T> {
@@ -51,20 +51,23 @@ impl<T: Transport> Client<T> {
             let sent_at = auth.now();
             let request = lifecycle.renewal(&current.context, sent_at)?;
             let regenerating = request.operation() == OperationKind::RegenerateAuthToken;
-            let span = call_span(request.operation());
-            let started = start_clock(&span);
+            let log = CallLog::start(request.operation(), CallIds::default());
             let answer = self
-                .exchange(&request, &span)
-                .instrument(span.clone())
+                .exchange(&request, &log)
+                .instrument(log.span().clone())
                 .await;
-            record_elapsed(&span, started);
             let parsed = answer.and_then(|answer| {
                 lifecycle
                     .parse(answer.status, &answer.body, sent_at)
                     .cloned()
                     .map_err(Error::from)
             });
-            record_outcome(&span, &parsed);
+            let code = parsed
+                .as_ref()
+                .err()
+                .and_then(Error::refusal)
+                .map(|refusal| refusal.result.code.clone());
+            log.finish(&parsed, None, code.as_ref().map(|code| code.as_str()));
             match (parsed, lifecycle.renew_at()) {
                 // The life cycle has just kept the token, so it has a deadline (`None` would
                 // read "renew now", which is what `sent_at` says).
@@ -72,11 +75,7 @@ impl<T: Transport> Client<T> {
                     let renew_at = renew_at.unwrap_or(sent_at);
                     return Ok(auth.install(&current.context, token, renew_at));
                 }
-                (Err(error), _) if error.refusal().is_some() && regenerating => {
-                    if let Some(refusal) = error.refusal() {
-                        span.record("result.code", refusal.result.code.as_str());
-                    }
-                }
+                (Err(error), _) if error.refusal().is_some() && regenerating => {}
                 (Err(error), _) => return Err(error),
             }
         }

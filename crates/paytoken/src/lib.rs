@@ -68,9 +68,9 @@ pub use paytoken_types::{
     AccountId, Amount, BankAccount, Bic, Billing, BirthDate, Card, CardNumber, CodeFamily,
     CountryCode, Currency, Customer, CustomerId, Cvv, Email, ExpiryMonth, ExpiryYear,
     GatewayResult, Iban, LanguageCode, MemberId, MerchantTransactionId, PartnerId, PaymentBrand,
-    PaymentId, PaymentMode, PaymentType, Phone, RecurringType, RegistrationId,
-    RegistrationStatus, ResultCode, Sex, Shipping, TelephoneCountryCode, TerminalId, Timestamp,
-    TransactionState, TransactionStatus,
+    PaymentId, PaymentMode, PaymentType, Phone, RecurringType, RegistrationId, RegistrationStatus,
+    ResultCode, Sex, Shipping, TelephoneCountryCode, TerminalId, Timestamp, TransactionState,
+    TransactionStatus,
 };
 
 pub mod prelude;

@@ -43,8 +43,8 @@ pub use crate::{
     Amount, BankAccount, Billing, Card, CardNumber, Credentials, Currency, Customer, CustomerId,
     Cvv, Email, ExpiryMonth, ExpiryYear, FieldValue as _, MemberId, MerchantTransactionId,
     Operation as _, OperationKind, PartnerId, PaymentBrand, PaymentId, PaymentMode, PaymentStatus,
-    PaymentType, RecurringType, RegistrationId, SecureKey, Shipping, Transaction,
-    TransactionState, TransactionStatus, Username,
+    PaymentType, RecurringType, RegistrationId, SecureKey, Shipping, Transaction, TransactionState,
+    TransactionStatus, Username,
 };
 #[cfg(feature = "hyper")]
 pub use crate::{Client, ClientBuilder, Error};

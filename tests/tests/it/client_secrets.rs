@@ -144,6 +144,30 @@ fn no_secret_reaches_a_log_line_or_an_error() {
         "{logs}"
     );
     assert!(logs.contains("result.code=\"00001\""), "{logs}");
+    // One `debug` event a call, which names the order and the payment it was about.
+    let answered = logs
+        .lines()
+        .find(|line| {
+            line.starts_with("event DEBUG paytoken")
+                && line.contains("message=call answered")
+                && line.contains("operation=\"payment\"")
+        })
+        .unwrap_or_else(|| panic!("no closing event of a payment: {logs}"));
+    for field in [
+        "merchant_transaction_id=\"",
+        "payment_id=\"",
+        "result_code=\"00001\"",
+        "attempts=1",
+        "elapsed_us=",
+    ] {
+        assert!(answered.contains(field), "{field}: {answered}");
+    }
+    assert!(
+        logs.lines().any(
+            |line| line.contains("message=call failed") && line.contains("outcome=\"refused\"")
+        ),
+        "{logs}"
+    );
     assert!(logs.contains("outcome=\"outcome_unknown\""), "{logs}");
     let merchant = paytoken_sandbox::SandboxConfig::default()
         .merchant(DEFAULT_MERCHANT_ID)
