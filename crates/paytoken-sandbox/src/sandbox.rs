@@ -411,6 +411,30 @@ impl Sandbox {
         self.fault_queue.push(faults);
     }
 
+    /// Approves the 3-D Secure challenge of payment `payment_id`, as its cardholder would
+    /// on the sandbox's page (the payment is approved and notified); `false` when it is not
+    /// a payment waiting for 3-D Secure. For tests in the sandbox's process, which need no
+    /// browser and no HTTP request to the page.
+    pub fn approve_three_d_secure(&self, payment_id: &str) -> bool {
+        crate::ops::three_d_secure::decide_waiting(
+            &self.gateway,
+            &mut self.gateway.lock(),
+            payment_id,
+            true,
+        )
+    }
+
+    /// Declines the 3-D Secure challenge of payment `payment_id` (authentication failed,
+    /// notified); `false` when it is not a payment waiting for 3-D Secure.
+    pub fn decline_three_d_secure(&self, payment_id: &str) -> bool {
+        crate::ops::three_d_secure::decide_waiting(
+            &self.gateway,
+            &mut self.gateway.lock(),
+            payment_id,
+            false,
+        )
+    }
+
     /// Stops accepting connections, lets open ones finish for up to two seconds, then
     /// closes the rest. Notifications still being delivered stop at once (their attempts
     /// so far stay in [`notifications`](Self::notifications)). Once it returns, a state

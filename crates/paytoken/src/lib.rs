@@ -46,6 +46,8 @@
 //! - `testing`: the client's in-memory transport for unit tests (`testing::FakeTransport`),
 //!   for `[dev-dependencies]`.
 //! - `http`: `Request::into_http` and `parse_http`, for stacks that speak the `http` crate.
+//! - `sandbox`: the gateway simulated in the test's own process and a client for it
+//!   (`sandbox::TestGateway`), for `[dev-dependencies]`; it never brings SQLite.
 
 #![forbid(unsafe_code)]
 
@@ -80,6 +82,9 @@ pub use paytoken_hyper::{
     Client, ClientBuilder, Error, HyperTransport, RetryPolicy, Transport, TransportError,
     TransportErrorKind, TransportRequest, TransportResponse, new_merchant_transaction_id,
 };
+
+#[cfg(feature = "sandbox")]
+pub mod sandbox;
 
 /// An in-memory transport for unit tests, without sockets (feature `testing`).
 #[cfg(feature = "testing")]

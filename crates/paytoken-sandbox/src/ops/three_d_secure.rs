@@ -38,23 +38,15 @@ pub(crate) fn page(gateway: &Gateway, state: &mut State, payment_id: &str, body:
         );
     }
     let form = Form::parse(body).ok();
-    let status = match form.as_ref().and_then(|form| form.get("decision")) {
-        Some("approve") => Status::Approved,
-        Some("decline") => Status::Declined {
-            remark: AUTHENTICATION_FAILED,
-        },
+    let approved = match form.as_ref().and_then(|form| form.get("decision")) {
+        Some("approve") => true,
+        Some("decline") => false,
         _ => return html(challenge(payment), ""),
     };
-    let Some(payment) = state.payment_mut(index) else {
+    let Some(payment) = decide(gateway, state, index, approved) else {
         return Answer::text(404, "not found: no such payment\n");
     };
-    payment.status = status;
-    let payment = payment.clone();
-    if status == Status::Approved {
-        invoices::record_payment(state, &payment, gateway.clock.unix_seconds());
-    }
-    gateway.notify(&payment);
-    let verdict = if status == Status::Approved {
+    let verdict = if approved {
         "<p>Authenticated: the payment is approved.</p>"
     } else {
         "<p>Not authenticated: the payment is declined.</p>"
@@ -82,6 +74,43 @@ pub(crate) fn page(gateway: &Gateway, state: &mut State, payment_id: &str, body:
         body,
         " onload=\"document.getElementById('return').submit()\"",
     )
+}
+
+/// Settles the payment at `index`, waiting for 3-D Secure, as its cardholder decided:
+/// approved (and invoiced) or declined; notifies it. The payment as settled.
+fn decide(gateway: &Gateway, state: &mut State, index: usize, approved: bool) -> Option<Payment> {
+    let status = if approved {
+        Status::Approved
+    } else {
+        Status::Declined {
+            remark: AUTHENTICATION_FAILED,
+        }
+    };
+    let payment = state.payment_mut(index)?;
+    payment.status = status;
+    let payment = payment.clone();
+    if approved {
+        invoices::record_payment(state, &payment, gateway.clock.unix_seconds());
+    }
+    gateway.notify(&payment);
+    Some(payment)
+}
+
+/// [`decide`] for the payment `payment_id`, when it waits for 3-D Secure: what the page's
+/// buttons do, for a test in the sandbox's process. Whether it was waiting.
+pub(crate) fn decide_waiting(
+    gateway: &Gateway,
+    state: &mut State,
+    payment_id: &str,
+    approved: bool,
+) -> bool {
+    let waiting = state.payment_index(payment_id).filter(|&index| {
+        state
+            .payments()
+            .get(index)
+            .is_some_and(|payment| payment.status == Status::ThreeDSecure)
+    });
+    waiting.is_some_and(|index| decide(gateway, state, index, approved).is_some())
 }
 
 /// The challenge: what is being paid, and the two buttons.

@@ -1,0 +1,5 @@
+//! The facade's tests: the in-process sandbox of the `sandbox` feature, as a shop's tests
+//! use it.
+#![cfg(test)]
+
+mod test_gateway;
