@@ -301,12 +301,6 @@ async fn receive(
         return (answer(405, "a notification is a POST\n"), None);
     }
     let content_type = request.headers().get(CONTENT_TYPE).cloned();
-    let is_form = content_type.as_ref().is_some_and(|value| {
-        value
-            .as_bytes()
-            .to_ascii_lowercase()
-            .starts_with(b"application/x-www-form-urlencoded")
-    });
     let reading = Limited::new(request.into_body(), MAX_BODY).collect();
     let body = match tokio::time::timeout(READ_DEADLINE, reading).await {
         Ok(Ok(body)) => body.to_bytes(),
@@ -319,7 +313,7 @@ async fn receive(
         }
         Err(_) => return (answer(408, "rejected: body not received in time\n"), None),
     };
-    let verdict = judge(receiver, body, content_type, is_form).await;
+    let verdict = judge(receiver, body, content_type).await;
     let mut response = answer(verdict.http_status(), &verdict.answer_text());
     if matches!(verdict, Verdict::InFlight(_)) {
         response
@@ -332,13 +326,9 @@ async fn receive(
 /// Verifies `body`, and relays it when it is new and there is somewhere to relay it: the
 /// body as it came, which is the one verified (a body with two readings of a signed field
 /// does not verify).
-async fn judge(
-    receiver: &Receiver,
-    body: Bytes,
-    content_type: Option<HeaderValue>,
-    is_form: bool,
-) -> Verdict {
-    let notification = match verdict::verify(&body, is_form, &receiver.key) {
+async fn judge(receiver: &Receiver, body: Bytes, content_type: Option<HeaderValue>) -> Verdict {
+    let media = content_type.as_ref().and_then(|value| value.to_str().ok());
+    let notification = match verdict::verify(&body, media, &receiver.key) {
         Ok(notification) => notification,
         Err(rejection) => return Verdict::Rejected(rejection),
     };

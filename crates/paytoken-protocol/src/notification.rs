@@ -241,6 +241,34 @@ pub struct Unauthenticated {
 }
 
 impl Notification {
+    /// Reads a notification as an HTTP handler receives it: a form when `content_type` is
+    /// `application/x-www-form-urlencoded` (in any case, with any parameters: the
+    /// cardholder's browser coming back), JSON otherwise (the gateway's own call, whatever
+    /// its content type says).
+    ///
+    /// ```
+    /// use paytoken_protocol::notification::Notification;
+    ///
+    /// let form = Notification::from_request(
+    ///     Some("application/x-www-form-urlencoded; charset=UTF-8"),
+    ///     b"paymentId=60001&amount=50.00&transactionStatus=Y&checksum=00",
+    /// )?;
+    /// assert_eq!(form.claimed_payment_id(), Some("60001"));
+    /// let json = Notification::from_request(None, br#"{"paymentId":"60001"}"#)?;
+    /// assert_eq!(json.claimed_payment_id(), Some("60001"));
+    /// # Ok::<(), paytoken_protocol::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`from_form`](Self::from_form) or [`from_json`](Self::from_json).
+    pub fn from_request(content_type: Option<&str>, body: &[u8]) -> Result<Self, Error> {
+        if content_type.is_some_and(is_form_type) {
+            Self::from_form(body)
+        } else {
+            Self::from_json(body)
+        }
+    }
+
     /// Reads a JSON notification (the gateway's server-to-server call), tolerantly: any
     /// value shape, unknown fields skipped. A signed field keeps its text as it came.
     ///
@@ -487,4 +515,14 @@ impl DuplicateFilter {
             )),
         )
     }
+}
+
+/// Whether a `Content-Type` names a form: its media type, before any parameter, is
+/// `application/x-www-form-urlencoded` in any case.
+fn is_form_type(content_type: &str) -> bool {
+    content_type.split(';').next().is_some_and(|media| {
+        media
+            .trim()
+            .eq_ignore_ascii_case("application/x-www-form-urlencoded")
+    })
 }

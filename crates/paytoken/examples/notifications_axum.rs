@@ -34,16 +34,10 @@ async fn notification(
     body: Bytes,
 ) -> (StatusCode, String) {
     // The gateway posts JSON; a browser coming back from 3-D Secure posts a form.
-    let is_form = headers.get(CONTENT_TYPE).is_some_and(|value| {
-        value
-            .as_bytes()
-            .starts_with(b"application/x-www-form-urlencoded")
-    });
-    let read = if is_form {
-        Notification::from_form(&body)
-    } else {
-        Notification::from_json(&body)
-    };
+    let content_type = headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok());
+    let read = Notification::from_request(content_type, &body);
     let verified = match read.and_then(|notification| notification.verify(&shop.key)) {
         Ok(verified) => verified,
         Err(error) => return (StatusCode::BAD_REQUEST, error.to_string()),

@@ -55,11 +55,7 @@ impl Shop {
     /// stops sending it), 400 when it does not.
     async fn receive(&self, request: Request<Incoming>) -> Response<Full<Bytes>> {
         // The gateway posts JSON; a browser coming back from 3-D Secure posts a form.
-        let is_form = request.headers().get(CONTENT_TYPE).is_some_and(|value| {
-            value
-                .as_bytes()
-                .starts_with(b"application/x-www-form-urlencoded")
-        });
+        let content_type = request.headers().get(CONTENT_TYPE).cloned();
         let body = match Limited::new(request.into_body(), MAX_NOTIFICATION)
             .collect()
             .await
@@ -67,11 +63,8 @@ impl Shop {
             Ok(body) => body.to_bytes(),
             Err(_) => return answer(StatusCode::PAYLOAD_TOO_LARGE, "too large\n"),
         };
-        let read = if is_form {
-            Notification::from_form(&body)
-        } else {
-            Notification::from_json(&body)
-        };
+        let content_type = content_type.as_ref().and_then(|value| value.to_str().ok());
+        let read = Notification::from_request(content_type, &body);
         // A claim until its checksum verifies: the error says which check failed.
         let verified = match read.and_then(|notification| notification.verify(&self.key)) {
             Ok(verified) => verified,

@@ -45,18 +45,14 @@ pub(crate) struct Rejection {
     merchant_transaction_id: Option<String>,
 }
 
-/// Reads `body` (a form when `is_form`, JSON otherwise) and verifies it with `key`.
+/// Reads `body` (a form or JSON, as its `content_type` says) and verifies it with `key`.
 pub(crate) fn verify(
     body: &[u8],
-    is_form: bool,
+    content_type: Option<&str>,
     key: &SecureKey,
 ) -> Result<VerifiedNotification, Rejection> {
-    let read = if is_form {
-        Notification::from_form(body)
-    } else {
-        Notification::from_json(body)
-    };
-    let notification = read.map_err(|error| Rejection::unread(error.to_string()))?;
+    let notification = Notification::from_request(content_type, body)
+        .map_err(|error| Rejection::unread(error.to_string()))?;
     let payment_id = notification.claimed_payment_id().map(str::to_owned);
     let merchant_transaction_id = notification
         .claimed_merchant_transaction_id()
@@ -249,7 +245,8 @@ mod tests {
     }
 
     fn judged(body: &str, is_form: bool) -> Verdict {
-        match verify(body.as_bytes(), is_form, &key()) {
+        let content_type = is_form.then_some("application/x-www-form-urlencoded");
+        match verify(body.as_bytes(), content_type, &key()) {
             Ok(verified) => Verdict::Verified(verified, None),
             Err(rejection) => Verdict::Rejected(rejection),
         }

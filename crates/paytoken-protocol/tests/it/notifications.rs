@@ -272,3 +272,39 @@ fn a_signed_field_given_twice_or_padded_is_refused_whatever_the_checksum() {
         .unwrap();
     assert_eq!(verified.payment_id.as_str(), "21565");
 }
+
+/// A handler hands over the request's content type: a form only for the form media type
+/// (any case, any parameters), JSON for everything else.
+#[test]
+fn a_request_is_read_as_its_content_type_says() {
+    let form = b"paymentId=60001&transactionStatus=Y";
+    let json = br#"{"paymentId":"60001","transactionStatus":"Y"}"#;
+    for content_type in [
+        "application/x-www-form-urlencoded",
+        "APPLICATION/X-WWW-FORM-URLENCODED;charset=UTF-8",
+        " application/x-www-form-urlencoded ; charset=utf-8",
+    ] {
+        let read = Notification::from_request(Some(content_type), form).unwrap();
+        assert_eq!(read.claimed_payment_id(), Some("60001"), "{content_type}");
+        // A JSON body under the form's type is not JSON to this reader.
+        let as_form = Notification::from_request(Some(content_type), json).ok();
+        assert_eq!(
+            as_form.as_ref().and_then(Notification::claimed_payment_id),
+            None,
+            "{content_type}"
+        );
+    }
+    for content_type in [
+        None,
+        Some("application/json"),
+        Some("text/plain"),
+        Some("application/x-www-form-urlencodedx"),
+    ] {
+        let read = Notification::from_request(content_type, json).unwrap();
+        assert_eq!(read.claimed_payment_id(), Some("60001"), "{content_type:?}");
+        assert!(
+            Notification::from_request(content_type, form).is_err(),
+            "{content_type:?}"
+        );
+    }
+}
