@@ -37,7 +37,8 @@
 //! ```
 //!
 //! `use paytoken::prelude::*;` brings the client, every operation and the values a payment
-//! is made of; the common types are at the crate root as well.
+//! is made of; the common types are at the crate root as well. The `cookbook` (feature
+//! `sandbox`, on docs.rs) has every operation and every recovery as a recipe that runs.
 //!
 //! ## Features
 //! - `hyper` (default): the async client on hyper and rustls ([`Client`]).
@@ -83,6 +84,8 @@ pub use paytoken_hyper::{
     TransportErrorKind, TransportRequest, TransportResponse, new_merchant_transaction_id,
 };
 
+#[cfg(feature = "sandbox")]
+pub mod cookbook;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 

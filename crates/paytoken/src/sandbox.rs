@@ -25,11 +25,11 @@
 //! under `[dev-dependencies]`. It brings the sandbox without its SQLite file store.
 
 pub use paytoken_sandbox::{
-    Error, Faults, PaymentBooks, Received, Sandbox, SandboxBuilder, SandboxConfig,
-    SentNotification, cards,
+    DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, Error, Faults, PaymentBooks, Received, Sandbox,
+    SandboxBuilder, SandboxConfig, SentNotification, cards,
 };
 
-use crate::{Card, Client, MerchantTransactionId, PaymentStatus, Transaction};
+use crate::{Card, Client, MerchantTransactionId, PaymentStatus, SecureKey, Transaction};
 
 /// A sandbox started in this process and a client for its first merchant, with a token
 /// fetched by its login name as a shop's would be.
@@ -37,6 +37,7 @@ use crate::{Card, Client, MerchantTransactionId, PaymentStatus, Transaction};
 pub struct TestGateway {
     sandbox: Sandbox,
     client: Client,
+    secure_key: SecureKey,
 }
 
 impl TestGateway {
@@ -85,13 +86,24 @@ impl TestGateway {
         let client = builder
             .build()
             .expect("the sandbox's own settings make a client");
-        Ok(Self { sandbox, client })
+        let secure_key = merchant.secure_key.clone();
+        Ok(Self {
+            sandbox,
+            client,
+            secure_key,
+        })
     }
 
     /// The client, signed in as the sandbox's merchant.
     #[must_use]
     pub const fn client(&self) -> &Client {
         &self.client
+    }
+
+    /// The merchant's secure key, which signs the notifications the sandbox sends.
+    #[must_use]
+    pub const fn secure_key(&self) -> &SecureKey {
+        &self.secure_key
     }
 
     /// The sandbox: its books, the requests it received, the notifications it sent.

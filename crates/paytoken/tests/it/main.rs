@@ -2,4 +2,5 @@
 //! use it.
 #![cfg(test)]
 
+mod cookbook;
 mod test_gateway;

@@ -1,0 +1,52 @@
+//! Notifications: when a payment settles after its answer (3-D Secure, pending), the
+//! gateway posts the outcome to its `notificationUrl`, maybe more than once. Verify each
+//! with the secure key before acting on it, and act once.
+//! (`examples/notifications_axum.rs` and `notifications_hyper.rs` are whole endpoints.)
+//!
+//! ```
+//! use std::time::Duration;
+//!
+//! use paytoken::notification::{DuplicateFilter, Notification};
+//! use paytoken::prelude::*;
+//! use paytoken::sandbox::{TestGateway, cards};
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let gateway = TestGateway::start().await?;
+//! let payment = Payment::new(
+//!     gateway.order_id(),
+//!     Amount::new(15, 0)?,
+//!     Currency::EUR,
+//!     gateway.card(cards::THREE_D_SECURE),
+//! )
+//! // Nothing listens here: the sandbox keeps what it sent, which is what a handler gets.
+//! .notification_url("http://127.0.0.1:9/notifications");
+//! let paid = gateway.client().pay(&payment).await?;
+//! assert!(gateway.approve_3ds(&paid)); // the cardholder authenticates; the gateway notifies
+//! let mut sent = gateway.sandbox().notifications();
+//! for _ in 0..100 {
+//!     if !sent.is_empty() {
+//!         break;
+//!     }
+//!     tokio::time::sleep(Duration::from_millis(20)).await;
+//!     sent = gateway.sandbox().notifications();
+//! }
+//! let body = sent.first().expect("a notification").body.as_bytes();
+//!
+//! // What a handler does with the request's content type and raw body.
+//! let mut seen = DuplicateFilter::new(10_000);
+//! let verified = Notification::from_request(Some("application/json"), body)?
+//!     .verify(gateway.secure_key())?;
+//! assert_eq!(verified.payment_id, paid.payment_id);
+//! assert_eq!(verified.status, PaymentStatus::Approved);
+//! assert!(seen.first_time(&verified)); // fulfil the order now
+//! let again = Notification::from_request(Some("application/json"), body)?
+//!     .verify(gateway.secure_key())?;
+//! assert!(!seen.first_time(&again)); // a repeat: answer 200, do nothing
+//!
+//! // A forgery fails its checksum.
+//! let forged = String::from_utf8_lossy(body).replace("\"Y\"", "\"N\"");
+//! let read = Notification::from_request(Some("application/json"), forged.as_bytes())?;
+//! assert!(read.verify(gateway.secure_key()).is_err());
+//! gateway.shutdown().await;
+//! # Ok(()) }
+//! ```

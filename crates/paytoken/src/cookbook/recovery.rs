@@ -1,0 +1,50 @@
+//! When the answer is lost: a payment whose outcome is unknown is never sent again before
+//! the gateway says what it did. `settle` (or `reconcile`, by merchant transaction id)
+//! asks it; a lost refund that the status cannot settle is settled with what the shop
+//! knows (`reconcile_move`).
+//!
+//! ```
+//! use paytoken::prelude::*;
+//! use paytoken::sandbox::{Faults, TestGateway, cards};
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let gateway = TestGateway::start().await?;
+//! let client = gateway.client();
+//! let forty = Amount::new(40, 0)?;
+//! let reserve = || {
+//!     Payment::new(gateway.order_id(), forty, Currency::EUR, gateway.card(cards::APPROVED))
+//!         .preauthorization()
+//! };
+//!
+//! // The gateway processes the payment and the answer is lost on the way back.
+//! let first = client.pay(&reserve()).await?; // signs in, too
+//! gateway.fault_next(Faults::parse("drop=after")?);
+//! let lost = reserve();
+//! let error = client.pay(&lost).await.unwrap_err();
+//! assert!(error.is_outcome_unknown());
+//! assert_eq!(error.merchant_transaction_id(), Some(&lost.merchant_transaction_id));
+//! let settled = client.settle(error).await?; // an inquiry, never a second payment
+//! assert!(settled.is_approved());
+//! // The same, by the merchant transaction id a shop keeps with the order.
+//! assert!(client.reconcile(&lost.merchant_transaction_id).await?.is_approved());
+//!
+//! // A partial refund whose answer is lost: the payment's status before and after a first
+//! // partial refund differ, so knowing both settles it.
+//! let id = first.payment_id;
+//! client.capture(&Capture::new(id, forty, Currency::EUR)).await?;
+//! gateway.fault_next(Faults::parse("drop=after")?);
+//! let refund = Refund::new(id, Amount::new(10, 0)?, Currency::EUR);
+//! let error = client.refund(&refund).await.unwrap_err();
+//! assert_eq!(error.payment_id(), Some(&id));
+//! let refunded = client
+//!     .reconcile_move(
+//!         OperationKind::Refund,
+//!         &id,
+//!         &TransactionState::CaptureSuccess,
+//!         &TransactionState::MarkedForReversal,
+//!     )
+//!     .await?;
+//! assert_eq!(refunded.payment_id, id);
+//! gateway.shutdown().await;
+//! # Ok(()) }
+//! ```
