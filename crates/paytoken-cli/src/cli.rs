@@ -112,7 +112,7 @@ pub(crate) struct GatewayArgs {
     /// Allow a plain http:// base URL that is not a loopback address.
     #[arg(long, global = true)]
     pub(crate) allow_http: bool,
-    /// The largest answer read, in bytes (1 MiB for one call; 16 MiB for `cards` and
+    /// The largest answer read, in bytes (1 MiB for one call; 16 MiB for `cards-and-accounts` and
     /// `invoices`, tens of thousands of entries). No more is read.
     #[arg(long, global = true, value_name = "BYTES")]
     pub(crate) max_answer_bytes: Option<usize>,
@@ -132,12 +132,14 @@ pub(crate) enum Command {
     /// interrupted.
     Listen(ListenArgs),
     /// Sign a customer up.
+    #[command(name = "customer-signup", visible_alias = "signup")]
     Signup(SignupArgs),
     /// Pay with a card, optionally storing it.
     Pay(Box<PayArgs>),
     /// Store a card or a bank account without a payment.
     Register(Box<RegisterArgs>),
     /// Pay with a stored token.
+    #[command(name = "pay-with-token", visible_alias = "charge")]
     Charge(ChargeArgs),
     /// Delete a stored token.
     DeleteToken {
@@ -150,6 +152,7 @@ pub(crate) enum Command {
         registration_id: String,
     },
     /// The stored cards and bank accounts.
+    #[command(name = "cards-and-accounts", visible_alias = "cards")]
     Cards {
         /// Only this customer's.
         #[arg(long)]
@@ -158,6 +161,7 @@ pub(crate) enum Command {
     /// The invoice list: one page, or all of it.
     Invoices(InvoicesArgs),
     /// Fetch an auth token and print it.
+    #[command(name = "fetch-auth-token", visible_alias = "auth-token")]
     AuthToken,
     /// One transaction's stored state.
     Inquiry(InquiryArgs),
@@ -171,6 +175,7 @@ pub(crate) enum Command {
         payment_id: String,
     },
     /// Charge a recurring series again by its first payment's id (a REPEATED payment).
+    #[command(name = "repeat-payment", visible_alias = "repeat")]
     Repeat(RepeatArgs),
     /// Write the conformance kit for SDK authors in other languages: request, answer,
     /// checksum and notification vectors, their JSON Schemas, an OpenAPI description and
@@ -200,7 +205,7 @@ pub(crate) struct MoveArgs {
     pub(crate) currency: String,
 }
 
-/// `paytoken repeat`.
+/// `paytoken repeat-payment`.
 #[derive(Debug, Args)]
 pub(crate) struct RepeatArgs {
     /// The series' first payment's id (an approved INITIAL payment that stored its card).
@@ -340,7 +345,7 @@ pub(crate) enum BrokenBody {
     Oversized,
 }
 
-/// `paytoken signup`.
+/// `paytoken customer-signup`.
 #[derive(Debug, Args)]
 pub(crate) struct SignupArgs {
     /// `customer.givenName`.
@@ -464,7 +469,7 @@ pub(crate) struct PayArgs {
     /// `initial`: the first payment of a recurring series.
     #[arg(long, value_enum)]
     pub(crate) recurring: Option<FirstOfSeries>,
-    /// `customer.customerId`, from `signup`.
+    /// `customer.customerId`, from `customer-signup`.
     #[arg(long)]
     pub(crate) customer_id: Option<String>,
     /// The cardholder's name.
@@ -492,14 +497,14 @@ pub(crate) struct RegisterArgs {
     /// The bank account's BIC (with --iban).
     #[arg(long, requires = "iban")]
     pub(crate) bic: Option<String>,
-    /// `customer.customerId`, from `signup`.
+    /// `customer.customerId`, from `customer-signup`.
     #[arg(long)]
     pub(crate) customer_id: Option<String>,
     #[command(flatten)]
     pub(crate) person: PersonArgs,
 }
 
-/// `paytoken charge`.
+/// `paytoken pay-with-token`.
 #[derive(Debug, Args)]
 pub(crate) struct ChargeArgs {
     /// The token.
@@ -561,10 +566,10 @@ pub(crate) struct InquiryArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum PaymentKind {
     /// A debit.
-    #[value(name = "DB")]
+    #[value(name = "DB", alias = "debit")]
     Debit,
     /// A pre-authorisation.
-    #[value(name = "PA")]
+    #[value(name = "PA", alias = "preauthorization")]
     PreAuthorization,
 }
 

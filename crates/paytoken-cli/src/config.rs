@@ -82,13 +82,13 @@ pub(crate) fn client(args: &GatewayArgs, lists: bool) -> Result<Client, Failure>
         .map_err(|error| Failure::usage(error.to_string()))
 }
 
-/// The partner id and login name the `auth-token` command needs.
+/// The partner id and login name the `fetch-auth-token` command needs.
 pub(crate) fn token_request(
     args: &GatewayArgs,
 ) -> Result<paytoken::ops::auth_token::FetchAuthToken, Failure> {
     let (Some(partner), Some(username)) = (&args.partner_id, &args.username) else {
         return Err(Failure::usage(
-            "auth-token needs --partner-id and --username (or PAYTOKEN_PARTNER_ID and PAYTOKEN_USERNAME)",
+            "fetch-auth-token needs --partner-id and --username (or PAYTOKEN_PARTNER_ID and PAYTOKEN_USERNAME)",
         ));
     };
     let username =
