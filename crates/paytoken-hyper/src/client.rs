@@ -3,9 +3,11 @@
 
 use core::fmt;
 use std::borrow::Cow;
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures_util::stream::{self, Stream};
 use paytoken_protocol::ops::auth_token::{AuthTokenGrant, FetchAuthToken, RegenerateAuthToken};
 use paytoken_protocol::ops::cancel::Cancel;
 use paytoken_protocol::ops::capture::Capture;
@@ -298,6 +300,41 @@ impl<T: Transport> Client<T> {
             invoices.extend(self.call(NextPage(&mut pager)).await?.invoices);
         }
         Ok(invoices)
+    }
+
+    /// Every invoice as a stream, asking for `records` per page from page 1: one page in
+    /// memory at a time, the next asked for when this one is used up. The stream ends
+    /// after the last page, or after the first error it yields.
+    ///
+    /// ```no_run
+    /// use futures_util::StreamExt as _;
+    /// # async fn run(client: paytoken_hyper::Client) -> Result<(), paytoken_hyper::Error> {
+    /// let mut invoices = std::pin::pin!(client.invoices(100));
+    /// while let Some(invoice) = invoices.next().await {
+    ///     println!("{:?}", invoice?.order_id);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn invoices(&self, records: u32) -> impl Stream<Item = Result<Invoice, Error>> + Send + '_ {
+        let start = InvoicePager::new(records).map_err(Error::from);
+        stream::unfold(Some((start, VecDeque::new())), move |state| async move {
+            let (mut pager, mut page) = match state? {
+                (Ok(pager), page) => (pager, page),
+                (Err(error), _) => return Some((Err(error), None)),
+            };
+            loop {
+                if let Some(invoice) = page.pop_front() {
+                    return Some((Ok(invoice), Some((Ok(pager), page))));
+                }
+                if pager.is_done() {
+                    return None;
+                }
+                match self.call(NextPage(&mut pager)).await {
+                    Ok(next) => page.extend(next.invoices),
+                    Err(error) => return Some((Err(error), None)),
+                }
+            }
+        })
     }
 
     /// One transaction's stored state, by payment id or merchant transaction id. Retried

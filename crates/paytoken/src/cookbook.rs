@@ -27,7 +27,7 @@
 //! | [`recovery`] | an unknown outcome: `reconcile`, `settle`, a lost refund with `reconcile_move` |
 //! | [`three_d_secure`] | a challenged payment, approved on the sandbox's page |
 //! | [`notifications`] | verifying what the gateway posts, once per payment |
-//! | [`invoices`] | `invoice_page`, `next_invoice_page`, `all_invoices` |
+//! | [`invoices`] | `invoices` (a stream), `invoice_page`, `next_invoice_page`, `all_invoices` |
 //! | [`auth_tokens`] | `fetch_auth_token`, `regenerate_auth_token` |
 
 pub mod auth_tokens;

@@ -1,6 +1,8 @@
-//! Invoices: one page, every page one at a time, or the whole list at once.
+//! Invoices: one page, a stream of them all (one page in memory at a time), every page by
+//! hand, or the whole list at once.
 //!
 //! ```
+//! use futures_util::StreamExt as _;
 //! use paytoken::prelude::*;
 //! use paytoken::InvoicePager;
 //! use paytoken::sandbox::TestGateway;
@@ -12,7 +14,18 @@
 //! let first = client.invoice_page(&InvoiceList::new(1, 5)).await?;
 //! assert_eq!(first.invoices.len(), 5);
 //!
-//! // Page by page, one page in memory at a time; the pager knows when the list ends.
+//! // A stream of every invoice, the next page asked for when one is used up.
+//! let streamed = {
+//!     let mut stream = std::pin::pin!(client.invoices(5));
+//!     let mut streamed = 0;
+//!     while let Some(invoice) = stream.next().await {
+//!         invoice?;
+//!         streamed += 1;
+//!     }
+//!     streamed
+//! };
+//!
+//! // Page by page by hand; the pager knows when the list ends.
 //! let mut pager = InvoicePager::new(5)?;
 //! let mut counted = 0;
 //! while !pager.is_done() {
@@ -22,6 +35,11 @@
 //! // Or the whole list at once, for a short one.
 //! let all = client.all_invoices(5).await?;
 //! assert_eq!(all.len(), counted);
+//! assert_eq!(streamed, counted);
+//!
+//! // A page size the gateway cannot take is the stream's one item.
+//! let refused: Vec<_> = client.invoices(0).collect().await;
+//! assert!(matches!(refused.as_slice(), [Err(error)] if error.is_invalid_input()));
 //! gateway.shutdown().await;
 //! # Ok(()) }
 //! ```
