@@ -79,6 +79,7 @@ mod builder;
 mod call;
 mod call_loop;
 mod client;
+mod duplicates;
 mod error;
 mod exchange;
 mod hyper_transport;
@@ -96,6 +97,7 @@ pub use builder::{
     DEFAULT_POOL_MAX_IDLE_PER_HOST, DEFAULT_REQUEST_TIMEOUT, DEFAULT_USER_AGENT,
 };
 pub use client::Client;
+pub use duplicates::{DuplicateStore, MemoryDuplicates};
 pub use error::{Error, TransportError, TransportErrorKind};
 pub use hyper_transport::HyperTransport;
 pub use merchant_transaction_id::new_merchant_transaction_id;

@@ -464,13 +464,53 @@ pub struct VerifiedNotification {
     pub unauthenticated: Unauthenticated,
 }
 
+impl VerifiedNotification {
+    /// What tells two notifications apart: the payment id and the short status, trimmed.
+    /// A shop keeps it wherever it remembers the notifications it has acted on (a table
+    /// with a unique key, for several instances: the client's `DuplicateStore`).
+    #[must_use]
+    pub fn duplicate_key(&self) -> DuplicateKey {
+        DuplicateKey {
+            payment_id: self.payment_id,
+            transaction_status: String::from(paytoken_types::trimmed(
+                self.transaction_status.raw(),
+            )),
+        }
+    }
+}
+
+/// The identity of a notification for duplicate checks
+/// ([`VerifiedNotification::duplicate_key`]); its `Display`, `{payment id}:{status}`,
+/// is a text key for a database.
+///
+/// ```
+/// use paytoken_protocol::notification::DuplicateKey;
+///
+/// let key = DuplicateKey { payment_id: "60001".parse()?, transaction_status: "Y".into() };
+/// assert_eq!(key.to_string(), "60001:Y");
+/// # Ok::<(), paytoken_types::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DuplicateKey {
+    /// The payment the notification is about.
+    pub payment_id: PaymentId,
+    /// Its short status, as the gateway sent it (trimmed).
+    pub transaction_status: String,
+}
+
+impl fmt::Display for DuplicateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.payment_id, self.transaction_status)
+    }
+}
+
 /// Remembers the notifications a handler has seen (payment id and short status, the
 /// newest `capacity` of them), so that the gateway's repeat, or a replay, is acted on once.
 /// A replay of an old notification past the bound is not recognised: keep the bound larger
 /// than the notifications of the replay window that matters to you.
 #[derive(Debug, Clone)]
 pub struct DuplicateFilter {
-    seen: VecDeque<(PaymentId, String)>,
+    seen: VecDeque<DuplicateKey>,
     capacity: usize,
 }
 
@@ -487,7 +527,11 @@ impl DuplicateFilter {
     /// Whether `notification` is the first with its payment id and short status; it is
     /// remembered either way.
     pub fn first_time(&mut self, notification: &VerifiedNotification) -> bool {
-        let key = Self::key(notification);
+        self.first_time_key(notification.duplicate_key())
+    }
+
+    /// [`first_time`](Self::first_time) for a notification's key.
+    pub fn first_time_key(&mut self, key: DuplicateKey) -> bool {
         if self.seen.contains(&key) {
             return false;
         }
@@ -502,18 +546,12 @@ impl DuplicateFilter {
     /// handler whose own work on it failed, which answers the gateway with an error so that
     /// its retry is acted on.
     pub fn forget(&mut self, notification: &VerifiedNotification) {
-        let key = Self::key(notification);
-        self.seen.retain(|seen| *seen != key);
+        self.forget_key(&notification.duplicate_key());
     }
 
-    /// What tells two notifications apart: the payment id and the short status.
-    fn key(notification: &VerifiedNotification) -> (PaymentId, String) {
-        (
-            notification.payment_id,
-            String::from(paytoken_types::trimmed(
-                notification.transaction_status.raw(),
-            )),
-        )
+    /// [`forget`](Self::forget) for a notification's key.
+    pub fn forget_key(&mut self, key: &DuplicateKey) {
+        self.seen.retain(|seen| seen != key);
     }
 }
 

@@ -80,8 +80,9 @@ pub mod prelude;
 
 #[cfg(feature = "hyper")]
 pub use paytoken_hyper::{
-    Client, ClientBuilder, Error, HyperTransport, RetryPolicy, Transport, TransportError,
-    TransportErrorKind, TransportRequest, TransportResponse, new_merchant_transaction_id,
+    Client, ClientBuilder, DuplicateStore, Error, HyperTransport, MemoryDuplicates, RetryPolicy,
+    Transport, TransportError, TransportErrorKind, TransportRequest, TransportResponse,
+    new_merchant_transaction_id,
 };
 
 #[cfg(feature = "sandbox")]

@@ -47,4 +47,4 @@ pub use crate::{
     TransactionStatus, Username,
 };
 #[cfg(feature = "hyper")]
-pub use crate::{Client, ClientBuilder, Error};
+pub use crate::{Client, ClientBuilder, DuplicateStore as _, Error, MemoryDuplicates};

@@ -6,7 +6,7 @@
 //! ```
 //! use std::time::Duration;
 //!
-//! use paytoken::notification::{DuplicateFilter, Notification};
+//! use paytoken::notification::Notification;
 //! use paytoken::prelude::*;
 //! use paytoken::sandbox::{TestGateway, cards};
 //! # #[tokio::main(flavor = "current_thread")]
@@ -32,16 +32,17 @@
 //! }
 //! let body = sent.first().expect("a notification").body.as_bytes();
 //!
-//! // What a handler does with the request's content type and raw body.
-//! let mut seen = DuplicateFilter::new(10_000);
+//! // What a handler does with the request's content type and raw body. One instance keeps
+//! // what it has acted on in memory; several share a table (`examples/duplicates_sqlite.rs`).
+//! let seen = MemoryDuplicates::new(10_000);
 //! let verified = Notification::from_request(Some("application/json"), body)?
 //!     .verify(gateway.secure_key())?;
 //! assert_eq!(verified.payment_id, paid.payment_id);
 //! assert_eq!(verified.status, PaymentStatus::Approved);
-//! assert!(seen.first_time(&verified)); // fulfil the order now
+//! assert!(seen.first_time(&verified.duplicate_key()).await?); // fulfil the order now
 //! let again = Notification::from_request(Some("application/json"), body)?
 //!     .verify(gateway.secure_key())?;
-//! assert!(!seen.first_time(&again)); // a repeat: answer 200, do nothing
+//! assert!(!seen.first_time(&again.duplicate_key()).await?); // a repeat: answer 200, do nothing
 //!
 //! // A forgery fails its checksum.
 //! let forged = String::from_utf8_lossy(body).replace("\"Y\"", "\"N\"");
