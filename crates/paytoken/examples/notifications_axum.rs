@@ -11,53 +11,58 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, StatusCode, header::CONTENT_TYPE};
+use axum::extract::{DefaultBodyLimit, FromRef, State};
+use axum::http::StatusCode;
 use axum::routing::post;
-use paytoken::notification::{DuplicateFilter, Notification};
-use paytoken::{PaymentId, PaymentStatus, SecureKey};
+use paytoken::axum::Verified;
+use paytoken::{DuplicateStore as _, MemoryDuplicates, PaymentId, PaymentStatus, SecureKey};
 use tokio::net::TcpListener;
 
-/// The shop: its key, the notifications it has seen, the orders it has settled.
+/// The shop: its key, the notifications it has acted on, the orders it has settled.
+/// Cloned for each request: the key is small, the rest shared.
+#[derive(Clone)]
 struct Shop {
     key: SecureKey,
-    seen: Mutex<DuplicateFilter>,
-    paid: Mutex<Vec<PaymentId>>,
+    seen: Arc<MemoryDuplicates>,
+    paid: Arc<Mutex<Vec<PaymentId>>>,
 }
 
-/// 200 once the notification verified (its repeat too, so the gateway stops sending it),
-/// 400 with the failed check when it does not.
+impl Shop {
+    fn new(key: SecureKey) -> Self {
+        Self {
+            key,
+            seen: Arc::new(MemoryDuplicates::new(10_000)),
+            paid: Arc::default(),
+        }
+    }
+}
+
+/// What the extractor verifies with.
+impl FromRef<Shop> for SecureKey {
+    fn from_ref(shop: &Shop) -> Self {
+        shop.key.clone()
+    }
+}
+
+/// 200 once the notification verified (its repeat too, so the gateway stops sending it);
+/// the extractor has answered 400 with the failed check when it does not. The gateway
+/// posts JSON, a browser coming back from 3-D Secure a form: the extractor reads either.
 async fn notification(
-    State(shop): State<Arc<Shop>>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> (StatusCode, String) {
-    // The gateway posts JSON; a browser coming back from 3-D Secure posts a form.
-    let content_type = headers
-        .get(CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok());
-    let read = Notification::from_request(content_type, &body);
-    let verified = match read.and_then(|notification| notification.verify(&shop.key)) {
-        Ok(verified) => verified,
-        Err(error) => return (StatusCode::BAD_REQUEST, error.to_string()),
-    };
-    let first_time = shop
-        .seen
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .first_time(&verified);
+    State(shop): State<Shop>,
+    Verified(verified): Verified,
+) -> (StatusCode, &'static str) {
+    let Ok(first_time) = shop.seen.first_time(&verified.duplicate_key()).await;
     if first_time && verified.status == PaymentStatus::Approved {
         shop.paid
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push(verified.payment_id);
     }
-    (StatusCode::OK, "ok".to_owned())
+    (StatusCode::OK, "ok")
 }
 
 /// The shop's routes: notifications, their bodies bounded at 64 KiB.
-fn app(shop: Arc<Shop>) -> Router {
+fn app(shop: Shop) -> Router {
     Router::new()
         .route("/notifications", post(notification))
         .layer(DefaultBodyLimit::max(64 * 1024))
@@ -66,11 +71,7 @@ fn app(shop: Arc<Shop>) -> Router {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let shop = Arc::new(Shop {
-        key: SecureKey::new(std::env::var("PAYTOKEN_SECURE_KEY")?)?,
-        seen: Mutex::new(DuplicateFilter::new(10_000)),
-        paid: Mutex::new(Vec::new()),
-    });
+    let shop = Shop::new(SecureKey::new(std::env::var("PAYTOKEN_SECURE_KEY")?)?);
     let listener = TcpListener::bind("127.0.0.1:8090").await?;
     axum::serve(listener, app(shop)).await?;
     Ok(())
@@ -108,14 +109,10 @@ mod tests {
     #[tokio::test]
     async fn acts_once_on_a_verified_notification_and_refuses_a_forgery() {
         let key = SecureKey::new("the-shop-s-key").unwrap();
-        let shop = Arc::new(Shop {
-            key: key.clone(),
-            seen: Mutex::new(DuplicateFilter::new(100)),
-            paid: Mutex::new(Vec::new()),
-        });
+        let shop = Shop::new(key.clone());
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
-        let app = app(Arc::clone(&shop));
+        let app = app(shop.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
 
         let signed = returned("60001", &key);

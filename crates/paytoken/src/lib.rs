@@ -47,6 +47,7 @@
 //! - `testing`: the client's in-memory transport for unit tests (`testing::FakeTransport`),
 //!   for `[dev-dependencies]`.
 //! - `http`: `Request::into_http` and `parse_http`, for stacks that speak the `http` crate.
+//! - `axum`: an extractor that reads and verifies a notification (`axum::Verified`).
 //! - `sandbox`: the gateway simulated in the test's own process and a client for it
 //!   (`sandbox::TestGateway`), for `[dev-dependencies]`; it never brings SQLite.
 
@@ -85,6 +86,8 @@ pub use paytoken_hyper::{
     new_merchant_transaction_id,
 };
 
+#[cfg(feature = "axum")]
+pub mod axum;
 #[cfg(feature = "sandbox")]
 pub mod cookbook;
 #[cfg(feature = "sandbox")]
