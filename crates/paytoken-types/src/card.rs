@@ -379,6 +379,45 @@ pub struct Card {
 }
 
 impl Card {
+    /// A card from its checked parts, without a holder's name.
+    ///
+    /// ```
+    /// use paytoken_types::{Card, CardNumber, Cvv, ExpiryMonth, ExpiryYear};
+    ///
+    /// let card = Card::new(
+    ///     CardNumber::new("4000000000000051")?,
+    ///     ExpiryMonth::new(6)?,
+    ///     ExpiryYear::new(2030)?,
+    ///     Cvv::new("745")?,
+    /// )
+    /// .holder("Zoë O'Neil");
+    /// assert_eq!(card.holder.as_deref(), Some("Zoë O'Neil"));
+    /// # Ok::<(), paytoken_types::Error>(())
+    /// ```
+    #[must_use]
+    pub const fn new(
+        number: CardNumber,
+        expiry_month: ExpiryMonth,
+        expiry_year: ExpiryYear,
+        cvv: Cvv,
+    ) -> Self {
+        Self {
+            number,
+            expiry_month,
+            expiry_year,
+            cvv,
+            holder: None,
+        }
+    }
+
+    /// The card with the name on it (`card.holder`), checked as free text when the form
+    /// is written.
+    #[must_use]
+    pub fn holder(mut self, holder: impl Into<alloc::string::String>) -> Self {
+        self.holder = Some(holder.into());
+        self
+    }
+
     /// Whether the card has expired in the given month: a card is good through the last day
     /// of its expiry month. The caller passes today's date; this crate reads no clock.
     #[must_use]

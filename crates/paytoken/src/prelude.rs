@@ -11,13 +11,12 @@
 //!     MerchantTransactionId::new("order1001")?,
 //!     Amount::from_minor_units(5000),
 //!     Currency::EUR,
-//!     Card {
-//!         number: CardNumber::new("4000000000000051")?,
-//!         expiry_month: ExpiryMonth::new(6)?,
-//!         expiry_year: ExpiryYear::new(2030)?,
-//!         cvv: Cvv::new("745")?,
-//!         holder: None,
-//!     },
+//!     Card::new(
+//!         CardNumber::new("4000000000000051")?,
+//!         ExpiryMonth::new(6)?,
+//!         ExpiryYear::new(2030)?,
+//!         Cvv::new("745")?,
+//!     ),
 //! )
 //! .recurring(RecurringType::Initial);
 //! assert_eq!(Payment::KIND, OperationKind::Payment);
