@@ -43,7 +43,10 @@ pub enum Error {
     Protocol(#[from] paytoken_protocol::Error),
     /// The exchange failed below HTTP, after the retries the policy allows: for a read
     /// (safe to try again later), or for any call whose connection never opened.
-    #[error("{operation}: the exchange failed after {attempts} attempts")]
+    #[error(
+        "{operation}: the exchange failed after {attempts} {}",
+        if *attempts == 1 { "attempt" } else { "attempts" }
+    )]
     Transport {
         /// The operation.
         operation: OperationKind,
@@ -227,6 +230,36 @@ impl Error {
         }
     }
 
+    /// What kind of error this is, to match in one step:
+    ///
+    /// ```
+    /// use paytoken_hyper::{Error, ErrorKind};
+    ///
+    /// fn advice(error: &Error) -> String {
+    ///     match error.kind() {
+    ///         ErrorKind::Refused(refusal) => format!("refused: {}", refusal.result.code),
+    ///         ErrorKind::OutcomeUnknown => "settle it before anything else".to_owned(),
+    ///         ErrorKind::InvalidInput => "fix the request".to_owned(),
+    ///         ErrorKind::Transport => "try again later".to_owned(),
+    ///         ErrorKind::Unreadable => "the gateway's answer could not be read".to_owned(),
+    ///         _ => error.to_string(),
+    ///     }
+    /// }
+    /// ```
+    #[must_use]
+    pub fn kind(&self) -> ErrorKind<'_> {
+        use paytoken_protocol::Error as Protocol;
+        match self {
+            Self::Config { .. } => ErrorKind::InvalidInput,
+            Self::Protocol(Protocol::Refused(refusal)) => ErrorKind::Refused(refusal),
+            Self::Protocol(error) if error.is_invalid_input() => ErrorKind::InvalidInput,
+            Self::Protocol(_) => ErrorKind::Unreadable,
+            Self::Transport { .. } => ErrorKind::Transport,
+            Self::OutcomeUnknown { .. } | Self::Unsettled { .. } => ErrorKind::OutcomeUnknown,
+            Self::NotApplied { .. } => ErrorKind::NotApplied,
+        }
+    }
+
     /// The error that lies under an unknown outcome, or this one.
     #[must_use]
     pub fn root(&self) -> &Self {
@@ -235,6 +268,31 @@ impl Error {
             other => other,
         }
     }
+}
+
+/// What kind of [`Error`] a call ended with ([`Error::kind`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind<'a> {
+    /// The gateway refused: nothing was processed. The refusal has its codes, their family
+    /// and descriptions; the same request would be refused again.
+    Refused(&'a Refusal),
+    /// A call that changes something may have been processed, and the answer that would
+    /// say so was lost (or an inquiry could not settle it): settle it before anything else
+    /// ([`Client::settle`](crate::Client::settle)).
+    OutcomeUnknown,
+    /// The request or a client setting was refused before anything was sent.
+    InvalidInput,
+    /// The exchange failed below HTTP, after the retries allowed, for a call that may be
+    /// tried again (a read, or a connection that never opened).
+    Transport,
+    /// The gateway answered, but not with an answer of this interface (an unexpected HTTP
+    /// status, a body that is not its JSON, an answer about another transaction), for a
+    /// call that may be tried again.
+    Unreadable,
+    /// A lost capture, refund or cancel that the inquiry shows did not take effect: it may
+    /// be sent again.
+    NotApplied,
 }
 
 /// What went wrong below HTTP, as a [`Transport`](crate::Transport) reports it.
@@ -447,6 +505,60 @@ mod tests {
         error.source().is_none_or(|cause| {
             !error.to_string().contains(&cause.to_string()) && says_itself_once(cause)
         })
+    }
+
+    /// One match sorts every error, and agrees with the questions the methods answer.
+    #[test]
+    fn kind_sorts_every_error_as_the_methods_do() {
+        let kinds: Vec<_> = one_of_each()
+            .iter()
+            .map(|error| format!("{:?}", error.kind()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "InvalidInput",
+                "InvalidInput",
+                "Transport",
+                "OutcomeUnknown",
+                "NotApplied",
+                "OutcomeUnknown"
+            ]
+        );
+        for error in one_of_each() {
+            assert_eq!(
+                error.kind() == ErrorKind::OutcomeUnknown,
+                error.is_outcome_unknown()
+            );
+            assert_eq!(
+                error.kind() == ErrorKind::InvalidInput,
+                error.is_invalid_input()
+            );
+        }
+        let result = paytoken_types::GatewayResult {
+            code: paytoken_types::ResultCode::new("20010"),
+            description: String::from("checksum mismatch"),
+        };
+        let refused = Error::Protocol(paytoken_protocol::Error::Refused(
+            Refusal {
+                operation: OperationKind::Payment,
+                result,
+            },
+        ));
+        assert!(matches!(refused.kind(), ErrorKind::Refused(refusal) if refusal.contains("20010")));
+        let unreadable = Error::Protocol(paytoken_protocol::Error::UnexpectedStatus {
+            operation: OperationKind::Inquiry,
+            status: 502,
+            excerpt: String::new(),
+        });
+        assert_eq!(unreadable.kind(), ErrorKind::Unreadable);
+        // One attempt is one attempt.
+        let once = Error::Transport {
+            operation: OperationKind::Inquiry,
+            attempts: 1,
+            source: refused_connection(),
+        };
+        assert!(once.to_string().ends_with("after 1 attempt"), "{once}");
     }
 
     #[test]

@@ -98,7 +98,7 @@ pub use builder::{
 };
 pub use client::Client;
 pub use duplicates::{DuplicateStore, MemoryDuplicates};
-pub use error::{Error, TransportError, TransportErrorKind};
+pub use error::{Error, ErrorKind, TransportError, TransportErrorKind};
 pub use hyper_transport::HyperTransport;
 pub use merchant_transaction_id::new_merchant_transaction_id;
 pub use retry::RetryPolicy;

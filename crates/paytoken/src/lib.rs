@@ -81,9 +81,9 @@ pub mod prelude;
 
 #[cfg(feature = "hyper")]
 pub use paytoken_hyper::{
-    Client, ClientBuilder, DuplicateStore, Error, HyperTransport, MemoryDuplicates, RetryPolicy,
-    Transport, TransportError, TransportErrorKind, TransportRequest, TransportResponse,
-    new_merchant_transaction_id,
+    Client, ClientBuilder, DuplicateStore, Error, ErrorKind, HyperTransport, MemoryDuplicates,
+    RetryPolicy, Transport, TransportError, TransportErrorKind, TransportRequest,
+    TransportResponse, new_merchant_transaction_id,
 };
 
 #[cfg(feature = "axum")]

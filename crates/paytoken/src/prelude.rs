@@ -46,4 +46,4 @@ pub use crate::{
     TransactionStatus, Username,
 };
 #[cfg(feature = "hyper")]
-pub use crate::{Client, ClientBuilder, DuplicateStore as _, Error, MemoryDuplicates};
+pub use crate::{Client, ClientBuilder, DuplicateStore as _, Error, ErrorKind, MemoryDuplicates};

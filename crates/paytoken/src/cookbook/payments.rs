@@ -48,10 +48,17 @@
 //!     "XXX".parse()?,
 //!     gateway.card(cards::APPROVED),
 //! );
-//! let error = client.pay(&refused).await.unwrap_err();
-//! let refusal = error.refusal().expect("a refusal");
-//! assert!(!refusal.result.code.as_str().is_empty());
-//! assert!(!error.may_have_been_processed());
+//! match client.pay(&refused).await {
+//!     Err(error) => match error.kind() {
+//!         ErrorKind::Refused(refusal) => {
+//!             assert_eq!(refusal.result.code.as_str(), "30016"); // the sandbox's "unknown currency"
+//!             assert!(!error.may_have_been_processed());
+//!         }
+//!         ErrorKind::OutcomeUnknown => { /* settle it: see `recovery` */ }
+//!         other => panic!("{other:?}: {error}"),
+//!     },
+//!     Ok(transaction) => panic!("{transaction:?}"),
+//! }
 //! gateway.shutdown().await;
 //! # Ok(()) }
 //! ```
