@@ -539,12 +539,10 @@ mod tests {
             code: paytoken_types::ResultCode::new("20010"),
             description: String::from("checksum mismatch"),
         };
-        let refused = Error::Protocol(paytoken_protocol::Error::Refused(
-            Refusal {
-                operation: OperationKind::Payment,
-                result,
-            },
-        ));
+        let refused = Error::Protocol(paytoken_protocol::Error::Refused(Refusal {
+            operation: OperationKind::Payment,
+            result,
+        }));
         assert!(matches!(refused.kind(), ErrorKind::Refused(refusal) if refusal.contains("20010")));
         let unreadable = Error::Protocol(paytoken_protocol::Error::UnexpectedStatus {
             operation: OperationKind::Inquiry,

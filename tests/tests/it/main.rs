@@ -19,4 +19,5 @@ mod conformance_openapi;
 mod conformance_schemas;
 mod load;
 mod protocol_http;
+mod readme_crate;
 mod signed_form;
