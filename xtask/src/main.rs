@@ -244,11 +244,16 @@ fn sandbox_suite_on_files() -> Result<(), String> {
 const IO_CRATES: &[&str] = &["tokio", "hyper", "hyper-util", "mio", "reqwest", "socket2"];
 
 /// Checks that `paytoken-protocol`, with every feature, and the `paytoken` facade without
-/// its default `hyper` feature depend on no I/O runtime, and that the protocol's sources
-/// (doc examples included) read no clock and do no I/O.
+/// its default `hyper` feature depend on no I/O runtime (and that the facade builds so),
+/// and that the protocol's sources (doc examples included) read no clock and do no I/O.
 fn sans_io() -> Result<(), String> {
     no_io_crate_under("paytoken-protocol", &["--all-features"])?;
     no_io_crate_under("paytoken", &["--no-default-features", "--features", "http"])?;
+    // The facade without its client still names the one error (`paytoken::Error`).
+    cargo(
+        &["check", "-p", "paytoken", "--no-default-features", "--locked"],
+        &[],
+    )?;
     no_clock_in(&project_root().join("crates/paytoken-protocol/src"))
 }
 

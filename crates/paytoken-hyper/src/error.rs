@@ -396,6 +396,7 @@ impl std::error::Error for TransportError {
     }
 }
 
+#[cfg(feature = "client")]
 impl Error {
     /// Attaches the payment's merchant transaction id to an unknown outcome.
     pub(crate) fn with_merchant_transaction_id(self, id: Option<MerchantTransactionId>) -> Self {

@@ -43,7 +43,7 @@
 //! ## Features
 //! - `hyper` (default): the async client on hyper and rustls ([`Client`]).
 //!   `default-features = false` leaves the sans-IO core: build requests with
-//!   [`protocol`], send them with any HTTP stack.
+//!   [`protocol`], send them with any HTTP stack. [`Error`] is the same type either way.
 //! - `testing`: the client's in-memory transport for unit tests (`testing::FakeTransport`),
 //!   for `[dev-dependencies]`.
 //! - `http`: `Request::into_http` and `parse_http`, for stacks that speak the `http` crate.
@@ -81,9 +81,12 @@ pub mod prelude;
 
 #[cfg(feature = "hyper")]
 pub use paytoken_hyper::{
-    Client, ClientBuilder, DuplicateStore, Error, ErrorKind, HyperTransport, MemoryDuplicates,
-    RetryPolicy, Transport, TransportError, TransportErrorKind, TransportRequest,
+    Client, ClientBuilder, HyperTransport, RetryPolicy, Transport, TransportRequest,
     TransportResponse, new_merchant_transaction_id,
+};
+/// The one error of a call, the same type with and without the client.
+pub use paytoken_hyper::{
+    DuplicateStore, Error, ErrorKind, MemoryDuplicates, TransportError, TransportErrorKind,
 };
 
 #[cfg(feature = "axum")]
