@@ -55,6 +55,14 @@ pub struct RegenerateAuthToken {
     pub token: AuthToken,
 }
 
+impl RegenerateAuthToken {
+    /// A fresh token for `token`, still valid, under `partner_id`.
+    #[must_use]
+    pub const fn new(partner_id: PartnerId, token: AuthToken) -> Self {
+        Self { partner_id, token }
+    }
+}
+
 /// A token the gateway issued (result `200`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

@@ -15,10 +15,7 @@
 //!
 //! let fetch = FetchAuthToken::new(partner.partner_id, merchant.username.clone());
 //! let grant = client.fetch_auth_token(&fetch).await?;
-//! let regenerate = RegenerateAuthToken {
-//!     partner_id: partner.partner_id,
-//!     token: grant.token,
-//! };
+//! let regenerate = RegenerateAuthToken::new(partner.partner_id, grant.token);
 //! let fresh = client.regenerate_auth_token(&regenerate).await?;
 //! assert!(!fresh.token.expose_secret().is_empty());
 //! gateway.shutdown().await;
