@@ -251,7 +251,13 @@ fn sans_io() -> Result<(), String> {
     no_io_crate_under("paytoken", &["--no-default-features", "--features", "http"])?;
     // The facade without its client still names the one error (`paytoken::Error`).
     cargo(
-        &["check", "-p", "paytoken", "--no-default-features", "--locked"],
+        &[
+            "check",
+            "-p",
+            "paytoken",
+            "--no-default-features",
+            "--locked",
+        ],
         &[],
     )?;
     no_clock_in(&project_root().join("crates/paytoken-protocol/src"))

@@ -29,7 +29,9 @@ pub use paytoken_sandbox::{
     SandboxBuilder, SandboxConfig, SentNotification, cards,
 };
 
-use crate::{Card, Client, MerchantTransactionId, PaymentStatus, SecureKey, Transaction};
+use crate::{
+    Card, Client, ClientBuilder, MerchantTransactionId, PaymentStatus, SecureKey, Transaction,
+};
 
 /// A sandbox started in this process and a client for its first merchant, with a token
 /// fetched by its login name as a shop's would be.
@@ -57,36 +59,18 @@ impl TestGateway {
     /// without a merchant.
     pub async fn from_builder(builder: SandboxBuilder) -> Result<Self, Error> {
         let sandbox = builder.start().await?;
-        let config = sandbox.config();
-        let Some((partner, merchant)) = config.partners.iter().find_map(|partner| {
-            partner
-                .merchants
-                .first()
-                .map(|merchant| (partner, merchant))
-        }) else {
+        let Some((builder, secure_key)) = client_builder(&sandbox) else {
             return Err(Error::Config {
                 what: "partners".to_owned(),
                 reason: "no merchant to pay as".to_owned(),
             });
         };
-        let mut builder = Client::builder()
-            .base_url(sandbox.base_url())
-            .allow_http(true)
-            .credentials(merchant.credentials())
-            .fetch_auth_token(partner.partner_id, merchant.username.clone());
-        if let Some(account) = merchant.account_id {
-            builder = builder.account_id(account);
-        }
-        if let Some(terminal) = merchant.terminal_id {
-            builder = builder.terminal_id(terminal);
-        }
-        // Invariant: the sandbox's own base URL (plain HTTP, allowed above) and its
+        // Invariant: the sandbox's own base URL (plain HTTP allowed) and its
         // configuration's credentials are settings a client takes.
         #[expect(clippy::expect_used, reason = "the invariant above")]
         let client = builder
             .build()
             .expect("the sandbox's own settings make a client");
-        let secure_key = merchant.secure_key.clone();
         Ok(Self {
             sandbox,
             client,
@@ -157,6 +141,32 @@ impl TestGateway {
     pub async fn shutdown(self) {
         self.sandbox.shutdown().await;
     }
+}
+
+/// A client builder for `sandbox`'s first merchant (of its first partner that has one):
+/// its credentials, account and terminal, a token fetched with its login name, plain HTTP
+/// allowed when the sandbox serves it; with the merchant's secure key. `None` for a
+/// configuration without a merchant.
+#[must_use]
+pub fn client_builder(sandbox: &Sandbox) -> Option<(ClientBuilder, SecureKey)> {
+    let (partner, merchant) = sandbox.config().partners.iter().find_map(|partner| {
+        partner
+            .merchants
+            .first()
+            .map(|merchant| (partner, merchant))
+    })?;
+    let mut builder = Client::builder()
+        .base_url(sandbox.base_url())
+        .allow_http(sandbox.base_url().starts_with("http://"))
+        .credentials(merchant.credentials())
+        .fetch_auth_token(partner.partner_id, merchant.username.clone());
+    if let Some(account) = merchant.account_id {
+        builder = builder.account_id(account);
+    }
+    if let Some(terminal) = merchant.terminal_id {
+        builder = builder.terminal_id(terminal);
+    }
+    Some((builder, merchant.secure_key.clone()))
 }
 
 fn waits_for_3ds(transaction: &Transaction) -> bool {

@@ -5,31 +5,15 @@ use std::fmt::{self, Write as _};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use paytoken::{Client, ClientBuilder};
-use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, TlsIdentity};
+use paytoken::ClientBuilder;
+use paytoken_sandbox::{Sandbox, TlsIdentity};
 
 pub(crate) mod life_cycle;
 
 /// A client builder for the sandbox's default merchant: its credentials, account and
 /// terminal, and a token fetched with its login name.
 pub(crate) fn client_for(sandbox: &Sandbox) -> ClientBuilder {
-    let config = sandbox.config();
-    let partner = &config.partners[0];
-    let merchant = config.merchant(DEFAULT_MERCHANT_ID).unwrap();
-    let mut builder = Client::builder()
-        .base_url(sandbox.base_url())
-        .credentials(merchant.credentials())
-        .fetch_auth_token(partner.partner_id, merchant.username.clone());
-    if let Some(account) = merchant.account_id {
-        builder = builder.account_id(account);
-    }
-    if let Some(terminal) = merchant.terminal_id {
-        builder = builder.terminal_id(terminal);
-    }
-    if sandbox.base_url().starts_with("http://") {
-        builder = builder.allow_http(true);
-    }
-    builder
+    paytoken::sandbox::client_builder(sandbox).unwrap().0
 }
 
 pub(crate) use paytoken_test_support::samples::{card, order_id};
