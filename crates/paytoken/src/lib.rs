@@ -36,6 +36,15 @@
 //! # Ok(()) }
 //! ```
 //!
+//! ## Errors
+//! Every call returns one [`Error`], the same type with and without the client. Match it in
+//! one step with [`Error::kind`]: [`ErrorKind::Refused`] carries the gateway's codes, their
+//! family and descriptions (nothing was processed); [`ErrorKind::OutcomeUnknown`] means a
+//! call that changes something may have been processed and its answer was lost: it was
+//! not sent again, and `Client::settle` (or `reconcile`) asks the gateway before anything
+//! else. `error.refusal()`, `error.is_outcome_unknown()` and
+//! `error.may_have_been_processed()` answer the same questions one at a time.
+//!
 //! `use paytoken::prelude::*;` brings the client, every operation and the values a payment
 //! is made of; the common types are at the crate root as well. The `cookbook` (feature
 //! `sandbox`, on docs.rs) has every operation and every recovery as a recipe that runs.
