@@ -141,9 +141,10 @@ impl From<Failure> for Report {
         if let (Some(extra), Some(object)) = (failure.detail, value.as_object_mut()) {
             object.extend(extra);
         }
+        // Readable mode prints the error once, on stderr: stdout carries results only.
         Self {
             exit: failure.exit,
-            human: format!("error: {}\n", failure.message),
+            human: String::new(),
             error_line: Some(failure.message),
             json: value,
         }

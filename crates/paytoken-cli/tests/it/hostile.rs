@@ -457,10 +457,17 @@ async fn an_error_quotes_a_short_prefix_of_a_long_value_with_its_length() {
     args.extend(common::card_flags(cards::APPROVED));
     let run = paytoken(&args, &[("PAYTOKEN_SECURE_KEY", "x")]).await;
     assert_eq!(run.code, 2, "{}", run.stderr);
-    for output in [&run.stdout, &run.stderr] {
-        assert!(output.len() < 1_000, "{} bytes", output.len());
-        assert!(output.contains("(131001 characters)"), "{output}");
-    }
+    assert!(run.stderr.len() < 1_000, "{} bytes", run.stderr.len());
+    assert!(run.stderr.contains("(131001 characters)"), "{}", run.stderr);
+    // Regression: the error was printed twice, on stdout and on stderr. Stdout carries
+    // results only; the error is said once, on stderr.
+    assert_eq!(run.stdout, "", "stdout carries results only");
+    assert_eq!(
+        run.stderr.matches("characters)").count(),
+        1,
+        "{}",
+        run.stderr
+    );
 }
 
 /// Regression: `--forward-to http://127.0.0.1:99999/x` relayed to port 80 and printed the
