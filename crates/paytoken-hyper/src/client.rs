@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures_util::TryStreamExt as _;
 use futures_util::stream::{self, Stream};
 use paytoken_protocol::ops::auth_token::{AuthTokenGrant, FetchAuthToken, RegenerateAuthToken};
 use paytoken_protocol::ops::cancel::Cancel;
@@ -294,12 +295,7 @@ impl<T: Transport> Client<T> {
     /// [`Error`] of the first page that failed (each page is retried as a read); an input
     /// error when `records` is out of range.
     pub async fn all_invoices(&self, records: u32) -> Result<Vec<Invoice>, Error> {
-        let mut pager = InvoicePager::new(records)?;
-        let mut invoices = Vec::new();
-        while !pager.is_done() {
-            invoices.extend(self.call(NextPage(&mut pager)).await?.invoices);
-        }
-        Ok(invoices)
+        self.invoices(records).try_collect().await
     }
 
     /// Every invoice as a stream, asking for `records` per page from page 1: one page in

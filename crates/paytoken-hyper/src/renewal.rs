@@ -66,8 +66,8 @@ impl<T: Transport> Client<T> {
                 .as_ref()
                 .err()
                 .and_then(Error::refusal)
-                .map(|refusal| refusal.result.code.clone());
-            log.finish(&parsed, None, code.as_ref().map(|code| code.as_str()));
+                .map(|refusal| refusal.result.code.as_str());
+            log.finish(&parsed, None, code);
             match (parsed, lifecycle.renew_at()) {
                 // The life cycle has just kept the token, so it has a deadline (`None` would
                 // read "renew now", which is what `sent_at` says).
