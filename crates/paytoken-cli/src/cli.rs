@@ -37,8 +37,13 @@ pub(crate) fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
     for name in ["demo", "sandbox", "listen", "vectors"] {
         command = command.mut_subcommand(name, |subcommand| {
             subcommand.mut_args(|arg| {
-                // `listen` reads the secure key, and nothing else of the connection.
-                let needed = name == "listen" && arg.get_id() == "secure_key_file";
+                // `listen` reads the secure key, maybe a profile's; `sandbox` writes one.
+                let id = arg.get_id().as_str();
+                let needed = match name {
+                    "listen" => ["secure_key_file", "profile", "config_file"].contains(&id),
+                    "sandbox" => id == "config_file",
+                    _ => false,
+                };
                 if arg.get_help_heading() == Some(CONNECTION) && !needed {
                     arg.hide(true)
                 } else {
@@ -48,7 +53,15 @@ pub(crate) fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
         });
     }
     let matches = command.try_get_matches_from(args)?;
-    Cli::from_arg_matches(&matches)
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    // clap merged flags and variables; a flag beats a profile and so does a variable, but
+    // `whoami` says which of the two it was.
+    cli.gateway.from_command_line = GatewayArgs::IDS
+        .iter()
+        .copied()
+        .filter(|id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
+        .collect();
+    Ok(cli)
 }
 
 /// A duration flag: whole milliseconds (`500ms`) or seconds (`3s`), above zero and at most
@@ -75,10 +88,19 @@ pub(crate) fn duration(text: &str) -> Result<Duration, String> {
 }
 
 /// Where the gateway is and who is calling. The secure key is read from
-/// `PAYTOKEN_SECURE_KEY` or `--secure-key-file`, never from a flag's value.
+/// `PAYTOKEN_SECURE_KEY`, `--secure-key-file` or the file or variable a profile names,
+/// never from a flag's value.
 #[derive(Debug, Args)]
 #[command(next_help_heading = CONNECTION)]
 pub(crate) struct GatewayArgs {
+    /// The profile to use, from the profiles file (otherwise the one called `default`, if
+    /// any); flags and variables beat its settings.
+    #[arg(long, global = true, env = "PAYTOKEN_PROFILE", value_name = "NAME")]
+    pub(crate) profile: Option<String>,
+    /// The profiles file (by default config.toml in $XDG_CONFIG_HOME/paytoken or
+    /// ~/.config/paytoken).
+    #[arg(long, global = true, env = "PAYTOKEN_CONFIG_FILE", value_name = "FILE")]
+    pub(crate) config_file: Option<PathBuf>,
     /// The gateway's base URL, such as https://sandbox.gateway.example.
     #[arg(long, global = true, env = "PAYTOKEN_BASE_URL")]
     pub(crate) base_url: Option<String>,
@@ -119,6 +141,23 @@ pub(crate) struct GatewayArgs {
     /// Seconds one attempt of a request may take.
     #[arg(long, global = true, value_name = "SECONDS")]
     pub(crate) timeout: Option<u64>,
+    /// The ids of the settings above given as flags rather than variables.
+    #[arg(skip)]
+    pub(crate) from_command_line: Vec<&'static str>,
+}
+
+impl GatewayArgs {
+    /// The ids of the settings a flag or a variable may give.
+    const IDS: [&'static str; 8] = [
+        "profile",
+        "config_file",
+        "base_url",
+        "member_id",
+        "partner_id",
+        "username",
+        "account_id",
+        "terminal_id",
+    ];
 }
 
 /// What to do.
@@ -177,10 +216,29 @@ pub(crate) enum Command {
     /// Charge a recurring series again by its first payment's id (a REPEATED payment).
     #[command(name = "repeat-payment", visible_alias = "repeat")]
     Repeat(RepeatArgs),
+    /// The profiles file: list its profiles, or show one.
+    #[command(subcommand)]
+    Config(ConfigCommand),
+    /// Which gateway and merchant a command would use, and where each setting came from
+    /// (flag, environment, profile, default). Sends nothing.
+    Whoami,
     /// Write the conformance kit for SDK authors in other languages: request, answer,
     /// checksum and notification vectors, their JSON Schemas, an OpenAPI description and
     /// a reference checker in Python.
     Vectors(VectorsArgs),
+}
+
+/// `paytoken config`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum ConfigCommand {
+    /// The profiles in the profiles file, the one in use marked.
+    List,
+    /// One profile's settings (the one in use when no name is given); keys are named by
+    /// where they are, never shown.
+    Show {
+        /// The profile.
+        name: Option<String>,
+    },
 }
 
 /// `paytoken vectors`.
@@ -305,6 +363,11 @@ pub(crate) struct SandboxArgs {
     /// text with the key masked, and the usual mistake that matches what was sent.
     #[arg(long)]
     pub(crate) explain: bool,
+    /// Save this sandbox's address and its first merchant as a profile of this name in the
+    /// profiles file, its secure key in NAME.key beside it (mode 0600); then
+    /// `paytoken --profile NAME ...` calls this sandbox.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) write_profile: Option<String>,
 }
 
 impl Command {

@@ -1,4 +1,4 @@
-//! The client from the global options and the environment.
+//! The client from the resolved settings (flags, environment, profile).
 
 use std::time::Duration;
 
@@ -7,7 +7,9 @@ use paytoken::{AuthToken, BaseUrl, Client, Credentials, SecureKey, Username};
 use zeroize::Zeroizing;
 
 use crate::cli::GatewayArgs;
+use crate::profile;
 use crate::report::Failure;
+use crate::settings::{KeyOrigin, Settings};
 use crate::terminal;
 
 /// Where the secure key comes from when `--secure-key-file` is not given.
@@ -19,11 +21,14 @@ pub(crate) const LIST_ANSWER_BYTES: usize = 16 * 1024 * 1024;
 /// The client for the operations, or the usage error that stops them before anything is
 /// sent (an auth-token request included). `lists` raises the default answer limit to
 /// [`LIST_ANSWER_BYTES`] for the list operations.
-pub(crate) fn client(args: &GatewayArgs, lists: bool) -> Result<Client, Failure> {
-    let url = args
-        .base_url
-        .as_deref()
-        .ok_or_else(|| Failure::usage("no base url: give --base-url or set PAYTOKEN_BASE_URL"))?;
+pub(crate) fn client(
+    args: &GatewayArgs,
+    settings: &Settings,
+    lists: bool,
+) -> Result<Client, Failure> {
+    let url = settings.base_url.value.as_deref().ok_or_else(|| {
+        Failure::usage("no base url: give --base-url, set PAYTOKEN_BASE_URL or use a profile")
+    })?;
     let base_url = BaseUrl::new(url).map_err(|error| Failure::usage(error.to_string()))?;
     let plain_http = !base_url.is_https();
     if plain_http && !base_url.is_loopback() && !args.allow_http {
@@ -31,8 +36,8 @@ pub(crate) fn client(args: &GatewayArgs, lists: bool) -> Result<Client, Failure>
             "the base url is plain http and not a loopback address: card data needs https (--allow-http to insist)",
         ));
     }
-    let secure_key = secure_key(args)?;
-    let credentials = match (&args.member_id, &args.partner_id) {
+    let secure_key = secure_key(&settings.secure_key)?;
+    let credentials = match (&settings.member_id.value, &settings.partner_id.value) {
         (Some(member), _) => Credentials::merchant(parse(member, "--member-id")?, secure_key),
         (None, Some(partner)) => Credentials::partner(parse(partner, "--partner-id")?, secure_key),
         (None, None) => {
@@ -45,10 +50,10 @@ pub(crate) fn client(args: &GatewayArgs, lists: bool) -> Result<Client, Failure>
         .base_url(url)
         .allow_http(plain_http)
         .credentials(credentials);
-    if let Some(account) = &args.account_id {
+    if let Some(account) = &settings.account_id.value {
         builder = builder.account_id(parse(account, "--account-id")?);
     }
-    if let Some(terminal) = &args.terminal_id {
+    if let Some(terminal) = &settings.terminal_id.value {
         builder = builder.terminal_id(parse(terminal, "--terminal-id")?);
     }
     match args.max_answer_bytes {
@@ -63,7 +68,11 @@ pub(crate) fn client(args: &GatewayArgs, lists: bool) -> Result<Client, Failure>
         }
         builder = builder.request_timeout(Duration::from_secs(seconds));
     }
-    match (&args.auth_token, &args.partner_id, &args.username) {
+    match (
+        &args.auth_token,
+        &settings.partner_id.value,
+        &settings.username.value,
+    ) {
         (Some(token), _, _) => {
             let token = AuthToken::new(token.as_str())
                 .map_err(|error| Failure::usage(error.to_string()))?;
@@ -84,9 +93,10 @@ pub(crate) fn client(args: &GatewayArgs, lists: bool) -> Result<Client, Failure>
 
 /// The partner id and login name the `fetch-auth-token` command needs.
 pub(crate) fn token_request(
-    args: &GatewayArgs,
+    settings: &Settings,
 ) -> Result<paytoken::ops::auth_token::FetchAuthToken, Failure> {
-    let (Some(partner), Some(username)) = (&args.partner_id, &args.username) else {
+    let (Some(partner), Some(username)) = (&settings.partner_id.value, &settings.username.value)
+    else {
         return Err(Failure::usage(
             "fetch-auth-token needs --partner-id and --username (or PAYTOKEN_PARTNER_ID and PAYTOKEN_USERNAME)",
         ));
@@ -102,30 +112,55 @@ pub(crate) fn token_request(
 /// The most `--secure-key-file` reads: a secure key is tens of characters.
 const SECURE_KEY_FILE_BYTES: u64 = 4096;
 
-/// The secure key, from the file or the environment; never from a flag's value, which the
-/// process list would show. A file is read up to [`SECURE_KEY_FILE_BYTES`] and no further.
-pub(crate) fn secure_key(args: &GatewayArgs) -> Result<SecureKey, Failure> {
-    let text = match &args.secure_key_file {
-        Some(path) => {
-            let what = format!("--secure-key-file {}", path.display());
-            let file = std::fs::File::open(path)
-                .map_err(|error| Failure::usage(format!("{what}: {error}")))?;
-            read_bounded(
-                file,
-                SECURE_KEY_FILE_BYTES,
-                &what,
-                "larger than 4 KiB: is it the key?",
-            )?
+/// The secure key, from where the settings say: never from a flag's value, which the
+/// process list would show. A file is read up to [`SECURE_KEY_FILE_BYTES`] and no further;
+/// a profile's key file open to group or others is refused.
+pub(crate) fn secure_key(origin: &KeyOrigin) -> Result<SecureKey, Failure> {
+    let text = match origin {
+        KeyOrigin::FlagFile(path) => read_key_file(path, "--secure-key-file", false)?,
+        KeyOrigin::ProfileFile { profile, path } => {
+            read_key_file(path, &format!("profile {profile}: secure_key_file"), true)?
         }
-        None => Zeroizing::new(std::env::var(SECURE_KEY_VARIABLE).map_err(|_| {
-            Failure::usage(format!(
-                "no secure key: set {SECURE_KEY_VARIABLE} or give --secure-key-file"
-            ))
-        })?),
+        KeyOrigin::Environment => variable(SECURE_KEY_VARIABLE)?,
+        KeyOrigin::ProfileVariable { variable: name, .. } => variable(name)?,
+        KeyOrigin::Unset => {
+            return Err(Failure::usage(format!(
+                "no secure key: set {SECURE_KEY_VARIABLE}, give --secure-key-file or name one in a profile"
+            )));
+        }
     };
     // A file ends with a newline more often than not; the key itself never does.
     SecureKey::new(text.trim_end_matches(['\r', '\n']))
         .map_err(|error| Failure::usage(error.to_string()))
+}
+
+/// A key file's text; `private` refuses one that group or others may read.
+fn read_key_file(
+    path: &std::path::Path,
+    named_by: &str,
+    private: bool,
+) -> Result<Zeroizing<String>, Failure> {
+    let what = format!("{named_by} {}", path.display());
+    let file =
+        std::fs::File::open(path).map_err(|error| Failure::usage(format!("{what}: {error}")))?;
+    if private {
+        profile::refuse_readable_by_others(&file, path)?;
+    }
+    read_bounded(
+        file,
+        SECURE_KEY_FILE_BYTES,
+        &what,
+        "larger than 4 KiB: is it the key?",
+    )
+}
+
+/// The secure key in the environment variable `name`.
+fn variable(name: &str) -> Result<Zeroizing<String>, Failure> {
+    std::env::var(name).map(Zeroizing::new).map_err(|_| {
+        Failure::usage(format!(
+            "no secure key: the variable {name} is not set (or not UTF-8)"
+        ))
+    })
 }
 
 /// Reads `source` to its end as UTF-8, at most `limit` bytes and no further, into a string

@@ -39,14 +39,17 @@
 
 mod cli;
 mod config;
+mod config_command;
 mod demo;
 pub mod life_cycle;
 mod listen;
 mod listing;
 mod operations;
+mod profile;
 mod render;
 mod report;
 mod serve;
+mod settings;
 mod terminal;
 mod vectors;
 
@@ -90,12 +93,31 @@ pub fn main() -> ExitCode {
 async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report {
     match command {
         Command::Demo(args) => demo::run(&args).await,
-        Command::Sandbox(args) => serve::run(&args).await,
+        Command::Sandbox(args) => serve::run(&args, gateway).await,
         Command::Listen(args) => listen::run(&args, gateway, json).await,
         Command::Vectors(args) => vectors::run(&args),
+        Command::Whoami => config_command::whoami(gateway).unwrap_or_else(Report::from),
+        Command::Config(command) => {
+            config_command::config(&command, gateway).unwrap_or_else(Report::from)
+        }
+        operation => match settings::Settings::resolve(gateway) {
+            Ok(settings) => call(operation, gateway, &settings, json).await,
+            Err(failure) => Report::from(failure),
+        },
+    }
+}
+
+/// Runs an operation of the gateway with the resolved settings.
+async fn call(
+    operation: Command,
+    gateway: &cli::GatewayArgs,
+    settings: &settings::Settings,
+    json: bool,
+) -> Report {
+    match operation {
         Command::AuthToken => {
-            let request = config::token_request(gateway);
-            match (config::client(gateway, false), request) {
+            let request = config::token_request(settings);
+            match (config::client(gateway, settings, false), request) {
                 (Ok(client), Ok(fetch)) => match client.fetch_auth_token(&fetch).await {
                     Ok(grant) => {
                         operations::ok_report(OperationKind::AuthToken, render::grant(&grant))
@@ -107,7 +129,7 @@ async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report
                 (Err(failure), _) | (_, Err(failure)) => Report::from(failure),
             }
         }
-        operation => match config::client(gateway, operation.lists()) {
+        operation => match config::client(gateway, settings, operation.lists()) {
             Ok(client) => operations::run(&client, operation, json).await,
             Err(failure) => Report::from(failure),
         },

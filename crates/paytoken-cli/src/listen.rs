@@ -48,6 +48,7 @@ use self::verdict::{Rejection, Relay, Verdict};
 use crate::cli::{GatewayArgs, ListenArgs};
 use crate::config;
 use crate::report::{Exit, Failure, Report};
+use crate::settings::Settings;
 use crate::terminal;
 
 /// The largest notification read: a payment's fields are a few hundred bytes.
@@ -163,7 +164,7 @@ impl Drop for Relaying<'_> {
 
 /// Runs until Ctrl-C.
 pub(crate) async fn run(args: &ListenArgs, gateway: &GatewayArgs, json: bool) -> Report {
-    let key = match config::secure_key(gateway) {
+    let key = match Settings::resolve(gateway).and_then(|s| config::secure_key(&s.secure_key)) {
         Ok(key) => key,
         Err(failure) => return Report::from(failure),
     };

@@ -54,6 +54,8 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         | Command::Sandbox(_)
         | Command::Listen(_)
         | Command::AuthToken
+        | Command::Config(_)
+        | Command::Whoami
         | Command::Vectors(_) => Err(Failure::usage("not an operation")),
     };
     result.unwrap_or_else(Report::from)

@@ -85,6 +85,28 @@ impl Report {
         }
     }
 
+    /// The result of a command that calls no gateway (`whoami`, `config`): titled
+    /// `{operation}: {title}` for people; `json` with `operation` and `outcome` `ok` added.
+    pub(crate) fn local(operation: &'static str, title: &str, json: Value) -> Self {
+        let mut human = format!("{operation}: {title}\n");
+        write_fields(&mut human, &json, "  ");
+        Self::local_text(operation, human, json)
+    }
+
+    /// [`Report::local`] with its own readable text.
+    pub(crate) fn local_text(operation: &'static str, human: String, mut json: Value) -> Self {
+        if let Some(object) = json.as_object_mut() {
+            object.insert("operation".into(), operation.into());
+            object.insert("outcome".into(), "ok".into());
+        }
+        Self {
+            exit: Exit::Success,
+            json,
+            human,
+            error_line: None,
+        }
+    }
+
     /// A report with nothing left to print (its reader went away), only an exit code.
     pub(crate) fn quiet(exit: Exit) -> Self {
         Self {
@@ -170,6 +192,11 @@ impl Failure {
             message: message.into(),
             detail: None,
         }
+    }
+
+    /// What went wrong, as stderr says it.
+    pub(crate) fn message(&self) -> &str {
+        &self.message
     }
 
     /// A step of the demo that did not do what it should.

@@ -9,8 +9,10 @@ use paytoken_sandbox::{
 };
 use serde_json::{Value, json};
 
-use crate::cli::{BrokenBody, DropAt, SandboxArgs};
+use crate::cli::{BrokenBody, DropAt, GatewayArgs, SandboxArgs};
+use crate::profile::{self, Profile};
 use crate::report::{self, Exit, Failure, Report};
+use crate::settings;
 use crate::terminal;
 
 /// The fault directives of the flags, as the sandbox reads them.
@@ -157,8 +159,49 @@ fn notifications(args: &SandboxArgs) -> NotificationPolicy {
     notifications
 }
 
+/// Saves the sandbox's address and first merchant as the profile `name`, and says so on
+/// stderr.
+fn write_profile(sandbox: &Sandbox, name: &str, gateway: &GatewayArgs) -> Result<(), Failure> {
+    let Some((path, _)) = settings::config_file(gateway) else {
+        return Err(Failure::usage(
+            "--write-profile: no config folder: set XDG_CONFIG_HOME or HOME, or give --config-file",
+        ));
+    };
+    let config = sandbox.config();
+    let Some((partner, merchant)) = config
+        .partners
+        .iter()
+        .find_map(|partner| Some((partner, partner.merchants.first()?)))
+    else {
+        return Err(Failure::usage(
+            "--write-profile: the sandbox has no merchant",
+        ));
+    };
+    let mut profile = Profile::default();
+    let settings = [
+        ("base_url", Some(sandbox.base_url().to_owned())),
+        ("member_id", Some(merchant.member_id.as_str().to_owned())),
+        ("partner_id", Some(partner.partner_id.as_str().to_owned())),
+        ("username", Some(merchant.username.as_str().to_owned())),
+        ("account_id", merchant.account_id.map(|id| id.to_string())),
+        ("terminal_id", merchant.terminal_id.map(|id| id.to_string())),
+    ];
+    for (key, value) in settings {
+        if let Some(value) = value {
+            profile.settings.insert(key, value);
+        }
+    }
+    let key = profile::write(&path, name, profile, merchant.secure_key.expose_secret())?;
+    terminal::err_line(&format!(
+        "paytoken sandbox: profile {name} saved in {} (its key in {}): try `paytoken --profile {name} whoami`",
+        path.display(),
+        key.display()
+    ));
+    Ok(())
+}
+
 /// Runs the sandbox until Ctrl-C (or SIGTERM's default), then shuts it down.
-pub(crate) async fn run(args: &SandboxArgs) -> Report {
+pub(crate) async fn run(args: &SandboxArgs, gateway: &GatewayArgs) -> Report {
     let builder = match builder(args) {
         Ok(builder) => builder,
         Err(failure) => return Report::from(failure),
@@ -171,6 +214,14 @@ pub(crate) async fn run(args: &SandboxArgs) -> Report {
         }
         Err(error) => return Report::from(Failure::failed(report::with_causes(&error))),
     };
+    if let Some(Err(failure)) = args
+        .write_profile
+        .as_ref()
+        .map(|name| write_profile(&sandbox, name, gateway))
+    {
+        sandbox.shutdown().await;
+        return Report::from(failure);
+    }
     let announced = terminal::out(&format!(
         "{}\n",
         announcement(sandbox.base_url(), sandbox.config())

@@ -34,7 +34,8 @@ impl Run {
     }
 }
 
-/// Runs the binary with `args` and the environment `env` (and no other `PAYTOKEN_*`).
+/// Runs the binary with `args` and the environment `env` (and no other `PAYTOKEN_*`, and
+/// no profiles file unless `env` names one: a profile of the machine's user stays out).
 pub(crate) async fn paytoken(args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_paytoken"));
     command.args(args);
@@ -43,6 +44,10 @@ pub(crate) async fn paytoken(args: &[&str], env: &[(&str, &str)]) -> Run {
             command.env_remove(name);
         }
     }
+    command.env(
+        "XDG_CONFIG_HOME",
+        std::env::temp_dir().join("paytoken-tests-without-profiles"),
+    );
     command.envs(env.iter().copied());
     let output = tokio::task::spawn_blocking(move || command.output().unwrap())
         .await

@@ -10,5 +10,6 @@ mod common;
 mod explain;
 mod hostile;
 mod listen;
+mod profiles;
 mod state_file;
 mod vectors;
