@@ -21,6 +21,11 @@ pub(crate) struct Cli {
 
     #[command(subcommand)]
     pub(crate) command: Command,
+
+    /// The operation's name in the JSON output: the subcommand's, in snake case
+    /// (`pay_with_token`, `config_show`).
+    #[arg(skip)]
+    pub(crate) operation: String,
 }
 
 /// The heading of the connection options, shared by every operation.
@@ -54,6 +59,7 @@ pub(crate) fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
     }
     let matches = command.try_get_matches_from(args)?;
     let mut cli = Cli::from_arg_matches(&matches)?;
+    cli.operation = operation(&matches);
     // clap merged flags and variables; a flag beats a profile and so does a variable, but
     // `whoami` says which of the two it was.
     cli.gateway.from_command_line = GatewayArgs::IDS
@@ -62,6 +68,32 @@ pub(crate) fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
         .filter(|id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
         .collect();
     Ok(cli)
+}
+
+/// The operation a parsed line names: its subcommands' names, in snake case.
+fn operation(matches: &clap::ArgMatches) -> String {
+    let mut names = Vec::new();
+    let mut next = matches.subcommand();
+    while let Some((name, sub)) = next {
+        names.push(name.replace('-', "_"));
+        next = sub.subcommand();
+    }
+    names.join("_")
+}
+
+/// The operation a line that does not parse meant, as far as it can be told: the first
+/// word that names a subcommand (an alias too), else `paytoken`.
+pub(crate) fn operation_named(args: &[std::ffi::OsString]) -> String {
+    use clap::CommandFactory as _;
+    let command = Cli::command();
+    args.iter()
+        .skip(1)
+        .filter_map(|arg| arg.to_str())
+        .find_map(|arg| command.find_subcommand(arg))
+        .map_or_else(
+            || "paytoken".to_owned(),
+            |sub| sub.get_name().replace('-', "_"),
+        )
 }
 
 /// A duration flag: whole milliseconds (`500ms`) or seconds (`3s`), above zero and at most

@@ -60,7 +60,11 @@ pub(crate) fn config(command: &ConfigCommand, args: &GatewayArgs) -> Result<Repo
                     path.display()
                 )));
             };
-            let profile = file.profile(name)?;
+            // Asked for by name, and not there: `not_found`, not a usage error.
+            let profile = file
+                .profiles
+                .get(name)
+                .ok_or_else(|| Failure::not_found(file.missing(name)))?;
             let mut shown = profile_json(profile, file);
             if let Some(object) = shown.as_object_mut() {
                 object.insert("name".into(), name.into());

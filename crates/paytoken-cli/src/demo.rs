@@ -13,8 +13,29 @@ use serde_json::{Value, json};
 
 use crate::cli::DemoArgs;
 use crate::life_cycle::{self, LifeCycle};
-use crate::report::{Exit, Failure, Report};
+use crate::report::{Exit, Failure, Outcome, Report};
 use crate::terminal;
+
+/// The fields that are counts: numbers in the JSON, as everywhere in it.
+const COUNTS: &[&str] = &["cards", "active", "invoices"];
+
+/// A step's field in the JSON: counts (and the installment counts, `3, 4`) as numbers,
+/// everything else as the text shown.
+fn field_json(name: &str, value: &str) -> Value {
+    let count = |text: &str| text.trim().parse::<u64>().ok().map(Value::from);
+    let counted = if COUNTS.contains(&name) {
+        count(value)
+    } else if name == "installments" {
+        value
+            .split(',')
+            .map(count)
+            .collect::<Option<Vec<Value>>>()
+            .map(Value::from)
+    } else {
+        None
+    };
+    counted.unwrap_or_else(|| value.into())
+}
 
 /// Runs the demo and reports every step.
 pub(crate) async fn run(args: &DemoArgs) -> Report {
@@ -117,7 +138,7 @@ fn transcript(base_url: &str, run: &LifeCycle<'_>, total: Duration) -> Report {
         let fields: serde_json::Map<String, Value> = shown
             .fields
             .iter()
-            .map(|(name, value)| ((*name).to_owned(), Value::String(value.clone())))
+            .map(|(name, value)| ((*name).to_owned(), field_json(name, value)))
             .collect();
         json_steps.push(json!({
             "step": index + 1,
@@ -139,7 +160,7 @@ fn transcript(base_url: &str, run: &LifeCycle<'_>, total: Duration) -> Report {
     Report {
         exit,
         json: json!({
-            "outcome": if all_ok { "ok" } else { "failed" },
+            "outcome": if all_ok { Outcome::Ok } else { Outcome::Contradiction }.name(),
             "baseUrl": base_url,
             "steps": json_steps,
             "summary": { "steps": steps.len(), "ok": passed, "elapsedUs": micros(total) },

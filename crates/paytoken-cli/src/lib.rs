@@ -72,7 +72,7 @@ pub fn main() -> ExitCode {
     let json = args.iter().skip(1).any(|arg| arg == "--json");
     let cli = match cli::parse(&args) {
         Ok(cli) => cli,
-        Err(error) => return usage(&error, json),
+        Err(error) => return usage(&error, json, &cli::operation_named(&args)),
     };
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -81,13 +81,13 @@ pub fn main() -> ExitCode {
         Ok(runtime) => runtime,
         Err(error) => {
             return Report::from(Failure::failed(format!("cannot start tokio: {error}")))
-                .print(cli.json);
+                .print(cli.json, &cli.operation);
         }
     };
     let report = runtime.block_on(run(cli.command, &cli.gateway, cli.json));
     // A report with nothing left to print (the sandbox server printed its own line, or the
     // reader went away) prints nothing but its stderr line, if any.
-    report.print(cli.json)
+    report.print(cli.json, &cli.operation)
 }
 
 async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report {
@@ -140,13 +140,13 @@ async fn call(
 /// anything else is a usage error, exit 2: clap's message on stderr, or with `--json` the
 /// JSON object on stdout and one line on stderr. A value the line held (a card number typed
 /// in the wrong place) is masked as error excerpts are.
-fn usage(error: &clap::Error, json: bool) -> ExitCode {
+fn usage(error: &clap::Error, json: bool, operation: &str) -> ExitCode {
     if matches!(
         error.kind(),
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
     ) {
         if let Err(terminal::Unwritten::Failed(error)) = terminal::out(&error.to_string()) {
-            return Report::unwritten(&error).print(json);
+            return Report::unwritten(&error).print(json, operation);
         }
         return ExitCode::SUCCESS;
     }
@@ -159,7 +159,7 @@ fn usage(error: &clap::Error, json: bool) -> ExitCode {
         terminal::err(&message);
         return ExitCode::from(2);
     }
-    Report::from(Failure::usage(summary(&message))).print(json)
+    Report::from(Failure::usage(summary(&message))).print(json, operation)
 }
 
 /// clap's message on one line: its first line with the lines that belong to it (the

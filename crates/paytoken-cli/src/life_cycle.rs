@@ -128,7 +128,8 @@ impl Shown {
 pub struct Step {
     /// What the step does, in words (`payment, storing the card`).
     pub name: &'static str,
-    /// The operation it calls (`payment`).
+    /// The operation it calls, as the `Client` method and the command name it (`pay`,
+    /// `pay_with_token`).
     pub operation: &'static str,
     /// What it showed.
     pub shown: Shown,
@@ -334,7 +335,7 @@ impl<'a> LifeCycle<'a> {
         let fetch = self.fetch.clone();
         self.grant = self
             .step(
-                ("auth token", "auth_token"),
+                ("auth token", "fetch_auth_token"),
                 client.fetch_auth_token(&fetch),
                 |grant| {
                     let length = grant.token.expose_secret().len();
@@ -374,7 +375,7 @@ impl<'a> LifeCycle<'a> {
 
     /// A payment with an approved test card that stores the card: the first token.
     async fn payment(&mut self) {
-        const STEP: (&str, &str) = ("payment, storing the card", "payment");
+        const STEP: (&str, &str) = ("payment, storing the card", "pay");
         let amount = "49.90".parse::<Amount>();
         let (Some(amount), Some(order), Some(card)) = (
             self.own(STEP, amount),
@@ -396,7 +397,7 @@ impl<'a> LifeCycle<'a> {
 
     /// A second card, stored without a payment: the second token.
     async fn registration(&mut self) {
-        const STEP: (&str, &str) = ("registration of a second card", "registration");
+        const STEP: (&str, &str) = ("registration of a second card", "register");
         let Some(card) = self.own(STEP, samples::card(cards::INSTALLMENTS)) else {
             return;
         };
@@ -419,11 +420,11 @@ impl<'a> LifeCycle<'a> {
         };
         for (step, recurring) in [
             (
-                ("token payment, INITIAL", "token_payment"),
+                ("token payment, INITIAL", "pay_with_token"),
                 RecurringType::Initial,
             ),
             (
-                ("token payment, REPEATED", "token_payment"),
+                ("token payment, REPEATED", "pay_with_token"),
                 RecurringType::Repeated,
             ),
         ] {
@@ -511,7 +512,7 @@ impl<'a> LifeCycle<'a> {
                 .unwrap_or("invoices, a further page");
             let list = InvoiceList::new(page, INVOICES_PER_PAGE);
             let answer = self
-                .step((name, "invoice_list"), client.invoice_page(&list), |p| {
+                .step((name, "invoices"), client.invoice_page(&list), |p| {
                     let orders: Vec<String> = p
                         .invoices
                         .iter()
@@ -564,7 +565,7 @@ impl<'a> LifeCycle<'a> {
 
     /// A payment with the deleted token: the gateway refuses it, and nothing is charged.
     async fn refused_payment(&mut self) {
-        const STEP: (&str, &str) = ("payment with the deleted token (refused)", "token_payment");
+        const STEP: (&str, &str) = ("payment with the deleted token (refused)", "pay_with_token");
         let Some(token) = self.first_token() else {
             return;
         };

@@ -276,6 +276,8 @@ fn announce(
     let url = format!("http://{address}/");
     if json {
         let line = json!({
+            "operation": "listen",
+            "outcome": "ok",
             "listening": url,
             "forwardTo": forward.map(|f| f.endpoint.url.as_str()),
         });

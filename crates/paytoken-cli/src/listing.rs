@@ -12,7 +12,10 @@ use serde_json::json;
 
 use crate::cli::InvoicesArgs;
 use crate::render;
-use crate::report::{Exit, Failure, Report};
+use crate::report::{Exit, Failure, Outcome, Report};
+
+/// The operation every line names.
+const OPERATION: &str = "invoices";
 use crate::terminal::{self, Unwritten};
 
 /// Pages through the whole list, printing each page as it arrives.
@@ -58,15 +61,16 @@ pub(crate) async fn all_invoices(client: &Client, args: &InvoicesArgs, json: boo
     }
     clear_progress(progress);
     let summary = json!({
-        "outcome": "ok",
-        "operation": "invoice_list",
+        "operation": OPERATION,
+        "outcome": Outcome::Ok.name(),
+        "line": "summary",
         "count": invoices,
         "pages": pages,
     });
     Report {
         exit: Exit::Success,
         json: summary,
-        human: format!("invoice_list: {invoices} invoices in {pages} pages\n"),
+        human: format!("{OPERATION}: {invoices} invoices in {pages} pages\n"),
         error_line: None,
     }
 }
@@ -75,8 +79,13 @@ pub(crate) async fn all_invoices(client: &Client, args: &InvoicesArgs, json: boo
 fn print_page(invoices: &[paytoken::Invoice], json: bool) -> Result<(), Unwritten> {
     let mut text = String::new();
     for invoice in invoices {
-        let value = render::invoice(invoice);
+        let mut value = render::invoice(invoice);
         if json {
+            if let Some(object) = value.as_object_mut() {
+                object.insert("operation".into(), OPERATION.into());
+                object.insert("outcome".into(), Outcome::Ok.name().into());
+                object.insert("line".into(), "invoice".into());
+            }
             text.push_str(&terminal::json(&value));
             text.push('\n');
         } else {

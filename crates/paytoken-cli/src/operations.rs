@@ -16,8 +16,8 @@ use paytoken::ops::repeat_payment::RepeatPayment;
 use paytoken::ops::token_payment::TokenPayment;
 use paytoken::types::{PaymentBrand, Tolerant};
 use paytoken::{
-    BankAccount, Card, CardNumber, Client, Customer, Cvv, Error, OperationKind, Shipping,
-    Transaction,
+    BankAccount, Card, CardNumber, Client, Customer, Cvv, Error, OperationKind, PaymentStatus,
+    Shipping, Transaction,
 };
 use zeroize::Zeroizing;
 
@@ -28,7 +28,7 @@ use crate::cli::{
 use crate::config::{parse, read_bounded};
 use crate::listing;
 use crate::render;
-use crate::report::{Exit, Failure, Outcome, Report, transaction_outcome};
+use crate::report::{Failure, Outcome, Report, status_outcome};
 
 /// Runs one operation against the gateway.
 pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report {
@@ -67,24 +67,25 @@ fn failed(operation: OperationKind) -> impl Fn(Error) -> Failure {
 }
 
 fn transaction_report(operation: OperationKind, transaction: &Transaction) -> Report {
-    let (exit, outcome) = transaction_outcome(transaction);
-    let what = match outcome {
-        Outcome::ThreeDSecure => {
-            "waiting for 3-D Secure (send the cardholder to the redirect)".to_owned()
+    let outcome = status_outcome(&transaction.status);
+    let what = match (&transaction.status, outcome) {
+        (PaymentStatus::ThreeDSecure { .. }, _) => {
+            "waiting for 3-D Secure (send the cardholder to the redirect)"
         }
-        other => other.name().replace('_', " "),
+        (PaymentStatus::Cancelled, _) => "cancelled",
+        (_, other) => other.name(),
     };
     Report::answer(
-        exit,
+        outcome,
         operation,
-        &what,
-        render::transaction(outcome.name(), transaction),
+        &what.replace('_', " "),
+        render::transaction(transaction),
     )
 }
 
-/// An answer that did what was asked.
+/// An answer with no payment in it: the operation was done.
 pub(crate) fn ok_report(operation: OperationKind, json: serde_json::Value) -> Report {
-    Report::answer(Exit::Success, operation, "done", json)
+    Report::answer(Outcome::Ok, operation, "done", json)
 }
 
 async fn signup(client: &Client, args: &SignupArgs) -> Result<Report, Failure> {
@@ -419,18 +420,30 @@ async fn inquiry(client: &Client, args: &InquiryArgs) -> Result<Report, Failure>
         .inquiry(&inquiry)
         .await
         .map_err(failed(OperationKind::Inquiry))?;
-    Ok(transaction_report(OperationKind::Inquiry, &transaction))
+    // The inquiry found the transaction; what became of it is the transaction's own, and
+    // so is the exit code: `paytoken inquiry ID && ship` ships approved payments only.
+    let state = status_outcome(&transaction.status);
+    let mut json = render::transaction(&transaction);
+    if let Some(object) = json.as_object_mut() {
+        object.insert("transactionOutcome".into(), state.name().into());
+    }
+    Ok(Report::answer(
+        Outcome::Found,
+        OperationKind::Inquiry,
+        &format!("found ({})", state.name().replace('_', " ")),
+        json,
+    )
+    .with_exit(state.exit()))
 }
 
-/// A move of the back office that the gateway made: success, whatever the payment's
+/// A move of the back office that the gateway made: approved, whatever the payment's
 /// status now says (a cancelled pre-authorisation is what a cancel asks for).
 fn move_report(operation: OperationKind, what: &str, transaction: &Transaction) -> Report {
-    let (_, outcome) = transaction_outcome(transaction);
     Report::answer(
-        Exit::Success,
+        Outcome::Approved,
         operation,
         what,
-        render::transaction(outcome.name(), transaction),
+        render::transaction(transaction),
     )
 }
 

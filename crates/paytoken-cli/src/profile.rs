@@ -116,18 +116,23 @@ pub(crate) fn load(path: &Path) -> Result<Option<ProfileFile>, Failure> {
 impl ProfileFile {
     /// The profile called `name`, or the usage error that lists the ones there are.
     pub(crate) fn profile(&self, name: &str) -> Result<&Profile, Failure> {
-        self.profiles.get(name).ok_or_else(|| {
-            let names: Vec<&str> = self.profiles.keys().map(String::as_str).collect();
-            Failure::usage(format!(
-                "no profile {name:?} in {} (it has: {})",
-                self.path.display(),
-                if names.is_empty() {
-                    "none".to_owned()
-                } else {
-                    names.join(", ")
-                }
-            ))
-        })
+        self.profiles
+            .get(name)
+            .ok_or_else(|| Failure::usage(self.missing(name)))
+    }
+
+    /// What to say of a profile that is not there: the ones that are.
+    pub(crate) fn missing(&self, name: &str) -> String {
+        let names: Vec<&str> = self.profiles.keys().map(String::as_str).collect();
+        format!(
+            "no profile {name:?} in {} (it has: {})",
+            self.path.display(),
+            if names.is_empty() {
+                "none".to_owned()
+            } else {
+                names.join(", ")
+            }
+        )
     }
 
     /// A key file's path as the profile means it: relative to this file's folder.

@@ -61,9 +61,8 @@ fn card(card: &CardSummary) -> Value {
 }
 
 /// A payment's, token payment's or inquiry's transaction.
-pub(crate) fn transaction(outcome: &str, transaction: &Transaction) -> Value {
+pub(crate) fn transaction(transaction: &Transaction) -> Value {
     let mut object = Object::default()
-        .value("outcome", outcome.into())
         .text("paymentId", Some(&transaction.payment_id))
         .text("registrationId", transaction.registration_id.as_ref())
         .text(
@@ -108,9 +107,7 @@ pub(crate) fn transaction(outcome: &str, transaction: &Transaction) -> Value {
 
 pub(crate) fn signed_up(signed: &SignedUp) -> Value {
     owner(
-        Object::default()
-            .value("outcome", "ok".into())
-            .text("customerId", Some(&signed.customer_id)),
+        Object::default().text("customerId", Some(&signed.customer_id)),
         signed.owner.as_ref(),
     )
     .text("timestamp", signed.timestamp.as_ref())
@@ -120,9 +117,7 @@ pub(crate) fn signed_up(signed: &SignedUp) -> Value {
 
 pub(crate) fn registered(registered: &Registered) -> Value {
     owner(
-        Object::default()
-            .value("outcome", "ok".into())
-            .text("registrationId", Some(&registered.registration_id)),
+        Object::default().text("registrationId", Some(&registered.registration_id)),
         registered.owner.as_ref(),
     )
     .text("paymentBrand", registered.payment_brand.as_ref())
@@ -134,7 +129,6 @@ pub(crate) fn registered(registered: &Registered) -> Value {
 
 pub(crate) fn deleted(deleted: &Deleted) -> Value {
     Object::default()
-        .value("outcome", "ok".into())
         .text("registrationId", deleted.registration_id.as_ref())
         .text("timestamp", deleted.timestamp.as_ref())
         .value("result", result(&deleted.result))
@@ -142,9 +136,9 @@ pub(crate) fn deleted(deleted: &Deleted) -> Value {
 }
 
 pub(crate) fn installments(plans: &InstallmentPlans) -> Value {
-    let counts: Vec<Value> = plans.counts.iter().map(|n| n.to_string().into()).collect();
+    // Counts are numbers: scripts compare them.
+    let counts: Vec<Value> = plans.counts.iter().map(|&n| n.into()).collect();
     Object::default()
-        .value("outcome", "ok".into())
         .text("registrationId", plans.registration_id.as_ref())
         .value("card", card(&plans.card))
         .value("installments", counts.into())
@@ -181,15 +175,12 @@ pub(crate) fn stored(stored: &StoredRegistrations) -> Value {
                 .done()
         })
         .collect();
-    owner(
-        Object::default().value("outcome", "ok".into()),
-        stored.owner.as_ref(),
-    )
-    .text("customerId", stored.customer_id.as_ref())
-    .value("result", result(&stored.result))
-    .value("cards", cards.into())
-    .value("accounts", accounts.into())
-    .done()
+    owner(Object::default(), stored.owner.as_ref())
+        .text("customerId", stored.customer_id.as_ref())
+        .value("result", result(&stored.result))
+        .value("cards", cards.into())
+        .value("accounts", accounts.into())
+        .done()
 }
 
 /// One invoice with its customer details and every field the gateway sent with it.
@@ -222,13 +213,12 @@ pub(crate) fn invoice(invoice: &Invoice) -> Value {
 
 pub(crate) fn invoices(invoices: &[Invoice]) -> Value {
     let list: Vec<Value> = invoices.iter().map(invoice).collect();
-    json!({ "outcome": "ok", "count": list.len(), "invoices": list })
+    json!({ "count": list.len(), "invoices": list })
 }
 
 /// The token is printed: fetching it is this command's job.
 pub(crate) fn grant(grant: &AuthTokenGrant) -> Value {
     Object::default()
-        .value("outcome", "ok".into())
         .text("AuthToken", Some(grant.token.expose_secret()))
         .text("partnerId", grant.partner_id.as_ref())
         .text("memberId", grant.member_id.as_ref())

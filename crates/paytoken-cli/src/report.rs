@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use paytoken::{Error, OperationKind, PaymentStatus, Transaction};
+use paytoken::{Error, OperationKind, PaymentStatus};
 use serde_json::{Map, Value, json};
 
 use crate::terminal::{self, Unwritten};
@@ -57,32 +57,39 @@ pub(crate) struct Report {
 }
 
 impl Report {
-    /// An answer of `operation`: titled `{operation}: {what}` for people, `json` with the
-    /// operation's name added for scripts.
+    /// An answer of `operation`: titled `{operation}: {what}` for people; `json` with the
+    /// operation's name and the outcome added for scripts, the exit code the outcome's.
     pub(crate) fn answer(
-        exit: Exit,
+        outcome: Outcome,
         operation: OperationKind,
         what: &str,
         mut json: Value,
     ) -> Self {
+        let operation = operation_name(operation);
         let title = format!("{operation}: {what}");
         let mut human = format!("{title}\n");
-        // The title already says the operation and the outcome.
-        let mut fields = json.clone();
-        if let Some(object) = fields.as_object_mut() {
-            object.remove("operation");
-            object.remove("outcome");
-        }
-        write_fields(&mut human, &fields, "  ");
+        write_fields(&mut human, &json, "  ");
         if let Some(object) = json.as_object_mut() {
-            object.insert("operation".into(), operation.name().into());
+            object.insert("operation".into(), operation.into());
+            object.insert("outcome".into(), outcome.name().into());
         }
+        let exit = outcome.exit();
         Self {
             exit,
             json,
             human,
             error_line: (exit != Exit::Success).then_some(title),
         }
+    }
+
+    /// The report with another exit code than its outcome's (an inquiry exits with the
+    /// found transaction's); the title goes to stderr when that is not success.
+    pub(crate) fn with_exit(mut self, exit: Exit) -> Self {
+        if exit != Exit::Success && self.error_line.is_none() {
+            self.error_line = self.human.lines().next().map(str::to_owned);
+        }
+        self.exit = exit;
+        self
     }
 
     /// The result of a command that calls no gateway (`whoami`, `config`): titled
@@ -97,7 +104,7 @@ impl Report {
     pub(crate) fn local_text(operation: &'static str, human: String, mut json: Value) -> Self {
         if let Some(object) = json.as_object_mut() {
             object.insert("operation".into(), operation.into());
-            object.insert("outcome".into(), "ok".into());
+            object.insert("outcome".into(), Outcome::Ok.name().into());
         }
         Self {
             exit: Exit::Success,
@@ -127,10 +134,16 @@ impl Report {
         }
     }
 
-    /// Prints the report and gives the exit code. Gateway text is escaped on the way
+    /// Prints the report of the command `operation` and gives the exit code: the JSON
+    /// object names `operation` unless it names its own. Gateway text is escaped on the way
     /// ([`terminal`](crate::terminal)). A closed standard output is not an error: the
     /// exit code stays that of what was done; any other failure to write it is (exit 6).
-    pub(crate) fn print(&self, json: bool) -> ExitCode {
+    pub(crate) fn print(mut self, json: bool, operation: &str) -> ExitCode {
+        if let Some(object) = self.json.as_object_mut() {
+            object
+                .entry("operation")
+                .or_insert_with(|| operation.into());
+        }
         let text = if json {
             (!self.json.is_null()).then(|| terminal::json(&self.json) + "\n")
         } else {
@@ -155,20 +168,19 @@ fn unwritten_line(error: &std::io::Error) -> String {
 
 impl From<Failure> for Report {
     fn from(failure: Failure) -> Self {
-        let json = json!({
-            "outcome": failure.outcome,
-            "error": { "kind": failure.outcome, "message": failure.message },
+        let mut json = json!({
+            "outcome": failure.outcome.name(),
+            "error": { "kind": failure.kind, "message": failure.message },
         });
-        let mut value = json;
-        if let (Some(extra), Some(object)) = (failure.detail, value.as_object_mut()) {
+        if let (Some(extra), Some(object)) = (failure.detail, json.as_object_mut()) {
             object.extend(extra);
         }
         // Readable mode prints the error once, on stderr: stdout carries results only.
         Self {
-            exit: failure.exit,
+            exit: failure.outcome.exit(),
             human: String::new(),
             error_line: Some(failure.message),
-            json: value,
+            json,
         }
     }
 }
@@ -176,8 +188,11 @@ impl From<Failure> for Report {
 /// A run that did not get what it asked for.
 #[derive(Debug)]
 pub(crate) struct Failure {
-    exit: Exit,
-    outcome: &'static str,
+    outcome: Outcome,
+    /// The finer kind, for `error.kind`: `usage`, `invalid_input`, `refused`,
+    /// `outcome_unknown`, `contradiction`, `unexpected_status`, `undecodable`,
+    /// `transport_failure`, `failed`, `not_found`.
+    kind: &'static str,
     message: String,
     /// More fields for the JSON object (the gateway's result, the merchant transaction id).
     detail: Option<Map<String, Value>>,
@@ -186,9 +201,24 @@ pub(crate) struct Failure {
 impl Failure {
     /// A usage error or invalid input: nothing was sent.
     pub(crate) fn usage(message: impl Into<String>) -> Self {
+        Self::new(Outcome::UsageError, "usage", message)
+    }
+
+    /// Something asked for by name that is not there (`config show NAME`); nothing sent.
+    pub(crate) fn not_found(message: impl Into<String>) -> Self {
+        Self::new(Outcome::NotFound, "not_found", message)
+    }
+
+    /// What the command itself could not do: bind a port, start a runtime, write a file,
+    /// get a demo step to do what it should.
+    pub(crate) fn failed(message: impl Into<String>) -> Self {
+        Self::new(Outcome::TransportError, "failed", message)
+    }
+
+    fn new(outcome: Outcome, kind: &'static str, message: impl Into<String>) -> Self {
         Self {
-            exit: Exit::Usage,
-            outcome: "usage_error",
+            outcome,
+            kind,
             message: message.into(),
             detail: None,
         }
@@ -199,28 +229,18 @@ impl Failure {
         &self.message
     }
 
-    /// A step of the demo that did not do what it should.
-    pub(crate) fn failed(message: impl Into<String>) -> Self {
-        Self {
-            exit: Exit::Failed,
-            outcome: "failed",
-            message: message.into(),
-            detail: None,
-        }
-    }
-
     /// The client's error, classified. Its message holds no secret (the client's promise).
     pub(crate) fn from_error(operation: OperationKind, error: &Error) -> Self {
         let mut detail = Map::new();
-        detail.insert("operation".into(), operation.name().into());
-        let (exit, outcome) = if error.is_invalid_input() {
-            (Exit::Usage, "invalid_input")
+        detail.insert("operation".into(), operation_name(operation).into());
+        let (outcome, kind) = if error.is_invalid_input() {
+            (Outcome::UsageError, "invalid_input")
         } else if let Some(refusal) = error.refusal() {
             detail.insert(
                 "result".into(),
                 json!({"code": refusal.result.code.as_str(), "description": refusal.result.description}),
             );
-            (Exit::Refused, "refused")
+            (Outcome::Refused, "refused")
         } else if error.is_outcome_unknown() {
             if let Some(id) = error.merchant_transaction_id() {
                 detail.insert("merchantTransactionId".into(), id.as_str().into());
@@ -229,22 +249,22 @@ impl Failure {
                 detail.insert("paymentId".into(), id.as_str().into());
             }
             insert_contradiction(&mut detail, error);
-            (Exit::Failed, "outcome_unknown")
+            (Outcome::Unknown, "outcome_unknown")
         } else if insert_contradiction(&mut detail, error) {
-            (Exit::Failed, "contradiction")
+            (Outcome::Contradiction, "contradiction")
         } else {
             match error.root() {
                 Error::Protocol(paytoken::protocol::Error::UnexpectedStatus { status, .. }) => {
                     detail.insert("httpStatus".into(), (*status).into());
-                    (Exit::Failed, "unexpected_status")
+                    (Outcome::TransportError, "unexpected_status")
                 }
-                Error::Protocol(_) => (Exit::Failed, "undecodable"),
-                _ => (Exit::Failed, "transport_failure"),
+                Error::Protocol(_) => (Outcome::TransportError, "undecodable"),
+                _ => (Outcome::TransportError, "transport_failure"),
             }
         };
         Self {
-            exit,
             outcome,
+            kind,
             message: with_causes(error),
             detail: Some(detail),
         }
@@ -283,45 +303,85 @@ fn insert_contradiction(detail: &mut Map<String, Value>, error: &Error) -> bool 
     true
 }
 
-/// The exit code and outcome word of a transaction's status.
-pub(crate) fn transaction_outcome(transaction: &Transaction) -> (Exit, Outcome) {
-    status_outcome(&transaction.status)
-}
-
-/// The exit code and outcome word of a payment status.
-pub(crate) const fn status_outcome(status: &PaymentStatus) -> (Exit, Outcome) {
+/// The outcome of a payment status: a pre-authorisation waiting for 3-D Secure is
+/// pending, a cancelled payment declined, a status of no known meaning unknown.
+pub(crate) const fn status_outcome(status: &PaymentStatus) -> Outcome {
     match status {
-        PaymentStatus::Approved => (Exit::Success, Outcome::Approved),
-        PaymentStatus::Pending => (Exit::Pending, Outcome::Pending),
-        PaymentStatus::ThreeDSecure { .. } => (Exit::Pending, Outcome::ThreeDSecure),
-        PaymentStatus::Declined => (Exit::Refused, Outcome::Declined),
-        PaymentStatus::Cancelled => (Exit::Refused, Outcome::Cancelled),
-        _ => (Exit::Failed, Outcome::UnknownStatus),
+        PaymentStatus::Approved => Outcome::Approved,
+        PaymentStatus::Pending | PaymentStatus::ThreeDSecure { .. } => Outcome::Pending,
+        PaymentStatus::Declined | PaymentStatus::Cancelled => Outcome::Declined,
+        _ => Outcome::Unknown,
     }
 }
 
-/// What became of a transaction, as the reports name it.
+/// The one vocabulary of `outcome` in the JSON output, each with its exit code (README's
+/// table of outcomes and exit codes, and the JSON Schemas in `schemas/cli/`, say the same).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Outcome {
+    /// The payment, or the back-office move, was approved.
     Approved,
-    Pending,
-    ThreeDSecure,
+    /// The payment was declined or cancelled.
     Declined,
-    Cancelled,
-    UnknownStatus,
+    /// The payment is pending, or waiting for 3-D Secure.
+    Pending,
+    /// The gateway refused the request (its result says why).
+    Refused,
+    /// The inquiry found the transaction.
+    Found,
+    /// What was asked for by name is not there.
+    NotFound,
+    /// Done (an answer without a payment, a listing, a local command).
+    Ok,
+    /// Usage or invalid input, found before anything was sent.
+    UsageError,
+    /// The request may have taken effect: ask with `inquiry`.
+    Unknown,
+    /// The answer was about another transaction, or a step did not do what it should.
+    Contradiction,
+    /// The transport failed, or the answer could not be read.
+    TransportError,
 }
 
 impl Outcome {
-    /// The name in reports and JSON (`three_d_secure`).
+    /// The word in `--json`.
     pub(crate) const fn name(self) -> &'static str {
         match self {
             Self::Approved => "approved",
-            Self::Pending => "pending",
-            Self::ThreeDSecure => "three_d_secure",
             Self::Declined => "declined",
-            Self::Cancelled => "cancelled",
-            Self::UnknownStatus => "unknown_status",
+            Self::Pending => "pending",
+            Self::Refused => "refused",
+            Self::Found => "found",
+            Self::NotFound => "not_found",
+            Self::Ok => "ok",
+            Self::UsageError => "usage_error",
+            Self::Unknown => "outcome_unknown",
+            Self::Contradiction => "contradiction",
+            Self::TransportError => "transport_error",
         }
+    }
+
+    /// The exit code it ends the command with.
+    pub(crate) const fn exit(self) -> Exit {
+        match self {
+            Self::Approved | Self::Found | Self::Ok => Exit::Success,
+            Self::UsageError | Self::NotFound => Exit::Usage,
+            Self::Declined | Self::Refused => Exit::Refused,
+            Self::Pending => Exit::Pending,
+            Self::Unknown | Self::Contradiction | Self::TransportError => Exit::Failed,
+        }
+    }
+}
+
+/// The name of an operation as the library's method and the command say it (`pay`,
+/// `pay_with_token`, `fetch_auth_token`), for `operation` in the JSON.
+pub(crate) const fn operation_name(kind: OperationKind) -> &'static str {
+    match kind {
+        OperationKind::Payment => "pay",
+        OperationKind::Registration => "register",
+        OperationKind::TokenPayment => "pay_with_token",
+        OperationKind::InvoiceList => "invoices",
+        OperationKind::AuthToken => "fetch_auth_token",
+        other => other.name(),
     }
 }
 

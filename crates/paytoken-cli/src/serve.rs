@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::cli::{BrokenBody, DropAt, GatewayArgs, SandboxArgs};
 use crate::profile::{self, Profile};
-use crate::report::{self, Exit, Failure, Report};
+use crate::report::{self, Exit, Failure, Outcome, Report};
 use crate::settings;
 use crate::terminal;
 
@@ -62,7 +62,8 @@ fn merchant(merchant: &MerchantConfig) -> Value {
 
 /// The first line: where the sandbox is and the credentials of its merchants.
 fn announcement(base_url: &str, config: &SandboxConfig) -> Value {
-    let mut first = json!({ "baseUrl": base_url });
+    let mut first =
+        json!({ "operation": "sandbox", "outcome": Outcome::Ok.name(), "baseUrl": base_url });
     let merchants: Vec<(&str, &MerchantConfig)> = config
         .partners
         .iter()

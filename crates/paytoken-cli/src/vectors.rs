@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::json;
 
 use crate::cli::VectorsArgs;
-use crate::report::{Exit, Failure, Report};
+use crate::report::{Exit, Failure, Outcome, Report};
 
 /// Every file of the kit, by its path in the kit, with its text.
 pub(crate) const FILES: &[(&str, &str)] = &[
@@ -102,7 +102,7 @@ pub(crate) fn run(args: &VectorsArgs) -> Report {
     ));
     Report {
         exit: Exit::Success,
-        json: json!({ "outcome": "written", "folder": folder, "files": written }),
+        json: json!({ "outcome": Outcome::Ok.name(), "folder": folder, "files": written }),
         human,
         error_line: None,
     }

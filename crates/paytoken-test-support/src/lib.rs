@@ -13,6 +13,8 @@
 //!   `serde_json::Value`.
 //! - `samples` and `http` (feature `sandbox`): the sandbox's test cards and fresh order ids,
 //!   and one HTTP/1.1 request read off a socket.
+//! - `schema` (feature `schema`): a JSON Schema validator for the keywords the project's
+//!   schemas use (the conformance kit's, the command's output).
 //!
 //! ```
 //! let before = paytoken_test_support::counting::allocations();
@@ -37,3 +39,5 @@ pub mod interleaved;
 pub mod payment;
 #[cfg(feature = "sandbox")]
 pub mod samples;
+#[cfg(feature = "schema")]
+pub mod schema;

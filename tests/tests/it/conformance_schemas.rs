@@ -2,14 +2,13 @@
 //! vectors: every file is valid by its schema, and a schema rejects a vector with a field
 //! taken away, added or of another type, so the schemas cannot go soft unnoticed.
 //!
-//! The validator here knows the keywords the schemas use (draft 2020-12: `type`,
-//! `properties`, `required`, `additionalProperties`, `items`, `prefixItems`, `minItems`,
-//! `maxItems`, `enum`, `const`, `minLength`, `maxLength`, `pattern`, `minimum`, `maximum`,
-//! `anyOf`, `$ref` into `$defs`) and refuses a schema with any other, so that none is
-//! silently ignored; any validator of the standard reads the same schemas.
+//! The validator (`paytoken_test_support::schema`) knows the keywords the schemas use and
+//! refuses a schema with any other, so that none is silently ignored; any validator of the
+//! standard reads the same schemas.
 
 use std::path::{Path, PathBuf};
 
+use paytoken_test_support::schema::Schema;
 use serde_json::{Map, Value, json};
 
 const FILES: &[&str] = &[
@@ -20,9 +19,6 @@ const FILES: &[&str] = &[
     "notification-vectors",
 ];
 
-/// Keywords that only annotate.
-const ANNOTATIONS: &[&str] = &["$schema", "$id", "$defs", "title", "description"];
-
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/conformance")
 }
@@ -32,186 +28,12 @@ fn read(path: PathBuf) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"))
 }
 
-/// Where `value` breaks `schema`, as `path: reason` lines; none when it is valid.
-fn errors(root: &Value, schema: &Value, value: &Value, at: &str, out: &mut Vec<String>) {
-    let Value::Object(schema) = schema else {
-        panic!("{at}: a schema must be an object");
-    };
-    for (keyword, rule) in schema {
-        match keyword.as_str() {
-            k if ANNOTATIONS.contains(&k) => {}
-            "$ref" => {
-                let name = rule.as_str().unwrap().strip_prefix("#/$defs/").unwrap();
-                let target = &root["$defs"][name];
-                assert!(target.is_object(), "{at}: no $defs/{name}");
-                errors(root, target, value, at, out);
-            }
-            "type" => {
-                let types: Vec<&str> = match rule {
-                    Value::Array(types) => types.iter().map(|t| t.as_str().unwrap()).collect(),
-                    other => vec![other.as_str().unwrap()],
-                };
-                if !types.iter().any(|t| is_type(value, t)) {
-                    fail(out, at, format!("not of type {types:?}"));
-                }
-            }
-            "enum" => {
-                if !rule.as_array().unwrap().contains(value) {
-                    fail(out, at, format!("{value} is none of {rule}"));
-                }
-            }
-            "const" => {
-                if rule != value {
-                    fail(out, at, format!("{value} is not {rule}"));
-                }
-            }
-            "anyOf" => {
-                let any = rule.as_array().unwrap().iter().any(|option| {
-                    let mut none = Vec::new();
-                    errors(root, option, value, at, &mut none);
-                    none.is_empty()
-                });
-                if !any {
-                    fail(out, at, "matches none of anyOf".to_owned());
-                }
-            }
-            "properties" | "required" | "additionalProperties" => {
-                if let Value::Object(object) = value {
-                    properties(root, schema, keyword, object, at, out);
-                }
-            }
-            "items" | "prefixItems" | "minItems" | "maxItems" => {
-                if let Value::Array(items) = value {
-                    array(root, keyword, rule, items, at, out);
-                }
-            }
-            "minLength" | "maxLength" | "pattern" => {
-                if let Value::String(text) = value {
-                    let length = u64::try_from(text.chars().count()).unwrap();
-                    let holds = match keyword.as_str() {
-                        "minLength" => length >= rule.as_u64().unwrap(),
-                        "maxLength" => length <= rule.as_u64().unwrap(),
-                        _ => regex::Regex::new(rule.as_str().unwrap())
-                            .unwrap()
-                            .is_match(text),
-                    };
-                    if !holds {
-                        fail(out, at, format!("{text:?} breaks {keyword} {rule}"));
-                    }
-                }
-            }
-            "minimum" | "maximum" => {
-                if let Some(number) = value.as_f64() {
-                    let bound = rule.as_f64().unwrap();
-                    let holds = if keyword == "minimum" {
-                        number >= bound
-                    } else {
-                        number <= bound
-                    };
-                    if !holds {
-                        fail(out, at, format!("{number} breaks {keyword} {bound}"));
-                    }
-                }
-            }
-            other => panic!("{at}: a keyword this validator does not know: {other}"),
-        }
-    }
+fn validate(schema: &Schema, value: &Value) -> Vec<String> {
+    schema.errors(value)
 }
 
-fn fail(out: &mut Vec<String>, at: &str, reason: String) {
-    out.push(format!("{at}: {reason}"));
-}
-
-fn is_type(value: &Value, name: &str) -> bool {
-    match name {
-        "object" => value.is_object(),
-        "array" => value.is_array(),
-        "string" => value.is_string(),
-        "integer" => value.is_i64() || value.is_u64(),
-        "number" => value.is_number(),
-        "boolean" => value.is_boolean(),
-        "null" => value.is_null(),
-        other => panic!("no JSON type {other}"),
-    }
-}
-
-fn properties(
-    root: &Value,
-    schema: &Map<String, Value>,
-    keyword: &str,
-    object: &Map<String, Value>,
-    at: &str,
-    out: &mut Vec<String>,
-) {
-    let declared = schema.get("properties").and_then(Value::as_object);
-    match keyword {
-        "properties" => {
-            for (name, property) in declared.unwrap() {
-                if let Some(value) = object.get(name) {
-                    errors(root, property, value, &format!("{at}.{name}"), out);
-                }
-            }
-        }
-        "required" => {
-            for name in schema["required"].as_array().unwrap() {
-                let name = name.as_str().unwrap();
-                if !object.contains_key(name) {
-                    out.push(format!("{at}: no {name}"));
-                }
-            }
-        }
-        _ => {
-            for (name, value) in object {
-                if declared.is_some_and(|declared| declared.contains_key(name)) {
-                    continue;
-                }
-                match &schema["additionalProperties"] {
-                    Value::Bool(false) => out.push(format!("{at}: {name} is not allowed")),
-                    Value::Bool(true) => {}
-                    extra => errors(root, extra, value, &format!("{at}.{name}"), out),
-                }
-            }
-        }
-    }
-}
-
-fn array(
-    root: &Value,
-    keyword: &str,
-    rule: &Value,
-    items: &[Value],
-    at: &str,
-    out: &mut Vec<String>,
-) {
-    match keyword {
-        "items" => {
-            for (index, item) in items.iter().enumerate() {
-                errors(root, rule, item, &format!("{at}[{index}]"), out);
-            }
-        }
-        "prefixItems" => {
-            for (index, (schema, item)) in rule.as_array().unwrap().iter().zip(items).enumerate() {
-                errors(root, schema, item, &format!("{at}[{index}]"), out);
-            }
-        }
-        "minItems" if u64::try_from(items.len()).unwrap() < rule.as_u64().unwrap() => {
-            out.push(format!("{at}: fewer than {rule} items"));
-        }
-        "maxItems" if u64::try_from(items.len()).unwrap() > rule.as_u64().unwrap() => {
-            out.push(format!("{at}: more than {rule} items"));
-        }
-        _ => {}
-    }
-}
-
-fn validate(schema: &Value, value: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    errors(schema, schema, value, "$", &mut out);
-    out
-}
-
-fn schema(name: &str) -> Value {
-    read(root().join(format!("schemas/{name}.schema.json")))
+fn schema(name: &str) -> Schema {
+    Schema::read(&root().join(format!("schemas/{name}.schema.json")))
 }
 
 #[test]
@@ -332,10 +154,8 @@ fn the_answer_schemas_describe_every_answer_fixture_and_notification() {
             continue;
         }
         let definition = answer_definition(vector["asked"]["operation"].as_str().unwrap());
-        let reference = json!({ "$ref": format!("#/$defs/{definition}") });
-        let mut out = Vec::new();
-        errors(&schema, &reference, &body, id, &mut out);
-        assert!(out.is_empty(), "{}", out.join("\n"));
+        let out = schema.errors_of(definition, &body);
+        assert!(out.is_empty(), "{id}: {}", out.join("\n"));
         checked += 1;
     }
     assert!(checked >= 60, "{checked} answers");
@@ -345,26 +165,10 @@ fn the_answer_schemas_describe_every_answer_fixture_and_notification() {
             continue;
         }
         let body: Value = serde_json::from_str(vector["body"].as_str().unwrap()).unwrap();
-        let mut out = Vec::new();
-        let reference = json!({ "$ref": "#/$defs/notification" });
-        errors(
-            &schema,
-            &reference,
-            &body,
-            vector["id"].as_str().unwrap(),
-            &mut out,
-        );
-        assert!(out.is_empty(), "{}", out.join("\n"));
+        let out = schema.errors_of("notification", &body);
+        assert!(out.is_empty(), "{}: {}", vector["id"], out.join("\n"));
     }
     // Deciding fields of the wrong kind are caught: a payment id that is an object.
-    let mut out = Vec::new();
-    let reference = json!({ "$ref": "#/$defs/transaction" });
-    errors(
-        &schema,
-        &reference,
-        &json!({ "paymentId": { "id": 1 } }),
-        "$",
-        &mut out,
-    );
+    let out = schema.errors_of("transaction", &json!({ "paymentId": { "id": 1 } }));
     assert!(!out.is_empty());
 }

@@ -18,10 +18,7 @@ type StepName = (&'static str, &'static str);
 impl LifeCycle<'_> {
     /// Captures a pre-authorisation, refunds it in two parts, and cancels another.
     pub(super) async fn back_office(&mut self) {
-        if let Some(id) = self
-            .preauthorization(("pre-authorisation", "payment"))
-            .await
-        {
+        if let Some(id) = self.preauthorization(("pre-authorisation", "pay")).await {
             let steps = [
                 (
                     ("capture of 50.00", "capture"),
@@ -48,7 +45,7 @@ impl LifeCycle<'_> {
             }
         }
         if let Some(id) = self
-            .preauthorization(("another pre-authorisation", "payment"))
+            .preauthorization(("another pre-authorisation", "pay"))
             .await
         {
             let client = self.client;

@@ -21,7 +21,7 @@ use crate::listen::{self, Receiver, endpoint::Endpoint};
 /// A step's name and operation.
 type StepName = (&'static str, &'static str);
 
-const PAY: StepName = ("3-D Secure payment, with notificationUrl", "payment");
+const PAY: StepName = ("3-D Secure payment, with notificationUrl", "pay");
 const PAGE: StepName = ("3-D Secure page: the cardholder approves", "three_d_secure");
 const NOTIFIED: StepName = ("notification received, checksum verified", "notification");
 

@@ -6,7 +6,7 @@ use paytoken::SecureKey;
 use paytoken::protocol::notification::{Notification, VerifiedNotification};
 use serde_json::{Map, Value, json};
 
-use crate::report::{self, status_outcome};
+use crate::report::{self, Outcome, status_outcome};
 use crate::terminal;
 
 /// The most characters of a claimed, unverified value a line shows.
@@ -112,9 +112,11 @@ impl Verdict {
     /// `unauthenticated`, and the relay under `forwarded`.
     pub(crate) fn to_json(&self) -> Value {
         let mut object = Map::new();
+        object.insert("operation".into(), "listen".into());
         object.insert("notification".into(), self.word().into());
         match self {
             Self::Rejected(rejection) => {
+                object.insert("outcome".into(), Outcome::Refused.name().into());
                 object.insert("reason".into(), rejection.reason.as_str().into());
                 let mut claimed = Map::new();
                 for (name, value) in [
@@ -158,7 +160,7 @@ impl Relay {
 }
 
 fn signed_fields(object: &mut Map<String, Value>, notification: &VerifiedNotification) {
-    let (_, outcome) = status_outcome(&notification.status);
+    let outcome = status_outcome(&notification.status);
     object.insert(
         "paymentId".into(),
         notification.payment_id.to_string().into(),
@@ -217,6 +219,7 @@ pub(crate) fn block(printed: &Value) -> String {
     let mut fields = printed.clone();
     if let Some(object) = fields.as_object_mut() {
         object.remove("notification");
+        object.remove("operation");
     }
     let mut text = format!("notification: {word}\n");
     report::write_fields(&mut text, &fields, "  ");

@@ -5,6 +5,7 @@ use std::process::Command;
 
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, Sandbox, cards};
 pub(crate) use paytoken_test_support::http::read_request;
+use paytoken_test_support::schema::Schema;
 use serde_json::Value;
 
 pub(crate) struct Run {
@@ -58,7 +59,63 @@ pub(crate) async fn paytoken(args: &[&str], env: &[(&str, &str)]) -> Run {
         stderr: String::from_utf8(output.stderr).unwrap(),
     };
     assert_no_secret(&run);
+    if args.contains(&"--json") && !run.stdout.is_empty() {
+        assert_documented(&run);
+    }
     run
+}
+
+/// The command's JSON schemas, in `schemas/`.
+pub(crate) fn schema_of(operation: &str) -> Schema {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    let path = folder.join(format!("{operation}.schema.json"));
+    assert!(path.exists(), "no schema for the operation {operation:?}");
+    Schema::read(&path)
+}
+
+/// Asserts that a line of `--json` output is valid by its operation's schema.
+pub(crate) fn assert_valid(line: &Value) {
+    let operation = line["operation"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no operation: {line}"));
+    assert!(line["outcome"].is_string(), "no outcome: {line}");
+    let errors = schema_of(operation).errors(line);
+    assert!(errors.is_empty(), "{line}\n{}", errors.join("\n"));
+}
+
+/// Asserts that a `--json` run is what its schema and README's table of outcomes say:
+/// every line valid, and the exit code one that README gives the last line's outcome.
+pub(crate) fn assert_documented(run: &Run) {
+    let lines = run.json_lines();
+    for line in &lines {
+        assert_valid(line);
+    }
+    let outcome = lines.last().unwrap()["outcome"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let exits = readme_exits(&outcome);
+    assert!(
+        exits.contains(&run.code),
+        "README gives {outcome} the exit codes {exits:?}, the run exited {}: {}",
+        run.code,
+        run.stdout
+    );
+}
+
+/// The exit codes README's table of outcomes gives `outcome`.
+pub(crate) fn readme_exits(outcome: &str) -> Vec<i32> {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let row = readme
+        .lines()
+        .find(|line| line.starts_with(&format!("| `{outcome}` |")))
+        .unwrap_or_else(|| panic!("README's table has no row for {outcome}"));
+    let cell = row.split('|').nth(2).unwrap();
+    cell.split(|c: char| !c.is_ascii_digit())
+        .filter(|digits| !digits.is_empty())
+        .map(|digits| digits.parse().unwrap())
+        .collect()
 }
 
 /// The flags and environment of the sandbox's default merchant.

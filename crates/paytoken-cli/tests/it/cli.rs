@@ -103,7 +103,7 @@ async fn every_operation_as_json_with_its_exit_code() {
     }
     let run = as_merchant(&sandbox, &["installments", &second]).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(run.json()["installments"], serde_json::json!(["3", "4"]));
+    assert_eq!(run.json()["installments"], serde_json::json!([3, 4]));
     let run = as_merchant(
         &sandbox,
         &[
@@ -155,8 +155,12 @@ async fn every_operation_as_json_with_its_exit_code() {
 
     let run = as_merchant(&sandbox, &["inquiry", &payment_id]).await;
     assert_eq!(
-        (run.code, run.json()["outcome"].as_str()),
-        (0, Some("approved"))
+        (
+            run.code,
+            run.json()["outcome"].as_str(),
+            run.json()["transactionOutcome"].as_str()
+        ),
+        (0, Some("found"), Some("approved"))
     );
     let run = as_merchant(&sandbox, &["inquiry", "--merchant-transaction-id", "cli1"]).await;
     assert_eq!(run.json()["paymentId"].as_str(), Some(payment_id.as_str()));
@@ -190,7 +194,7 @@ async fn declines_pending_and_three_d_secure_have_their_exit_codes() {
     for (number, code, outcome) in [
         (cards::DECLINED, 3, "declined"),
         (cards::PENDING, 5, "pending"),
-        (cards::THREE_D_SECURE, 5, "three_d_secure"),
+        (cards::THREE_D_SECURE, 5, "pending"),
     ] {
         let id = format!("cli{code}{}", &number[12..]);
         let mut pay = vec![
@@ -206,7 +210,7 @@ async fn declines_pending_and_three_d_secure_have_their_exit_codes() {
         let run = as_merchant(&sandbox, &pay).await;
         assert_eq!(run.code, code, "{number}: {}", run.stdout);
         assert_eq!(run.json()["outcome"], outcome);
-        if outcome == "three_d_secure" {
+        if number == cards::THREE_D_SECURE {
             assert!(run.json()["redirect"]["url"].as_str().is_some());
         }
     }
@@ -264,7 +268,8 @@ async fn a_wrong_key_is_refused_a_stopped_server_fails_and_bad_input_is_usage() 
     zero.extend(card_flags(cards::APPROVED));
     let run = as_merchant(&sandbox, &zero).await;
     assert_eq!(run.code, 2, "{}", run.stdout);
-    assert_eq!(run.json()["outcome"], "invalid_input");
+    assert_eq!(run.json()["outcome"], "usage_error");
+    assert_eq!(run.json()["error"]["kind"], "invalid_input");
     assert_eq!(sandbox.received().len(), before);
 
     // A number no brand's range holds is not sent as VISA: the brand is asked for.
@@ -280,7 +285,8 @@ async fn a_wrong_key_is_refused_a_stopped_server_fails_and_bad_input_is_usage() 
     unplaceable.extend(card_flags("9000000000000001"));
     let run = as_merchant(&sandbox, &unplaceable).await;
     assert_eq!(run.code, 2, "{}", run.stdout);
-    assert_eq!(run.json()["outcome"], "invalid_input");
+    assert_eq!(run.json()["outcome"], "usage_error");
+    assert_eq!(run.json()["error"]["kind"], "invalid_input");
     let message = run.json()["error"]["message"].as_str().unwrap().to_owned();
     assert!(message.contains("paymentBrand"), "{message}");
     assert_eq!(sandbox.received().len(), before);
@@ -305,7 +311,8 @@ async fn a_wrong_key_is_refused_a_stopped_server_fails_and_bad_input_is_usage() 
     sandbox.shutdown().await;
     let run = paytoken(&flags, &[("PAYTOKEN_SECURE_KEY", "k")]).await;
     assert_eq!(run.code, 4, "{base_url} is gone: {}", run.stdout);
-    assert_eq!(run.json()["outcome"], "transport_failure");
+    assert_eq!(run.json()["outcome"], "transport_error");
+    assert_eq!(run.json()["error"]["kind"], "transport_failure");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -638,5 +638,6 @@ async fn the_served_sandbox_settles_pending_payments_when_told() {
     child.kill().unwrap();
     let _ = child.wait();
     assert_eq!(found.code, 0, "approved since: {}", found.stdout);
-    assert_eq!(found.json()["outcome"], "approved");
+    assert_eq!(found.json()["outcome"], "found");
+    assert_eq!(found.json()["transactionOutcome"], "approved");
 }

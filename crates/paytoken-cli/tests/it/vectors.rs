@@ -26,7 +26,7 @@ async fn the_kit_is_written_whole_and_as_it_is() {
     let run = paytoken(&["vectors", "--out", out.to_str().unwrap(), "--json"], &[]).await;
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let report = run.json();
-    assert_eq!(report["outcome"], "written");
+    assert_eq!(report["outcome"], "ok");
 
     let (mut expected, mut written) = (Vec::new(), Vec::new());
     files(&kit, &kit, &mut expected);
