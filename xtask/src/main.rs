@@ -23,6 +23,8 @@
 //!   a few seconds each.
 //! - `cargo xtask api`: writes each library crate's public items into `api/<crate>.txt`,
 //!   after an API change that is meant (and said in CHANGELOG.md).
+//! - `cargo xtask dist`: the `paytoken` command's completion scripts and man pages, written
+//!   into `target/dist/` (`dist.rs`).
 //! - `cargo xtask bench [ARGS]`: the criterion benchmarks of every crate, with `ARGS`
 //!   passed on to them (for example a filter), then their record written into
 //!   docs/PERFORMANCE.md (figures, baselines, ratios, budgets, machine, date).
@@ -41,6 +43,7 @@ use std::time::Instant;
 
 mod api;
 mod bench;
+mod dist;
 mod fuzz;
 mod ignored;
 mod layers;
@@ -75,12 +78,13 @@ fn main() -> ExitCode {
         (Some("ci"), None) => ci(Tests::Run),
         (Some("ci"), Some("--skip-tests")) => ci(Tests::Skip),
         (Some("api"), None) => api::record(&root),
+        (Some("dist"), None) => dist::run(),
         (Some("bench"), _) => bench::run(args.get(1..).unwrap_or_default()),
         (Some("fuzz"), Some("--smoke")) => fuzz::run(SMOKE_SECONDS),
         (Some("fuzz"), Some("--long")) => fuzz::run(LONG_SECONDS),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci [--skip-tests] | api | bench [criterion args] | fuzz --smoke|--long"
+                "usage: cargo xtask ci [--skip-tests] | api | dist | bench [criterion args] | fuzz --smoke|--long"
             );
             return ExitCode::from(2);
         }

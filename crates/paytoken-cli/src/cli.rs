@@ -32,20 +32,46 @@ pub(crate) struct Cli {
 const CONNECTION: &str = "Connection (every operation)";
 
 /// Parses the command line. The connection options are global (they may stand before or
-/// after the subcommand), but `demo`, `sandbox`, `listen` and `vectors` call no gateway:
-/// their help leaves them out (`listen` keeps `--secure-key-file`).
+/// after the subcommand), but the commands that call no gateway leave them out of their
+/// help (`listen` keeps the secure key's, `config` and `sandbox` the profiles file's).
 pub(crate) fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
-    use clap::{CommandFactory as _, FromArgMatches as _};
+    use clap::FromArgMatches as _;
+    let matches = command().try_get_matches_from(args)?;
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    cli.operation = operation(&matches);
+    // clap merged flags and variables; a flag beats a profile and so does a variable, but
+    // `whoami` says which of the two it was.
+    cli.gateway.from_command_line = GatewayArgs::IDS
+        .iter()
+        .copied()
+        .filter(|id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
+        .collect();
+    Ok(cli)
+}
+
+/// The command line as clap knows it, built, with the connection options hidden where
+/// they do nothing: what parses the line, and what completions and man pages are made of.
+pub(crate) fn command() -> clap::Command {
+    use clap::CommandFactory as _;
     let mut command = Cli::command();
     // Building propagates the global options into the subcommands, where they can be hidden.
     command.build();
-    for name in ["demo", "sandbox", "listen", "vectors"] {
+    for name in [
+        "demo",
+        "sandbox",
+        "listen",
+        "vectors",
+        "config",
+        "completions",
+        "man-pages",
+    ] {
         command = command.mut_subcommand(name, |subcommand| {
             subcommand.mut_args(|arg| {
                 // `listen` reads the secure key, maybe a profile's; `sandbox` writes one.
                 let id = arg.get_id().as_str();
                 let needed = match name {
                     "listen" => ["secure_key_file", "profile", "config_file"].contains(&id),
+                    "config" => ["profile", "config_file"].contains(&id),
                     "sandbox" => id == "config_file",
                     _ => false,
                 };
@@ -57,17 +83,7 @@ pub(crate) fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
             })
         });
     }
-    let matches = command.try_get_matches_from(args)?;
-    let mut cli = Cli::from_arg_matches(&matches)?;
-    cli.operation = operation(&matches);
-    // clap merged flags and variables; a flag beats a profile and so does a variable, but
-    // `whoami` says which of the two it was.
-    cli.gateway.from_command_line = GatewayArgs::IDS
-        .iter()
-        .copied()
-        .filter(|id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
-        .collect();
-    Ok(cli)
+    command
 }
 
 /// The operation a parsed line names: its subcommands' names, in snake case.
@@ -254,6 +270,20 @@ pub(crate) enum Command {
     /// Which gateway and merchant a command would use, and where each setting came from
     /// (flag, environment, profile, default). Sends nothing.
     Whoami,
+    /// Print a shell's completion script.
+    ///
+    /// Install it where the shell looks, for example `paytoken completions bash >
+    /// ~/.local/share/bash-completion/completions/paytoken`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Write a man page per command (paytoken.1, paytoken-pay.1, ...) into a folder.
+    ManPages {
+        /// The folder (created when missing; pages already there are replaced).
+        #[arg(long, value_name = "DIR", default_value = "man")]
+        out: PathBuf,
+    },
     /// Write the conformance kit for SDK authors in other languages: request, answer,
     /// checksum and notification vectors, their JSON Schemas, an OpenAPI description and
     /// a reference checker in Python.

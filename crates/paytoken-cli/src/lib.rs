@@ -44,6 +44,7 @@ mod demo;
 pub mod life_cycle;
 mod listen;
 mod listing;
+mod manual;
 mod operations;
 mod profile;
 mod render;
@@ -96,6 +97,8 @@ async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report
         Command::Sandbox(args) => serve::run(&args, gateway).await,
         Command::Listen(args) => listen::run(&args, gateway, json).await,
         Command::Vectors(args) => vectors::run(&args),
+        Command::Completions { shell } => manual::completions(shell),
+        Command::ManPages { out } => manual::man_pages(&out),
         Command::Whoami => config_command::whoami(gateway).unwrap_or_else(Report::from),
         Command::Config(command) => {
             config_command::config(&command, gateway).unwrap_or_else(Report::from)

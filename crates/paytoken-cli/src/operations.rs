@@ -56,6 +56,8 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         | Command::AuthToken
         | Command::Config(_)
         | Command::Whoami
+        | Command::Completions { .. }
+        | Command::ManPages { .. }
         | Command::Vectors(_) => Err(Failure::usage("not an operation")),
     };
     result.unwrap_or_else(Report::from)

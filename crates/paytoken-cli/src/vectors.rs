@@ -111,7 +111,7 @@ pub(crate) fn run(args: &VectorsArgs) -> Report {
 /// Writes `text` as `name` (a path with `/`) under `out`, once [`place`] allows it. The
 /// text goes to a new file beside it first, then takes its name, so a link planted in
 /// between is replaced, not written through.
-fn write(out: &Path, name: &str, text: &str) -> Result<(), Failure> {
+pub(crate) fn write(out: &Path, name: &str, text: &str) -> Result<(), Failure> {
     place(out, name, true)?;
     let path = out.join(name);
     let parent = path.parent().unwrap_or(out);
@@ -137,17 +137,17 @@ fn write(out: &Path, name: &str, text: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Checks that `name` under `out` is free or a regular file (the kit's own, replaced), and
+/// Checks that `name` under `out` is free or a regular file (written before, replaced), and
 /// every folder on the way free or a real folder: a symbolic link is never followed, a
 /// FIFO or a device never opened. With `create`, makes the folders that are missing.
-fn place(out: &Path, name: &str, create: bool) -> Result<(), Failure> {
+pub(crate) fn place(out: &Path, name: &str, create: bool) -> Result<(), Failure> {
     let path = out.join(name);
     let failed = |error: std::io::Error| {
         Failure::failed(format!("cannot write {}: {error}", path.display()))
     };
     let refused = |what: &Path, kind: &str| {
         Failure::failed(format!(
-            "cannot write {}: {} is {kind}, not the kit's own; remove it or choose another folder",
+            "cannot write {}: {} is {kind}, not a file written here before; remove it or choose another folder",
             path.display(),
             what.display()
         ))

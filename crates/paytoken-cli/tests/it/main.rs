@@ -10,6 +10,7 @@ mod common;
 mod explain;
 mod hostile;
 mod listen;
+mod manual;
 mod profiles;
 mod state_file;
 mod vectors;
