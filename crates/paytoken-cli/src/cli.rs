@@ -7,6 +7,8 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use paytoken::types::{PaymentType, RecurringType};
 
+use crate::examples;
+
 /// paytoken: the demo, the sandbox, and every operation of the card-tokenization gateway.
 #[derive(Debug, Parser)]
 #[command(name = "paytoken", version, about, max_term_width = 100)]
@@ -97,42 +99,53 @@ fn operation(matches: &clap::ArgMatches) -> String {
     names.join("_")
 }
 
-/// The operation a line that does not parse meant, as far as it can be told: the first
-/// word that names a subcommand (an alias too), else `paytoken`.
+/// The operation a line that does not parse meant, as far as it can be told: the words
+/// that name a subcommand (an alias too) and then one of its own, else `paytoken`.
 pub(crate) fn operation_named(args: &[std::ffi::OsString]) -> String {
     use clap::CommandFactory as _;
-    let command = Cli::command();
-    args.iter()
-        .skip(1)
-        .filter_map(|arg| arg.to_str())
-        .find_map(|arg| command.find_subcommand(arg))
-        .map_or_else(
-            || "paytoken".to_owned(),
-            |sub| sub.get_name().replace('-', "_"),
-        )
+    let mut command = Cli::command();
+    let mut names = Vec::new();
+    for arg in args.iter().skip(1).filter_map(|arg| arg.to_str()) {
+        if let Some(sub) = command.find_subcommand(arg).cloned() {
+            names.push(sub.get_name().replace('-', "_"));
+            command = sub;
+        }
+    }
+    if names.is_empty() {
+        "paytoken".to_owned()
+    } else {
+        names.join("_")
+    }
 }
 
 /// A duration flag: whole milliseconds (`500ms`) or seconds (`3s`), above zero and at most
 /// 300 s.
 pub(crate) fn duration(text: &str) -> Result<Duration, String> {
-    let invalid = || "a duration such as 3s or 500ms, above zero and at most 300s".to_owned();
+    duration_from(text, 1)
+        .ok_or_else(|| "a duration such as 3s or 500ms, above zero and at most 300s".to_owned())
+}
+
+/// A duration flag that may be zero (`0s`: at once), at most 300 s.
+pub(crate) fn duration_or_zero(text: &str) -> Result<Duration, String> {
+    duration_from(text, 0).ok_or_else(|| "a duration such as 10s or 500ms, at most 300s".to_owned())
+}
+
+/// `text` as whole milliseconds or seconds, from `least` ms to 300 s.
+fn duration_from(text: &str, least: u64) -> Option<Duration> {
     let (digits, millis_each) = if let Some(digits) = text.strip_suffix("ms") {
         (digits, 1)
-    } else if let Some(digits) = text.strip_suffix('s') {
-        (digits, 1_000)
     } else {
-        return Err(invalid());
+        (text.strip_suffix('s')?, 1_000)
     };
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(invalid());
+        return None;
     }
-    let millis = digits
+    digits
         .parse::<u64>()
         .ok()
         .and_then(|count| count.checked_mul(millis_each))
-        .filter(|millis| (1..=300_000).contains(millis))
-        .ok_or_else(invalid)?;
-    Ok(Duration::from_millis(millis))
+        .filter(|millis| (least..=300_000).contains(millis))
+        .map(Duration::from_millis)
 }
 
 /// Where the gateway is and who is calling. The secure key is read from
@@ -152,19 +165,21 @@ pub(crate) struct GatewayArgs {
     /// The gateway's base URL, such as https://sandbox.gateway.example.
     #[arg(long, global = true, env = "PAYTOKEN_BASE_URL")]
     pub(crate) base_url: Option<String>,
-    /// The merchant's member id.
+    /// Your merchant account at the gateway (authentication.memberId).
     #[arg(long, global = true, env = "PAYTOKEN_MEMBER_ID")]
     pub(crate) member_id: Option<String>,
-    /// The partner id: the merchant's partner, or the caller itself without --member-id.
+    /// The partner the merchant belongs to, or the caller itself without --member-id
+    /// (authentication.partnerId).
     #[arg(long, global = true, env = "PAYTOKEN_PARTNER_ID")]
     pub(crate) partner_id: Option<String>,
-    /// The login name that fetches the auth token.
+    /// The back-office login that fetches the auth token (authentication.userName).
     #[arg(long, global = true, env = "PAYTOKEN_USERNAME")]
     pub(crate) username: Option<String>,
-    /// `authentication.accountId`.
+    /// The merchant's account to book on, where the gateway gave you one
+    /// (authentication.accountId).
     #[arg(long, global = true, env = "PAYTOKEN_ACCOUNT_ID")]
     pub(crate) account_id: Option<String>,
-    /// `authentication.terminalId`.
+    /// The terminal to book on, where the gateway gave you one (authentication.terminalId).
     #[arg(long, global = true, env = "PAYTOKEN_TERMINAL_ID")]
     pub(crate) terminal_id: Option<String>,
     /// An auth token to use as it is (otherwise one is fetched with --partner-id and
@@ -212,73 +227,108 @@ impl GatewayArgs {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Run the whole tokenization life cycle against a sandbox started in-process.
+    #[command(after_long_help = examples::DEMO)]
     Demo(DemoArgs),
     /// Run the sandbox as a server until interrupted.
+    #[command(after_long_help = examples::SANDBOX)]
     Sandbox(SandboxArgs),
     /// Receive notifications, verify each with the secure key, print them, until
     /// interrupted.
+    #[command(after_long_help = examples::LISTEN)]
     Listen(ListenArgs),
     /// Sign a customer up.
-    #[command(name = "customer-signup", visible_alias = "signup")]
+    #[command(
+        name = "customer-signup",
+        visible_alias = "signup",
+        after_long_help = examples::CUSTOMER_SIGNUP
+    )]
     Signup(SignupArgs),
     /// Pay with a card, optionally storing it.
+    #[command(after_long_help = examples::PAY)]
     Pay(Box<PayArgs>),
     /// Store a card or a bank account without a payment.
+    #[command(after_long_help = examples::REGISTER)]
     Register(Box<RegisterArgs>),
     /// Pay with a stored token.
-    #[command(name = "pay-with-token", visible_alias = "charge")]
+    #[command(
+        name = "pay-with-token",
+        visible_alias = "charge",
+        after_long_help = examples::PAY_WITH_TOKEN
+    )]
     Charge(ChargeArgs),
     /// Delete a stored token.
+    #[command(after_long_help = examples::DELETE_TOKEN)]
     DeleteToken {
-        /// The token.
+        /// The stored card or account (registrationId).
         registration_id: String,
     },
     /// The installment counts a token may be charged in.
+    #[command(after_long_help = examples::INSTALLMENTS)]
     Installments {
-        /// The token.
+        /// The stored card (registrationId).
         registration_id: String,
     },
     /// The stored cards and bank accounts.
-    #[command(name = "cards-and-accounts", visible_alias = "cards")]
+    #[command(
+        name = "cards-and-accounts",
+        visible_alias = "cards",
+        after_long_help = examples::CARDS_AND_ACCOUNTS
+    )]
     Cards {
-        /// Only this customer's.
+        /// Only this customer's, as `customer-signup` gave it (customer.customerId).
         #[arg(long)]
         customer_id: Option<String>,
     },
     /// The invoice list: one page, or all of it.
+    #[command(after_long_help = examples::INVOICES)]
     Invoices(InvoicesArgs),
     /// Fetch an auth token and print it.
-    #[command(name = "fetch-auth-token", visible_alias = "auth-token")]
+    #[command(
+        name = "fetch-auth-token",
+        visible_alias = "auth-token",
+        after_long_help = examples::FETCH_AUTH_TOKEN
+    )]
     AuthToken,
     /// One transaction's stored state.
+    #[command(after_long_help = examples::INQUIRY)]
     Inquiry(InquiryArgs),
     /// Capture all or part of a pre-authorisation.
+    #[command(after_long_help = examples::CAPTURE)]
     Capture(MoveArgs),
     /// Refund all or part of a captured or debited payment.
+    #[command(after_long_help = examples::REFUND)]
     Refund(MoveArgs),
     /// Cancel (void) a pre-authorisation not yet captured.
+    #[command(after_long_help = examples::CANCEL)]
     Cancel {
-        /// The pre-authorisation's payment id.
+        /// The pre-authorisation, as the gateway gave it (paymentId).
         payment_id: String,
     },
     /// Charge a recurring series again by its first payment's id (a REPEATED payment).
-    #[command(name = "repeat-payment", visible_alias = "repeat")]
+    #[command(
+        name = "repeat-payment",
+        visible_alias = "repeat",
+        after_long_help = examples::REPEAT_PAYMENT
+    )]
     Repeat(RepeatArgs),
     /// The profiles file: list its profiles, or show one.
     #[command(subcommand)]
     Config(ConfigCommand),
     /// Which gateway and merchant a command would use, and where each setting came from
     /// (flag, environment, profile, default). Sends nothing.
+    #[command(after_long_help = examples::WHOAMI)]
     Whoami,
     /// Print a shell's completion script.
     ///
     /// Install it where the shell looks, for example `paytoken completions bash >
     /// ~/.local/share/bash-completion/completions/paytoken`.
+    #[command(after_long_help = examples::COMPLETIONS)]
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
     /// Write a man page per command (paytoken.1, paytoken-pay.1, ...) into a folder.
+    #[command(after_long_help = examples::MAN_PAGES)]
     ManPages {
         /// The folder (created when missing; pages already there are replaced).
         #[arg(long, value_name = "DIR", default_value = "man")]
@@ -287,6 +337,7 @@ pub(crate) enum Command {
     /// Write the conformance kit for SDK authors in other languages: request, answer,
     /// checksum and notification vectors, their JSON Schemas, an OpenAPI description and
     /// a reference checker in Python.
+    #[command(after_long_help = examples::VECTORS)]
     Vectors(VectorsArgs),
 }
 
@@ -294,9 +345,11 @@ pub(crate) enum Command {
 #[derive(Debug, Subcommand)]
 pub(crate) enum ConfigCommand {
     /// The profiles in the profiles file, the one in use marked.
+    #[command(after_long_help = examples::CONFIG_LIST)]
     List,
     /// One profile's settings (the one in use when no name is given); keys are named by
     /// where they are, never shown.
+    #[command(after_long_help = examples::CONFIG_SHOW)]
     Show {
         /// The profile.
         name: Option<String>,
@@ -315,12 +368,12 @@ pub(crate) struct VectorsArgs {
 /// `paytoken capture` and `paytoken refund`.
 #[derive(Debug, Args)]
 pub(crate) struct MoveArgs {
-    /// The payment's id.
+    /// The payment's id, as the gateway gave it (paymentId).
     pub(crate) payment_id: String,
-    /// `amount`: decimal with two fraction digits, such as 50.00.
+    /// How much, with two decimals, such as 50.00 (amount).
     #[arg(long)]
     pub(crate) amount: String,
-    /// `currency`: the payment's, three letters, such as EUR.
+    /// The payment's currency, three letters, such as EUR (currency).
     #[arg(long)]
     pub(crate) currency: String,
 }
@@ -328,18 +381,21 @@ pub(crate) struct MoveArgs {
 /// `paytoken repeat-payment`.
 #[derive(Debug, Args)]
 pub(crate) struct RepeatArgs {
-    /// The series' first payment's id (an approved INITIAL payment that stored its card).
+    /// The series' first payment: an approved INITIAL payment that stored its card
+    /// (paymentId).
     pub(crate) first_payment_id: String,
-    /// `amount`: decimal with two fraction digits, such as 9.99.
+    /// How much, with two decimals, such as 9.99 (amount).
     #[arg(long)]
     pub(crate) amount: String,
-    /// `currency`: three letters, such as EUR.
+    /// Three letters, such as EUR (currency).
     #[arg(long)]
     pub(crate) currency: String,
-    /// `DB` (the default) or `PA`.
+    /// Take the money now (DB, debit, the default) or only reserve it (PA,
+    /// preauthorization) (paymentType).
     #[arg(long = "type", value_enum, default_value = "DB")]
     pub(crate) payment_type: PaymentKind,
-    /// The merchant's id of this payment (one is made up when left out).
+    /// Your own order id for this payment; one is made up when left out
+    /// (merchantTransactionId).
     #[arg(long)]
     pub(crate) merchant_transaction_id: Option<String>,
 }
@@ -391,8 +447,8 @@ pub(crate) struct SandboxArgs {
     #[arg(long, value_name = "SEED", num_args = 0..=1, default_missing_value = "1")]
     pub(crate) vary_answers: Option<u64>,
     /// How long a client has to send a request, headers and body (`30s` by default).
-    #[arg(long, value_name = "DURATION")]
-    pub(crate) request_deadline: Option<String>,
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    pub(crate) request_deadline: Option<Duration>,
     /// How many connections are served at once (4096 by default).
     #[arg(long, value_name = "COUNT")]
     pub(crate) max_connections: Option<usize>,
@@ -407,8 +463,8 @@ pub(crate) struct SandboxArgs {
     pub(crate) max_tokens: Option<usize>,
     /// How long a payment with the pending test card stays pending before the sandbox
     /// approves it and notifies it (`10s` by default; at most 300s).
-    #[arg(long, value_name = "DURATION")]
-    pub(crate) settle_pending_after: Option<String>,
+    #[arg(long, value_name = "DURATION", value_parser = duration_or_zero)]
+    pub(crate) settle_pending_after: Option<Duration>,
     /// Let the sandbox send notifications beyond loopback addresses.
     #[arg(long)]
     pub(crate) notify_anywhere: bool,
@@ -473,28 +529,28 @@ pub(crate) enum BrokenBody {
 /// `paytoken customer-signup`.
 #[derive(Debug, Args)]
 pub(crate) struct SignupArgs {
-    /// `customer.givenName`.
+    /// The customer's first name (customer.givenName).
     #[arg(long)]
     pub(crate) given_name: String,
-    /// `customer.surname`.
+    /// The customer's last name (customer.surname).
     #[arg(long)]
     pub(crate) surname: String,
-    /// `customer.email`.
+    /// The customer's email address (customer.email).
     #[arg(long)]
     pub(crate) email: String,
-    /// `M` or `F`.
+    /// M or F (customer.sex).
     #[arg(long)]
     pub(crate) sex: Option<String>,
-    /// `customer.phone`.
+    /// The customer's telephone number (customer.phone).
     #[arg(long)]
     pub(crate) phone: Option<String>,
-    /// `yyyyMMdd`.
+    /// The customer's date of birth, yyyyMMdd (customer.birthDate).
     #[arg(long)]
     pub(crate) birth_date: Option<String>,
-    /// Two letters.
+    /// The customer's country, two letters such as DE (shipping.country).
     #[arg(long)]
     pub(crate) country: Option<String>,
-    /// `shipping.postcode`.
+    /// The customer's postcode (shipping.postcode).
     #[arg(long)]
     pub(crate) postcode: Option<String>,
 }
@@ -502,30 +558,30 @@ pub(crate) struct SignupArgs {
 /// The card of `pay` and `register`.
 #[derive(Debug, Args)]
 pub(crate) struct CardArgs {
-    /// The card number. Prefer PAYTOKEN_CARD_NUMBER or --card-stdin: a flag shows in `ps`
-    /// and the shell history.
+    /// The card number (card.number). Prefer PAYTOKEN_CARD_NUMBER or --card-stdin: a flag
+    /// shows in `ps` and the shell history.
     #[arg(long, env = "PAYTOKEN_CARD_NUMBER", hide_env_values = true)]
     pub(crate) card_number: Option<String>,
-    /// `card.expiryMonth`: two digits, 01 to 12.
+    /// The month the card expires, 01 to 12 (card.expiryMonth).
     #[arg(long)]
     pub(crate) expiry_month: Option<String>,
-    /// `card.expiryYear`: four digits.
+    /// The year the card expires, four digits (card.expiryYear).
     #[arg(long)]
     pub(crate) expiry_year: Option<String>,
-    /// The card verification value. Prefer PAYTOKEN_CVV or --card-stdin: a flag shows in
-    /// `ps` and the shell history.
+    /// The three or four digits on the card's back (card.cvv). Prefer PAYTOKEN_CVV or
+    /// --card-stdin: a flag shows in `ps` and the shell history.
     #[arg(long, env = "PAYTOKEN_CVV", hide_env_values = true)]
     pub(crate) cvv: Option<String>,
     /// Read the card number, then the CVV, one a line, from standard input (what a flag or
     /// the environment gives wins).
     #[arg(long)]
     pub(crate) card_stdin: bool,
-    /// `paymentBrand`: told from the number when left out (a number no brand's range
-    /// holds is refused: name its brand here); names such as MASTERCARD are sent as the
-    /// platform's code (MC).
+    /// The card's brand, such as VISA or MASTERCARD, told from the number when left out
+    /// (a number no brand's range holds is refused: name its brand here); sent as the
+    /// platform's code, such as MC (paymentBrand).
     #[arg(long)]
     pub(crate) brand: Option<String>,
-    /// `paymentMode`: CC by default.
+    /// How the customer pays: CC, a card, by default (paymentMode).
     #[arg(long)]
     pub(crate) mode: Option<String>,
 }
@@ -533,40 +589,40 @@ pub(crate) struct CardArgs {
 /// The customer and shipping flags of `pay` and `register`.
 #[derive(Debug, Args)]
 pub(crate) struct PersonArgs {
-    /// `customer.givenName`.
+    /// The customer's first name (customer.givenName).
     #[arg(long)]
     pub(crate) given_name: Option<String>,
-    /// `customer.surname`.
+    /// The customer's last name (customer.surname).
     #[arg(long)]
     pub(crate) surname: Option<String>,
-    /// `customer.email`.
+    /// The customer's email address (customer.email).
     #[arg(long)]
     pub(crate) email: Option<String>,
-    /// `customer.phone`.
+    /// The customer's telephone number (customer.phone).
     #[arg(long)]
     pub(crate) phone: Option<String>,
-    /// `customer.telnocc`: the telephone country code, such as +49.
+    /// The telephone number's country code, such as +49 (customer.telnocc).
     #[arg(long)]
     pub(crate) telnocc: Option<String>,
-    /// `customer.ip`: the customer's IP address.
+    /// The IP address the customer pays from (customer.ip).
     #[arg(long)]
     pub(crate) ip: Option<String>,
-    /// `customer.birthDate`: yyyyMMdd.
+    /// The customer's date of birth, yyyyMMdd (customer.birthDate).
     #[arg(long)]
     pub(crate) birth_date: Option<String>,
-    /// `shipping.country`: two letters, such as DE.
+    /// The country to ship to, two letters such as DE (shipping.country).
     #[arg(long)]
     pub(crate) country: Option<String>,
-    /// `shipping.city`.
+    /// The city to ship to (shipping.city).
     #[arg(long)]
     pub(crate) city: Option<String>,
-    /// `shipping.state`.
+    /// The state or region to ship to (shipping.state).
     #[arg(long)]
     pub(crate) state: Option<String>,
-    /// `shipping.postcode`.
+    /// The postcode to ship to (shipping.postcode).
     #[arg(long)]
     pub(crate) postcode: Option<String>,
-    /// `shipping.street1`.
+    /// The street to ship to (shipping.street1).
     #[arg(long)]
     pub(crate) street: Option<String>,
 }
@@ -574,37 +630,40 @@ pub(crate) struct PersonArgs {
 /// `paytoken pay`.
 #[derive(Debug, Args)]
 pub(crate) struct PayArgs {
-    /// `amount`: decimal with two fraction digits, such as 50.00.
+    /// How much, with two decimals, such as 50.00 (amount).
     #[arg(long)]
     pub(crate) amount: String,
-    /// `currency`: three letters, such as EUR.
+    /// Three letters, such as EUR (currency).
     #[arg(long)]
     pub(crate) currency: String,
-    /// `merchantTransactionId`: your own id of this payment, free text (spaces, hyphens, slashes, UUIDs), up to 255 characters.
+    /// Your own order id for this payment, free text (spaces, hyphens, slashes, UUIDs),
+    /// up to 255 characters; `inquiry` finds the payment by it (merchantTransactionId).
     #[arg(long)]
     pub(crate) merchant_transaction_id: String,
     #[command(flatten)]
     pub(crate) card: CardArgs,
-    /// `DB` (debit, the default) or `PA` (pre-authorisation).
+    /// Take the money now (DB, debit, the default) or only reserve it for a later
+    /// `capture` (PA, preauthorization) (paymentType).
     #[arg(long = "type", value_enum, default_value = "DB")]
     pub(crate) payment_type: PaymentKind,
-    /// Store the card (`createRegistration=true`).
+    /// Keep the card as a token for later payments (createRegistration=true).
     #[arg(long)]
     pub(crate) register: bool,
-    /// `initial`: the first payment of a recurring series.
+    /// Open a recurring series, charged again with `repeat-payment` or
+    /// `pay-with-token --recurring repeated` (recurringType=INITIAL).
     #[arg(long, value_enum)]
     pub(crate) recurring: Option<FirstOfSeries>,
-    /// `customer.customerId`, from `customer-signup`.
+    /// The customer, as `customer-signup` gave it (customer.customerId).
     #[arg(long)]
     pub(crate) customer_id: Option<String>,
-    /// The cardholder's name.
+    /// The name on the card (card.holder).
     #[arg(long)]
     pub(crate) holder: Option<String>,
-    /// `notificationUrl`: where the gateway posts the outcome when it comes later (3-D
-    /// Secure, pending), such as the address of `paytoken listen`.
+    /// Where the gateway posts the outcome when it comes later (3-D Secure, pending),
+    /// such as the address of `paytoken listen` (notificationUrl).
     #[arg(long, value_name = "URL")]
     pub(crate) notification_url: Option<String>,
-    /// `merchantRedirectUrl`: where the cardholder's browser returns after 3-D Secure.
+    /// Where the cardholder's browser returns after 3-D Secure (merchantRedirectUrl).
     #[arg(long, value_name = "URL")]
     pub(crate) redirect_url: Option<String>,
     #[command(flatten)]
@@ -616,13 +675,13 @@ pub(crate) struct PayArgs {
 pub(crate) struct RegisterArgs {
     #[command(flatten)]
     pub(crate) card: CardArgs,
-    /// A bank account instead of a card.
+    /// A bank account to store instead of a card (bankAccount.iban).
     #[arg(long, conflicts_with_all = ["card_number", "expiry_month", "expiry_year", "cvv"], requires = "bic")]
     pub(crate) iban: Option<String>,
-    /// The bank account's BIC (with --iban).
+    /// The bank account's BIC, with --iban (bankAccount.bic).
     #[arg(long, requires = "iban")]
     pub(crate) bic: Option<String>,
-    /// `customer.customerId`, from `customer-signup`.
+    /// The customer, as `customer-signup` gave it (customer.customerId).
     #[arg(long)]
     pub(crate) customer_id: Option<String>,
     #[command(flatten)]
@@ -632,28 +691,33 @@ pub(crate) struct RegisterArgs {
 /// `paytoken pay-with-token`.
 #[derive(Debug, Args)]
 pub(crate) struct ChargeArgs {
-    /// The token.
+    /// The stored card or account, as `pay --register` or `register` gave it
+    /// (registrationId).
     pub(crate) registration_id: String,
-    /// `amount`: decimal with two fraction digits, such as 50.00.
+    /// How much, with two decimals, such as 50.00 (amount).
     #[arg(long)]
     pub(crate) amount: String,
-    /// `currency`: three letters, such as EUR.
+    /// Three letters, such as EUR (currency).
     #[arg(long)]
     pub(crate) currency: String,
-    /// `DB` (the default) or `PA`.
+    /// Take the money now (DB, debit, the default) or only reserve it (PA,
+    /// preauthorization) (paymentType).
     #[arg(long = "type", value_enum, default_value = "DB")]
     pub(crate) payment_type: PaymentKind,
-    /// `initial` or `repeated`.
+    /// The first payment of a recurring series (initial) or a later one (repeated)
+    /// (recurringType).
     #[arg(long, value_enum)]
     pub(crate) recurring: Option<Recurring>,
-    /// A count from the token's installment plans.
+    /// Pay in this many instalments, one of the counts `installments` lists
+    /// (installment).
     #[arg(long)]
     pub(crate) installment: Option<u16>,
-    /// The card verification value, where the gateway asks for it again. Prefer
-    /// PAYTOKEN_CVV: a flag shows in `ps` and the shell history.
+    /// The card's three or four digits, where the gateway asks for them again (card.cvv).
+    /// Prefer PAYTOKEN_CVV: a flag shows in `ps` and the shell history.
     #[arg(long, env = "PAYTOKEN_CVV", hide_env_values = true)]
     pub(crate) cvv: Option<String>,
-    /// The merchant's id of this payment (one is made up when left out).
+    /// Your own order id for this payment; one is made up when left out
+    /// (merchantTransactionId).
     #[arg(long)]
     pub(crate) merchant_transaction_id: Option<String>,
 }
@@ -661,10 +725,10 @@ pub(crate) struct ChargeArgs {
 /// `paytoken invoices`.
 #[derive(Debug, Args)]
 pub(crate) struct InvoicesArgs {
-    /// The page to fetch, from 1.
+    /// The page to fetch, from 1 (page).
     #[arg(long, conflicts_with = "all")]
     pub(crate) page: Option<u32>,
-    /// Invoices per page.
+    /// Invoices per page (records).
     #[arg(long, default_value_t = 100)]
     pub(crate) records: u32,
     /// Every page from the first until a short or empty one, printed as each arrives
@@ -679,10 +743,11 @@ pub(crate) struct InvoicesArgs {
 /// `paytoken inquiry`.
 #[derive(Debug, Args)]
 pub(crate) struct InquiryArgs {
-    /// The gateway's payment id.
+    /// The payment's id, as the gateway gave it (paymentId, idType=PID).
     #[arg(required_unless_present = "merchant_transaction_id")]
     pub(crate) payment_id: Option<String>,
-    /// `merchantTransactionId`: your own id of this payment, free text (spaces, hyphens, slashes, UUIDs), up to 255 characters.
+    /// Your own order id of the payment instead, as you sent it (merchantTransactionId,
+    /// idType=MID).
     #[arg(long, conflicts_with = "payment_id")]
     pub(crate) merchant_transaction_id: Option<String>,
 }
@@ -762,5 +827,8 @@ mod tests {
         ] {
             assert!(duration(bad).is_err(), "{bad}");
         }
+        assert_eq!(duration_or_zero("0s"), Ok(Duration::ZERO));
+        assert_eq!(duration_or_zero("300s"), Ok(Duration::from_secs(300)));
+        assert!(duration_or_zero("301s").is_err());
     }
 }

@@ -41,6 +41,7 @@ mod cli;
 mod config;
 mod config_command;
 mod demo;
+mod examples;
 pub mod life_cycle;
 mod listen;
 mod listing;

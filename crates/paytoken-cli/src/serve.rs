@@ -1,8 +1,5 @@
 //! `paytoken sandbox`: the sandbox as a server, until interrupted. Its first line on stdout
 //! is the JSON a script needs to call it.
-
-use std::time::Duration;
-
 use paytoken_sandbox::{
     Faults, MerchantConfig, NotificationPolicy, NotificationTargets, Sandbox, SandboxBuilder,
     SandboxConfig,
@@ -105,20 +102,10 @@ fn builder(args: &SandboxArgs) -> Result<SandboxBuilder, Failure> {
     if let Some(seed) = args.vary_answers {
         builder = builder.vary_answers(seed);
     }
-    if let Some(deadline) = &args.request_deadline {
-        let deadline = duration(deadline)
-            .filter(|deadline| !deadline.is_zero())
-            .ok_or_else(|| {
-                Failure::usage(
-                    "--request-deadline: a duration such as 30s or 500ms, above zero and at most 300s",
-                )
-            })?;
+    if let Some(deadline) = args.request_deadline {
         builder = builder.request_deadline(deadline);
     }
-    if let Some(after) = &args.settle_pending_after {
-        let after = duration(after).ok_or_else(|| {
-            Failure::usage("--settle-pending-after: a duration such as 10s or 500ms, at most 300s")
-        })?;
+    if let Some(after) = args.settle_pending_after {
         builder = builder.pending_settles_after(Some(after));
     }
     if let Some(max) = args.max_connections {
@@ -139,13 +126,6 @@ fn builder(args: &SandboxArgs) -> Result<SandboxBuilder, Failure> {
         });
     }
     Ok(builder)
-}
-
-/// A duration flag's value (`30s`, `500ms`, at most 300 s), read as the faults' latency is.
-fn duration(text: &str) -> Option<Duration> {
-    Faults::parse(&format!("latency={text}"))
-        .ok()
-        .and_then(|faults| faults.latency)
 }
 
 /// Where notifications may go, and how long an attempt may take.

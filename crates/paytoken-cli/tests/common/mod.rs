@@ -188,8 +188,8 @@ pub(crate) fn assert_no_secret(run: &Run) {
         cards::PENDING,
         cards::THREE_D_SECURE,
         cards::INSTALLMENTS,
-        "card.cvv",
-        "authentication.sKey",
+        "card.cvv=",
+        "authentication.sKey=",
     ]) {
         assert!(
             !output.contains(secret),

@@ -7,6 +7,7 @@
 mod cli;
 #[path = "../common/mod.rs"]
 mod common;
+mod examples;
 mod explain;
 mod hostile;
 mod listen;

@@ -1,14 +1,15 @@
-//! Completion scripts and man pages: made for every subcommand `paytoken --help` lists,
+//! Completion scripts and man pages: made for every subcommand `paytoken -h` lists,
 //! and a JSON Schema for every command's output.
 
 use std::path::Path;
 
 use crate::common::{paytoken, schema_of};
 
-/// The subcommands `paytoken --help` (or `paytoken NAME --help`) lists, `help` aside.
-async fn subcommands(of: &[&str]) -> Vec<String> {
+/// The subcommands `paytoken -h` (or `paytoken NAME -h`) lists, `help` aside. (The short
+/// help: the long one ends with examples that show test card numbers.)
+pub(crate) async fn subcommands(of: &[&str]) -> Vec<String> {
     let mut line = of.to_vec();
-    line.push("--help");
+    line.push("-h");
     let run = paytoken(&line, &[]).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
     run.stdout
@@ -23,7 +24,7 @@ async fn subcommands(of: &[&str]) -> Vec<String> {
 }
 
 /// Every command line's name: `pay`, `config list`, ...
-async fn every_command() -> Vec<Vec<String>> {
+pub(crate) async fn every_command() -> Vec<Vec<String>> {
     let mut all = Vec::new();
     for name in subcommands(&[]).await {
         let nested = subcommands(&[&name]).await;
