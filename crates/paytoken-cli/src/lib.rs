@@ -2,7 +2,9 @@
 //!
 //! The `paytoken` command: `paytoken demo` runs the whole tokenization life cycle against
 //! a sandbox in-process; `paytoken sandbox` serves the sandbox; every other subcommand
-//! calls one operation of a gateway, like the Stripe CLI.
+//! calls one operation of a gateway, like the Stripe CLI, with its connection from flags,
+//! `PAYTOKEN_*` variables or a profile (`--profile`, `whoami`, `config`); `completions`
+//! and `man-pages` describe the command to a shell and to `man`.
 //!
 //! **Layer:** the top. It uses the `paytoken` facade (the client) and `paytoken-sandbox`;
 //! only the workspace's tests depend on it, for its life-cycle script.
@@ -10,13 +12,18 @@
 //! ```text
 //! cargo run -p paytoken-cli -- demo
 //! PAYTOKEN_SECURE_KEY=... paytoken --base-url https://gw.example --member-id 11344 \
-//!     --partner-id 100 --username shop.admin cards --json
+//!     --partner-id 100 --username shop.admin cards-and-accounts --json
+//! paytoken sandbox --write-profile local     # in one shell; in another:
+//! paytoken --profile local whoami
 //! ```
 //!
-//! Exit codes: 0 success, 2 usage or invalid input (nothing sent), 3 refused or declined,
-//! 4 transport failure or unknown outcome, 5 pending or waiting for 3-D Secure, 6 standard
-//! output could not be written (a full disk). A closed standard output (`| head`) ends the
-//! command quietly, with the code of what was done.
+//! With `--json` every object names its `operation` and an `outcome`, whose word decides
+//! the exit code: 0 done (`approved`, `ok`, `found`), 2 usage or invalid input, nothing
+//! sent, 3 refused or declined, 4 transport failure, unknown outcome or contradiction, 5
+//! pending or waiting for 3-D Secure; 6 when standard output could not be written (a full
+//! disk). An inquiry exits with the found transaction's code. A closed standard output
+//! (`| head`) ends the command quietly, with the code of what was done. Each command's
+//! shape is a JSON Schema in `schemas/`.
 //!
 //! ## The library half
 //!
