@@ -6,14 +6,12 @@ use paytoken::{AuthToken, BaseUrl, Client, Credentials, SecureKey, Username};
 
 use zeroize::Zeroizing;
 
+use crate::bounded::read_bounded;
 use crate::cli::GatewayArgs;
 use crate::profile;
 use crate::report::Failure;
-use crate::settings::{KeyOrigin, Settings};
+use crate::settings::{KeyOrigin, SECURE_KEY_VARIABLE, Settings};
 use crate::terminal;
-
-/// Where the secure key comes from when `--secure-key-file` is not given.
-pub(crate) const SECURE_KEY_VARIABLE: &str = "PAYTOKEN_SECURE_KEY";
 
 /// The answer limit of the list operations (`cards`, `invoices`): about 90,000 cards.
 pub(crate) const LIST_ANSWER_BYTES: usize = 16 * 1024 * 1024;
@@ -161,27 +159,6 @@ fn variable(name: &str) -> Result<Zeroizing<String>, Failure> {
             "no secure key: the variable {name} is not set (or not UTF-8)"
         ))
     })
-}
-
-/// Reads `source` to its end as UTF-8, at most `limit` bytes and no further, into a string
-/// that is wiped when dropped (it may hold a key or card data); a longer source is the
-/// usage error `{what}: {too_long}`.
-pub(crate) fn read_bounded(
-    source: impl std::io::Read,
-    limit: u64,
-    what: &str,
-    too_long: &str,
-) -> Result<Zeroizing<String>, Failure> {
-    use std::io::Read as _;
-    let mut text = Zeroizing::new(String::new());
-    source
-        .take(limit.saturating_add(1))
-        .read_to_string(&mut text)
-        .map_err(|error| Failure::usage(format!("{what}: {error}")))?;
-    if u64::try_from(text.len()).map_or(true, |len| len > limit) {
-        return Err(Failure::usage(format!("{what}: {too_long}")));
-    }
-    Ok(text)
 }
 
 /// Parses a value of the command line; the error names the flag and quotes the value (never

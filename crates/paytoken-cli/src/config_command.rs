@@ -8,9 +8,9 @@ use serde_json::{Map, Value, json};
 
 use crate::cli::{ConfigCommand, GatewayArgs};
 use crate::config;
-use crate::profile::{self, KeySource, Profile, ProfileFile};
+use crate::profile::{KeySource, Profile, ProfileFile};
 use crate::report::{Failure, Report};
-use crate::settings::{KeyOrigin, Settings};
+use crate::settings::{self, KeyOrigin, Settings};
 use crate::terminal::escape as safe;
 
 /// `paytoken config list` or `paytoken config show [NAME]`.
@@ -21,7 +21,7 @@ pub(crate) fn config(command: &ConfigCommand, args: &GatewayArgs) -> Result<Repo
             "no config folder: set XDG_CONFIG_HOME or HOME, or give --config-file",
         ));
     };
-    let file = profile::load(path)?;
+    let file = &settings.file;
     let in_use = settings.profile.as_ref().map(|chosen| chosen.name.as_str());
     match command {
         ConfigCommand::List => {
@@ -37,7 +37,7 @@ pub(crate) fn config(command: &ConfigCommand, args: &GatewayArgs) -> Result<Repo
                     entry
                 })
                 .collect();
-            let title = match &file {
+            let title = match file {
                 Some(_) => format!("{} profile(s) in {}", profiles.len(), path.display()),
                 None => format!(
                     "no profiles file at {} (`paytoken sandbox --write-profile NAME` writes one)",
@@ -54,7 +54,7 @@ pub(crate) fn config(command: &ConfigCommand, args: &GatewayArgs) -> Result<Repo
             let name = name.as_deref().or(in_use).ok_or_else(|| {
                 Failure::usage("no profile in use: name one (`paytoken config show NAME`)")
             })?;
-            let Some(file) = &file else {
+            let Some(file) = file else {
                 return Err(Failure::usage(format!(
                     "no profiles file at {}",
                     path.display()
@@ -114,7 +114,7 @@ pub(crate) fn whoami(args: &GatewayArgs) -> Result<Report, Failure> {
         ),
         KeyOrigin::Environment => (
             "environment".to_owned(),
-            config::SECURE_KEY_VARIABLE.to_owned(),
+            settings::SECURE_KEY_VARIABLE.to_owned(),
         ),
         KeyOrigin::ProfileFile { profile, path } => {
             (format!("profile {profile}"), path.display().to_string())
@@ -133,7 +133,7 @@ pub(crate) fn whoami(args: &GatewayArgs) -> Result<Report, Failure> {
         .as_ref()
         .map(|chosen| json!({ "name": chosen.name, "source": chosen.source.describe() }));
     let file = settings.config_file.as_ref().map(|(path, source)| {
-        json!({ "path": path.display().to_string(), "source": source.describe(), "exists": settings.config_exists })
+        json!({ "path": path.display().to_string(), "source": source.describe(), "exists": settings.file.is_some() })
     });
     let caller = match (&settings.member_id.value, &settings.partner_id.value) {
         (Some(member), _) => format!("merchant {member}"),

@@ -44,6 +44,7 @@
 
 #![forbid(unsafe_code)]
 
+mod bounded;
 mod cli;
 mod config;
 mod config_command;

@@ -21,11 +21,12 @@ use paytoken::{
 };
 use zeroize::Zeroizing;
 
+use crate::bounded::read_bounded;
 use crate::cli::{
     CardArgs, ChargeArgs, Command, InquiryArgs, InvoicesArgs, MoveArgs, PayArgs, PersonArgs,
     RegisterArgs, RepeatArgs, SignupArgs,
 };
-use crate::config::{parse, read_bounded};
+use crate::config::parse;
 use crate::listing;
 use crate::render;
 use crate::report::{Failure, Outcome, Report, status_outcome};

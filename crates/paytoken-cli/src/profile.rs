@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use toml::{Table, Value};
 
-use crate::config::read_bounded;
+use crate::bounded::read_bounded;
 use crate::report::Failure;
 
 /// Where the file is when neither `--config-file` nor `PAYTOKEN_CONFIG_FILE` says.

@@ -4,9 +4,11 @@
 use std::path::PathBuf;
 
 use crate::cli::GatewayArgs;
-use crate::config::SECURE_KEY_VARIABLE;
 use crate::profile::{self, KeySource, Profile, ProfileFile};
 use crate::report::Failure;
+
+/// Where the secure key comes from when neither `--secure-key-file` nor a profile says.
+pub(crate) const SECURE_KEY_VARIABLE: &str = "PAYTOKEN_SECURE_KEY";
 
 /// Where a setting came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,8 +70,8 @@ pub(crate) struct ChosenProfile {
 pub(crate) struct Settings {
     /// The profiles file's path and who named it.
     pub(crate) config_file: Option<(PathBuf, Source)>,
-    /// Whether that file exists.
-    pub(crate) config_exists: bool,
+    /// That file, read, when it exists.
+    pub(crate) file: Option<ProfileFile>,
     pub(crate) profile: Option<ChosenProfile>,
     pub(crate) base_url: Setting,
     pub(crate) member_id: Setting,
@@ -121,9 +123,9 @@ impl Settings {
             account_id: pick(ACCOUNT_ID, &args.account_id),
             terminal_id: pick(TERMINAL_ID, &args.terminal_id),
             secure_key: key_origin(args, in_use, loaded.as_ref()),
-            config_exists: loaded.is_some(),
             profile: chosen,
             config_file,
+            file: loaded,
         })
     }
 
