@@ -1,10 +1,12 @@
 //! The sandbox's clock, injectable so that tests can jump an hour and see a token expire.
 
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use paytoken_types::Timestamp;
+use tokio::sync::Notify;
 
 /// Where the sandbox reads the time: for auth-token expiry, card expiry and the
 /// `timestamp` of every answer.
@@ -79,5 +81,87 @@ impl ManualClock {
 impl Clock for ManualClock {
     fn unix_seconds(&self) -> i64 {
         self.seconds.load(Ordering::SeqCst)
+    }
+}
+
+/// The clock the sandbox runs on: the clock it was given, moved forward by what the
+/// console advanced it by ([`crate::Sandbox::advance_clock`]). It never moves back.
+///
+/// Waits the sandbox schedules (a notification's retry, `notify=late`) run on it too:
+/// [`SandboxClock::wait`] ends when real time plus the advances since it began cover the
+/// wait, so an advance fires at once what falls due.
+#[derive(Debug)]
+pub(crate) struct SandboxClock {
+    base: Arc<dyn Clock>,
+    /// Milliseconds advanced so far.
+    advanced: AtomicI64,
+    moved: Notify,
+}
+
+impl SandboxClock {
+    pub(crate) fn new(base: Arc<dyn Clock>) -> Self {
+        Self {
+            base,
+            advanced: AtomicI64::new(0),
+            moved: Notify::new(),
+        }
+    }
+
+    /// Seconds since 1970-01-01 00:00:00 UTC on this clock.
+    pub(crate) fn now(&self) -> i64 {
+        self.base
+            .unix_seconds()
+            .saturating_add(self.advanced_millis() / 1000)
+    }
+
+    /// How far the console has moved the clock, in milliseconds.
+    pub(crate) fn advanced_millis(&self) -> i64 {
+        self.advanced.load(Ordering::SeqCst)
+    }
+
+    /// Moves the clock forward by `by` (whole milliseconds), waking every wait.
+    pub(crate) fn advance(&self, by: Duration) {
+        let millis = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
+        let _ = self
+            .advanced
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |now| {
+                Some(now.saturating_add(millis))
+            });
+        self.moved.notify_waiters();
+    }
+
+    /// Sets the advance a state file kept, before the sandbox serves.
+    pub(crate) fn restore(&self, advanced_millis: i64) {
+        self.advanced
+            .store(advanced_millis.max(0), Ordering::SeqCst);
+    }
+
+    /// Waits `length` on this clock: real time and advances both count.
+    pub(crate) async fn wait(&self, length: Duration) {
+        let started = tokio::time::Instant::now();
+        let advanced_before = self.advanced_millis();
+        loop {
+            let moved = self.moved.notified();
+            let advanced = Duration::from_millis(
+                u64::try_from(self.advanced_millis().saturating_sub(advanced_before)).unwrap_or(0),
+            );
+            let Some(left) = length
+                .checked_sub(started.elapsed())
+                .and_then(|left| left.checked_sub(advanced))
+                .filter(|left| !left.is_zero())
+            else {
+                return;
+            };
+            tokio::select! {
+                () = tokio::time::sleep(left) => {}
+                () = moved => {}
+            }
+        }
+    }
+}
+
+impl Clock for SandboxClock {
+    fn unix_seconds(&self) -> i64 {
+        self.now()
     }
 }

@@ -49,6 +49,13 @@ impl<'a> Form<'a> {
         Ok(Self { fields })
     }
 
+    /// Every field, in the order sent.
+    pub(crate) fn fields(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.fields
+            .iter()
+            .map(|(name, value)| (name.as_ref(), value.as_ref()))
+    }
+
     /// The field's value; an empty value counts as absent.
     pub(crate) fn get(&self, name: &str) -> Option<&str> {
         self.fields

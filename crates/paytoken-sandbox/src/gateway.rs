@@ -9,7 +9,7 @@ use md5::{Digest, Md5};
 use paytoken_checksum::{Checksum, SecureKey};
 use paytoken_types::Timestamp;
 
-use crate::clock::Clock;
+use crate::clock::{Clock, SandboxClock};
 use crate::codes;
 use crate::config::SandboxConfig;
 use crate::exchange::{Answer, Call, RefusalShape};
@@ -20,6 +20,7 @@ use crate::invoices::{self, InvoiceShape};
 use crate::json;
 use crate::notifications::{Message, Outbox};
 use crate::problem::{Problem, Problems};
+use crate::request_log::RequestLog;
 use crate::state::{Payment, Principal, State, Status};
 use crate::store::Store;
 use crate::vary::Variation;
@@ -69,7 +70,7 @@ pub(crate) struct Caller<'g> {
 #[derive(Debug)]
 pub(crate) struct Gateway {
     pub(crate) config: SandboxConfig,
-    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) clock: Arc<SandboxClock>,
     pub(crate) invoice_shape: InvoiceShape,
     /// Where the sandbox is reached, for the 3-D Secure redirect it hands out.
     pub(crate) base_url: String,
@@ -89,7 +90,9 @@ pub(crate) struct Gateway {
     /// every request with 503, as its memory and its file no longer agree.
     broken: OnceLock<String>,
     /// Where each refusal's diagnostic goes, when the sandbox explains.
-    explain: Option<Explainer>,
+    pub(crate) explain: Option<Explainer>,
+    /// Every request answered, the newest [`crate::REQUESTS_KEPT`].
+    pub(crate) requests: RequestLog,
     state: Mutex<State>,
 }
 
@@ -110,8 +113,9 @@ impl Gateway {
         invoice_shape: InvoiceShape,
         base_url: String,
     ) -> Self {
+        let clock = Arc::new(SandboxClock::new(clock));
         let mut state = State::default();
-        invoices::seed(&config, clock.unix_seconds(), &mut state);
+        invoices::seed(&config, clock.now(), &mut state);
         Self {
             config,
             clock,
@@ -126,6 +130,7 @@ impl Gateway {
             store: Store::Memory,
             broken: OnceLock::new(),
             explain: None,
+            requests: RequestLog::default(),
             state: Mutex::new(state),
         }
     }
@@ -148,10 +153,19 @@ impl Gateway {
         self.outbox.keep_with(store.keeper(), notified);
         self.store = store;
         if let Some(restored) = restored {
+            self.clock.restore(restored.clock_advanced_ms());
             self.state = Mutex::new(restored);
         }
         drop(self.lock());
         self
+    }
+
+    /// Moves the sandbox's clock forward by `by`, keeps the advance in the state (and its
+    /// file), and settles what fell due.
+    pub(crate) fn advance_clock(&self, by: Duration) {
+        self.clock.advance(by);
+        let mut state = self.lock();
+        state.clock_advanced(self.clock.advanced_millis());
     }
 
     /// Why the sandbox stopped answering, if it did: its store failed.
@@ -196,7 +210,7 @@ impl Gateway {
     /// Makes room for one more auth token: the expired ones go, and at the bound the one
     /// that expires first is let go too (its holder renews, as after its expiry).
     pub(crate) fn make_room_for_token(&self, state: &mut State) {
-        state.expire_tokens(self.clock.unix_seconds());
+        state.expire_tokens(self.clock.now());
         while state.token_count() >= self.max_tokens && state.revoke_first_to_expire() {}
     }
 
@@ -228,7 +242,7 @@ impl Gateway {
         let Some(after) = self.pending_settles_after else {
             return;
         };
-        let now = self.clock.unix_seconds();
+        let now = self.clock.now();
         let after = i64::try_from(after.as_secs()).unwrap_or(i64::MAX);
         for index in state.take_due(now.saturating_sub(after)) {
             let Some(payment) = state.payment_mut(index) else {
@@ -277,7 +291,7 @@ impl Gateway {
 
     /// The clock's time in the gateway's answer format.
     pub(crate) fn now_text(&self) -> String {
-        Timestamp::from_unix_seconds(self.clock.unix_seconds())
+        Timestamp::from_unix_seconds(self.clock.now())
             .map(|time| time.to_string())
             .unwrap_or_default()
     }
@@ -293,11 +307,12 @@ impl Gateway {
     /// diagnostic, for the header and the sink.
     pub(crate) fn refusal(&self, shape: RefusalShape, problems: &Problems) -> Answer {
         let (code, description) = (problems.code(), problems.description());
-        let explanation = self.explain.as_ref().map(|_| {
+        // Always: the request log keeps it; the header and stderr only when explaining.
+        let explanation = Some(
             problems
                 .explanation()
-                .map_or_else(|| explain::refusal(&code, &description), str::to_owned)
-        });
+                .map_or_else(|| explain::refusal(&code, &description), str::to_owned),
+        );
         Answer {
             explanation,
             ..Answer::json(json::object(|answer| {
@@ -322,7 +337,7 @@ impl Gateway {
         let token = call.auth_token.ok_or(codes::TOKEN_MISSING)?;
         let issued = state
             .token(token)
-            .filter(|issued| self.clock.unix_seconds() < issued.expires_at)
+            .filter(|issued| self.clock.now() < issued.expires_at)
             .ok_or(codes::TOKEN_INVALID)?;
         if issued.principal != caller.principal {
             return Err(codes::TOKEN_OF_ANOTHER.into());
@@ -387,25 +402,22 @@ impl Gateway {
         if checksum_matches(caller, &signed, sent) {
             return Ok(());
         }
-        let problems = Problems::from(codes::CHECKSUM_MISMATCH);
-        Err(match self.explain {
-            Some(_) => problems.explained(explain::checksum_mismatch(
+        Err(
+            Problems::from(codes::CHECKSUM_MISMATCH).explained(explain::checksum_mismatch(
                 caller.id, caller.key, &signed, sent,
             )),
-            None => problems,
-        })
+        )
     }
 
-    /// For a request whose checksum the platform does not check (the invoice list): when
-    /// the sandbox explains, a line saying the checksum was absent or wrong and is not
-    /// checked here; nothing when it matches or the sandbox does not explain.
+    /// For a request whose checksum the platform does not check (the invoice list): a line
+    /// saying the checksum was absent or wrong and is not checked here (for the request
+    /// log, and the header when the sandbox explains); nothing when it matches.
     pub(crate) fn unchecked_checksum(
         &self,
         caller: &Caller<'_>,
         form: &Form<'_>,
         signed: Signed<'_>,
     ) -> Option<String> {
-        self.explain.as_ref()?;
         let not_checked = "not checked here, as the platform's validator for this request checks none (it checks the auth token, the member and the page values)";
         match form.get("authentication.checksum") {
             None => Some(format!(

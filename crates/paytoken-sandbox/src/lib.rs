@@ -102,6 +102,7 @@ pub mod notifications;
 mod ops;
 mod problem;
 mod received;
+mod request_log;
 mod router;
 pub mod samples;
 mod sandbox;
@@ -127,6 +128,7 @@ pub use faults::{FAULT_HEADER, Faults, MAX_FAULT_DURATION, NotificationFault};
 pub use invoices::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT};
 pub use notifications::{NotificationPolicy, NotificationTargets, SentNotification};
 pub use received::Received;
+pub use request_log::{LoggedRequest, REQUESTS_KEPT};
 pub use sandbox::{
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_RECORDS, DEFAULT_MAX_TOKENS,
     DEFAULT_PENDING_SETTLES_AFTER, DEFAULT_REQUEST_DEADLINE, Sandbox, SandboxBuilder,

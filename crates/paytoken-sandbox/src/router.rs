@@ -9,6 +9,15 @@ use crate::faults::NotificationFault;
 use crate::form::Form;
 use crate::gateway::Gateway;
 use crate::ops;
+use crate::request_log::{self, LoggedRequest};
+
+/// What the request log keeps of a request, as far as it was read.
+#[derive(Default)]
+struct Seen {
+    operation: Option<&'static str>,
+    caller: Option<String>,
+    fields: Vec<(String, String)>,
+}
 
 impl Gateway {
     /// Answers one request, varied when the sandbox varies its answers. A payment it makes
@@ -22,14 +31,44 @@ impl Gateway {
         body: &[u8],
         notification_fault: Option<NotificationFault>,
     ) -> Answer {
-        let mut answer = self.answer(method, path, query, auth_token, body, notification_fault);
+        let mut seen = Seen::default();
+        let answer = self.answer(
+            method,
+            path,
+            query,
+            auth_token,
+            body,
+            notification_fault,
+            &mut seen,
+        );
         // Checked after the call, whose changes were kept (or not) as its lock was let go:
         // an answer is never sent for a change the store could not keep.
-        if let Some(reason) = self.broken() {
-            return Answer::text(
+        let mut answer = match self.broken() {
+            Some(reason) => Answer::text(
                 503,
                 &format!("service unavailable: the sandbox cannot keep its state: {reason}\n"),
-            );
+            ),
+            None => answer,
+        };
+        self.requests.record(LoggedRequest {
+            number: 0,
+            at: self.clock.now(),
+            method: method.to_owned(),
+            path: path.to_owned(),
+            operation: seen.operation,
+            caller: seen.caller,
+            status: answer.status,
+            result_code: (answer.content_type == JSON)
+                .then(|| request_log::result_code(&answer.body))
+                .flatten(),
+            explanation: answer.explanation.clone(),
+            fields: seen.fields,
+        });
+        if self.explain.is_none() {
+            answer.explanation = None;
+        }
+        if answer.status == 503 {
+            return answer;
         }
         if let Some(variation) = &self.variation
             && answer.content_type == JSON
@@ -44,8 +83,12 @@ impl Gateway {
         answer
     }
 
-    /// Answers one request. `path` is the request's path without the query; `query` is
-    /// there when the URL carried `?`.
+    /// Answers one request, telling `seen` what the log keeps of it. `path` is the
+    /// request's path without the query; `query` is there when the URL carried `?`.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the request's parts, as the server hands them over, and the log's entry"
+    )]
     fn answer(
         &self,
         method: &str,
@@ -54,6 +97,7 @@ impl Gateway {
         auth_token: Option<&str>,
         body: &[u8],
         notification_fault: Option<NotificationFault>,
+        seen: &mut Seen,
     ) -> Answer {
         const NOT_POST: &str = "method not allowed: every operation is a POST\n";
         if let Some(payment_id) = ops::id_after(path, ops::THREE_D_SECURE_PREFIX) {
@@ -65,6 +109,7 @@ impl Gateway {
             if self.broken().is_some() {
                 return Answer::text(503, "service unavailable\n");
             }
+            seen.operation = Some("three_d_secure_page");
             return ops::three_d_secure::page(self, &mut self.lock(), payment_id, decision);
         }
         let Some((route, raw_id)) = ops::route(path) else {
@@ -93,6 +138,9 @@ impl Gateway {
             Ok(form) => form,
             Err(problems) => return self.refusal(shape, &problems),
         };
+        seen.operation = Some(route.operation(&form));
+        seen.caller = request_log::caller(&form);
+        seen.fields = request_log::masked_fields(&form);
         let call = Call {
             form: &form,
             auth_token,

@@ -275,7 +275,8 @@ impl SandboxBuilder {
         let dispatching = tokio::spawn({
             let gateway = Arc::clone(&gateway);
             // The tick settles what is due: taking the lock is enough.
-            dispatcher.run(self.notifications, move || drop(gateway.lock()))
+            let clock = Arc::clone(&gateway.clock);
+            dispatcher.run(self.notifications, clock, move || drop(gateway.lock()))
         });
         let (shutdown, signal) = watch::channel(false);
         let received = Arc::new(ReceivedLog::default());
@@ -378,6 +379,14 @@ impl Sandbox {
         self.received.snapshot()
     }
 
+    /// The requests it answered (the newest [`REQUESTS_KEPT`](crate::REQUESTS_KEPT)) numbered
+    /// above `after`, oldest first: `requests_after(0)` is the whole log. What the console's
+    /// request log serves, for a test to read without HTTP.
+    #[must_use]
+    pub fn requests_after(&self, after: u64) -> Vec<crate::LoggedRequest> {
+        self.gateway.requests.after(after)
+    }
+
     /// Every payment it holds, with what the back office did to it: the books a test
     /// compares with what its client believes (captures, refunds, cancels).
     #[must_use]
@@ -433,6 +442,21 @@ impl Sandbox {
             payment_id,
             false,
         )
+    }
+
+    /// Moves the sandbox's clock forward by `by` (whole milliseconds; it never moves back),
+    /// as the console's `advance` does: what falls due on it happens now, at the next tick
+    /// (auth tokens expire, pending payments settle, notification retries and `notify=late`
+    /// fire), and answers' timestamps and `Date` headers tell the new time.
+    pub fn advance_clock(&self, by: Duration) {
+        self.gateway.advance_clock(by);
+    }
+
+    /// The time on the sandbox's clock, in seconds since 1970-01-01 00:00:00 UTC: the
+    /// clock it was given, plus its advances.
+    #[must_use]
+    pub fn unix_seconds(&self) -> i64 {
+        self.gateway.clock.now()
     }
 
     /// Stops accepting connections, lets open ones finish for up to two seconds, then

@@ -248,7 +248,14 @@ async fn respond(
     if faults.drop == Some(Drop::AfterProcessing) {
         return Err(Dropped);
     }
-    Ok(disturb(answer, &faults))
+    let mut response = disturb(answer, &faults);
+    // The sandbox's time, which the console may have moved, not the machine's.
+    let now = u64::try_from(gateway.clock.now()).unwrap_or(0);
+    let date = httpdate::fmt_http_date(std::time::UNIX_EPOCH + Duration::from_secs(now));
+    if let Ok(date) = HeaderValue::from_str(&date) {
+        response.headers_mut().insert(hyper::header::DATE, date);
+    }
+    Ok(response)
 }
 
 /// The answer as the faults leave it, with its diagnostic when the sandbox explains.

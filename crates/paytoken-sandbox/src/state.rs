@@ -304,6 +304,8 @@ pub(crate) enum Change {
     Payment(usize),
     /// The invoice at this index raised.
     Invoice(usize),
+    /// The console moved the sandbox's clock: its advance in all is now this many ms.
+    ClockAdvanced(i64),
 }
 
 /// Everything the sandbox remembers, behind one lock: every handler runs start to end
@@ -325,6 +327,8 @@ pub(crate) struct State {
     /// Pending payments that settle by themselves: when each was made (seconds on the
     /// sandbox's clock) and its index in `payments`.
     pending: Vec<(i64, usize)>,
+    /// How far the console has moved the sandbox's clock, in milliseconds.
+    clock_advanced_ms: i64,
     /// The changes since the journal was last taken.
     changes: Vec<Change>,
 }
@@ -352,6 +356,23 @@ impl State {
     #[cfg(feature = "sqlite")]
     pub(crate) fn restore_customers_issued(&mut self, issued: u64) {
         self.customers_issued = issued;
+    }
+
+    /// How far the console has moved the sandbox's clock, in milliseconds.
+    pub(crate) const fn clock_advanced_ms(&self) -> i64 {
+        self.clock_advanced_ms
+    }
+
+    /// Notes that the clock's advance in all is now `advanced_ms`.
+    pub(crate) fn clock_advanced(&mut self, advanced_ms: i64) {
+        self.clock_advanced_ms = advanced_ms;
+        self.changes.push(Change::ClockAdvanced(advanced_ms));
+    }
+
+    /// Restores the clock's advance a state file kept.
+    #[cfg(feature = "sqlite")]
+    pub(crate) fn restore_clock_advanced(&mut self, advanced_ms: i64) {
+        self.clock_advanced_ms = advanced_ms;
     }
 
     /// The owner of a customer id.

@@ -14,13 +14,16 @@ use tokio::net::TcpStream;
 use super::log::{Attempt, NotificationLog, SentNotification};
 use super::target::{self, Unreachable};
 use super::{Message, NotificationPolicy, NotificationTargets};
+use crate::clock::SandboxClock;
 use crate::faults::NotificationFault;
 
-/// Sends `message` as `policy` says, at least once unless its URL is refused.
+/// Sends `message` as `policy` says, at least once unless its URL is refused; its waits
+/// (`notify=late`, between attempts) run on the sandbox's `clock`, so an advance ends them.
 pub(crate) async fn deliver(
     message: Message,
     policy: NotificationPolicy,
     log: Arc<NotificationLog>,
+    clock: Arc<SandboxClock>,
 ) {
     let number = log.open(SentNotification {
         payment_id: message.payment_id.clone(),
@@ -31,11 +34,11 @@ pub(crate) async fn deliver(
         delivered: false,
     });
     if message.fault == Some(NotificationFault::Late) {
-        tokio::time::sleep(policy.late_by).await;
+        clock.wait(policy.late_by).await;
     }
     for attempt in 1..=policy.attempts.max(1) {
         if attempt > 1 {
-            tokio::time::sleep(policy.wait_before(attempt)).await;
+            clock.wait(policy.wait_before(attempt)).await;
         }
         let outcome = tokio::time::timeout(
             policy.attempt_timeout,

@@ -12,6 +12,7 @@ use super::delivery::deliver;
 use super::log::Keep;
 use super::log::{Attempt, NotificationLog, SentNotification};
 use super::{Message, NotificationPolicy};
+use crate::clock::SandboxClock;
 
 /// How many notifications may wait for the dispatcher; past that, one is recorded as not
 /// sent rather than held in memory without bound.
@@ -92,10 +93,15 @@ impl Outbox {
 }
 
 impl Dispatcher {
-    /// Delivers what the outbox receives, as `policy` says, and calls `settle` every
-    /// [`SETTLE_EVERY`]; runs until the outbox is dropped (or the task aborted, which
+    /// Delivers what the outbox receives, as `policy` says, its waits on the sandbox's
+    /// `clock`, and calls `settle` every [`SETTLE_EVERY`]; runs until the outbox is dropped (or the task aborted, which
     /// aborts the deliveries under way with it).
-    pub(crate) async fn run(mut self, policy: NotificationPolicy, settle: impl Fn()) {
+    pub(crate) async fn run(
+        mut self,
+        policy: NotificationPolicy,
+        clock: Arc<SandboxClock>,
+        settle: impl Fn(),
+    ) {
         let mut deliveries = JoinSet::new();
         let mut ticker = tokio::time::interval(SETTLE_EVERY);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -103,7 +109,12 @@ impl Dispatcher {
             tokio::select! {
                 message = self.receiver.recv(), if deliveries.len() < IN_FLIGHT => {
                     let Some(message) = message else { break };
-                    deliveries.spawn(deliver(message, policy, Arc::clone(&self.log)));
+                    deliveries.spawn(deliver(
+                        message,
+                        policy,
+                        Arc::clone(&self.log),
+                        Arc::clone(&clock),
+                    ));
                 }
                 Some(_) = deliveries.join_next(), if !deliveries.is_empty() => {}
                 _ = ticker.tick() => settle(),

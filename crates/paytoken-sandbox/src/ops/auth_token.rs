@@ -29,7 +29,7 @@ pub(super) fn merchant(
     if !same_secret(config.secure_key.expose_secret(), key) {
         return Err(codes::INVALID_LOGIN.into());
     }
-    let now = gateway.clock.unix_seconds();
+    let now = gateway.clock.now();
     let principal = Principal::Merchant { partner, merchant };
     gateway.make_room_for_token(state);
     let token = tokens::issue(state, principal, config.member_id.as_str(), now);
@@ -56,7 +56,7 @@ pub(super) fn partner(
     {
         return Err(codes::INVALID_LOGIN.into());
     }
-    let now = gateway.clock.unix_seconds();
+    let now = gateway.clock.now();
     gateway.make_room_for_token(state);
     let token = tokens::issue(state, Principal::Partner { partner }, partner_id, now);
     Ok(granted(
@@ -77,7 +77,7 @@ pub(super) fn regenerate(
 ) -> Result<Answer, Problems> {
     let [partner_id, old] = call.form.required_all([PartnerId::FIELD, "authToken"])?;
     let (partner, config) = gateway.partner(partner_id)?;
-    let now = gateway.clock.unix_seconds();
+    let now = gateway.clock.now();
     let issued = state
         .token(old)
         .filter(|issued| now < issued.expires_at && issued.principal.partner() == partner)

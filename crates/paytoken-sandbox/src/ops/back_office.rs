@@ -42,6 +42,15 @@ impl Move {
         }
     }
 
+    /// The move's name, as the client's method says it.
+    pub(super) const fn name(self) -> &'static str {
+        match self {
+            Self::Capture => "capture",
+            Self::Refund => "refund",
+            Self::Cancel => "cancel",
+        }
+    }
+
     /// The checksum rule of the move.
     const fn rule(self) -> &'static str {
         match self {

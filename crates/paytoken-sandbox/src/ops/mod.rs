@@ -22,6 +22,7 @@ use std::borrow::Cow;
 use paytoken_protocol::ops as paths;
 
 use crate::exchange::{Answer, Call, RefusalShape};
+use crate::form::Form;
 use crate::gateway::Gateway;
 use crate::problem::Problems;
 use crate::state::State;
@@ -46,6 +47,28 @@ pub(crate) enum Route {
 }
 
 impl Route {
+    /// The operation a request to this route with `form` is, as the client's methods
+    /// name it (`pay`, `capture`, `fetch_auth_token`): the request log's word for it.
+    pub(crate) fn operation(self, form: &Form<'_>) -> &'static str {
+        let payment_type = form.get("paymentType");
+        match self {
+            Self::MerchantAuthToken | Self::PartnerAuthToken => "fetch_auth_token",
+            Self::RegenerateAuthToken => "regenerate_auth_token",
+            Self::CustomerSignup => "customer_signup",
+            Self::Payment => "pay",
+            Self::Inquiry if form.get("recurringType") == Some("REPEATED") => "repeat_payment",
+            Self::Inquiry => payment_type
+                .and_then(back_office::Move::of)
+                .map_or("inquiry", back_office::Move::name),
+            Self::Registration => "register",
+            Self::TokenPayment if payment_type == Some("DL") => "delete_token",
+            Self::TokenPayment => "pay_with_token",
+            Self::Installments => "installments",
+            Self::CardsAndAccounts => "cards_and_accounts",
+            Self::InvoiceList => "invoices",
+        }
+    }
+
     pub(crate) const fn refusal_shape(self) -> RefusalShape {
         match self {
             Self::Payment | Self::Inquiry | Self::TokenPayment => RefusalShape::Transaction,

@@ -76,7 +76,7 @@ fn read<'f>(
     }
     let brand = form.required("paymentBrand", &mut problems);
     let mode = form.required("paymentMode", &mut problems);
-    let card = card_input::read(form, true, gateway.clock.unix_seconds(), &mut problems);
+    let card = card_input::read(form, true, gateway.clock.now(), &mut problems);
     if let Some(card) = &card {
         card_input::check_brand(card, brand, &mut problems);
     }
@@ -174,7 +174,7 @@ fn record(gateway: &Gateway, state: &mut State, caller: &Caller<'_>, asked: Aske
         redirect_back: asked.returns.redirect_back,
         notify: asked.returns.notify,
         timestamp: gateway.now_text(),
-        made_at: gateway.clock.unix_seconds(),
+        made_at: gateway.clock.now(),
         moves: Moves::default(),
     }
 }

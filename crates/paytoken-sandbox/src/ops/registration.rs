@@ -103,7 +103,7 @@ fn read_instrument(
             bic: bic.as_str().to_owned(),
         })
     } else {
-        card_input::read(form, false, gateway.clock.unix_seconds(), problems).map(Instrument::Card)
+        card_input::read(form, false, gateway.clock.now(), problems).map(Instrument::Card)
     }
 }
 

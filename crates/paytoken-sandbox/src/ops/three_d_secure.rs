@@ -90,7 +90,7 @@ fn decide(gateway: &Gateway, state: &mut State, index: usize, approved: bool) ->
     payment.status = status;
     let payment = payment.clone();
     if approved {
-        invoices::record_payment(state, &payment, gateway.clock.unix_seconds());
+        invoices::record_payment(state, &payment, gateway.clock.now());
     }
     gateway.notify(&payment);
     Some(payment)

@@ -130,7 +130,7 @@ impl Charge<'_> {
             redirect_back: self.returns.redirect_back,
             notify: self.returns.notify,
             timestamp: gateway.now_text(),
-            made_at: gateway.clock.unix_seconds(),
+            made_at: gateway.clock.now(),
             moves: Moves::default(),
         }
     }

@@ -19,7 +19,7 @@ use paytoken_types::{
     PaymentType, RegistrationId,
 };
 use rusqlite::types::Value;
-use rusqlite::{Connection, OpenFlags, Row, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension as _, Row, params};
 
 use refusal::Refusal;
 
@@ -246,6 +246,12 @@ impl FileStore {
                 Change::TokenRevoked(token) => {
                     transaction.execute("DELETE FROM tokens WHERE token = ?1", [token])?;
                 }
+                Change::ClockAdvanced(advanced_ms) => {
+                    transaction.execute(
+                        "INSERT OR REPLACE INTO meta (key, value) VALUES ('clock_advanced_ms', ?1)",
+                        [advanced_ms.to_string()],
+                    )?;
+                }
                 Change::TokensExpired(now) => {
                     transaction.execute("DELETE FROM tokens WHERE expires_at <= ?1", [now])?;
                 }
@@ -393,6 +399,22 @@ impl FileStore {
                 .parse()
                 .map_err(|_| Refusal::damaged("meta", "customers_issued"))?,
         );
+        // Absent until the console first moves the clock.
+        let advanced: Option<String> = self
+            .connection
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'clock_advanced_ms'",
+                [],
+                |row| row.get(0),
+            )
+            .optional()?;
+        if let Some(advanced) = advanced {
+            state.restore_clock_advanced(
+                advanced
+                    .parse()
+                    .map_err(|_| Refusal::damaged("meta", "clock_advanced_ms"))?,
+            );
+        }
         for (token, partner, member, expires_at) in self.rows(
             "SELECT token, partner_id, member_id, expires_at FROM tokens",
             |row| {

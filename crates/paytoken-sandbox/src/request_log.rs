@@ -1,0 +1,205 @@
+//! The request log: every request the sandbox answered, newest last, for the console
+//! (`stripe logs tail`, for this gateway). Each entry has its time on the sandbox's clock,
+//! the operation, the caller, the status and result code, the explanation of a refusal,
+//! and the form's fields with the card number masked 6+4 and the IBAN masked; the CVV, the
+//! secure key, checksums and auth tokens are left out (the `AuthToken` header is never
+//! read into it). The newest [`REQUESTS_KEPT`] are kept.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use crate::form::Form;
+
+/// The most requests the log keeps; older ones are dropped.
+pub const REQUESTS_KEPT: usize = 1000;
+
+/// One request the sandbox answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LoggedRequest {
+    /// Its number: 1 for the sandbox's first request, one more for each after.
+    pub number: u64,
+    /// When it was answered, in seconds since 1970 on the sandbox's clock.
+    pub at: i64,
+    /// `POST`, or whatever was sent.
+    pub method: String,
+    /// The path, without any query.
+    pub path: String,
+    /// The operation, as the client's method names it (`pay`, `capture`,
+    /// `fetch_auth_token`); `None` for a path of no operation.
+    pub operation: Option<&'static str>,
+    /// `authentication.memberId` or `authentication.partnerId`, as sent.
+    pub caller: Option<String>,
+    /// The HTTP status of the answer.
+    pub status: u16,
+    /// The answer's `result.code`, when it has one.
+    pub result_code: Option<String>,
+    /// Why it was refused, as `--explain` says it.
+    pub explanation: Option<String>,
+    /// The form's fields in order, masked (see the module's docs).
+    pub fields: Vec<(String, String)>,
+}
+
+/// The log, bounded.
+#[derive(Debug, Default)]
+pub(crate) struct RequestLog(Mutex<Entries>);
+
+#[derive(Debug, Default)]
+struct Entries {
+    /// The number the next entry gets, less one.
+    last: u64,
+    entries: VecDeque<LoggedRequest>,
+}
+
+impl RequestLog {
+    fn entries(&self) -> std::sync::MutexGuard<'_, Entries> {
+        // An entry is pushed whole or not at all: the poison means nothing.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Adds `entry`, numbered, dropping the oldest past [`REQUESTS_KEPT`].
+    pub(crate) fn record(&self, mut entry: LoggedRequest) {
+        let mut log = self.entries();
+        log.last += 1;
+        entry.number = log.last;
+        if log.entries.len() == REQUESTS_KEPT {
+            log.entries.pop_front();
+        }
+        log.entries.push_back(entry);
+    }
+
+    /// The entries numbered above `after`, oldest first.
+    pub(crate) fn after(&self, after: u64) -> Vec<LoggedRequest> {
+        let log = self.entries();
+        log.entries
+            .iter()
+            .filter(|entry| entry.number > after)
+            .cloned()
+            .collect()
+    }
+}
+
+/// The caller's id as sent.
+pub(crate) fn caller(form: &Form<'_>) -> Option<String> {
+    form.get("authentication.memberId")
+        .or_else(|| form.get("authentication.partnerId"))
+        .map(str::to_owned)
+}
+
+/// The form's fields as the log keeps them: secrets left out, card and account numbers
+/// masked.
+pub(crate) fn masked_fields(form: &Form<'_>) -> Vec<(String, String)> {
+    form.fields()
+        .filter(|(name, _)| !secret(name))
+        .map(|(name, value)| {
+            let shown = match name {
+                "card.number" => mask(value, 6, 4),
+                "bankAccount.iban" => mask(value, 4, 4),
+                _ => value.to_owned(),
+            };
+            (name.to_owned(), shown)
+        })
+        .collect()
+}
+
+/// Whether a field's name says it holds a secret: the CVV, a key, a checksum, a token.
+fn secret(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    [
+        "cvv",
+        "skey",
+        "securekey",
+        "checksum",
+        "authtoken",
+        "password",
+    ]
+    .iter()
+    .any(|part| name.contains(part))
+}
+
+/// `value` with all but its first `head` and last `tail` characters as `*`; all of it when
+/// it is no longer than both.
+fn mask(value: &str, head: usize, tail: usize) -> String {
+    let count = value.chars().count();
+    if count <= head + tail {
+        return "*".repeat(count);
+    }
+    value
+        .chars()
+        .enumerate()
+        .map(|(index, c)| {
+            if index < head || index >= count - tail {
+                c
+            } else {
+                '*'
+            }
+        })
+        .collect()
+}
+
+/// The `result.code` of a JSON answer, when it has one.
+pub(crate) fn result_code(body: &str) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(body).ok()?;
+    value
+        .get("result")
+        .and_then(|result| result.get("code"))
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(path: &str) -> LoggedRequest {
+        LoggedRequest {
+            number: 0,
+            at: 0,
+            method: "POST".into(),
+            path: path.into(),
+            operation: None,
+            caller: None,
+            status: 200,
+            result_code: None,
+            explanation: None,
+            fields: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn keeps_the_newest_numbered_and_reads_after_a_number() {
+        let log = RequestLog::default();
+        for n in 0..=REQUESTS_KEPT {
+            log.record(entry(&format!("/{n}")));
+        }
+        let all = log.after(0);
+        assert_eq!(all.len(), REQUESTS_KEPT);
+        assert_eq!(all[0].number, 2);
+        assert_eq!(all[0].path, "/1");
+        let last = u64::try_from(REQUESTS_KEPT).unwrap() + 1;
+        assert_eq!(log.after(last - 1).len(), 1);
+        assert!(log.after(last).is_empty());
+    }
+
+    #[test]
+    fn secrets_are_left_out_and_numbers_masked() {
+        let body = b"card.number=4000000000000051&card.cvv=123&authentication.sKey=k&\
+authentication.checksum=c&bankAccount.iban=DE89370400440532013000&authToken=t&amount=5.00";
+        let form = Form::parse(body).unwrap();
+        let fields = masked_fields(&form);
+        assert_eq!(
+            fields,
+            [
+                ("card.number".to_owned(), "400000******0051".to_owned()),
+                (
+                    "bankAccount.iban".to_owned(),
+                    "DE89**************3000".to_owned()
+                ),
+                ("amount".to_owned(), "5.00".to_owned()),
+            ]
+        );
+        assert_eq!(mask("1234", 6, 4), "****");
+    }
+}
