@@ -90,6 +90,47 @@ pub struct Faults {
     pub notification: Option<NotificationFault>,
 }
 
+/// The faults as directives in the header's syntax (`latency=250ms, drop=after`, or
+/// `none`), which [`Faults::parse`] reads back.
+impl std::fmt::Display for Faults {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut directives = Vec::new();
+        if let Some(latency) = self.latency {
+            directives.push(format!("latency={}ms", latency.as_millis()));
+        }
+        if let Some(stall) = self.stall {
+            directives.push(format!("stall={}ms", stall.as_millis()));
+        }
+        if let Some(drop) = self.drop {
+            directives.push(match drop {
+                Drop::BeforeProcessing => "drop=before".to_owned(),
+                Drop::AfterProcessing => "drop=after".to_owned(),
+            });
+        }
+        if let Some(status) = self.status {
+            directives.push(format!("status={status}"));
+        }
+        if let Some(body) = self.body {
+            directives.push(match body {
+                BodyFault::Malformed => "body=malformed".to_owned(),
+                BodyFault::Truncated => "body=truncated".to_owned(),
+                BodyFault::Oversized => "body=oversized".to_owned(),
+            });
+        }
+        if let Some(notification) = self.notification {
+            directives.push(match notification {
+                NotificationFault::Twice => "notify=twice".to_owned(),
+                NotificationFault::Late => "notify=late".to_owned(),
+                NotificationFault::BrokenChecksum => "notify=broken-checksum".to_owned(),
+            });
+        }
+        if directives.is_empty() {
+            return f.write_str("none");
+        }
+        f.write_str(&directives.join(", "))
+    }
+}
+
 impl Faults {
     /// No fault.
     pub const NONE: Self = Self {
@@ -210,6 +251,20 @@ mod tests {
             ("notify=broken-checksum", NotificationFault::BrokenChecksum),
         ] {
             assert_eq!(Faults::parse(directive).unwrap().notification, Some(fault));
+        }
+    }
+
+    #[test]
+    fn faults_print_as_directives_that_read_back() {
+        for text in [
+            "latency=250ms, stall=2000ms, drop=after, status=502, body=truncated, notify=late",
+            "drop=before",
+            "body=oversized, notify=broken-checksum",
+            "none",
+        ] {
+            let faults = Faults::parse(text).unwrap();
+            assert_eq!(faults.to_string(), text);
+            assert_eq!(Faults::parse(&faults.to_string()).unwrap(), faults);
         }
     }
 

@@ -3,6 +3,7 @@
 
 use std::collections::VecDeque;
 use std::fmt;
+use std::net::SocketAddr;
 use std::pin::pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -23,6 +24,7 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use crate::body::AnswerBody;
+use crate::console::{self, CONSOLE_PREFIX};
 use crate::exchange::{Answer, HTML};
 use crate::faults::{BodyFault, Drop, FAULT_HEADER, Faults, OVERSIZED_BODY_LEN};
 use crate::gateway::Gateway;
@@ -59,13 +61,28 @@ pub(crate) type Acceptor = tokio_rustls::TlsAcceptor;
 #[cfg(not(feature = "tls"))]
 pub(crate) type Acceptor = std::convert::Infallible;
 
-/// Faults for the next requests, one each, in order ([`crate::Sandbox::fault_next`]).
+/// The most faults that may wait for the next requests.
+const FAULTS_QUEUED: usize = 1000;
+
+/// Faults for the next requests, one each, in order ([`crate::Sandbox::fault_next`], the
+/// console's `faults`); at most [`FAULTS_QUEUED`].
 #[derive(Debug, Default)]
 pub(crate) struct FaultQueue(Mutex<VecDeque<Faults>>);
 
 impl FaultQueue {
-    pub(crate) fn push(&self, faults: Faults) {
-        self.lock().push_back(faults);
+    /// Queues `faults` for the next request not yet faulted; `false` when the queue is full.
+    pub(crate) fn push(&self, faults: Faults) -> bool {
+        let mut queue = self.lock();
+        if queue.len() >= FAULTS_QUEUED {
+            return false;
+        }
+        queue.push_back(faults);
+        true
+    }
+
+    /// The faults waiting, in order, as directives.
+    pub(crate) fn directives(&self) -> Vec<String> {
+        self.lock().iter().map(ToString::to_string).collect()
     }
 
     fn pop(&self) -> Option<Faults> {
@@ -127,11 +144,11 @@ pub(crate) async fn serve(
                 // Every connection is held to its deadline, so the ones at the cap are
                 // live: a new one is closed at once rather than starve them.
                 Ok(_) if connections.len() >= max_connections => {}
-                Ok((stream, _)) => {
+                Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
                     let (shared, shutdown) = (shared.clone(), shutdown.clone());
                     match &tls {
-                        None => connections.spawn(connection(stream, shared, shutdown)),
+                        None => connections.spawn(connection(stream, peer, shared, shutdown)),
                         #[cfg(feature = "tls")]
                         Some(acceptor) => {
                             let acceptor = acceptor.clone();
@@ -141,7 +158,7 @@ pub(crate) async fn serve(
                                 let deadline = shared.request_deadline;
                                 let handshake = acceptor.accept(stream);
                                 if let Ok(Ok(stream)) = tokio::time::timeout(deadline, handshake).await {
-                                    connection(stream, shared, shutdown).await;
+                                    connection(stream, peer, shared, shutdown).await;
                                 }
                             })
                         }
@@ -164,18 +181,30 @@ pub(crate) async fn serve(
     // Dropping the set aborts what is left (a withheld answer, a long stall).
 }
 
-async fn connection<I>(io: I, shared: Shared, mut shutdown: watch::Receiver<bool>)
+async fn connection<I>(io: I, peer: SocketAddr, shared: Shared, mut shutdown: watch::Receiver<bool>)
 where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let deadline = shared.request_deadline;
     let service = service_fn(move |request: Request<Incoming>| {
-        shared
-            .received
-            .record(request.method().as_str(), request.uri().path());
-        let faults = shared.fault_queue.pop().unwrap_or(shared.faults);
         let gateway = Arc::clone(&shared.gateway);
-        async move { respond(&gateway, faults, request, deadline).await }
+        // The console is no gateway request: no fault, no record of it.
+        let console = request.uri().path().starts_with(CONSOLE_PREFIX);
+        let faults = if console {
+            Faults::NONE
+        } else {
+            shared
+                .received
+                .record(request.method().as_str(), request.uri().path());
+            shared.fault_queue.pop().unwrap_or(shared.faults)
+        };
+        let queue = Arc::clone(&shared.fault_queue);
+        async move {
+            if console {
+                return Ok(console::respond(&gateway, &queue, peer, request, deadline).await);
+            }
+            respond(&gateway, faults, request, deadline).await
+        }
     });
     let mut served = pin!(
         http1::Builder::new()

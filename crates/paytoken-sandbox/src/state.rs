@@ -358,6 +358,19 @@ impl State {
         self.customers_issued = issued;
     }
 
+    /// Every customer and its owner, in the order of their ids.
+    pub(crate) fn customers(&self) -> Vec<(CustomerId, Principal)> {
+        let mut customers: Vec<(CustomerId, Principal)> = self
+            .customers
+            .iter()
+            .map(|(id, owner)| (*id, *owner))
+            .collect();
+        customers.sort_by(|(a, _), (b, _)| {
+            (a.as_str().len(), a.as_str()).cmp(&(b.as_str().len(), b.as_str()))
+        });
+        customers
+    }
+
     /// How far the console has moved the sandbox's clock, in milliseconds.
     pub(crate) const fn clock_advanced_ms(&self) -> i64 {
         self.clock_advanced_ms

@@ -11,29 +11,27 @@ use hyper::header::{CONTENT_TYPE, HOST, USER_AGENT};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 
-use super::log::{Attempt, NotificationLog, SentNotification};
+use super::log::{Attempt, NotificationLog};
+use super::outbox::Schedule;
 use super::target::{self, Unreachable};
-use super::{Message, NotificationPolicy, NotificationTargets};
-use crate::clock::SandboxClock;
+use super::{Message, NotificationTargets};
 use crate::faults::NotificationFault;
 
-/// Sends `message` as `policy` says, at least once unless its URL is refused; its waits
-/// (`notify=late`, between attempts) run on the sandbox's `clock`, so an advance ends them.
+/// Sends notification `number` as its schedule says, at least once unless its URL is
+/// refused; its waits (`notify=late`, between attempts) run on the sandbox's clock, so an
+/// advance ends them. Gives its number back when done.
 pub(crate) async fn deliver(
+    number: u64,
     message: Message,
-    policy: NotificationPolicy,
+    schedule: Schedule,
     log: Arc<NotificationLog>,
-    clock: Arc<SandboxClock>,
-) {
-    let number = log.open(SentNotification {
-        payment_id: message.payment_id.clone(),
-        url: message.url.clone(),
-        body: message.body.clone(),
-        fault: message.fault,
-        attempts: Vec::new(),
-        delivered: false,
-    });
-    if message.fault == Some(NotificationFault::Late) {
+) -> u64 {
+    let Schedule {
+        policy,
+        waits_late,
+        clock,
+    } = schedule;
+    if waits_late && message.fault == Some(NotificationFault::Late) {
         clock.wait(policy.late_by).await;
     }
     for attempt in 1..=policy.attempts.max(1) {
@@ -49,9 +47,10 @@ pub(crate) async fn deliver(
         let done = matches!(outcome, Attempt::Answered(200..=299) | Attempt::NotSent(_));
         log.attempted(number, outcome);
         if done {
-            return;
+            break;
         }
     }
+    number
 }
 
 /// One `POST` of the notification.

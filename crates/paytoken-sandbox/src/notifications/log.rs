@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::Message;
 use crate::faults::NotificationFault;
 
 /// The most notifications remembered; older ones are forgotten.
@@ -42,6 +43,9 @@ pub enum Attempt {
     /// not loopback without [`NotificationTargets::Anywhere`](crate::NotificationTargets::Anywhere)),
     /// or the sandbox stopped.
     NotSent(String),
+    /// Not an attempt: the console resent the notification here. The attempts before it
+    /// that were still to come were dropped; those after it are the resend's.
+    Resent,
 }
 
 /// Where notifications are kept as they happen, beyond memory: the state file's store
@@ -143,6 +147,33 @@ impl NotificationLog {
 
     pub(crate) fn snapshot(&self) -> Vec<SentNotification> {
         self.entries().entries.iter().cloned().collect()
+    }
+
+    /// Every entry kept, with its number.
+    pub(crate) fn numbered(&self) -> Vec<(u64, SentNotification)> {
+        let log = self.entries();
+        (log.first..).zip(log.entries.iter().cloned()).collect()
+    }
+
+    /// Whether notification `number` is still kept.
+    pub(crate) fn has(&self, number: u64) -> bool {
+        let log = self.entries();
+        number
+            .checked_sub(log.first)
+            .and_then(|index| usize::try_from(index).ok())
+            .is_some_and(|index| index < log.entries.len())
+    }
+
+    /// What to send again of notification `number`: as it was sent, without its fault.
+    pub(crate) fn message(&self, number: u64) -> Option<Message> {
+        let log = self.entries();
+        let index = usize::try_from(number.checked_sub(log.first)?).ok()?;
+        log.entries.get(index).map(|sent| Message {
+            payment_id: sent.payment_id.clone(),
+            url: sent.url.clone(),
+            body: sent.body.clone(),
+            fault: None,
+        })
     }
 }
 

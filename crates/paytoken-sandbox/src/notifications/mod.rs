@@ -36,7 +36,7 @@ use std::time::Duration;
 pub(crate) use log::Keep;
 pub use log::{Attempt, NOTIFICATIONS_KEPT, SentNotification};
 pub(crate) use message::{Message, browser_return_fields};
-pub(crate) use outbox::Outbox;
+pub(crate) use outbox::{NotResent, Outbox};
 
 /// Where the sandbox may send notifications.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -1,12 +1,16 @@
 //! The way out: the gateway posts a notification into the outbox under its lock, without
 //! waiting; the dispatcher, a task of the running sandbox, delivers each on its own task,
 //! a bounded number at once, and wakes the gateway to settle pending payments on time.
+//! The console's resend goes the same way: it stops the notification's delivery under way
+//! (its pending retries) and starts another, whose attempts follow a `Resent` mark.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use std::collections::HashMap;
+
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
+use tokio::task::{AbortHandle, JoinSet};
 
 use super::delivery::deliver;
 use super::log::Keep;
@@ -25,18 +29,36 @@ const IN_FLIGHT: usize = 64;
 /// time comes on the sandbox's clock even when no request arrives.
 const SETTLE_EVERY: Duration = Duration::from_millis(100);
 
+/// What the dispatcher is asked to do.
+#[derive(Debug)]
+enum Job {
+    /// Deliver a new notification.
+    New(Message),
+    /// Deliver the kept notification of this number again, now.
+    Resend(u64),
+}
+
 /// The gateway's end.
 #[derive(Debug)]
 pub(crate) struct Outbox {
-    sender: mpsc::Sender<Message>,
+    sender: mpsc::Sender<Job>,
     log: Arc<NotificationLog>,
 }
 
 /// The running sandbox's end.
 #[derive(Debug)]
 pub(crate) struct Dispatcher {
-    receiver: mpsc::Receiver<Message>,
+    receiver: mpsc::Receiver<Job>,
     log: Arc<NotificationLog>,
+}
+
+/// Why a resend was not taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NotResent {
+    /// No notification of that number is kept.
+    Unknown,
+    /// The outbox is full, or the sandbox stopped.
+    Busy,
 }
 
 impl Outbox {
@@ -53,13 +75,14 @@ impl Outbox {
 
     /// Hands `message` to the dispatcher, or records why it cannot be sent.
     pub(crate) fn post(&self, message: Message) {
-        let Err(error) = self.sender.try_send(message) else {
+        let Err(error) = self.sender.try_send(Job::New(message)) else {
             return;
         };
-        let (reason, message) = match error {
-            mpsc::error::TrySendError::Full(message) => ("the sandbox's outbox is full", message),
-            mpsc::error::TrySendError::Closed(message) => ("the sandbox has stopped", message),
+        let (reason, job) = match error {
+            mpsc::error::TrySendError::Full(job) => ("the sandbox's outbox is full", job),
+            mpsc::error::TrySendError::Closed(job) => ("the sandbox has stopped", job),
         };
+        let Job::New(message) = job else { return };
         let number = self.log.open(SentNotification {
             payment_id: message.payment_id,
             url: message.url,
@@ -90,6 +113,21 @@ impl Outbox {
     pub(crate) fn sent(&self) -> Vec<SentNotification> {
         self.log.snapshot()
     }
+
+    /// Every notification kept, each with its number.
+    pub(crate) fn numbered(&self) -> Vec<(u64, SentNotification)> {
+        self.log.numbered()
+    }
+
+    /// Asks for notification `number` to be delivered again, now.
+    pub(crate) fn resend(&self, number: u64) -> Result<(), NotResent> {
+        if !self.log.has(number) {
+            return Err(NotResent::Unknown);
+        }
+        self.sender
+            .try_send(Job::Resend(number))
+            .map_err(|_| NotResent::Busy)
+    }
 }
 
 impl Dispatcher {
@@ -103,23 +141,60 @@ impl Dispatcher {
         settle: impl Fn(),
     ) {
         let mut deliveries = JoinSet::new();
+        // The delivery under way of each notification, by number: a resend stops it.
+        let mut under_way: HashMap<u64, AbortHandle> = HashMap::new();
         let mut ticker = tokio::time::interval(SETTLE_EVERY);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
-                message = self.receiver.recv(), if deliveries.len() < IN_FLIGHT => {
-                    let Some(message) = message else { break };
-                    deliveries.spawn(deliver(
+                job = self.receiver.recv(), if deliveries.len() < IN_FLIGHT => {
+                    let Some(job) = job else { break };
+                    let (number, message, waits_late) = match job {
+                        Job::New(message) => {
+                            let number = self.log.open(SentNotification {
+                                payment_id: message.payment_id.clone(),
+                                url: message.url.clone(),
+                                body: message.body.clone(),
+                                fault: message.fault,
+                                attempts: Vec::new(),
+                                delivered: false,
+                            });
+                            (number, message, true)
+                        }
+                        Job::Resend(number) => {
+                            let Some(message) = self.log.message(number) else { continue };
+                            if let Some(running) = under_way.remove(&number) {
+                                running.abort();
+                            }
+                            self.log.attempted(number, Attempt::Resent);
+                            (number, message, false)
+                        }
+                    };
+                    let handle = deliveries.spawn(deliver(
+                        number,
                         message,
-                        policy,
+                        Schedule { policy, waits_late, clock: Arc::clone(&clock) },
                         Arc::clone(&self.log),
-                        Arc::clone(&clock),
                     ));
+                    under_way.insert(number, handle);
                 }
-                Some(_) = deliveries.join_next(), if !deliveries.is_empty() => {}
+                Some(done) = deliveries.join_next(), if !deliveries.is_empty() => {
+                    // A stopped one was taken out when it was stopped.
+                    if let Ok(number) = done {
+                        under_way.remove(&number);
+                    }
+                }
                 _ = ticker.tick() => settle(),
             }
         }
         while deliveries.join_next().await.is_some() {}
     }
+}
+
+/// How a delivery waits: the policy's waits, on the sandbox's clock; `notify=late`'s only
+/// on its first delivery.
+pub(crate) struct Schedule {
+    pub(crate) policy: NotificationPolicy,
+    pub(crate) waits_late: bool,
+    pub(crate) clock: Arc<SandboxClock>,
 }

@@ -164,6 +164,7 @@ impl FileStore {
                 Attempt::Answered(status) => ("answered", Some(*status), None),
                 Attempt::Failed(reason) => ("failed", None, Some(reason.as_str())),
                 Attempt::NotSent(reason) => ("not_sent", None, Some(reason.as_str())),
+                Attempt::Resent => ("resent", None, None),
             };
             transaction.execute(
                 "INSERT INTO notification_attempts VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -184,6 +185,7 @@ impl FileStore {
                 ("answered", Some(status), None) => Attempt::Answered(status),
                 ("failed", None, Some(reason)) => Attempt::Failed(reason),
                 ("not_sent", None, Some(reason)) => Attempt::NotSent(reason),
+                ("resent", None, None) => Attempt::Resent,
                 _ => return Err(Refusal::damaged("notification_attempts", "outcome")),
             };
             attempts.entry(number).or_default().push(attempt);

@@ -8,6 +8,7 @@ mod clock;
 #[path = "../common/mod.rs"]
 mod common;
 mod concurrency;
+mod console;
 mod explain;
 mod faults;
 mod hostile;

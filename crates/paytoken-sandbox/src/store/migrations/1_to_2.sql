@@ -12,7 +12,7 @@ CREATE TABLE notifications (
 CREATE TABLE notification_attempts (
     notification INTEGER NOT NULL REFERENCES notifications (number),
     position     INTEGER NOT NULL,         -- 0 for the first attempt
-    outcome      TEXT NOT NULL,            -- answered, failed, not_sent
+    outcome      TEXT NOT NULL,            -- answered, failed, not_sent, resent (a mark)
     status       INTEGER,                  -- the HTTP status, when answered
     reason       TEXT,                     -- why, when failed or not sent
     PRIMARY KEY (notification, position)

@@ -1,0 +1,323 @@
+//! The console: JSON over HTTP under [`CONSOLE_PREFIX`], to see and steer a running
+//! sandbox from any language while one's own code runs against it.
+//!
+//! | method | path (after `/sandbox/console/`) | what |
+//! |---|---|---|
+//! | GET | `books` | payments with their moves, registrations, customers, invoices |
+//! | GET | `requests?after=N` | the request log, entries numbered above `N` (all without) |
+//! | GET | `notifications` | every notification, numbered, with its attempts |
+//! | POST | `notifications/{number}/resend` | deliver it again now (see below) |
+//! | GET | `clock` | the sandbox's time, and how far it was advanced |
+//! | POST | `clock/advance` `{"seconds": N}` | move the clock forward (never back) |
+//! | GET | `faults` | the faults waiting for the next requests, as directives |
+//! | POST | `faults` `{"directives": "drop=after", "count": N}` | fault the next `N` requests (1 by default) |
+//! | POST | `three-d-secure/{paymentId}/approve` or `/decline` | decide a waiting challenge |
+//!
+//! A resend of a notification not yet delivered replaces its pending retries (it is
+//! delivered once, when an attempt succeeds); a resend of a delivered one delivers it
+//! again. Either way its attempts carry a `resent` mark where the resend began.
+//!
+//! The console answers only a connection from a loopback address whose `Host` names a
+//! loopback host (`localhost`, `127.0.0.1`, `[::1]`), so that a web page elsewhere cannot
+//! reach it through a DNS name that resolves to loopback; there is no remote console. An
+//! action is a POST whose `Content-Type` is exactly `application/json` and whose `Origin`,
+//! when there is one, is the console's own; no answer carries CORS headers. Console
+//! requests are not gateway requests: no fault applies to them, and neither the request
+//! log nor [`Sandbox::received`](crate::Sandbox::received) lists them.
+
+mod views;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use http_body_util::{BodyExt as _, Limited};
+use hyper::body::Incoming;
+use hyper::header::{CACHE_CONTROL, CONTENT_TYPE, HOST, HeaderValue, ORIGIN};
+use hyper::{Request, Response, StatusCode};
+use serde_json::{Value, json};
+
+use crate::body::AnswerBody;
+use crate::faults::Faults;
+use crate::gateway::Gateway;
+use crate::notifications::NotResent;
+use crate::server::FaultQueue;
+
+/// Where the console's paths begin.
+pub const CONSOLE_PREFIX: &str = "/sandbox/console/";
+
+/// The largest body an action may send.
+const MAX_ACTION_BODY: usize = 16 * 1024;
+
+/// The most an advance may move the clock at once: ten years.
+const MAX_ADVANCE_SECONDS: u64 = 10 * 366 * 86_400;
+
+/// The most requests one `faults` action may fault.
+const MAX_FAULTED: u64 = 100;
+
+/// An answer of the console: its status and JSON.
+type Reply = (StatusCode, Value);
+
+fn error(status: StatusCode, message: &str) -> Reply {
+    (status, json!({ "error": message }))
+}
+
+/// Answers one console request from `peer`.
+pub(crate) async fn respond(
+    gateway: &Gateway,
+    faults: &FaultQueue,
+    peer: SocketAddr,
+    request: Request<Incoming>,
+    deadline: Duration,
+) -> Response<AnswerBody> {
+    let (status, body) = match admit(gateway, peer, &request) {
+        Err(refused) => refused,
+        Ok(()) => {
+            let (parts, body) = request.into_parts();
+            let reading = Limited::new(body, MAX_ACTION_BODY).collect();
+            match tokio::time::timeout(deadline, reading).await {
+                Ok(Ok(body)) => route(gateway, faults, &parts, &body.to_bytes()),
+                _ => error(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "the body is too large, broken or late",
+                ),
+            }
+        }
+    };
+    let mut response = Response::new(AnswerBody::new(format!("{body}\n"), None));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static(crate::exchange::JSON),
+    );
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// Whether the request may reach the console at all: a loopback peer, a loopback `Host`,
+/// and for an action exactly JSON from no other origin.
+fn admit(gateway: &Gateway, peer: SocketAddr, request: &Request<Incoming>) -> Result<(), Reply> {
+    let forbidden = |why| Err(error(StatusCode::FORBIDDEN, why));
+    if !peer.ip().is_loopback() {
+        return forbidden("the console answers loopback connections only");
+    }
+    let host = request
+        .headers()
+        .get(HOST)
+        .and_then(|host| host.to_str().ok())
+        .unwrap_or_default();
+    if !is_loopback_host(host) {
+        return forbidden("the console answers a loopback Host only (localhost, 127.0.0.1, [::1])");
+    }
+    match request.method().as_str() {
+        "GET" => Ok(()),
+        "POST" => {
+            let content_type = request.headers().get(CONTENT_TYPE);
+            if content_type.map(HeaderValue::as_bytes) != Some(b"application/json") {
+                return Err(error(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    "an action's Content-Type is application/json, exactly",
+                ));
+            }
+            let scheme = gateway.base_url.split("://").next().unwrap_or("http");
+            let own = format!("{scheme}://{host}");
+            match request.headers().get(ORIGIN) {
+                Some(origin) if origin.as_bytes() != own.as_bytes() => {
+                    forbidden("an action comes from the console's own origin, or none")
+                }
+                _ => Ok(()),
+            }
+        }
+        _ => Err(error(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "GET to read, POST to act",
+        )),
+    }
+}
+
+/// Whether a `Host` header names a loopback host: `localhost`, an IPv4 address in
+/// `127.0.0.0/8` or `[::1]`, with or without a port.
+fn is_loopback_host(host: &str) -> bool {
+    let name = if let Some(bracketed) = host.strip_prefix('[') {
+        bracketed.split(']').next().unwrap_or_default()
+    } else {
+        host.rsplit_once(':').map_or(host, |(name, _)| name)
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|address| address.is_loopback())
+}
+
+fn route(
+    gateway: &Gateway,
+    faults: &FaultQueue,
+    parts: &hyper::http::request::Parts,
+    body: &[u8],
+) -> Reply {
+    let path = parts
+        .uri
+        .path()
+        .strip_prefix(CONSOLE_PREFIX)
+        .unwrap_or_default();
+    let segments: Vec<&str> = path.split('/').collect();
+    let post = parts.method == hyper::Method::POST;
+    let input = || -> Result<Value, Reply> {
+        if body.is_empty() {
+            return Ok(json!({}));
+        }
+        serde_json::from_slice(body)
+            .map_err(|_| error(StatusCode::BAD_REQUEST, "the body is not JSON"))
+    };
+    let reply = match (post, segments.as_slice()) {
+        (false, ["books"]) => Ok((StatusCode::OK, views::books(gateway))),
+        (false, ["requests"]) => Ok(requests(gateway, parts.uri.query())),
+        (false, ["notifications"]) => Ok((StatusCode::OK, views::notifications(gateway))),
+        (true, ["notifications", number, "resend"]) => Ok(resend(gateway, number)),
+        (false, ["clock"]) => Ok((StatusCode::OK, views::clock(gateway))),
+        (true, ["clock", "advance"]) => input().map(|input| advance(gateway, &input)),
+        (false, ["faults"]) => Ok((StatusCode::OK, json!({ "next": faults.directives() }))),
+        (true, ["faults"]) => input().map(|input| fault_next(faults, &input)),
+        (
+            true,
+            [
+                "three-d-secure",
+                payment_id,
+                decision @ ("approve" | "decline"),
+            ],
+        ) => Ok(decide(gateway, payment_id, *decision == "approve")),
+        _ => Ok(error(
+            StatusCode::NOT_FOUND,
+            "no such console path or method",
+        )),
+    };
+    reply.unwrap_or_else(|refused| refused)
+}
+
+fn requests(gateway: &Gateway, query: Option<&str>) -> Reply {
+    let after = query
+        .into_iter()
+        .flat_map(|query| query.split('&'))
+        .find_map(|pair| pair.strip_prefix("after="))
+        .map(str::parse::<u64>);
+    match after {
+        Some(Err(_)) => error(StatusCode::BAD_REQUEST, "after: a whole number"),
+        Some(Ok(after)) => (StatusCode::OK, views::requests(gateway, after)),
+        None => (StatusCode::OK, views::requests(gateway, 0)),
+    }
+}
+
+fn resend(gateway: &Gateway, number: &str) -> Reply {
+    let Ok(number) = number.parse::<u64>() else {
+        return error(StatusCode::NOT_FOUND, "no such notification");
+    };
+    match gateway.outbox.resend(number) {
+        Ok(()) => (StatusCode::ACCEPTED, json!({ "resent": number })),
+        Err(NotResent::Unknown) => error(StatusCode::NOT_FOUND, "no such notification"),
+        Err(NotResent::Busy) => error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the outbox is full or stopped: try again",
+        ),
+    }
+}
+
+fn advance(gateway: &Gateway, input: &Value) -> Reply {
+    let Some(seconds) = input
+        .get("seconds")
+        .and_then(Value::as_u64)
+        .filter(|seconds| (1..=MAX_ADVANCE_SECONDS).contains(seconds))
+    else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "seconds: a whole number from 1 to ten years' worth; the clock never moves back",
+        );
+    };
+    gateway.advance_clock(Duration::from_secs(seconds));
+    (StatusCode::OK, views::clock(gateway))
+}
+
+fn fault_next(queue: &FaultQueue, input: &Value) -> Reply {
+    let Some(directives) = input.get("directives").and_then(Value::as_str) else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "directives: text such as \"drop=after\"",
+        );
+    };
+    let count = match input.get("count") {
+        None => 1,
+        Some(count) => match count.as_u64().filter(|n| (1..=MAX_FAULTED).contains(n)) {
+            Some(count) => count,
+            None => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "count: a whole number from 1 to 100",
+                );
+            }
+        },
+    };
+    let faults = match Faults::parse(directives) {
+        Ok(faults) => faults,
+        Err(refused) => return error(StatusCode::BAD_REQUEST, &refused.to_string()),
+    };
+    for _ in 0..count {
+        if !queue.push(faults) {
+            return error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "too many faults already wait for the next requests",
+            );
+        }
+    }
+    (StatusCode::OK, json!({ "next": queue.directives() }))
+}
+
+fn decide(gateway: &Gateway, payment_id: &str, approve: bool) -> Reply {
+    let decided = crate::ops::three_d_secure::decide_waiting(
+        gateway,
+        &mut gateway.lock(),
+        payment_id,
+        approve,
+    );
+    if decided {
+        let word = if approve { "approved" } else { "declined" };
+        (
+            StatusCode::OK,
+            json!({ "paymentId": payment_id, "decided": word }),
+        )
+    } else {
+        error(
+            StatusCode::CONFLICT,
+            "no payment of that id waits for 3-D Secure",
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_hosts_are_loopback() {
+        for host in [
+            "localhost",
+            "localhost:8080",
+            "127.0.0.1:1",
+            "127.1.2.3",
+            "[::1]:80",
+            "[::1]",
+            "LOCALHOST",
+        ] {
+            assert!(is_loopback_host(host), "{host}");
+        }
+        for host in [
+            "",
+            "evil.example",
+            "evil.example:8080",
+            "localhost.evil.example",
+            "10.0.0.1",
+            "[::2]:80",
+            "127.0.0.1.nip.io",
+        ] {
+            assert!(!is_loopback_host(host), "{host}");
+        }
+    }
+}

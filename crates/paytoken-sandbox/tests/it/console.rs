@@ -1,0 +1,406 @@
+//! The console over real sockets: every read and action, the request log's bound, the
+//! refusals that keep other origins out, and no secret in anything it shows.
+
+use std::time::Duration;
+
+use crate::common;
+
+use common::listener::Listener;
+use common::*;
+use paytoken_protocol::Operation as _;
+use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
+use paytoken_protocol::ops::payment::Payment;
+use paytoken_sandbox::{CONSOLE_PREFIX, NotificationPolicy, REQUESTS_KEPT, Sandbox, cards};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+
+/// One request to the console, its `Host` and other headers as given.
+async fn console(
+    sandbox: &Sandbox,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Raw {
+    let mut stream = tokio::net::TcpStream::connect(sandbox.address())
+        .await
+        .unwrap();
+    let mut head = format!(
+        "{method} {CONSOLE_PREFIX}{path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    head.push_str(body);
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.unwrap();
+    let raw = parse_response(&answer).expect("an HTTP answer");
+    for (name, _) in &raw.headers {
+        assert!(
+            !name.to_ascii_lowercase().starts_with("access-control-"),
+            "the console sends no CORS header: {name}"
+        );
+    }
+    raw
+}
+
+/// A read, as a local tool sends it.
+async fn get(sandbox: &Sandbox, path: &str) -> Value {
+    let raw = console(sandbox, "GET", path, &[("Host", "127.0.0.1")], "").await;
+    assert_eq!(raw.status, 200, "{path}: {}", raw.text());
+    parsed(&raw)
+}
+
+/// A console answer's JSON (numbers and lists are the console's own, not the gateway's).
+fn parsed(raw: &Raw) -> Value {
+    serde_json::from_slice(&raw.body).unwrap()
+}
+
+/// An action, as a local tool sends it.
+async fn act(sandbox: &Sandbox, path: &str, body: &Value) -> Raw {
+    let host = sandbox.address().to_string();
+    console(
+        sandbox,
+        "POST",
+        path,
+        &[("Host", &host), ("Content-Type", "application/json")],
+        &body.to_string(),
+    )
+    .await
+}
+
+fn payment(number: &str) -> Payment {
+    Payment::new(
+        order_id().parse().unwrap(),
+        "50.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(number),
+    )
+}
+
+#[tokio::test]
+async fn the_reads_show_books_requests_clock_and_faults() {
+    let sandbox = sandbox().await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let paid = send(
+        &sandbox,
+        &payment(cards::APPROVED).request(&context).unwrap(),
+    )
+    .await;
+    let payment_id = paid.json()["paymentId"].as_str().unwrap().to_owned();
+
+    let books = get(&sandbox, "books").await;
+    let booked = &books["payments"][0];
+    assert_eq!(booked["paymentId"], payment_id.as_str());
+    assert_eq!(booked["card"]["last4Digits"], "0051");
+    assert_eq!(
+        booked["owner"]["memberId"],
+        merchant(&sandbox).member_id.to_string()
+    );
+    assert!(books["invoices"].as_array().unwrap().len() >= 12);
+
+    let log = get(&sandbox, "requests").await;
+    let entries = log["requests"].as_array().unwrap();
+    assert_eq!(entries.len(), 2, "{log}");
+    assert_eq!(entries[1]["operation"], "pay");
+    assert_eq!(entries[1]["resultCode"], "00001");
+    let last = log["last"].as_u64().unwrap();
+    let none = get(&sandbox, &format!("requests?after={last}")).await;
+    assert_eq!(none["requests"], json!([]));
+    assert_eq!(none["last"], last);
+
+    let clock = get(&sandbox, "clock").await;
+    assert_eq!(clock["advancedSeconds"], 0);
+    assert_eq!(get(&sandbox, "faults").await["next"], json!([]));
+    assert_eq!(
+        get(&sandbox, "notifications").await["notifications"],
+        json!([])
+    );
+    assert_eq!(
+        sandbox.requests_after(0).len(),
+        2,
+        "the console's own reads are not logged"
+    );
+}
+
+#[tokio::test]
+async fn actions_advance_the_clock_fault_the_next_request_and_decide_a_challenge() {
+    let sandbox = sandbox().await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+
+    let advanced = act(&sandbox, "clock/advance", &json!({ "seconds": 7200 })).await;
+    assert_eq!(advanced.status, 200, "{}", advanced.text());
+    assert_eq!(parsed(&advanced)["advancedSeconds"], 7200);
+    let expired = call(&sandbox, &context, &CardsAndAccounts::all()).await;
+    assert!(expired.unwrap_err().to_string().contains("20002"));
+    for bad in [
+        json!({}),
+        json!({ "seconds": 0 }),
+        json!({ "seconds": -5 }),
+        json!({ "seconds": "1h" }),
+    ] {
+        assert_eq!(
+            act(&sandbox, "clock/advance", &bad).await.status,
+            400,
+            "{bad}"
+        );
+    }
+
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let queued = act(
+        &sandbox,
+        "faults",
+        &json!({ "directives": "status=502", "count": 2 }),
+    )
+    .await;
+    assert_eq!(parsed(&queued)["next"], json!(["status=502", "status=502"]));
+    assert_eq!(
+        get(&sandbox, "faults").await["next"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    for _ in 0..2 {
+        let raw = send(
+            &sandbox,
+            &CardsAndAccounts::all().request(&context).unwrap(),
+        )
+        .await;
+        assert_eq!(raw.status, 502);
+    }
+    let raw = send(
+        &sandbox,
+        &CardsAndAccounts::all().request(&context).unwrap(),
+    )
+    .await;
+    assert_eq!(raw.status, 200, "the third is not faulted");
+    assert_eq!(
+        act(&sandbox, "faults", &json!({ "directives": "explode" }))
+            .await
+            .status,
+        400
+    );
+
+    let waiting = send(
+        &sandbox,
+        &payment(cards::THREE_D_SECURE).request(&context).unwrap(),
+    )
+    .await;
+    let payment_id = waiting.json()["paymentId"].as_str().unwrap().to_owned();
+    let path = format!("three-d-secure/{payment_id}/approve");
+    let decided = act(&sandbox, &path, &json!({})).await;
+    assert_eq!(decided.status, 200, "{}", decided.text());
+    assert_eq!(parsed(&decided)["decided"], "approved");
+    assert_eq!(
+        act(&sandbox, &path, &json!({})).await.status,
+        409,
+        "decided once"
+    );
+    let books = get(&sandbox, "books").await;
+    assert_eq!(books["payments"][0]["transactionStatus"], "Y");
+}
+
+/// Waits until notification `number` has `count` attempts (the `resent` mark counted).
+async fn attempts(sandbox: &Sandbox, number: u64, count: usize) -> Value {
+    for _ in 0..500 {
+        let all = get(sandbox, "notifications").await;
+        let found = all["notifications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["number"] == number)
+            .cloned();
+        if let Some(found) = found
+            && found["attempts"].as_array().unwrap().len() >= count
+        {
+            return found;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("notification {number} did not reach {count} attempts");
+}
+
+#[tokio::test]
+async fn a_resend_replaces_pending_retries_or_delivers_again() {
+    let sandbox = builder()
+        .notifications(NotificationPolicy {
+            first_retry_after: Duration::from_secs(3600),
+            ..NotificationPolicy::default()
+        })
+        .start()
+        .await
+        .unwrap();
+    // The first attempt fails and the retry waits an hour: the resend goes now, once.
+    let listener = Listener::start(&[500]).await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let made = payment(cards::THREE_D_SECURE).notification_url(listener.url());
+    let waiting = send(&sandbox, &made.request(&context).unwrap()).await;
+    let payment_id = waiting.json()["paymentId"].as_str().unwrap().to_owned();
+    assert!(sandbox.approve_three_d_secure(&payment_id));
+    let failed = attempts(&sandbox, 0, 1).await;
+    assert_eq!(
+        failed["attempts"],
+        json!([{ "outcome": "answered", "status": 500 }])
+    );
+
+    let resent = act(&sandbox, "notifications/0/resend", &json!({})).await;
+    assert_eq!(resent.status, 202, "{}", resent.text());
+    let delivered = attempts(&sandbox, 0, 3).await;
+    assert_eq!(
+        delivered["attempts"],
+        json!([
+            { "outcome": "answered", "status": 500 },
+            { "outcome": "resent" },
+            { "outcome": "answered", "status": 200 },
+        ])
+    );
+    assert_eq!(delivered["delivered"], true);
+
+    // A delivered one is delivered again.
+    assert_eq!(
+        act(&sandbox, "notifications/0/resend", &json!({}))
+            .await
+            .status,
+        202
+    );
+    let again = attempts(&sandbox, 0, 5).await;
+    assert_eq!(again["attempts"][3], json!({ "outcome": "resent" }));
+    assert_eq!(
+        again["attempts"][4],
+        json!({ "outcome": "answered", "status": 200 })
+    );
+    assert_eq!(listener.bodies(3).await.len(), 3);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(
+        listener.bodies(3).await.len(),
+        3,
+        "the hour-long retry was replaced"
+    );
+
+    assert_eq!(
+        act(&sandbox, "notifications/99/resend", &json!({}))
+            .await
+            .status,
+        404
+    );
+}
+
+#[tokio::test]
+async fn other_hosts_types_origins_and_methods_are_refused() {
+    let sandbox = sandbox().await;
+    let own = format!("http://{}", sandbox.address());
+    let host = sandbox.address().to_string();
+    let advance = json!({ "seconds": 60 }).to_string();
+    for (method, headers, expected) in [
+        ("GET", vec![("Host", "evil.example")], 403),
+        ("GET", vec![("Host", "localhost.evil.example:8080")], 403),
+        ("GET", vec![], 403),
+        (
+            "POST",
+            vec![("Host", host.as_str()), ("Content-Type", "text/plain")],
+            415,
+        ),
+        (
+            "POST",
+            vec![
+                ("Host", host.as_str()),
+                ("Content-Type", "application/json; charset=utf-8"),
+            ],
+            415,
+        ),
+        ("POST", vec![("Host", host.as_str())], 415),
+        (
+            "POST",
+            vec![
+                ("Host", host.as_str()),
+                ("Content-Type", "application/json"),
+                ("Origin", "http://evil.example"),
+            ],
+            403,
+        ),
+        ("PUT", vec![("Host", host.as_str())], 405),
+        ("DELETE", vec![("Host", host.as_str())], 405),
+    ] {
+        let raw = console(&sandbox, method, "clock/advance", &headers, &advance).await;
+        assert_eq!(raw.status, expected, "{method} {headers:?}: {}", raw.text());
+    }
+    assert_eq!(
+        get(&sandbox, "clock").await["advancedSeconds"],
+        0,
+        "nothing moved"
+    );
+    let raw = console(
+        &sandbox,
+        "POST",
+        "clock/advance",
+        &[
+            ("Host", &host),
+            ("Content-Type", "application/json"),
+            ("Origin", &own),
+        ],
+        &advance,
+    )
+    .await;
+    assert_eq!(raw.status, 200, "its own origin: {}", raw.text());
+    assert_eq!(
+        console(&sandbox, "GET", "nowhere", &[("Host", "localhost")], "")
+            .await
+            .status,
+        404
+    );
+}
+
+#[tokio::test]
+async fn the_request_log_keeps_the_newest_thousand() {
+    let sandbox = sandbox().await;
+    let extra = 5;
+    for _ in 0..REQUESTS_KEPT + extra {
+        let raw = exchange(sandbox.address(), "POST", "/elsewhere", &[], b"")
+            .await
+            .unwrap();
+        assert_eq!(raw.status, 404);
+    }
+    let log = get(&sandbox, "requests").await;
+    let entries = log["requests"].as_array().unwrap();
+    assert_eq!(entries.len(), REQUESTS_KEPT);
+    assert_eq!(entries[0]["number"], extra + 1);
+    assert_eq!(log["last"], REQUESTS_KEPT + extra);
+}
+
+#[tokio::test]
+async fn nothing_the_console_shows_holds_a_secret() {
+    let sandbox = sandbox().await;
+    let listener = Listener::start(&[]).await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    for number in [cards::APPROVED, cards::THREE_D_SECURE] {
+        let made = payment(number).notification_url(listener.url());
+        send(&sandbox, &made.request(&context).unwrap()).await;
+    }
+    let waiting = sandbox.books().into_iter().find(|b| !b.approved).unwrap();
+    assert!(sandbox.approve_three_d_secure(&waiting.payment_id));
+    listener.bodies(1).await;
+    let token = context
+        .auth_token
+        .as_ref()
+        .unwrap()
+        .expose_secret()
+        .to_owned();
+    for path in ["books", "requests", "notifications", "clock", "faults"] {
+        let shown = get(&sandbox, path).await.to_string();
+        for secret in [
+            cards::APPROVED,
+            cards::THREE_D_SECURE,
+            merchant(&sandbox).secure_key.expose_secret(),
+            token.as_str(),
+            "card.cvv",
+            "authentication.sKey",
+            "authentication.checksum",
+        ] {
+            assert!(!shown.contains(secret), "{path} shows {secret}: {shown}");
+        }
+    }
+}
