@@ -81,3 +81,32 @@ pub(crate) const MAN_PAGES: &str = "Examples:
 
 pub(crate) const VECTORS: &str = "Examples:
   $ paytoken vectors --out ~/paytoken-conformance";
+
+pub(crate) const LOGS_TAIL: &str = "Examples:
+  $ paytoken logs tail --once
+  $ paytoken --profile staging logs tail --json";
+
+pub(crate) const EVENTS_LIST: &str = "Examples:
+  $ paytoken events list";
+
+pub(crate) const EVENTS_RESEND: &str = "Examples:
+  $ paytoken events resend EVENT_ID";
+
+pub(crate) const CLOCK_SHOW: &str = "Examples:
+  $ paytoken clock show";
+
+pub(crate) const CLOCK_ADVANCE: &str = "Examples:
+  $ paytoken clock advance 2h";
+
+pub(crate) const FAULTS_LIST: &str = "Examples:
+  $ paytoken faults list";
+
+pub(crate) const FAULTS_NEXT: &str = "Examples:
+  $ paytoken faults next drop=after
+  $ paytoken faults next status=502 --count 2";
+
+pub(crate) const FAULTS_CLEAR: &str = "Examples:
+  $ paytoken faults clear";
+
+pub(crate) const BOOKS: &str = "Examples:
+  $ paytoken books";

@@ -48,6 +48,7 @@ mod bounded;
 mod cli;
 mod config;
 mod config_command;
+mod console;
 mod demo;
 mod examples;
 pub mod life_cycle;
@@ -112,6 +113,7 @@ async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report
         Command::Config(command) => {
             config_command::config(&command, gateway).unwrap_or_else(Report::from)
         }
+        Command::Console(command) => console::run(&command, gateway, json).await,
         operation => match settings::Settings::resolve(gateway) {
             Ok(settings) => call(operation, gateway, &settings, json).await,
             Err(failure) => Report::from(failure),

@@ -56,6 +56,7 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         | Command::Listen(_)
         | Command::AuthToken
         | Command::Config(_)
+        | Command::Console(_)
         | Command::Whoami
         | Command::Completions { .. }
         | Command::ManPages { .. }

@@ -209,6 +209,11 @@ impl Failure {
         Self::new(Outcome::NotFound, "not_found", message)
     }
 
+    /// Refused by the other side (the sandbox's console), with its reason.
+    pub(crate) fn refused(message: impl Into<String>) -> Self {
+        Self::new(Outcome::Refused, "refused", message)
+    }
+
     /// What the command itself could not do: bind a port, start a runtime, write a file,
     /// get a demo step to do what it should.
     pub(crate) fn failed(message: impl Into<String>) -> Self {

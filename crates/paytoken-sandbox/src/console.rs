@@ -11,6 +11,7 @@
 //! | POST | `clock/advance` `{"seconds": N}` | move the clock forward (never back) |
 //! | GET | `faults` | the faults waiting for the next requests, as directives |
 //! | POST | `faults` `{"directives": "drop=after", "count": N}` | fault the next `N` requests (1 by default) |
+//! | POST | `faults/clear` | no fault for the next requests after all |
 //! | POST | `three-d-secure/{paymentId}/approve` or `/decline` | decide a waiting challenge |
 //!
 //! A resend of a notification not yet delivered replaces its pending retries (it is
@@ -178,6 +179,10 @@ fn route(
         (true, ["clock", "advance"]) => input().map(|input| advance(gateway, &input)),
         (false, ["faults"]) => Ok((StatusCode::OK, json!({ "next": faults.directives() }))),
         (true, ["faults"]) => input().map(|input| fault_next(faults, &input)),
+        (true, ["faults", "clear"]) => {
+            faults.clear();
+            Ok((StatusCode::OK, json!({ "next": faults.directives() })))
+        }
         (
             true,
             [

@@ -80,6 +80,11 @@ impl FaultQueue {
         true
     }
 
+    /// Drops every fault waiting.
+    pub(crate) fn clear(&self) {
+        self.lock().clear();
+    }
+
     /// The faults waiting, in order, as directives.
     pub(crate) fn directives(&self) -> Vec<String> {
         self.lock().iter().map(ToString::to_string).collect()

@@ -1,7 +1,7 @@
 //! An endpoint on this machine that the command posts to: `--forward-to`, where each
 //! verified notification is relayed with its body and content type as they came (the way
-//! `stripe listen` forwards webhooks), and the sandbox's 3-D Secure page, which the demo
-//! visits as the cardholder. Plain `http`: these are local development servers. A URL with
+//! `stripe listen` forwards webhooks), the sandbox's 3-D Secure page, which the demo
+//! visits as the cardholder, and the sandbox's console. Plain `http`: these are local development servers. A URL with
 //! user info or a port out of range is refused, never sent on to another port or with its
 //! credentials in the `Host` header.
 
@@ -99,6 +99,69 @@ impl Endpoint {
         } else {
             Err(format!("answered {status}"))
         }
+    }
+}
+
+/// What [`Endpoint::call`] read of an answer: its status and body.
+#[derive(Debug)]
+pub(crate) struct Answered {
+    pub(crate) status: u16,
+    pub(crate) body: Bytes,
+}
+
+impl Endpoint {
+    /// Sends `method` to `path` under this endpoint (a JSON `body` for a POST) and reads
+    /// the answer, at most `limit` bytes of it, within `timeout`.
+    pub(crate) async fn call(
+        &self,
+        method: hyper::Method,
+        path: &str,
+        body: Option<&serde_json::Value>,
+        limit: usize,
+        timeout: Duration,
+    ) -> Result<Answered, String> {
+        let exchange = async {
+            let stream = TcpStream::connect((self.host.as_str(), self.port))
+                .await
+                .map_err(|error| format!("cannot connect to {}: {error}", self.authority))?;
+            let (mut sender, connection) =
+                hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                    .await
+                    .map_err(|error| format!("http: {error}"))?;
+            let driving = tokio::spawn(connection);
+            let mut request = Request::builder()
+                .method(method)
+                .uri(format!("{}{path}", self.path.trim_end_matches('/')))
+                .header(HOST, self.authority.as_str())
+                .header(USER_AGENT, "paytoken");
+            let body = match body {
+                Some(body) => {
+                    request = request.header(CONTENT_TYPE, "application/json");
+                    Bytes::from(body.to_string())
+                }
+                None => Bytes::new(),
+            };
+            let request = request
+                .body(Full::new(body))
+                .map_err(|error| format!("cannot build the request: {error}"))?;
+            let response = sender
+                .send_request(request)
+                .await
+                .map_err(|error| format!("http: {error}"))?;
+            let status = response.status().as_u16();
+            let body = http_body_util::BodyExt::collect(http_body_util::Limited::new(
+                response.into_body(),
+                limit,
+            ))
+            .await
+            .map_err(|_| format!("the answer is broken or larger than {limit} bytes"))?
+            .to_bytes();
+            driving.abort();
+            Ok(Answered { status, body })
+        };
+        tokio::time::timeout(timeout, exchange)
+            .await
+            .unwrap_or_else(|_| Err(format!("no answer within {timeout:?}")))
     }
 }
 

@@ -7,6 +7,7 @@
 mod cli;
 #[path = "../common/mod.rs"]
 mod common;
+mod console;
 mod examples;
 mod explain;
 mod hostile;

@@ -1,0 +1,100 @@
+//! The commands that act on a running sandbox through its console, against one: each with
+//! `--json` (held to its schema by the helper) and no secret in any output.
+
+use crate::common::{as_merchant, card_flags, merchant_of, paytoken};
+use paytoken_sandbox::{Sandbox, cards};
+
+/// Runs `args` with `--json` against `sandbox`'s console (its base URL from the flags).
+async fn console(sandbox: &Sandbox, args: &[&str]) -> serde_json::Value {
+    let (flags, _) = merchant_of(sandbox);
+    let mut line: Vec<&str> = vec!["--json"];
+    line.extend(flags.iter().map(String::as_str));
+    line.extend_from_slice(args);
+    let run = paytoken(&line, &[]).await;
+    assert_eq!(run.code, 0, "{args:?}: {}", run.stdout);
+    run.json_lines().pop().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_commands_see_and_steer_a_running_sandbox() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let mut pay = vec![
+        "pay",
+        "--amount",
+        "5.00",
+        "--currency",
+        "EUR",
+        "--merchant-transaction-id",
+        "console-1",
+        "--notification-url",
+        "http://127.0.0.1:9/",
+    ];
+    pay.extend(card_flags(cards::THREE_D_SECURE));
+    let paid = as_merchant(&sandbox, &pay).await;
+    let payment_id = paid.json()["paymentId"].as_str().unwrap().to_owned();
+    assert!(sandbox.approve_three_d_secure(&payment_id));
+
+    let last = console(&sandbox, &["logs", "tail", "--once"]).await;
+    assert_eq!(last["request"]["operation"], "pay");
+    assert_eq!(last["request"]["resultCode"], "90026");
+
+    let events = console(&sandbox, &["events", "list"]).await;
+    assert_eq!(events["notifications"][0]["paymentId"], payment_id.as_str());
+    let resent = console(&sandbox, &["events", "resend", "0"]).await;
+    assert_eq!(resent["resent"], 0);
+
+    let moved = console(&sandbox, &["clock", "advance", "3d"]).await;
+    assert_eq!(moved["advancedSeconds"], 259_200);
+    assert_eq!(
+        console(&sandbox, &["clock", "show"]).await["advancedSeconds"],
+        259_200
+    );
+
+    let queued = console(&sandbox, &["faults", "next", "status=502", "--count", "2"]).await;
+    assert_eq!(
+        queued["next"],
+        serde_json::json!(["status=502", "status=502"])
+    );
+    // The client's safe retries of a read absorb both 502s: the faults were spent.
+    let cards = as_merchant(&sandbox, &["cards-and-accounts"]).await;
+    assert_eq!(cards.code, 0, "{}", cards.stdout);
+    assert_eq!(
+        console(&sandbox, &["faults", "list"]).await["next"],
+        serde_json::json!([])
+    );
+    console(&sandbox, &["faults", "next", "drop=after"]).await;
+    assert_eq!(
+        console(&sandbox, &["faults", "clear"]).await["next"],
+        serde_json::json!([])
+    );
+
+    let books = console(&sandbox, &["books"]).await;
+    assert_eq!(books["payments"][0]["paymentId"], payment_id.as_str());
+    assert_eq!(books["payments"][0]["card"]["last4Digits"], "0002");
+
+    // Refusals keep the vocabulary: an unknown event, a bad duration, a sandbox that is gone.
+    let (flags, _) = merchant_of(&sandbox);
+    let mut line: Vec<&str> = vec!["--json"];
+    line.extend(flags.iter().map(String::as_str));
+    for (args, code, outcome) in [
+        (vec!["events", "resend", "99"], 2, "not_found"),
+        (vec!["clock", "advance", "soon"], 2, "usage_error"),
+    ] {
+        let mut full = line.clone();
+        full.extend(args.iter().copied());
+        let run = paytoken(&full, &[]).await;
+        assert_eq!(
+            (run.code, run.json()["outcome"].as_str()),
+            (code, Some(outcome)),
+            "{args:?}"
+        );
+    }
+    sandbox.shutdown().await;
+    let mut full = line.clone();
+    full.extend(["books"]);
+    let run = paytoken(&full, &[]).await;
+    assert_eq!(
+        (run.code, run.json()["outcome"].as_str()),
+        (4, Some("transport_error"))
+    );
+}
