@@ -142,15 +142,17 @@ impl Gateway {
     }
 
     /// Keeps the state in `store`, starting from `restored` (what a state file held) instead
-    /// of a new state with seeded invoices, and the notifications after the `notified`
-    /// ones; a new state is kept at once.
+    /// of a new state with seeded invoices, the notifications after the `notified` ones
+    /// and the request log after the `requested` entries; a new state is kept at once.
     pub(crate) fn storing(
         mut self,
         store: Store,
         restored: Option<State>,
         notified: Vec<(u64, crate::notifications::SentNotification)>,
+        requested: Vec<crate::LoggedRequest>,
     ) -> Self {
         self.outbox.keep_with(store.keeper(), notified);
+        self.requests.keep_with(store.request_keeper(), requested);
         self.store = store;
         if let Some(restored) = restored {
             self.clock.restore(restored.clock_advanced_ms());
@@ -174,6 +176,7 @@ impl Gateway {
             .get()
             .map(String::as_str)
             .or_else(|| self.outbox.failure())
+            .or_else(|| self.requests.failure())
     }
 
     /// Sends notifications through `outbox`, and approves a pending payment once

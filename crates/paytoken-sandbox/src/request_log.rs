@@ -6,7 +6,8 @@
 //! read into it). The newest [`REQUESTS_KEPT`] are kept.
 
 use std::collections::VecDeque;
-use std::sync::Mutex;
+use std::fmt;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::form::Form;
 
@@ -40,9 +41,23 @@ pub struct LoggedRequest {
     pub fields: Vec<(String, String)>,
 }
 
-/// The log, bounded.
+/// Where the log's entries are kept beyond memory: the state file's store implements it.
+pub(crate) trait KeepRequests: Send + Sync + fmt::Debug {
+    /// Keeps `entry` (and lets go of what the log no longer keeps).
+    ///
+    /// # Errors
+    /// Why it could not be kept.
+    fn keep(&self, entry: &LoggedRequest) -> Result<(), String>;
+}
+
+/// The log, bounded; with a state file, each entry is kept there too.
 #[derive(Debug, Default)]
-pub(crate) struct RequestLog(Mutex<Entries>);
+pub(crate) struct RequestLog {
+    entries: Mutex<Entries>,
+    keeper: OnceLock<Arc<dyn KeepRequests>>,
+    /// Why the keeper could not write, the first time it could not.
+    failure: OnceLock<String>,
+}
 
 #[derive(Debug, Default)]
 struct Entries {
@@ -54,16 +69,41 @@ struct Entries {
 impl RequestLog {
     fn entries(&self) -> std::sync::MutexGuard<'_, Entries> {
         // An entry is pushed whole or not at all: the poison means nothing.
-        self.0
+        self.entries
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Adds `entry`, numbered, dropping the oldest past [`REQUESTS_KEPT`].
+    /// Starts from the `kept` entries (what a state file held, oldest first) and keeps
+    /// new ones with `keeper` from now on.
+    pub(crate) fn keep_with(
+        &self,
+        keeper: Option<Arc<dyn KeepRequests>>,
+        kept: Vec<LoggedRequest>,
+    ) {
+        let mut log = self.entries();
+        log.last = kept.last().map_or(0, |entry| entry.number);
+        let skip = kept.len().saturating_sub(REQUESTS_KEPT);
+        log.entries = kept.into_iter().skip(skip).collect();
+        if let Some(keeper) = keeper {
+            let _ = self.keeper.set(keeper);
+        }
+    }
+
+    /// Why an entry could not be kept, if one could not.
+    pub(crate) fn failure(&self) -> Option<&str> {
+        self.failure.get().map(String::as_str)
+    }
+
+    /// Adds `entry`, numbered, dropping the oldest past [`REQUESTS_KEPT`], and keeps it
+    /// with the keeper, if there is one.
     pub(crate) fn record(&self, mut entry: LoggedRequest) {
         let mut log = self.entries();
         log.last += 1;
         entry.number = log.last;
+        if let Some(Err(reason)) = self.keeper.get().map(|keeper| keeper.keep(&entry)) {
+            let _ = self.failure.set(reason);
+        }
         if log.entries.len() == REQUESTS_KEPT {
             log.entries.pop_front();
         }
@@ -79,6 +119,35 @@ impl RequestLog {
             .cloned()
             .collect()
     }
+}
+
+/// The operations an entry may name, as [`crate::ops`] names them.
+const OPERATIONS: &[&str] = &[
+    "fetch_auth_token",
+    "regenerate_auth_token",
+    "customer_signup",
+    "pay",
+    "repeat_payment",
+    "capture",
+    "refund",
+    "cancel",
+    "inquiry",
+    "register",
+    "delete_token",
+    "pay_with_token",
+    "installments",
+    "cards_and_accounts",
+    "invoices",
+    "three_d_secure_page",
+];
+
+/// The operation of that name, as a state file wrote it; `None` for an unknown one.
+#[cfg_attr(
+    not(feature = "sqlite"),
+    expect(dead_code, reason = "read by the file store")
+)]
+pub(crate) fn operation_named(name: &str) -> Option<&'static str> {
+    OPERATIONS.iter().copied().find(|known| *known == name)
 }
 
 /// The caller's id as sent.

@@ -235,17 +235,18 @@ impl SandboxBuilder {
     /// file cannot be used (feature `sqlite`).
     pub async fn start(self) -> Result<Sandbox, Error> {
         #[cfg(feature = "sqlite")]
-        let (store, restored, notified) = match &self.state_file {
+        let (store, restored, notified, requested) = match &self.state_file {
             Some(path) => {
                 let (file, restored) = crate::store::file::FileStore::open(path, &self.config)?;
                 let notified = file.notifications().map_err(|refusal| refusal.at(path))?;
+                let requested = file.requests().map_err(|refusal| refusal.at(path))?;
                 let file = Arc::new(std::sync::Mutex::new(file));
-                (Store::File(file), restored, notified)
+                (Store::File(file), restored, notified, requested)
             }
-            None => (Store::Memory, None, Vec::new()),
+            None => (Store::Memory, None, Vec::new(), Vec::new()),
         };
         #[cfg(not(feature = "sqlite"))]
-        let (store, restored, notified) = (Store::Memory, None, Vec::new());
+        let (store, restored, notified, requested) = (Store::Memory, None, Vec::new(), Vec::new());
         #[cfg(feature = "tls")]
         let tls = self.tls.as_ref().map(crate::tls::acceptor).transpose()?;
         #[cfg(not(feature = "tls"))]
@@ -270,7 +271,7 @@ impl SandboxBuilder {
             .keeping(self.max_records, self.max_tokens)
             .notifying(outbox, self.pending_settles_after)
             .explaining(self.explain)
-            .storing(store, restored, notified),
+            .storing(store, restored, notified, requested),
         );
         let dispatching = tokio::spawn({
             let gateway = Arc::clone(&gateway);

@@ -268,6 +268,53 @@ async fn an_expired_token_is_renewed_and_the_call_goes_through() {
     );
 }
 
+/// The console's `clock/advance`, over its socket, as a team's own tool would call it.
+async fn advance_by_console(sandbox: &Sandbox, seconds: u64) {
+    let mut stream = tokio::net::TcpStream::connect(sandbox.address())
+        .await
+        .unwrap();
+    let body = format!("{{\"seconds\": {seconds}}}");
+    let request = format!(
+        "POST {}clock/advance HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        paytoken_sandbox::CONSOLE_PREFIX,
+        sandbox.address(),
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
+
+#[tokio::test]
+async fn the_consoles_clock_moved_past_the_token_lifetime_has_the_client_renew() {
+    let (sandbox, client) = signed_in(Sandbox::start().await.unwrap()).await;
+    advance_by_console(
+        &sandbox,
+        paytoken_sandbox::AUTH_TOKEN_LIFETIME.as_secs() + 1,
+    )
+    .await;
+    let paid = client.pay(&payment(cards::APPROVED)).await.unwrap();
+    assert_eq!(paid.status, PaymentStatus::Approved);
+    let log = sandbox.requests_after(0);
+    let tail: Vec<_> = log
+        .iter()
+        .rev()
+        .take(3)
+        .rev()
+        .map(|entry| (entry.operation, entry.result_code.as_deref()))
+        .collect();
+    assert_eq!(
+        tail,
+        [
+            (Some("pay"), Some("20002")),
+            (Some("fetch_auth_token"), Some("200")),
+            (Some("pay"), Some("00001")),
+        ],
+        "refused with the expired token, a new one fetched, sent again"
+    );
+}
+
 /// Regression: a refused login was asked for a second time, with the same credentials.
 #[tokio::test]
 async fn a_refused_login_is_asked_for_once() {

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::sync::{Mutex, PoisonError};
 
 use crate::notifications::Keep;
+use crate::request_log::KeepRequests;
 use crate::state::State;
 
 /// The store of a running sandbox.
@@ -36,6 +37,18 @@ impl Store {
             #[cfg(feature = "sqlite")]
             Self::File(file) => {
                 let keeper: Arc<dyn Keep> = file.clone();
+                Some(keeper)
+            }
+        }
+    }
+
+    /// What the request log keeps its entries with, when anything does.
+    pub(crate) fn request_keeper(&self) -> Option<Arc<dyn KeepRequests>> {
+        match self {
+            Self::Memory => None,
+            #[cfg(feature = "sqlite")]
+            Self::File(file) => {
+                let keeper: Arc<dyn KeepRequests> = file.clone();
                 Some(keeper)
             }
         }

@@ -1,5 +1,5 @@
 -- The state file of paytoken-sandbox (`paytoken sandbox --state FILE`): schema version 1.
--- Each later version is a migration in migrations/ (1_to_2.sql: notifications); a new file
+-- Each later version is a migration in migrations/ (1_to_2.sql: notifications; 2_to_3.sql: the request log); a new file
 -- is made by this file and every migration in order, an older one brought up to date by
 -- the migrations it lacks, in one transaction, when a sandbox opens it.
 --

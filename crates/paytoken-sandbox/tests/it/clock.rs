@@ -154,7 +154,7 @@ async fn the_request_log_keeps_each_answer_masked() {
 }
 
 #[tokio::test]
-async fn a_state_file_keeps_the_advance() {
+async fn a_state_file_keeps_the_advance_and_the_request_log() {
     let folder = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("sandbox-clock");
     std::fs::create_dir_all(&folder).unwrap();
     let file = folder.join(format!("{}.db", order_id()));
@@ -165,6 +165,12 @@ async fn a_state_file_keeps_the_advance() {
         .unwrap();
     sandbox.advance_clock(Duration::from_secs(86_400 * 30));
     let moved = sandbox.unix_seconds();
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    call(&sandbox, &context, &CardsAndAccounts::all())
+        .await
+        .unwrap();
+    let logged = sandbox.requests_after(0);
+    assert_eq!(logged.len(), 2);
     sandbox.shutdown().await;
     let again = paytoken_sandbox::Sandbox::builder()
         .state_file(&file)

@@ -334,11 +334,18 @@ async fn a_file_of_schema_version_1_is_migrated_and_its_books_still_serve() {
             |row| row.get(0),
         )
         .unwrap();
-    assert_eq!(version, "2");
+    assert_eq!(version, "3");
     let notifications: i64 = connection
         .query_row("SELECT count(*) FROM notifications", [], |row| row.get(0))
         .unwrap();
     assert_eq!(notifications, 0, "the table version 2 adds");
+    let requests: i64 = connection
+        .query_row("SELECT count(*) FROM requests", [], |row| row.get(0))
+        .unwrap();
+    assert!(
+        requests > 0,
+        "the table version 3 adds, kept from the migrated sandbox's calls"
+    );
 }
 
 #[tokio::test]
