@@ -29,6 +29,11 @@
 //!   ([`Sandbox::notifications`]), to loopback only unless told otherwise.
 //! - **Faults** on demand, per sandbox, for the next requests ([`Sandbox::fault_next`]) or
 //!   per request (a header): see [`faults`].
+//! - **The console** ([`console`], under [`CONSOLE_PREFIX`]): JSON over HTTP,
+//!   from loopback only, to read the books, the request log ([`Sandbox::requests_after`],
+//!   the newest [`REQUESTS_KEPT`], masked) and the notifications, and to move the clock
+//!   ([`Sandbox::advance_clock`]: everything time-dependent follows it), fault the next
+//!   requests, resend a notification and decide a 3-D Secure challenge.
 //! - **Varied answers** ([`SandboxBuilder::vary_answers`]): incidental fields in the shapes
 //!   other deployments send (numbers, `null`, `""`, lower case, ISO dates, one-element
 //!   lists, unknown fields), from a seed; deciding fields untouched. A client that reads
@@ -84,7 +89,7 @@ pub mod cards;
 mod clock;
 pub mod codes;
 mod config;
-mod console;
+pub mod console;
 mod currencies;
 mod entropy;
 mod error;

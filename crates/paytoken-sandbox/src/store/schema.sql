@@ -1,7 +1,8 @@
 -- The state file of paytoken-sandbox (`paytoken sandbox --state FILE`): schema version 1.
--- Each later version is a migration in migrations/ (1_to_2.sql: notifications; 2_to_3.sql: the request log); a new file
--- is made by this file and every migration in order, an older one brought up to date by
--- the migrations it lacks, in one transaction, when a sandbox opens it.
+-- Each later version is a migration in migrations/ (1_to_2.sql: notifications; 2_to_3.sql:
+-- the request log); a new file is made by this file and every migration in order, an older
+-- one brought up to date by the migrations it lacks, in one transaction, when a sandbox
+-- opens it.
 --
 -- One row per record the sandbox remembers. Owners are named by the ids of the
 -- configuration (`partner_id`, and `member_id` for a merchant's records, NULL for a
