@@ -240,12 +240,31 @@ impl Gateway {
     }
 
     /// Approves each pending payment made at least `pending_settles_after` ago on the
-    /// clock, and notifies it.
+    /// clock, declines each 3-D Secure challenge left undecided for
+    /// [`THREE_D_SECURE_EXPIRES_AFTER`](crate::THREE_D_SECURE_EXPIRES_AFTER), and notifies
+    /// them.
     fn settle_due(&self, state: &mut State) {
+        let now = self.clock.now();
+        let expiry =
+            i64::try_from(crate::THREE_D_SECURE_EXPIRES_AFTER.as_secs()).unwrap_or(i64::MAX);
+        for index in state.take_expired_challenges(now.saturating_sub(expiry)) {
+            // Decided already: only an undecided challenge expires.
+            let undecided = state
+                .payments()
+                .get(index)
+                .is_some_and(|payment| payment.status == Status::ThreeDSecure);
+            let Some(payment) = state.payment_mut(index).filter(|_| undecided) else {
+                continue;
+            };
+            payment.status = Status::Declined {
+                remark: crate::state::AUTHENTICATION_EXPIRED,
+            };
+            let payment = payment.clone();
+            self.notify(&payment);
+        }
         let Some(after) = self.pending_settles_after else {
             return;
         };
-        let now = self.clock.now();
         let after = i64::try_from(after.as_secs()).unwrap_or(i64::MAX);
         for index in state.take_due(now.saturating_sub(after)) {
             let Some(payment) = state.payment_mut(index) else {

@@ -136,6 +136,12 @@ pub use invoices::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT};
 pub use notifications::{NotificationPolicy, NotificationTargets, SentNotification};
 pub use received::Received;
 pub use request_log::{LoggedRequest, REQUESTS_KEPT};
+
+/// How long a payment waits for its 3-D Secure challenge on the sandbox's clock before it
+/// is declined as not completed in time (and notified): fifteen minutes, the sandbox's
+/// choice (a gateway's own is not public).
+pub const THREE_D_SECURE_EXPIRES_AFTER: std::time::Duration =
+    std::time::Duration::from_secs(15 * 60);
 pub use sandbox::{
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_RECORDS, DEFAULT_MAX_TOKENS,
     DEFAULT_PENDING_SETTLES_AFTER, DEFAULT_REQUEST_DEADLINE, Sandbox, SandboxBuilder,

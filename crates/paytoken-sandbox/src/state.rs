@@ -78,6 +78,8 @@ const DO_NOT_HONOUR: &str = "Do not honour";
 const INSUFFICIENT_FUNDS: &str = "Insufficient funds";
 /// The remark of a payment declined on the 3-D Secure page.
 pub(crate) const AUTHENTICATION_FAILED: &str = "3-D Secure authentication failed";
+/// The remark of a payment whose 3-D Secure challenge was never decided.
+pub(crate) const AUTHENTICATION_EXPIRED: &str = "3-D Secure not completed in time";
 
 /// How a payment went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,10 +145,15 @@ impl Status {
             ("Y", None) => Some(Self::Approved),
             ("P", None) => Some(Self::Pending),
             ("3D", None) => Some(Self::ThreeDSecure),
-            ("N", Some(remark)) => [DO_NOT_HONOUR, INSUFFICIENT_FUNDS, AUTHENTICATION_FAILED]
-                .into_iter()
-                .find(|known| *known == remark)
-                .map(|remark| Self::Declined { remark }),
+            ("N", Some(remark)) => [
+                DO_NOT_HONOUR,
+                INSUFFICIENT_FUNDS,
+                AUTHENTICATION_FAILED,
+                AUTHENTICATION_EXPIRED,
+            ]
+            .into_iter()
+            .find(|known| *known == remark)
+            .map(|remark| Self::Declined { remark }),
             _ => None,
         }
     }
@@ -327,6 +334,9 @@ pub(crate) struct State {
     /// Pending payments that settle by themselves: when each was made (seconds on the
     /// sandbox's clock) and its index in `payments`.
     pending: Vec<(i64, usize)>,
+    /// Payments waiting for 3-D Secure, which expire if the cardholder never decides:
+    /// when each was made and its index.
+    challenges: Vec<(i64, usize)>,
     /// How far the console has moved the sandbox's clock, in milliseconds.
     clock_advanced_ms: i64,
     /// The changes since the journal was last taken.
@@ -514,18 +524,12 @@ impl State {
 
     /// Takes out the pending payments made at or before `made_by`.
     pub(crate) fn take_due(&mut self, made_by: i64) -> Vec<usize> {
-        if self.pending.is_empty() {
-            return Vec::new();
-        }
-        let mut due = Vec::new();
-        self.pending.retain(|&(made, index)| {
-            let waiting = made > made_by;
-            if !waiting {
-                due.push(index);
-            }
-            waiting
-        });
-        due
+        take_made_by(&mut self.pending, made_by)
+    }
+
+    /// Takes out the payments waiting for 3-D Secure made at or before `made_by`.
+    pub(crate) fn take_expired_challenges(&mut self, made_by: i64) -> Vec<usize> {
+        take_made_by(&mut self.challenges, made_by)
     }
 
     pub(crate) fn next_customer_id(&mut self) -> CustomerId {
@@ -551,8 +555,12 @@ impl State {
     }
 
     /// Records a payment; its merchant transaction id, if any, must already be known free.
+    /// One waiting for 3-D Secure is watched until it is decided or expires.
     pub(crate) fn insert_payment(&mut self, payment: Payment) {
         let index = self.payments.len();
+        if payment.status == Status::ThreeDSecure {
+            self.challenges.push((payment.made_at, index));
+        }
         if let Some(id) = &payment.merchant_transaction_id {
             self.transaction_ids
                 .insert((payment.owner, id.clone()), index);
@@ -590,6 +598,22 @@ where
         .to_string()
         .parse()
         .expect("a u64's digits are an id")
+}
+
+/// Takes out of `waiting` the entries made at or before `made_by`, giving their indices.
+fn take_made_by(waiting: &mut Vec<(i64, usize)>, made_by: i64) -> Vec<usize> {
+    if waiting.is_empty() {
+        return Vec::new();
+    }
+    let mut due = Vec::new();
+    waiting.retain(|&(made, index)| {
+        let still = made > made_by;
+        if !still {
+            due.push(index);
+        }
+        still
+    });
+    due
 }
 
 #[cfg(test)]

@@ -184,3 +184,29 @@ async fn a_state_file_keeps_the_advance_and_the_request_log() {
     again.shutdown().await;
     let _ = std::fs::remove_file(file);
 }
+
+#[tokio::test]
+async fn an_undecided_challenge_expires_on_the_moved_clock_and_is_notified() {
+    let sandbox = sandbox().await;
+    let listener = Listener::start(&[]).await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let payment = Payment::new(
+        order_id().parse().unwrap(),
+        "50.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(cards::THREE_D_SECURE),
+    )
+    .notification_url(listener.url());
+    let raw = send(&sandbox, &payment.request(&context).unwrap()).await;
+    let payment_id = raw.json()["paymentId"].as_str().unwrap().to_owned();
+    sandbox.advance_clock(paytoken_sandbox::THREE_D_SECURE_EXPIRES_AFTER - Duration::from_secs(60));
+    assert!(!sandbox.books()[0].approved && sandbox.notifications().is_empty());
+    sandbox.advance_clock(Duration::from_secs(60));
+    let body = listener.bodies(1).await.remove(0);
+    assert!(body.contains("\"transactionStatus\":\"N\""), "{body}");
+    assert!(body.contains("not completed in time"), "{body}");
+    assert!(
+        !sandbox.approve_three_d_secure(&payment_id),
+        "expired: nothing to decide"
+    );
+}
