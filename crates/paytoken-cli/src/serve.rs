@@ -59,8 +59,12 @@ fn merchant(merchant: &MerchantConfig) -> Value {
 
 /// The first line: where the sandbox is and the credentials of its merchants.
 fn announcement(base_url: &str, config: &SandboxConfig) -> Value {
-    let mut first =
-        json!({ "operation": "sandbox", "outcome": Outcome::Ok.name(), "baseUrl": base_url });
+    let mut first = json!({
+        "operation": "sandbox",
+        "outcome": Outcome::Ok.name(),
+        "baseUrl": base_url,
+        "console": format!("{base_url}{}", paytoken_sandbox::CONSOLE_PREFIX),
+    });
     let merchants: Vec<(&str, &MerchantConfig)> = config
         .partners
         .iter()
