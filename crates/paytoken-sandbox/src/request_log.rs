@@ -5,6 +5,7 @@
 //! secure key, checksums and auth tokens are left out (the `AuthToken` header is never
 //! read into it). The newest [`REQUESTS_KEPT`] are kept.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -63,7 +64,32 @@ pub(crate) struct RequestLog {
 struct Entries {
     /// The number the next entry gets, less one.
     last: u64,
-    entries: VecDeque<LoggedRequest>,
+    entries: VecDeque<Recorded>,
+}
+
+/// An entry as the log holds it: its fields in one form-encoded string (masked already),
+/// one allocation per request however many fields it sent.
+#[derive(Debug)]
+struct Recorded {
+    entry: LoggedRequest,
+    fields: Box<str>,
+}
+
+impl Recorded {
+    fn of(mut entry: LoggedRequest, fields: Box<str>) -> Self {
+        entry.fields = Vec::new();
+        Self { entry, fields }
+    }
+
+    /// The entry with its fields as pairs again.
+    fn read(&self) -> LoggedRequest {
+        let mut entry = self.entry.clone();
+        entry.fields = paytoken_types::internal::decode(self.fields.as_bytes())
+            .filter_map(Result::ok)
+            .map(|(name, value)| (name.into_owned(), value.into_owned()))
+            .collect();
+        entry
+    }
 }
 
 impl RequestLog {
@@ -84,7 +110,14 @@ impl RequestLog {
         let mut log = self.entries();
         log.last = kept.last().map_or(0, |entry| entry.number);
         let skip = kept.len().saturating_sub(REQUESTS_KEPT);
-        log.entries = kept.into_iter().skip(skip).collect();
+        log.entries = kept
+            .into_iter()
+            .skip(skip)
+            .map(|entry| {
+                let fields = encode(entry.fields.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+                Recorded::of(entry, fields)
+            })
+            .collect();
         if let Some(keeper) = keeper {
             let _ = self.keeper.set(keeper);
         }
@@ -95,19 +128,23 @@ impl RequestLog {
         self.failure.get().map(String::as_str)
     }
 
-    /// Adds `entry`, numbered, dropping the oldest past [`REQUESTS_KEPT`], and keeps it
-    /// with the keeper, if there is one.
-    pub(crate) fn record(&self, mut entry: LoggedRequest) {
+    /// Adds `entry` with its masked `fields` (as [`masked_fields`] makes them), numbered,
+    /// dropping the oldest past [`REQUESTS_KEPT`], and keeps it with the keeper, if there
+    /// is one.
+    pub(crate) fn record(&self, mut entry: LoggedRequest, fields: Box<str>) {
         let mut log = self.entries();
         log.last += 1;
         entry.number = log.last;
-        if let Some(Err(reason)) = self.keeper.get().map(|keeper| keeper.keep(&entry)) {
+        let recorded = Recorded::of(entry, fields);
+        if let Some(keeper) = self.keeper.get()
+            && let Err(reason) = keeper.keep(&recorded.read())
+        {
             let _ = self.failure.set(reason);
         }
         if log.entries.len() == REQUESTS_KEPT {
             log.entries.pop_front();
         }
-        log.entries.push_back(entry);
+        log.entries.push_back(recorded);
     }
 
     /// The entries numbered above `after`, oldest first.
@@ -115,8 +152,8 @@ impl RequestLog {
         let log = self.entries();
         log.entries
             .iter()
-            .filter(|entry| entry.number > after)
-            .cloned()
+            .filter(|recorded| recorded.entry.number > after)
+            .map(Recorded::read)
             .collect()
     }
 }
@@ -157,20 +194,36 @@ pub(crate) fn caller(form: &Form<'_>) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// The form's fields as the log keeps them: secrets left out, card and account numbers
-/// masked.
-pub(crate) fn masked_fields(form: &Form<'_>) -> Vec<(String, String)> {
-    form.fields()
-        .filter(|(name, _)| !secret(name))
-        .map(|(name, value)| {
-            let shown = match name {
-                "card.number" => mask(value, 6, 4),
-                "bankAccount.iban" => mask(value, 4, 4),
-                _ => value.to_owned(),
-            };
-            (name.to_owned(), shown)
-        })
-        .collect()
+/// The form's fields as the log keeps them, form-encoded in one string: secrets left out,
+/// card and account numbers masked.
+pub(crate) fn masked_fields(form: &Form<'_>) -> Box<str> {
+    encode(
+        form.fields()
+            .filter(|(name, _)| !secret(name))
+            .map(|(name, value)| {
+                let shown = match name {
+                    "card.number" => Cow::Owned(mask(value, 6, 4)),
+                    "bankAccount.iban" => Cow::Owned(mask(value, 4, 4)),
+                    _ => Cow::Borrowed(value),
+                };
+                (name, shown)
+            }),
+    )
+}
+
+/// `name=value&...`, form-encoded.
+fn encode<'a, V: AsRef<str>>(fields: impl Iterator<Item = (&'a str, V)>) -> Box<str> {
+    let mut out = Vec::with_capacity(256);
+    for (name, value) in fields {
+        if !out.is_empty() {
+            out.push(b'&');
+        }
+        paytoken_types::internal::encode_into(&mut out, name.as_bytes());
+        out.push(b'=');
+        paytoken_types::internal::encode_into(&mut out, value.as_ref().as_bytes());
+    }
+    // Percent-encoding writes ASCII only.
+    String::from_utf8(out).unwrap_or_default().into_boxed_str()
 }
 
 /// Whether a field's name says it holds a secret: the CVV, a key, a checksum, a token.
@@ -208,13 +261,15 @@ fn mask(value: &str, head: usize, tail: usize) -> String {
         .collect()
 }
 
-/// The `result.code` of a JSON answer, when it has one.
+/// The `result.code` of one of the sandbox's own JSON answers, before any variation: the
+/// first `"code":"..."` its writer wrote (every answer's result, or
+/// `statusInvoiceResult`, holds the only one), read without parsing the whole answer.
 pub(crate) fn result_code(body: &str) -> Option<String> {
-    let value: serde_json::Value = serde_json::from_str(body).ok()?;
-    value
-        .get("result")
-        .and_then(|result| result.get("code"))
-        .and_then(serde_json::Value::as_str)
+    const KEY: &str = "\"code\":\"";
+    let start = body.find(KEY)? + KEY.len();
+    let rest = body.get(start..)?;
+    rest.find('"')
+        .and_then(|end| rest.get(..end))
         .map(str::to_owned)
 }
 
@@ -241,7 +296,7 @@ mod tests {
     fn keeps_the_newest_numbered_and_reads_after_a_number() {
         let log = RequestLog::default();
         for n in 0..=REQUESTS_KEPT {
-            log.record(entry(&format!("/{n}")));
+            log.record(entry(&format!("/{n}")), "a=1".into());
         }
         let all = log.after(0);
         assert_eq!(all.len(), REQUESTS_KEPT);
@@ -257,7 +312,9 @@ mod tests {
         let body = b"card.number=4000000000000051&card.cvv=123&authentication.sKey=k&\
 authentication.checksum=c&bankAccount.iban=DE89370400440532013000&authToken=t&amount=5.00";
         let form = Form::parse(body).unwrap();
-        let fields = masked_fields(&form);
+        let log = RequestLog::default();
+        log.record(entry("/"), masked_fields(&form));
+        let fields = log.after(0).remove(0).fields;
         assert_eq!(
             fields,
             [
@@ -270,5 +327,16 @@ authentication.checksum=c&bankAccount.iban=DE89370400440532013000&authToken=t&am
             ]
         );
         assert_eq!(mask("1234", 6, 4), "****");
+    }
+
+    #[test]
+    fn the_result_code_is_the_first_code_written() {
+        let body = r#"{"paymentId":"-","result":{"code":"30001 | 30007","description":"x"}}"#;
+        assert_eq!(result_code(body).as_deref(), Some("30001 | 30007"));
+        assert_eq!(
+            result_code(r#"{"statusInvoiceResult":{"code":"00020"}}"#).as_deref(),
+            Some("00020")
+        );
+        assert_eq!(result_code("not found\n"), None);
     }
 }

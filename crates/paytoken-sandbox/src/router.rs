@@ -16,7 +16,8 @@ use crate::request_log::{self, LoggedRequest};
 struct Seen {
     operation: Option<&'static str>,
     caller: Option<String>,
-    fields: Vec<(String, String)>,
+    /// Masked and form-encoded ([`request_log::masked_fields`]).
+    fields: Box<str>,
 }
 
 impl Gateway {
@@ -50,20 +51,23 @@ impl Gateway {
             ),
             None => answer,
         };
-        self.requests.record(LoggedRequest {
-            number: 0,
-            at: self.clock.now(),
-            method: method.to_owned(),
-            path: path.to_owned(),
-            operation: seen.operation,
-            caller: seen.caller,
-            status: answer.status,
-            result_code: (answer.content_type == JSON)
-                .then(|| request_log::result_code(&answer.body))
-                .flatten(),
-            explanation: answer.explanation.clone(),
-            fields: seen.fields,
-        });
+        self.requests.record(
+            LoggedRequest {
+                number: 0,
+                at: self.clock.now(),
+                method: method.to_owned(),
+                path: path.to_owned(),
+                operation: seen.operation,
+                caller: seen.caller,
+                status: answer.status,
+                result_code: (answer.content_type == JSON)
+                    .then(|| request_log::result_code(&answer.body))
+                    .flatten(),
+                explanation: answer.explanation.clone(),
+                fields: Vec::new(),
+            },
+            seen.fields,
+        );
         if self.explain.is_none() {
             answer.explanation = None;
         }
