@@ -70,7 +70,8 @@ pub(crate) async fn respond(
     request: Request<Incoming>,
     deadline: Duration,
 ) -> Response<AnswerBody> {
-    let (status, body) = match admit(gateway, peer, &request) {
+    let scheme = gateway.base_url.split("://").next().unwrap_or("http");
+    let (status, body) = match admit(scheme, peer, request.method(), request.headers()) {
         Err(refused) => refused,
         Ok(()) => {
             let (parts, body) = request.into_parts();
@@ -96,33 +97,37 @@ pub(crate) async fn respond(
 }
 
 /// Whether the request may reach the console at all: a loopback peer, a loopback `Host`,
-/// and for an action exactly JSON from no other origin.
-fn admit(gateway: &Gateway, peer: SocketAddr, request: &Request<Incoming>) -> Result<(), Reply> {
+/// and for an action exactly JSON from no other origin than the console's own (`scheme`
+/// and `Host`).
+fn admit(
+    scheme: &str,
+    peer: SocketAddr,
+    method: &hyper::Method,
+    headers: &hyper::HeaderMap,
+) -> Result<(), Reply> {
     let forbidden = |why| Err(error(StatusCode::FORBIDDEN, why));
     if !peer.ip().is_loopback() {
         return forbidden("the console answers loopback connections only");
     }
-    let host = request
-        .headers()
+    let host = headers
         .get(HOST)
         .and_then(|host| host.to_str().ok())
         .unwrap_or_default();
     if !is_loopback_host(host) {
         return forbidden("the console answers a loopback Host only (localhost, 127.0.0.1, [::1])");
     }
-    match request.method().as_str() {
+    match method.as_str() {
         "GET" => Ok(()),
         "POST" => {
-            let content_type = request.headers().get(CONTENT_TYPE);
+            let content_type = headers.get(CONTENT_TYPE);
             if content_type.map(HeaderValue::as_bytes) != Some(b"application/json") {
                 return Err(error(
                     StatusCode::UNSUPPORTED_MEDIA_TYPE,
                     "an action's Content-Type is application/json, exactly",
                 ));
             }
-            let scheme = gateway.base_url.split("://").next().unwrap_or("http");
             let own = format!("{scheme}://{host}");
-            match request.headers().get(ORIGIN) {
+            match headers.get(ORIGIN) {
                 Some(origin) if origin.as_bytes() != own.as_bytes() => {
                     forbidden("an action comes from the console's own origin, or none")
                 }
@@ -299,6 +304,28 @@ fn decide(gateway: &Gateway, payment_id: &str, approve: bool) -> Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_peer_beyond_loopback_is_refused_whatever_it_sends() {
+        let mut headers = hyper::HeaderMap::new();
+        headers.insert(HOST, HeaderValue::from_static("127.0.0.1:8080"));
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        let local: SocketAddr = "127.0.0.1:50000".parse().unwrap();
+        for peer in ["192.0.2.7:50000", "[2001:db8::1]:50000", "10.0.0.1:1"] {
+            let peer: SocketAddr = peer.parse().unwrap();
+            for method in [hyper::Method::GET, hyper::Method::POST] {
+                let refused = admit("http", peer, &method, &headers).unwrap_err();
+                assert_eq!(refused.0, StatusCode::FORBIDDEN, "{peer} {method}");
+            }
+        }
+        assert!(admit("http", local, &hyper::Method::POST, &headers).is_ok());
+        headers.insert(ORIGIN, HeaderValue::from_static("https://127.0.0.1:8080"));
+        assert!(
+            admit("http", local, &hyper::Method::POST, &headers).is_err(),
+            "another scheme"
+        );
+        assert!(admit("https", local, &hyper::Method::POST, &headers).is_ok());
+    }
 
     #[test]
     fn only_loopback_hosts_are_loopback() {
