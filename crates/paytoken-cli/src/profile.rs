@@ -349,28 +349,28 @@ fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
 /// Refuses a profiles file that group or others may write: whoever can write it can send
 /// this machine's signed requests to a base URL of theirs.
 fn refuse_writable_by_others(file: &std::fs::File, path: &Path) -> Result<(), Failure> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        let mode = file
-            .metadata()
-            .map_err(|error| Failure::usage(format!("{}: {error}", path.display())))?
-            .permissions()
-            .mode();
-        if mode & 0o022 != 0 {
-            return Err(Failure::usage(format!(
-                "{0} is writable by group or others, who could send your signed requests elsewhere: run `chmod go-w {0}`",
-                path.display()
-            )));
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = (file, path);
-    Ok(())
+    refuse_mode(file, path, 0o022, |path| {
+        format!(
+            "{path} is writable by group or others, who could send your signed requests elsewhere: run `chmod go-w {path}`"
+        )
+    })
 }
 
 /// Refuses a key file that group or others may read.
 pub(crate) fn refuse_readable_by_others(file: &std::fs::File, path: &Path) -> Result<(), Failure> {
+    refuse_mode(file, path, 0o077, |path| {
+        format!("the key file {path} is open to group or others: run `chmod 600 {path}`")
+    })
+}
+
+/// Refuses `file` when its mode has any bit of `bits` (Unix; elsewhere nothing is checked),
+/// saying `why` of its path.
+fn refuse_mode(
+    file: &std::fs::File,
+    path: &Path,
+    bits: u32,
+    why: impl Fn(&str) -> String,
+) -> Result<(), Failure> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
@@ -379,15 +379,12 @@ pub(crate) fn refuse_readable_by_others(file: &std::fs::File, path: &Path) -> Re
             .map_err(|error| Failure::usage(format!("{}: {error}", path.display())))?
             .permissions()
             .mode();
-        if mode & 0o077 != 0 {
-            return Err(Failure::usage(format!(
-                "the key file {0} is open to group or others: run `chmod 600 {0}`",
-                path.display()
-            )));
+        if mode & bits != 0 {
+            return Err(Failure::usage(why(&path.display().to_string())));
         }
     }
     #[cfg(not(unix))]
-    let _ = (file, path);
+    let _ = (file, path, bits, why);
     Ok(())
 }
 

@@ -38,10 +38,10 @@ use hyper::{Request, Response, StatusCode};
 use serde_json::{Value, json};
 
 use crate::body::AnswerBody;
+use crate::faults::FaultQueue;
 use crate::faults::Faults;
 use crate::gateway::Gateway;
 use crate::notifications::NotResent;
-use crate::server::FaultQueue;
 
 /// Where the console's paths begin.
 pub const CONSOLE_PREFIX: &str = "/sandbox/console/";

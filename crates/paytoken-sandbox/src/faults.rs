@@ -29,6 +29,8 @@
 //! processed a payment and then lost the answer on the way back. A `notify` directive is
 //! kept with the payment the request makes, and acts when its outcome is notified.
 
+use std::collections::VecDeque;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::Error;
@@ -223,6 +225,45 @@ fn parse_duration(text: &str) -> Option<Duration> {
         .ok()
         .map(unit)
         .filter(|duration| *duration <= MAX_FAULT_DURATION)
+}
+
+/// The most faults that may wait for the next requests.
+const FAULTS_QUEUED: usize = 1000;
+
+/// Faults for the next requests, one each, in order ([`crate::Sandbox::fault_next`], the
+/// console's `faults`); at most [`FAULTS_QUEUED`].
+#[derive(Debug, Default)]
+pub(crate) struct FaultQueue(Mutex<VecDeque<Faults>>);
+
+impl FaultQueue {
+    /// Queues `faults` for the next request not yet faulted; `false` when the queue is full.
+    pub(crate) fn push(&self, faults: Faults) -> bool {
+        let mut queue = self.lock();
+        if queue.len() >= FAULTS_QUEUED {
+            return false;
+        }
+        queue.push_back(faults);
+        true
+    }
+
+    /// Drops every fault waiting.
+    pub(crate) fn clear(&self) {
+        self.lock().clear();
+    }
+
+    /// The faults waiting, in order, as directives.
+    pub(crate) fn directives(&self) -> Vec<String> {
+        self.lock().iter().map(ToString::to_string).collect()
+    }
+
+    pub(crate) fn pop(&self) -> Option<Faults> {
+        self.lock().pop_front()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Faults>> {
+        // A push or a pop cannot leave the queue half-changed: the poison means nothing.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 #[cfg(test)]

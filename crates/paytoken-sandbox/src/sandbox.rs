@@ -33,8 +33,8 @@ pub const DEFAULT_MAX_RECORDS: usize = 50_000;
 /// How many live auth tokens the sandbox keeps, by default. A token lives
 /// [`AUTH_TOKEN_LIFETIME`](crate::AUTH_TOKEN_LIFETIME) and counts until then.
 pub const DEFAULT_MAX_TOKENS: usize = 10_000;
+use crate::faults::FaultQueue;
 use crate::received::ReceivedLog;
-use crate::server::FaultQueue;
 use crate::{Error, server};
 
 /// Sets a sandbox up: who may use it, its clock, its faults, its invoice shape, where it

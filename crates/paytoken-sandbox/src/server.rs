@@ -1,11 +1,10 @@
 //! The HTTP/1.1 server around the gateway: hyper on tokio, one task per connection, fault
 //! injection between the socket and the gateway, and a clean shutdown.
 
-use std::collections::VecDeque;
 use std::fmt;
 use std::net::SocketAddr;
 use std::pin::pin;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use http_body_util::{BodyExt as _, Limited};
@@ -26,7 +25,7 @@ use tokio::task::JoinSet;
 use crate::body::AnswerBody;
 use crate::console::{self, CONSOLE_PREFIX};
 use crate::exchange::{Answer, HTML};
-use crate::faults::{BodyFault, Drop, FAULT_HEADER, Faults, OVERSIZED_BODY_LEN};
+use crate::faults::{BodyFault, Drop, FAULT_HEADER, FaultQueue, Faults, OVERSIZED_BODY_LEN};
 use crate::gateway::Gateway;
 use crate::received::ReceivedLog;
 
@@ -60,45 +59,6 @@ pub(crate) type Acceptor = tokio_rustls::TlsAcceptor;
 /// value without it.
 #[cfg(not(feature = "tls"))]
 pub(crate) type Acceptor = std::convert::Infallible;
-
-/// The most faults that may wait for the next requests.
-const FAULTS_QUEUED: usize = 1000;
-
-/// Faults for the next requests, one each, in order ([`crate::Sandbox::fault_next`], the
-/// console's `faults`); at most [`FAULTS_QUEUED`].
-#[derive(Debug, Default)]
-pub(crate) struct FaultQueue(Mutex<VecDeque<Faults>>);
-
-impl FaultQueue {
-    /// Queues `faults` for the next request not yet faulted; `false` when the queue is full.
-    pub(crate) fn push(&self, faults: Faults) -> bool {
-        let mut queue = self.lock();
-        if queue.len() >= FAULTS_QUEUED {
-            return false;
-        }
-        queue.push_back(faults);
-        true
-    }
-
-    /// Drops every fault waiting.
-    pub(crate) fn clear(&self) {
-        self.lock().clear();
-    }
-
-    /// The faults waiting, in order, as directives.
-    pub(crate) fn directives(&self) -> Vec<String> {
-        self.lock().iter().map(ToString::to_string).collect()
-    }
-
-    fn pop(&self) -> Option<Faults> {
-        self.lock().pop_front()
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Faults>> {
-        // A push or a pop cannot leave the queue half-changed: the poison means nothing.
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
 
 /// The socket and what applies to every connection on it.
 pub(crate) struct Listening {
