@@ -64,6 +64,7 @@ fn announcement(base_url: &str, config: &SandboxConfig) -> Value {
         "outcome": Outcome::Ok.name(),
         "baseUrl": base_url,
         "console": format!("{base_url}{}", paytoken_sandbox::CONSOLE_PREFIX),
+        "dashboardUrl": format!("{base_url}{}", paytoken_sandbox::DASHBOARD_PATH),
     });
     let merchants: Vec<(&str, &MerchantConfig)> = config
         .partners

@@ -18,6 +18,9 @@
 //! delivered once, when an attempt succeeds); a resend of a delivered one delivers it
 //! again. Either way its attempts carry a `resent` mark where the resend began.
 //!
+//! The same rules serve the dashboard, a page at the sandbox's root path
+//! ([`DASHBOARD_PATH`]) that shows all of it and sends the actions.
+//!
 //! The console answers only a connection from a loopback address whose `Host` names a
 //! loopback host (`localhost`, `127.0.0.1`, `[::1]`), so that a web page elsewhere cannot
 //! reach it through a DNS name that resolves to loopback; there is no remote console. An
@@ -26,6 +29,7 @@
 //! requests are not gateway requests: no fault applies to them, and neither the request
 //! log nor [`Sandbox::received`](crate::Sandbox::received) lists them.
 
+mod dashboard;
 mod views;
 
 use std::net::SocketAddr;
@@ -45,6 +49,13 @@ use crate::notifications::NotResent;
 
 /// Where the console's paths begin.
 pub const CONSOLE_PREFIX: &str = "/sandbox/console/";
+
+/// Where the dashboard is: the sandbox's root path, under the console's rules.
+pub const DASHBOARD_PATH: &str = "/";
+
+/// What the dashboard may do in a browser: its own inline style and script, `fetch` to its
+/// own origin, nothing loaded from elsewhere, never framed.
+const DASHBOARD_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 /// The largest body an action may send.
 const MAX_ACTION_BODY: usize = 16 * 1024;
@@ -71,6 +82,30 @@ pub(crate) async fn respond(
     deadline: Duration,
 ) -> Response<AnswerBody> {
     let scheme = gateway.base_url.split("://").next().unwrap_or("http");
+    if request.uri().path() == DASHBOARD_PATH {
+        return match admit(scheme, peer, request.method(), request.headers()) {
+            Ok(()) if request.method() == hyper::Method::GET => {
+                let mut response =
+                    Response::new(AnswerBody::new(dashboard::page(gateway, faults), None));
+                let headers = response.headers_mut();
+                headers.insert(
+                    CONTENT_TYPE,
+                    HeaderValue::from_static(crate::exchange::HTML),
+                );
+                headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+                headers.insert(
+                    hyper::header::CONTENT_SECURITY_POLICY,
+                    HeaderValue::from_static(DASHBOARD_POLICY),
+                );
+                response
+            }
+            Ok(()) => json_response(error(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "the dashboard is read with GET",
+            )),
+            Err(refused) => json_response(refused),
+        };
+    }
     let (status, body) = match admit(scheme, peer, request.method(), request.headers()) {
         Err(refused) => refused,
         Ok(()) => {
@@ -85,6 +120,11 @@ pub(crate) async fn respond(
             }
         }
     };
+    json_response((status, body))
+}
+
+/// A console answer as HTTP.
+fn json_response((status, body): Reply) -> Response<AnswerBody> {
     let mut response = Response::new(AnswerBody::new(format!("{body}\n"), None));
     *response.status_mut() = status;
     let headers = response.headers_mut();

@@ -128,7 +128,7 @@ pub use config::{
     MAX_CONFIG_FILE_BYTES, MerchantConfig, OTHER_MERCHANT_ID, OTHER_MERCHANT_SECURE_KEY,
     OTHER_MERCHANT_USERNAME, PartnerConfig, SandboxConfig,
 };
-pub use console::CONSOLE_PREFIX;
+pub use console::{CONSOLE_PREFIX, DASHBOARD_PATH};
 pub use error::Error;
 pub use explain::EXPLAIN_HEADER;
 pub use faults::{FAULT_HEADER, Faults, MAX_FAULT_DURATION, NotificationFault};

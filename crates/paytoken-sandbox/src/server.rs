@@ -23,7 +23,7 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use crate::body::AnswerBody;
-use crate::console::{self, CONSOLE_PREFIX};
+use crate::console::{self, CONSOLE_PREFIX, DASHBOARD_PATH};
 use crate::exchange::{Answer, HTML};
 use crate::faults::{BodyFault, Drop, FAULT_HEADER, FaultQueue, Faults, OVERSIZED_BODY_LEN};
 use crate::gateway::Gateway;
@@ -154,7 +154,8 @@ where
     let service = service_fn(move |request: Request<Incoming>| {
         let gateway = Arc::clone(&shared.gateway);
         // The console is no gateway request: no fault, no record of it.
-        let console = request.uri().path().starts_with(CONSOLE_PREFIX);
+        let path = request.uri().path();
+        let console = path.starts_with(CONSOLE_PREFIX) || path == DASHBOARD_PATH;
         let faults = if console {
             Faults::NONE
         } else {

@@ -10,7 +10,9 @@ use common::*;
 use paytoken_protocol::Operation as _;
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken_protocol::ops::payment::Payment;
-use paytoken_sandbox::{CONSOLE_PREFIX, NotificationPolicy, REQUESTS_KEPT, Sandbox, cards};
+use paytoken_sandbox::{
+    CONSOLE_PREFIX, DASHBOARD_PATH, NotificationPolicy, REQUESTS_KEPT, Sandbox, cards,
+};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
@@ -22,11 +24,23 @@ async fn console(
     headers: &[(&str, &str)],
     body: &str,
 ) -> Raw {
+    let target = format!("{CONSOLE_PREFIX}{path}");
+    console_at(sandbox, method, &target, headers, body).await
+}
+
+/// One request under the console's rules to `target` (a console path, the dashboard).
+async fn console_at(
+    sandbox: &Sandbox,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Raw {
     let mut stream = tokio::net::TcpStream::connect(sandbox.address())
         .await
         .unwrap();
     let mut head = format!(
-        "{method} {CONSOLE_PREFIX}{path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        "{method} {target} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
     );
     for (name, value) in headers {
@@ -403,4 +417,69 @@ async fn nothing_the_console_shows_holds_a_secret() {
             assert!(!shown.contains(secret), "{path} shows {secret}: {shown}");
         }
     }
+}
+
+#[tokio::test]
+async fn the_dashboard_shows_the_books_and_the_log_escaped_and_keeps_the_rules() {
+    let sandbox = sandbox().await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let order = format!("<b>{}</b>", order_id());
+    let made = Payment::new(
+        order.parse().unwrap(),
+        "50.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(cards::APPROVED),
+    );
+    let paid = send(&sandbox, &made.request(&context).unwrap()).await;
+    let payment_id = paid.json()["paymentId"].as_str().unwrap().to_owned();
+    send(&sandbox, &made.request(&context).unwrap()).await; // refused: the order id is used
+
+    let page = console_at(
+        &sandbox,
+        "GET",
+        DASHBOARD_PATH,
+        &[("Host", "localhost")],
+        "",
+    )
+    .await;
+    assert_eq!(page.status, 200, "{}", page.text());
+    assert!(
+        page.header("content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let policy = page.header("content-security-policy").unwrap();
+    assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+    let html = page.text();
+    assert!(html.contains(&payment_id), "the payment is listed");
+    assert!(!html.contains("<b>"), "the order id is text, not markup");
+    assert!(html.contains("&lt;b&gt;"), "escaped");
+    assert!(
+        html.contains("30006") && html.contains("class=\"refused\""),
+        "the refusal, explained"
+    );
+    for secret in [
+        cards::APPROVED,
+        merchant(&sandbox).secure_key.expose_secret(),
+    ] {
+        assert!(!html.contains(secret), "the page shows {secret}");
+    }
+    let foreign = console_at(
+        &sandbox,
+        "GET",
+        DASHBOARD_PATH,
+        &[("Host", "evil.example")],
+        "",
+    )
+    .await;
+    assert_eq!(foreign.status, 403);
+    let posted = console_at(
+        &sandbox,
+        "POST",
+        DASHBOARD_PATH,
+        &[("Host", "localhost")],
+        "",
+    )
+    .await;
+    assert_ne!(posted.status, 200);
 }
