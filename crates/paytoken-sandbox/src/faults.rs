@@ -92,6 +92,49 @@ pub struct Faults {
     pub notification: Option<NotificationFault>,
 }
 
+impl Drop {
+    const ALL: [Self; 2] = [Self::BeforeProcessing, Self::AfterProcessing];
+
+    /// Its value in a directive: `before`, `after`.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Self::BeforeProcessing => "before",
+            Self::AfterProcessing => "after",
+        }
+    }
+}
+
+impl BodyFault {
+    const ALL: [Self; 3] = [Self::Malformed, Self::Truncated, Self::Oversized];
+
+    /// Its value in a directive: `malformed`, `truncated`, `oversized`.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Self::Malformed => "malformed",
+            Self::Truncated => "truncated",
+            Self::Oversized => "oversized",
+        }
+    }
+}
+
+impl NotificationFault {
+    const ALL: [Self; 3] = [Self::Twice, Self::Late, Self::BrokenChecksum];
+
+    /// Its value in a directive (and in a state file): `twice`, `late`, `broken-checksum`.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Self::Twice => "twice",
+            Self::Late => "late",
+            Self::BrokenChecksum => "broken-checksum",
+        }
+    }
+
+    /// The fault of that name.
+    pub(crate) fn named(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|fault| fault.name() == name)
+    }
+}
+
 /// The faults as directives in the header's syntax (`latency=250ms, drop=after`, or
 /// `none`), which [`Faults::parse`] reads back.
 impl std::fmt::Display for Faults {
@@ -104,27 +147,16 @@ impl std::fmt::Display for Faults {
             directives.push(format!("stall={}ms", stall.as_millis()));
         }
         if let Some(drop) = self.drop {
-            directives.push(match drop {
-                Drop::BeforeProcessing => "drop=before".to_owned(),
-                Drop::AfterProcessing => "drop=after".to_owned(),
-            });
+            directives.push(format!("drop={}", drop.name()));
         }
         if let Some(status) = self.status {
             directives.push(format!("status={status}"));
         }
         if let Some(body) = self.body {
-            directives.push(match body {
-                BodyFault::Malformed => "body=malformed".to_owned(),
-                BodyFault::Truncated => "body=truncated".to_owned(),
-                BodyFault::Oversized => "body=oversized".to_owned(),
-            });
+            directives.push(format!("body={}", body.name()));
         }
         if let Some(notification) = self.notification {
-            directives.push(match notification {
-                NotificationFault::Twice => "notify=twice".to_owned(),
-                NotificationFault::Late => "notify=late".to_owned(),
-                NotificationFault::BrokenChecksum => "notify=broken-checksum".to_owned(),
-            });
+            directives.push(format!("notify={}", notification.name()));
         }
         if directives.is_empty() {
             return f.write_str("none");
@@ -175,23 +207,23 @@ impl Faults {
                 ("stall", value) => {
                     self.stall = Some(parse_duration(value).ok_or_else(|| bad(DURATION))?);
                 }
-                ("drop", "before") => self.drop = Some(Drop::BeforeProcessing),
-                ("drop", "after") => self.drop = Some(Drop::AfterProcessing),
-                ("drop", _) => return Err(bad("expected drop=before or drop=after")),
+                ("drop", value) => {
+                    let drop = Drop::ALL.into_iter().find(|drop| drop.name() == value);
+                    self.drop =
+                        Some(drop.ok_or_else(|| bad("expected drop=before or drop=after"))?);
+                }
                 ("status", "500") => self.status = Some(500),
                 ("status", "502") => self.status = Some(502),
                 ("status", _) => return Err(bad("expected status=500 or status=502")),
-                ("body", "malformed") => self.body = Some(BodyFault::Malformed),
-                ("body", "truncated") => self.body = Some(BodyFault::Truncated),
-                ("body", "oversized") => self.body = Some(BodyFault::Oversized),
-                ("body", _) => return Err(bad("expected body=malformed, truncated or oversized")),
-                ("notify", "twice") => self.notification = Some(NotificationFault::Twice),
-                ("notify", "late") => self.notification = Some(NotificationFault::Late),
-                ("notify", "broken-checksum") => {
-                    self.notification = Some(NotificationFault::BrokenChecksum);
+                ("body", value) => {
+                    let body = BodyFault::ALL.into_iter().find(|body| body.name() == value);
+                    let expected = "expected body=malformed, truncated or oversized";
+                    self.body = Some(body.ok_or_else(|| bad(expected))?);
                 }
-                ("notify", _) => {
-                    return Err(bad("expected notify=twice, late or broken-checksum"));
+                ("notify", value) => {
+                    let expected = "expected notify=twice, late or broken-checksum";
+                    self.notification =
+                        Some(NotificationFault::named(value).ok_or_else(|| bad(expected))?);
                 }
                 _ => {
                     return Err(bad(

@@ -163,7 +163,7 @@ pub(super) fn notifications(gateway: &Gateway) -> Value {
                 "number": number,
                 "paymentId": sent.payment_id,
                 "url": sent.url,
-                "fault": sent.fault.map(|fault| crate::faults::Faults { notification: Some(fault), ..crate::faults::Faults::NONE }.to_string()),
+                "fault": sent.fault.map(|fault| format!("notify={}", fault.name())),
                 "delivered": sent.delivered,
                 "attempts": attempts,
                 "body": sent.body,

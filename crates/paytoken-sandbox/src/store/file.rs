@@ -155,7 +155,7 @@ impl FileStore {
                 sent.payment_id,
                 sent.url,
                 sent.body,
-                sent.fault.map(fault_name),
+                sent.fault.map(NotificationFault::name),
                 sent.delivered
             ],
         )?;
@@ -210,7 +210,7 @@ impl FileStore {
         .into_iter()
         .map(|(number, payment_id, url, body, fault, delivered)| {
             let fault = fault
-                .map(|name| fault_of(&name).ok_or_else(|| Refusal::damaged("notifications", "fault")))
+                .map(|name| NotificationFault::named(&name).ok_or_else(|| Refusal::damaged("notifications", "fault")))
                 .transpose()?;
             let kept = u64::try_from(number).map_err(|_| Refusal::damaged("notifications", "number"))?;
             Ok((
@@ -363,7 +363,7 @@ impl FileStore {
             optional(payment.descriptor.as_deref()),
             optional(payment.redirect_back.as_deref()),
             optional(notify.map(|to| to.url.as_str())),
-            optional(notify.and_then(|to| to.fault).map(fault_name)),
+            optional(notify.and_then(|to| to.fault).map(NotificationFault::name)),
             text(&payment.timestamp),
             Value::Integer(payment.made_at),
             payment.moves.captured.map_or(Value::Null, minor),
@@ -589,24 +589,6 @@ fn card_values(card: Option<&StoredCard>) -> [Value; 7] {
     }
 }
 
-const fn fault_name(fault: NotificationFault) -> &'static str {
-    match fault {
-        NotificationFault::Twice => "twice",
-        NotificationFault::Late => "late",
-        NotificationFault::BrokenChecksum => "broken-checksum",
-    }
-}
-
-fn fault_of(name: &str) -> Option<NotificationFault> {
-    [
-        NotificationFault::Twice,
-        NotificationFault::Late,
-        NotificationFault::BrokenChecksum,
-    ]
-    .into_iter()
-    .find(|fault| fault_name(*fault) == name)
-}
-
 /// The configuration's principals by their ids, both ways: a file names owners by id.
 #[derive(Debug)]
 struct Owners {
@@ -826,7 +808,8 @@ impl PaymentRow {
                 url,
                 fault: fault
                     .map(|name| {
-                        fault_of(&name).ok_or_else(|| Refusal::damaged(TABLE, "notify_fault"))
+                        NotificationFault::named(&name)
+                            .ok_or_else(|| Refusal::damaged(TABLE, "notify_fault"))
                     })
                     .transpose()?,
             }),
