@@ -73,13 +73,6 @@ impl Endpoint {
     }
 
     async fn send(&self, body: Bytes, content_type: Option<HeaderValue>) -> Result<u16, String> {
-        let stream = TcpStream::connect((self.host.as_str(), self.port))
-            .await
-            .map_err(|error| format!("cannot connect to {}: {error}", self.authority))?;
-        let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .map_err(|error| format!("http: {error}"))?;
-        let driving = tokio::spawn(connection);
         let content_type =
             content_type.unwrap_or_else(|| HeaderValue::from_static("application/json"));
         let request = Request::post(self.path.as_str())
@@ -88,28 +81,14 @@ impl Endpoint {
             .header(USER_AGENT, "paytoken-listen")
             .body(Full::new(body))
             .map_err(|error| format!("cannot build the request: {error}"))?;
-        let answered = sender.send_request(request).await;
-        driving.abort();
-        let status = answered
-            .map_err(|error| format!("http: {error}"))?
-            .status()
-            .as_u16();
+        let status = self.exchange(request, None).await?.status;
         if (200..300).contains(&status) {
             Ok(status)
         } else {
             Err(format!("answered {status}"))
         }
     }
-}
 
-/// What [`Endpoint::call`] read of an answer: its status and body.
-#[derive(Debug)]
-pub(crate) struct Answered {
-    pub(crate) status: u16,
-    pub(crate) body: Bytes,
-}
-
-impl Endpoint {
     /// Sends `method` to `path` under this endpoint (a JSON `body` for a POST) and reads
     /// the answer, at most `limit` bytes of it, within `timeout`.
     pub(crate) async fn call(
@@ -120,49 +99,69 @@ impl Endpoint {
         limit: usize,
         timeout: Duration,
     ) -> Result<Answered, String> {
-        let exchange = async {
-            let stream = TcpStream::connect((self.host.as_str(), self.port))
-                .await
-                .map_err(|error| format!("cannot connect to {}: {error}", self.authority))?;
-            let (mut sender, connection) =
-                hyper::client::conn::http1::handshake(TokioIo::new(stream))
-                    .await
-                    .map_err(|error| format!("http: {error}"))?;
-            let driving = tokio::spawn(connection);
-            let mut request = Request::builder()
-                .method(method)
-                .uri(format!("{}{path}", self.path.trim_end_matches('/')))
-                .header(HOST, self.authority.as_str())
-                .header(USER_AGENT, "paytoken");
-            let body = match body {
-                Some(body) => {
-                    request = request.header(CONTENT_TYPE, "application/json");
-                    Bytes::from(body.to_string())
-                }
-                None => Bytes::new(),
-            };
-            let request = request
-                .body(Full::new(body))
-                .map_err(|error| format!("cannot build the request: {error}"))?;
+        let mut request = Request::builder()
+            .method(method)
+            .uri(format!("{}{path}", self.path.trim_end_matches('/')))
+            .header(HOST, self.authority.as_str())
+            .header(USER_AGENT, "paytoken");
+        let body = match body {
+            Some(body) => {
+                request = request.header(CONTENT_TYPE, "application/json");
+                Bytes::from(body.to_string())
+            }
+            None => Bytes::new(),
+        };
+        let request = request
+            .body(Full::new(body))
+            .map_err(|error| format!("cannot build the request: {error}"))?;
+        tokio::time::timeout(timeout, self.exchange(request, Some(limit)))
+            .await
+            .unwrap_or_else(|_| Err(format!("no answer within {timeout:?}")))
+    }
+
+    /// One request on a connection of its own: its status, and its body up to `limit`
+    /// bytes when one is asked for (none is read otherwise).
+    async fn exchange(
+        &self,
+        request: Request<Full<Bytes>>,
+        limit: Option<usize>,
+    ) -> Result<Answered, String> {
+        let stream = TcpStream::connect((self.host.as_str(), self.port))
+            .await
+            .map_err(|error| format!("cannot connect to {}: {error}", self.authority))?;
+        let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|error| format!("http: {error}"))?;
+        let driving = tokio::spawn(connection);
+        let answered = async {
             let response = sender
                 .send_request(request)
                 .await
                 .map_err(|error| format!("http: {error}"))?;
             let status = response.status().as_u16();
-            let body = http_body_util::BodyExt::collect(http_body_util::Limited::new(
-                response.into_body(),
-                limit,
-            ))
-            .await
-            .map_err(|_| format!("the answer is broken or larger than {limit} bytes"))?
-            .to_bytes();
-            driving.abort();
+            let body = match limit {
+                None => Bytes::new(),
+                Some(limit) => http_body_util::BodyExt::collect(http_body_util::Limited::new(
+                    response.into_body(),
+                    limit,
+                ))
+                .await
+                .map_err(|_| format!("the answer is broken or larger than {limit} bytes"))?
+                .to_bytes(),
+            };
             Ok(Answered { status, body })
-        };
-        tokio::time::timeout(timeout, exchange)
-            .await
-            .unwrap_or_else(|_| Err(format!("no answer within {timeout:?}")))
+        }
+        .await;
+        driving.abort();
+        answered
     }
+}
+
+/// What [`Endpoint::call`] read of an answer: its status and body.
+#[derive(Debug)]
+pub(crate) struct Answered {
+    pub(crate) status: u16,
+    pub(crate) body: Bytes,
 }
 
 #[cfg(test)]
