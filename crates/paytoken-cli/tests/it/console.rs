@@ -1,16 +1,13 @@
 //! The commands that act on a running sandbox through its console, against one: each with
 //! `--json` (held to its schema by the helper) and no secret in any output.
 
-use crate::common::{as_merchant, card_flags, merchant_of, paytoken};
+use crate::common::{as_merchant, card_flags};
 use paytoken_sandbox::{Sandbox, cards};
 
-/// Runs `args` with `--json` against `sandbox`'s console (its base URL from the flags).
+/// Runs `args` with `--json` against `sandbox`'s console (its base URL from the flags):
+/// the last line it printed.
 async fn console(sandbox: &Sandbox, args: &[&str]) -> serde_json::Value {
-    let (flags, _) = merchant_of(sandbox);
-    let mut line: Vec<&str> = vec!["--json"];
-    line.extend(flags.iter().map(String::as_str));
-    line.extend_from_slice(args);
-    let run = paytoken(&line, &[]).await;
+    let run = as_merchant(sandbox, args).await;
     assert_eq!(run.code, 0, "{args:?}: {}", run.stdout);
     run.json_lines().pop().unwrap()
 }
@@ -73,26 +70,20 @@ async fn the_console_commands_see_and_steer_a_running_sandbox() {
     assert_eq!(books["payments"][0]["card"]["last4Digits"], "0002");
 
     // Refusals keep the vocabulary: an unknown event, a bad duration, a sandbox that is gone.
-    let (flags, _) = merchant_of(&sandbox);
-    let mut line: Vec<&str> = vec!["--json"];
-    line.extend(flags.iter().map(String::as_str));
     for (args, code, outcome) in [
         (vec!["events", "resend", "99"], 2, "not_found"),
         (vec!["clock", "advance", "soon"], 2, "usage_error"),
     ] {
-        let mut full = line.clone();
-        full.extend(args.iter().copied());
-        let run = paytoken(&full, &[]).await;
+        let run = as_merchant(&sandbox, &args).await;
         assert_eq!(
             (run.code, run.json()["outcome"].as_str()),
             (code, Some(outcome)),
             "{args:?}"
         );
     }
+    let gone = sandbox.base_url().to_owned();
     sandbox.shutdown().await;
-    let mut full = line.clone();
-    full.extend(["books"]);
-    let run = paytoken(&full, &[]).await;
+    let run = crate::common::paytoken(&["--json", "--base-url", &gone, "books"], &[]).await;
     assert_eq!(
         (run.code, run.json()["outcome"].as_str()),
         (4, Some("transport_error"))

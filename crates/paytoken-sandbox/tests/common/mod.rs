@@ -269,6 +269,16 @@ pub(crate) fn card(number: &str) -> Card {
     }
 }
 
+/// A payment of 50.00 EUR with the test card `number`, under a fresh order id.
+pub(crate) fn payment_with(number: &str) -> paytoken_protocol::ops::payment::Payment {
+    paytoken_protocol::ops::payment::Payment::new(
+        order_id().parse().unwrap(),
+        "50.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(number),
+    )
+}
+
 /// A merchant transaction id nobody used before in this process.
 pub(crate) fn order_id() -> String {
     paytoken_test_support::samples::order_id().to_string()

@@ -10,7 +10,6 @@ use common::listener::Listener;
 use common::*;
 use paytoken_protocol::Operation as _;
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
-use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::paytoken_checksum::{Credentials, SecureKey};
 use paytoken_sandbox::notifications::Attempt;
 use paytoken_sandbox::{
@@ -65,13 +64,7 @@ async fn an_advance_fires_a_late_notification_that_falls_due() {
         .unwrap();
     let listener = Listener::start(&[500]).await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
-    let payment = Payment::new(
-        order_id().parse().unwrap(),
-        "50.00".parse().unwrap(),
-        "EUR".parse().unwrap(),
-        card(cards::THREE_D_SECURE),
-    )
-    .notification_url(listener.url());
+    let payment = payment_with(cards::THREE_D_SECURE).notification_url(listener.url());
     let raw = send_with(
         &sandbox,
         &payment.request(&context).unwrap(),
@@ -110,12 +103,7 @@ async fn attempts_reach(sandbox: &paytoken_sandbox::Sandbox, count: usize) -> Se
 async fn the_request_log_keeps_each_answer_masked() {
     let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
-    let payment = Payment::new(
-        order_id().parse().unwrap(),
-        "50.00".parse().unwrap(),
-        "EUR".parse().unwrap(),
-        card(cards::APPROVED),
-    );
+    let payment = payment_with(cards::APPROVED);
     send(&sandbox, &payment.request(&context).unwrap()).await;
     let mut wrong = context.clone();
     wrong.credentials = Credentials::merchant(
@@ -190,13 +178,7 @@ async fn an_undecided_challenge_expires_on_the_moved_clock_and_is_notified() {
     let sandbox = sandbox().await;
     let listener = Listener::start(&[]).await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
-    let payment = Payment::new(
-        order_id().parse().unwrap(),
-        "50.00".parse().unwrap(),
-        "EUR".parse().unwrap(),
-        card(cards::THREE_D_SECURE),
-    )
-    .notification_url(listener.url());
+    let payment = payment_with(cards::THREE_D_SECURE).notification_url(listener.url());
     let raw = send(&sandbox, &payment.request(&context).unwrap()).await;
     let payment_id = raw.json()["paymentId"].as_str().unwrap().to_owned();
     sandbox.advance_clock(paytoken_sandbox::THREE_D_SECURE_EXPIRES_AFTER - Duration::from_secs(60));

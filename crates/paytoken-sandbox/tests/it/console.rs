@@ -86,22 +86,13 @@ async fn act(sandbox: &Sandbox, path: &str, body: &Value) -> Raw {
     .await
 }
 
-fn payment(number: &str) -> Payment {
-    Payment::new(
-        order_id().parse().unwrap(),
-        "50.00".parse().unwrap(),
-        "EUR".parse().unwrap(),
-        card(number),
-    )
-}
-
 #[tokio::test]
 async fn the_reads_show_books_requests_clock_and_faults() {
     let sandbox = sandbox().await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let paid = send(
         &sandbox,
-        &payment(cards::APPROVED).request(&context).unwrap(),
+        &payment_with(cards::APPROVED).request(&context).unwrap(),
     )
     .await;
     let payment_id = paid.json()["paymentId"].as_str().unwrap().to_owned();
@@ -201,7 +192,9 @@ async fn actions_advance_the_clock_fault_the_next_request_and_decide_a_challenge
 
     let waiting = send(
         &sandbox,
-        &payment(cards::THREE_D_SECURE).request(&context).unwrap(),
+        &payment_with(cards::THREE_D_SECURE)
+            .request(&context)
+            .unwrap(),
     )
     .await;
     let payment_id = waiting.json()["paymentId"].as_str().unwrap().to_owned();
@@ -251,7 +244,7 @@ async fn a_resend_replaces_pending_retries_or_delivers_again() {
     // The first attempt fails and the retry waits an hour: the resend goes now, once.
     let listener = Listener::start(&[500]).await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
-    let made = payment(cards::THREE_D_SECURE).notification_url(listener.url());
+    let made = payment_with(cards::THREE_D_SECURE).notification_url(listener.url());
     let waiting = send(&sandbox, &made.request(&context).unwrap()).await;
     let payment_id = waiting.json()["paymentId"].as_str().unwrap().to_owned();
     assert!(sandbox.approve_three_d_secure(&payment_id));
@@ -391,7 +384,7 @@ async fn nothing_the_console_shows_holds_a_secret() {
     let listener = Listener::start(&[]).await;
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     for number in [cards::APPROVED, cards::THREE_D_SECURE] {
-        let made = payment(number).notification_url(listener.url());
+        let made = payment_with(number).notification_url(listener.url());
         send(&sandbox, &made.request(&context).unwrap()).await;
     }
     let waiting = sandbox.books().into_iter().find(|b| !b.approved).unwrap();
