@@ -112,7 +112,8 @@ impl Settings {
             }
             None => None,
         };
-        let (chosen, profile) = choose(args, loaded.as_ref())?;
+        let looked_at = config_file.as_ref().map(|(path, _)| path.as_path());
+        let (chosen, profile) = choose(args, looked_at, loaded.as_ref())?;
         let in_use = chosen.as_ref().zip(profile);
         let pick = |named: Named, given: &Option<String>| setting(args, named, given, in_use);
         Ok(Self {
@@ -186,9 +187,10 @@ pub(crate) fn config_file(args: &GatewayArgs) -> Option<(PathBuf, Source)> {
 }
 
 /// The profile in use, if any: the one `--profile` or `PAYTOKEN_PROFILE` names (which must
-/// exist), else `default` when the file has it.
+/// exist in the `file` read at `looked_at`), else `default` when the file has it.
 fn choose<'a>(
     args: &GatewayArgs,
+    looked_at: Option<&std::path::Path>,
     file: Option<&'a ProfileFile>,
 ) -> Result<(Option<ChosenProfile>, Option<&'a Profile>), Failure> {
     let Some(name) = &args.profile else {
@@ -205,9 +207,9 @@ fn choose<'a>(
         Source::Environment("PAYTOKEN_PROFILE")
     };
     let Some(file) = file else {
-        let path = profile::default_path().map_or_else(
+        let path = looked_at.map_or_else(
             || "the config folder".to_owned(),
-            |p| p.display().to_string(),
+            |path| path.display().to_string(),
         );
         return Err(Failure::usage(format!(
             "{} names profile {name:?}, but there is no profiles file at {path} \
