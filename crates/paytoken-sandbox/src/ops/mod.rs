@@ -189,6 +189,45 @@ mod tests {
         assert_eq!(route("/elsewhere"), None);
     }
 
+    /// The request log names every operation the routes give by a name a state file can
+    /// read back (`request_log::operation_named`): a new route or move must be listed there.
+    #[test]
+    fn every_operation_a_route_gives_is_one_the_log_reads_back() {
+        let routes = [
+            Route::MerchantAuthToken,
+            Route::PartnerAuthToken,
+            Route::RegenerateAuthToken,
+            Route::CustomerSignup,
+            Route::Payment,
+            Route::Inquiry,
+            Route::Registration,
+            Route::TokenPayment,
+            Route::Installments,
+            Route::CardsAndAccounts,
+            Route::InvoiceList,
+        ];
+        let bodies: [&[u8]; 7] = [
+            b"",
+            b"paymentType=CP",
+            b"paymentType=RF",
+            b"paymentType=RV",
+            b"paymentType=DL",
+            b"recurringType=REPEATED",
+            b"paymentType=IN",
+        ];
+        for route in routes {
+            for body in bodies {
+                let form = Form::parse(body).unwrap();
+                let name = route.operation(&form);
+                assert_eq!(
+                    crate::request_log::operation_named(name),
+                    Some(name),
+                    "{route:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn path_ids_are_percent_decoded() {
         assert_eq!(
