@@ -1,12 +1,26 @@
-//! The tests that need programs from Debian: the browser test (headless chromium on the
-//! sandbox's 3-D Secure page, through chromium-driver) and the conformance kit's Python
-//! checker. `cargo test --workspace` leaves them out (they are `#[ignore]`d, so a fresh
-//! machine without the programs stays green); `cargo xtask ci` installs `chromium`,
-//! `chromium-driver` and `python3` where they are missing, then runs them.
+//! The tests that need programs from Debian: the browser tests (headless chromium on the
+//! sandbox's 3-D Secure page and dashboard, through chromium-driver) and the conformance
+//! kit's Python checker. `cargo test --workspace` leaves them out (they are `#[ignore]`d,
+//! so a fresh machine without the programs stays green); `cargo xtask ci` installs
+//! `chromium`, `chromium-driver` and `python3` where they are missing, then runs them.
+//!
+//! `cargo xtask screenshot` runs the dashboard's browser test alone and copies the
+//! screenshot it leaves in the target folder (`browser/dashboard.png`) to the one the
+//! sandbox's README shows: tests write only under the target folder, so a test run
+//! leaves the tree clean.
 
+use std::env;
+use std::fs;
+use std::path::PathBuf;
 use std::process::Command;
 
-use crate::cargo;
+use crate::{cargo, project_root};
+
+/// Where the dashboard's browser test leaves its screenshot, in the target folder.
+const SCREENSHOT: &str = "browser/dashboard.png";
+
+/// The copy the sandbox's README shows, from the project's root.
+const README_SCREENSHOT: &str = "crates/paytoken-sandbox/dashboard.png";
 
 /// The Debian packages the tests need.
 const PACKAGES: &[&str] = &["chromium", "chromium-driver", "python3"];
@@ -31,6 +45,40 @@ pub(crate) fn run() -> Result<(), String> {
         ],
         &[],
     )
+}
+
+/// Runs the dashboard's browser test, then copies its screenshot beside the sandbox's
+/// README.
+pub(crate) fn screenshot() -> Result<(), String> {
+    ensure_programs()?;
+    let root = project_root();
+    // The test writes into the target folder cargo builds it in.
+    let target = env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    let taken = target.join(SCREENSHOT);
+    // A screenshot left by an earlier run must not pass for this one's.
+    let _ = fs::remove_file(&taken);
+    cargo(
+        &[
+            "test",
+            "--workspace",
+            "--test",
+            "it",
+            "--locked",
+            "--",
+            "--ignored",
+            "--exact",
+            "browser::dashboard::the_dashboard_shows_payments_refusals_notifications_and_the_clock",
+        ],
+        &[],
+    )?;
+    fs::copy(&taken, root.join(README_SCREENSHOT)).map_err(|error| {
+        format!(
+            "copying {} to {README_SCREENSHOT}: {error}",
+            taken.display()
+        )
+    })?;
+    eprintln!("xtask: {README_SCREENSHOT} refreshed");
+    Ok(())
 }
 
 /// Whether `program --version` answers.

@@ -11,20 +11,22 @@
 //!   allowances in test files, no file over a thousand lines), the public API snapshot
 //!   (`api.rs`), formatting, clippy with `-D warnings` on all targets, the tests (left out
 //!   with `--skip-tests`, which `.ci/run` passes because it has just run them), the
-//!   ignored tests (`ignored.rs`: headless chromium on the 3-D Secure page, the conformance
-//!   kit's Python checker; the Debian packages installed where missing; run even with
-//!   `--skip-tests`), the
-//!   sandbox's suite again on its file store (`PAYTOKEN_TEST_STORE=file`, the binary the
-//!   tests built, run again alone), the docs
+//!   ignored tests (`ignored.rs`: headless chromium on the 3-D Secure page and on the
+//!   dashboard, the conformance kit's Python checker; the Debian packages installed where
+//!   missing; run even with `--skip-tests`), the sandbox's suite again on its file store
+//!   (`PAYTOKEN_TEST_STORE=file`, the binary the tests built, run again alone), the docs
 //!   with `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and
 //!   `paytoken` without its `hyper` feature) depends on no I/O crate, the check that
-//!   `paytoken` with every feature does not build SQLite (the sandbox's alone), the check that no
-//!   crate's modules import each other in a circle, `cargo deny`, and the fuzz targets for
-//!   a few seconds each.
+//!   `paytoken` with every feature does not build SQLite (the sandbox's alone), the check
+//!   that no crate's modules import each other in a circle, `cargo deny`, and the fuzz
+//!   targets for a few seconds each.
 //! - `cargo xtask api`: writes each library crate's public items into `api/<crate>.txt`,
 //!   after an API change that is meant (and said in CHANGELOG.md).
 //! - `cargo xtask dist`: the `paytoken` command's completion scripts and man pages, written
 //!   into `target/dist/` (`dist.rs`).
+//! - `cargo xtask screenshot`: the dashboard's browser test, then its screenshot copied to
+//!   `crates/paytoken-sandbox/dashboard.png`, which the sandbox's README shows
+//!   (`ignored.rs`).
 //! - `cargo xtask bench [ARGS]`: the criterion benchmarks of every crate, with `ARGS`
 //!   passed on to them (for example a filter), then their record written into
 //!   docs/PERFORMANCE.md (figures, baselines, ratios, budgets, machine, date).
@@ -79,12 +81,13 @@ fn main() -> ExitCode {
         (Some("ci"), Some("--skip-tests")) => ci(Tests::Skip),
         (Some("api"), None) => api::record(&root),
         (Some("dist"), None) => dist::run(),
+        (Some("screenshot"), None) => ignored::screenshot(),
         (Some("bench"), _) => bench::run(args.get(1..).unwrap_or_default()),
         (Some("fuzz"), Some("--smoke")) => fuzz::run(SMOKE_SECONDS),
         (Some("fuzz"), Some("--long")) => fuzz::run(LONG_SECONDS),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci [--skip-tests] | api | dist | bench [criterion args] | fuzz --smoke|--long"
+                "usage: cargo xtask ci [--skip-tests] | api | dist | screenshot | bench [criterion args] | fuzz --smoke|--long"
             );
             return ExitCode::from(2);
         }

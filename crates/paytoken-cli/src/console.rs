@@ -240,10 +240,18 @@ fn events(answer: &Value) -> Report {
 }
 
 fn clock(operation: &'static str, answer: Value) -> Report {
+    let tokens = field(&answer, "authTokens")
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    let live = tokens
+        .iter()
+        .filter(|token| field(token, "live").as_bool() == Some(true))
+        .count();
     let human = format!(
-        "{operation}: {} on the sandbox's clock (advanced by {} s)\n",
+        "{operation}: {} on the sandbox's clock (advanced by {} s); auth tokens: {live} live, {} expired\n",
         escape(field(&answer, "time").as_str().unwrap_or("-")),
-        field(&answer, "advancedSeconds")
+        field(&answer, "advancedSeconds"),
+        tokens.len().saturating_sub(live)
     );
     Report::local_text(operation, human, answer)
 }

@@ -442,6 +442,14 @@ impl State {
         })
     }
 
+    /// Every token held (live, or expired and not yet let go), without its value: the
+    /// soonest to expire first.
+    pub(crate) fn issued_tokens(&self) -> Vec<IssuedToken> {
+        let mut issued: Vec<IssuedToken> = self.tokens.values().copied().collect();
+        issued.sort_by_key(|token| token.expires_at);
+        issued
+    }
+
     /// The live token `token`, if it was issued.
     pub(crate) fn token(&self, token: &str) -> Option<IssuedToken> {
         self.tokens.get(token).copied()

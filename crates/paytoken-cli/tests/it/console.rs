@@ -40,8 +40,21 @@ async fn the_console_commands_see_and_steer_a_running_sandbox() {
     let resent = console(&sandbox, &["events", "resend", "0"]).await;
     assert_eq!(resent["resent"], 0);
 
+    let before = console(&sandbox, &["clock", "show"]).await;
+    let live = |clock: &serde_json::Value| -> Vec<bool> {
+        let tokens = clock["authTokens"].as_array().unwrap();
+        tokens
+            .iter()
+            .map(|token| token["live"].as_bool().unwrap())
+            .collect()
+    };
+    assert!(!live(&before).is_empty() && live(&before).iter().all(|live| *live));
     let moved = console(&sandbox, &["clock", "advance", "3d"]).await;
     assert_eq!(moved["advancedSeconds"], 259_200);
+    assert!(
+        live(&moved).iter().all(|live| !live),
+        "past the token lifetime"
+    );
     assert_eq!(
         console(&sandbox, &["clock", "show"]).await["advancedSeconds"],
         259_200

@@ -1,7 +1,7 @@
 //! The dashboard: the console as one server-rendered page at the sandbox's root path. The
-//! clock with an advance control, the faults waiting for the next requests, the request
-//! log newest first (a refusal's explanation beside it), the notifications with their
-//! attempts and a resend button, and the books. Every value is HTML-escaped; the page's
+//! clock with an advance control and the auth tokens' expiries, the faults waiting for the
+//! next requests, the request log newest first (a refusal's explanation beside it), the
+//! notifications with their attempts and a resend button, and the books. Every value is HTML-escaped; the page's
 //! one script sends the console's JSON actions with `fetch` and reads no value from the
 //! page but the `data-` attributes of the button pressed.
 
@@ -77,6 +77,27 @@ fn clock(out: &mut String, clock: &Value) {
         cell(field(clock, "time")),
         cell(field(clock, "advancedSeconds"))
     );
+    let tokens = list(clock, "authTokens");
+    out.push_str("<table id=\"auth-tokens\">\n<tr><th>auth token of</th><th>expires</th><th>state</th></tr>\n");
+    for token in &tokens {
+        let owner = field(token, "owner");
+        let state = if field(token, "live").as_bool() == Some(true) {
+            "live"
+        } else {
+            "expired"
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td>partner {} member {}</td><td>{}</td><td class=\"token-state\">{state}</td></tr>",
+            cell(field(owner, "partnerId")),
+            cell(field(owner, "memberId")),
+            cell(field(token, "expiresAt")),
+        );
+    }
+    if tokens.is_empty() {
+        out.push_str("<tr><td colspan=\"3\" class=\"muted\">none issued</td></tr>\n");
+    }
+    out.push_str("</table>\n");
 }
 
 fn faults_section(out: &mut String, next: &[String]) {

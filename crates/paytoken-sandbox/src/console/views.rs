@@ -1,5 +1,6 @@
 //! What the console shows, as JSON: the books, the request log, the notifications and
-//! the clock. Card numbers as BIN and last four, IBANs masked, keys never.
+//! the clock with the auth tokens' expiries. Card numbers as BIN and last four, IBANs
+//! masked, keys and token values never.
 
 use paytoken_types::Timestamp;
 use serde_json::{Value, json};
@@ -173,12 +174,25 @@ pub(super) fn notifications(gateway: &Gateway) -> Value {
     json!({ "notifications": notifications })
 }
 
-/// The sandbox's time and how far the console moved it.
+/// The sandbox's time, how far the console moved it, and the auth tokens it decides on:
+/// each one's owner and expiry, and whether it is still live (never its value).
 pub(super) fn clock(gateway: &Gateway) -> Value {
     let now = gateway.clock.now();
+    let issued = gateway.lock().issued_tokens();
+    let tokens: Vec<Value> = issued
+        .into_iter()
+        .map(|token| {
+            json!({
+                "owner": owner(&gateway.config, token.principal),
+                "expiresAt": time(token.expires_at),
+                "live": now < token.expires_at,
+            })
+        })
+        .collect();
     json!({
         "unixSeconds": now,
         "time": time(now),
         "advancedSeconds": gateway.clock.advanced_millis() / 1000,
+        "authTokens": tokens,
     })
 }

@@ -119,6 +119,12 @@ async fn the_reads_show_books_requests_clock_and_faults() {
 
     let clock = get(&sandbox, "clock").await;
     assert_eq!(clock["advancedSeconds"], 0);
+    let token = &clock["authTokens"][0];
+    assert_eq!(token["live"], true, "{clock}");
+    assert_eq!(
+        token["owner"]["memberId"],
+        merchant(&sandbox).member_id.to_string()
+    );
     assert_eq!(get(&sandbox, "faults").await["next"], json!([]));
     assert_eq!(
         get(&sandbox, "notifications").await["notifications"],
@@ -139,6 +145,7 @@ async fn actions_advance_the_clock_fault_the_next_request_and_decide_a_challenge
     let advanced = act(&sandbox, "clock/advance", &json!({ "seconds": 7200 })).await;
     assert_eq!(advanced.status, 200, "{}", advanced.text());
     assert_eq!(parsed(&advanced)["advancedSeconds"], 7200);
+    assert_eq!(parsed(&advanced)["authTokens"][0]["live"], false);
     let expired = call(&sandbox, &context, &CardsAndAccounts::all()).await;
     assert!(expired.unwrap_err().to_string().contains("20002"));
     for bad in [
@@ -396,8 +403,20 @@ async fn nothing_the_console_shows_holds_a_secret() {
         .unwrap()
         .expose_secret()
         .to_owned();
+    let mut pages = Vec::new();
     for path in ["books", "requests", "notifications", "clock", "faults"] {
-        let shown = get(&sandbox, path).await.to_string();
+        pages.push((path, get(&sandbox, path).await.to_string()));
+    }
+    let dashboard = console_at(
+        &sandbox,
+        "GET",
+        DASHBOARD_PATH,
+        &[("Host", "localhost")],
+        "",
+    )
+    .await;
+    pages.push(("the dashboard", dashboard.text()));
+    for (path, shown) in pages {
         for secret in [
             cards::APPROVED,
             cards::THREE_D_SECURE,

@@ -1,39 +1,21 @@
-//! A real browser on the sandbox's 3-D Secure page: headless chromium, driven through
-//! chromium-driver (WebDriver), goes from the shop's checkout to the page the payment's
+//! Headless chromium goes from the shop's checkout to the 3-D Secure page the payment's
 //! redirect names, approves, and lands back on the shop's `merchantRedirectUrl` with
-//! fields that verify. Ignored by default (it needs Debian's `chromium` and
-//! `chromium-driver`); `cargo xtask ci` installs them and runs it:
-//!
-//! ```text
-//! cargo test -p tests --test it -- --ignored browser
-//! ```
+//! fields that verify.
 
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use fantoccini::{ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
+use fantoccini::Locator;
 use paytoken::notification::Notification;
 use paytoken::ops::payment::Payment;
 use paytoken::{Amount, PaymentStatus};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, cards};
 use paytoken_test_support::http::{Received, read_request};
-use serde_json::json;
 use tokio::io::AsyncWriteExt as _;
 use tokio::net::TcpListener;
 
+use super::headless_chromium;
 use crate::common::{card, client_for, order_id};
-
-/// chromium-driver, killed when dropped.
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// What the shop received on its return URL: the browser's form.
 type Returned = Arc<Mutex<Option<String>>>;
@@ -77,33 +59,6 @@ fn checkout_page(url: &str, parameters: &[(String, String)]) -> String {
     )
 }
 
-/// Starts chromium-driver on a free port and waits until it answers.
-async fn driver() -> (Driver, String) {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .await
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new("chromedriver")
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver: install Debian's chromium-driver (cargo xtask ci does)");
-    let driver = Driver(child);
-    for _ in 0..100 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_ok()
-        {
-            return (driver, format!("http://127.0.0.1:{port}"));
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("chromedriver did not start");
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs Debian's chromium and chromium-driver; cargo xtask ci installs them and runs it"]
 async fn a_browser_approves_on_the_3ds_page_and_returns_to_the_shop_with_fields_that_verify() {
@@ -140,20 +95,7 @@ async fn a_browser_approves_on_the_3ds_page_and_returns_to_the_shop_with_fields_
         .collect();
     *checkout.lock().unwrap() = checkout_page(&redirect.url, &parameters);
 
-    let (_driver, driver_url) = driver().await;
-    let mut capabilities = serde_json::Map::new();
-    capabilities.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": "/usr/bin/chromium",
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-        }),
-    );
-    let browser = ClientBuilder::new(HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&driver_url)
-        .await
-        .unwrap();
+    let (_driver, browser) = headless_chromium().await;
 
     // The shop's checkout sends the browser on to the sandbox's challenge.
     browser.goto(&format!("{shop}/checkout")).await.unwrap();
