@@ -7,6 +7,7 @@
 //! cargo test -p tests --test it -- --ignored browser::
 //! ```
 
+use std::os::unix::process::CommandExt as _;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -18,11 +19,14 @@ use tokio::net::TcpListener;
 mod dashboard;
 mod three_d_secure;
 
-/// chromium-driver, killed when dropped.
+/// chromium-driver in a process group of its own, the whole group killed when dropped:
+/// the chromium it started goes too, even when a failed test never closed its session.
 struct Driver(Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        let group = format!("-{}", self.0.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -38,6 +42,7 @@ async fn driver() -> (Driver, String) {
         .port();
     let child = Command::new("chromedriver")
         .arg(format!("--port={port}"))
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
