@@ -197,6 +197,15 @@ pub(crate) struct GatewayArgs {
     /// Allow a plain http:// base URL that is not a loopback address.
     #[arg(long, global = true)]
     pub(crate) allow_http: bool,
+    /// A PEM file of certificate authorities to trust besides the built-in ones (a gateway
+    /// whose certificate a private authority signed).
+    #[arg(
+        long,
+        global = true,
+        env = "PAYTOKEN_ROOT_CERTIFICATE",
+        value_name = "FILE"
+    )]
+    pub(crate) root_certificate: Option<PathBuf>,
     /// The largest answer read, in bytes (1 MiB for one call; 16 MiB for `cards-and-accounts` and
     /// `invoices`, tens of thousands of entries). No more is read.
     #[arg(long, global = true, value_name = "BYTES")]
@@ -320,6 +329,11 @@ pub(crate) enum Command {
     /// (flag, environment, profile, default). Sends nothing.
     #[command(after_long_help = examples::WHOAMI)]
     Whoami,
+    /// Check the settings and the deployment they name, moving no money: the base URL,
+    /// TLS, reachability, the gateway's clock, an auth token, a signed read, an inquiry
+    /// that finds nothing, an invoice page, and the answer shapes unlike the samples.
+    #[command(after_long_help = examples::DOCTOR)]
+    Doctor,
     /// Print a shell's completion script.
     ///
     /// Install it where the shell looks, for example `paytoken completions bash >

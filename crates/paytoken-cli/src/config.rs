@@ -24,30 +24,15 @@ pub(crate) fn client(
     settings: &Settings,
     lists: bool,
 ) -> Result<Client, Failure> {
-    let url = settings.base_url.value.as_deref().ok_or_else(|| {
-        Failure::usage("no base url: give --base-url, set PAYTOKEN_BASE_URL or use a profile")
-    })?;
-    let base_url = BaseUrl::new(url).map_err(|error| Failure::usage(error.to_string()))?;
-    let plain_http = !base_url.is_https();
-    if plain_http && !base_url.is_loopback() && !args.allow_http {
-        return Err(Failure::usage(
-            "the base url is plain http and not a loopback address: card data needs https (--allow-http to insist)",
-        ));
-    }
-    let secure_key = secure_key(&settings.secure_key)?;
-    let credentials = match (&settings.member_id.value, &settings.partner_id.value) {
-        (Some(member), _) => Credentials::merchant(parse(member, "--member-id")?, secure_key),
-        (None, Some(partner)) => Credentials::partner(parse(partner, "--partner-id")?, secure_key),
-        (None, None) => {
-            return Err(Failure::usage(
-                "no caller: give --member-id (a merchant) or --partner-id (a partner)",
-            ));
-        }
-    };
+    let base_url = base_url(args, settings)?;
+    let credentials = credentials(settings)?;
     let mut builder = Client::builder()
-        .base_url(url)
-        .allow_http(plain_http)
+        .base_url(base_url.as_str())
+        .allow_http(!base_url.is_https())
         .credentials(credentials);
+    for der in root_certificates(args)? {
+        builder = builder.add_root_certificate(der);
+    }
     if let Some(account) = &settings.account_id.value {
         builder = builder.account_id(parse(account, "--account-id")?);
     }
@@ -87,6 +72,71 @@ pub(crate) fn client(
     builder
         .build()
         .map_err(|error| Failure::usage(error.to_string()))
+}
+
+/// The base URL of the settings; plain http beyond loopback is refused unless the user
+/// insists (`--allow-http`), before any connection.
+pub(crate) fn base_url(args: &GatewayArgs, settings: &Settings) -> Result<BaseUrl, Failure> {
+    let url = settings.base_url.value.as_deref().ok_or_else(|| {
+        Failure::usage("no base url: give --base-url, set PAYTOKEN_BASE_URL or use a profile")
+    })?;
+    let base_url = BaseUrl::new(url).map_err(|error| Failure::usage(error.to_string()))?;
+    if !base_url.is_https() && !base_url.is_loopback() && !args.allow_http {
+        return Err(Failure::usage(
+            "the base url is plain http and not a loopback address: card data needs https (--allow-http to insist)",
+        ));
+    }
+    Ok(base_url)
+}
+
+/// The caller (the merchant, or else the partner) with its secure key.
+pub(crate) fn credentials(settings: &Settings) -> Result<Credentials, Failure> {
+    let secure_key = secure_key(&settings.secure_key)?;
+    match (&settings.member_id.value, &settings.partner_id.value) {
+        (Some(member), _) => Ok(Credentials::merchant(
+            parse(member, "--member-id")?,
+            secure_key,
+        )),
+        (None, Some(partner)) => Ok(Credentials::partner(
+            parse(partner, "--partner-id")?,
+            secure_key,
+        )),
+        (None, None) => Err(Failure::usage(
+            "no caller: give --member-id (a merchant) or --partner-id (a partner)",
+        )),
+    }
+}
+
+/// The most a `--root-certificate` file may hold: a bundle of a few hundred authorities.
+const ROOT_CERTIFICATE_FILE_BYTES: u64 = 1024 * 1024;
+
+/// The certificates (DER) of `--root-certificate`'s PEM file, none without the flag.
+pub(crate) fn root_certificates(args: &GatewayArgs) -> Result<Vec<Vec<u8>>, Failure> {
+    use rustls::pki_types::CertificateDer;
+    use rustls::pki_types::pem::PemObject as _;
+
+    let Some(path) = &args.root_certificate else {
+        return Ok(Vec::new());
+    };
+    let what = format!("--root-certificate {}", path.display());
+    let file =
+        std::fs::File::open(path).map_err(|error| Failure::usage(format!("{what}: {error}")))?;
+    let text = read_bounded(
+        file,
+        ROOT_CERTIFICATE_FILE_BYTES,
+        &what,
+        "larger than 1 MiB: is it a PEM file of certificates?",
+    )?;
+    let certificates: Vec<Vec<u8>> = CertificateDer::pem_slice_iter(text.as_bytes())
+        .map(|certificate| certificate.map(|der| der.as_ref().to_vec()))
+        .collect::<Result<_, _>>()
+        .map_err(|error| Failure::usage(format!("{what}: not PEM certificates: {error}")))?;
+    if certificates.is_empty() {
+        return Err(Failure::usage(format!(
+            "{what}: holds no certificate (-----BEGIN CERTIFICATE-----)"
+        )));
+    }
+    Ok(certificates)
 }
 
 /// The partner id and login name the `fetch-auth-token` command needs.

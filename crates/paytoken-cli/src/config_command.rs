@@ -100,6 +100,24 @@ fn profile_json(profile: &Profile, file: &ProfileFile) -> Value {
 /// `paytoken whoami`: each setting with its source, the key's source and whether it reads.
 pub(crate) fn whoami(args: &GatewayArgs) -> Result<Report, Failure> {
     let settings = Settings::resolve(args)?;
+    let described = describe(&settings);
+    Ok(Report::local_text(
+        "whoami",
+        described.human,
+        described.json,
+    ))
+}
+
+/// The settings in effect as `whoami` shows them (and `doctor` checks them): readable
+/// lines, the JSON object, and what stops the secure key from being read, if anything.
+pub(crate) struct Described {
+    pub(crate) human: String,
+    pub(crate) json: Value,
+    pub(crate) key_problem: Option<String>,
+}
+
+/// The settings in effect, described.
+pub(crate) fn describe(settings: &Settings) -> Described {
     let mut named = Map::new();
     for (key, setting) in settings.named() {
         named.insert(
@@ -170,16 +188,16 @@ pub(crate) fn whoami(args: &GatewayArgs) -> Result<Report, Failure> {
         if location.is_empty() { "-" } else { &location },
         &format!("{source}: {usable}"),
     );
-    Ok(Report::local_text(
-        "whoami",
+    Described {
         human,
-        json!({
+        json: json!({
             "configFile": file,
             "profile": profile,
             "settings": named,
             "secureKey": { "source": source, "location": location, "usable": problem.is_none(), "problem": problem },
         }),
-    ))
+        key_problem: problem,
+    }
 }
 
 /// `member_id` as the JSON says it: `memberId`.

@@ -72,6 +72,10 @@ pub(crate) const WHOAMI: &str = "Examples:
   $ paytoken whoami
   $ paytoken --profile staging --member-id 11345 whoami";
 
+pub(crate) const DOCTOR: &str = "Examples:
+  $ paytoken doctor
+  $ paytoken --profile staging doctor --json";
+
 pub(crate) const COMPLETIONS: &str = "Examples:
   $ paytoken completions bash > ~/.local/share/bash-completion/completions/paytoken
   $ paytoken completions zsh > ~/.zfunc/_paytoken";

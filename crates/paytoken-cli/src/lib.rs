@@ -3,8 +3,9 @@
 //! The `paytoken` command: `paytoken demo` runs the whole tokenization life cycle against
 //! a sandbox in-process; `paytoken sandbox` serves the sandbox; every other subcommand
 //! calls one operation of a gateway, like the Stripe CLI, with its connection from flags,
-//! `PAYTOKEN_*` variables or a profile (`--profile`, `whoami`, `config`); `completions`
-//! and `man-pages` describe the command to a shell and to `man`.
+//! `PAYTOKEN_*` variables or a profile (`--profile`, `whoami`, `config`); `doctor` checks
+//! those settings and the deployment they name, moving no money; `completions` and
+//! `man-pages` describe the command to a shell and to `man`.
 //!
 //! **Layer:** the top. It uses the `paytoken` facade (the client) and `paytoken-sandbox`;
 //! only the workspace's tests depend on it, for its life-cycle script.
@@ -18,7 +19,8 @@
 //! ```
 //!
 //! With `--json` every object names its `operation` and an `outcome`, whose word decides
-//! the exit code: 0 done (`approved`, `ok`, `found`), 2 usage or invalid input, nothing
+//! the exit code: 0 done (`approved`, `ok`, `found`), 1 a check failed (`checks_failed`,
+//! `doctor`), 2 usage or invalid input, nothing
 //! sent, 3 refused or declined, 4 transport failure, unknown outcome or contradiction, 5
 //! pending or waiting for 3-D Secure; 6 when standard output could not be written (a full
 //! disk). An inquiry exits with the found transaction's code. A closed standard output
@@ -50,6 +52,7 @@ mod config;
 mod config_command;
 mod console;
 mod demo;
+mod doctor;
 mod examples;
 pub mod life_cycle;
 mod listen;
@@ -61,6 +64,7 @@ mod render;
 mod report;
 mod serve;
 mod settings;
+mod shapes;
 mod terminal;
 mod vectors;
 
@@ -110,6 +114,7 @@ async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report
         Command::Completions { shell } => manual::completions(shell),
         Command::ManPages { out } => manual::man_pages(&out),
         Command::Whoami => config_command::whoami(gateway).unwrap_or_else(Report::from),
+        Command::Doctor => doctor::run(gateway).await,
         Command::Config(command) => {
             config_command::config(&command, gateway).unwrap_or_else(Report::from)
         }

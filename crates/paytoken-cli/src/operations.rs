@@ -58,6 +58,7 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         | Command::Config(_)
         | Command::Console(_)
         | Command::Whoami
+        | Command::Doctor
         | Command::Completions { .. }
         | Command::ManPages { .. }
         | Command::Vectors(_) => Err(Failure::usage("not an operation")),

@@ -13,6 +13,8 @@ use crate::terminal::{self, Unwritten};
 pub(crate) enum Exit {
     /// It did what was asked (answers without a result object included).
     Success,
+    /// A check failed (`doctor`).
+    Checks,
     /// Usage or invalid input, found before anything was sent.
     Usage,
     /// Refused by the gateway, or a payment declined or cancelled.
@@ -31,6 +33,7 @@ impl Exit {
     fn code(self) -> u8 {
         match self {
             Self::Success => 0,
+            Self::Checks => 1,
             Self::Usage => 2,
             Self::Refused => 3,
             Self::Failed => 4,
@@ -111,6 +114,31 @@ impl Report {
             json,
             human,
             error_line: None,
+        }
+    }
+
+    /// The report of a command that checks (`doctor`): its own readable text, `json` with
+    /// `operation` and `outcome` added, the outcome's exit code; the first line goes to
+    /// stderr when that is not success.
+    pub(crate) fn checked(
+        operation: &'static str,
+        outcome: Outcome,
+        human: String,
+        mut json: Value,
+    ) -> Self {
+        if let Some(object) = json.as_object_mut() {
+            object.insert("operation".into(), operation.into());
+            object.insert("outcome".into(), outcome.name().into());
+        }
+        let exit = outcome.exit();
+        let error_line = (exit != Exit::Success)
+            .then(|| human.lines().next().map(str::to_owned))
+            .flatten();
+        Self {
+            exit,
+            json,
+            human,
+            error_line,
         }
     }
 
@@ -345,6 +373,8 @@ pub(crate) enum Outcome {
     Contradiction,
     /// The transport failed, or the answer could not be read.
     TransportError,
+    /// A check found something to mend (`doctor`).
+    ChecksFailed,
 }
 
 impl Outcome {
@@ -362,6 +392,7 @@ impl Outcome {
             Self::Unknown => "outcome_unknown",
             Self::Contradiction => "contradiction",
             Self::TransportError => "transport_error",
+            Self::ChecksFailed => "checks_failed",
         }
     }
 
@@ -373,6 +404,7 @@ impl Outcome {
             Self::Declined | Self::Refused => Exit::Refused,
             Self::Pending => Exit::Pending,
             Self::Unknown | Self::Contradiction | Self::TransportError => Exit::Failed,
+            Self::ChecksFailed => Exit::Checks,
         }
     }
 }

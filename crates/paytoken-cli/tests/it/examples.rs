@@ -291,7 +291,11 @@ async fn every_example_of_every_command_runs_and_says_errors_once_on_stderr() {
     let sandbox = Sandbox::start().await.unwrap();
     let home = Home::new(&sandbox);
     let mut ran = 0;
-    for command in every_command().await {
+    let mut commands = every_command().await;
+    // `doctor` checks the sandbox's clock against the machine's, and the examples of
+    // `clock advance` move it hours on: doctor goes first.
+    commands.sort_by_key(|command| command[0] != "doctor");
+    for command in commands {
         let name = command[0].as_str();
         for line in examples(&command).await {
             if SERVERS.contains(&name) {
@@ -339,7 +343,9 @@ async fn every_example_of_every_command_runs_and_says_errors_once_on_stderr() {
         }
         // And a run that fails: a gateway that is not there, or a flag that is not; said
         // once on stderr, and for scripts by the schema's error.
-        let mut failing = if LOCAL.contains(&name) {
+        // `doctor` reports an absent gateway as a failed check, a result on stdout (its
+        // own tests hold it): its failing run is a flag that is not, too.
+        let mut failing = if LOCAL.contains(&name) || name == "doctor" {
             let mut words = command.clone();
             words.push("--no-such-flag".to_owned());
             words

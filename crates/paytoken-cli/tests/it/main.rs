@@ -8,6 +8,7 @@ mod cli;
 #[path = "../common/mod.rs"]
 mod common;
 mod console;
+mod doctor;
 mod examples;
 mod explain;
 mod hostile;
