@@ -329,6 +329,11 @@ pub(crate) enum Command {
     /// (flag, environment, profile, default). Sends nothing.
     #[command(after_long_help = examples::WHOAMI)]
     Whoami,
+    /// Record the exchanges between your code and a gateway into a cassette: a proxy on
+    /// this machine forwards each request and answer unchanged, and writes each exchange
+    /// redacted (no key, checksum, token, CVV or whole card number; personal data masked).
+    #[command(after_long_help = examples::RECORD)]
+    Record(RecordArgs),
     /// Check the settings and the deployment they name, moving no money: the base URL,
     /// TLS, reachability, the gateway's clock, an auth token, a signed read, an inquiry
     /// that finds nothing, an invoice page, and the answer shapes unlike the samples.
@@ -517,6 +522,28 @@ pub(crate) struct ListenArgs {
     /// waits for this endpoint's answer, so a failed relay is answered 502 and retried).
     #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "3s")]
     pub(crate) relay_timeout: Duration,
+}
+
+/// `paytoken record`.
+#[derive(Debug, Args)]
+pub(crate) struct RecordArgs {
+    /// The gateway to record: its base URL, as your code would use it.
+    #[arg(long, value_name = "URL")]
+    pub(crate) upstream: String,
+    /// Where to listen: give this address's URL to your code as the gateway's base URL.
+    #[arg(long, default_value = "127.0.0.1:8070")]
+    pub(crate) addr: SocketAddr,
+    /// The cassette, appended to (created with mode 0600 at the first exchange).
+    #[arg(long, value_name = "FILE", default_value = "paytoken-cassette.jsonl")]
+    pub(crate) cassette: PathBuf,
+    /// The most the cassette may grow by, in bytes; past it, proxying goes on and
+    /// recording stops.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024)]
+    pub(crate) max_bytes: u64,
+    /// Write names, addresses, emails, phone numbers, IP addresses and birth dates as they
+    /// were sent, instead of masked.
+    #[arg(long)]
+    pub(crate) keep_personal_data: bool,
 }
 
 /// `paytoken sandbox`.

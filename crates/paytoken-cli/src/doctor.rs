@@ -18,12 +18,11 @@
 //!     (`shapes.rs`): information, never a failure, since paytoken reads them all.
 //!
 //! The calls are the protocol's requests, signed as the client signs them, over one
-//! connection opened step by step (`doctor/connection.rs`), so that a failure names its
+//! connection opened step by step (`connection.rs`), so that a failure names its
 //! step.
 
 mod caller;
 mod check;
-mod connection;
 
 use std::time::{Duration, SystemTime};
 
@@ -35,10 +34,10 @@ use paytoken::{AuthToken, BaseUrl, CodeFamily, Context, MerchantTransactionId, U
 
 use self::caller::{Caller, Failed, Seen};
 use self::check::{Check, Verdict, report};
-use self::connection::{OpenError, seconds};
 use crate::cli::GatewayArgs;
 use crate::config::{self, LIST_ANSWER_BYTES};
 use crate::config_command::describe;
+use crate::connection::{self, OpenError, Upstream, seconds};
 use crate::report::Report;
 use crate::settings::Settings;
 
@@ -263,11 +262,8 @@ async fn gateway_checks(
         None => Check::skipped("tls", "plain http on this machine"),
     });
     let mut call = Caller {
-        base_url,
-        roots,
-        connection: opened.connection,
+        upstream: Upstream::with(base_url, roots, timeout, opened.connection),
         limit,
-        timeout,
         first_date: None,
     };
 

@@ -76,6 +76,10 @@ pub(crate) const DOCTOR: &str = "Examples:
   $ paytoken doctor
   $ paytoken --profile staging doctor --json";
 
+pub(crate) const RECORD: &str = "Examples:
+  $ paytoken record --upstream https://test.gateway.example --addr 127.0.0.1:8070 --cassette staging.jsonl
+  $ paytoken --json record --upstream https://test.gateway.example --addr 127.0.0.1:8071";
+
 pub(crate) const COMPLETIONS: &str = "Examples:
   $ paytoken completions bash > ~/.local/share/bash-completion/completions/paytoken
   $ paytoken completions zsh > ~/.zfunc/_paytoken";

@@ -50,6 +50,7 @@ mod bounded;
 mod cli;
 mod config;
 mod config_command;
+mod connection;
 mod console;
 mod demo;
 mod doctor;
@@ -60,6 +61,7 @@ mod listing;
 mod manual;
 mod operations;
 mod profile;
+mod record;
 mod render;
 mod report;
 mod serve;
@@ -115,6 +117,7 @@ async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report
         Command::ManPages { out } => manual::man_pages(&out),
         Command::Whoami => config_command::whoami(gateway).unwrap_or_else(Report::from),
         Command::Doctor => doctor::run(gateway).await,
+        Command::Record(args) => record::run(&args, gateway, json).await,
         Command::Config(command) => {
             config_command::config(&command, gateway).unwrap_or_else(Report::from)
         }

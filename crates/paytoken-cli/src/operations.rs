@@ -59,6 +59,7 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         | Command::Console(_)
         | Command::Whoami
         | Command::Doctor
+        | Command::Record(_)
         | Command::Completions { .. }
         | Command::ManPages { .. }
         | Command::Vectors(_) => Err(Failure::usage("not an operation")),

@@ -1,14 +1,14 @@
 //! The checks' calls: the protocol's requests over doctor's one connection (another when
-//! the gateway closed it), each answer read as the client reads it, its `Date` and its
+//! the gateway closed it, `connection::Upstream`), each answer read as the client reads it, its `Date` and its
 //! unusual shapes kept.
 
 use std::time::{Duration, SystemTime};
 
-use paytoken::{BaseUrl, CodeFamily, Context, Operation};
+use paytoken::{CodeFamily, Context, Operation};
 use serde_json::Value;
 
 use super::check::Check;
-use super::connection::{self, Connection, Exchanged};
+use crate::connection::{Exchanged, Upstream};
 use crate::report::operation_name;
 use crate::shapes::{self, Shape};
 
@@ -20,11 +20,8 @@ pub(super) struct Seen {
 
 /// The calls of the checks, over one connection.
 pub(super) struct Caller {
-    pub(super) base_url: BaseUrl,
-    pub(super) roots: rustls::RootCertStore,
-    pub(super) connection: Connection,
+    pub(super) upstream: Upstream,
     pub(super) limit: usize,
-    pub(super) timeout: Duration,
     /// The `Date` of the first answer: the gateway's clock.
     pub(super) first_date: Option<SystemTime>,
 }
@@ -77,23 +74,15 @@ impl Caller {
         let request = operation
             .request(context)
             .map_err(|error| Failed::Other(error.to_string()))?;
-        if self.connection.is_closed() {
-            // The gateway closed the connection after an answer, as servers may: another.
-            let opened = connection::open(&self.base_url, self.roots.clone(), self.timeout)
-                .await
-                .map_err(|error| {
-                    Failed::Other(format!("cannot connect again: {}", error.detail()))
-                })?;
-            self.connection = opened.connection;
-        }
         let Exchanged {
             status,
             date,
             body,
             took,
+            ..
         } = self
-            .connection
-            .send(&self.base_url, &request, self.limit, self.timeout)
+            .upstream
+            .send(&request, "paytoken-doctor", self.limit)
             .await
             .map_err(Failed::Other)?;
         if self.first_date.is_none() {

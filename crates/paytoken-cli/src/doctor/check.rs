@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use super::caller::Seen;
-use super::connection::Trouble;
+use crate::connection::Trouble;
 use crate::report::{Outcome, Report};
 use crate::terminal::escape;
 

@@ -15,5 +15,6 @@ mod hostile;
 mod listen;
 mod manual;
 mod profiles;
+mod record;
 mod state_file;
 mod vectors;

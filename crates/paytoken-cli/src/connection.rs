@@ -1,14 +1,17 @@
-//! One connection to the gateway, opened step by step so that `doctor` can say which step
+//! One connection to a gateway, opened step by step so that `doctor` can say which step
 //! failed and what each took: TCP, then TLS with the client's trust (the built-in roots and
-//! `--root-certificate`'s) offering HTTP/2 and HTTP/1.1 by ALPN, then HTTP as agreed. The
-//! requests are the protocol's, signed as the client signs them; the answers come back
-//! whole (at most a bound), with their `Date`.
+//! `--root-certificate`'s) offering HTTP/2 and HTTP/1.1 by ALPN, then HTTP as agreed.
+//! `doctor` sends the protocol's requests on it, signed as the client signs them; `record`
+//! forwards its clients' requests as they came. Answers come back whole (at most a bound),
+//! with their headers and `Date`. [`Upstream`] opens another connection when the gateway
+//! closed one.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full, Limited};
+use hyper::HeaderMap;
 use hyper::client::conn::{http1, http2};
 use hyper::header::{DATE, HOST, HeaderValue, USER_AGENT};
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -64,10 +67,12 @@ pub(crate) enum Connection {
     Two(http2::SendRequest<Full<Bytes>>),
 }
 
-/// An answer as it came: status, the time its `Date` names, the body, and the round trip.
+/// An answer as it came: status, headers, the time its `Date` names, the body, and the
+/// round trip.
 #[derive(Debug, Clone)]
 pub(crate) struct Exchanged {
     pub(crate) status: u16,
+    pub(crate) headers: HeaderMap,
     pub(crate) date: Option<SystemTime>,
     pub(crate) body: Bytes,
     pub(crate) took: Duration,
@@ -199,81 +204,218 @@ impl Connection {
         }
     }
 
-    /// Sends `request` to `base_url` and reads the answer, at most `limit` bytes of body,
-    /// within `timeout`.
-    pub(crate) async fn send(
+    /// Sends `request` (its URI absolute) and reads the answer, at most `limit` bytes of
+    /// body, within `timeout`.
+    pub(crate) async fn send_http(
         &mut self,
-        base_url: &BaseUrl,
-        request: &Request,
+        request: hyper::Request<Full<Bytes>>,
         limit: usize,
         timeout: Duration,
     ) -> Result<Exchanged, String> {
+        match self.send_or_return(request, limit, timeout).await {
+            Ok(exchanged) => Ok(exchanged),
+            Err(Unsent::Yes(_)) => Err("the gateway closed the connection".to_owned()),
+            Err(Unsent::No(error)) => Err(error),
+        }
+    }
+
+    /// As [`send_http`](Self::send_http), handing back a request that never left.
+    async fn send_or_return(
+        &mut self,
+        request: hyper::Request<Full<Bytes>>,
+        limit: usize,
+        timeout: Duration,
+    ) -> Result<Exchanged, Unsent> {
         let started = Instant::now();
-        tokio::time::timeout(timeout, self.exchange(base_url, request, limit))
+        let (status, headers, body) = tokio::time::timeout(timeout, self.exchange(request, limit))
             .await
-            .unwrap_or_else(|_| Err(format!("no answer within {}", seconds(timeout))))
-            .map(|(status, date, body)| Exchanged {
-                status,
-                date,
-                body,
-                took: started.elapsed(),
-            })
+            .unwrap_or_else(|_| {
+                Err(Unsent::No(format!("no answer within {}", seconds(timeout))))
+            })?;
+        Ok(Exchanged {
+            status,
+            date: headers
+                .get(DATE)
+                .and_then(|date| date.to_str().ok())
+                .and_then(|date| httpdate::parse_http_date(date).ok()),
+            headers,
+            body,
+            took: started.elapsed(),
+        })
     }
 
     async fn exchange(
         &mut self,
-        base_url: &BaseUrl,
-        request: &Request,
+        request: hyper::Request<Full<Bytes>>,
         limit: usize,
-    ) -> Result<(u16, Option<SystemTime>, Bytes), String> {
-        let http = request
-            .to_http(base_url)
-            .map_err(|error| format!("cannot build the request: {error}"))?;
-        let (mut parts, body) = http.into_parts();
-        // The body's owner goes along: its bytes are wiped when the request is dropped.
-        let body = Full::new(Bytes::from_owner(body));
-        parts
-            .headers
-            .insert(USER_AGENT, HeaderValue::from_static("paytoken-doctor"));
+    ) -> Result<(u16, HeaderMap, Bytes), Unsent> {
+        let (mut parts, body) = request.into_parts();
+        let failed = |error: hyper::Error| Unsent::No(format!("the exchange failed: {error}"));
         let response = match self {
             Self::One(sender) => {
                 // HTTP/1.1 takes the path and a `Host`; HTTP/2 the whole URI.
                 if let Some(authority) = parts.uri.authority() {
-                    let host = HeaderValue::from_str(authority.as_str())
-                        .map_err(|_| "the base URL's host cannot be a Host header".to_owned())?;
+                    let host = HeaderValue::from_str(authority.as_str()).map_err(|_| {
+                        Unsent::No("the base URL's host cannot be a Host header".to_owned())
+                    })?;
                     parts.headers.insert(HOST, host);
                 }
                 if let Some(path) = parts.uri.path_and_query() {
                     parts.uri = path
                         .as_str()
                         .parse()
-                        .map_err(|_| "the request's path is not a URI".to_owned())?;
+                        .map_err(|_| Unsent::No("the request's path is not a URI".to_owned()))?;
                 }
-                sender.ready().await.map_err(|error| error.to_string())?;
-                sender
-                    .send_request(hyper::Request::from_parts(parts, body))
-                    .await
+                let request = hyper::Request::from_parts(parts, body);
+                if sender.ready().await.is_err() {
+                    return Err(Unsent::Yes(Box::new(request)));
+                }
+                sender.try_send_request(request).await
             }
             Self::Two(sender) => {
-                sender.ready().await.map_err(|error| error.to_string())?;
-                sender
-                    .send_request(hyper::Request::from_parts(parts, body))
-                    .await
+                let request = hyper::Request::from_parts(parts, body);
+                if sender.ready().await.is_err() {
+                    return Err(Unsent::Yes(Box::new(request)));
+                }
+                sender.try_send_request(request).await
             }
-        }
-        .map_err(|error| format!("the exchange failed: {error}"))?;
+        };
+        let response = match response {
+            Ok(response) => response,
+            // The gateway closed the connection before the request left: it may go again.
+            Err(mut error) => {
+                return Err(match error.take_message() {
+                    Some(request) => Unsent::Yes(Box::new(request)),
+                    None => failed(error.into_error()),
+                });
+            }
+        };
         let status = response.status().as_u16();
-        let date = response
-            .headers()
-            .get(DATE)
-            .and_then(|date| date.to_str().ok())
-            .and_then(|date| httpdate::parse_http_date(date).ok());
-        let body = Limited::new(response.into_body(), limit)
+        let (parts, body) = response.into_parts();
+        let body = Limited::new(body, limit)
             .collect()
             .await
-            .map_err(|error| format!("the answer could not be read whole: {error}"))?
+            .map_err(|error| Unsent::No(format!("the answer could not be read whole: {error}")))?
             .to_bytes();
-        Ok((status, date, body))
+        Ok((status, parts.headers, body))
+    }
+}
+
+/// Why an exchange failed: before the request left (it is handed back, to go again on
+/// another connection), or after.
+enum Unsent {
+    Yes(Box<hyper::Request<Full<Bytes>>>),
+    No(String),
+}
+
+/// A gateway reached through one connection at a time: opened when first needed, and
+/// again when the gateway closed it (as servers may after an answer).
+pub(crate) struct Upstream {
+    pub(crate) base_url: BaseUrl,
+    roots: RootCertStore,
+    timeout: Duration,
+    connection: Option<Connection>,
+}
+
+impl Upstream {
+    /// A gateway at `base_url`, trusted by `roots`, each step within `timeout`.
+    pub(crate) const fn new(base_url: BaseUrl, roots: RootCertStore, timeout: Duration) -> Self {
+        Self {
+            base_url,
+            roots,
+            timeout,
+            connection: None,
+        }
+    }
+
+    /// A gateway on a connection already open.
+    pub(crate) const fn with(
+        base_url: BaseUrl,
+        roots: RootCertStore,
+        timeout: Duration,
+        connection: Connection,
+    ) -> Self {
+        Self {
+            base_url,
+            roots,
+            timeout,
+            connection: Some(connection),
+        }
+    }
+
+    /// The connection, opened (again) when there is none or the gateway closed it.
+    async fn connection(&mut self) -> Result<&mut Connection, String> {
+        let connection = match self.connection.take() {
+            Some(open) if !open.is_closed() => open,
+            _ => {
+                open(&self.base_url, self.roots.clone(), self.timeout)
+                    .await
+                    .map_err(|error| format!("cannot connect: {}", error.detail()))?
+                    .connection
+            }
+        };
+        Ok(self.connection.insert(connection))
+    }
+
+    /// Sends `request` (its URI absolute), on another connection when the gateway closed
+    /// this one before the request left; a connection that failed otherwise is let go.
+    pub(crate) async fn send_http(
+        &mut self,
+        request: hyper::Request<Full<Bytes>>,
+        limit: usize,
+    ) -> Result<Exchanged, String> {
+        let timeout = self.timeout;
+        let request = match self
+            .connection()
+            .await?
+            .send_or_return(request, limit, timeout)
+            .await
+        {
+            Ok(exchanged) => return Ok(exchanged),
+            Err(Unsent::Yes(request)) => *request,
+            Err(Unsent::No(error)) => {
+                self.connection = None;
+                return Err(error);
+            }
+        };
+        self.connection = None;
+        let sent = self
+            .connection()
+            .await?
+            .send_http(request, limit, timeout)
+            .await;
+        if sent.is_err() {
+            self.connection = None;
+        }
+        sent
+    }
+
+    /// The protocol's `request`, signed, sent as [`send_http`](Self::send_http) sends.
+    pub(crate) async fn send(
+        &mut self,
+        request: &Request,
+        user_agent: &'static str,
+        limit: usize,
+    ) -> Result<Exchanged, String> {
+        let http = request
+            .to_http(&self.base_url)
+            .map_err(|error| format!("cannot build the request: {error}"))?;
+        let (mut parts, body) = http.into_parts();
+        parts
+            .headers
+            .insert(USER_AGENT, HeaderValue::from_static(user_agent));
+        // The body's owner goes along: its bytes are wiped when the request is dropped.
+        let body = Full::new(Bytes::from_owner(body));
+        self.send_http(hyper::Request::from_parts(parts, body), limit)
+            .await
+    }
+
+    /// The URI of `path_and_query` at the gateway.
+    pub(crate) fn uri(&self, path_and_query: &str) -> Result<hyper::Uri, String> {
+        self.base_url
+            .join(path_and_query)
+            .parse()
+            .map_err(|_| "the path does not make a URI at the upstream".to_owned())
     }
 }
 

@@ -1,0 +1,262 @@
+//! `paytoken record --upstream URL`: a recording proxy on this machine. The merchant's code
+//! (any language) takes its address as the gateway's base URL; each request goes on to the
+//! upstream unchanged, each answer comes back unchanged, and each exchange is appended to
+//! a cassette, redacted before it is written (`record/cassette.rs`, `record/redact.rs`).
+//!
+//! Exchanges go to the upstream one at a time, in the order they came, over one
+//! connection (`connection::Upstream`): the cassette's order is the gateway's.
+//!
+//! Bounds: a request body of 1 MiB, an answer of `--max-answer-bytes` (16 MiB by
+//! default), the time to send a request's head (10 s), 64 connections at once, and the
+//! cassette's `--max-bytes`, past which proxying goes on and recording stops (stderr says
+//! so once).
+
+mod cassette;
+mod redact;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt as _, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{CONTENT_TYPE, HeaderName, HeaderValue};
+use hyper::service::service_fn;
+use hyper::{HeaderMap, Request, Response};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use serde_json::json;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+use self::cassette::{Cassette, Exchange};
+use crate::cli::{GatewayArgs, RecordArgs};
+use crate::config::{self, LIST_ANSWER_BYTES};
+use crate::connection::{self, Upstream};
+use crate::report::{Exit, Failure, Report};
+use crate::settings::Settings;
+use crate::terminal;
+
+/// The largest request body forwarded: a payment's form is a few kilobytes.
+const MAX_REQUEST: usize = 1024 * 1024;
+/// How long a client has to send a request's head.
+const READ_DEADLINE: Duration = Duration::from_secs(10);
+/// Connections served at once; one more is closed when accepted.
+const MAX_CONNECTIONS: usize = 64;
+/// How long the upstream has for each step, connecting, TLS and the answer.
+const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Headers that belong to one connection, never forwarded (RFC 9110, 7.6.1), and the
+/// ones the proxy sets itself.
+const HOP_BY_HOP: &[&str] = &[
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "transfer-encoding",
+    "te",
+    "trailer",
+    "upgrade",
+    "host",
+    "content-length",
+];
+
+/// What every connection shares.
+struct Proxy {
+    upstream: tokio::sync::Mutex<Upstream>,
+    answer_limit: usize,
+    cassette: Mutex<Cassette>,
+    keep_personal: bool,
+    exchanges: AtomicU64,
+}
+
+/// Runs until Ctrl-C.
+pub(crate) async fn run(args: &RecordArgs, gateway: &GatewayArgs, json: bool) -> Report {
+    let proxy = match proxy(args, gateway) {
+        Ok(proxy) => Arc::new(proxy),
+        Err(failure) => return Report::from(failure),
+    };
+    if !args.addr.ip().is_loopback() {
+        return Report::from(Failure::usage(
+            "--addr: the proxy forwards your signed requests, so it listens on a loopback address only",
+        ));
+    }
+    let listener = match TcpListener::bind(args.addr).await {
+        Ok(listener) => listener,
+        Err(error) => {
+            return Report::from(Failure::failed(format!(
+                "cannot listen on {}: {error}",
+                args.addr
+            )));
+        }
+    };
+    let address = listener.local_addr().unwrap_or(args.addr);
+    let upstream = proxy.upstream.lock().await.base_url.as_str().to_owned();
+    let announced = json!({
+        "operation": "record",
+        "outcome": "ok",
+        "listenUrl": format!("http://{address}"),
+        "upstream": upstream,
+        "cassette": args.cassette.display().to_string(),
+    });
+    let text = if json {
+        terminal::json(&announced) + "\n"
+    } else {
+        format!(
+            "record: give your code http://{address} as the gateway's base URL; recording {} into {}\n",
+            terminal::escape(&upstream),
+            terminal::escape(&args.cassette.display().to_string())
+        )
+    };
+    match terminal::out(&text) {
+        Ok(()) => {}
+        Err(terminal::Unwritten::Closed) => return Report::quiet(Exit::Success),
+        Err(terminal::Unwritten::Failed(error)) => return Report::unwritten(&error),
+    }
+    tokio::select! {
+        () = serve(listener, proxy) => {}
+        _ = tokio::signal::ctrl_c() => {}
+    }
+    Report::quiet(Exit::Success)
+}
+
+/// The proxy of the arguments: the upstream refused as every command refuses a base URL
+/// (plain http beyond loopback), and trusted as the client trusts it.
+fn proxy(args: &RecordArgs, gateway: &GatewayArgs) -> Result<Proxy, Failure> {
+    let mut settings = Settings::resolve(gateway)?;
+    settings.base_url.value = Some(args.upstream.clone());
+    let base_url = config::base_url(gateway, &settings)
+        .map_err(|failure| Failure::usage(format!("--upstream: {}", failure.message())))?;
+    let roots = connection::roots(&config::root_certificates(gateway)?).map_err(Failure::usage)?;
+    if args
+        .cassette
+        .parent()
+        .is_some_and(|folder| !folder.as_os_str().is_empty() && !folder.is_dir())
+    {
+        return Err(Failure::usage(format!(
+            "--cassette {}: its folder does not exist",
+            args.cassette.display()
+        )));
+    }
+    Ok(Proxy {
+        upstream: tokio::sync::Mutex::new(Upstream::new(base_url, roots, UPSTREAM_TIMEOUT)),
+        answer_limit: gateway.max_answer_bytes.unwrap_or(LIST_ANSWER_BYTES),
+        cassette: Mutex::new(Cassette::new(args.cassette.clone(), args.max_bytes)),
+        keep_personal: args.keep_personal_data,
+        exchanges: AtomicU64::new(0),
+    })
+}
+
+async fn serve(listener: TcpListener, proxy: Arc<Proxy>) {
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+            continue;
+        };
+        let proxy = Arc::clone(&proxy);
+        tokio::spawn(async move {
+            let service = service_fn(move |request| {
+                let proxy = Arc::clone(&proxy);
+                // On a task of its own: a client that hangs up must not cut an exchange
+                // the upstream may already have taken, nor its line in the cassette.
+                let handling = tokio::spawn(async move { forward(&proxy, request).await });
+                async move {
+                    let response = handling.await.unwrap_or_else(|_| {
+                        text_answer(502, "paytoken record: the exchange's handler failed\n")
+                    });
+                    Ok::<_, std::convert::Infallible>(response)
+                }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(READ_DEADLINE)
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+            drop(slot);
+        });
+    }
+}
+
+/// Forwards one request and records the exchange.
+async fn forward(proxy: &Proxy, request: Request<Incoming>) -> Response<Full<Bytes>> {
+    let number = proxy.exchanges.fetch_add(1, Ordering::Relaxed) + 1;
+    let (parts, body) = request.into_parts();
+    let path = parts
+        .uri
+        .path_and_query()
+        .map_or("/", |path| path.as_str())
+        .to_owned();
+    let body = match Limited::new(body, MAX_REQUEST).collect().await {
+        Ok(body) => body.to_bytes(),
+        Err(_) => {
+            return text_answer(413, "paytoken record: a request body larger than 1 MiB\n");
+        }
+    };
+    let answer = exchange(proxy, &parts, &path, &body).await;
+    let recorded = Exchange {
+        number,
+        method: parts.method.as_str(),
+        path: path.split('?').next().unwrap_or(&path),
+        request_headers: &parts.headers,
+        request_body: &body,
+        answer: answer
+            .as_ref()
+            .map(|(status, headers, body)| (*status, headers, body.as_ref()))
+            .map_err(Clone::clone),
+    };
+    let line = cassette::line(&recorded, proxy.keep_personal);
+    if let Ok(mut cassette) = proxy.cassette.lock() {
+        cassette.append(&line);
+    }
+    match answer {
+        Ok((status, headers, body)) => {
+            let mut response = Response::new(Full::new(body));
+            *response.status_mut() =
+                hyper::StatusCode::from_u16(status).unwrap_or(hyper::StatusCode::BAD_GATEWAY);
+            copy_headers(&headers, response.headers_mut());
+            response
+        }
+        Err(error) => text_answer(
+            502,
+            &format!("paytoken record: the upstream did not answer: {error}\n"),
+        ),
+    }
+}
+
+/// Sends the request on to the upstream, as it came but for the connection's own headers.
+async fn exchange(
+    proxy: &Proxy,
+    parts: &hyper::http::request::Parts,
+    path: &str,
+    body: &Bytes,
+) -> Result<(u16, HeaderMap, Bytes), String> {
+    let mut upstream = proxy.upstream.lock().await;
+    let mut request = Request::new(Full::new(body.clone()));
+    *request.method_mut() = parts.method.clone();
+    *request.uri_mut() = upstream.uri(path)?;
+    copy_headers(&parts.headers, request.headers_mut());
+    let answered = upstream.send_http(request, proxy.answer_limit).await?;
+    Ok((answered.status, answered.headers, answered.body))
+}
+
+/// Copies every header but those of one connection.
+fn copy_headers(from: &HeaderMap, to: &mut HeaderMap) {
+    for (name, value) in from {
+        if !HOP_BY_HOP.contains(&name.as_str()) {
+            to.append(HeaderName::clone(name), HeaderValue::clone(value));
+        }
+    }
+}
+
+fn text_answer(status: u16, text: &str) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(text.to_owned())));
+    *response.status_mut() =
+        hyper::StatusCode::from_u16(status).unwrap_or(hyper::StatusCode::BAD_GATEWAY);
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}

@@ -1,0 +1,312 @@
+//! The cassette: one JSON object a line per exchange (`schemas/cassette.schema.json`),
+//! redacted before it is written (`redact.rs`), appended to a file only the user may read,
+//! and bounded: past `--max-bytes` nothing more is written, and stderr says so once.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use hyper::HeaderMap;
+use paytoken::Timestamp;
+use paytoken::ops::{auth_token, cards_and_accounts, customer_signup, inquiry, installments};
+use paytoken::ops::{invoice_list, payment, registration, token_payment};
+use serde_json::{Value, json};
+
+use super::redact;
+use crate::terminal;
+
+/// The format's version, in every line.
+pub(crate) const CASSETTE_VERSION: u32 = 1;
+
+/// One exchange as it passed through the proxy.
+pub(crate) struct Exchange<'a> {
+    pub(crate) number: u64,
+    pub(crate) method: &'a str,
+    pub(crate) path: &'a str,
+    pub(crate) request_headers: &'a HeaderMap,
+    pub(crate) request_body: &'a [u8],
+    /// The answer, or why there was none.
+    pub(crate) answer: Result<(u16, &'a HeaderMap, &'a [u8]), String>,
+}
+
+/// The cassette's line for `exchange`, redacted.
+pub(crate) fn line(exchange: &Exchange<'_>, keep_personal: bool) -> Value {
+    let fields = form(exchange.request_body);
+    let operation = fields
+        .as_deref()
+        .and_then(|fields| operation_of(exchange.path, fields));
+    let request = json!({
+        "method": exchange.method,
+        "path": exchange.path,
+        "headers": headers(exchange.request_headers),
+        "fields": fields.as_ref().map(|fields| {
+            fields
+                .iter()
+                .map(|(name, value)| json!({
+                    "name": name,
+                    "value": redact::field(name, value, keep_personal),
+                }))
+                .collect::<Vec<_>>()
+        }),
+        "unrecorded": if fields.is_some() {
+            Value::Null
+        } else {
+            unrecorded("not a form", exchange.request_body.len())
+        },
+    });
+    let (answer, error) = match &exchange.answer {
+        Ok((status, headers_of, body)) => {
+            let parsed = serde_json::from_slice::<Value>(body).ok();
+            (
+                json!({
+                    "status": status,
+                    "headers": headers(headers_of),
+                    "body": parsed.as_ref().map(|body| redact::json(body, keep_personal)),
+                    "unrecorded": if parsed.is_some() {
+                        Value::Null
+                    } else {
+                        unrecorded("not JSON", body.len())
+                    },
+                }),
+                Value::Null,
+            )
+        }
+        Err(error) => (Value::Null, Value::String(error.clone())),
+    };
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs());
+    json!({
+        "cassette": CASSETTE_VERSION,
+        "number": exchange.number,
+        "time": i64::try_from(now)
+            .ok()
+            .and_then(Timestamp::from_unix_seconds)
+            .map(|time| format!("{time} UTC")),
+        "operation": operation,
+        "request": request,
+        "answer": answer,
+        "error": error,
+    })
+}
+
+/// A body kept by its length only: it did not read as expected, and what it holds is not
+/// known to be safe to write.
+fn unrecorded(reason: &str, length: usize) -> Value {
+    json!({ "reason": reason, "length": length })
+}
+
+/// The form's fields in order, or `None` when the body is not a form of text fields.
+fn form(body: &[u8]) -> Option<Vec<(String, String)>> {
+    if body.is_empty() {
+        return Some(Vec::new());
+    }
+    // A form is printable ASCII: anything else is not one, whatever it claims to be.
+    if !body.iter().all(|byte| byte.is_ascii_graphic()) {
+        return None;
+    }
+    let fields: Vec<(String, String)> = form_urlencoded::parse(body)
+        .map(|(name, value)| (name.into_owned(), value.into_owned()))
+        .collect();
+    // Every field has a name and `=`; a bare word is not a form field of the interface.
+    let pairs = body
+        .split(|byte| *byte == b'&')
+        .all(|pair| pair.contains(&b'='));
+    pairs.then_some(fields)
+}
+
+/// Headers as a JSON object, each value redacted (the auth token, credentials, cookies).
+fn headers(headers: &HeaderMap) -> Value {
+    let mut object = serde_json::Map::new();
+    for (name, value) in headers {
+        let text = String::from_utf8_lossy(value.as_bytes());
+        object.insert(
+            name.as_str().to_owned(),
+            Value::String(redact::header(name.as_str(), &text)),
+        );
+    }
+    Value::Object(object)
+}
+
+/// The operation a request is, as the command and the library name it: by its path, and
+/// for the paths several operations share, by its `paymentType`.
+pub(crate) fn operation_of(path: &str, fields: &[(String, String)]) -> Option<&'static str> {
+    let payment_type = fields
+        .iter()
+        .find(|(name, _)| name == "paymentType")
+        .map(|(_, value)| value.as_str());
+    let exact = [
+        (payment::PATH, "pay"),
+        (registration::PATH, "register"),
+        (cards_and_accounts::PATH, "cards_and_accounts"),
+        (invoice_list::PATH, "invoices"),
+        (customer_signup::PATH, "customer_signup"),
+        (auth_token::MERCHANT_PATH, "fetch_auth_token"),
+        (auth_token::PARTNER_PATH, "fetch_auth_token"),
+        (auth_token::REGENERATE_PATH, "regenerate_auth_token"),
+    ];
+    if let Some((_, name)) = exact.iter().find(|(known, _)| *known == path) {
+        return Some(name);
+    }
+    if path.starts_with(installments::PATH_PREFIX) {
+        return Some("installments");
+    }
+    if path.starts_with(token_payment::PATH_PREFIX) {
+        return Some(if payment_type == Some("DL") {
+            "delete_token"
+        } else {
+            "pay_with_token"
+        });
+    }
+    if path.starts_with(inquiry::PATH_PREFIX) {
+        let repeated = fields
+            .iter()
+            .any(|(name, value)| name == "recurringType" && value == "REPEATED");
+        return match payment_type {
+            Some("IN") => Some("inquiry"),
+            Some("CP") => Some("capture"),
+            Some("RF") => Some("refund"),
+            Some("RV") => Some("cancel"),
+            _ if repeated => Some("repeat_payment"),
+            _ => None,
+        };
+    }
+    None
+}
+
+/// The cassette file: opened at the first line, appended to, bounded.
+pub(crate) struct Cassette {
+    path: PathBuf,
+    file: Option<File>,
+    written: u64,
+    max_bytes: u64,
+    /// Why nothing more is written, once something stopped it.
+    stopped: Option<String>,
+}
+
+impl Cassette {
+    pub(crate) const fn new(path: PathBuf, max_bytes: u64) -> Self {
+        Self {
+            path,
+            file: None,
+            written: 0,
+            max_bytes,
+            stopped: None,
+        }
+    }
+
+    /// Appends `line`, unless the cassette is full or could not be written: then it is
+    /// left as it is, and stderr says why, once.
+    pub(crate) fn append(&mut self, line: &Value) {
+        if self.stopped.is_some() {
+            return;
+        }
+        let mut text = line.to_string();
+        text.push('\n');
+        let length = u64::try_from(text.len()).unwrap_or(u64::MAX);
+        if self.written.saturating_add(length) > self.max_bytes {
+            self.stop(format!(
+                "the cassette reached --max-bytes ({} bytes): proxying goes on, recording stopped",
+                self.max_bytes
+            ));
+            return;
+        }
+        if let Err(error) = self.write(text.as_bytes()) {
+            self.stop(format!(
+                "cannot write the cassette {}: {error}; proxying goes on, recording stopped",
+                self.path.display()
+            ));
+            return;
+        }
+        self.written = self.written.saturating_add(length);
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => {
+                let mut options = OpenOptions::new();
+                options.create(true).append(true);
+                #[cfg(unix)]
+                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+                self.file.insert(options.open(&self.path)?)
+            }
+        };
+        file.write_all(bytes)?;
+        file.flush()
+    }
+
+    fn stop(&mut self, why: String) {
+        terminal::err_line(&format!("paytoken record: {why}"));
+        self.stopped = Some(why);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(text: &str) -> Vec<(String, String)> {
+        form(text.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn each_request_is_named_as_the_command_names_its_operation() {
+        let payments = "/transactionServices/REST/v1/payments";
+        for (path, form, name) in [
+            (payments, "paymentType=DB&amount=1.00", Some("pay")),
+            (
+                "/transactionServices/REST/v1/payments/60001",
+                "paymentType=CP",
+                Some("capture"),
+            ),
+            (
+                "/transactionServices/REST/v1/payments/60001",
+                "paymentType=RF",
+                Some("refund"),
+            ),
+            (
+                "/transactionServices/REST/v1/payments/60001",
+                "paymentType=RV",
+                Some("cancel"),
+            ),
+            (
+                "/transactionServices/REST/v1/payments/60001",
+                "paymentType=IN&idType=PID",
+                Some("inquiry"),
+            ),
+            (
+                "/transactionServices/REST/v1/payments/60001",
+                "paymentType=DB&recurringType=REPEATED",
+                Some("repeat_payment"),
+            ),
+            (
+                "/transactionServices/REST/v1/paywithtoken/8a8",
+                "paymentType=DL",
+                Some("delete_token"),
+            ),
+            (
+                "/transactionServices/REST/v1/paywithtoken/8a8",
+                "paymentType=DB",
+                Some("pay_with_token"),
+            ),
+            (
+                "/transactionServices/REST/v1/authToken",
+                "merchant.username=a",
+                Some("fetch_auth_token"),
+            ),
+            ("/elsewhere", "a=b", None),
+        ] {
+            assert_eq!(operation_of(path, &fields(form)), name, "{path} {form}");
+        }
+    }
+
+    #[test]
+    fn a_body_that_is_not_a_form_is_kept_by_its_length_only() {
+        assert!(form(b"{\"card\":\"4000000000000002\"}").is_none());
+        assert!(form(b"just words").is_none());
+        assert!(form("a=\u{e9}".as_bytes()).is_none());
+        assert_eq!(form(b"a=1&b=").unwrap().len(), 2);
+    }
+}

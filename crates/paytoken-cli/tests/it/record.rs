@@ -1,0 +1,303 @@
+//! `paytoken record` between the command and a sandbox that varies its answers, over real
+//! sockets: every exchange recorded, each line valid by the cassette's schema, the
+//! command's results the same through the proxy, and no secret, whole card number or
+//! personal value of the test in the cassette. And byte for byte: what an upstream
+//! answers is what the client gets.
+
+use std::io::{BufRead as _, BufReader};
+use std::process::{Child, Command, Stdio};
+
+use paytoken_sandbox::{Sandbox, cards};
+use serde_json::Value;
+
+use crate::common::{answering, card_flags, merchant_of, schema_of, with_flags};
+
+/// `paytoken record`, killed when dropped.
+struct Recorder(Child);
+
+impl Recorder {
+    /// Stops it, and gives what it said on stderr.
+    fn stop(mut self) -> String {
+        use std::io::Read as _;
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+        let mut stderr = String::new();
+        if let Some(mut pipe) = self.0.stderr.take() {
+            pipe.read_to_string(&mut stderr).unwrap();
+        }
+        stderr
+    }
+}
+
+impl Drop for Recorder {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `paytoken --json record --upstream UPSTREAM` writing into `cassette`, and gives
+/// the URL it listens on.
+fn record(upstream: &str, cassette: &std::path::Path, extra: &[&str]) -> (Recorder, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_paytoken"))
+        .args([
+            "--json",
+            "record",
+            "--upstream",
+            upstream,
+            "--addr",
+            "127.0.0.1:0",
+        ])
+        .arg("--cassette")
+        .arg(cassette)
+        .args(extra)
+        .env(
+            "XDG_CONFIG_HOME",
+            std::env::temp_dir().join("paytoken-tests-without-profiles"),
+        )
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let announced: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    crate::common::assert_valid(&announced);
+    let url = announced["listenUrl"].as_str().unwrap().to_owned();
+    (Recorder(child), url)
+}
+
+fn fresh_folder(name: &str) -> std::path::PathBuf {
+    let folder =
+        std::env::temp_dir().join(format!("paytoken-record-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    folder
+}
+
+/// The personal values the test sends, which the cassette must not hold.
+const PERSONAL: [&str; 8] = [
+    "Grace",
+    "Hopper",
+    "grace.hopper@example.com",
+    "5550142",
+    "19061209",
+    "203.0.113.77",
+    "Navy Yard 1",
+    "Arlington",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_exchange_is_recorded_redacted_and_the_results_do_not_change() {
+    // Each seed nests, renames and retypes other incidental fields.
+    for seed in [5, 6, 7] {
+        recorded_between_the_command_and_a_sandbox(seed).await;
+    }
+}
+
+async fn recorded_between_the_command_and_a_sandbox(seed: u64) {
+    let sandbox = Sandbox::builder().vary_answers(seed).start().await.unwrap();
+    let folder = fresh_folder(&format!("sandbox-{seed}"));
+    let cassette = folder.join("cassette.jsonl");
+    let (_recorder, proxy) = record(sandbox.base_url(), &cassette, &[]);
+    let (flags, env) = merchant_of(&sandbox);
+    let key = env[0].1.clone();
+    let through = |flags: &[String]| -> Vec<String> {
+        let mut through = flags.to_vec();
+        let at = through
+            .iter()
+            .position(|flag| flag == "--base-url")
+            .unwrap();
+        through[at + 1] = proxy.clone();
+        through.push("--json".to_owned());
+        through
+    };
+
+    let mut pay = vec![
+        "pay",
+        "--amount",
+        "12.00",
+        "--currency",
+        "EUR",
+        "--merchant-transaction-id",
+        "recorded-1",
+        "--given-name",
+        PERSONAL[0],
+        "--surname",
+        PERSONAL[1],
+        "--email",
+        PERSONAL[2],
+        "--phone",
+        PERSONAL[3],
+        "--birth-date",
+        PERSONAL[4],
+        "--ip",
+        PERSONAL[5],
+        "--street",
+        PERSONAL[6],
+        "--city",
+        PERSONAL[7],
+        "--register",
+        "--holder",
+        "Grace Hopper",
+    ];
+    pay.extend(card_flags(cards::APPROVED));
+    let paid = with_flags(&through(&flags), &key, &pay).await;
+    assert_eq!(paid.code, 0, "{}{}", paid.stdout, paid.stderr);
+    let paid = paid.json();
+    assert_eq!(paid["outcome"], "approved");
+    let payment_id = paid["paymentId"].as_str().unwrap().to_owned();
+
+    // The same verdicts through the proxy as without it.
+    let mut direct = flags.clone();
+    direct.push("--json".to_owned());
+    for args in [
+        vec!["inquiry", payment_id.as_str()],
+        vec!["cards-and-accounts"],
+        vec!["invoices"],
+    ] {
+        let proxied = with_flags(&through(&flags), &key, &args).await;
+        let straight = with_flags(&direct, &key, &args).await;
+        assert_eq!(proxied.code, straight.code, "{args:?}");
+        let (proxied, straight) = (proxied.json(), straight.json());
+        assert_eq!(proxied["outcome"], straight["outcome"], "{args:?}");
+        assert_eq!(proxied["paymentId"], straight["paymentId"], "{args:?}");
+    }
+
+    let text = std::fs::read_to_string(&cassette).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    // Each command fetched its token, then made its call: two exchanges each.
+    assert_eq!(lines.len(), 8, "{text}");
+    let schema = schema_of("cassette");
+    for line in &lines {
+        assert_eq!(schema.errors(line), Vec::<String>::new(), "{line}");
+    }
+    let operations: Vec<&str> = lines
+        .iter()
+        .map(|line| line["operation"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        operations,
+        [
+            "fetch_auth_token",
+            "pay",
+            "fetch_auth_token",
+            "inquiry",
+            "fetch_auth_token",
+            "cards_and_accounts",
+            "fetch_auth_token",
+            "invoices"
+        ]
+    );
+    let payment = &lines[1];
+    assert_eq!(payment["answer"]["body"]["paymentId"], payment_id.as_str());
+    let field = |name: &str| -> Value {
+        payment["request"]["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|field| field["name"] == name)
+            .unwrap()["value"]
+            .clone()
+    };
+    assert_eq!(field("card.number"), "400000…0051");
+    assert_eq!(field("card.cvv"), "[redacted]");
+    assert_eq!(field("authentication.checksum"), "[redacted]");
+    assert_eq!(field("customer.email"), "[personal]");
+    assert_eq!(field("amount"), "12.00");
+    assert_eq!(payment["request"]["headers"]["authtoken"], "[redacted]");
+    assert_eq!(lines[0]["answer"]["body"]["AuthToken"], "[redacted]");
+
+    for secret in [key.as_str(), cards::APPROVED, "eyJhbGci"]
+        .into_iter()
+        .chain(PERSONAL)
+    {
+        assert!(
+            !text.contains(secret),
+            "the cassette holds {secret}: {text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_pass_unchanged_bodies_that_are_not_json_are_kept_by_length_and_the_bound_holds() {
+    const BODY: &str = "{\"paymentId\":\"77\",\"result\":{\"code\":\"00001\",\"description\":\"ok\"},\"odd\" : [1, 2.50, null]}";
+    let upstream = answering(BODY).await;
+    let folder = fresh_folder("bytes");
+    let cassette = folder.join("cassette.jsonl");
+    // Room for about two lines.
+    let (recorder, proxy) = record(&upstream, &cassette, &["--max-bytes", "1500"]);
+
+    for round in 0..4 {
+        let body = if round == 1 {
+            "not a form at all"
+        } else {
+            "a=1&b=2"
+        };
+        let answer = raw_post(&proxy, body).await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(
+            answer.ends_with(BODY),
+            "the body as the upstream sent it: {answer}"
+        );
+    }
+    let text = std::fs::read_to_string(&cassette).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert!((1..4).contains(&lines.len()), "bounded: {text}");
+    assert_eq!(lines[0]["answer"]["body"]["odd"][1], 2.5);
+    if let Some(second) = lines.get(1) {
+        assert_eq!(second["request"]["unrecorded"]["length"], 17);
+        assert_eq!(second["request"]["fields"], Value::Null);
+    }
+    let stderr = recorder.stop();
+    assert_eq!(
+        stderr.matches("--max-bytes").count(),
+        1,
+        "said once: {stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// A POST of `body` to `url` over a socket of its own: the whole answer as text.
+async fn raw_post(url: &str, body: &str) -> String {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let address = url.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let request = format!(
+        "POST /transactionServices/REST/v1/payments HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    answer
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plain_http_upstream_beyond_loopback_is_refused() {
+    let folder = fresh_folder("refused");
+    let run = crate::common::paytoken(
+        &[
+            "--json",
+            "record",
+            "--upstream",
+            "http://192.0.2.10:8080",
+            "--addr",
+            "127.0.0.1:0",
+        ],
+        &[],
+    )
+    .await;
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stdout.contains("plain http"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&folder);
+}
