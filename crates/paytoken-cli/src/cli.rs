@@ -334,6 +334,15 @@ pub(crate) enum Command {
     /// redacted (no key, checksum, token, CVV or whole card number; personal data masked).
     #[command(after_long_help = examples::RECORD)]
     Record(RecordArgs),
+    /// Read every answer of a cassette with the parser of its operation, as the client
+    /// reads them live: the verdict of each, the shapes unlike the samples, and whether
+    /// every one was read. Sends nothing.
+    #[command(after_long_help = examples::REPLAY)]
+    Replay {
+        /// The cassette `paytoken record` wrote.
+        #[arg(long = "check", value_name = "CASSETTE")]
+        cassette: PathBuf,
+    },
     /// Check the settings and the deployment they name, moving no money: the base URL,
     /// TLS, reachability, the gateway's clock, an auth token, a signed read, an inquiry
     /// that finds nothing, an invoice page, and the answer shapes unlike the samples.

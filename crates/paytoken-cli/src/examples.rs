@@ -77,8 +77,12 @@ pub(crate) const DOCTOR: &str = "Examples:
   $ paytoken --profile staging doctor --json";
 
 pub(crate) const RECORD: &str = "Examples:
-  $ paytoken record --upstream https://test.gateway.example --addr 127.0.0.1:8070 --cassette staging.jsonl
+  $ paytoken record --upstream https://test.gateway.example --addr 127.0.0.1:8070 --cassette ~/staging.jsonl
   $ paytoken --json record --upstream https://test.gateway.example --addr 127.0.0.1:8071";
+
+pub(crate) const REPLAY: &str = "Examples:
+  $ paytoken replay --check ~/staging.jsonl
+  $ paytoken --json replay --check ~/staging.jsonl";
 
 pub(crate) const COMPLETIONS: &str = "Examples:
   $ paytoken completions bash > ~/.local/share/bash-completion/completions/paytoken

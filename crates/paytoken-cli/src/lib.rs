@@ -63,6 +63,7 @@ mod operations;
 mod profile;
 mod record;
 mod render;
+mod replay;
 mod report;
 mod serve;
 mod settings;
@@ -118,6 +119,7 @@ async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report
         Command::Whoami => config_command::whoami(gateway).unwrap_or_else(Report::from),
         Command::Doctor => doctor::run(gateway).await,
         Command::Record(args) => record::run(&args, gateway, json).await,
+        Command::Replay { cassette } => replay::run(&cassette),
         Command::Config(command) => {
             config_command::config(&command, gateway).unwrap_or_else(Report::from)
         }

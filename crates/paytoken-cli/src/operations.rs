@@ -60,6 +60,7 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         | Command::Whoami
         | Command::Doctor
         | Command::Record(_)
+        | Command::Replay { .. }
         | Command::Completions { .. }
         | Command::ManPages { .. }
         | Command::Vectors(_) => Err(Failure::usage("not an operation")),

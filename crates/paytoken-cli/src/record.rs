@@ -29,6 +29,7 @@ use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
+pub(crate) use self::cassette::CASSETTE_VERSION;
 use self::cassette::{Cassette, Exchange};
 use crate::cli::{GatewayArgs, RecordArgs};
 use crate::config::{self, LIST_ANSWER_BYTES};

@@ -97,6 +97,8 @@
 //!
 //! [`notification`] reads and verifies what the gateway sends back later: its call to a
 //! payment's `notificationUrl`, and the cardholder's browser at `merchantRedirectUrl`.
+//! [`recorded`] reads an answer recorded off the wire (a cassette) by its operation's
+//! parser, as the live call would have read it.
 //!
 //! ## Features
 //! - `http`: `Request::into_http` and `parse_http`, for stacks that speak the `http`
@@ -121,6 +123,7 @@ pub mod notification;
 pub mod ops;
 mod outcome;
 mod pager;
+pub mod recorded;
 mod request;
 mod signed;
 mod wire;

@@ -201,10 +201,21 @@ pub(crate) fn assert_no_secret(run: &Run) {
 /// Starts `paytoken sandbox` with `args` (stdout and stderr piped) and reads the first line
 /// it prints, the announcement.
 pub(crate) async fn sandbox_process(args: &[&str]) -> (std::process::Child, String) {
+    let mut line = vec!["sandbox"];
+    line.extend_from_slice(args);
+    server_process(&line).await
+}
+
+/// Starts `paytoken ARGS` (a command that serves until stopped; stdout and stderr piped,
+/// no profiles file) and reads the first line it prints, the announcement.
+pub(crate) async fn server_process(args: &[&str]) -> (std::process::Child, String) {
     use std::io::{BufRead as _, BufReader};
     let mut child = Command::new(env!("CARGO_BIN_EXE_paytoken"))
-        .arg("sandbox")
         .args(args)
+        .env(
+            "XDG_CONFIG_HOME",
+            std::env::temp_dir().join("paytoken-tests-without-profiles"),
+        )
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -218,6 +229,23 @@ pub(crate) async fn sandbox_process(args: &[&str]) -> (std::process::Child, Stri
     .await
     .unwrap();
     (child, first)
+}
+
+/// POSTs `body` as `content_type` to `url` on a connection of its own: the whole answer,
+/// head and body, as text.
+pub(crate) async fn post_raw(url: &str, content_type: &str, body: &str) -> String {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let rest = url.strip_prefix("http://").unwrap();
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
+    let request = format!(
+        "POST /{path} HTTP/1.1\r\nHost: {authority}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    answer
 }
 
 /// A server that answers every request with `body`, as a gateway (or a proxy that mixed

@@ -20,12 +20,23 @@ use serde_json::Value;
 /// twice, as gateways do).
 static ORDERS: AtomicUsize = AtomicUsize::new(1);
 
+/// A cassette's line: an auth token fetched.
+const CASSETTE_LINE: &str = concat!(
+    r#"{"cassette":1,"number":1,"time":"2026-11-26 10:00:00 UTC","operation":"fetch_auth_token","#,
+    r#""request":{"method":"POST","path":"/transactionServices/REST/v1/authToken","headers":{},"#,
+    r#""fields":[{"name":"authentication.partnerId","value":"100"}],"unrecorded":null},"#,
+    r#""answer":{"status":200,"headers":{},"body":{"AuthToken":"[redacted]","#,
+    r#""result":{"code":"200","description":"Token generated"}},"unrecorded":null},"error":null}"#,
+    "\n"
+);
+
 /// The commands that serve or follow until interrupted: run until their first line.
 const SERVERS: [&str; 4] = ["sandbox", "listen", "logs", "record"];
 
 /// The commands that call no gateway.
-const LOCAL: [&str; 8] = [
+const LOCAL: [&str; 9] = [
     "demo",
+    "replay",
     "sandbox",
     "listen",
     "config",
@@ -67,6 +78,8 @@ impl Home {
             std::fs::set_permissions(folder.join(file), std::fs::Permissions::from_mode(0o600))
                 .unwrap();
         }
+        // The cassette the examples of `replay` read: one exchange, as `record` writes it.
+        std::fs::write(path.join("staging.jsonl"), CASSETTE_LINE).unwrap();
         let config = path.join("config").to_str().unwrap().to_owned();
         Self { path, config }
     }

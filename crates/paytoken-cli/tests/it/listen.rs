@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Faults, NotificationPolicy, Sandbox, cards};
 use serde_json::Value;
-use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::io::AsyncWriteExt as _;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::common::{Run, answering_with, as_merchant, assert_no_secret, card_flags, read_request};
@@ -78,16 +78,7 @@ impl Drop for Listening {
 
 /// POSTs `body` to `url` on a fresh connection; the status.
 async fn post(url: &str, content_type: &str, body: &str) -> u16 {
-    let rest = url.strip_prefix("http://").unwrap();
-    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
-    let request = format!(
-        "POST /{path} HTTP/1.1\r\nHost: {authority}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).await.unwrap();
+    let answer = crate::common::post_raw(url, content_type, body).await;
     answer.split(' ').nth(1).unwrap().parse().unwrap()
 }
 

@@ -1,16 +1,18 @@
 //! `paytoken record` between the command and a sandbox that varies its answers, over real
 //! sockets: every exchange recorded, each line valid by the cassette's schema, the
 //! command's results the same through the proxy, and no secret, whole card number or
-//! personal value of the test in the cassette. And byte for byte: what an upstream
-//! answers is what the client gets.
+//! personal value of the test in the cassette; `paytoken replay --check` on it reads the
+//! verdicts seen live, and reports a corrupted answer. And byte for byte: what an
+//! upstream answers is what the client gets.
 
-use std::io::{BufRead as _, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 
 use paytoken_sandbox::{Sandbox, cards};
 use serde_json::Value;
 
-use crate::common::{answering, card_flags, merchant_of, schema_of, with_flags};
+use crate::common::{
+    answering, card_flags, merchant_of, paytoken, post_raw, schema_of, server_process, with_flags,
+};
 
 /// `paytoken record`, killed when dropped.
 struct Recorder(Child);
@@ -38,31 +40,20 @@ impl Drop for Recorder {
 
 /// Starts `paytoken --json record --upstream UPSTREAM` writing into `cassette`, and gives
 /// the URL it listens on.
-fn record(upstream: &str, cassette: &std::path::Path, extra: &[&str]) -> (Recorder, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_paytoken"))
-        .args([
-            "--json",
-            "record",
-            "--upstream",
-            upstream,
-            "--addr",
-            "127.0.0.1:0",
-        ])
-        .arg("--cassette")
-        .arg(cassette)
-        .args(extra)
-        .env(
-            "XDG_CONFIG_HOME",
-            std::env::temp_dir().join("paytoken-tests-without-profiles"),
-        )
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+async fn record(upstream: &str, cassette: &std::path::Path, extra: &[&str]) -> (Recorder, String) {
+    let cassette = cassette.display().to_string();
+    let mut args = vec![
+        "--json",
+        "record",
+        "--upstream",
+        upstream,
+        "--addr",
+        "127.0.0.1:0",
+        "--cassette",
+        cassette.as_str(),
+    ];
+    args.extend_from_slice(extra);
+    let (child, line) = server_process(&args).await;
     let announced: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
     crate::common::assert_valid(&announced);
     let url = announced["listenUrl"].as_str().unwrap().to_owned();
@@ -101,7 +92,7 @@ async fn recorded_between_the_command_and_a_sandbox(seed: u64) {
     let sandbox = Sandbox::builder().vary_answers(seed).start().await.unwrap();
     let folder = fresh_folder(&format!("sandbox-{seed}"));
     let cassette = folder.join("cassette.jsonl");
-    let (_recorder, proxy) = record(sandbox.base_url(), &cassette, &[]);
+    let (_recorder, proxy) = record(sandbox.base_url(), &cassette, &[]).await;
     let (flags, env) = merchant_of(&sandbox);
     let key = env[0].1.clone();
     let through = |flags: &[String]| -> Vec<String> {
@@ -213,6 +204,43 @@ async fn recorded_between_the_command_and_a_sandbox(seed: u64) {
     assert_eq!(payment["request"]["headers"]["authtoken"], "[redacted]");
     assert_eq!(lines[0]["answer"]["body"]["AuthToken"], "[redacted]");
 
+    // Replayed, every answer reads as it did live.
+    let replayed = paytoken(
+        &["--json", "replay", "--check", cassette.to_str().unwrap()],
+        &[],
+    )
+    .await;
+    assert_eq!(replayed.code, 0, "seed {seed}: {}", replayed.stdout);
+    let verdicts: Vec<String> = replayed.json()["exchanges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|exchange| exchange["verdict"].as_str().unwrap().to_owned())
+        .collect();
+    let live = ["ok", "approved", "ok", "approved", "ok", "ok", "ok", "ok"];
+    assert_eq!(verdicts, live, "seed {seed}");
+
+    // A corrupted answer, and one about another payment, are reported, exit 1.
+    let mut corrupted = lines.clone();
+    corrupted[1]["answer"]["body"] = serde_json::json!({ "odd": true });
+    corrupted[3]["answer"]["body"]["paymentId"] = "99999".into();
+    let broken = folder.join("broken.jsonl");
+    let text_of =
+        |lines: &[Value]| -> String { lines.iter().map(|line| format!("{line}\n")).collect() };
+    std::fs::write(&broken, text_of(&corrupted)).unwrap();
+    let replayed = paytoken(
+        &["--json", "replay", "--check", broken.to_str().unwrap()],
+        &[],
+    )
+    .await;
+    assert_eq!(replayed.code, 1, "seed {seed}: {}", replayed.stdout);
+    let report = replayed.json();
+    assert_eq!(report["outcome"], "checks_failed");
+    assert_eq!(report["unread"], 2);
+    assert_eq!(report["exchanges"][1]["verdict"], "unreadable");
+    assert!(report["exchanges"][1]["reason"].is_string());
+    assert_eq!(report["exchanges"][3]["verdict"], "contradiction");
+
     for secret in [key.as_str(), cards::APPROVED, "eyJhbGci"]
         .into_iter()
         .chain(PERSONAL)
@@ -232,7 +260,7 @@ async fn answers_pass_unchanged_bodies_that_are_not_json_are_kept_by_length_and_
     let folder = fresh_folder("bytes");
     let cassette = folder.join("cassette.jsonl");
     // Room for about two lines.
-    let (recorder, proxy) = record(&upstream, &cassette, &["--max-bytes", "1500"]);
+    let (recorder, proxy) = record(&upstream, &cassette, &["--max-bytes", "1500"]).await;
 
     for round in 0..4 {
         let body = if round == 1 {
@@ -240,7 +268,8 @@ async fn answers_pass_unchanged_bodies_that_are_not_json_are_kept_by_length_and_
         } else {
             "a=1&b=2"
         };
-        let answer = raw_post(&proxy, body).await;
+        let url = format!("{proxy}/transactionServices/REST/v1/payments");
+        let answer = post_raw(&url, "application/x-www-form-urlencoded", body).await;
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
         assert!(
             answer.ends_with(BODY),
@@ -267,25 +296,9 @@ async fn answers_pass_unchanged_bodies_that_are_not_json_are_kept_by_length_and_
     let _ = std::fs::remove_dir_all(&folder);
 }
 
-/// A POST of `body` to `url` over a socket of its own: the whole answer as text.
-async fn raw_post(url: &str, body: &str) -> String {
-    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-    let address = url.trim_start_matches("http://");
-    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let request = format!(
-        "POST /transactionServices/REST/v1/payments HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).await.unwrap();
-    answer
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_plain_http_upstream_beyond_loopback_is_refused() {
-    let folder = fresh_folder("refused");
-    let run = crate::common::paytoken(
+    let run = paytoken(
         &[
             "--json",
             "record",
@@ -299,5 +312,4 @@ async fn a_plain_http_upstream_beyond_loopback_is_refused() {
     .await;
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert!(run.stdout.contains("plain http"), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&folder);
 }

@@ -183,58 +183,72 @@ impl Operation for CardsAndAccounts {
     /// Decided by the result code; the "no registrations" answer is an empty list. Checks
     /// the echoed `customerId` when the list is one customer's.
     fn parse(&self, status: u16, body: &[u8]) -> Result<StoredRegistrations, Error> {
-        let wire: WireList = wire::decode(Self::KIND, status, body)?;
-        let result = match require_success(Self::KIND, wire::result_of(wire.result), body) {
-            Ok(result) => result,
-            Err(Error::Refused(refusal)) if is_no_registrations(&refusal.result) => refusal.result,
-            Err(error) => return Err(error),
-        };
-        let customer_id = wire.customer_id.0;
-        if let Some(asked) = &self.customer_id {
-            Sent {
-                id: Some(("customerId", asked.as_str())),
-                ..Sent::default()
-            }
-            .check(
-                Self::KIND,
-                &Echoed::id(customer_id.as_ref().map(Field::raw)),
-            )?;
-        }
-        let cards = wire.cards.0.map(|cards| cards.card.0).unwrap_or_default();
-        let accounts = wire
-            .bankaccounts
-            .0
-            .map(|accounts| accounts.bankaccount.0)
-            .unwrap_or_default();
-        Ok(StoredRegistrations {
-            owner: Owner::from_fields(wire.member_id, wire.partner_id),
-            customer_id,
-            result,
-            cards: cards
-                .into_iter()
-                .map(|card| StoredCard {
-                    registration_id: card.registration_id.0,
-                    registration_status: card.registration_status.0,
-                    card_type: card.card_type.0,
-                    bin: card.bin.0,
-                    last_four: card.last_four.0,
-                    expiry_month: card.expiry_month.0,
-                    expiry_year: card.expiry_year.0,
-                    customer_id: card.customer_id.0,
-                })
-                .collect(),
-            bank_accounts: accounts
-                .into_iter()
-                .map(|account| StoredBankAccount {
-                    registration_id: account.registration_id.0,
-                    registration_status: account.registration_status.0,
-                    masked_iban: account.masked_iban.0,
-                    bic: account.bic.0,
-                    customer_id: account.customer_id.0,
-                })
-                .collect(),
-        })
+        parse_list(self.customer_id.as_ref(), status, body)
     }
+}
+
+/// Reads the answer to a cards-and-accounts list: for [`Operation::parse`], and for a
+/// recorded answer (`crate::recorded`).
+pub(crate) fn parse_list(
+    customer: Option<&CustomerId>,
+    status: u16,
+    body: &[u8],
+) -> Result<StoredRegistrations, Error> {
+    let wire: WireList = wire::decode(OperationKind::CardsAndAccounts, status, body)?;
+    let result = match require_success(
+        OperationKind::CardsAndAccounts,
+        wire::result_of(wire.result),
+        body,
+    ) {
+        Ok(result) => result,
+        Err(Error::Refused(refusal)) if is_no_registrations(&refusal.result) => refusal.result,
+        Err(error) => return Err(error),
+    };
+    let customer_id = wire.customer_id.0;
+    if let Some(asked) = customer {
+        Sent {
+            id: Some(("customerId", asked.as_str())),
+            ..Sent::default()
+        }
+        .check(
+            OperationKind::CardsAndAccounts,
+            &Echoed::id(customer_id.as_ref().map(Field::raw)),
+        )?;
+    }
+    let cards = wire.cards.0.map(|cards| cards.card.0).unwrap_or_default();
+    let accounts = wire
+        .bankaccounts
+        .0
+        .map(|accounts| accounts.bankaccount.0)
+        .unwrap_or_default();
+    Ok(StoredRegistrations {
+        owner: Owner::from_fields(wire.member_id, wire.partner_id),
+        customer_id,
+        result,
+        cards: cards
+            .into_iter()
+            .map(|card| StoredCard {
+                registration_id: card.registration_id.0,
+                registration_status: card.registration_status.0,
+                card_type: card.card_type.0,
+                bin: card.bin.0,
+                last_four: card.last_four.0,
+                expiry_month: card.expiry_month.0,
+                expiry_year: card.expiry_year.0,
+                customer_id: card.customer_id.0,
+            })
+            .collect(),
+        bank_accounts: accounts
+            .into_iter()
+            .map(|account| StoredBankAccount {
+                registration_id: account.registration_id.0,
+                registration_status: account.registration_status.0,
+                masked_iban: account.masked_iban.0,
+                bic: account.bic.0,
+                customer_id: account.customer_id.0,
+            })
+            .collect(),
+    })
 }
 
 #[cfg(test)]

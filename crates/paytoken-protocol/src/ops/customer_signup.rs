@@ -120,20 +120,30 @@ impl Operation for CustomerSignup {
 
     /// Decided by the result code and the new `customerId`.
     fn parse(&self, status: u16, body: &[u8]) -> Result<SignedUp, Error> {
-        let wire: WireSignedUp = wire::decode(Self::KIND, status, body)?;
-        let result = require_success(Self::KIND, wire::result_of(wire.result), body)?;
-        let customer_id = wire::deciding_id::<CustomerId>(
-            Self::KIND,
-            "customerId",
-            wire.customer_id.0.as_deref(),
-            body,
-        )?
-        .ok_or_else(|| wire::missing(Self::KIND, "customerId", body))?;
-        Ok(SignedUp {
-            customer_id,
-            owner: Owner::from_fields(wire.member_id, wire.partner_id),
-            result,
-            timestamp: wire.timestamp.0,
-        })
+        parse_signed_up(status, body)
     }
+}
+
+/// Reads the answer to a customer sign-up: for [`Operation::parse`], and for a recorded
+/// answer (`crate::recorded`).
+pub(crate) fn parse_signed_up(status: u16, body: &[u8]) -> Result<SignedUp, Error> {
+    let wire: WireSignedUp = wire::decode(OperationKind::CustomerSignup, status, body)?;
+    let result = require_success(
+        OperationKind::CustomerSignup,
+        wire::result_of(wire.result),
+        body,
+    )?;
+    let customer_id = wire::deciding_id::<CustomerId>(
+        OperationKind::CustomerSignup,
+        "customerId",
+        wire.customer_id.0.as_deref(),
+        body,
+    )?
+    .ok_or_else(|| wire::missing(OperationKind::CustomerSignup, "customerId", body))?;
+    Ok(SignedUp {
+        customer_id,
+        owner: Owner::from_fields(wire.member_id, wire.partner_id),
+        result,
+        timestamp: wire.timestamp.0,
+    })
 }

@@ -71,17 +71,31 @@ impl Operation for DeleteToken {
 
     /// Decided by the result code; checks the echoed `registrationId`.
     fn parse(&self, status: u16, body: &[u8]) -> Result<Deleted, Error> {
-        let wire: WireDeleted = wire::decode(Self::KIND, status, body)?;
-        let result = require_success(Self::KIND, wire::result_of(wire.result), body)?;
-        let registration_id = wire.registration_id.0.filter(|id| id.raw().trim() != "-");
-        echo_of_registration(&self.registration_id).check(
-            Self::KIND,
-            &Echoed::id(registration_id.as_ref().map(Field::raw)),
-        )?;
-        Ok(Deleted {
-            registration_id,
-            result,
-            timestamp: wire.timestamp.0,
-        })
+        parse_deleted(&self.registration_id, status, body)
     }
+}
+
+/// Reads the answer to a token deletion: for [`Operation::parse`], and for a recorded answer
+/// (`crate::recorded`).
+pub(crate) fn parse_deleted(
+    registration: &RegistrationId,
+    status: u16,
+    body: &[u8],
+) -> Result<Deleted, Error> {
+    let wire: WireDeleted = wire::decode(OperationKind::DeleteToken, status, body)?;
+    let result = require_success(
+        OperationKind::DeleteToken,
+        wire::result_of(wire.result),
+        body,
+    )?;
+    let registration_id = wire.registration_id.0.filter(|id| id.raw().trim() != "-");
+    echo_of_registration(registration).check(
+        OperationKind::DeleteToken,
+        &Echoed::id(registration_id.as_ref().map(Field::raw)),
+    )?;
+    Ok(Deleted {
+        registration_id,
+        result,
+        timestamp: wire.timestamp.0,
+    })
 }

@@ -79,32 +79,42 @@ impl Operation for Installments {
     /// Decided by the result (when there is one) and the counts; checks the echoed
     /// `registrationId`.
     fn parse(&self, status: u16, body: &[u8]) -> Result<InstallmentPlans, Error> {
-        let wire: WirePlans = wire::decode(Self::KIND, status, body)?;
-        if let Some(result) = wire::result_of(wire.result).filter(|r| !r.code.is_success()) {
-            return Err(wire::refused(Self::KIND, result));
-        }
-        let registration_id = wire.registration_id.0;
-        echo_of_registration(&self.registration_id).check(
-            Self::KIND,
-            &Echoed::id(registration_id.as_ref().map(Field::raw)),
-        )?;
-        let text = wire
-            .installment
-            .0
-            .ok_or_else(|| wire::missing(Self::KIND, "installment", body))?;
-        let counts = parse_counts(&text).ok_or_else(|| {
-            wire::malformed(
-                Self::KIND,
-                "installment: expected counts separated by commas".to_owned(),
-                body,
-            )
-        })?;
-        Ok(InstallmentPlans {
-            registration_id,
-            card: wire.card.0.map(WireCard::into_summary).unwrap_or_default(),
-            counts,
-        })
+        parse_plans(&self.registration_id, status, body)
     }
+}
+
+/// Reads the answer to an installment lookup: for [`Operation::parse`], and for a recorded
+/// answer (`crate::recorded`).
+pub(crate) fn parse_plans(
+    registration: &RegistrationId,
+    status: u16,
+    body: &[u8],
+) -> Result<InstallmentPlans, Error> {
+    let wire: WirePlans = wire::decode(OperationKind::Installments, status, body)?;
+    if let Some(result) = wire::result_of(wire.result).filter(|r| !r.code.is_success()) {
+        return Err(wire::refused(OperationKind::Installments, result));
+    }
+    let registration_id = wire.registration_id.0;
+    echo_of_registration(registration).check(
+        OperationKind::Installments,
+        &Echoed::id(registration_id.as_ref().map(Field::raw)),
+    )?;
+    let text = wire
+        .installment
+        .0
+        .ok_or_else(|| wire::missing(OperationKind::Installments, "installment", body))?;
+    let counts = parse_counts(&text).ok_or_else(|| {
+        wire::malformed(
+            OperationKind::Installments,
+            "installment: expected counts separated by commas".to_owned(),
+            body,
+        )
+    })?;
+    Ok(InstallmentPlans {
+        registration_id,
+        card: wire.card.0.map(WireCard::into_summary).unwrap_or_default(),
+        counts,
+    })
 }
 
 /// `"3,4"` → `[3, 4]`; blanks around counts are allowed, an empty text is no counts, and

@@ -118,18 +118,24 @@ impl Operation for InvoiceList {
     /// Decided by the result code, when there is one; an answer that says there are no
     /// records is an empty page, not an error.
     fn parse(&self, status: u16, body: &[u8]) -> Result<InvoicePage, Error> {
-        let wire: WirePage = wire::decode(Self::KIND, status, body)?;
-        let result = wire::result_of(wire.result);
-        if let Some(result) = result.as_ref().filter(|r| !r.code.is_success()) {
-            // "No records" leaves the list out; any other refusal is an error.
-            if !(wire.invoice_list.0.is_empty() && is_no_records(result)) {
-                return Err(wire::refused(Self::KIND, result.clone()));
-            }
-        }
-        Ok(InvoicePage {
-            owner: Owner::from_fields(wire.member_id, wire.partner_id),
-            invoices: wire.invoice_list.0,
-            result,
-        })
+        parse_page(status, body)
     }
+}
+
+/// Reads the answer to an invoice page: for [`Operation::parse`], and for a recorded
+/// answer (`crate::recorded`).
+pub(crate) fn parse_page(status: u16, body: &[u8]) -> Result<InvoicePage, Error> {
+    let wire: WirePage = wire::decode(OperationKind::InvoiceList, status, body)?;
+    let result = wire::result_of(wire.result);
+    if let Some(result) = result.as_ref().filter(|r| !r.code.is_success()) {
+        // "No records" leaves the list out; any other refusal is an error.
+        if !(wire.invoice_list.0.is_empty() && is_no_records(result)) {
+            return Err(wire::refused(OperationKind::InvoiceList, result.clone()));
+        }
+    }
+    Ok(InvoicePage {
+        owner: Owner::from_fields(wire.member_id, wire.partner_id),
+        invoices: wire.invoice_list.0,
+        result,
+    })
 }

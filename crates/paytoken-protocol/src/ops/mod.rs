@@ -10,7 +10,7 @@ use paytoken_types::{Amount, CardNumber, PaymentBrand};
 use crate::{Context, Error, OperationKind, Request};
 
 pub mod auth_token;
-mod back_office;
+pub(crate) mod back_office;
 pub mod cancel;
 pub mod capture;
 pub mod cards_and_accounts;

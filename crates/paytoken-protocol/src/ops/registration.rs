@@ -190,22 +190,32 @@ impl Operation for Registration {
 
     /// Decided by the result code and the new `registrationId`.
     fn parse(&self, status: u16, body: &[u8]) -> Result<Registered, Error> {
-        let wire: WireRegistered = wire::decode(Self::KIND, status, body)?;
-        let result = require_success(Self::KIND, wire::result_of(wire.result), body)?;
-        let registration_id = wire::deciding_id::<RegistrationId>(
-            Self::KIND,
-            RegistrationId::FIELD,
-            wire.registration_id.0.as_deref(),
-            body,
-        )?
-        .ok_or_else(|| wire::missing(Self::KIND, "registrationId", body))?;
-        Ok(Registered {
-            registration_id,
-            owner: Owner::from_fields(wire.member_id, wire.partner_id),
-            payment_brand: wire.payment_brand.0,
-            payment_mode: wire.payment_mode.0,
-            result,
-            timestamp: wire.timestamp.0,
-        })
+        parse_registered(status, body)
     }
+}
+
+/// Reads the answer to a registration: for [`Operation::parse`], and for a recorded answer
+/// (`crate::recorded`).
+pub(crate) fn parse_registered(status: u16, body: &[u8]) -> Result<Registered, Error> {
+    let wire: WireRegistered = wire::decode(OperationKind::Registration, status, body)?;
+    let result = require_success(
+        OperationKind::Registration,
+        wire::result_of(wire.result),
+        body,
+    )?;
+    let registration_id = wire::deciding_id::<RegistrationId>(
+        OperationKind::Registration,
+        RegistrationId::FIELD,
+        wire.registration_id.0.as_deref(),
+        body,
+    )?
+    .ok_or_else(|| wire::missing(OperationKind::Registration, "registrationId", body))?;
+    Ok(Registered {
+        registration_id,
+        owner: Owner::from_fields(wire.member_id, wire.partner_id),
+        payment_brand: wire.payment_brand.0,
+        payment_mode: wire.payment_mode.0,
+        result,
+        timestamp: wire.timestamp.0,
+    })
 }

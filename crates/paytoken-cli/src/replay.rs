@@ -1,0 +1,267 @@
+//! `paytoken replay --check CASSETTE`: every answer of a cassette (`paytoken record`) fed
+//! to the parser of its operation, as the client reads it live
+//! (`paytoken::protocol::recorded`), with what the request sent for the echo checks. Each
+//! exchange gets the verdict paytoken reads (approved, declined, pending, refused, ok) or
+//! why it could not be read, and the shapes of its answer unlike the interface's samples.
+//! A contract test of the SDK against a deployment that moves no money a second time: the
+//! exit code says whether every answer was read.
+//!
+//! The cassette is read up to [`MAX_CASSETTE_BYTES`]; its answers are JSON values (as
+//! paytoken reads a repeated key: the last one), redacted, which the parsers read as the
+//! incidental fields they are.
+
+use std::fmt::Write as _;
+use std::io::{BufRead as _, BufReader, Read as _};
+use std::path::Path;
+
+use paytoken::OperationKind;
+use paytoken::protocol::Error;
+use paytoken::protocol::recorded::{self, Reading, SentFields};
+use serde_json::{Value, json};
+
+use crate::report::{Failure, Outcome, Report, status_outcome};
+use crate::shapes;
+use crate::terminal::escape;
+
+/// The largest cassette read: four times `record`'s default bound.
+pub(crate) const MAX_CASSETTE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// What became of one exchange.
+struct Replayed {
+    number: Value,
+    operation: Option<String>,
+    verdict: &'static str,
+    reason: Option<String>,
+    unusual: Vec<shapes::Shape>,
+}
+
+impl Replayed {
+    /// Whether paytoken read the answer to a verdict.
+    fn read(&self) -> bool {
+        matches!(
+            self.verdict,
+            "approved" | "declined" | "pending" | "refused" | "ok"
+        )
+    }
+}
+
+/// `paytoken replay --check CASSETTE`.
+pub(crate) fn run(cassette: &Path) -> Report {
+    let file = match std::fs::File::open(cassette) {
+        Ok(file) => file,
+        Err(error) => {
+            return Report::from(Failure::usage(format!(
+                "--check {}: {error}",
+                cassette.display()
+            )));
+        }
+    };
+    let mut reader = BufReader::new(file.take(MAX_CASSETTE_BYTES.saturating_add(1)));
+    let mut replayed = Vec::new();
+    let mut consumed: u64 = 0;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(read) => consumed = consumed.saturating_add(u64::try_from(read).unwrap_or(u64::MAX)),
+            Err(error) => {
+                return Report::from(Failure::usage(format!(
+                    "--check {}: {error}",
+                    cassette.display()
+                )));
+            }
+        }
+        if consumed > MAX_CASSETTE_BYTES {
+            return Report::from(Failure::usage(format!(
+                "--check {}: larger than 256 MiB: split it",
+                cassette.display()
+            )));
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        replayed.push(replay(&line));
+    }
+    report(cassette, &replayed)
+}
+
+/// One line of the cassette, replayed.
+fn replay(line: &[u8]) -> Replayed {
+    let unreadable_line = |reason: &str| Replayed {
+        number: Value::Null,
+        operation: None,
+        verdict: "unreadable_line",
+        reason: Some(reason.to_owned()),
+        unusual: Vec::new(),
+    };
+    let Ok(exchange) = serde_json::from_slice::<Value>(line) else {
+        return unreadable_line("not a JSON object");
+    };
+    if exchange.get("cassette") != Some(&json!(crate::record::CASSETTE_VERSION)) {
+        return unreadable_line("not a line of a cassette of this version");
+    }
+    let field = |name: &str| exchange.get(name).unwrap_or(&Value::Null);
+    let mut replayed = Replayed {
+        number: field("number").clone(),
+        operation: field("operation").as_str().map(str::to_owned),
+        verdict: "unreadable",
+        reason: None,
+        unusual: Vec::new(),
+    };
+    let answer = field("answer");
+    let (Some(kind), Some(status), Some(body)) = (
+        replayed.operation.as_deref().and_then(kind_of),
+        answer.get("status").and_then(Value::as_u64),
+        answer.get("body").filter(|body| !body.is_null()),
+    ) else {
+        let (verdict, reason) = if answer.is_null() {
+            ("unanswered", field("error").as_str().unwrap_or("no answer"))
+        } else if replayed.operation.is_none() {
+            ("unknown_operation", "the request is of no known operation")
+        } else {
+            (
+                "unrecorded",
+                "the answer was not JSON: only its length was recorded",
+            )
+        };
+        replayed.verdict = verdict;
+        replayed.reason = Some(reason.to_owned());
+        return replayed;
+    };
+    replayed.unusual = shapes::unusual(body);
+    let sent = sent_fields(field("request"));
+    let status = u16::try_from(status).unwrap_or(u16::MAX);
+    let bytes = body.to_string();
+    let (verdict, reason) = match recorded::read(kind, &sent, status, bytes.as_bytes()) {
+        Ok(Reading::Transaction(transaction)) => (status_outcome(&transaction.status).name(), None),
+        Ok(_) => ("ok", None),
+        Err(error) => verdict_of_error(&error),
+    };
+    replayed.verdict = verdict;
+    replayed.reason = reason;
+    replayed
+}
+
+fn verdict_of_error(error: &Error) -> (&'static str, Option<String>) {
+    match error.refusal() {
+        Some(refusal) => (
+            "refused",
+            Some(format!(
+                "{} {}",
+                refusal.result.code, refusal.result.description
+            )),
+        ),
+        None if matches!(error, Error::Contradiction { .. }) => {
+            ("contradiction", Some(error.to_string()))
+        }
+        None => ("unreadable", Some(error.to_string())),
+    }
+}
+
+/// What the recorded request sent: the id its path ends with, and its form's fields.
+fn sent_fields(request: &Value) -> SentFields {
+    let path = request.get("path").and_then(Value::as_str).unwrap_or("");
+    let last = path
+        .rsplit('/')
+        .next()
+        .filter(|segment| !segment.is_empty());
+    let path_id = last.map(|segment| {
+        percent_encoding::percent_decode_str(segment)
+            .decode_utf8_lossy()
+            .into_owned()
+    });
+    let fields: Vec<(&str, &str)> = request
+        .get("fields")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|field| Some((field.get("name")?.as_str()?, field.get("value")?.as_str()?)))
+        .collect();
+    SentFields::from_wire(path_id.as_deref(), fields)
+}
+
+/// The operation a cassette names, as the command names it.
+fn kind_of(name: &str) -> Option<OperationKind> {
+    Some(match name {
+        "pay" => OperationKind::Payment,
+        "register" => OperationKind::Registration,
+        "pay_with_token" => OperationKind::TokenPayment,
+        "delete_token" => OperationKind::DeleteToken,
+        "installments" => OperationKind::Installments,
+        "cards_and_accounts" => OperationKind::CardsAndAccounts,
+        "invoices" => OperationKind::InvoiceList,
+        "fetch_auth_token" => OperationKind::AuthToken,
+        "regenerate_auth_token" => OperationKind::RegenerateAuthToken,
+        "inquiry" => OperationKind::Inquiry,
+        "capture" => OperationKind::Capture,
+        "refund" => OperationKind::Refund,
+        "cancel" => OperationKind::Cancel,
+        "repeat_payment" => OperationKind::RepeatPayment,
+        "customer_signup" => OperationKind::CustomerSignup,
+        _ => return None,
+    })
+}
+
+fn report(cassette: &Path, replayed: &[Replayed]) -> Report {
+    let read = replayed.iter().filter(|exchange| exchange.read()).count();
+    let unread = replayed.len() - read;
+    let mut human = if unread == 0 {
+        format!(
+            "replay: every answer of {} read ({read} exchange(s))\n",
+            escape(&cassette.display().to_string())
+        )
+    } else {
+        format!(
+            "replay: {unread} of {} answer(s) of {} not read\n",
+            replayed.len(),
+            escape(&cassette.display().to_string())
+        )
+    };
+    let mut exchanges = Vec::with_capacity(replayed.len());
+    for exchange in replayed {
+        let operation = exchange.operation.as_deref().unwrap_or("-");
+        let _ = write!(
+            human,
+            "  #{} {}: {}",
+            exchange.number,
+            escape(operation),
+            exchange.verdict
+        );
+        if let Some(reason) = &exchange.reason {
+            let _ = write!(human, " ({})", escape(reason));
+        }
+        if !exchange.unusual.is_empty() {
+            let _ = write!(human, "; {} unusual shape(s)", exchange.unusual.len());
+        }
+        human.push('\n');
+        let unusual: Vec<Value> = exchange
+            .unusual
+            .iter()
+            .map(|shape| json!({ "field": shape.field, "shape": shape.shape }))
+            .collect();
+        exchanges.push(json!({
+            "number": exchange.number,
+            "exchangeOperation": exchange.operation,
+            "verdict": exchange.verdict,
+            "reason": exchange.reason,
+            "unusual": unusual,
+        }));
+    }
+    let outcome = if unread == 0 {
+        Outcome::Ok
+    } else {
+        Outcome::ChecksFailed
+    };
+    Report::checked(
+        "replay",
+        outcome,
+        human,
+        json!({
+            "cassette": cassette.display().to_string(),
+            "read": read,
+            "unread": unread,
+            "exchanges": exchanges,
+        }),
+    )
+}
