@@ -4,8 +4,9 @@
 //! a sandbox in-process; `paytoken sandbox` serves the sandbox; every other subcommand
 //! calls one operation of a gateway, like the Stripe CLI, with its connection from flags,
 //! `PAYTOKEN_*` variables or a profile (`--profile`, `whoami`, `config`); `doctor` checks
-//! those settings and the deployment they name, moving no money; `completions` and
-//! `man-pages` describe the command to a shell and to `man`.
+//! those settings and the deployment they name, moving no money; `record` keeps a
+//! deployment's exchanges in a redacted cassette and `replay --check` reads its answers
+//! again; `completions` and `man-pages` describe the command to a shell and to `man`.
 //!
 //! **Layer:** the top. It uses the `paytoken` facade (the client) and `paytoken-sandbox`;
 //! only the workspace's tests depend on it, for its life-cycle script.
