@@ -69,13 +69,24 @@ pub(crate) enum Connection {
 
 /// An answer as it came: status, headers, the time its `Date` names, the body, and the
 /// round trip.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) struct Exchanged {
     pub(crate) status: u16,
     pub(crate) headers: HeaderMap,
     pub(crate) date: Option<SystemTime>,
     pub(crate) body: Bytes,
     pub(crate) took: Duration,
+}
+
+impl std::fmt::Debug for Exchanged {
+    /// Without the headers and the body: an auth-token answer holds a token.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exchanged")
+            .field("status", &self.status)
+            .field("body_bytes", &self.body.len())
+            .field("took", &self.took)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The roots the client trusts: the built-in ones and the PEM certificates of `extra`.
@@ -446,10 +457,14 @@ fn tls_trouble(host: &str, error: &std::io::Error) -> Trouble {
             CLOCK_OR_RENEW.to_owned(),
         ),
         Some(CertificateError::ExpiredContext { not_after, .. }) => (
-            format!(
-                "the server's certificate expired on {}",
-                httpdate::fmt_http_date(SystemTime::UNIX_EPOCH + Duration::from_secs(not_after.as_secs()))
-            ),
+            // Formatted by a function that cannot panic, whatever date a server sends.
+            match i64::try_from(not_after.as_secs())
+                .ok()
+                .and_then(paytoken::Timestamp::from_unix_seconds)
+            {
+                Some(when) => format!("the server's certificate expired on {when} UTC"),
+                None => "the server's certificate has expired".to_owned(),
+            },
             CLOCK_OR_RENEW.to_owned(),
         ),
         Some(CertificateError::NotValidYet | CertificateError::NotValidYetContext { .. }) => (
