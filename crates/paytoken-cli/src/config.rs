@@ -39,16 +39,13 @@ pub(crate) fn client(
     if let Some(terminal) = &settings.terminal_id.value {
         builder = builder.terminal_id(parse(terminal, "--terminal-id")?);
     }
+    check_bounds(args)?;
     match args.max_answer_bytes {
-        Some(0) => return Err(Failure::usage("--max-answer-bytes: must be above zero")),
         Some(limit) => builder = builder.body_limit(limit),
         None if lists => builder = builder.body_limit(LIST_ANSWER_BYTES),
         None => {}
     }
     if let Some(seconds) = args.timeout {
-        if seconds == 0 {
-            return Err(Failure::usage("--timeout: must be at least one second"));
-        }
         builder = builder.request_timeout(Duration::from_secs(seconds));
     }
     match (
@@ -137,6 +134,17 @@ pub(crate) fn root_certificates(args: &GatewayArgs) -> Result<Vec<Vec<u8>>, Fail
         )));
     }
     Ok(certificates)
+}
+
+/// Refuses the bounds no call could meet: a zero `--timeout` or `--max-answer-bytes`.
+pub(crate) fn check_bounds(args: &GatewayArgs) -> Result<(), Failure> {
+    if args.timeout == Some(0) {
+        return Err(Failure::usage("--timeout: must be at least one second"));
+    }
+    if args.max_answer_bytes == Some(0) {
+        return Err(Failure::usage("--max-answer-bytes: must be above zero"));
+    }
+    Ok(())
 }
 
 /// The partner id and login name the `fetch-auth-token` command needs.

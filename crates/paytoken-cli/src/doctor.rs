@@ -62,6 +62,9 @@ const GATEWAY_CHECKS: [&str; 8] = [
 
 /// `paytoken doctor`.
 pub(crate) async fn run(args: &GatewayArgs) -> Report {
+    if let Err(failure) = config::check_bounds(args) {
+        return Report::from(failure);
+    }
     let settings = match Settings::resolve(args) {
         Ok(settings) => settings,
         Err(failure) => return Report::from(failure),

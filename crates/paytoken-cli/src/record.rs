@@ -123,6 +123,7 @@ pub(crate) async fn run(args: &RecordArgs, gateway: &GatewayArgs, json: bool) ->
 /// The proxy of the arguments: the upstream refused as every command refuses a base URL
 /// (plain http beyond loopback), and trusted as the client trusts it.
 fn proxy(args: &RecordArgs, gateway: &GatewayArgs) -> Result<Proxy, Failure> {
+    config::check_bounds(gateway)?;
     let mut settings = Settings::resolve(gateway)?;
     settings.base_url.value = Some(args.upstream.clone());
     let base_url = config::base_url(gateway, &settings)

@@ -289,3 +289,15 @@ async fn an_unknown_authority_is_named_with_the_flag_that_trusts_it() {
         .to_owned();
     assert!(advice.contains("--root-certificate"), "{advice}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bounds_no_call_could_meet_are_usage_errors() {
+    for bound in [["--timeout", "0"], ["--max-answer-bytes", "0"]] {
+        let mut line = vec!["--base-url", "http://127.0.0.1:9", "--member-id", "11344"];
+        line.extend(bound);
+        line.extend(["--json", "doctor"]);
+        let run = paytoken(&line, &[("PAYTOKEN_SECURE_KEY", "a-key")]).await;
+        assert_eq!(run.code, 2, "{bound:?}: {}", run.stdout);
+        assert_eq!(run.json()["outcome"], "usage_error");
+    }
+}
