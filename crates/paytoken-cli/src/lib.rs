@@ -59,6 +59,7 @@ mod examples;
 pub mod life_cycle;
 mod listen;
 mod listing;
+mod local_server;
 mod manual;
 mod operations;
 mod profile;

@@ -34,19 +34,17 @@ use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{CONTENT_TYPE, HeaderValue, RETRY_AFTER};
-use hyper::service::service_fn;
-use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper::{Method, Request, Response};
 use paytoken::protocol::notification::{DuplicateFilter, VerifiedNotification};
 use paytoken::{PaymentId, SecureKey};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
 
 use self::endpoint::Endpoint;
 use self::verdict::{Rejection, Relay, Verdict};
 use crate::cli::{GatewayArgs, ListenArgs};
 use crate::config;
+use crate::local_server::{self, Limits, text_answer};
 use crate::report::{Exit, Failure, Report};
 use crate::settings::Settings;
 use crate::terminal;
@@ -55,8 +53,13 @@ use crate::terminal;
 const MAX_BODY: usize = 64 * 1024;
 /// How long a sender has for its headers, and again for its body.
 const READ_DEADLINE: Duration = Duration::from_secs(10);
-/// Connections served at once; one more is closed when accepted.
-const MAX_CONNECTIONS: usize = 256;
+/// The endpoint's bounds: 256 connections at once, 10 s for a request's head, one request
+/// a connection.
+const LIMITS: Limits = Limits {
+    max_connections: 256,
+    read_deadline: READ_DEADLINE,
+    keep_alive: false,
+};
 /// Notifications remembered to tell a duplicate.
 const REMEMBERED: usize = 10_000;
 
@@ -180,16 +183,10 @@ pub(crate) async fn run(args: &ListenArgs, gateway: &GatewayArgs, json: bool) ->
         }),
         Err(message) => return Report::from(Failure::usage(message)),
     };
-    let listener = match TcpListener::bind(args.addr).await {
-        Ok(listener) => listener,
-        Err(error) => {
-            return Report::from(Failure::failed(format!(
-                "cannot listen on {}: {error}",
-                args.addr
-            )));
-        }
+    let (listener, address) = match local_server::bind(args.addr).await {
+        Ok(bound) => bound,
+        Err(failure) => return Report::from(failure),
     };
-    let address = listener.local_addr().unwrap_or(args.addr);
     match announce(address, forward.as_ref(), json) {
         Ok(()) => {}
         Err(terminal::Unwritten::Closed) => return Report::quiet(Exit::Success),
@@ -225,46 +222,23 @@ pub(crate) async fn serve(
     print: impl Fn(Value) + Send + Sync + 'static,
 ) {
     let print = Arc::new(print);
-    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
-        };
-        // Full: the connection is closed at once, the served ones go on.
-        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
-            continue;
-        };
+    let handle = move |request| {
         let receiver = Arc::clone(&receiver);
         let print = Arc::clone(&print);
-        tokio::spawn(async move {
-            let service = service_fn(move |request| {
-                let receiver = Arc::clone(&receiver);
-                let print = Arc::clone(&print);
-                // On a task of its own: a sender that hangs up drops this future, and the
-                // relay must still end, be printed, and be remembered or forgotten.
-                let handling = tokio::spawn(async move {
-                    let (response, printed) = receive(&receiver, request).await;
-                    if let Some(printed) = printed {
-                        print(printed);
-                    }
-                    response
-                });
-                async move {
-                    let response = handling
-                        .await
-                        .unwrap_or_else(|_| answer(500, "the notification's handler failed\n"));
-                    Ok::<_, std::convert::Infallible>(response)
-                }
-            });
-            let _ = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(READ_DEADLINE)
-                .keep_alive(false)
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
-            drop(slot);
-        });
-    }
+        // The relay must end, be printed, and be remembered or forgotten, even when the
+        // gateway hangs up: `local_server` runs this on a task of its own.
+        async move {
+            let (response, printed) = receive(&receiver, request).await;
+            if let Some(printed) = printed {
+                print(printed);
+            }
+            response
+        }
+    };
+    local_server::serve(listener, LIMITS, handle, || {
+        text_answer(500, "the notification's handler failed\n")
+    })
+    .await;
 }
 
 /// The first line: where to send notifications.
@@ -301,7 +275,7 @@ async fn receive(
     request: Request<Incoming>,
 ) -> (Response<Full<Bytes>>, Option<Value>) {
     if request.method() != Method::POST {
-        return (answer(405, "a notification is a POST\n"), None);
+        return (text_answer(405, "a notification is a POST\n"), None);
     }
     let content_type = request.headers().get(CONTENT_TYPE).cloned();
     let reading = Limited::new(request.into_body(), MAX_BODY).collect();
@@ -311,13 +285,18 @@ async fn receive(
             let rejected = Verdict::Rejected(Rejection::unread(format!(
                 "body broken or larger than {MAX_BODY} bytes"
             )));
-            let response = answer(413, "rejected: body too large or broken\n");
+            let response = text_answer(413, "rejected: body too large or broken\n");
             return (response, Some(rejected.to_json()));
         }
-        Err(_) => return (answer(408, "rejected: body not received in time\n"), None),
+        Err(_) => {
+            return (
+                text_answer(408, "rejected: body not received in time\n"),
+                None,
+            );
+        }
     };
     let verdict = judge(receiver, body, content_type).await;
-    let mut response = answer(verdict.http_status(), &verdict.answer_text());
+    let mut response = text_answer(verdict.http_status(), &verdict.answer_text());
     if matches!(verdict, Verdict::InFlight(_)) {
         response
             .headers_mut()
@@ -362,14 +341,4 @@ async fn judge(receiver: &Receiver, body: Bytes, content_type: Option<HeaderValu
         drop(relaying);
         Verdict::RelayFailed(notification, relay)
     }
-}
-
-fn answer(status: u16, text: &str) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(text.to_owned())));
-    *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
-    response.headers_mut().insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static("text/plain;charset=UTF-8"),
-    );
-    response
 }

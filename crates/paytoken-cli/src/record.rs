@@ -21,29 +21,29 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{CONTENT_TYPE, HeaderName, HeaderValue};
-use hyper::service::service_fn;
+use hyper::header::{HeaderName, HeaderValue};
 use hyper::{HeaderMap, Request, Response};
-use hyper_util::rt::{TokioIo, TokioTimer};
 use serde_json::json;
-use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
 
 pub(crate) use self::cassette::CASSETTE_VERSION;
 use self::cassette::{Cassette, Exchange};
 use crate::cli::{GatewayArgs, RecordArgs};
 use crate::config::{self, LIST_ANSWER_BYTES};
 use crate::connection::{self, Upstream};
+use crate::local_server::{self, Limits, text_answer};
 use crate::report::{Exit, Failure, Report};
 use crate::settings::Settings;
 use crate::terminal;
 
 /// The largest request body forwarded: a payment's form is a few kilobytes.
 const MAX_REQUEST: usize = 1024 * 1024;
-/// How long a client has to send a request's head.
-const READ_DEADLINE: Duration = Duration::from_secs(10);
-/// Connections served at once; one more is closed when accepted.
-const MAX_CONNECTIONS: usize = 64;
+/// The proxy's bounds: 64 connections at once, 10 s for a request's head; keep-alive, as
+/// the client's pool expects.
+const LIMITS: Limits = Limits {
+    max_connections: 64,
+    read_deadline: Duration::from_secs(10),
+    keep_alive: true,
+};
 /// How long the upstream has for each step, connecting, TLS and the answer.
 const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -81,16 +81,10 @@ pub(crate) async fn run(args: &RecordArgs, gateway: &GatewayArgs, json: bool) ->
             "--addr: the proxy forwards your signed requests, so it listens on a loopback address only",
         ));
     }
-    let listener = match TcpListener::bind(args.addr).await {
-        Ok(listener) => listener,
-        Err(error) => {
-            return Report::from(Failure::failed(format!(
-                "cannot listen on {}: {error}",
-                args.addr
-            )));
-        }
+    let (listener, address) = match local_server::bind(args.addr).await {
+        Ok(bound) => bound,
+        Err(failure) => return Report::from(failure),
     };
-    let address = listener.local_addr().unwrap_or(args.addr);
     let upstream = proxy.upstream.lock().await.base_url.as_str().to_owned();
     let announced = json!({
         "operation": "record",
@@ -113,8 +107,16 @@ pub(crate) async fn run(args: &RecordArgs, gateway: &GatewayArgs, json: bool) ->
         Err(terminal::Unwritten::Closed) => return Report::quiet(Exit::Success),
         Err(terminal::Unwritten::Failed(error)) => return Report::unwritten(&error),
     }
+    // `local_server` runs each exchange on a task of its own: a client that hangs up must
+    // not cut an exchange the upstream may already have taken, nor its line in the
+    // cassette.
+    let handle = move |request| {
+        let proxy = Arc::clone(&proxy);
+        async move { forward(&proxy, request).await }
+    };
+    let failed = || text_answer(502, "paytoken record: the exchange's handler failed\n");
     tokio::select! {
-        () = serve(listener, proxy) => {}
+        () = local_server::serve(listener, LIMITS, handle, failed) => {}
         _ = tokio::signal::ctrl_c() => {}
     }
     Report::quiet(Exit::Success)
@@ -146,39 +148,6 @@ fn proxy(args: &RecordArgs, gateway: &GatewayArgs) -> Result<Proxy, Failure> {
         keep_personal: args.keep_personal_data,
         exchanges: AtomicU64::new(0),
     })
-}
-
-async fn serve(listener: TcpListener, proxy: Arc<Proxy>) {
-    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
-        };
-        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
-            continue;
-        };
-        let proxy = Arc::clone(&proxy);
-        tokio::spawn(async move {
-            let service = service_fn(move |request| {
-                let proxy = Arc::clone(&proxy);
-                // On a task of its own: a client that hangs up must not cut an exchange
-                // the upstream may already have taken, nor its line in the cassette.
-                let handling = tokio::spawn(async move { forward(&proxy, request).await });
-                async move {
-                    let response = handling.await.unwrap_or_else(|_| {
-                        text_answer(502, "paytoken record: the exchange's handler failed\n")
-                    });
-                    Ok::<_, std::convert::Infallible>(response)
-                }
-            });
-            let _ = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(READ_DEADLINE)
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
-            drop(slot);
-        });
-    }
 }
 
 /// Forwards one request and records the exchange.
@@ -250,15 +219,4 @@ fn copy_headers(from: &HeaderMap, to: &mut HeaderMap) {
             to.append(HeaderName::clone(name), HeaderValue::clone(value));
         }
     }
-}
-
-fn text_answer(status: u16, text: &str) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(text.to_owned())));
-    *response.status_mut() =
-        hyper::StatusCode::from_u16(status).unwrap_or(hyper::StatusCode::BAD_GATEWAY);
-    response.headers_mut().insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    response
 }
