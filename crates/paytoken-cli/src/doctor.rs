@@ -48,7 +48,16 @@ const STEP_TIMEOUT: Duration = Duration::from_secs(10);
 /// whole seconds, and a minute is far below anything that matters to an hour's token.
 const CLOCK_TOLERANCE: Duration = Duration::from_secs(60);
 
-/// The checks that talk to the gateway, in order, for skipping them all at once.
+/// Every gateway check not made yet, skipped for `why`: the ones a failure made pointless.
+fn skip_the_rest(checks: &mut Vec<Check>, why: &str) {
+    for name in GATEWAY_CHECKS {
+        if !checks.iter().any(|check| check.name == name) {
+            checks.push(Check::skipped(name, why));
+        }
+    }
+}
+
+/// The checks that talk to the gateway, in the order they are made.
 const GATEWAY_CHECKS: [&str; 8] = [
     "reachable",
     "tls",
@@ -79,13 +88,10 @@ pub(crate) async fn run(args: &GatewayArgs) -> Report {
     let settings_failed = settings_check.verdict == Verdict::Fail;
     let mut checks = vec![settings_check];
     let mut seen = Vec::new();
-    let skip_all = |checks: &mut Vec<Check>, why: &str| {
-        checks.extend(GATEWAY_CHECKS.iter().map(|name| Check::skipped(name, why)));
-    };
     match (signing, config::base_url(args, &settings)) {
         _ if settings_failed => {
             checks.push(Check::skipped("base_url", "the settings are incomplete"));
-            skip_all(&mut checks, "the settings are incomplete");
+            skip_the_rest(&mut checks, "the settings are incomplete");
         }
         (_, Err(failure)) => {
             checks.push(Check::fail(
@@ -93,7 +99,7 @@ pub(crate) async fn run(args: &GatewayArgs) -> Report {
                 failure.message(),
                 "use the gateway's https:// URL; plain http is for a sandbox on this machine",
             ));
-            skip_all(&mut checks, "the base URL is refused");
+            skip_the_rest(&mut checks, "the base URL is refused");
         }
         (Ok(signing), Ok(base_url)) => {
             checks.push(Check::pass("base_url", summary(&base_url)));
@@ -213,14 +219,6 @@ async fn gateway_checks(
 ) {
     let timeout = args.timeout.map_or(STEP_TIMEOUT, Duration::from_secs);
     let limit = args.max_answer_bytes.unwrap_or(LIST_ANSWER_BYTES);
-    let skip_rest = |checks: &mut Vec<Check>, from: usize, why: &str| {
-        checks.extend(
-            GATEWAY_CHECKS
-                .iter()
-                .skip(from)
-                .map(|name| Check::skipped(name, why)),
-        );
-    };
     let roots = match connection::roots(&signing.roots) {
         Ok(roots) => roots,
         Err(problem) => {
@@ -229,23 +227,23 @@ async fn gateway_checks(
                 problem,
                 "give a PEM file of CA certificates",
             ));
-            return skip_rest(checks, 1, "no connection was opened");
+            return skip_the_rest(checks, "no connection was opened");
         }
     };
     let opened = match connection::open(&base_url, roots.clone(), timeout).await {
         Ok(opened) => opened,
         Err(OpenError::Connect(trouble)) => {
             checks.push(Check::trouble("reachable", trouble));
-            return skip_rest(checks, 1, "the gateway is not reachable");
+            return skip_the_rest(checks, "the gateway is not reachable");
         }
         Err(OpenError::Tls(trouble)) => {
             checks.push(Check::pass("reachable", "a TCP connection opened"));
             checks.push(Check::trouble("tls", trouble));
-            return skip_rest(checks, 2, "no TLS connection");
+            return skip_the_rest(checks, "no TLS connection");
         }
         Err(OpenError::Http(trouble)) => {
             checks.push(Check::trouble("reachable", trouble));
-            return skip_rest(checks, 1, "no HTTP connection");
+            return skip_the_rest(checks, "no HTTP connection");
         }
     };
     checks.push(Check::pass(

@@ -94,7 +94,7 @@ pub(crate) fn field(name: &str, value: &str, keep_personal: bool) -> String {
         Kind::CardNumber => card_number(value),
         Kind::Iban => iban(value),
         Kind::Plain | Kind::Personal => {
-            if CardNumber::new(value.trim()).is_ok() && value.trim().len() >= 13 {
+            if value.trim().len() >= 13 && CardNumber::new(value.trim()).is_ok() {
                 card_number(value)
             } else {
                 value.to_owned()
