@@ -585,6 +585,12 @@ pub(crate) struct SandboxArgs {
     /// tolerance.
     #[arg(long, value_name = "SEED", num_args = 0..=1, default_missing_value = "1")]
     pub(crate) vary_answers: Option<u64>,
+    /// Answer like one deployment: in the shapes of the answers in this cassette of
+    /// `paytoken record` (which incidental fields appear, their JSON types, amount, case and
+    /// date formats, extra fields, lists of one, the invoice list), the same every time;
+    /// deciding fields stay the sandbox's, and no recorded value is ever copied.
+    #[arg(long, value_name = "CASSETTE", conflicts_with = "vary_answers")]
+    pub(crate) answers_like: Option<PathBuf>,
     /// How long a client has to send a request, headers and body (`30s` by default).
     #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub(crate) request_deadline: Option<Duration>,
@@ -643,6 +649,11 @@ pub(crate) struct DemoArgs {
     /// must not change.
     #[arg(long, value_name = "SEED", num_args = 0..=1, default_missing_value = "1")]
     pub(crate) vary_answers: Option<u64>,
+    /// Let the sandbox answer in the shapes of the answers in this cassette of `paytoken
+    /// record`, as the deployment it was recorded from does: the demo's verdicts must not
+    /// change.
+    #[arg(long, value_name = "CASSETTE", conflicts_with = "vary_answers")]
+    pub(crate) answers_like: Option<PathBuf>,
 }
 
 /// `--drop`.

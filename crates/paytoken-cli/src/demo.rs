@@ -11,6 +11,7 @@ use paytoken::ops::auth_token::FetchAuthToken;
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox};
 use serde_json::{Value, json};
 
+use crate::answers_like;
 use crate::cli::DemoArgs;
 use crate::life_cycle::{self, LifeCycle};
 use crate::report::{Exit, Failure, Outcome, Report};
@@ -39,9 +40,7 @@ fn field_json(name: &str, value: &str) -> Value {
 
 /// Runs the demo and reports every step.
 pub(crate) async fn run(args: &DemoArgs) -> Report {
-    life_cycle(args.vary_answers)
-        .await
-        .unwrap_or_else(Report::from)
+    life_cycle(args).await.unwrap_or_else(Report::from)
 }
 
 /// A client for the sandbox's default merchant, fetching its own auth token.
@@ -76,11 +75,14 @@ fn client_for(sandbox: &Sandbox) -> Result<(Client, FetchAuthToken), Failure> {
 }
 
 /// Starts a sandbox, runs the life-cycle script against it and reports its steps.
-async fn life_cycle(vary_answers: Option<u64>) -> Result<Report, Failure> {
+async fn life_cycle(args: &DemoArgs) -> Result<Report, Failure> {
     let started = Instant::now();
     let mut sandbox = Sandbox::builder();
-    if let Some(seed) = vary_answers {
+    if let Some(seed) = args.vary_answers {
         sandbox = sandbox.vary_answers(seed);
+    }
+    if let Some(cassette) = &args.answers_like {
+        sandbox = sandbox.answers_like(&answers_like::learn(cassette)?.shapes);
     }
     let sandbox = sandbox
         .start()

@@ -47,6 +47,7 @@
 
 #![forbid(unsafe_code)]
 
+mod answers_like;
 mod bounded;
 mod cli;
 mod config;

@@ -47,43 +47,43 @@ impl Replayed {
 
 /// `paytoken replay --check CASSETTE`.
 pub(crate) fn run(cassette: &Path) -> Report {
-    let file = match std::fs::File::open(cassette) {
-        Ok(file) => file,
-        Err(error) => {
-            return Report::from(Failure::usage(format!(
-                "--check {}: {error}",
-                cassette.display()
-            )));
-        }
-    };
-    let mut reader = BufReader::new(file.take(MAX_CASSETTE_BYTES.saturating_add(1)));
     let mut replayed = Vec::new();
+    if let Err(failure) = each_line(cassette, "--check", |line| replayed.push(replay(line))) {
+        return Report::from(failure);
+    }
+    report(cassette, &replayed)
+}
+
+/// Hands each line of `cassette` that is not blank to `read`, up to
+/// [`MAX_CASSETTE_BYTES`]; `flag` names the file in what goes wrong.
+pub(crate) fn each_line(
+    cassette: &Path,
+    flag: &str,
+    mut read: impl FnMut(&[u8]),
+) -> Result<(), Failure> {
+    let unreadable =
+        |error: std::io::Error| Failure::usage(format!("{flag} {}: {error}", cassette.display()));
+    let file = std::fs::File::open(cassette).map_err(unreadable)?;
+    let mut reader = BufReader::new(file.take(MAX_CASSETTE_BYTES.saturating_add(1)));
     let mut consumed: u64 = 0;
     let mut line = Vec::new();
     loop {
         line.clear();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(read) => consumed = consumed.saturating_add(u64::try_from(read).unwrap_or(u64::MAX)),
-            Err(error) => {
-                return Report::from(Failure::usage(format!(
-                    "--check {}: {error}",
-                    cassette.display()
-                )));
-            }
+        let count = reader.read_until(b'\n', &mut line).map_err(unreadable)?;
+        if count == 0 {
+            return Ok(());
         }
+        consumed = consumed.saturating_add(u64::try_from(count).unwrap_or(u64::MAX));
         if consumed > MAX_CASSETTE_BYTES {
-            return Report::from(Failure::usage(format!(
-                "--check {}: larger than 256 MiB: split it",
+            return Err(Failure::usage(format!(
+                "{flag} {}: larger than 256 MiB: split it",
                 cassette.display()
             )));
         }
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            read(&line);
         }
-        replayed.push(replay(&line));
     }
-    report(cassette, &replayed)
 }
 
 /// One line of the cassette, replayed.

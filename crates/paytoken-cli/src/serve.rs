@@ -6,6 +6,7 @@ use paytoken_sandbox::{
 };
 use serde_json::{Value, json};
 
+use crate::answers_like;
 use crate::cli::{BrokenBody, DropAt, GatewayArgs, SandboxArgs};
 use crate::profile::{self, Profile};
 use crate::report::{self, Exit, Failure, Outcome, Report};
@@ -91,8 +92,9 @@ fn announcement(base_url: &str, config: &SandboxConfig) -> Value {
     first
 }
 
-/// The sandbox the flags ask for, not yet started.
-fn builder(args: &SandboxArgs) -> Result<SandboxBuilder, Failure> {
+/// The sandbox the flags ask for, not yet started, and what its first line says of the
+/// cassette it answers like.
+fn builder(args: &SandboxArgs) -> Result<(SandboxBuilder, Option<Value>), Failure> {
     let config = match &args.config {
         Some(path) => SandboxConfig::from_file(path)
             // The cause (too large, not found) is the part a user acts on.
@@ -106,6 +108,12 @@ fn builder(args: &SandboxArgs) -> Result<SandboxBuilder, Failure> {
         .notifications(notifications(args));
     if let Some(seed) = args.vary_answers {
         builder = builder.vary_answers(seed);
+    }
+    let mut answers_like = None;
+    if let Some(cassette) = &args.answers_like {
+        let learned = answers_like::learn(cassette)?;
+        builder = builder.answers_like(&learned.shapes);
+        answers_like = Some(learned.summary(cassette));
     }
     if let Some(deadline) = args.request_deadline {
         builder = builder.request_deadline(deadline);
@@ -130,7 +138,7 @@ fn builder(args: &SandboxArgs) -> Result<SandboxBuilder, Failure> {
             terminal::err_line(&format!("paytoken sandbox: explain: {line}"));
         });
     }
-    Ok(builder)
+    Ok((builder, answers_like))
 }
 
 /// Where notifications may go, and how long an attempt may take.
@@ -188,8 +196,8 @@ fn write_profile(sandbox: &Sandbox, name: &str, gateway: &GatewayArgs) -> Result
 
 /// Runs the sandbox until Ctrl-C (or SIGTERM's default), then shuts it down.
 pub(crate) async fn run(args: &SandboxArgs, gateway: &GatewayArgs) -> Report {
-    let builder = match builder(args) {
-        Ok(builder) => builder,
+    let (builder, answers_like) = match builder(args) {
+        Ok(built) => built,
         Err(failure) => return Report::from(failure),
     };
     let sandbox = match builder.start().await {
@@ -208,10 +216,11 @@ pub(crate) async fn run(args: &SandboxArgs, gateway: &GatewayArgs) -> Report {
         sandbox.shutdown().await;
         return Report::from(failure);
     }
-    let announced = terminal::out(&format!(
-        "{}\n",
-        announcement(sandbox.base_url(), sandbox.config())
-    ));
+    let mut first = announcement(sandbox.base_url(), sandbox.config());
+    if let (Some(object), Some(summary)) = (first.as_object_mut(), answers_like) {
+        object.insert("answersLike".into(), summary);
+    }
+    let announced = terminal::out(&format!("{first}\n"));
     if let Err(unwritten) = announced {
         // Nobody reads the credentials line: serving on would be serving blind.
         sandbox.shutdown().await;

@@ -18,6 +18,7 @@ use crate::faults::NotificationFault;
 use crate::form::Form;
 use crate::invoices::{self, InvoiceShape};
 use crate::json;
+use crate::like::Likeness;
 use crate::notifications::{Message, Outbox};
 use crate::problem::{Problem, Problems};
 use crate::request_log::RequestLog;
@@ -74,8 +75,8 @@ pub(crate) struct Gateway {
     pub(crate) invoice_shape: InvoiceShape,
     /// Where the sandbox is reached, for the 3-D Secure redirect it hands out.
     pub(crate) base_url: String,
-    /// Incidental fields varied in every JSON answer, when asked for.
-    pub(crate) variation: Option<Variation>,
+    /// How the incidental fields of every JSON answer are reshaped, when asked for.
+    pub(crate) reshape: Option<Reshape>,
     /// The most payments, registrations or customers kept, of each.
     pub(crate) max_records: usize,
     /// The most live auth tokens kept.
@@ -94,6 +95,15 @@ pub(crate) struct Gateway {
     /// Every request answered, the newest [`crate::REQUESTS_KEPT`].
     pub(crate) requests: RequestLog,
     state: Mutex<State>,
+}
+
+/// How the incidental fields of the sandbox's answers are reshaped.
+#[derive(Debug)]
+pub(crate) enum Reshape {
+    /// Varied at random, from a seed ([`crate::SandboxBuilder::vary_answers`]).
+    Varied(Variation),
+    /// Like one deployment's ([`crate::SandboxBuilder::answers_like`]).
+    Like(Likeness),
 }
 
 /// The sink of diagnostics ([`crate::SandboxBuilder::explain`]).
@@ -121,7 +131,7 @@ impl Gateway {
             clock,
             invoice_shape,
             base_url,
-            variation: None,
+            reshape: None,
             max_records: crate::DEFAULT_MAX_RECORDS,
             max_tokens: crate::DEFAULT_MAX_TOKENS,
             // No dispatcher: notifications are recorded as not sent until `notifying`.
@@ -217,9 +227,9 @@ impl Gateway {
         while state.token_count() >= self.max_tokens && state.revoke_first_to_expire() {}
     }
 
-    /// Varies the incidental fields of every JSON answer, from `seed`.
-    pub(crate) fn varying(mut self, seed: Option<u64>) -> Self {
-        self.variation = seed.map(Variation::new);
+    /// Reshapes the incidental fields of every JSON answer.
+    pub(crate) fn reshaping(mut self, reshape: Option<Reshape>) -> Self {
+        self.reshape = reshape;
         self
     }
 

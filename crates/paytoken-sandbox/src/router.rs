@@ -1,13 +1,13 @@
 //! From a request to its operation: the path's route, the method, the form, and the
-//! answer varied when the sandbox varies its answers. Above the operations (`ops`), which
-//! sit above the gateway's state and checks (`gateway`), so no module imports one that
-//! imports it back.
+//! answer reshaped when the sandbox varies its answers or answers like a deployment. Above
+//! the operations (`ops`), which sit above the gateway's state and checks (`gateway`), so
+//! no module imports one that imports it back.
 
 use crate::codes;
 use crate::exchange::{Answer, Call, JSON};
 use crate::faults::NotificationFault;
 use crate::form::Form;
-use crate::gateway::Gateway;
+use crate::gateway::{Gateway, Reshape};
 use crate::ops;
 use crate::request_log::{self, LoggedRequest};
 
@@ -21,7 +21,7 @@ struct Seen {
 }
 
 impl Gateway {
-    /// Answers one request, varied when the sandbox varies its answers. A payment it makes
+    /// Answers one request, reshaped when the sandbox reshapes its answers. A payment it makes
     /// keeps `notification_fault` for its notification.
     pub(crate) fn handle(
         &self,
@@ -74,10 +74,16 @@ impl Gateway {
         if answer.status == 503 {
             return answer;
         }
-        if let Some(variation) = &self.variation
-            && answer.content_type == JSON
-        {
-            answer.body = variation.apply(&answer.body);
+        if answer.content_type == JSON {
+            match &self.reshape {
+                Some(Reshape::Varied(variation)) => answer.body = variation.apply(&answer.body),
+                Some(Reshape::Like(likeness)) => {
+                    if let Some(operation) = seen.operation {
+                        answer.body = likeness.apply(operation, &answer.body, &self.now_text());
+                    }
+                }
+                None => {}
+            }
         }
         // Told here, with the state's lock let go: a slow sink (a terminal) holds up no
         // other request.

@@ -11,10 +11,11 @@ use tokio::task::JoinHandle;
 use crate::clock::{Clock, SystemClock};
 use crate::config::SandboxConfig;
 use crate::faults::Faults;
-use crate::gateway::Gateway;
+use crate::gateway::{Gateway, Reshape};
 use crate::invoices::InvoiceShape;
 use crate::notifications::{NotificationPolicy, Outbox, SentNotification};
 use crate::store::Store;
+use crate::vary::Variation;
 
 /// How long a client has to send a request, headers and body, by default.
 pub const DEFAULT_REQUEST_DEADLINE: Duration = Duration::from_secs(30);
@@ -48,7 +49,7 @@ pub struct SandboxBuilder {
     faults: Faults,
     invoice_shape: InvoiceShape,
     address: SocketAddr,
-    vary_answers: Option<u64>,
+    reshape: Option<Reshape>,
     request_deadline: Duration,
     max_connections: usize,
     max_records: usize,
@@ -70,7 +71,7 @@ impl Default for SandboxBuilder {
             faults: Faults::NONE,
             invoice_shape: InvoiceShape::default(),
             address: SocketAddr::from(([127, 0, 0, 1], 0)),
-            vary_answers: None,
+            reshape: None,
             request_deadline: DEFAULT_REQUEST_DEADLINE,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_records: DEFAULT_MAX_RECORDS,
@@ -118,9 +119,23 @@ impl SandboxBuilder {
     /// lists, unknown fields, ...), chosen from `seed` so that a run can be repeated. The
     /// fields that decide an answer (`paymentId`, the result, `transactionStatus`, the ids)
     /// never change, and echoed ones only into equivalent forms (`50` for `50.00`, `eur`
-    /// for `EUR`): a tolerant client reads the same verdicts as without it.
+    /// for `EUR`): a tolerant client reads the same verdicts as without it. Replaces
+    /// [`SandboxBuilder::answers_like`].
     pub fn vary_answers(mut self, seed: u64) -> Self {
-        self.vary_answers = Some(seed);
+        self.reshape = Some(Reshape::Varied(Variation::new(seed)));
+        self
+    }
+
+    /// Serves answers in the shapes one deployment sends, learned from its recorded
+    /// answers: which incidental fields appear, their JSON types, amount, case, expiry and
+    /// date formats, the fields only it sends, its lists of one, its invoice list. The
+    /// same shapes every time; deciding fields stay the sandbox's own, echoed ones take only
+    /// equivalent forms, and no value of the recording is ever written, only its shapes.
+    /// An operation (and result family) the recording lacks keeps the sandbox's own shape.
+    /// See [`AnswerShapes`](crate::AnswerShapes). Replaces
+    /// [`SandboxBuilder::vary_answers`].
+    pub fn answers_like(mut self, shapes: &crate::AnswerShapes) -> Self {
+        self.reshape = Some(Reshape::Like(shapes.decide()));
         self
     }
 
@@ -260,14 +275,20 @@ impl SandboxBuilder {
         let scheme = if tls.is_some() { "https" } else { "http" };
         let base_url = format!("{scheme}://{address}");
         let (outbox, dispatcher) = Outbox::channel();
+        // Only the page's writer can make the documentation's map of positions.
+        let invoice_shape = match &self.reshape {
+            Some(Reshape::Like(likeness)) => likeness.invoice_shape(),
+            _ => None,
+        }
+        .unwrap_or(self.invoice_shape);
         let gateway = Arc::new(
             Gateway::new(
                 self.config.clone(),
                 self.clock,
-                self.invoice_shape,
+                invoice_shape,
                 base_url.clone(),
             )
-            .varying(self.vary_answers)
+            .reshaping(self.reshape)
             .keeping(self.max_records, self.max_tokens)
             .notifying(outbox, self.pending_settles_after)
             .explaining(self.explain)

@@ -20,12 +20,9 @@
 //!
 //! Every choice comes from the seed and the answer's number, so a run is reproducible.
 
-use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
-
-use crate::json::write_string;
+use crate::node::{Kind, Node, kind};
 
 /// The variation of a sandbox: its seed, and how many answers it has varied.
 #[derive(Debug)]
@@ -44,96 +41,13 @@ impl Variation {
 
     /// `body` with its incidental fields varied; a body that is not JSON stays as it is.
     pub(crate) fn apply(&self, body: &str) -> String {
-        let Ok(mut node) = serde_json::from_str::<Node>(body) else {
+        let Some(mut node) = Node::parse(body) else {
             return body.to_owned();
         };
         let number = self.answers.fetch_add(1, Ordering::Relaxed);
         let mut random = SplitMix(self.seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         vary_object(&mut node, &mut random);
-        let mut out = String::with_capacity(body.len() + 64);
-        node.write(&mut out);
-        out
-    }
-}
-
-/// A JSON value as the sandbox writes them, and the varied forms it may take.
-#[derive(Debug, Clone, PartialEq)]
-enum Node {
-    Text(String),
-    /// A value written as it is: a number, `null`.
-    Raw(String),
-    Object(Vec<(String, Node)>),
-    List(Vec<Node>),
-}
-
-impl Node {
-    fn write(&self, out: &mut String) {
-        match self {
-            Self::Text(text) => write_string(out, text),
-            Self::Raw(raw) => out.push_str(raw),
-            Self::Object(fields) => {
-                out.push('{');
-                for (index, (key, value)) in fields.iter().enumerate() {
-                    if index > 0 {
-                        out.push(',');
-                    }
-                    write_string(out, key);
-                    out.push(':');
-                    value.write(out);
-                }
-                out.push('}');
-            }
-            Self::List(items) => {
-                out.push('[');
-                for (index, item) in items.iter().enumerate() {
-                    if index > 0 {
-                        out.push(',');
-                    }
-                    item.write(out);
-                }
-                out.push(']');
-            }
-        }
-    }
-}
-
-/// What a field is to a client, which decides how it may vary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Deciding,
-    Money,
-    Code,
-    Month,
-    Year,
-    Time,
-    Id,
-    Informational,
-    Card,
-    Container,
-}
-
-fn kind(key: &str) -> Kind {
-    match key {
-        "amount" | "tmpl_amount" => Kind::Money,
-        "currency" | "tmpl_currency" | "paymentType" | "paymentBrand" | "paymentMode"
-        | "status" | "registrationStatus" => Kind::Code,
-        "expiryMonth" => Kind::Month,
-        "expiryYear" => Kind::Year,
-        "timestamp" | "createdDate" => Kind::Time,
-        "memberId" | "partnerId" => Kind::Id,
-        "descriptor" | "remark" | "holder" | "LoginName" | "cardType" | "invoiceStatus"
-        | "expirationPeriod" | "systemInvoiceId" | "transactionUrl" | "raiseby"
-        | "orderDescription" | "trackingid" | "dtstamp" | "customername" | "customeraddress"
-        | "customermobileno" | "customeremail" => Kind::Informational,
-        "card" => Kind::Card,
-        "cards" | "bankaccounts" | "invoiceList" | "customerDetails" | "invoiceDetails" => {
-            Kind::Container
-        }
-        // `bankaccount` and `card` entries of the lists are containers too, reached through
-        // their list's key; everything not named is left as it is.
-        _ if key.trim().bytes().all(|b| b.is_ascii_digit()) => Kind::Container,
-        "bankaccount" => Kind::Container,
-        _ => Kind::Deciding,
+        node.to_json(body.len() + 64)
     }
 }
 
@@ -270,62 +184,6 @@ impl SplitMix {
     }
 }
 
-impl<'de> de::Deserialize<'de> for Node {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct NodeVisitor;
-
-        impl<'de> Visitor<'de> for NodeVisitor {
-            type Value = Node;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("json")
-            }
-
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Node, E> {
-                Ok(Node::Text(text.to_owned()))
-            }
-
-            fn visit_bool<E: de::Error>(self, value: bool) -> Result<Node, E> {
-                Ok(Node::Raw(value.to_string()))
-            }
-
-            fn visit_u64<E: de::Error>(self, value: u64) -> Result<Node, E> {
-                Ok(Node::Raw(value.to_string()))
-            }
-
-            fn visit_i64<E: de::Error>(self, value: i64) -> Result<Node, E> {
-                Ok(Node::Raw(value.to_string()))
-            }
-
-            fn visit_f64<E: de::Error>(self, value: f64) -> Result<Node, E> {
-                Ok(Node::Raw(value.to_string()))
-            }
-
-            fn visit_unit<E: de::Error>(self) -> Result<Node, E> {
-                Ok(Node::Raw("null".into()))
-            }
-
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
-                let mut items = Vec::new();
-                while let Some(item) = seq.next_element()? {
-                    items.push(item);
-                }
-                Ok(Node::List(items))
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
-                let mut fields = Vec::new();
-                while let Some((key, value)) = map.next_entry::<String, Node>()? {
-                    fields.push((key, value));
-                }
-                Ok(Node::Object(fields))
-            }
-        }
-
-        deserializer.deserialize_any(NodeVisitor)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,10 +191,7 @@ mod tests {
     const ANSWER: &str = r#"{"paymentId":"54279","registrationId":"8a82944a4cc25ebf014cc2c782423202","amount":"50.00","currency":"EUR","descriptor":"Shop","result":{"code":"00001","description":"Transaction succeeded"},"card":{"bin":"400000","last4Digits":"0051","expiryMonth":"07","expiryYear":"2030"},"timestamp":"2026-11-22 10:15:00","merchantTransactionId":"Rest Transaction 01","transactionStatus":"Y"}"#;
 
     fn field<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
-        let Node::Object(fields) = node else {
-            return None;
-        };
-        fields.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
+        node.member(key)
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! `clippy.toml` (unwrap, expect, panics, indexing and printing allowed in tests).
 #![cfg(test)]
 
+mod answers_like;
 mod cli;
 #[path = "../common/mod.rs"]
 mod common;

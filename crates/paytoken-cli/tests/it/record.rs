@@ -15,7 +15,7 @@ use crate::common::{
 };
 
 /// `paytoken record`, killed when dropped.
-struct Recorder(Child);
+pub(crate) struct Recorder(Child);
 
 impl Recorder {
     /// Stops it, and gives what it said on stderr.
@@ -40,7 +40,11 @@ impl Drop for Recorder {
 
 /// Starts `paytoken --json record --upstream UPSTREAM` writing into `cassette`, and gives
 /// the URL it listens on.
-async fn record(upstream: &str, cassette: &std::path::Path, extra: &[&str]) -> (Recorder, String) {
+pub(crate) async fn record(
+    upstream: &str,
+    cassette: &std::path::Path,
+    extra: &[&str],
+) -> (Recorder, String) {
     let cassette = cassette.display().to_string();
     let mut args = vec![
         "--json",
@@ -60,7 +64,7 @@ async fn record(upstream: &str, cassette: &std::path::Path, extra: &[&str]) -> (
     (Recorder(child), url)
 }
 
-fn fresh_folder(name: &str) -> std::path::PathBuf {
+pub(crate) fn fresh_folder(name: &str) -> std::path::PathBuf {
     let folder =
         std::env::temp_dir().join(format!("paytoken-record-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&folder);
