@@ -4,11 +4,12 @@
 //! `~` stands for a folder of the test's own.
 
 pub(crate) const DEMO: &str = "Examples:
-  $ paytoken demo
-  $ paytoken demo --vary-answers 7";
+  $ paytoken demo --vary-answers 7
+  $ paytoken demo --answers-like ~/staging.jsonl";
 
 pub(crate) const SANDBOX: &str = "Examples:
-  $ paytoken sandbox --addr 127.0.0.1:8080 --write-profile local";
+  $ paytoken sandbox --addr 127.0.0.1:8080 --write-profile local
+  $ paytoken sandbox --addr 127.0.0.1:8080 --answers-like ~/staging.jsonl";
 
 pub(crate) const LISTEN: &str = "Examples:
   $ paytoken listen --addr 127.0.0.1:8090 --forward-to http://127.0.0.1:3000/notifications";

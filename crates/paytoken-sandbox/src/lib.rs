@@ -38,6 +38,10 @@
 //!   other deployments send (numbers, `null`, `""`, lower case, ISO dates, one-element
 //!   lists, unknown fields), from a seed; deciding fields untouched. A client that reads
 //!   the verdict and nothing else passes against it.
+//! - **Answers like a deployment** ([`SandboxBuilder::answers_like`]): incidental fields
+//!   in the shapes one deployment sends, learned from its recorded answers
+//!   ([`AnswerShapes`]: the most frequent shape of each field, per operation and result
+//!   family), the same every time; deciding fields untouched, no recorded value written.
 //! - **The back office** is a state machine per payment: a `PA` is captured once (at most
 //!   the authorised amount) or cancelled; what was taken (a `DB`, a captured `PA`) is
 //!   refunded in parts that never sum above it, even under concurrent refunds; a cancelled

@@ -24,7 +24,7 @@
 //! The most frequent shape of a field wins; a tie goes to the shape seen first, reading the
 //! answers in their order.
 //!
-//! **How it is applied** ([`apply`]): deciding fields (`paymentId`, the result,
+//! **How it is applied** (`apply.rs`): deciding fields (`paymentId`, the result,
 //! `transactionStatus`, `registrationId`, ...) and fields the sandbox does not name are
 //! left as they are; echoed fields (amounts, codes, expiry, member ids) take only an
 //! equivalent form of the sandbox's own value; containers become a list of one or the one

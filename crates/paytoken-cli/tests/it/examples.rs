@@ -20,7 +20,8 @@ use serde_json::Value;
 /// twice, as gateways do).
 static ORDERS: AtomicUsize = AtomicUsize::new(1);
 
-/// A cassette's line: an auth token fetched.
+/// A cassette's line: an auth token fetched (what `replay`, `demo --answers-like` and
+/// `sandbox --answers-like` read).
 const CASSETTE_LINE: &str = concat!(
     r#"{"cassette":1,"number":1,"time":"2026-11-26 10:00:00 UTC","operation":"fetch_auth_token","#,
     r#""request":{"method":"POST","path":"/transactionServices/REST/v1/authToken","headers":{},"#,
@@ -78,7 +79,8 @@ impl Home {
             std::fs::set_permissions(folder.join(file), std::fs::Permissions::from_mode(0o600))
                 .unwrap();
         }
-        // The cassette the examples of `replay` read: one exchange, as `record` writes it.
+        // The cassette the examples of `replay` and `--answers-like` read: one exchange, as
+        // `record` writes it.
         std::fs::write(path.join("staging.jsonl"), CASSETTE_LINE).unwrap();
         let config = path.join("config").to_str().unwrap().to_owned();
         Self { path, config }
