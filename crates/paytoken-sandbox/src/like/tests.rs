@@ -206,3 +206,122 @@ fn times_are_rewritten_only_into_patterns_that_fit() {
     );
     assert_eq!(apply::retime(time, "9999999999"), None);
 }
+
+mod property {
+    use paytoken_protocol::OperationKind;
+    use paytoken_protocol::recorded::{self, Reading, SentFields};
+    use proptest::prelude::*;
+    use serde_json::{Map, Value};
+
+    use super::{APPROVED, NOW};
+    use crate::like::AnswerShapes;
+
+    /// Names a deployment's answers may hold: the sandbox's own, deciding ones, and others.
+    const NAMES: &[&str] = &[
+        "paymentId",
+        "result",
+        "transactionStatus",
+        "registrationId",
+        "amount",
+        "currency",
+        "paymentBrand",
+        "paymentType",
+        "memberId",
+        "descriptor",
+        "remark",
+        "timestamp",
+        "card",
+        "holder",
+        "expiryMonth",
+        "expiryYear",
+        "bin",
+        "eci",
+        "x_extra",
+    ];
+
+    /// Values only a recording holds: none may reach an answer.
+    const TEXT_MARKER: &str = "zqmarker";
+    const NUMBER_MARKER: i64 = 424_242;
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            Just(Value::Bool(true)),
+            Just(Value::from(NUMBER_MARKER)),
+            Just(Value::from("")),
+            Just(Value::from(TEXT_MARKER)),
+            Just(Value::from(TEXT_MARKER.to_ascii_uppercase())),
+            Just(Value::from("[personal]")),
+            Just(Value::from("7")),
+            Just(Value::from("2031")),
+            Just(Value::from("12.5")),
+            Just(Value::from("2021-02-03T04:05:06Z")),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                prop::collection::vec((prop::sample::select(NAMES), inner), 0..5).prop_map(
+                    |members| {
+                        Value::Object(
+                            members
+                                .into_iter()
+                                .map(|(name, value)| (name.to_owned(), value))
+                                .collect::<Map<String, Value>>(),
+                        )
+                    }
+                ),
+            ]
+        })
+    }
+
+    /// An approval of a payment, its other fields as generated.
+    fn recorded_approval() -> impl Strategy<Value = Value> {
+        prop::collection::vec((prop::sample::select(NAMES), value()), 0..10).prop_map(|members| {
+            let mut body: Map<String, Value> = members
+                .into_iter()
+                .map(|(name, value)| (name.to_owned(), value))
+                .collect();
+            body.insert("result".into(), serde_json::json!({"code": "00001"}));
+            Value::Object(body)
+        })
+    }
+
+    fn read(body: &str) -> (String, String) {
+        let sent = SentFields::from_wire(
+            None,
+            [
+                ("merchantTransactionId", "order-1"),
+                ("amount", "50.00"),
+                ("currency", "EUR"),
+            ],
+        );
+        match recorded::read(OperationKind::Payment, &sent, 200, body.as_bytes()) {
+            Ok(Reading::Transaction(transaction)) => (
+                transaction.payment_id.to_string(),
+                format!("{:?}", transaction.status),
+            ),
+            other => panic!("{other:?}: {body}"),
+        }
+    }
+
+    proptest! {
+        /// Whatever a deployment's approvals looked like, an approval answered like them
+        /// reads as the same approval, and holds none of their values.
+        #[test]
+        fn an_answer_like_any_recording_reads_the_same_and_copies_nothing(
+            recorded in prop::collection::vec(recorded_approval(), 1..4),
+        ) {
+            let mut shapes = AnswerShapes::default();
+            for body in &recorded {
+                prop_assert!(shapes.learn("pay", &body.to_string()));
+            }
+            let likeness = shapes.decide();
+            let answer = likeness.apply("pay", APPROVED, NOW);
+            prop_assert_eq!(&answer, &likeness.apply("pay", APPROVED, NOW));
+            prop_assert_eq!(read(&answer), read(APPROVED));
+            prop_assert!(!answer.contains(TEXT_MARKER), "{}", answer);
+            prop_assert!(!answer.contains(&TEXT_MARKER.to_ascii_uppercase()), "{}", answer);
+            prop_assert!(!answer.contains(&NUMBER_MARKER.to_string()), "{}", answer);
+        }
+    }
+}
