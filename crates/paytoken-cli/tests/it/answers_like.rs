@@ -563,3 +563,47 @@ fn assert_same_shapes(left: &[(String, Value)], right: &[(String, Value)]) {
         first.map(|at| (&left[at], &right[at]))
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cassette_with_no_answer_to_learn_from_is_refused_before_anything_starts() {
+    let folder = fresh_folder("answers-like-refused");
+    let unanswered = folder.join("unanswered.jsonl");
+    std::fs::write(
+        &unanswered,
+        "{\"cassette\":1,\"number\":1,\"operation\":\"pay\",\"answer\":null,\"error\":\"refused\"}\n\nnot json\n",
+    )
+    .unwrap();
+    let missing = folder.join("missing.jsonl");
+    for (args, says) in [
+        (
+            vec!["sandbox", "--answers-like", unanswered.to_str().unwrap()],
+            "no answer to learn from",
+        ),
+        (
+            vec!["demo", "--answers-like", missing.to_str().unwrap()],
+            "missing.jsonl",
+        ),
+        (
+            vec![
+                "demo",
+                "--answers-like",
+                unanswered.to_str().unwrap(),
+                "--vary-answers",
+                "7",
+            ],
+            "cannot be used with",
+        ),
+    ] {
+        let mut line = vec!["--json"];
+        line.extend(args.iter().copied());
+        let run = paytoken(&line, &[]).await;
+        assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains(says) || run.stderr.contains(says),
+            "{args:?}: {}{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+    let _ = std::fs::remove_dir_all(&folder);
+}
