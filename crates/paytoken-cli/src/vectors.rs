@@ -17,6 +17,10 @@ pub(crate) const FILES: &[(&str, &str)] = &[
         include_str!("../../../fixtures/conformance/README.md"),
     ),
     (
+        "CHANGELOG.md",
+        include_str!("../../../fixtures/conformance/CHANGELOG.md"),
+    ),
+    (
         "checksum-rules.json",
         include_str!("../../../fixtures/conformance/checksum-rules.json"),
     ),

@@ -193,6 +193,50 @@ fn every_checksum_rule_of_paytoken_has_its_row_and_vectors() {
     }
 }
 
+/// Where a checksum vector's fact comes from (see the kit's README), and how binding it is:
+/// the specification gives the rules of eight operations, for a merchant (and for a
+/// partner, sign-up and the cards list), over text it does not say the encoding of.
+fn checksum_provenance(rule: &str, partner: bool, ascii: bool) -> (Value, &'static str) {
+    const SPECIFICATION: &[&str] = &[
+        "payment",
+        "card_registration",
+        "bank_account_registration",
+        "token_payment",
+        "delete_token",
+        "customer_signup",
+        "cards_and_accounts",
+        "installments",
+    ];
+    let partner_in_specification = matches!(rule, "customer_signup" | "cards_and_accounts");
+    let source = |kind: &str, note: &str| {
+        let mut source = serde_json::json!({ "kind": kind });
+        if !note.is_empty() {
+            source["note"] = note.into();
+        }
+        source
+    };
+    if rule == "invoice_list" {
+        let note = "the specification shows the invoice request without a checksum; some gateways ask for this one";
+        return (source("platform-observed", note), "optional");
+    }
+    if !SPECIFICATION.contains(&rule) {
+        return (source("platform-docs", ""), "must");
+    }
+    if !ascii {
+        let note = "the joined text's UTF-8 bytes: the specification does not say the encoding";
+        return (source("platform-observed", note), "must");
+    }
+    if partner && !partner_in_specification {
+        let note = "a partner signs with its partner id and its own secure key";
+        return (source("platform-docs", note), "must");
+    }
+    let section = serde_json::json!({
+        "kind": "specification",
+        "section": "Authentication, checksum inputs per operation",
+    });
+    (section, "must")
+}
+
 /// The conformance vectors: paytoken's checksum vectors, each value named by the part it
 /// fills (by the table, which the test above holds to the code), with a stable id.
 fn named_vectors() -> Value {
@@ -216,6 +260,11 @@ fn named_vectors() -> Value {
                 .collect();
             let count = counts.entry(rule.to_owned()).or_default();
             *count += 1;
+            let ascii = values
+                .values()
+                .all(|value| value.as_str().is_some_and(str::is_ascii));
+            let (source, level) =
+                checksum_provenance(rule, vector["credentials"] == "partner", ascii);
             serde_json::json!({
                 "id": format!("checksum/{rule}/{count}"),
                 "rule": rule,
@@ -225,10 +274,13 @@ fn named_vectors() -> Value {
                 "values": values,
                 "joinedMasked": vector["masked"],
                 "checksum": vector["md5"],
+                "source": source,
+                "level": level,
             })
         })
         .collect();
     serde_json::json!({
+        "kit": table["kit"],
         "about": "Checksum vectors: for each, the rule, the caller (merchant: authentication.memberId; partner: authentication.partnerId), the secure key, the value of each named part, the joined text with the key as *** (and a card number masked), and the checksum. Rules: checksum-rules.json. Hashes computed by Python's hashlib (fixtures/make_checksum_vectors.py) and by paytoken.",
         "vectors": named,
     })
@@ -258,17 +310,18 @@ fn the_named_vectors_are_paytoken_s_vectors_named_by_the_table() {
 
 /// Runs the Python checker with `rules`; whether it passed, and what it printed.
 fn python_checker(rules: &Path) -> (bool, String) {
-    python_checker_in(rules, &root().join("fixtures/conformance"))
+    python_checker_in(rules, &root().join("fixtures/conformance"), &[])
 }
 
-/// Runs the Python checker with `rules` on the vectors in `folder`.
-fn python_checker_in(rules: &Path, folder: &Path) -> (bool, String) {
+/// Runs the Python checker with `rules` on the vectors in `folder`, with `flags`.
+fn python_checker_in(rules: &Path, folder: &Path, flags: &[&str]) -> (bool, String) {
     let output = Command::new("python3")
         .arg(root().join("fixtures/conformance/check.py"))
         .arg("--rules")
         .arg(rules)
         .arg("--dir")
         .arg(folder)
+        .args(flags)
         .output()
         .expect("python3: install Debian's python3 (cargo xtask ci does)");
     let text = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -288,6 +341,29 @@ fn the_python_checker_agrees_with_every_vector_and_catches_a_swapped_order() {
             .len();
         assert!(
             printed.contains(&format!("{total} of {total} {kind} vectors agree")),
+            "{printed}"
+        );
+    }
+
+    // What the specification alone decides, on its own: those vectors only.
+    let (passed, printed) = python_checker_in(
+        &real,
+        &root().join("fixtures/conformance"),
+        &["--source", "specification"],
+    );
+    assert!(passed, "{printed}");
+    for kind in ["checksum", "request", "notification", "answer"] {
+        let of_specification =
+            json(&format!("fixtures/conformance/{kind}-vectors.json"))["vectors"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|vector| vector["source"]["kind"] == "specification")
+                .count();
+        assert!(
+            printed.contains(&format!(
+                "{of_specification} of {of_specification} {kind} vectors agree"
+            )),
             "{printed}"
         );
     }
@@ -355,7 +431,7 @@ fn the_python_checker_catches_a_wrong_byte_of_a_request_answer_or_notification()
         let named = first["id"].as_str().unwrap().to_owned();
         change(first);
         std::fs::write(folder.join(file), vectors.to_string()).unwrap();
-        let (passed, printed) = python_checker_in(&rules, &folder);
+        let (passed, printed) = python_checker_in(&rules, &folder, &[]);
         let _ = std::fs::remove_dir_all(&folder);
         assert!(!passed, "{file}: a changed vector must fail: {printed}");
         assert!(

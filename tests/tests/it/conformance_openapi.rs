@@ -252,9 +252,10 @@ fn openapi() -> Value {
         "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
         "info": {
             "title": "Card-tokenization gateway interface",
-            "version": "1",
+            "version": rules["kit"]["version"],
             "description": "The interface many white-label card-tokenization gateways answer: stored cards and bank accounts (tokens), customer sign-up, payments that store or use a token, recurring payments, installments, lists of stored cards and of invoices. What OpenAPI cannot say: (1) every outcome, refusals too, comes with HTTP 200; the result code decides (families: 000xx, 0008 and 200 succeed; 10001 failed; 10004 pending; 90026 3-D Secure pending; 2xxxx system checks such as checksum or auth token; 3xxxx validation; 9xxxx rejections; several codes may be joined with '|'). (2) Answers are irregular across deployments: a number where text is documented, null, '' or [] for absence, a one-element list for a value, a single object for a list, the invoice list as a map of positions with repeated keys; only the deciding fields decide (the id the call exists for, result.code, transactionStatus) and what the answer echoes (merchantTransactionId, amount, currency) must agree with what was sent. (3) Every signed request carries authentication.checksum, MD5 of its rule (x-checksum), and the AuthToken header; the auth-token calls are unsigned and send the secure key instead. (4) Form fields are encoded A-Z a-z 0-9 * - . _ as is, space as +, every other byte as %XX in upper case. (5) Several operations share a path; the field in each form's const (paymentType, recurringType) tells them apart. (6) The gateway posts late outcomes to notificationUrl (schemas/answers.schema.json#/$defs/notification), signed paymentId|merchantTransactionId|amount|transactionStatus|key. Vectors: request-vectors.json, answer-vectors.json, notification-vectors.json.",
         },
+        "x-kit": rules["kit"],
         "servers": [{
             "url": "{baseUrl}",
             "description": "Each deployment has its own base URL.",
@@ -338,6 +339,7 @@ fn yaml(value: &Value) -> String {
         "openapi",
         "jsonSchemaDialect",
         "info",
+        "x-kit",
         "servers",
         "components",
         "paths",

@@ -172,3 +172,28 @@ fn the_answer_schemas_describe_every_answer_fixture_and_notification() {
     let out = schema.errors_of("transaction", &json!({ "paymentId": { "id": 1 } }));
     assert!(!out.is_empty());
 }
+
+#[test]
+fn every_file_names_the_kit_s_version_and_no_id_is_used_twice() {
+    let kit = read(root().join("checksum-rules.json"))["kit"].clone();
+    let version = kit["version"].as_str().unwrap();
+    let mut ids = std::collections::BTreeSet::new();
+    for name in FILES {
+        let file = read(root().join(format!("{name}.json")));
+        assert_eq!(file["kit"], kit, "{name}.json");
+        for vector in file["vectors"].as_array().into_iter().flatten() {
+            let id = vector["id"].as_str().unwrap().to_owned();
+            assert!(ids.insert(id.clone()), "{id} is used twice");
+        }
+    }
+    let openapi = std::fs::read_to_string(root().join("openapi.yaml")).unwrap();
+    assert!(
+        openapi.contains(&format!("  version: \"{version}\"\nx-kit:")),
+        "openapi.yaml names another version"
+    );
+    let changelog = std::fs::read_to_string(root().join("CHANGELOG.md")).unwrap();
+    assert!(
+        changelog.contains(&format!("\n## {version}\n")),
+        "CHANGELOG.md has no entry for {version}"
+    );
+}

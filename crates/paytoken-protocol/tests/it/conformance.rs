@@ -10,6 +10,7 @@
 //! its checksum was not made of.
 
 use crate::common::{self, Asked};
+use crate::provenance;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -36,6 +37,13 @@ fn holds(file: &str, made: &Value) {
         written == expected,
         "fixtures/conformance/{file} is not what the tests make: PAYTOKEN_WRITE_CONFORMANCE=1 cargo test -p paytoken-protocol --test it conformance writes it"
     );
+}
+
+/// The kit's version and the fingerprint of the interface specification it follows, as
+/// the rule table holds them: in every file of the kit.
+fn kit() -> Value {
+    let text = std::fs::read_to_string(conformance().join("checksum-rules.json")).unwrap();
+    serde_json::from_str::<Value>(&text).unwrap()["kit"].clone()
 }
 
 /// The checksum rules' table: rule name to its parts, and the separator.
@@ -256,7 +264,9 @@ fn request_vectors() -> Value {
                 .iter()
                 .map(|header| json!([header.name(), header.value()]))
                 .collect();
-            json!({
+            let partner = caller["kind"] == "partner";
+            let provenance = provenance::request(request.operation().name(), partner);
+            let vector = json!({
                 "id": format!("request/{name}"),
                 "operation": request.operation().name(),
                 "caller": caller,
@@ -268,10 +278,12 @@ fn request_vectors() -> Value {
                 "path": request.path(),
                 "headers": headers,
                 "body": std::str::from_utf8(request.body()).unwrap(),
-            })
+            });
+            provenance::with(vector, provenance)
         })
         .collect();
     json!({
+        "kit": kit(),
         "about": "Request vectors: for each operation and kind of caller, the caller, the form's fields in the order sent (decoded), the id the path ends with, the checksum (its rule, the value of each part, the joined text with the key as ***, the checksum sent), and the exact method, path, headers and body. Made from paytoken's golden requests (fixtures/requests/), and the same operations built for a partner where the golden files show a merchant only (ids ending _as_partner).",
         "vectors": vectors,
     })
@@ -457,14 +469,16 @@ fn answer_fixtures() -> Vec<(String, u16, Vec<u8>)> {
 }
 
 fn answer_vector(id: String, asked: &Asked, status: u16, body: &str, about: &str) -> Value {
-    json!({
+    let provenance = provenance::answer(&id);
+    let vector = json!({
         "id": id,
         "about": about,
         "asked": asked_json(asked),
         "status": status,
         "body": body,
         "verdict": verdict(asked, status, body.as_bytes()),
-    })
+    });
+    provenance::with(vector, provenance)
 }
 
 fn answer_vectors() -> Value {
@@ -517,6 +531,7 @@ fn answer_vectors() -> Value {
         }
     }
     json!({
+        "kit": kit(),
         "about": "Answer vectors: for each, what the request sent that the answer may echo, the HTTP status and the raw body, and the verdict a reader must reach: ok with the deciding values, refused with the gateway's code, or an error (contradiction, undecodable, unexpected_status), with whether the request may have been processed. Made from paytoken's answer fixtures (fixtures/responses/) read by paytoken's parsers.",
         "vectors": vectors,
     })
@@ -725,17 +740,19 @@ fn notification_vectors() -> Value {
                 }),
                 Err(other) => panic!("{name}: {other:?}"),
             };
-            json!({
+            let vector = json!({
                 "id": format!("notification/{name}"),
                 "about": about,
                 "format": format,
                 "secureKey": key,
                 "body": body,
                 "verdict": verdict,
-            })
+            });
+            provenance::with(vector, provenance::notification(name))
         })
         .collect();
     json!({
+        "kit": kit(),
         "about": "Notification vectors: bodies a gateway posts to notificationUrl (JSON) or a browser brings back to merchantRedirectUrl (a form), the merchant's secure key, and whether each verifies by the notification rule (checksum-rules.json, rule notification) over the texts as received; if it does, the payment and its status, and if not, why.",
         "vectors": vectors,
     })

@@ -12,6 +12,7 @@ mod flows;
 mod golden;
 mod notifications;
 mod properties;
+mod provenance;
 mod responses;
 mod secrets;
 mod tolerance;
