@@ -4,20 +4,22 @@
 //!
 //! A checksum mismatch is explained in full: the rule expected, its parts in order, the
 //! joined text with the key masked (and a card number as its first six and last four
-//! digits), and the first of the usual mistakes whose checksum is the one sent: upper-case
-//! hex, the key at the wrong end, the parts in another order, the amount in another text,
-//! the joined text form-encoded. Finding it costs up to about 130 MD5s (the 119 other
-//! orders of a five-part rule dominate), so it is only done when asked for.
+//! digits), and the first of the usual mistakes whose checksum is the one sent
+//! (`mistakes.rs`). Finding it costs up to about 1,500 MD5s (an extra part tried at every
+//! place dominates), so it is only done when asked for.
 //!
-//! Every value is shown escaped (`str::escape_default`): the line goes into an HTTP header
-//! and onto a terminal, and what a request sent must not steer either.
+//! Every value is shown as text, but for quotes, backslashes, control characters and the
+//! invisible ones that reorder or hide text, which are escaped (`\u{1b}`): the line goes
+//! into an HTTP header and onto a terminal, and what a request sent must not steer either.
+
+mod mistakes;
 
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use md5::{Digest, Md5};
 use paytoken_checksum::SecureKey;
-use paytoken_types::Amount;
+
+use mistakes::closest_mistake;
 
 /// The response header that carries the diagnostic.
 pub const EXPLAIN_HEADER: &str = "paytoken-sandbox-explain";
@@ -33,8 +35,14 @@ pub(crate) struct Signed<'a> {
     pub(crate) parts: &'a [(&'static str, &'a str)],
 }
 
-/// The most parts any rule has, `id` and `key` included: the permutations tried stay few.
-const MAX_PARTS: usize = 5;
+/// What else a mistaken checksum may have been made of: the secure keys of the sandbox's
+/// other callers, each with who holds it, and the form's fields the rule does not sign
+/// (named, never shown).
+#[derive(Debug, Default)]
+pub(crate) struct Suspects<'a> {
+    pub(crate) keys: Vec<(String, &'a SecureKey)>,
+    pub(crate) unsigned: Vec<(&'a str, &'a str)>,
+}
 
 /// The line that explains why `sent` is not the checksum of `signed` by `caller_id`.
 pub(crate) fn checksum_mismatch(
@@ -42,6 +50,7 @@ pub(crate) fn checksum_mismatch(
     key: &SecureKey,
     signed: &Signed<'_>,
     sent: &str,
+    suspects: &Suspects<'_>,
 ) -> String {
     let mut names = vec!["id", "key"];
     names.extend(signed.parts.iter().map(|(name, _)| *name));
@@ -53,9 +62,9 @@ pub(crate) fn checksum_mismatch(
         "checksum mismatch: rule {} expects MD5 of {} = \"{}\"",
         signed.rule,
         names.join("|"),
-        masked.join("|").escape_default()
+        visible(&masked.join("|"))
     );
-    let mistake = closest_mistake(caller_id, key, signed, sent.trim());
+    let mistake = closest_mistake(caller_id, key, signed, sent.trim(), suspects);
     let _ = write!(line, "; {mistake}");
     line
 }
@@ -81,243 +90,37 @@ fn shown(name: &str, value: &str) -> String {
         .collect()
 }
 
-fn md5_hex(parts: &[&str]) -> String {
-    let mut md5 = Md5::new();
-    for (at, part) in parts.iter().enumerate() {
-        if at > 0 {
-            md5.update(b"|");
-        }
-        md5.update(part.as_bytes());
-    }
-    md5.finalize()
-        .iter()
-        .fold(String::with_capacity(32), |mut hex, byte| {
-            let _ = write!(hex, "{byte:02x}");
-            hex
-        })
-}
-
-/// MD5 of the values of `parts`, joined.
-fn md5_of(parts: &[(&str, &str)]) -> String {
-    md5_hex(&parts.iter().map(|(_, value)| *value).collect::<Vec<_>>())
-}
-
-/// `parts` with the values `change` gives a new text for replaced, the others kept.
-fn changed<'p>(
-    parts: &[(&'p str, &str)],
-    change: impl Fn(&str, &str) -> Option<String>,
-) -> Vec<(&'p str, String)> {
-    parts
-        .iter()
-        .map(|&(name, value)| {
-            (
-                name,
-                change(name, value).unwrap_or_else(|| value.to_owned()),
-            )
-        })
-        .collect()
-}
-
-/// MD5 of the texts of `parts`, joined.
-fn md5_of_texts(parts: &[(&str, String)]) -> String {
-    md5_hex(
-        &parts
-            .iter()
-            .map(|(_, value)| value.as_str())
-            .collect::<Vec<_>>(),
-    )
-}
-
-/// How a value may have been encoded before it was hashed.
-type Encoding = (&'static str, fn(&str) -> String);
-
-/// The rule's parts in order, each named, `id` and `key` first.
-type Parts<'a> = [(&'a str, &'a str)];
-
-/// The first usual mistake that yields `sent`, in words.
-fn closest_mistake(caller_id: &str, key: &SecureKey, signed: &Signed<'_>, sent: &str) -> String {
-    let mut expected: Vec<(&str, &str)> = vec![("id", caller_id), ("key", key.expose_secret())];
-    expected.extend(signed.parts.iter().copied());
-    if sent.len() != 32 || !sent.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return format!(
-            "the checksum sent is not 32 hexadecimal digits ({} characters)",
-            sent.chars().count()
-        );
-    }
-    if sent.eq_ignore_ascii_case(&md5_of(&expected)) {
-        return "closest mistake: upper-case hex; write the checksum in lower case".to_owned();
-    }
-    let sent = sent.to_ascii_lowercase();
-    let mistakes: [fn(&Parts<'_>, &str) -> Option<String>; 4] = [
-        key_at_the_wrong_end,
-        another_order,
-        another_amount_text,
-        encoded_before_hashing,
-    ];
-    mistakes
-        .iter()
-        .find_map(|mistake| mistake(&expected, &sent))
-        .unwrap_or_else(|| {
-            "no usual mistake matches: check the secure key, the caller's id and each value"
-                .to_owned()
-        })
-}
-
-/// The key last, or first.
-fn key_at_the_wrong_end(expected: &Parts<'_>, sent: &str) -> Option<String> {
-    let (head, values) = expected.split_at(2);
-    let key_last: Vec<(&str, &str)> = head
-        .iter()
-        .take(1)
-        .chain(values)
-        .chain(head.iter().skip(1))
-        .copied()
-        .collect();
-    let key_first: Vec<(&str, &str)> = head.iter().rev().chain(values).copied().collect();
-    (md5_of(&key_last) == sent || md5_of(&key_first) == sent).then(|| {
-        "closest mistake: the key at the wrong end; it comes second, after the id".to_owned()
-    })
-}
-
-/// The parts in another order.
-fn another_order(expected: &Parts<'_>, sent: &str) -> Option<String> {
-    if expected.len() > MAX_PARTS {
-        return None;
-    }
-    let order = reorderings(expected)
-        .into_iter()
-        .find(|order| md5_of(order) == sent)?;
-    fn names(parts: &Parts<'_>) -> String {
-        parts
-            .iter()
-            .map(|(name, _)| *name)
-            .collect::<Vec<_>>()
-            .join("|")
-    }
-    Some(format!(
-        "closest mistake: the parts in another order, {}; the rule's order is {}",
-        names(&order),
-        names(expected)
-    ))
-}
-
-/// The amount in another text than the one sent.
-fn another_amount_text(expected: &Parts<'_>, sent: &str) -> Option<String> {
-    let &(_, sent_amount) = expected.iter().find(|(name, _)| *name == "amount")?;
-    amount_texts(sent_amount).into_iter().find_map(|text| {
-        let other = changed(expected, |name, _| (name == "amount").then(|| text.clone()));
-        (md5_of_texts(&other) == sent).then(|| {
-            format!(
-                "closest mistake: the amount signed as \"{}\" where the form sends \"{}\"; sign the text sent",
-                text.escape_default(),
-                sent_amount.escape_default()
-            )
-        })
-    })
-}
-
-/// The values (or the whole joined text) form- or percent-encoded before hashing.
-fn encoded_before_hashing(expected: &Parts<'_>, sent: &str) -> Option<String> {
-    let encodings: [Encoding; 2] = [
-        ("form-encoded", form_encoded),
-        ("percent-encoded", percent_encoded),
-    ];
-    let joined = expected
-        .iter()
-        .map(|(_, v)| *v)
-        .collect::<Vec<_>>()
-        .join("|");
-    encodings.into_iter().find_map(|(how, encode)| {
-        let encoded = changed(expected, |name, value| (name != "key").then(|| encode(value)));
-        let differs = encoded.iter().zip(expected).any(|((_, a), (_, b))| a != b);
-        (differs && md5_of_texts(&encoded) == sent || md5_hex(&[encode(&joined).as_str()]) == sent)
-            .then(|| {
-                format!(
-                    "closest mistake: the values {how} before hashing; the checksum signs the text, not its encoding"
-                )
-            })
-    })
-}
-
-/// Every order of `items` but the given one.
-fn reorderings<T: Copy + PartialEq>(items: &[T]) -> Vec<Vec<T>> {
-    fn extend<T: Copy>(rest: &[T], prefix: &mut Vec<T>, out: &mut Vec<Vec<T>>) {
-        if rest.is_empty() {
-            out.push(prefix.clone());
-            return;
-        }
-        for at in 0..rest.len() {
-            let mut others = rest.to_vec();
-            let item = others.remove(at);
-            prefix.push(item);
-            extend(&others, prefix, out);
-            prefix.pop();
-        }
-    }
-    let mut out = Vec::new();
-    extend(items, &mut Vec::with_capacity(items.len()), &mut out);
-    out.retain(|order| order.as_slice() != items);
-    out
-}
-
-/// The other texts an integrator may have signed for the amount sent: without decimals,
-/// with one or three, with a comma, in minor units.
-fn amount_texts(sent: &str) -> Vec<String> {
-    let Ok(amount) = sent.trim().parse::<Amount>() else {
-        return Vec::new();
-    };
-    let minor = amount.minor_units();
-    let (whole, cents) = (minor / 100, minor % 100);
-    let mut texts = vec![
-        format!("{whole}.{cents:02}"),
-        format!("{whole}.{}", cents / 10),
-        format!("{whole}.{cents:02}0"),
-        format!("{whole},{cents:02}"),
-        minor.to_string(),
-    ];
-    if cents == 0 {
-        texts.push(whole.to_string());
-    }
-    texts.retain(|text| text != sent);
-    texts.dedup();
-    texts
-}
-
-/// `A-Z a-z 0-9 * - . _` as is, a space as `+`, every other byte as `%XX`.
-fn form_encoded(text: &str) -> String {
-    encoded(text, b"*-._", true)
-}
-
-/// Every byte but `A-Z a-z 0-9 - . _ ~` as `%XX`.
-fn percent_encoded(text: &str) -> String {
-    encoded(text, b"-._~", false)
-}
-
-fn encoded(text: &str, unreserved: &[u8], space_as_plus: bool) -> String {
-    let mut out = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || unreserved.contains(&byte) {
-            out.push(char::from(byte));
-        } else if byte == b' ' && space_as_plus {
-            out.push('+');
-        } else {
-            let _ = write!(out, "%{byte:02X}");
-        }
-    }
-    out
-}
-
 /// The line for a refusal other than a checksum mismatch: its code and description.
 pub(crate) fn refusal(code: &str, description: &str) -> String {
-    format!(
-        "refused {}: {}",
-        code.escape_default(),
-        description.escape_default()
-    )
+    format!("refused {}: {}", visible(code), visible(description))
+}
+
+/// `text` as a diagnostic shows it: as it is, but for quotes and backslashes, control
+/// characters and the invisible characters that reorder or hide text, escaped.
+pub(crate) fn visible(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    for c in text.chars() {
+        let steers = c.is_control()
+            || matches!(
+                c,
+                '"' | '\\'
+                    | '\u{200b}'..='\u{200f}'
+                    | '\u{2028}'..='\u{202e}'
+                    | '\u{2060}'..='\u{2069}'
+                    | '\u{feff}'
+            );
+        if steers {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
 }
 
 #[cfg(test)]
 mod tests {
+    use super::mistakes::reorderings;
     use super::*;
 
     const ID: &str = "11344";
@@ -339,7 +142,7 @@ mod tests {
 
     fn explain(signed: &Signed<'_>, joined: &str) -> String {
         let sent = format!("{:x}", md5_oracle::compute(joined.as_bytes()));
-        checksum_mismatch(ID, &key(), signed, &sent)
+        checksum_mismatch(ID, &key(), signed, &sent, &Suspects::default())
     }
 
     #[test]
@@ -399,9 +202,9 @@ mod tests {
     fn upper_case_hex_and_a_malformed_checksum_are_named() {
         let joined = format!("{ID}|{KEY}|Rest Transaction 01|50.00");
         let upper = format!("{:X}", md5_oracle::compute(joined.as_bytes()));
-        let line = checksum_mismatch(ID, &key(), &payment(), &upper);
+        let line = checksum_mismatch(ID, &key(), &payment(), &upper, &Suspects::default());
         assert!(line.contains("upper-case hex"), "{line}");
-        let line = checksum_mismatch(ID, &key(), &payment(), "abc");
+        let line = checksum_mismatch(ID, &key(), &payment(), "abc", &Suspects::default());
         assert!(line.contains("not 32 hexadecimal digits"), "{line}");
     }
 
@@ -427,10 +230,15 @@ mod tests {
             ],
         };
         let line = explain(&signed, "anything");
-        assert!(line.bytes().all(|b| (0x20..0x7f).contains(&b)), "{line:?}");
-        assert!(line.contains("a\\u{1b}[2J\\r\\nb\\u{e9}"), "{line}");
+        assert!(!line.chars().any(char::is_control), "{line:?}");
+        // Text as text; what steers a terminal escaped.
+        assert!(line.contains("a\\u{1b}[2J\\r\\nb\u{e9}"), "{line}");
+        assert_eq!(
+            visible("x\u{202e}y\u{200b}\"z"),
+            "x\\u{202e}y\\u{200b}\\\"z"
+        );
         let line = refusal("30001", "Invalid \u{7}amount");
-        assert!(line.bytes().all(|b| (0x20..0x7f).contains(&b)), "{line:?}");
+        assert!(!line.chars().any(char::is_control), "{line:?}");
     }
 
     #[test]
@@ -439,5 +247,77 @@ mod tests {
         let orders = reorderings(&[0, 1, 2, 3]);
         assert_eq!(orders.len(), 23);
         assert!(!orders.contains(&vec![0, 1, 2, 3]));
+    }
+
+    fn explain_with(signed: &Signed<'_>, joined_bytes: &[u8], suspects: &Suspects<'_>) -> String {
+        let sent = format!("{:x}", md5_oracle::compute(joined_bytes));
+        checksum_mismatch(ID, &key(), signed, &sent, suspects)
+    }
+
+    #[test]
+    fn the_mistakes_that_need_more_than_the_rule_are_named_too() {
+        let signed = Signed {
+            rule: "payment",
+            parts: &[("merchantTransactionId", "Zo\u{eb} 01"), ("amount", "0.50")],
+        };
+        let none = Suspects::default();
+        let latin_1: Vec<u8> = format!("{ID}|{KEY}|Zo\u{eb} 01|0.50")
+            .chars()
+            .map(|c| u8::try_from(u32::from(c)).unwrap())
+            .collect();
+        let other = SecureKey::new("another-callers-key-0123456789ab").unwrap();
+        let suspects = Suspects {
+            keys: vec![("partner 100".to_owned(), &other)],
+            unsigned: vec![("currency", "EUR"), ("card.cvv", "123")],
+        };
+        let cases: [(Vec<u8>, &Suspects<'_>, &str); 8] = [
+            (latin_1, &none, "hashed as Latin-1"),
+            (
+                format!("{ID};{KEY};Zo\u{eb} 01;0.50").into_bytes(),
+                &none,
+                "joined with \";\"",
+            ),
+            (
+                format!("{ID}|{KEY}|Zo\u{eb} 01|.50").into_bytes(),
+                &none,
+                "the leading zero of amount dropped, \".50\" for \"0.50\"",
+            ),
+            (
+                format!("{ID}|{KEY}|0.50").into_bytes(),
+                &none,
+                "merchantTransactionId left out",
+            ),
+            (
+                format!("{ID}|{KEY}|Zo\u{eb} 01|0.50|EUR").into_bytes(),
+                &suspects,
+                "an extra part, currency, signed after amount",
+            ),
+            (
+                format!("{ID}|{KEY}|123|Zo\u{eb} 01|0.50").into_bytes(),
+                &suspects,
+                "an extra part, card.cvv, signed after key",
+            ),
+            (
+                format!("{ID}|another-callers-key-0123456789ab|Zo\u{eb} 01|0.50").into_bytes(),
+                &suspects,
+                "the secure key of partner 100",
+            ),
+            (
+                format!("{ID}|{KEY}|Zo\u{eb} 01|0.50|nothing").into_bytes(),
+                &suspects,
+                "no usual mistake matches",
+            ),
+        ];
+        for (joined, suspects, named) in cases {
+            let line = explain_with(&signed, &joined, suspects);
+            assert!(line.contains(named), "{named}: {line}");
+            assert!(line.contains("\"11344|***|Zo\u{eb} 01|0.50\""), "{line}");
+            for secret in [KEY, "another-callers-key", "123"] {
+                assert!(!line.contains(secret), "{line}");
+            }
+        }
+        let sha_256 = "ab".repeat(32);
+        let line = checksum_mismatch(ID, &key(), &signed, &sha_256, &none);
+        assert!(line.contains("the length of a SHA-256"), "{line}");
     }
 }

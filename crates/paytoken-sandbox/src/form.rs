@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use std::str::FromStr;
 
 use crate::codes;
+use crate::explain;
 use crate::problem::{Problem, Problems};
 
 /// The most fields a form may have: the fullest payment sends about 40.
@@ -29,7 +30,15 @@ impl<'a> Form<'a> {
         let mut fields: Vec<(Cow<'a, str>, Cow<'a, str>)> = Vec::with_capacity(48);
         let mut names: HashSet<Cow<'a, str>> = HashSet::with_capacity(48);
         for pair in paytoken_types::internal::decode(body) {
-            let (name, value) = pair.map_err(|_| Problems::from(codes::MALFORMED_BODY))?;
+            let (name, value) = pair.map_err(|_| {
+                Problems::from(codes::MALFORMED_BODY).explained(format!(
+                    "{}: a percent escape does not decode to UTF-8 text",
+                    explain::refusal(
+                        codes::MALFORMED_BODY.code,
+                        codes::MALFORMED_BODY.description
+                    )
+                ))
+            })?;
             if fields.len() == MAX_FIELDS {
                 return Err(codes::TOO_MANY_FIELDS.into());
             }
@@ -42,7 +51,11 @@ impl<'a> Form<'a> {
                 return Err(codes::FIELD_TOO_LONG.into());
             }
             if !names.insert(name.clone()) {
-                return Err(codes::MALFORMED_BODY.into());
+                return Err(Problems::from(codes::MALFORMED_BODY).explained(format!(
+                    "{}: the field {} is sent twice; send each field once (a gateway cannot know which one was signed)",
+                    explain::refusal(codes::MALFORMED_BODY.code, codes::MALFORMED_BODY.description),
+                    explain::visible(&name)
+                )));
             }
             fields.push((name, value));
         }

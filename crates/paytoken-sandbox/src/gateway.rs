@@ -434,9 +434,10 @@ impl Gateway {
         if checksum_matches(caller, &signed, sent) {
             return Ok(());
         }
+        let suspects = self.suspects(caller, form, &signed);
         Err(
             Problems::from(codes::CHECKSUM_MISMATCH).explained(explain::checksum_mismatch(
-                caller.id, caller.key, &signed, sent,
+                caller.id, caller.key, &signed, sent, &suspects,
             )),
         )
     }
@@ -459,9 +460,47 @@ impl Gateway {
             Some(sent) if checksum_matches(caller, &signed, sent) => None,
             Some(sent) => Some(format!(
                 "checksum wrong, {not_checked}: {}",
-                explain::checksum_mismatch(caller.id, caller.key, &signed, sent)
+                explain::checksum_mismatch(
+                    caller.id,
+                    caller.key,
+                    &signed,
+                    sent,
+                    &self.suspects(caller, form, &signed)
+                )
             )),
         }
+    }
+
+    /// What else a mistaken checksum may be made of: the other callers' keys, and the
+    /// fields the rule does not sign.
+    fn suspects<'s>(
+        &'s self,
+        caller: &Caller<'_>,
+        form: &'s Form<'_>,
+        signed: &Signed<'_>,
+    ) -> explain::Suspects<'s> {
+        let mut keys = Vec::new();
+        for partner in &self.config.partners {
+            keys.push((
+                format!("partner {}", partner.partner_id),
+                &partner.secure_key,
+            ));
+            for merchant in &partner.merchants {
+                keys.push((
+                    format!("merchant {}", merchant.member_id),
+                    &merchant.secure_key,
+                ));
+            }
+        }
+        keys.retain(|(_, key)| key.expose_secret() != caller.key.expose_secret());
+        let unsigned = form
+            .fields()
+            .filter(|(name, _)| {
+                *name != "authentication.checksum"
+                    && !signed.parts.iter().any(|(part, _)| part == name)
+            })
+            .collect();
+        explain::Suspects { keys, unsigned }
     }
 }
 

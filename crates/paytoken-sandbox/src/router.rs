@@ -5,10 +5,12 @@
 
 use crate::codes;
 use crate::exchange::{Answer, Call, JSON};
+use crate::explain;
 use crate::faults::NotificationFault;
 use crate::form::Form;
 use crate::gateway::{Gateway, Reshape};
 use crate::ops;
+use crate::problem::Problems;
 use crate::request_log::{self, LoggedRequest};
 
 /// What the request log keeps of a request, as far as it was read.
@@ -141,12 +143,16 @@ impl Gateway {
             return Answer::text(405, NOT_POST);
         }
         let shape = route.refusal_shape();
+        let refuse = |problems: Problems| self.refusal(shape, &not_a_form(problems, body));
         if query.is_some() {
-            return self.refusal(shape, &codes::QUERY_STRING.into());
+            return refuse(Problems::from(codes::QUERY_STRING).explained(format!(
+                "{}: the fields go in the body, form-encoded, never in the URL",
+                explain::refusal(codes::QUERY_STRING.code, codes::QUERY_STRING.description)
+            )));
         }
         let form = match Form::parse(body) {
             Ok(form) => form,
-            Err(problems) => return self.refusal(shape, &problems),
+            Err(problems) => return refuse(problems),
         };
         seen.operation = Some(route.operation(&form));
         seen.caller = request_log::caller(&form);
@@ -164,7 +170,23 @@ impl Gateway {
         let mut state = self.lock();
         match ops::dispatch(self, &mut state, route, &call) {
             Ok(answer) => answer,
-            Err(problems) => self.refusal(shape, &problems),
+            Err(problems) => refuse(problems),
         }
     }
+}
+
+/// `problems`, their diagnostic saying so when the body was JSON rather than a form: the
+/// refusal then names a missing field, which is not the mistake.
+fn not_a_form(problems: Problems, body: &[u8]) -> Problems {
+    let text = body.trim_ascii_start();
+    if !(text.starts_with(b"{") || text.starts_with(b"[")) {
+        return problems;
+    }
+    let said = problems.explanation().map_or_else(
+        || explain::refusal(&problems.code(), &problems.description()),
+        str::to_owned,
+    );
+    problems.explained(format!(
+        "{said}; the body is JSON, not a form: send the fields form-encoded (application/x-www-form-urlencoded)"
+    ))
 }
