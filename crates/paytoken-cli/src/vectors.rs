@@ -41,6 +41,10 @@ pub(crate) const FILES: &[(&str, &str)] = &[
         include_str!("../../../fixtures/conformance/notification-vectors.json"),
     ),
     (
+        "negative-vectors.json",
+        include_str!("../../../fixtures/conformance/negative-vectors.json"),
+    ),
+    (
         "openapi.yaml",
         include_str!("../../../fixtures/conformance/openapi.yaml"),
     ),
@@ -71,6 +75,10 @@ pub(crate) const FILES: &[(&str, &str)] = &[
     (
         "schemas/notification-vectors.schema.json",
         include_str!("../../../fixtures/conformance/schemas/notification-vectors.schema.json"),
+    ),
+    (
+        "schemas/negative-vectors.schema.json",
+        include_str!("../../../fixtures/conformance/schemas/negative-vectors.schema.json"),
     ),
     (
         "schemas/answers.schema.json",

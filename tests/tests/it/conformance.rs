@@ -286,6 +286,11 @@ fn named_vectors() -> Value {
     })
 }
 
+/// The kit's version and the fingerprint of the specification, as the rule table holds them.
+pub(crate) fn kit() -> Value {
+    json("fixtures/conformance/checksum-rules.json")["kit"].clone()
+}
+
 /// Compares the kit's file `name` (under `fixtures/conformance/`) with `made`, or writes
 /// it when `PAYTOKEN_WRITE_CONFORMANCE` is set.
 pub(crate) fn holds(name: &str, made: &str) {
@@ -334,7 +339,7 @@ fn the_python_checker_agrees_with_every_vector_and_catches_a_swapped_order() {
     let real = root().join("fixtures/conformance/checksum-rules.json");
     let (passed, printed) = python_checker(&real);
     assert!(passed, "{printed}");
-    for kind in ["checksum", "request", "notification", "answer"] {
+    for kind in ["checksum", "request", "notification", "answer", "negative"] {
         let total = json(&format!("fixtures/conformance/{kind}-vectors.json"))["vectors"]
             .as_array()
             .unwrap()
@@ -352,7 +357,7 @@ fn the_python_checker_agrees_with_every_vector_and_catches_a_swapped_order() {
         &["--source", "specification"],
     );
     assert!(passed, "{printed}");
-    for kind in ["checksum", "request", "notification", "answer"] {
+    for kind in ["checksum", "request", "notification", "answer", "negative"] {
         let of_specification =
             json(&format!("fixtures/conformance/{kind}-vectors.json"))["vectors"]
                 .as_array()
@@ -423,6 +428,7 @@ fn the_python_checker_catches_a_wrong_byte_of_a_request_answer_or_notification()
             "request-vectors.json",
             "answer-vectors.json",
             "notification-vectors.json",
+            "negative-vectors.json",
         ] {
             std::fs::copy(kit.join(name), folder.join(name)).unwrap();
         }

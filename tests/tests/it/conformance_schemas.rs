@@ -17,6 +17,7 @@ const FILES: &[&str] = &[
     "request-vectors",
     "answer-vectors",
     "notification-vectors",
+    "negative-vectors",
 ];
 
 fn root() -> PathBuf {

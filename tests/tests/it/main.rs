@@ -15,6 +15,7 @@ mod client_secrets;
 #[path = "../common/mod.rs"]
 mod common;
 mod conformance;
+mod conformance_negative;
 mod conformance_openapi;
 mod conformance_schemas;
 mod load;
