@@ -405,9 +405,8 @@ fn the_python_checker_catches_a_wrong_byte_of_a_request_answer_or_notification()
     // Each change, to a copy of the kit, and the vector the checker must name.
     let changes: [(&str, &str, Change); 3] = [
         ("request-vectors.json", "request/", |v| {
-            let body = v["body"].as_str().unwrap().replacen("%27", "'", 1);
-            let body = if body == v["body"] { body + "&" } else { body };
-            v["body"] = Value::from(body);
+            // A field more: the fields, as a multiset, differ.
+            v["body"] = Value::from(format!("{}&surplus=1", v["body"].as_str().unwrap()));
         }),
         ("answer-vectors.json", "answer/", |v| {
             v["verdict"] = serde_json::json!({ "outcome": "refused", "resultCode": "00001", "mayHaveBeenProcessed": false });

@@ -196,6 +196,19 @@ pub(crate) fn requests_in(merchant: &Context, partner: &Context) -> Vec<(&'stati
             .request(merchant)
             .unwrap(),
         ),
+        // Every character the form encoding treats apart (`~ * + & = %`, a space) and text
+        // beyond ASCII, in a value: the body encodes them, the checksum signs them as is.
+        (
+            "payment_reserved_characters",
+            Payment::new(
+                "order~1*2+3&4=5%6 Zoë".parse().unwrap(),
+                "12.34".parse().unwrap(),
+                "EUR".parse().unwrap(),
+                card(),
+            )
+            .request(merchant)
+            .unwrap(),
+        ),
         (
             "token_payment_sample_id",
             token_payment()
