@@ -1,8 +1,10 @@
 //! The tests that need programs from Debian: the browser tests (headless chromium on the
 //! sandbox's 3-D Secure page and dashboard, through chromium-driver) and the conformance
-//! kit's Python checker. `cargo test --workspace` leaves them out (they are `#[ignore]`d,
-//! so a fresh machine without the programs stays green); `cargo xtask ci` installs
-//! `chromium`, `chromium-driver` and `python3` where they are missing, then runs them.
+//! kit's Python checker and standard validators. `cargo test --workspace` leaves them out
+//! (they are `#[ignore]`d, so a fresh machine without the programs stays green); `cargo
+//! xtask ci` installs `chromium`, `chromium-driver`, `python3` and `python3-venv` where
+//! they are missing, the validators in a virtual environment (`python_tools.rs`), then
+//! runs them.
 //!
 //! `cargo xtask screenshot` runs the dashboard's browser test alone and copies the
 //! screenshot it leaves in the target folder (`browser/dashboard.png`) to the one the
@@ -23,11 +25,13 @@ const SCREENSHOT: &str = "browser/dashboard.png";
 const README_SCREENSHOT: &str = "crates/paytoken-sandbox/dashboard.png";
 
 /// The Debian packages the tests need.
-const PACKAGES: &[&str] = &["chromium", "chromium-driver", "python3"];
+const PACKAGES: &[&str] = &["chromium", "chromium-driver", "python3", "python3-venv"];
 
 /// Installs the programs where missing, then runs the ignored tests that use them.
 pub(crate) fn run() -> Result<(), String> {
     ensure_programs()?;
+    let python = crate::python_tools::python()?;
+    let python = python.to_string_lossy();
     // `--workspace`, as the test run before it: the same features, so nothing is built
     // again (`-p tests` alone unifies features differently and rebuilds for a minute).
     // The filter leaves every other `it` binary with nothing to run.
@@ -43,7 +47,7 @@ pub(crate) fn run() -> Result<(), String> {
             "browser::",
             "conformance::",
         ],
-        &[],
+        &[("PAYTOKEN_CONFORMANCE_PYTHON", &python)],
     )
 }
 
@@ -92,7 +96,11 @@ fn answers(program: &str) -> bool {
 /// `apt-get install` of [`PACKAGES`] unless every program answers; once more after
 /// `apt-get update` when the package lists are stale. Needs root, as CI machines run.
 fn ensure_programs() -> Result<(), String> {
-    if answers("chromium") && answers("chromedriver") && answers("python3") {
+    let venv = Command::new("python3")
+        .args(["-c", "import venv, ensurepip"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if answers("chromium") && answers("chromedriver") && answers("python3") && venv {
         return Ok(());
     }
     eprintln!("xtask: installing {} with apt-get", PACKAGES.join(" and "));
@@ -111,13 +119,13 @@ fn apt_get(args: &[&str]) -> Result<(), String> {
         command.args(PACKAGES);
     }
     let status = command.status().map_err(|error| {
-        format!("apt-get: {error} (install chromium, chromium-driver and python3)")
+        format!("apt-get: {error} (install chromium, chromium-driver, python3 and python3-venv)")
     })?;
     if status.success() {
         Ok(())
     } else {
         Err(format!(
-            "apt-get {} failed ({status}): as root, install chromium, chromium-driver and python3",
+            "apt-get {} failed ({status}): as root, install chromium, chromium-driver, python3 and python3-venv",
             args.join(" ")
         ))
     }

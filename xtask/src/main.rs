@@ -49,6 +49,7 @@ mod dist;
 mod fuzz;
 mod ignored;
 mod layers;
+mod python_tools;
 mod tidy;
 
 /// How long each fuzz target runs in `cargo xtask ci`.

@@ -57,6 +57,10 @@ pub(crate) const FILES: &[(&str, &str)] = &[
         include_str!("../../../fixtures/conformance/answers.py"),
     ),
     (
+        "validate.py",
+        include_str!("../../../fixtures/conformance/validate.py"),
+    ),
+    (
         "schemas/checksum-rules.schema.json",
         include_str!("../../../fixtures/conformance/schemas/checksum-rules.schema.json"),
     ),

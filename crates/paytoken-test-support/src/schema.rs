@@ -2,8 +2,10 @@
 //! `type`, `properties`, `required`, `additionalProperties`, `items`, `prefixItems`,
 //! `minItems`, `maxItems`, `enum`, `const`, `minLength`, `maxLength`, `pattern`,
 //! `minimum`, `maximum`, `anyOf`, `allOf`, and `$ref` into `$defs`, of the same file or of
-//! a sibling (`common.schema.json#/$defs/error`). A schema with any other keyword panics,
-//! so that none is silently ignored; any validator of the standard reads the same schemas.
+//! a sibling (`common.schema.json#/$defs/error`), besides the annotations (`title`,
+//! `description`, `examples`, and extensions named `x-...`). A schema with any other
+//! keyword panics, so that none is silently ignored; any validator of the standard reads
+//! the same schemas.
 //!
 //! ```
 //! use paytoken_test_support::schema::Schema;
@@ -25,7 +27,14 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 /// Keywords that only annotate.
-const ANNOTATIONS: &[&str] = &["$schema", "$id", "$defs", "title", "description"];
+const ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$defs",
+    "title",
+    "description",
+    "examples",
+];
 
 /// A schema document and the folder its sibling references are read from.
 #[derive(Debug, Clone)]
@@ -80,7 +89,7 @@ impl Schema {
         };
         for (keyword, rule) in schema {
             match keyword.as_str() {
-                k if ANNOTATIONS.contains(&k) => {}
+                k if ANNOTATIONS.contains(&k) || k.starts_with("x-") => {}
                 "$ref" => self.reference(rule.as_str().unwrap(), value, at, out),
                 "type" => {
                     let types: Vec<&str> = match rule {

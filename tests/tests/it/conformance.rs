@@ -445,3 +445,73 @@ fn the_python_checker_catches_a_wrong_byte_of_a_request_answer_or_notification()
         );
     }
 }
+
+/// Copies the kit's folder, files and schemas, into `to`.
+fn copy_kit(to: &Path) {
+    let kit = root().join("fixtures/conformance");
+    for folder in ["", "schemas"] {
+        std::fs::create_dir_all(to.join(folder)).unwrap();
+        for entry in std::fs::read_dir(kit.join(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                std::fs::copy(&path, to.join(folder).join(path.file_name().unwrap())).unwrap();
+            }
+        }
+    }
+}
+
+/// Runs `validate.py` in `folder` with the validators' Python; whether it passed, and what
+/// it printed.
+fn standard_validators(folder: &Path) -> (bool, String) {
+    let python = std::env::var_os("PAYTOKEN_CONFORMANCE_PYTHON").expect(
+        "PAYTOKEN_CONFORMANCE_PYTHON: a python3 with openapi-spec-validator and jsonschema (cargo xtask ci makes one)",
+    );
+    let output = Command::new(python)
+        .arg(folder.join("validate.py"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    (output.status.success(), text)
+}
+
+#[test]
+#[ignore = "needs openapi-spec-validator and jsonschema; cargo xtask ci installs them and runs this test"]
+fn the_standard_validators_accept_the_kit_and_reject_its_negative_examples() {
+    let (passed, printed) = standard_validators(&root().join("fixtures/conformance"));
+    assert!(passed, "{printed}");
+    let answers = json("fixtures/conformance/answer-vectors.json")["vectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|vector| {
+            vector["status"] == 200
+                && serde_json::from_str::<Value>(vector["body"].as_str().unwrap()).is_ok()
+        })
+        .count();
+    assert!(
+        printed.contains(&format!(
+            "{answers} answer vectors checked against their tolerant and path schemas"
+        )),
+        "{printed}"
+    );
+
+    // A schema gone soft is caught: an approval listed as what `transaction` rejects.
+    let folder =
+        std::env::temp_dir().join(format!("paytoken-kit-validators-{}", std::process::id()));
+    copy_kit(&folder);
+    let schemas = folder.join("schemas/answers.schema.json");
+    let mut schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(&schemas).unwrap()).unwrap();
+    schema["$defs"]["transaction"]["x-rejects"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({ "paymentId": "1", "result": { "code": "00001" } }));
+    std::fs::write(&schemas, schema.to_string()).unwrap();
+    let (passed, printed) = standard_validators(&folder);
+    let _ = std::fs::remove_dir_all(&folder);
+    assert!(!passed, "{printed}");
+    assert!(
+        printed.contains("transaction accepts"),
+        "it names the definition: {printed}"
+    );
+}

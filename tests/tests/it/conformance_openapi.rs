@@ -48,18 +48,64 @@ fn summary(operation: &str) -> &'static str {
     }
 }
 
-/// The field that tells operations sharing a path apart, and its value.
-fn discriminator(operation: &str) -> Option<(&'static str, &'static str)> {
+/// The fields whose values an operation's form fixes: `paymentType` tells the operations
+/// sharing a path apart (the discriminator), `recurringType` makes a payment by an earlier
+/// payment's id a repeated one.
+fn constants(operation: &str) -> &'static [(&'static str, &'static [&'static str])] {
     match operation {
-        "delete_token" => Some(("paymentType", "DL")),
-        "inquiry" => Some(("paymentType", "IN")),
-        "capture" => Some(("paymentType", "CP")),
-        "refund" => Some(("paymentType", "RF")),
-        "cancel" => Some(("paymentType", "RV")),
-        "repeat_payment" => Some(("recurringType", "REPEATED")),
-        _ => None,
+        "payment" | "token_payment" => &[("paymentType", &["DB", "PA"])],
+        "repeat_payment" => &[
+            ("paymentType", &["DB", "PA"]),
+            ("recurringType", &["REPEATED"]),
+        ],
+        "delete_token" => &[("paymentType", &["DL"])],
+        "inquiry" => &[("paymentType", &["IN"])],
+        "capture" => &[("paymentType", &["CP"])],
+        "refund" => &[("paymentType", &["RF"])],
+        "cancel" => &[("paymentType", &["RV"])],
+        _ => &[],
     }
 }
+
+/// The request fields the interface specification names; every other field the vectors
+/// send comes from the platform's documentation.
+const SPECIFICATION_FIELDS: &[&str] = &[
+    "authentication.memberId",
+    "authentication.checksum",
+    "authentication.accountId",
+    "authentication.terminalId",
+    "customer.givenName",
+    "customer.surname",
+    "customer.sex",
+    "customer.email",
+    "customer.phone",
+    "customer.telnocc",
+    "customer.birthDate",
+    "customer.ip",
+    "customer.customerId",
+    "shipping.country",
+    "shipping.city",
+    "shipping.state",
+    "shipping.postcode",
+    "shipping.street1",
+    "shipping.language",
+    "shipping.givenName",
+    "shipping.surname",
+    "card.number",
+    "card.expiryMonth",
+    "card.expiryYear",
+    "card.cvv",
+    "merchantTransactionId",
+    "amount",
+    "currency",
+    "paymentBrand",
+    "paymentMode",
+    "paymentType",
+    "createRegistration",
+    "recurringType",
+    "pagination.pageno",
+    "pagination.records",
+];
 
 fn field_description(field: &str) -> Option<&'static str> {
     Some(match field {
@@ -84,30 +130,34 @@ fn field_description(field: &str) -> Option<&'static str> {
     })
 }
 
-/// The form schema of one operation: every field its vectors send, the ones every vector
-/// sends required, its discriminator a constant.
+/// The form schema of one operation: every field its vectors send, with where it comes
+/// from (`x-source`). Required, as the specification has it (it shows no field as
+/// required but says every server-to-server request carries the caller's id and the
+/// checksum): the checksum of a signed request (the invoice request, which the
+/// specification shows unsigned, excepted), one of `memberId` or `partnerId` (a merchant
+/// or a partner calls), and the fields that fix which operation a shared path serves.
 fn form_schema(operation: &str, vectors: &[&Value]) -> Value {
     let mut order: Vec<String> = Vec::new();
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for vector in vectors {
         for pair in vector["form"].as_array().unwrap() {
             let field = pair[0].as_str().unwrap().to_owned();
             if !order.contains(&field) {
                 order.push(field.clone());
             }
-            *counts.entry(field).or_default() += 1;
         }
     }
+    let signed = vectors.iter().any(|vector| vector["checksum"].is_object());
     // Who calls, a merchant (memberId) or a partner (partnerId), is the caller's choice.
-    for (one, other) in [
-        ("authentication.memberId", "authentication.partnerId"),
-        ("authentication.partnerId", "authentication.memberId"),
-    ] {
-        if let Some(at) = order.iter().position(|field| field == one)
-            && !order.iter().any(|field| field == other)
-            && counts.contains_key("authentication.checksum")
-        {
-            order.insert(at + 1, other.to_owned());
+    if signed {
+        for (one, other) in [
+            ("authentication.memberId", "authentication.partnerId"),
+            ("authentication.partnerId", "authentication.memberId"),
+        ] {
+            if let Some(at) = order.iter().position(|field| field == one)
+                && !order.iter().any(|field| field == other)
+            {
+                order.insert(at + 1, other.to_owned());
+            }
         }
     }
     let mut properties = Map::new();
@@ -116,26 +166,53 @@ fn form_schema(operation: &str, vectors: &[&Value]) -> Value {
         if let Some(text) = field_description(field) {
             property["description"] = json!(text);
         }
-        if discriminator(operation).is_some_and(|(name, _)| name == field) {
-            property["const"] = json!(discriminator(operation).unwrap().1);
+        if let Some((_, values)) = constants(operation).iter().find(|(name, _)| name == field) {
+            property = match values {
+                [one] => json!({ "type": "string", "const": one }),
+                several => json!({ "type": "string", "enum": several }),
+            };
         }
+        let source = if SPECIFICATION_FIELDS.contains(&field.as_str()) {
+            "specification"
+        } else {
+            "platform-docs"
+        };
+        property["x-source"] = json!(source);
         properties.insert(field.clone(), property);
     }
-    // Who calls (member or partner id) is the caller's choice, not the operation's.
-    let required: Vec<&String> = order
-        .iter()
-        .filter(|field| counts.get(*field) == Some(&vectors.len()))
-        .filter(|field| {
-            !field.starts_with("authentication.") || *field == "authentication.checksum"
-        })
-        .collect();
-    json!({
+    let mut required: Vec<&str> = Vec::new();
+    if signed && operation != "invoice_list" {
+        required.push("authentication.checksum");
+    }
+    let shared = matches!(
+        operation,
+        "token_payment"
+            | "delete_token"
+            | "inquiry"
+            | "capture"
+            | "refund"
+            | "cancel"
+            | "repeat_payment"
+    );
+    for (field, _) in constants(operation) {
+        if shared || *field == "recurringType" {
+            required.push(field);
+        }
+    }
+    let mut schema = json!({
         "title": operation,
         "description": summary(operation),
         "type": "object",
         "properties": properties,
         "required": required,
-    })
+    });
+    if signed {
+        schema["anyOf"] = json!([
+            { "required": ["authentication.memberId"] },
+            { "required": ["authentication.partnerId"] },
+        ]);
+    }
+    schema
 }
 
 fn openapi() -> Value {
@@ -167,6 +244,7 @@ fn openapi() -> Value {
         by_operation.entry(operation).or_default().push(vector);
     }
     let mut paths = Map::new();
+    let mut schemas = Map::new();
     for (template, operations) in &by_path {
         let mut forms = Vec::new();
         let mut answers = Vec::new();
@@ -191,11 +269,36 @@ fn openapi() -> Value {
                 checksums.insert(rule.to_owned(), rule_parts[rule].clone());
             }
         }
-        let one = |mut list: Vec<Value>| {
-            if list.len() == 1 {
-                list.remove(0)
-            } else {
-                json!({ "oneOf": list })
+        // A path several operations share takes one form each, told apart by paymentType
+        // (a discriminator a generator makes one method per form of), and answers in one
+        // schema each answer matches once.
+        let request_schema = if operations.len() == 1 {
+            forms.remove(0)
+        } else {
+            let mut mapping = Map::new();
+            let mut options = Vec::new();
+            for (operation, form) in operations.iter().zip(forms) {
+                let reference = format!("#/components/schemas/{operation}_form");
+                for (field, values) in constants(operation) {
+                    if *field == "paymentType" {
+                        for value in *values {
+                            mapping.insert((*value).to_owned(), json!(reference));
+                        }
+                    }
+                }
+                schemas.insert(format!("{operation}_form"), form);
+                options.push(json!({ "$ref": reference }));
+            }
+            json!({
+                "oneOf": options,
+                "discriminator": { "propertyName": "paymentType", "mapping": mapping },
+            })
+        };
+        let answer_schema = match answers.as_slice() {
+            [one] => one.clone(),
+            _ => {
+                assert_eq!(operations, &["token_payment", "delete_token"], "{template}");
+                json!({ "$ref": "schemas/answers.schema.json#/$defs/paywithtokenAnswer" })
             }
         };
         let mut post = json!({
@@ -209,12 +312,12 @@ fn openapi() -> Value {
             "x-paytoken-operations": operations,
             "requestBody": {
                 "required": true,
-                "content": { "application/x-www-form-urlencoded": { "schema": one(forms) } },
+                "content": { "application/x-www-form-urlencoded": { "schema": request_schema } },
             },
             "responses": {
                 "200": {
                     "description": "Every outcome, refusals included: read result.code (and paymentId, transactionStatus) to tell. A refused request has paymentId '-' (or no id) and a code outside the success family.",
-                    "content": { "application/json": { "schema": one(answers) } },
+                    "content": { "application/json": { "schema": answer_schema } },
                 },
                 "default": {
                     "description": "Any other status comes from something between you and the gateway (a proxy's HTML 502 page, a timeout): the request may have been processed; ask by an inquiry before sending it again.",
@@ -253,7 +356,7 @@ fn openapi() -> Value {
         "info": {
             "title": "Card-tokenization gateway interface",
             "version": rules["kit"]["version"],
-            "description": "The interface many white-label card-tokenization gateways answer: stored cards and bank accounts (tokens), customer sign-up, payments that store or use a token, recurring payments, installments, lists of stored cards and of invoices. What OpenAPI cannot say: (1) every outcome, refusals too, comes with HTTP 200; the result code decides (families: 000xx, 0008 and 200 succeed; 10001 failed; 10004 pending; 90026 3-D Secure pending; 2xxxx system checks such as checksum or auth token; 3xxxx validation; 9xxxx rejections; several codes may be joined with '|'). (2) Answers are irregular across deployments: a number where text is documented, null, '' or [] for absence, a one-element list for a value, a single object for a list, the invoice list as a map of positions with repeated keys; only the deciding fields decide (the id the call exists for, result.code, transactionStatus) and what the answer echoes (merchantTransactionId, amount, currency) must agree with what was sent. (3) Every signed request carries authentication.checksum, MD5 of its rule (x-checksum), and the AuthToken header; the auth-token calls are unsigned and send the secure key instead. (4) Form fields are encoded A-Z a-z 0-9 * - . _ as is, space as +, every other byte as %XX in upper case. (5) Several operations share a path; the field in each form's const (paymentType, recurringType) tells them apart. (6) The gateway posts late outcomes to notificationUrl (schemas/answers.schema.json#/$defs/notification), signed paymentId|merchantTransactionId|amount|transactionStatus|key. Vectors: request-vectors.json, answer-vectors.json, notification-vectors.json.",
+            "description": "The interface many white-label card-tokenization gateways answer: stored cards and bank accounts (tokens), customer sign-up, payments that store or use a token, recurring payments, installments, lists of stored cards and of invoices. What OpenAPI cannot say: (1) every outcome, refusals too, comes with HTTP 200; the result code decides (families: 000xx, 0008 and 200 succeed; 10001 failed; 10004 pending; 90026 3-D Secure pending; 2xxxx system checks such as checksum or auth token; 3xxxx validation; 9xxxx rejections; several codes may be joined with '|'). (2) Answers are irregular across deployments: a number where text is documented, null, '' or [] for absence, a one-element list for a value, a single object for a list, the invoice list as a map of positions with repeated keys; only the deciding fields decide (the id the call exists for, result.code, transactionStatus) and what the answer echoes (merchantTransactionId, amount, currency) must agree with what was sent. (3) Every signed request carries authentication.checksum, MD5 of its rule (x-checksum), and the AuthToken header; the auth-token calls are unsigned and send the secure key instead. (4) Form fields are encoded A-Z a-z 0-9 * - . _ as is, space as +, every other byte as %XX in upper case. (5) Several operations share a path: each has its form in components/schemas, told apart by paymentType (the discriminator). (6) The gateway posts late outcomes to notificationUrl (schemas/answers.schema.json#/$defs/notification), signed paymentId|merchantTransactionId|amount|transactionStatus|key. (7) Required fields are the specification's: it shows none as required, but every signed request carries the checksum and the caller's id (memberId or partnerId); x-source on each field says where it comes from. Vectors: request-vectors.json, answer-vectors.json, notification-vectors.json, negative-vectors.json.",
         },
         "x-kit": rules["kit"],
         "servers": [{
@@ -262,6 +365,7 @@ fn openapi() -> Value {
             "variables": { "baseUrl": { "default": "https://gateway.example" } },
         }],
         "components": {
+            "schemas": schemas,
             "securitySchemes": {
                 "AuthToken": {
                     "type": "apiKey",

@@ -1,0 +1,58 @@
+//! The standard validators the conformance kit is held to (`fixtures/conformance/validate.py`):
+//! openapi-spec-validator and jsonschema, at pinned versions, in a Python virtual
+//! environment of their own in the target folder, made and filled from PyPI where missing.
+
+use std::env;
+use std::fs;
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::project_root;
+
+/// The packages, pinned: what the kit's checks were written against.
+const TOOLS: &[&str] = &["openapi-spec-validator==0.9.0", "jsonschema==4.26.0"];
+
+/// The environment's `python3`, with [`TOOLS`] installed: made once, again when the pins
+/// change.
+pub(crate) fn python() -> Result<PathBuf, String> {
+    let target = env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| project_root().join("target"), PathBuf::from);
+    let venv = target.join("conformance-python");
+    let python = venv.join("bin").join("python3");
+    let stamp = venv.join("paytoken-tools.txt");
+    let pins = TOOLS.join("\n");
+    if python.exists() && fs::read_to_string(&stamp).is_ok_and(|text| text == pins) {
+        return Ok(python);
+    }
+    eprintln!(
+        "xtask: installing {} in {}",
+        TOOLS.join(" and "),
+        venv.display()
+    );
+    run(Command::new("python3")
+        .args(["-m", "venv", "--clear"])
+        .arg(&venv))?;
+    run(Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args(TOOLS))?;
+    fs::write(&stamp, pins).map_err(|error| format!("{}: {error}", stamp.display()))?;
+    Ok(python)
+}
+
+fn run(command: &mut Command) -> Result<(), String> {
+    let shown = format!("{command:?}");
+    let status = command
+        .status()
+        .map_err(|error| format!("{shown}: {error}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} failed ({status})"))
+    }
+}
