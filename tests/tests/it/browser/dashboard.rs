@@ -43,12 +43,15 @@ fn receive_on(listener: TcpListener, bodies: Bodies) {
 }
 
 /// The text of every element `css` selects, on the page as it is now, joined by lines.
+/// Read in one script, in the page: the dashboard redraws its tables as it polls, and an
+/// element found by one WebDriver call may be gone by the next (a stale reference).
 async fn text_of(browser: &Client, css: &str) -> String {
-    let mut texts = Vec::new();
-    for element in browser.find_all(Locator::Css(css)).await.unwrap() {
-        texts.push(element.text().await.unwrap());
-    }
-    texts.join("\n")
+    let script = "return Array.from(document.querySelectorAll(arguments[0])).map(e => e.innerText.replace(/\\t/g, ' ')).join('\\n');";
+    let text = browser
+        .execute(script, vec![serde_json::Value::from(css)])
+        .await
+        .unwrap();
+    text.as_str().unwrap().to_owned()
 }
 
 /// Reloads the page until the text of what `css` selects satisfies `shown`, and returns
