@@ -282,11 +282,42 @@ fn request_vectors() -> Value {
             provenance::with(vector, provenance)
         })
         .collect();
+    let mut vectors = vectors;
+    vectors.push(unsigned_invoice_list(&vectors));
     json!({
         "kit": kit(),
         "about": "Request vectors: for each operation and kind of caller, the caller, the form's fields in the order sent (decoded), the id the path ends with, the checksum (its rule, the value of each part, the joined text with the key as ***, the checksum sent), and the exact method, path, headers and body. Made from paytoken's golden requests (fixtures/requests/), and the same operations built for a partner where the golden files show a merchant only (ids ending _as_partner).",
         "vectors": vectors,
     })
+}
+
+/// The invoice request as the specification shows it, without a checksum (paytoken signs
+/// it, as some gateways ask; the sandbox, as the platform, checks none): the signed
+/// vector with the checksum taken out of its form and body.
+fn unsigned_invoice_list(vectors: &[Value]) -> Value {
+    let signed = vectors
+        .iter()
+        .find(|vector| vector["id"] == "request/invoice_list")
+        .unwrap();
+    let mut vector = signed.clone();
+    let checksum = signed["checksum"]["checksum"].as_str().unwrap();
+    vector["id"] = json!("request/invoice_list_unsigned");
+    vector["checksum"] = Value::Null;
+    vector["form"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|pair| pair[0] != "authentication.checksum");
+    let body = signed["body"]
+        .as_str()
+        .unwrap()
+        .replace(&format!("&authentication.checksum={checksum}"), "");
+    vector["body"] = json!(body);
+    vector["source"] = json!({
+        "kind": "specification",
+        "section": "Endpoints, 8. Invoice list; Authentication (gaps)",
+    });
+    vector["level"] = json!("must");
+    vector
 }
 
 #[test]
