@@ -194,47 +194,32 @@ fn every_checksum_rule_of_paytoken_has_its_row_and_vectors() {
 }
 
 /// Where a checksum vector's fact comes from (see the kit's README), and how binding it is:
-/// the specification gives the rules of eight operations, for a merchant (and for a
-/// partner, sign-up and the cards list), over text it does not say the encoding of.
-fn checksum_provenance(rule: &str, partner: bool, ascii: bool) -> (Value, &'static str) {
-    const SPECIFICATION: &[&str] = &[
-        "payment",
-        "card_registration",
-        "bank_account_registration",
-        "token_payment",
-        "delete_token",
-        "customer_signup",
-        "cards_and_accounts",
-        "installments",
-    ];
-    let partner_in_specification = matches!(rule, "customer_signup" | "cards_and_accounts");
-    let source = |kind: &str, note: &str| {
-        let mut source = serde_json::json!({ "kind": kind });
-        if !note.is_empty() {
-            source["note"] = note.into();
-        }
-        source
+/// its rule's, as the table says, unless the vector goes beyond the specification's rule:
+/// a partner signing where the specification shows only a merchant (all but sign-up and
+/// the cards list), or text that is not ASCII (the specification does not say the
+/// encoding).
+fn checksum_provenance(rule: &Value, partner: bool, ascii: bool) -> (Value, Value) {
+    let (source, level) = (rule["source"].clone(), rule["level"].clone());
+    if source["kind"] != "specification" {
+        return (source, level);
+    }
+    let partner_in_specification = matches!(
+        rule["rule"].as_str(),
+        Some("customer_signup" | "cards_and_accounts")
+    );
+    let note = if !ascii {
+        "the joined text's UTF-8 bytes: the specification does not say the encoding"
+    } else if partner && !partner_in_specification {
+        "a partner signs with its partner id and its own secure key"
+    } else {
+        return (source, level);
     };
-    if rule == "invoice_list" {
-        let note = "the specification shows the invoice request without a checksum; some gateways ask for this one";
-        return (source("platform-observed", note), "optional");
-    }
-    if !SPECIFICATION.contains(&rule) {
-        return (source("platform-docs", ""), "must");
-    }
-    if !ascii {
-        let note = "the joined text's UTF-8 bytes: the specification does not say the encoding";
-        return (source("platform-observed", note), "must");
-    }
-    if partner && !partner_in_specification {
-        let note = "a partner signs with its partner id and its own secure key";
-        return (source("platform-docs", note), "must");
-    }
-    let section = serde_json::json!({
-        "kind": "specification",
-        "section": "Authentication, checksum inputs per operation",
-    });
-    (section, "must")
+    let kind = if ascii {
+        "platform-docs"
+    } else {
+        "platform-observed"
+    };
+    (serde_json::json!({ "kind": kind, "note": note }), level)
 }
 
 /// The conformance vectors: paytoken's checksum vectors, each value named by the part it
@@ -263,8 +248,14 @@ fn named_vectors() -> Value {
             let ascii = values
                 .values()
                 .all(|value| value.as_str().is_some_and(str::is_ascii));
+            let entry = table["rules"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|entry| entry["rule"] == rule)
+                .unwrap();
             let (source, level) =
-                checksum_provenance(rule, vector["credentials"] == "partner", ascii);
+                checksum_provenance(entry, vector["credentials"] == "partner", ascii);
             serde_json::json!({
                 "id": format!("checksum/{rule}/{count}"),
                 "rule": rule,
