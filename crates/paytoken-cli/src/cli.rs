@@ -343,6 +343,11 @@ pub(crate) enum Command {
         #[arg(long = "check", value_name = "CASSETTE")]
         cassette: PathBuf,
     },
+    /// Score a client of the interface, in any language, against the conformance kit: it
+    /// runs as a child process and answers one JSON message a line on stdin and stdout
+    /// (sign this text, build this request, decide this answer, verify this notification).
+    #[command(after_long_help = examples::CONFORM)]
+    Conform(ConformArgs),
     /// Check the settings and the deployment they name, moving no money: the base URL,
     /// TLS, reachability, the gateway's clock, an auth token, a signed read, an inquiry
     /// that finds nothing, an invoice page, and the answer shapes unlike the samples.
@@ -531,6 +536,22 @@ pub(crate) struct ListenArgs {
     /// waits for this endpoint's answer, so a failed relay is answered 502 and retried).
     #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "3s")]
     pub(crate) relay_timeout: Duration,
+}
+
+/// `paytoken conform`.
+#[derive(Debug, Args)]
+pub(crate) struct ConformArgs {
+    /// The client under test: a command line, run by `sh -c`.
+    #[arg(long, value_name = "COMMAND")]
+    pub(crate) client: String,
+    /// How long the client may take over one message before it is stopped (`10s` by
+    /// default); no time is judged otherwise.
+    #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "10s")]
+    pub(crate) message_timeout: Duration,
+    /// Only the vectors of these sources (`specification`, `platform-docs`,
+    /// `platform-observed`, `sandbox-choice`).
+    #[arg(long, value_name = "KIND")]
+    pub(crate) source: Vec<String>,
 }
 
 /// `paytoken record`.

@@ -81,6 +81,10 @@ pub(crate) const RECORD: &str = "Examples:
   $ paytoken record --upstream https://test.gateway.example --addr 127.0.0.1:8070 --cassette ~/staging.jsonl
   $ paytoken --json record --upstream https://test.gateway.example --addr 127.0.0.1:8071";
 
+pub(crate) const CONFORM: &str = "Examples:
+  $ paytoken conform --client ~/paytoken-conformance/adapter.py
+  $ paytoken --json conform --client ~/paytoken-conformance/adapter.py --source specification";
+
 pub(crate) const REPLAY: &str = "Examples:
   $ paytoken replay --check ~/staging.jsonl
   $ paytoken --json replay --check ~/staging.jsonl";

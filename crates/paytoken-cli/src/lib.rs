@@ -6,7 +6,8 @@
 //! `PAYTOKEN_*` variables or a profile (`--profile`, `whoami`, `config`); `doctor` checks
 //! those settings and the deployment they name, moving no money; `record` keeps a
 //! deployment's exchanges in a redacted cassette and `replay --check` reads its answers
-//! again; `completions` and `man-pages` describe the command to a shell and to `man`.
+//! again; `conform` scores a client in any language against the conformance kit;
+//! `completions` and `man-pages` describe the command to a shell and to `man`.
 //!
 //! **Layer:** the top. It uses the `paytoken` facade (the client) and `paytoken-sandbox`;
 //! only the workspace's tests depend on it, for its life-cycle script.
@@ -20,11 +21,11 @@
 //! ```
 //!
 //! With `--json` every object names its `operation` and an `outcome`, whose word decides
-//! the exit code: 0 done (`approved`, `ok`, `found`), 1 a check failed (`checks_failed`,
-//! `doctor`), 2 usage or invalid input, nothing
-//! sent, 3 refused or declined, 4 transport failure, unknown outcome or contradiction, 5
-//! pending or waiting for 3-D Secure; 6 when standard output could not be written (a full
-//! disk). An inquiry exits with the found transaction's code. A closed standard output
+//! the exit code: 0 done (`approved`, `ok`, `found`), 1 a check failed (`checks_failed`:
+//! `doctor`, `replay`, `conform`), 2 usage or invalid input, nothing sent, 3 refused or
+//! declined, 4 transport failure, unknown outcome or contradiction, 5 pending or waiting
+//! for 3-D Secure; 6 when standard output could not be written (a full disk); 7 when
+//! `conform`'s client broke the protocol (`protocol_error`). An inquiry exits with the found transaction's code. A closed standard output
 //! (`| head`) ends the command quietly, with the code of what was done. Each command's
 //! shape is a JSON Schema in `schemas/`.
 //!
@@ -52,6 +53,7 @@ mod bounded;
 mod cli;
 mod config;
 mod config_command;
+mod conform;
 mod connection;
 mod console;
 mod demo;
@@ -123,6 +125,7 @@ async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report
         Command::Doctor => doctor::run(gateway).await,
         Command::Record(args) => record::run(&args, gateway, json).await,
         Command::Replay { cassette } => replay::run(&cassette),
+        Command::Conform(args) => conform::run(&args),
         Command::Config(command) => {
             config_command::config(&command, gateway).unwrap_or_else(Report::from)
         }

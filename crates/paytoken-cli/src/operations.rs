@@ -61,6 +61,7 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         | Command::Doctor
         | Command::Record(_)
         | Command::Replay { .. }
+        | Command::Conform(_)
         | Command::Completions { .. }
         | Command::ManPages { .. }
         | Command::Vectors(_) => Err(Failure::usage("not an operation")),

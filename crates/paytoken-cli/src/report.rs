@@ -26,6 +26,8 @@ pub(crate) enum Exit {
     /// Standard output could not be written (a full disk, an I/O error), so what was
     /// printed is cut.
     Output,
+    /// A program the command talks to broke their protocol (`conform`'s client).
+    Protocol,
 }
 
 impl Exit {
@@ -39,6 +41,7 @@ impl Exit {
             Self::Failed => 4,
             Self::Pending => 5,
             Self::Output => 6,
+            Self::Protocol => 7,
         }
     }
 }
@@ -375,6 +378,9 @@ pub(crate) enum Outcome {
     TransportError,
     /// A check found something to mend (`doctor`).
     ChecksFailed,
+    /// The client under test broke the protocol: a bad handshake, a line that is no
+    /// answer, an answer to another message, no answer in time, an early end (`conform`).
+    ProtocolError,
 }
 
 impl Outcome {
@@ -393,6 +399,7 @@ impl Outcome {
             Self::Contradiction => "contradiction",
             Self::TransportError => "transport_error",
             Self::ChecksFailed => "checks_failed",
+            Self::ProtocolError => "protocol_error",
         }
     }
 
@@ -405,6 +412,7 @@ impl Outcome {
             Self::Pending => Exit::Pending,
             Self::Unknown | Self::Contradiction | Self::TransportError => Exit::Failed,
             Self::ChecksFailed => Exit::Checks,
+            Self::ProtocolError => Exit::Protocol,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! install only the binary. The files are paytoken's own `fixtures/conformance/`, built into
 //! the binary; a test holds this list to that folder.
 
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
 
 use serde_json::json;
@@ -57,6 +58,10 @@ pub(crate) const FILES: &[(&str, &str)] = &[
         include_str!("../../../fixtures/conformance/answers.py"),
     ),
     (
+        "adapter.py",
+        include_str!("../../../fixtures/conformance/adapter.py"),
+    ),
+    (
         "validate.py",
         include_str!("../../../fixtures/conformance/validate.py"),
     ),
@@ -79,6 +84,10 @@ pub(crate) const FILES: &[(&str, &str)] = &[
     (
         "schemas/notification-vectors.schema.json",
         include_str!("../../../fixtures/conformance/schemas/notification-vectors.schema.json"),
+    ),
+    (
+        "schemas/conform-protocol.schema.json",
+        include_str!("../../../fixtures/conformance/schemas/conform-protocol.schema.json"),
     ),
     (
         "schemas/negative-vectors.schema.json",
@@ -133,10 +142,13 @@ pub(crate) fn write(out: &Path, name: &str, text: &str) -> Result<(), Failure> {
     let parent = path.parent().unwrap_or(out);
     let file_name = path.file_name().unwrap_or_default().to_string_lossy();
     let temporary = parent.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    // `create_new` never opens what is there: not a file, nor what a link points to.
+    // `create_new` never opens what is there: not a file, nor what a link points to. The
+    // Python scripts are programs (`--client ~/kit/adapter.py`): executable.
+    let mode = if name.ends_with(".py") { 0o755 } else { 0o644 };
     let written = std::fs::File::options()
         .write(true)
         .create_new(true)
+        .mode(mode)
         .open(&temporary)
         .and_then(|mut file| {
             std::io::Write::write_all(&mut file, text.as_bytes())?;

@@ -8,6 +8,7 @@ mod answers_like;
 mod cli;
 #[path = "../common/mod.rs"]
 mod common;
+mod conform;
 mod console;
 mod doctor;
 mod examples;

@@ -1,0 +1,324 @@
+//! `paytoken conform --client "CMD"`: scores a client of the interface, in any language,
+//! against the conformance kit built into the command. The client runs as a child process
+//! and speaks protocol [`PROTOCOL`] on its stdin and stdout, one JSON object a line
+//! (`client.rs`): a handshake, then one message a vector (`judge.rs`: sign, build, decide,
+//! verify), each answered with the vector's `id`, or `unsupported`. The score is given per
+//! group, per source and per level; the run passes when every `must` vector passes.
+
+mod client;
+mod judge;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value, json};
+
+use crate::cli::ConformArgs;
+use crate::report::{Failure, Outcome, Report};
+use crate::terminal::escape;
+use crate::vectors::FILES;
+use client::{Client, Reply};
+
+/// The version of the protocol the harness speaks.
+pub(crate) const PROTOCOL: u64 = 1;
+
+/// The sources a vector may name.
+const SOURCES: [&str; 4] = [
+    "specification",
+    "platform-docs",
+    "platform-observed",
+    "sandbox-choice",
+];
+
+/// The value at `path` in `value`, or `null`: what the vectors and the client's answers
+/// hold is read without indexing that could panic.
+pub(crate) fn at<'v>(value: &'v Value, path: &[&str]) -> &'v Value {
+    static NULL: Value = Value::Null;
+    path.iter()
+        .try_fold(value, |value, key| value.get(key))
+        .unwrap_or(&NULL)
+}
+
+/// How many failures the readable report lists.
+const SHOWN_FAILURES: usize = 20;
+
+/// Passed, failed and skipped vectors.
+#[derive(Debug, Default, Clone, Copy)]
+struct Count {
+    passed: u64,
+    failed: u64,
+    skipped: u64,
+}
+
+impl Count {
+    fn json(self) -> Value {
+        json!({ "passed": self.passed, "failed": self.failed, "skipped": self.skipped })
+    }
+}
+
+/// What became of one vector.
+enum Verdict {
+    Passed,
+    Failed(String),
+    Skipped,
+}
+
+#[derive(Default)]
+struct Score {
+    total: Count,
+    groups: BTreeMap<&'static str, Count>,
+    sources: BTreeMap<String, Count>,
+    levels: BTreeMap<String, Count>,
+    failures: Vec<(String, String)>,
+    /// `must` vectors failed or skipped.
+    must_missed: u64,
+}
+
+impl Score {
+    fn add(&mut self, group: &'static str, vector: &Value, verdict: Verdict) {
+        let source = at(vector, &["source", "kind"])
+            .as_str()
+            .unwrap_or("")
+            .to_owned();
+        let level = at(vector, &["level"]).as_str().unwrap_or("").to_owned();
+        let counts = [
+            &mut self.total,
+            self.groups.entry(group).or_default(),
+            self.sources.entry(source).or_default(),
+            self.levels.entry(level.clone()).or_default(),
+        ];
+        for count in counts {
+            match &verdict {
+                Verdict::Passed => count.passed += 1,
+                Verdict::Failed(_) => count.failed += 1,
+                Verdict::Skipped => count.skipped += 1,
+            }
+        }
+        if !matches!(verdict, Verdict::Passed) && level == "must" {
+            self.must_missed += 1;
+        }
+        if let Verdict::Failed(reason) = verdict {
+            let id = at(vector, &["id"]).as_str().unwrap_or("").to_owned();
+            self.failures.push((id, reason));
+        }
+    }
+}
+
+/// Every vector of the kit, with its group, of the sources asked for.
+fn vectors(sources: &[String]) -> Result<Vec<(&'static str, Value)>, Failure> {
+    let mut all = Vec::new();
+    for (group, file) in judge::GROUPS {
+        let text = FILES
+            .iter()
+            .find(|(name, _)| *name == file)
+            .map(|(_, text)| *text)
+            .ok_or_else(|| Failure::failed(format!("the kit has no {file}")))?;
+        let parsed: Value = serde_json::from_str(text)
+            .map_err(|error| Failure::failed(format!("the kit's {file}: {error}")))?;
+        for vector in at(&parsed, &["vectors"]).as_array().into_iter().flatten() {
+            let source = at(vector, &["source", "kind"]).as_str().unwrap_or("");
+            if sources.is_empty() || sources.iter().any(|asked| asked == source) {
+                all.push((group, vector.clone()));
+            }
+        }
+    }
+    Ok(all)
+}
+
+/// The callers the vectors sign as, each once: the handshake hands them over.
+fn credentials(vectors: &[(&str, Value)]) -> Vec<Value> {
+    let mut callers: Vec<Value> = Vec::new();
+    for (group, vector) in vectors {
+        let caller = match *group {
+            "checksum" => json!({
+                "kind": at(vector, &["credentials"]),
+                "id": at(vector, &["callerId"]),
+                "secureKey": at(vector, &["secureKey"]),
+            }),
+            "request" => json!({
+                "kind": at(vector, &["caller", "kind"]),
+                "id": at(vector, &["caller", "id"]),
+                "secureKey": at(vector, &["caller", "secureKey"]),
+            }),
+            _ => continue,
+        };
+        if !callers.contains(&caller) {
+            callers.push(caller);
+        }
+    }
+    callers
+}
+
+/// `paytoken conform`.
+pub(crate) fn run(args: &ConformArgs) -> Report {
+    if let Some(unknown) = args
+        .source
+        .iter()
+        .find(|source| !SOURCES.contains(&source.as_str()))
+    {
+        return Report::from(Failure::usage(format!(
+            "--source {}: not one of {}",
+            escape(unknown),
+            SOURCES.join(", ")
+        )));
+    }
+    if args.message_timeout.is_zero() {
+        return Report::from(Failure::usage("--message-timeout: must be more than zero"));
+    }
+    let vectors = match vectors(&args.source) {
+        Ok(vectors) => vectors,
+        Err(failure) => return Report::from(failure),
+    };
+    let mut client = match Client::start(&args.client, args.message_timeout) {
+        Ok(client) => client,
+        Err(reason) => return Report::from(Failure::usage(format!("--client: {reason}"))),
+    };
+    let hello = json!({
+        "type": "hello",
+        "protocol": PROTOCOL,
+        "kit": kit_version(),
+        "credentials": credentials(&vectors),
+    });
+    let (name, mut protocol_error) = match client.ask(&hello) {
+        Reply::Answer(answer)
+            if at(&answer, &["type"]) == "hello" && at(&answer, &["protocol"]) == PROTOCOL =>
+        {
+            (
+                at(&answer, &["name"]).as_str().unwrap_or("").to_owned(),
+                None,
+            )
+        }
+        Reply::Answer(answer) => (
+            String::new(),
+            Some(format!(
+                "the client's handshake is not protocol {PROTOCOL}'s hello: {}",
+                escape(&answer.to_string())
+            )),
+        ),
+        Reply::Broken(reason) => (String::new(), Some(format!("handshake: {reason}"))),
+    };
+    let mut score = Score::default();
+    for (group, vector) in &vectors {
+        let verdict = match &protocol_error {
+            Some(_) => Verdict::Failed("not run: the client broke the protocol".to_owned()),
+            None => match client.ask(&judge::message(group, vector)) {
+                Reply::Answer(answer) if at(&answer, &["id"]) != at(vector, &["id"]) => {
+                    protocol_error = Some(format!(
+                        "the client answered {} when asked {}",
+                        escape(&at(&answer, &["id"]).to_string()),
+                        at(vector, &["id"])
+                    ));
+                    Verdict::Failed("answered for another vector".to_owned())
+                }
+                Reply::Answer(answer) if at(&answer, &["unsupported"]) == true => Verdict::Skipped,
+                Reply::Answer(answer) => match judge::judge(group, vector, &answer) {
+                    Ok(()) => Verdict::Passed,
+                    Err(reason) => Verdict::Failed(reason),
+                },
+                Reply::Broken(reason) => {
+                    protocol_error = Some(format!("{}: {reason}", at(vector, &["id"])));
+                    Verdict::Failed(reason)
+                }
+            },
+        };
+        score.add(group, vector, verdict);
+    }
+    if protocol_error.is_none() {
+        client.finish();
+    }
+    report(&name, &score, protocol_error.as_deref())
+}
+
+/// The kit's version, as its rule table holds it.
+fn kit_version() -> Value {
+    FILES
+        .iter()
+        .find(|(name, _)| *name == "checksum-rules.json")
+        .and_then(|(_, text)| serde_json::from_str::<Value>(text).ok())
+        .map_or(Value::Null, |rules| at(&rules, &["kit", "version"]).clone())
+}
+
+fn counts<K: AsRef<str>>(counts: &BTreeMap<K, Count>) -> Value {
+    Value::Object(
+        counts
+            .iter()
+            .map(|(name, count)| (name.as_ref().to_owned(), count.json()))
+            .collect::<Map<String, Value>>(),
+    )
+}
+
+fn report(name: &str, score: &Score, protocol_error: Option<&str>) -> Report {
+    let outcome = if protocol_error.is_some() {
+        Outcome::ProtocolError
+    } else if score.must_missed > 0 {
+        Outcome::ChecksFailed
+    } else {
+        Outcome::Ok
+    };
+    let total = score.total;
+    let all = total.passed + total.failed + total.skipped;
+    let mut human = format!(
+        "conform: {}: {} of {all} vectors passed ({} failed, {} skipped)\n",
+        if name.is_empty() {
+            "the client".into()
+        } else {
+            escape(name)
+        },
+        total.passed,
+        total.failed,
+        total.skipped
+    );
+    for (title, table) in [
+        ("group", counts(&score.groups)),
+        ("source", counts(&score.sources)),
+        ("level", counts(&score.levels)),
+    ] {
+        for (key, count) in table.as_object().into_iter().flatten() {
+            let _ = writeln!(
+                human,
+                "  {title:<6} {key:<18} {:>4} passed {:>4} failed {:>4} skipped",
+                at(count, &["passed"]),
+                at(count, &["failed"]),
+                at(count, &["skipped"])
+            );
+        }
+    }
+    if let Some(reason) = protocol_error {
+        let _ = writeln!(human, "protocol error: {}", escape(reason));
+    }
+    for (id, reason) in score.failures.iter().take(SHOWN_FAILURES) {
+        let _ = writeln!(human, "  FAILED {id}: {}", escape(reason));
+    }
+    if score.failures.len() > SHOWN_FAILURES {
+        let _ = writeln!(
+            human,
+            "  ... and {} more (--json lists every one)",
+            score.failures.len() - SHOWN_FAILURES
+        );
+    }
+    if score.must_missed > 0 {
+        let _ = writeln!(
+            human,
+            "{} must vector(s) failed or skipped",
+            score.must_missed
+        );
+    }
+    let json = json!({
+        "client": name,
+        "protocol": PROTOCOL,
+        "kit": kit_version(),
+        "passed": total.passed,
+        "failed": total.failed,
+        "skipped": total.skipped,
+        "groups": counts(&score.groups),
+        "sources": counts(&score.sources),
+        "levels": counts(&score.levels),
+        "failures": score
+            .failures
+            .iter()
+            .map(|(id, reason)| json!({ "id": id, "reason": reason }))
+            .collect::<Vec<_>>(),
+        "protocolError": protocol_error,
+    });
+    Report::checked("conform", outcome, human, json)
+}

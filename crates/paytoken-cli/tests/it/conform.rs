@@ -1,0 +1,184 @@
+//! `paytoken conform`: the kit's reference adapter scores 100 %; an adapter that signs the
+//! payment rule with two parts swapped loses exactly the vectors the rule names (found here
+//! from the kit's files, not from the run); a client that hangs loses that vector and ends
+//! the run; one that answers `unsupported` has its `must` vectors counted as missed; one
+//! that answers for another vector breaks the protocol.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::common::{assert_valid, paytoken};
+
+fn kit() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/conformance")
+}
+
+fn adapter(flags: &str) -> String {
+    format!("python3 {} {flags}", kit().join("adapter.py").display())
+}
+
+async fn conform(client: &str, extra: &[&str]) -> (i32, Value) {
+    let mut args = vec!["--json", "conform", "--client", client];
+    args.extend_from_slice(extra);
+    let run = paytoken(&args, &[]).await;
+    let report = run.json();
+    assert_valid(&report);
+    (run.code, report)
+}
+
+fn failed_ids(report: &Value) -> BTreeSet<String> {
+    report["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|failure| failure["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The ids of the vectors of `file` signed with the rule `rule`.
+fn signed_with(rule: &str) -> BTreeSet<String> {
+    let read = |file: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(kit().join(file)).unwrap()).unwrap()
+    };
+    let mut ids = BTreeSet::new();
+    for vector in read("checksum-vectors.json")["vectors"].as_array().unwrap() {
+        if vector["rule"] == rule {
+            ids.insert(vector["id"].as_str().unwrap().to_owned());
+        }
+    }
+    for vector in read("request-vectors.json")["vectors"].as_array().unwrap() {
+        if vector["checksum"]["rule"] == rule {
+            ids.insert(vector["id"].as_str().unwrap().to_owned());
+        }
+    }
+    ids
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reference_adapter_scores_every_vector() {
+    let (code, report) = conform(&adapter(""), &[]).await;
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["outcome"], "ok");
+    assert_eq!(report["failed"], 0);
+    assert_eq!(report["skipped"], 0);
+    assert!(report["passed"].as_u64().unwrap() > 280, "{report}");
+    for group in ["checksum", "request", "answer", "notification"] {
+        assert!(
+            report["groups"][group]["passed"].as_u64().unwrap() > 0,
+            "{group}"
+        );
+    }
+    // The specification's vectors alone.
+    let (code, report) = conform(&adapter(""), &["--source", "specification"]).await;
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["sources"].as_object().unwrap().len(), 1, "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_broken_adapter_loses_exactly_the_vectors_its_broken_rule_signs() {
+    let (code, report) = conform(&adapter("--swap-payment-parts"), &[]).await;
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(report["outcome"], "checks_failed");
+    let expected = signed_with("payment");
+    assert!(!expected.is_empty());
+    assert_eq!(failed_ids(&report), expected);
+}
+
+/// A client in shell: answers the handshake, then each message by `answer` (a `jq`-free
+/// `sed` over the message line).
+fn shell_client(answer: &str) -> String {
+    format!(
+        "read hello; echo '{{\"type\":\"hello\",\"protocol\":1,\"name\":\"shell\"}}'; \
+         while read line; do {answer}; done"
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_hangs_loses_that_vector_and_the_run_ends() {
+    let (code, report) = conform(&shell_client("sleep 30"), &["--message-timeout", "1s"]).await;
+    assert_eq!(code, 7, "{report}");
+    assert_eq!(report["outcome"], "protocol_error");
+    assert!(
+        report["protocolError"]
+            .as_str()
+            .unwrap()
+            .contains("did not answer within 1 s"),
+        "{report}"
+    );
+    assert_eq!(report["passed"], 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unsupported_must_vectors_fail_the_run_and_another_id_breaks_the_protocol() {
+    // Every answer `unsupported`, with the message's id.
+    let unsupported = shell_client(
+        "id=$(printf '%s' \"$line\" | sed 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/'); \
+         echo \"{\\\"id\\\":\\\"$id\\\",\\\"unsupported\\\":true}\"",
+    );
+    let (code, report) = conform(&unsupported, &["--source", "specification"]).await;
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(report["outcome"], "checks_failed");
+    assert_eq!(report["passed"], 0);
+    assert!(report["skipped"].as_u64().unwrap() > 0, "{report}");
+
+    let another_id = shell_client("echo '{\"id\":\"nothing/asked\",\"unsupported\":true}'");
+    let (code, report) = conform(&another_id, &[]).await;
+    assert_eq!(code, 7, "{report}");
+    assert!(
+        report["protocolError"]
+            .as_str()
+            .unwrap()
+            .contains("\"nothing/asked\""),
+        "{report}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_message_both_ways_is_valid_by_the_protocol_s_schema() {
+    use paytoken_test_support::schema::Schema;
+    let folder = std::env::temp_dir().join(format!("paytoken-conform-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let (asked, answered) = (folder.join("asked.jsonl"), folder.join("answered.jsonl"));
+    let client = format!(
+        "tee {} | {} | tee {}",
+        asked.display(),
+        adapter(""),
+        answered.display()
+    );
+    let (code, report) = conform(&client, &[]).await;
+    assert_eq!(code, 0, "{report}");
+    let schema = Schema::read(&kit().join("schemas/conform-protocol.schema.json"));
+    let lines = |path: &std::path::Path| -> Vec<Value> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    };
+    let (asked, answered) = (lines(&asked), lines(&answered));
+    assert_eq!(asked.len(), answered.len());
+    assert_eq!(
+        u64::try_from(asked.len()).unwrap(),
+        report["passed"].as_u64().unwrap() + 1
+    );
+    for (index, (message, answer)) in asked.iter().zip(&answered).enumerate() {
+        let (kind, reply) = if index == 0 {
+            ("hello", "clientHello")
+        } else {
+            (message["type"].as_str().unwrap(), "answer")
+        };
+        assert_eq!(
+            schema.errors_of(kind, message),
+            Vec::<String>::new(),
+            "{message}"
+        );
+        assert_eq!(
+            schema.errors_of(reply, answer),
+            Vec::<String>::new(),
+            "{answer}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&folder);
+}
