@@ -182,3 +182,31 @@ async fn every_message_both_ways_is_valid_by_the_protocol_s_schema() {
     }
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_minimal_adapter_of_the_kit_s_readme_signs_every_checksum_vector() {
+    let readme = std::fs::read_to_string(kit().join("README.md")).unwrap();
+    let code = readme
+        .split("A minimal adapter")
+        .nth(1)
+        .and_then(|rest| rest.split("```python\n").nth(1))
+        .and_then(|rest| rest.split("```").next())
+        .unwrap();
+    let folder = std::env::temp_dir().join(format!("paytoken-minimal-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("minimal.py"), code).unwrap();
+    std::fs::copy(
+        kit().join("checksum-rules.json"),
+        folder.join("checksum-rules.json"),
+    )
+    .unwrap();
+    let client = format!("cd {} && python3 minimal.py", folder.display());
+    let (code, report) = conform(&client, &[]).await;
+    let _ = std::fs::remove_dir_all(&folder);
+    // Everything but the checksums is unsupported: skipped, and the must ones fail the run.
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(report["client"], "minimal");
+    assert_eq!(report["groups"]["checksum"]["failed"], 0, "{report}");
+    assert_eq!(report["groups"]["checksum"]["skipped"], 0, "{report}");
+    assert_eq!(report["failed"], 0, "{report}");
+}
