@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use paytoken::types::{PaymentType, RecurringType};
 
+use crate::durations::{duration, duration_or_zero};
 use crate::examples;
 
 /// paytoken: the demo, the sandbox, and every operation of the card-tokenization gateway.
@@ -116,36 +117,6 @@ pub(crate) fn operation_named(args: &[std::ffi::OsString]) -> String {
     } else {
         names.join("_")
     }
-}
-
-/// A duration flag: whole milliseconds (`500ms`) or seconds (`3s`), above zero and at most
-/// 300 s.
-pub(crate) fn duration(text: &str) -> Result<Duration, String> {
-    duration_from(text, 1)
-        .ok_or_else(|| "a duration such as 3s or 500ms, above zero and at most 300s".to_owned())
-}
-
-/// A duration flag that may be zero (`0s`: at once), at most 300 s.
-pub(crate) fn duration_or_zero(text: &str) -> Result<Duration, String> {
-    duration_from(text, 0).ok_or_else(|| "a duration such as 10s or 500ms, at most 300s".to_owned())
-}
-
-/// `text` as whole milliseconds or seconds, from `least` ms to 300 s.
-fn duration_from(text: &str, least: u64) -> Option<Duration> {
-    let (digits, millis_each) = if let Some(digits) = text.strip_suffix("ms") {
-        (digits, 1)
-    } else {
-        (text.strip_suffix('s')?, 1_000)
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits
-        .parse::<u64>()
-        .ok()
-        .and_then(|count| count.checked_mul(millis_each))
-        .filter(|millis| (least..=300_000).contains(millis))
-        .map(Duration::from_millis)
 }
 
 /// Where the gateway is and who is calling. The secure key is read from

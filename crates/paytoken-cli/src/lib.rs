@@ -58,6 +58,7 @@ mod connection;
 mod console;
 mod demo;
 mod doctor;
+mod durations;
 mod examples;
 pub mod life_cycle;
 mod listen;

@@ -253,10 +253,7 @@ fn openapi() -> Value {
         for operation in operations {
             let vectors = &by_operation[operation];
             forms.push(form_schema(operation, vectors));
-            let definition = format!(
-                "schemas/answers.schema.json#/$defs/{}",
-                answer_definition(operation)
-            );
+            let definition = format!("#/components/schemas/{}", answer_definition(operation));
             if !answers.contains(&json!({ "$ref": definition })) {
                 answers.push(json!({ "$ref": definition }));
             }
@@ -298,7 +295,7 @@ fn openapi() -> Value {
             [one] => one.clone(),
             _ => {
                 assert_eq!(operations, &["token_payment", "delete_token"], "{template}");
-                json!({ "$ref": "schemas/answers.schema.json#/$defs/paywithtokenAnswer" })
+                json!({ "$ref": "#/components/schemas/paywithtokenAnswer" })
             }
         };
         let mut post = json!({
@@ -356,7 +353,7 @@ fn openapi() -> Value {
         "info": {
             "title": "Card-tokenization gateway interface",
             "version": rules["kit"]["version"],
-            "description": "The interface many white-label card-tokenization gateways answer: stored cards and bank accounts (tokens), customer sign-up, payments that store or use a token, recurring payments, installments, lists of stored cards and of invoices. What OpenAPI cannot say: (1) every outcome, refusals too, comes with HTTP 200; the result code decides (families: 000xx, 0008 and 200 succeed; 10001 failed; 10004 pending; 90026 3-D Secure pending; 2xxxx system checks such as checksum or auth token; 3xxxx validation; 9xxxx rejections; several codes may be joined with '|'). (2) Answers are irregular across deployments: a number where text is documented, null, '' or [] for absence, a one-element list for a value, a single object for a list, the invoice list as a map of positions with repeated keys; only the deciding fields decide (the id the call exists for, result.code, transactionStatus) and what the answer echoes (merchantTransactionId, amount, currency) must agree with what was sent. (3) Every signed request carries authentication.checksum, MD5 of its rule (x-checksum), and the AuthToken header; the auth-token calls are unsigned and send the secure key instead. (4) Form fields are encoded A-Z a-z 0-9 * - . _ as is, space as +, every other byte as %XX in upper case. (5) Several operations share a path: each has its form in components/schemas, told apart by paymentType (the discriminator). (6) The gateway posts late outcomes to notificationUrl (schemas/answers.schema.json#/$defs/notification), signed paymentId|merchantTransactionId|amount|transactionStatus|key. (7) Required fields are the specification's: it shows none as required, but every signed request carries the checksum and the caller's id (memberId or partnerId); x-source on each field says where it comes from. Vectors: request-vectors.json, answer-vectors.json, notification-vectors.json, negative-vectors.json.",
+            "description": "The interface many white-label card-tokenization gateways answer: stored cards and bank accounts (tokens), customer sign-up, payments that store or use a token, recurring payments, installments, lists of stored cards and of invoices. What OpenAPI cannot say: (1) every outcome, refusals too, comes with HTTP 200; the result code decides (families: 000xx, 0008 and 200 succeed; 10001 failed; 10004 pending; 90026 3-D Secure pending; 2xxxx system checks such as checksum or auth token; 3xxxx validation; 9xxxx rejections; several codes may be joined with '|'). (2) Answers are irregular across deployments: a number where text is documented, null, '' or [] for absence, a one-element list for a value, a single object for a list, the invoice list as a map of positions with repeated keys; only the deciding fields decide (the id the call exists for, result.code, transactionStatus) and what the answer echoes (merchantTransactionId, amount, currency) must agree with what was sent. (3) Every signed request carries authentication.checksum, MD5 of its rule (x-checksum), and the AuthToken header; the auth-token calls are unsigned and send the secure key instead. (4) Form fields are encoded A-Z a-z 0-9 * - . _ as is, space as +, every other byte as %XX in upper case. (5) Several operations share a path: each has its form in components/schemas, told apart by paymentType (the discriminator). (6) The gateway posts late outcomes to notificationUrl (#/components/schemas/notification), signed paymentId|merchantTransactionId|amount|transactionStatus|key. (7) Required fields are the specification's: it shows none as required, but every signed request carries the checksum and the caller's id (memberId or partnerId); x-source on each field says where it comes from. Vectors: request-vectors.json, answer-vectors.json, notification-vectors.json, negative-vectors.json.",
         },
         "x-kit": rules["kit"],
         "servers": [{
@@ -365,7 +362,7 @@ fn openapi() -> Value {
             "variables": { "baseUrl": { "default": "https://gateway.example" } },
         }],
         "components": {
-            "schemas": schemas,
+            "schemas": with_answers(schemas),
             "securitySchemes": {
                 "AuthToken": {
                     "type": "apiKey",
@@ -377,6 +374,24 @@ fn openapi() -> Value {
         },
         "paths": paths,
     })
+}
+
+/// The forms, and every definition of `schemas/answers.schema.json` beside them (their
+/// references rewritten to `components/schemas`): the document stands alone, as client
+/// generators need it to (they follow no reference into another file).
+fn with_answers(mut schemas: Map<String, Value>) -> Value {
+    let answers = read("schemas/answers.schema.json");
+    let text = serde_json::to_string(&answers["$defs"])
+        .unwrap()
+        .replace("#/$defs/", "#/components/schemas/");
+    let definitions: Map<String, Value> = serde_json::from_str(&text).unwrap();
+    for (name, definition) in definitions {
+        assert!(
+            schemas.insert(name.clone(), definition).is_none(),
+            "{name} is a form's name and an answer's"
+        );
+    }
+    Value::Object(schemas)
 }
 
 /// A JSON value as YAML: block mappings and sequences, every string double-quoted (a JSON
@@ -511,17 +526,20 @@ fn every_operation_of_the_protocol_has_a_path() {
             "{variant} has no path in openapi.yaml"
         );
     }
-    // Every answer a path refers to is defined in the answer schemas.
-    let answers = read("schemas/answers.schema.json");
+    // Every reference of the document is to a schema it holds.
     let text = serde_json::to_string(&document).unwrap();
-    for reference in text.split("schemas/answers.schema.json#/$defs/").skip(1) {
+    for reference in text.split("#/components/schemas/").skip(1) {
         let name = reference
-            .split(|c: char| !c.is_ascii_alphanumeric())
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
             .next()
             .unwrap();
         assert!(
-            answers["$defs"][name].is_object(),
-            "no answer schema {name}"
+            document["components"]["schemas"][name].is_object(),
+            "no schema {name}"
         );
     }
+    assert!(
+        !text.contains("answers.schema.json#"),
+        "a reference into another file"
+    );
 }
