@@ -1,7 +1,8 @@
-//! One HTTP/1.1 request read off a socket, for the tests' small servers (a shop, a
-//! notification endpoint, a scripted gateway).
+//! HTTP/1.1 by hand, for the tests: one request read off a socket, for the tests' small
+//! servers (a shop, a notification endpoint, a scripted gateway); one request sent on a
+//! connection of its own, exactly as written; a header read out of a head.
 
-use tokio::io::AsyncReadExt as _;
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 
 /// A request as it came: its head, and the body its `Content-Length` gives.
@@ -28,13 +29,8 @@ pub async fn read_request(stream: &mut TcpStream) -> Option<Received> {
             continue;
         };
         let head = String::from_utf8_lossy(received.get(..end)?).into_owned();
-        let length = head
-            .lines()
-            .find_map(|line| {
-                let (name, value) = line.split_once(':')?;
-                name.eq_ignore_ascii_case("content-length")
-                    .then(|| value.trim().parse::<usize>().ok())?
-            })
+        let length = header(&head, "content-length")
+            .and_then(|value| value.parse::<usize>().ok())
             .unwrap_or(0);
         if let Some(body) = received.get(end + 4..end + 4 + length) {
             return Some(Received {
@@ -43,4 +39,37 @@ pub async fn read_request(stream: &mut TcpStream) -> Option<Received> {
             });
         }
     }
+}
+
+/// POSTs `body` to `url` (`http://host:port/path?query`) on a connection of its own, with
+/// `headers` besides `Host`, `Content-Length` and `Connection: close`: the whole answer,
+/// head and body, as text.
+pub async fn post(url: &str, headers: &[(&str, &str)], body: &str) -> String {
+    let rest = url.strip_prefix("http://").unwrap();
+    let (authority, target) = rest.split_once('/').unwrap_or((rest, ""));
+    let mut stream = TcpStream::connect(authority).await.unwrap();
+    let mut request = format!("POST /{target} HTTP/1.1\r\nHost: {authority}\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ));
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    answer
+}
+
+/// The value of the header `name` (any case) in `head`, the head of a request or an answer
+/// (what follows it is not read), trimmed.
+#[must_use]
+pub fn header<'h>(head: &'h str, name: &str) -> Option<&'h str> {
+    head.lines()
+        .take_while(|line| !line.is_empty())
+        .find_map(|line| {
+            let (field, value) = line.split_once(':')?;
+            field.eq_ignore_ascii_case(name).then(|| value.trim())
+        })
 }

@@ -7,6 +7,7 @@
 
 use paytoken::ops::auth_token::FetchAuthToken;
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, EXPLAIN_HEADER, Sandbox};
+use paytoken_test_support::http;
 use serde_json::{Value, json};
 
 use crate::conformance::holds;
@@ -254,7 +255,7 @@ fn encoded(form: &[(String, String)]) -> String {
     serde_urlencoded::to_string(form).unwrap()
 }
 
-/// POSTs `body` to the sandbox with the auth token; the answer's result code and the
+/// POSTs `body` to the sandbox with the auth token; the answer's status, its body and the
 /// explanation header.
 async fn post(
     base_url: &str,
@@ -263,27 +264,15 @@ async fn post(
     token: &str,
     body: &str,
 ) -> (u16, Value, String) {
-    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-    let authority = base_url.strip_prefix("http://").unwrap();
-    let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
-    let request = format!(
-        "POST {target} HTTP/1.1\r\nHost: {authority}\r\nContent-Type: {content_type}\r\nAuthToken: {token}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut answer = Vec::new();
-    stream.read_to_end(&mut answer).await.unwrap();
-    let answer = String::from_utf8(answer).unwrap();
+    let answer = http::post(
+        &format!("{base_url}{target}"),
+        &[("Content-Type", content_type), ("AuthToken", token)],
+        body,
+    )
+    .await;
     let (head, body) = answer.split_once("\r\n\r\n").unwrap();
     let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let explanation = head
-        .lines()
-        .find_map(|line| {
-            let (name, value) = line.split_once(':')?;
-            name.eq_ignore_ascii_case(EXPLAIN_HEADER)
-                .then(|| value.trim().to_owned())
-        })
-        .unwrap();
+    let explanation = http::header(head, EXPLAIN_HEADER).unwrap().to_owned();
     (status, serde_json::from_str(body).unwrap(), explanation)
 }
 

@@ -234,18 +234,7 @@ pub(crate) async fn server_process(args: &[&str]) -> (std::process::Child, Strin
 /// POSTs `body` as `content_type` to `url` on a connection of its own: the whole answer,
 /// head and body, as text.
 pub(crate) async fn post_raw(url: &str, content_type: &str, body: &str) -> String {
-    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-    let rest = url.strip_prefix("http://").unwrap();
-    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
-    let request = format!(
-        "POST /{path} HTTP/1.1\r\nHost: {authority}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).await.unwrap();
-    answer
+    paytoken_test_support::http::post(url, &[("Content-Type", content_type)], body).await
 }
 
 /// A server that answers every request with `body`, as a gateway (or a proxy that mixed

@@ -100,14 +100,9 @@ async fn a_checksum_mistake_is_named_on_stderr_and_in_a_header() {
     .await
     .unwrap();
     assert!(head_and_body.contains("\"20010\""), "{head_and_body}");
-    let header = head
-        .lines()
-        .find_map(|line| {
-            let (name, value) = line.split_once(':')?;
-            name.eq_ignore_ascii_case(EXPLAIN_HEADER)
-                .then(|| value.trim().to_owned())
-        })
-        .expect("the diagnostic header");
+    let header = paytoken_test_support::http::header(&head, EXPLAIN_HEADER)
+        .expect("the diagnostic header")
+        .to_owned();
     assert!(header.contains("the amount signed as \"50\""), "{header}");
 
     child.kill().unwrap();
