@@ -11,9 +11,7 @@
 //! sandbox's README shows: tests write only under the target folder, so a test run
 //! leaves the tree clean.
 
-use std::env;
 use std::fs;
-use std::path::PathBuf;
 use std::process::Command;
 
 use crate::{cargo, project_root};
@@ -57,8 +55,7 @@ pub(crate) fn screenshot() -> Result<(), String> {
     ensure_programs()?;
     let root = project_root();
     // The test writes into the target folder cargo builds it in.
-    let target = env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
-    let taken = target.join(SCREENSHOT);
+    let taken = crate::target_dir().join(SCREENSHOT);
     // A screenshot left by an earlier run must not pass for this one's.
     let _ = fs::remove_file(&taken);
     cargo(

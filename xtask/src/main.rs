@@ -71,6 +71,11 @@ pub(crate) fn project_root() -> PathBuf {
     std::fs::canonicalize(&root).unwrap_or(root)
 }
 
+/// Where cargo builds: `CARGO_TARGET_DIR`, or the project's `target` folder.
+pub(crate) fn target_dir() -> PathBuf {
+    env::var_os("CARGO_TARGET_DIR").map_or_else(|| project_root().join("target"), PathBuf::from)
+}
+
 fn main() -> ExitCode {
     let root = project_root();
     let args: Vec<String> = env::args().skip(1).collect();

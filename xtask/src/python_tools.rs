@@ -2,12 +2,9 @@
 //! openapi-spec-validator and jsonschema, at pinned versions, in a Python virtual
 //! environment of their own in the target folder, made and filled from PyPI where missing.
 
-use std::env;
 use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
-
-use crate::project_root;
 
 /// The packages, pinned: what the kit's checks were written against.
 const TOOLS: &[&str] = &["openapi-spec-validator==0.9.0", "jsonschema==4.26.0"];
@@ -15,9 +12,7 @@ const TOOLS: &[&str] = &["openapi-spec-validator==0.9.0", "jsonschema==4.26.0"];
 /// The environment's `python3`, with [`TOOLS`] installed: made once, again when the pins
 /// change.
 pub(crate) fn python() -> Result<PathBuf, String> {
-    let target = env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| project_root().join("target"), PathBuf::from);
-    let venv = target.join("conformance-python");
+    let venv = crate::target_dir().join("conformance-python");
     let python = venv.join("bin").join("python3");
     let stamp = venv.join("paytoken-tools.txt");
     let pins = TOOLS.join("\n");
