@@ -11,28 +11,19 @@
 
 use serde_json::{Value, json};
 
-fn specification(section: &str, level: &str) -> (Value, &'static str) {
+fn specification(section: &str, level: &'static str) -> (Value, &'static str) {
     (
         json!({ "kind": "specification", "section": section }),
-        level_of(level),
+        level,
     )
 }
 
-fn other(kind: &str, level: &str, note: &str) -> (Value, &'static str) {
+fn other(kind: &str, level: &'static str, note: &str) -> (Value, &'static str) {
     let mut source = json!({ "kind": kind });
     if !note.is_empty() {
         source["note"] = note.into();
     }
-    (source, level_of(level))
-}
-
-fn level_of(level: &str) -> &'static str {
-    match level {
-        "must" => "must",
-        "tolerate" => "tolerate",
-        "optional" => "optional",
-        other => panic!("no level {other}"),
-    }
+    (source, level)
 }
 
 /// Adds `source` and `level` to `vector`.
