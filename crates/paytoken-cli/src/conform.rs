@@ -30,13 +30,11 @@ const SOURCES: [&str; 4] = [
     "sandbox-choice",
 ];
 
-/// The value at `path` in `value`, or `null`: what the vectors and the client's answers
-/// hold is read without indexing that could panic.
-pub(crate) fn at<'v>(value: &'v Value, path: &[&str]) -> &'v Value {
+/// The value at the JSON pointer `path` in `value`, or `null`: what the vectors and the
+/// client's answers hold is read without indexing that could panic.
+pub(crate) fn at<'v>(value: &'v Value, path: &str) -> &'v Value {
     static NULL: Value = Value::Null;
-    path.iter()
-        .try_fold(value, |value, key| value.get(key))
-        .unwrap_or(&NULL)
+    value.pointer(path).unwrap_or(&NULL)
 }
 
 /// How many failures the readable report lists.
@@ -76,11 +74,8 @@ struct Score {
 
 impl Score {
     fn add(&mut self, group: &'static str, vector: &Value, verdict: Verdict) {
-        let source = at(vector, &["source", "kind"])
-            .as_str()
-            .unwrap_or("")
-            .to_owned();
-        let level = at(vector, &["level"]).as_str().unwrap_or("").to_owned();
+        let source = at(vector, "/source/kind").as_str().unwrap_or("").to_owned();
+        let level = at(vector, "/level").as_str().unwrap_or("").to_owned();
         let counts = [
             &mut self.total,
             self.groups.entry(group).or_default(),
@@ -98,7 +93,7 @@ impl Score {
             self.must_missed += 1;
         }
         if let Verdict::Failed(reason) = verdict {
-            let id = at(vector, &["id"]).as_str().unwrap_or("").to_owned();
+            let id = at(vector, "/id").as_str().unwrap_or("").to_owned();
             self.failures.push((id, reason));
         }
     }
@@ -115,8 +110,8 @@ fn vectors(sources: &[String]) -> Result<Vec<(&'static str, Value)>, Failure> {
             .ok_or_else(|| Failure::failed(format!("the kit has no {file}")))?;
         let parsed: Value = serde_json::from_str(text)
             .map_err(|error| Failure::failed(format!("the kit's {file}: {error}")))?;
-        for vector in at(&parsed, &["vectors"]).as_array().into_iter().flatten() {
-            let source = at(vector, &["source", "kind"]).as_str().unwrap_or("");
+        for vector in at(&parsed, "/vectors").as_array().into_iter().flatten() {
+            let source = at(vector, "/source/kind").as_str().unwrap_or("");
             if sources.is_empty() || sources.iter().any(|asked| asked == source) {
                 all.push((group, vector.clone()));
             }
@@ -131,14 +126,14 @@ fn credentials(vectors: &[(&str, Value)]) -> Vec<Value> {
     for (group, vector) in vectors {
         let caller = match *group {
             "checksum" => json!({
-                "kind": at(vector, &["credentials"]),
-                "id": at(vector, &["callerId"]),
-                "secureKey": at(vector, &["secureKey"]),
+                "kind": at(vector, "/credentials"),
+                "id": at(vector, "/callerId"),
+                "secureKey": at(vector, "/secureKey"),
             }),
             "request" => json!({
-                "kind": at(vector, &["caller", "kind"]),
-                "id": at(vector, &["caller", "id"]),
-                "secureKey": at(vector, &["caller", "secureKey"]),
+                "kind": at(vector, "/caller/kind"),
+                "id": at(vector, "/caller/id"),
+                "secureKey": at(vector, "/caller/secureKey"),
             }),
             _ => continue,
         };
@@ -173,20 +168,18 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
         Ok(client) => client,
         Err(reason) => return Report::from(Failure::usage(format!("--client: {reason}"))),
     };
+    let kit = kit_version();
     let hello = json!({
         "type": "hello",
         "protocol": PROTOCOL,
-        "kit": kit_version(),
+        "kit": kit,
         "credentials": credentials(&vectors),
     });
     let (name, mut protocol_error) = match client.ask(&hello) {
         Reply::Answer(answer)
-            if at(&answer, &["type"]) == "hello" && at(&answer, &["protocol"]) == PROTOCOL =>
+            if at(&answer, "/type") == "hello" && at(&answer, "/protocol") == PROTOCOL =>
         {
-            (
-                at(&answer, &["name"]).as_str().unwrap_or("").to_owned(),
-                None,
-            )
+            (at(&answer, "/name").as_str().unwrap_or("").to_owned(), None)
         }
         Reply::Answer(answer) => (
             String::new(),
@@ -202,21 +195,21 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
         let verdict = match &protocol_error {
             Some(_) => Verdict::Failed("not run: the client broke the protocol".to_owned()),
             None => match client.ask(&judge::message(group, vector)) {
-                Reply::Answer(answer) if at(&answer, &["id"]) != at(vector, &["id"]) => {
+                Reply::Answer(answer) if at(&answer, "/id") != at(vector, "/id") => {
                     protocol_error = Some(format!(
                         "the client answered {} when asked {}",
-                        escape(&at(&answer, &["id"]).to_string()),
-                        at(vector, &["id"])
+                        escape(&at(&answer, "/id").to_string()),
+                        at(vector, "/id")
                     ));
                     Verdict::Failed("answered for another vector".to_owned())
                 }
-                Reply::Answer(answer) if at(&answer, &["unsupported"]) == true => Verdict::Skipped,
+                Reply::Answer(answer) if at(&answer, "/unsupported") == true => Verdict::Skipped,
                 Reply::Answer(answer) => match judge::judge(group, vector, &answer) {
                     Ok(()) => Verdict::Passed,
                     Err(reason) => Verdict::Failed(reason),
                 },
                 Reply::Broken(reason) => {
-                    protocol_error = Some(format!("{}: {reason}", at(vector, &["id"])));
+                    protocol_error = Some(format!("{}: {reason}", at(vector, "/id")));
                     Verdict::Failed(reason)
                 }
             },
@@ -226,7 +219,7 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
     if protocol_error.is_none() {
         client.finish();
     }
-    report(&name, &score, protocol_error.as_deref())
+    report(&name, &kit, &score, protocol_error.as_deref())
 }
 
 /// The kit's version, as its rule table holds it.
@@ -235,7 +228,7 @@ fn kit_version() -> Value {
         .iter()
         .find(|(name, _)| *name == "checksum-rules.json")
         .and_then(|(_, text)| serde_json::from_str::<Value>(text).ok())
-        .map_or(Value::Null, |rules| at(&rules, &["kit", "version"]).clone())
+        .map_or(Value::Null, |rules| at(&rules, "/kit/version").clone())
 }
 
 fn counts<K: AsRef<str>>(counts: &BTreeMap<K, Count>) -> Value {
@@ -247,7 +240,7 @@ fn counts<K: AsRef<str>>(counts: &BTreeMap<K, Count>) -> Value {
     )
 }
 
-fn report(name: &str, score: &Score, protocol_error: Option<&str>) -> Report {
+fn report(name: &str, kit: &Value, score: &Score, protocol_error: Option<&str>) -> Report {
     let outcome = if protocol_error.is_some() {
         Outcome::ProtocolError
     } else if score.must_missed > 0 {
@@ -277,9 +270,9 @@ fn report(name: &str, score: &Score, protocol_error: Option<&str>) -> Report {
             let _ = writeln!(
                 human,
                 "  {title:<6} {key:<18} {:>4} passed {:>4} failed {:>4} skipped",
-                at(count, &["passed"]),
-                at(count, &["failed"]),
-                at(count, &["skipped"])
+                at(count, "/passed"),
+                at(count, "/failed"),
+                at(count, "/skipped")
             );
         }
     }
@@ -306,7 +299,7 @@ fn report(name: &str, score: &Score, protocol_error: Option<&str>) -> Report {
     let json = json!({
         "client": name,
         "protocol": PROTOCOL,
-        "kit": kit_version(),
+        "kit": kit,
         "passed": total.passed,
         "failed": total.failed,
         "skipped": total.skipped,

@@ -16,21 +16,21 @@ pub(crate) const GROUPS: [(&str, &str); 4] = [
 
 /// The message that asks the client for `vector` of `group`.
 pub(crate) fn message(group: &str, vector: &Value) -> Value {
-    let id = at(vector, &["id"]);
+    let id = at(vector, "/id");
     match group {
         "checksum" => json!({
             "type": "sign",
             "id": id,
-            "rule": at(vector, &["rule"]),
+            "rule": at(vector, "/rule"),
             "caller": {
-                "kind": at(vector, &["credentials"]),
-                "id": at(vector, &["callerId"]),
-                "secureKey": at(vector, &["secureKey"]),
+                "kind": at(vector, "/credentials"),
+                "id": at(vector, "/callerId"),
+                "secureKey": at(vector, "/secureKey"),
             },
-            "values": at(vector, &["values"]),
+            "values": at(vector, "/values"),
         }),
         "request" => {
-            let fields: Vec<&Value> = at(vector, &["form"])
+            let fields: Vec<&Value> = at(vector, "/form")
                 .as_array()
                 .into_iter()
                 .flatten()
@@ -41,27 +41,27 @@ pub(crate) fn message(group: &str, vector: &Value) -> Value {
             json!({
                 "type": "build",
                 "id": id,
-                "operation": at(vector, &["operation"]),
-                "rule": at(vector, &["checksum", "rule"]),
-                "caller": at(vector, &["caller"]),
+                "operation": at(vector, "/operation"),
+                "rule": at(vector, "/checksum/rule"),
+                "caller": at(vector, "/caller"),
                 "fields": fields,
-                "pathTemplate": at(vector, &["pathTemplate"]),
-                "pathValues": at(vector, &["pathValues"]),
+                "pathTemplate": at(vector, "/pathTemplate"),
+                "pathValues": at(vector, "/pathValues"),
             })
         }
         "answer" => json!({
             "type": "decide",
             "id": id,
-            "asked": at(vector, &["asked"]),
-            "status": at(vector, &["status"]),
-            "body": at(vector, &["body"]),
+            "asked": at(vector, "/asked"),
+            "status": at(vector, "/status"),
+            "body": at(vector, "/body"),
         }),
         _ => json!({
             "type": "verify",
             "id": id,
-            "format": at(vector, &["format"]),
-            "secureKey": at(vector, &["secureKey"]),
-            "body": at(vector, &["body"]),
+            "format": at(vector, "/format"),
+            "secureKey": at(vector, "/secureKey"),
+            "body": at(vector, "/body"),
         }),
     }
 }
@@ -69,17 +69,9 @@ pub(crate) fn message(group: &str, vector: &Value) -> Value {
 /// Whether `answer` is the vector's, or why not.
 pub(crate) fn judge(group: &str, vector: &Value, answer: &Value) -> Result<(), String> {
     match group {
-        "checksum" => same(
-            "checksum",
-            at(answer, &["checksum"]),
-            at(vector, &["checksum"]),
-        ),
+        "checksum" => same("checksum", at(answer, "/checksum"), at(vector, "/checksum")),
         "request" => request(vector, answer),
-        _ => same(
-            "verdict",
-            at(answer, &["verdict"]),
-            at(vector, &["verdict"]),
-        ),
+        _ => same("verdict", at(answer, "/verdict"), at(vector, "/verdict")),
     }
 }
 
@@ -92,8 +84,8 @@ fn same(what: &str, answered: &Value, expected: &Value) -> Result<(), String> {
 }
 
 fn request(vector: &Value, answer: &Value) -> Result<(), String> {
-    same("method", at(answer, &["method"]), at(vector, &["method"]))?;
-    same("path", at(answer, &["path"]), at(vector, &["path"]))?;
+    same("method", at(answer, "/method"), at(vector, "/method"))?;
+    same("path", at(answer, "/path"), at(vector, "/path"))?;
     let headers = |value: &Value| -> Option<Vec<(String, String)>> {
         let mut pairs: Vec<(String, String)> = value
             .as_array()?
@@ -108,21 +100,21 @@ fn request(vector: &Value, answer: &Value) -> Result<(), String> {
         pairs.sort();
         Some(pairs)
     };
-    let answered = headers(at(answer, &["headers"]));
-    if answered.is_none() || answered != headers(at(vector, &["headers"])) {
+    let answered = headers(at(answer, "/headers"));
+    if answered.is_none() || answered != headers(at(vector, "/headers")) {
         return Err(format!(
             "headers {}, the vector's are {}",
-            at(answer, &["headers"]),
-            at(vector, &["headers"])
+            at(answer, "/headers"),
+            at(vector, "/headers")
         ));
     }
-    let Some(body) = at(answer, &["body"]).as_str() else {
+    let Some(body) = at(answer, "/body").as_str() else {
         return Err("no body".to_owned());
     };
     let mut sent: Vec<(String, String)> = form_urlencoded::parse(body.as_bytes())
         .map(|(name, value)| (name.into_owned(), value.into_owned()))
         .collect();
-    let mut expected: Vec<(String, String)> = at(vector, &["form"])
+    let mut expected: Vec<(String, String)> = at(vector, "/form")
         .as_array()
         .into_iter()
         .flatten()
