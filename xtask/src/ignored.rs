@@ -1,10 +1,10 @@
 //! The tests that need programs from Debian: the browser tests (headless chromium on the
 //! sandbox's 3-D Secure page and dashboard, through chromium-driver) and the conformance
-//! kit's Python checker and standard validators. `cargo test --workspace` leaves them out
-//! (they are `#[ignore]`d, so a fresh machine without the programs stays green); `cargo
-//! xtask ci` installs `chromium`, `chromium-driver`, `python3` and `python3-venv` where
-//! they are missing, the validators in a virtual environment (`python_tools.rs`), then
-//! runs them.
+//! kit's Python checker, its standard validators and a Python client generated from its
+//! OpenAPI document. `cargo test --workspace` leaves them out (they are `#[ignore]`d, so a
+//! fresh machine without the programs stays green); `cargo xtask ci` installs `chromium`,
+//! `chromium-driver`, `python3` and `python3-venv` where they are missing, the Python
+//! tools in a virtual environment (`python_tools.rs`), then runs them.
 //!
 //! `cargo xtask screenshot` runs the dashboard's browser test alone and copies the
 //! screenshot it leaves in the target folder (`browser/dashboard.png`) to the one the

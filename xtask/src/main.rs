@@ -12,8 +12,10 @@
 //!   (`api.rs`), formatting, clippy with `-D warnings` on all targets, the tests (left out
 //!   with `--skip-tests`, which `.ci/run` passes because it has just run them), the
 //!   ignored tests (`ignored.rs`: headless chromium on the 3-D Secure page and on the
-//!   dashboard, the conformance kit's Python checker; the Debian packages installed where
-//!   missing; run even with `--skip-tests`), the sandbox's suite again on its file store
+//!   dashboard, the conformance kit's Python checker, its standard validators, and a
+//!   Python client generated from its OpenAPI document against the sandbox; the Debian
+//!   packages and the Python tools installed where missing; run even with
+//!   `--skip-tests`), the sandbox's suite again on its file store
 //!   (`PAYTOKEN_TEST_STORE=file`, the binary the tests built, run again alone), the docs
 //!   with `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and
 //!   `paytoken` without its `hyper` feature) depends on no I/O crate, the check that

@@ -1,13 +1,20 @@
-//! The standard validators the conformance kit is held to (`fixtures/conformance/validate.py`):
-//! openapi-spec-validator and jsonschema, at pinned versions, in a Python virtual
-//! environment of their own in the target folder, made and filled from PyPI where missing.
+//! The Python tools the conformance kit is held to: the standard validators of
+//! `fixtures/conformance/validate.py` (openapi-spec-validator and jsonschema) and the
+//! client generator whose client `generated_client.py` drives (openapi-python-client, which
+//! brings the generated client's own dependencies, httpx and attrs), at pinned versions, in
+//! a Python virtual environment of their own in the target folder, made and filled from
+//! PyPI where missing.
 
 use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
 
 /// The packages, pinned: what the kit's checks were written against.
-const TOOLS: &[&str] = &["openapi-spec-validator==0.9.0", "jsonschema==4.26.0"];
+const TOOLS: &[&str] = &[
+    "openapi-spec-validator==0.9.0",
+    "jsonschema==4.26.0",
+    "openapi-python-client==0.29.1",
+];
 
 /// The environment's `python3`, with [`TOOLS`] installed: made once, again when the pins
 /// change.
@@ -21,7 +28,7 @@ pub(crate) fn python() -> Result<PathBuf, String> {
     }
     eprintln!(
         "xtask: installing {} in {}",
-        TOOLS.join(" and "),
+        TOOLS.join(", "),
         venv.display()
     );
     run(Command::new("python3")

@@ -66,6 +66,10 @@ pub(crate) const FILES: &[(&str, &str)] = &[
         include_str!("../../../fixtures/conformance/validate.py"),
     ),
     (
+        "generated_client.py",
+        include_str!("../../../fixtures/conformance/generated_client.py"),
+    ),
+    (
         "schemas/checksum-rules.schema.json",
         include_str!("../../../fixtures/conformance/schemas/checksum-rules.schema.json"),
     ),

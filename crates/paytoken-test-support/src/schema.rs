@@ -1,11 +1,22 @@
 //! A JSON Schema (draft 2020-12) validator for the keywords the project's schemas use:
 //! `type`, `properties`, `required`, `additionalProperties`, `items`, `prefixItems`,
 //! `minItems`, `maxItems`, `enum`, `const`, `minLength`, `maxLength`, `pattern`,
-//! `minimum`, `maximum`, `anyOf`, `allOf`, and `$ref` into `$defs`, of the same file or of
-//! a sibling (`common.schema.json#/$defs/error`), besides the annotations (`title`,
-//! `description`, `examples`, and extensions named `x-...`). A schema with any other
-//! keyword panics, so that none is silently ignored; any validator of the standard reads
-//! the same schemas.
+//! `minimum`, `maximum`, `anyOf`, `allOf`, `if` with `then` and `else`, and `$ref` into
+//! `$defs`, of the same file or of a sibling (`common.schema.json#/$defs/error`), besides
+//! the annotations (`title`, `description`, `examples`, and extensions named `x-...`). A
+//! schema with any other keyword panics, so that none is silently ignored; any validator
+//! of the standard reads the same schemas.
+//!
+//! ```
+//! use paytoken_test_support::schema::Schema;
+//! use serde_json::json;
+//!
+//! // Either of two fields, as the kit says it: if the one is there, else the other.
+//! let either = json!({ "if": { "required": ["memberId"] }, "else": { "required": ["partnerId"] } });
+//! let schema = Schema::new(either, ".".into());
+//! assert!(schema.errors(&json!({ "partnerId": "100" })).is_empty());
+//! assert_eq!(schema.errors(&json!({})), ["$: no partnerId"]);
+//! ```
 //!
 //! ```
 //! use paytoken_test_support::schema::Schema;
@@ -120,6 +131,16 @@ impl Schema {
                         fail(out, at, "matches none of anyOf".to_owned());
                     }
                 }
+                "if" => {
+                    let mut unmet = Vec::new();
+                    self.check(rule, value, at, &mut unmet);
+                    let branch = if unmet.is_empty() { "then" } else { "else" };
+                    if let Some(branch) = schema.get(branch) {
+                        self.check(branch, value, at, out);
+                    }
+                }
+                // Read with their `if`; without one they mean nothing.
+                "then" | "else" => {}
                 "allOf" => {
                     for part in rule.as_array().unwrap() {
                         self.check(part, value, at, out);

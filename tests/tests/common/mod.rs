@@ -19,17 +19,24 @@ pub(crate) fn client_for(sandbox: &Sandbox) -> ClientBuilder {
 pub(crate) use paytoken_test_support::samples::{card, order_id};
 
 /// A certificate authority made now, and a certificate it signed for `127.0.0.1` and
-/// `localhost`: the CA's certificate (DER) to trust, and the server's identity.
+/// `localhost`: the CA's certificate (DER) to trust, and the server's identity. Each has a
+/// name of its own: OpenSSL (Python's ssl) takes a certificate whose subject is its
+/// issuer's for a self-signed one.
 pub(crate) fn test_ca() -> (Vec<u8>, TlsIdentity) {
-    use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+    use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
     let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
     ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(DnType::CommonName, "paytoken test CA");
     let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
     let server_key = KeyPair::generate().unwrap();
-    let server = CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
-        .unwrap()
-        .signed_by(&server_key, &ca)
-        .unwrap();
+    let mut server_params =
+        CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()]).unwrap();
+    server_params
+        .distinguished_name
+        .push(DnType::CommonName, "localhost");
+    let server = server_params.signed_by(&server_key, &ca).unwrap();
     let identity = TlsIdentity {
         certificate_chain: vec![server.der().to_vec()],
         private_key: server_key.serialize_der(),

@@ -3,12 +3,15 @@
 //! and name every rule paytoken has; and the Python reference checker, which must pass on
 //! every vector (checksums, requests, answers, notifications) with the real table and fail
 //! on one with an order swapped. The request, answer and notification vectors are made by
-//! paytoken-protocol's tests (`tests/it/conformance.rs` there).
+//! paytoken-protocol's tests (`tests/it/conformance.rs` there). A client generated from
+//! the kit's OpenAPI document works against the sandbox (`generated_client`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
+
+mod generated_client;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -482,6 +485,16 @@ fn the_standard_validators_accept_the_kit_and_reject_its_negative_examples() {
     assert!(
         printed.contains(&format!(
             "{answers} answer vectors checked against their tolerant and path schemas"
+        )),
+        "{printed}"
+    );
+    let requests = json("fixtures/conformance/request-vectors.json")["vectors"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert!(
+        printed.contains(&format!(
+            "{requests} request vectors checked against their forms"
         )),
         "{printed}"
     );

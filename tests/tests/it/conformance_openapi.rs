@@ -199,18 +199,19 @@ fn form_schema(operation: &str, vectors: &[&Value]) -> Value {
             required.push(field);
         }
     }
+    // No title: a generator names a model by its title before its schema's name, and
+    // the operation's name is its answer's too.
     let mut schema = json!({
-        "title": operation,
         "description": summary(operation),
         "type": "object",
         "properties": properties,
         "required": required,
     });
     if signed {
-        schema["anyOf"] = json!([
-            { "required": ["authentication.memberId"] },
-            { "required": ["authentication.partnerId"] },
-        ]);
+        // One or the other, said as `if`/`else` (client generators pass over it, where an
+        // `anyOf` of bare `required` lists leaves them no type for the form at all).
+        schema["if"] = json!({ "required": ["authentication.memberId"] });
+        schema["else"] = json!({ "required": ["authentication.partnerId"] });
     }
     schema
 }
@@ -266,30 +267,30 @@ fn openapi() -> Value {
                 checksums.insert(rule.to_owned(), rule_parts[rule].clone());
             }
         }
-        // A path several operations share takes one form each, told apart by paymentType
-        // (a discriminator a generator makes one method per form of), and answers in one
-        // schema each answer matches once.
-        let request_schema = if operations.len() == 1 {
-            forms.remove(0)
-        } else {
-            let mut mapping = Map::new();
-            let mut options = Vec::new();
-            for (operation, form) in operations.iter().zip(forms) {
-                let reference = format!("#/components/schemas/{operation}_form");
-                for (field, values) in constants(operation) {
-                    if *field == "paymentType" {
-                        for value in *values {
-                            mapping.insert((*value).to_owned(), json!(reference));
-                        }
+        // Each form is a schema of its own, `{operation}_form` (a generator names its model
+        // so). A path several operations share takes one form each, told apart by
+        // paymentType (a discriminator a generator makes one method per form of), and
+        // answers in one schema each answer matches once.
+        let mut mapping = Map::new();
+        let mut options = Vec::new();
+        for (operation, form) in operations.iter().zip(forms) {
+            let reference = format!("#/components/schemas/{operation}_form");
+            for (field, values) in constants(operation) {
+                if *field == "paymentType" {
+                    for value in *values {
+                        mapping.insert((*value).to_owned(), json!(reference));
                     }
                 }
-                schemas.insert(format!("{operation}_form"), form);
-                options.push(json!({ "$ref": reference }));
             }
-            json!({
+            schemas.insert(format!("{operation}_form"), form);
+            options.push(json!({ "$ref": reference }));
+        }
+        let request_schema = match options.as_slice() {
+            [one] => one.clone(),
+            _ => json!({
                 "oneOf": options,
                 "discriminator": { "propertyName": "paymentType", "mapping": mapping },
-            })
+            }),
         };
         let answer_schema = match answers.as_slice() {
             [one] => one.clone(),
@@ -353,7 +354,7 @@ fn openapi() -> Value {
         "info": {
             "title": "Card-tokenization gateway interface",
             "version": rules["kit"]["version"],
-            "description": "The interface many white-label card-tokenization gateways answer: stored cards and bank accounts (tokens), customer sign-up, payments that store or use a token, recurring payments, installments, lists of stored cards and of invoices. What OpenAPI cannot say: (1) every outcome, refusals too, comes with HTTP 200; the result code decides (families: 000xx, 0008 and 200 succeed; 10001 failed; 10004 pending; 90026 3-D Secure pending; 2xxxx system checks such as checksum or auth token; 3xxxx validation; 9xxxx rejections; several codes may be joined with '|'). (2) Answers are irregular across deployments: a number where text is documented, null, '' or [] for absence, a one-element list for a value, a single object for a list, the invoice list as a map of positions with repeated keys; only the deciding fields decide (the id the call exists for, result.code, transactionStatus) and what the answer echoes (merchantTransactionId, amount, currency) must agree with what was sent. (3) Every signed request carries authentication.checksum, MD5 of its rule (x-checksum), and the AuthToken header; the auth-token calls are unsigned and send the secure key instead. (4) Form fields are encoded A-Z a-z 0-9 * - . _ as is, space as +, every other byte as %XX in upper case. (5) Several operations share a path: each has its form in components/schemas, told apart by paymentType (the discriminator). (6) The gateway posts late outcomes to notificationUrl (#/components/schemas/notification), signed paymentId|merchantTransactionId|amount|transactionStatus|key. (7) Required fields are the specification's: it shows none as required, but every signed request carries the checksum and the caller's id (memberId or partnerId); x-source on each field says where it comes from. Vectors: request-vectors.json, answer-vectors.json, notification-vectors.json, negative-vectors.json.",
+            "description": "The interface many white-label card-tokenization gateways answer: stored cards and bank accounts (tokens), customer sign-up, payments that store or use a token, recurring payments, installments, lists of stored cards and of invoices. What OpenAPI cannot say: (1) every outcome, refusals too, comes with HTTP 200; the result code decides (families: 000xx, 0008 and 200 succeed; 10001 failed; 10004 pending; 90026 3-D Secure pending; 2xxxx system checks such as checksum or auth token; 3xxxx validation; 9xxxx rejections; several codes may be joined with '|'). (2) Answers are irregular across deployments: a number where text is documented, null, '' or [] for absence, a one-element list for a value, a single object for a list, the invoice list as a map of positions with repeated keys; only the deciding fields decide (the id the call exists for, result.code, transactionStatus) and what the answer echoes (merchantTransactionId, amount, currency) must agree with what was sent. (3) Every signed request carries authentication.checksum, MD5 of its rule (x-checksum), and the AuthToken header; the auth-token calls are unsigned and send the secure key instead. (4) Form fields are encoded A-Z a-z 0-9 * - . _ as is, space as +, every other byte as %XX in upper case. (5) Each operation's form is components/schemas/{operation}_form; where several operations share a path, paymentType tells their forms apart (the discriminator). (6) The gateway posts late outcomes to notificationUrl (#/components/schemas/notification), signed paymentId|merchantTransactionId|amount|transactionStatus|key. (7) Required fields are the specification's: it shows none as required, but every signed request carries the checksum and the caller's id (memberId or partnerId: if/else, as every presence rule here, which client generators pass over); x-source on each field says where it comes from. Vectors: request-vectors.json, answer-vectors.json, notification-vectors.json, negative-vectors.json.",
         },
         "x-kit": rules["kit"],
         "servers": [{
