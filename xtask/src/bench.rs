@@ -99,8 +99,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let root = crate::project_root();
     // Criterion keeps the results of benchmarks that no longer exist: only this run's count.
     let started = std::time::SystemTime::now();
-    let mut child = Command::new(crate::cargo_program())
-        .current_dir(&root)
+    let mut child = crate::cargo_command()
         .args(&command)
         .stdout(Stdio::piped())
         .spawn()

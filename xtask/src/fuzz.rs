@@ -2,7 +2,6 @@
 //! (in CI) or minutes, each seeded with the fixtures that fit it. A crash fails the run and
 //! leaves its input in `fuzz/artifacts/<target>/`.
 
-use std::process::Command;
 use std::time::Instant;
 
 /// The version of cargo-fuzz installed when it is missing.
@@ -70,8 +69,7 @@ pub(crate) fn run(seconds: u32) -> Result<(), String> {
         args.extend(["--", max_time.as_str(), "-timeout=10", "-rss_limit_mb=2048"]);
         let started = Instant::now();
         eprintln!("xtask: cargo {}", args.join(" "));
-        let output = Command::new(crate::cargo_program())
-            .current_dir(&root)
+        let output = crate::cargo_command()
             .args(&args)
             .envs(bootstrap)
             .output()

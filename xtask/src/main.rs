@@ -109,18 +109,38 @@ fn main() -> ExitCode {
     }
 }
 
-/// The cargo that runs this xtask (`$CARGO`, looked up once), or `cargo`.
-fn cargo_program() -> &'static str {
+/// A command of the cargo that runs this xtask (`$CARGO`, looked up once, or `cargo`), in
+/// the project's root, without the variables `cargo run` set to describe xtask itself
+/// (`CARGO_PKG_NAME`, `CARGO_MANIFEST_DIR`, ...). ring's build script reruns when those
+/// change: a cargo that inherited them rebuilt ring and every crate above it (rustls, the
+/// sandbox, the tests) after `cargo test` had built them, and the next cargo without them
+/// did again.
+fn cargo_command() -> Command {
     static CARGO: OnceLock<String> = OnceLock::new();
-    CARGO.get_or_init(|| env::var("CARGO").unwrap_or_else(|_| String::from("cargo")))
+    let program = CARGO.get_or_init(|| env::var("CARGO").unwrap_or_else(|_| String::from("cargo")));
+    let mut command = Command::new(program);
+    command.current_dir(project_root());
+    for (name, _) in env::vars_os() {
+        let describes_xtask = name.to_str().is_some_and(|name| {
+            name.starts_with("CARGO_PKG_")
+                || name.starts_with("CARGO_MANIFEST_")
+                || matches!(
+                    name,
+                    "CARGO_CRATE_NAME" | "CARGO_BIN_NAME" | "CARGO_PRIMARY_PACKAGE"
+                )
+        });
+        if describes_xtask {
+            command.env_remove(name);
+        }
+    }
+    command
 }
 
 /// Runs `cargo` with `args` (and extra environment), failing on a non-zero exit.
 fn cargo(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
     let started = Instant::now();
     eprintln!("xtask: cargo {}", args.join(" "));
-    let status = Command::new(cargo_program())
-        .current_dir(project_root())
+    let status = cargo_command()
         .args(args)
         .envs(env.iter().copied())
         .status()
@@ -139,8 +159,7 @@ fn cargo(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
 
 /// Runs `cargo` and returns its standard output.
 fn cargo_output(args: &[&str]) -> Result<String, String> {
-    let output = Command::new(cargo_program())
-        .current_dir(project_root())
+    let output = cargo_command()
         .args(args)
         .output()
         .map_err(|error| format!("cannot run cargo: {error}"))?;
@@ -404,7 +423,7 @@ fn no_std() -> Result<(), String> {
 /// Installs the cargo subcommand `subcommand` (package `package` at `version`) unless
 /// `cargo <subcommand> --version` already answers.
 fn ensure_installed(subcommand: &str, package: &str, version: &str) -> Result<(), String> {
-    let installed = Command::new(cargo_program())
+    let installed = cargo_command()
         .args([subcommand, "--version"])
         .output()
         .is_ok_and(|output| output.status.success());
