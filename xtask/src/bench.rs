@@ -123,7 +123,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     if !status.success() {
         return Err(format!("cargo bench failed ({status})"));
     }
-    let medians = medians(&root.join("target/criterion"), started)?;
+    let medians = medians(&crate::target_dir().join("criterion"), started)?;
     let record = record(&medians, &ratios, &summary);
     write_record(&root.join(RECORD), &record)?;
     eprintln!("xtask: wrote {} benchmarks into {RECORD}", medians.len());

@@ -1,10 +1,11 @@
 //! `cargo xtask dist`: what a package of the `paytoken` command ships beside the binary,
-//! written into `target/dist/`: a completion script per shell (`completions/`) and a man
-//! page per command (`man/`), each made by the command itself from its own definition.
+//! written into `target/dist/` (`dist/` of `CARGO_TARGET_DIR` where that is set): a
+//! completion script per shell (`completions/`) and a man page per command (`man/`), each
+//! made by the command itself from its own definition.
 
 use std::path::Path;
 
-use crate::{cargo, cargo_output, project_root};
+use crate::{cargo, cargo_output, target_dir};
 
 /// The shells and the file name each one's completion script is installed under.
 const SHELLS: [(&str, &str); 4] = [
@@ -16,7 +17,7 @@ const SHELLS: [(&str, &str); 4] = [
 
 /// Builds the command, then writes the completion scripts and the man pages.
 pub(crate) fn run() -> Result<(), String> {
-    let dist = project_root().join("target").join("dist");
+    let dist = target_dir().join("dist");
     let completions = dist.join("completions");
     std::fs::create_dir_all(&completions)
         .map_err(|error| format!("cannot create {}: {error}", completions.display()))?;
