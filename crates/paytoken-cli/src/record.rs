@@ -196,7 +196,9 @@ async fn forward(proxy: &Proxy, request: Request<Incoming>) -> Response<Full<Byt
     }
 }
 
-/// Sends the request on to the upstream, as it came but for the connection's own headers.
+/// Sends the request on to the upstream, as it came but for the connection's own headers
+/// and `Accept-Encoding`: a compressed answer would reach the cassette as bytes it cannot
+/// read, and the client, which offered the encodings, takes the plain answer as well.
 async fn exchange(
     proxy: &Proxy,
     parts: &hyper::http::request::Parts,
@@ -208,6 +210,7 @@ async fn exchange(
     *request.method_mut() = parts.method.clone();
     *request.uri_mut() = upstream.uri(path)?;
     copy_headers(&parts.headers, request.headers_mut());
+    request.headers_mut().remove(hyper::header::ACCEPT_ENCODING);
     let answered = upstream.send_http(request, proxy.answer_limit).await?;
     Ok((answered.status, answered.headers, answered.body))
 }

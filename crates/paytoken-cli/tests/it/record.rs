@@ -317,3 +317,55 @@ async fn a_plain_http_upstream_beyond_loopback_is_refused() {
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert!(run.stdout.contains("plain http"), "{}", run.stdout);
 }
+
+/// Regression: the proxy forwarded `Accept-Encoding`, so a client that offers gzip (as most
+/// HTTP libraries do) had the upstream compress its answers, and the cassette kept each
+/// one by its length only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_offering_compression_gets_plain_answers_the_cassette_can_read() {
+    const BODY: &str =
+        "{\"paymentId\":\"78\",\"result\":{\"code\":\"00001\",\"description\":\"ok\"}}";
+    // An upstream that compresses whenever it is offered to (its "gzip" is not real: the
+    // cassette could not read it either way).
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let upstream = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        use tokio::io::AsyncWriteExt as _;
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let Some(request) = paytoken_test_support::http::read_request(&mut stream).await else {
+                continue;
+            };
+            let offered = paytoken_test_support::http::header(&request.head, "accept-encoding")
+                .is_some_and(|value| value.contains("gzip"));
+            let (encoding, body) = if offered {
+                ("Content-Encoding: gzip\r\n", "\u{1f}compressed")
+            } else {
+                ("", BODY)
+            };
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{encoding}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(answer.as_bytes()).await;
+        }
+    });
+    let folder = fresh_folder("encoding");
+    let cassette = folder.join("cassette.jsonl");
+    let (recorder, proxy) = record(&upstream, &cassette, &[]).await;
+    let answer = paytoken_test_support::http::post(
+        &format!("{proxy}/transactionServices/REST/v1/payments"),
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Accept-Encoding", "gzip, deflate"),
+        ],
+        "a=1",
+    )
+    .await;
+    recorder.stop();
+    assert!(answer.ends_with(BODY), "the plain answer: {answer}");
+    let text = std::fs::read_to_string(&cassette).unwrap();
+    let line: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(line["answer"]["body"]["paymentId"], "78", "{text}");
+    assert_eq!(line["answer"]["unrecorded"], Value::Null, "{text}");
+    let _ = std::fs::remove_dir_all(&folder);
+}
