@@ -65,17 +65,13 @@ fn learn_line(shapes: &mut AnswerShapes, line: &[u8]) -> bool {
     if exchange.get("cassette") != Some(&json!(CASSETTE_VERSION)) {
         return false;
     }
-    let answer = exchange.get("answer");
+    let answer = exchange.get("answer").unwrap_or(&Value::Null);
     let (Some(operation), Some(200), Some(body)) = (
         exchange.get("operation").and_then(Value::as_str),
-        answer
-            .and_then(|answer| answer.get("status"))
-            .and_then(Value::as_u64),
-        answer
-            .and_then(|answer| answer.get("body"))
-            .filter(|body| body.is_object()),
+        answer.get("status").and_then(Value::as_u64),
+        answer.get("body").filter(|body| body.is_object()),
     ) else {
         return false;
     };
-    shapes.learn(operation, &body.to_string())
+    shapes.learn(operation, &replay::answer_text(answer, body))
 }

@@ -12,6 +12,7 @@
 //! so once).
 
 mod cassette;
+mod ordered;
 mod redact;
 
 use std::sync::atomic::{AtomicU64, Ordering};

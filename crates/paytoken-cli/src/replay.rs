@@ -132,7 +132,7 @@ fn replay(line: &[u8]) -> Replayed {
     replayed.unusual = shapes::unusual(body);
     let sent = sent_fields(field("request"));
     let status = u16::try_from(status).unwrap_or(u16::MAX);
-    let bytes = body.to_string();
+    let bytes = answer_text(answer, body);
     let (verdict, reason) = match recorded::read(kind, &sent, status, bytes.as_bytes()) {
         Ok(Reading::Transaction(transaction)) => (status_outcome(&transaction.status).name(), None),
         Ok(_) => ("ok", None),
@@ -141,6 +141,15 @@ fn replay(line: &[u8]) -> Replayed {
     replayed.verdict = verdict;
     replayed.reason = reason;
     replayed
+}
+
+/// The recorded answer's JSON text: `bodyText` where the recorder wrote it (an answer
+/// that repeats a key, which `body` cannot hold), else `body`'s.
+pub(crate) fn answer_text(answer: &Value, body: &Value) -> String {
+    answer
+        .get("bodyText")
+        .and_then(Value::as_str)
+        .map_or_else(|| body.to_string(), str::to_owned)
 }
 
 fn verdict_of_error(error: &Error) -> (&'static str, Option<String>) {

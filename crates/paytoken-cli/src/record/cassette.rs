@@ -13,6 +13,7 @@ use paytoken::ops::{auth_token, cards_and_accounts, customer_signup, inquiry, in
 use paytoken::ops::{invoice_list, payment, registration, token_payment};
 use serde_json::{Value, json};
 
+use super::ordered::Ordered;
 use super::redact;
 use crate::terminal;
 
@@ -57,12 +58,19 @@ pub(crate) fn line(exchange: &Exchange<'_>, keep_personal: bool) -> Value {
     });
     let (answer, error) = match &exchange.answer {
         Ok((status, headers_of, body)) => {
-            let parsed = serde_json::from_slice::<Value>(body).ok();
+            let parsed = Ordered::parse(body).map(|answer| redact::json(&answer, keep_personal));
+            // Where a key repeats, `body` (a JSON value) holds its last value only: the
+            // answer as sent goes beside it, as text.
+            let text = parsed
+                .as_ref()
+                .filter(|answer| answer.repeats_a_key())
+                .and_then(|answer| serde_json::to_string(answer).ok());
             (
                 json!({
                     "status": status,
                     "headers": headers(headers_of),
-                    "body": parsed.as_ref().map(|body| redact::json(body, keep_personal)),
+                    "body": parsed.as_ref().map(Ordered::to_value),
+                    "bodyText": text,
                     "unrecorded": if parsed.is_some() {
                         Value::Null
                     } else {

@@ -7,6 +7,8 @@
 use paytoken::CardNumber;
 use serde_json::Value;
 
+use super::ordered::Ordered;
+
 /// What replaces a secret: the secure key, a checksum, a CVV, an auth token.
 pub(crate) const REDACTED: &str = "[redacted]";
 
@@ -103,52 +105,48 @@ pub(crate) fn field(name: &str, value: &str, keep_personal: bool) -> String {
     }
 }
 
-/// A JSON answer with every member's value kept as [`field`] keeps it, by its key.
-pub(crate) fn json(value: &Value, keep_personal: bool) -> Value {
-    walk(value, "", keep_personal)
+/// A JSON answer with every member's value kept as [`field`] keeps it, by its key; order
+/// and repeated keys as they came.
+pub(crate) fn json(answer: &Ordered, keep_personal: bool) -> Ordered {
+    walk(answer, "", keep_personal)
 }
 
-fn walk(value: &Value, name: &str, keep_personal: bool) -> Value {
-    let structured = matches!(value, Value::Object(_) | Value::Array(_));
+fn walk(value: &Ordered, name: &str, keep_personal: bool) -> Ordered {
+    let text = |kept: &str| Ordered::Scalar(Value::String(kept.to_owned()));
     // A structure where a secret, a card number or a personal value belongs (`{"holder":
     // {"value": "Ada"}}`, as deployments nest text) is replaced whole: what its members
     // are called says nothing of what they hold.
-    if structured {
+    if matches!(value, Ordered::Object(_) | Ordered::List(_)) {
         match kind_of(name) {
-            Kind::Secret | Kind::CardNumber | Kind::Iban => {
-                return Value::String(REDACTED.to_owned());
-            }
-            Kind::Personal if !keep_personal => return Value::String(PERSONAL.to_owned()),
+            Kind::Secret | Kind::CardNumber | Kind::Iban => return text(REDACTED),
+            Kind::Personal if !keep_personal => return text(PERSONAL),
             Kind::Personal | Kind::Plain => {}
         }
     }
     match value {
-        Value::Object(members) => Value::Object(
+        Ordered::Object(members) => Ordered::Object(
             members
                 .iter()
                 .map(|(key, member)| (key.clone(), walk(member, key, keep_personal)))
                 .collect(),
         ),
-        Value::Array(items) => Value::Array(
+        Ordered::List(items) => Ordered::List(
             items
                 .iter()
                 .map(|item| walk(item, name, keep_personal))
                 .collect(),
         ),
-        Value::String(text) => {
-            let kept = field(name, text, keep_personal);
-            Value::String(kept)
-        }
-        Value::Number(number) => {
-            let text = number.to_string();
-            let kept = field(name, &text, keep_personal);
-            if kept == text {
+        Ordered::Scalar(Value::String(written)) => text(&field(name, written, keep_personal)),
+        Ordered::Scalar(Value::Number(number)) => {
+            let written = number.to_string();
+            let kept = field(name, &written, keep_personal);
+            if kept == written {
                 value.clone()
             } else {
-                Value::String(kept)
+                text(&kept)
             }
         }
-        Value::Null | Value::Bool(_) => value.clone(),
+        Ordered::Scalar(_) => value.clone(),
     }
 }
 
@@ -207,6 +205,11 @@ mod tests {
         assert_eq!(header("Content-Type", "text/plain"), "text/plain");
     }
 
+    fn redacted(answer: &Value) -> Value {
+        let tree = Ordered::parse(answer.to_string().as_bytes()).unwrap();
+        json(&tree, false).to_value()
+    }
+
     #[test]
     fn an_answer_is_redacted_member_by_member() {
         let answer = json!({
@@ -215,7 +218,7 @@ mod tests {
             "customerDetails": {"customername": "Zoë", "customeremail": "z@example.com"},
             "cards": {"card": [{"holder": "Ada", "bin": "400000", "number": 4000000000000002_u64}]}
         });
-        let kept = json(&answer, false);
+        let kept = redacted(&answer);
         assert_eq!(kept["AuthToken"], REDACTED);
         assert_eq!(kept["memberId"], 11344);
         assert_eq!(kept["customerDetails"]["customername"], PERSONAL);
@@ -225,7 +228,7 @@ mod tests {
         // Nested where text belongs, as deployments do: replaced whole.
         let nested =
             json!({"holder": {"value": "Ada"}, "AuthToken": ["eyJ.x.y"], "remark": ["ok"]});
-        let kept = json(&nested, false);
+        let kept = redacted(&nested);
         assert_eq!(kept["holder"], PERSONAL);
         assert_eq!(kept["AuthToken"], REDACTED);
         assert_eq!(kept["remark"], json!(["ok"]));

@@ -369,3 +369,72 @@ async fn a_client_offering_compression_gets_plain_answers_the_cassette_can_read(
     assert_eq!(line["answer"]["unrecorded"], Value::Null, "{text}");
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+/// Regression: the cassette kept answers as JSON values, so the invoice list's map of
+/// positions lost every repeated key but the last (`orderId` A1 and A2 of A1, A2, A3) and
+/// its order, which says what belongs to which invoice. The answer as it came is now kept
+/// as text beside the value, redacted, and replay reads that.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_that_repeats_keys_is_kept_whole_in_order_and_redacted() {
+    const BODY: &str =
+        include_str!("../../../../fixtures/responses/invoice_list/position_map.json");
+    let upstream = answering(BODY).await;
+    let folder = fresh_folder("repeated");
+    let cassette = folder.join("cassette.jsonl");
+    let (recorder, proxy) = record(&upstream, &cassette, &[]).await;
+    let answer = post_raw(
+        &format!("{proxy}/invoiceServices/REST/v1/getInvoice"),
+        "application/x-www-form-urlencoded",
+        "authentication.memberId=11344&authentication.checksum=00&pagination.pageno=1&pagination.records=10",
+    )
+    .await;
+    recorder.stop();
+    assert!(answer.ends_with(BODY), "passed unchanged: {answer}");
+    let text = std::fs::read_to_string(&cassette).unwrap();
+    let line: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(schema_of("cassette").errors(&line), Vec::<String>::new());
+    let kept = line["answer"]["bodyText"].as_str().unwrap();
+    let orders: Vec<usize> = [
+        "\"orderId\":\"A1\"",
+        "\"orderId\":\"A2\"",
+        "\"orderId\":\"A3\"",
+    ]
+    .iter()
+    .map(|order| {
+        kept.find(order)
+            .unwrap_or_else(|| panic!("{order} lost: {kept}"))
+    })
+    .collect();
+    assert!(
+        orders.windows(2).all(|pair| pair[0] < pair[1]),
+        "in order: {kept}"
+    );
+    assert!(kept.find("\"0 \"").unwrap() < orders[0], "{kept}");
+    assert!(
+        !kept.contains("Ann Example") && kept.contains("[personal]"),
+        "{kept}"
+    );
+    // The value beside it holds what a JSON value can: the last of each key.
+    assert_eq!(line["answer"]["body"]["invoiceList"]["orderId"], "A3");
+
+    // Replay reads the text where there is one: with `body` made unreadable, the line
+    // still reads, and without its text it does not.
+    let mut line = line;
+    line["answer"]["body"] = serde_json::json!({ "odd": true });
+    let verdict = |line: &Value| {
+        let path = folder.join("edited.jsonl");
+        std::fs::write(&path, format!("{line}\n")).unwrap();
+        async move {
+            let replayed = paytoken(
+                &["--json", "replay", "--check", path.to_str().unwrap()],
+                &[],
+            )
+            .await;
+            replayed.json()["exchanges"][0]["verdict"].clone()
+        }
+    };
+    assert_eq!(verdict(&line).await, "ok");
+    line["answer"]["bodyText"] = Value::Null;
+    assert_eq!(verdict(&line).await, "unreadable");
+    let _ = std::fs::remove_dir_all(&folder);
+}
