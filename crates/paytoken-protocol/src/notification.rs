@@ -58,7 +58,7 @@ use serde::de::MapAccess;
 use crate::answer::{
     Blank, Field, Loose, Object, Text, WireObject, is_object_text, read_object, wire_object,
 };
-use crate::outcome::{CardSummary, PaymentStatus, WireCard, status_of};
+use crate::outcome::{CardSummary, Deciding, PaymentStatus, WireCard, status_of};
 use crate::wire::{WireResult, result_of};
 
 /// Which check a notification failed: why it is not to be trusted.
@@ -413,12 +413,7 @@ impl Notification {
             })
         })?;
         let transaction_status = TransactionStatus::read_tolerant(&short_status);
-        let status = status_of(
-            transaction_status.as_ref(),
-            &GatewayResult::default(),
-            None,
-            false,
-        );
+        let status = status_of(transaction_status.as_ref(), None, Deciding::ShortAlone);
         Ok(VerifiedNotification {
             payment_id,
             merchant_transaction_id: MerchantTransactionId::read_tolerant(order),

@@ -40,7 +40,8 @@ pub struct Transaction {
     pub registration_id: Option<Field<RegistrationId>>,
     /// `status`, the long status an inquiry's answer carries (`authsuccessful`,
     /// `capturesuccess`, `reversed`, `chargeback`, ...): refunds, cancels and chargebacks
-    /// show here. Not used for [`status`](Self::status).
+    /// show here. An inquiry's [`status`](Self::status) is decided by it too; a payment's
+    /// own answer keeps it as it came.
     pub state: Option<Field<TransactionState>>,
     /// `amount` (checked against the amount sent, when one was).
     pub amount: Option<Field<Amount>>,
@@ -67,7 +68,10 @@ pub struct Transaction {
 }
 
 impl Transaction {
-    /// Whether the money moved (or is reserved, for a pre-authorisation).
+    /// Whether the money moved (or is reserved, for a pre-authorisation) and stays with
+    /// the merchant: the one ship / don't-ship decision. For an inquiry it holds only
+    /// when the long status agrees too (see [`PaymentStatus`]): a payment cancelled,
+    /// refunded or charged back since its approval is not approved.
     #[must_use]
     pub fn is_approved(&self) -> bool {
         matches!(self.status, PaymentStatus::Approved)
@@ -75,10 +79,29 @@ impl Transaction {
 }
 
 /// What became of a transaction.
+///
+/// A payment's own answer is decided by `transactionStatus`, else by the result code. An
+/// inquiry's answer is decided by `transactionStatus` and the long status (`status`)
+/// together, as the payment may have moved on since its approval:
+///
+/// | `transactionStatus` | long status | status |
+/// |---|---|---|
+/// | `Y`, or absent | `authsuccessful`, `capturesuccess`, `settled` | `Approved` |
+/// | `Y`, or absent | `begun`, `authstarted`, `capturestarted` | `Pending` |
+/// | `Y`, or absent | `authfailed`, `capturefailed`, `failed` | `Declined` |
+/// | `Y`, or absent | `authcancelled`, `cancelstarted`, `cancelled` | `Cancelled` |
+/// | `Y`, or absent | `markedforreversal`, `reversed` | `Refunded` |
+/// | `Y`, or absent | `chargeback` | `ChargedBack` |
+/// | `Y`, or absent | any other, or not text | `Unknown` |
+/// | `Y` | absent | `Approved` |
+/// | absent | absent | `Unknown` (the inquiry's code tells only that the record exists) |
+/// | `N`, `P`, `3D`, `C` | any | as the short status says |
+/// | another | any | `Unknown` |
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PaymentStatus {
-    /// Approved (`transactionStatus` `Y`, or a success code).
+    /// Approved (`transactionStatus` `Y`, or a success code), and for an inquiry still
+    /// standing by its long status.
     Approved,
     /// Pending (`P`, or `10004`): the outcome comes later; inquire to learn it.
     Pending,
@@ -90,8 +113,14 @@ pub enum PaymentStatus {
     },
     /// Declined or failed (`N`, `10001`, a rejection): the result holds the codes.
     Declined,
-    /// Cancelled (`C`).
+    /// Cancelled (`C`; for an inquiry, also a long status `cancelled`, `authcancelled` or
+    /// `cancelstarted`).
     Cancelled,
+    /// Approved once, then refunded in whole or in part (an inquiry's long status
+    /// `reversed` or `markedforreversal`).
+    Refunded,
+    /// Approved once, then charged back (an inquiry's long status `chargeback`).
+    ChargedBack,
     /// A status this version cannot classify (an unknown `transactionStatus` or result
     /// family). The transaction exists: inquire, and never assume it failed.
     Unknown,
@@ -273,13 +302,16 @@ pub(crate) fn parse_transaction(
         .as_deref()
         .and_then(TransactionStatus::read_tolerant);
     // An inquiry's code (`00026`, record found) says the record exists, not how the
-    // payment went: there only `transactionStatus` tells.
-    let code_tells = operation != OperationKind::Inquiry;
+    // payment went: there the short and the long status tell.
+    let deciding = if operation == OperationKind::Inquiry {
+        Deciding::LongStatus(wire.state.0.as_ref())
+    } else {
+        Deciding::Code(&result)
+    };
     let status = status_of(
         transaction_status.as_ref(),
-        &result,
         wire.redirect.0.map(WireRedirect::into_redirect),
-        code_tells,
+        deciding,
     );
     let merchant_transaction_id = sent.merchant_transaction_id.cloned().or_else(|| {
         wire.merchant_transaction_id
@@ -309,21 +341,32 @@ pub(crate) fn parse_transaction(
     })
 }
 
-/// The status: `transactionStatus` decides when it is known, the result family otherwise.
+/// What an answer's status rests on besides `transactionStatus`.
+pub(crate) enum Deciding<'a> {
+    /// The result code's family (a payment's own answer).
+    Code(&'a GatewayResult),
+    /// The long status, when the answer carries one (an inquiry's answer).
+    LongStatus(Option<&'a Field<TransactionState>>),
+    /// Nothing else (a notification: its signed short status alone).
+    ShortAlone,
+}
+
+/// The status, by the table of [`PaymentStatus`].
 pub(crate) fn status_of(
     transaction_status: Option<&TransactionStatus>,
-    result: &GatewayResult,
     redirect: Option<Redirect>,
-    code_tells: bool,
+    deciding: Deciding<'_>,
 ) -> PaymentStatus {
-    match transaction_status {
-        Some(TransactionStatus::Approved) => PaymentStatus::Approved,
-        Some(TransactionStatus::Declined) => PaymentStatus::Declined,
-        Some(TransactionStatus::Pending) => PaymentStatus::Pending,
-        Some(TransactionStatus::ThreeDSecure) => PaymentStatus::ThreeDSecure { redirect },
-        Some(TransactionStatus::Cancelled) => PaymentStatus::Cancelled,
-        _ if !code_tells => PaymentStatus::Unknown,
-        _ => match result.code.family() {
+    match (transaction_status, deciding) {
+        (Some(TransactionStatus::Approved) | None, Deciding::LongStatus(Some(long))) => {
+            long.value().map_or(PaymentStatus::Unknown, standing)
+        }
+        (Some(TransactionStatus::Approved), _) => PaymentStatus::Approved,
+        (Some(TransactionStatus::Declined), _) => PaymentStatus::Declined,
+        (Some(TransactionStatus::Pending), _) => PaymentStatus::Pending,
+        (Some(TransactionStatus::ThreeDSecure), _) => PaymentStatus::ThreeDSecure { redirect },
+        (Some(TransactionStatus::Cancelled), _) => PaymentStatus::Cancelled,
+        (_, Deciding::Code(result)) => match result.code.family() {
             CodeFamily::Success => PaymentStatus::Approved,
             CodeFamily::Pending => PaymentStatus::Pending,
             CodeFamily::ThreeDSecurePending => PaymentStatus::ThreeDSecure { redirect },
@@ -332,6 +375,22 @@ pub(crate) fn status_of(
             }
             _ => PaymentStatus::Unknown,
         },
+        _ => PaymentStatus::Unknown,
+    }
+}
+
+/// Where a payment the short status approved stands by its long status: approved only
+/// while the money is reserved or taken and stays so.
+fn standing(long: &TransactionState) -> PaymentStatus {
+    use TransactionState as S;
+    match long {
+        S::AuthSuccessful | S::CaptureSuccess | S::Settled => PaymentStatus::Approved,
+        S::Begun | S::AuthStarted | S::CaptureStarted => PaymentStatus::Pending,
+        S::AuthFailed | S::CaptureFailed | S::Failed => PaymentStatus::Declined,
+        S::AuthCancelled | S::CancelStarted | S::Cancelled => PaymentStatus::Cancelled,
+        S::MarkedForReversal | S::Reversed => PaymentStatus::Refunded,
+        S::Chargeback => PaymentStatus::ChargedBack,
+        _ => PaymentStatus::Unknown,
     }
 }
 
@@ -363,6 +422,71 @@ mod tests {
         assert_eq!(unknown.status, PaymentStatus::Unknown);
         let system = parse(r#"{"paymentId":"1","result":{"code":"20001"}}"#).unwrap();
         assert_eq!(system.status, PaymentStatus::Unknown);
+    }
+
+    fn inquired(fields: &str) -> Transaction {
+        let body = format!(r#"{{"paymentId":"7","result":{{"code":"00026"}}{fields}}}"#);
+        parse_transaction(
+            OperationKind::Inquiry,
+            200,
+            body.as_bytes(),
+            &Sent::default(),
+        )
+        .unwrap()
+    }
+
+    /// Every long status the interface's field notes name, and one this version does not
+    /// know: what an inquiry of a payment approved by its short status decides.
+    const STANDING: &[(&str, PaymentStatus)] = &[
+        ("begun", PaymentStatus::Pending),
+        ("authstarted", PaymentStatus::Pending),
+        ("authsuccessful", PaymentStatus::Approved),
+        ("authfailed", PaymentStatus::Declined),
+        ("authcancelled", PaymentStatus::Cancelled),
+        ("cancelstarted", PaymentStatus::Cancelled),
+        ("cancelled", PaymentStatus::Cancelled),
+        ("capturestarted", PaymentStatus::Pending),
+        ("capturesuccess", PaymentStatus::Approved),
+        ("capturefailed", PaymentStatus::Declined),
+        ("markedforreversal", PaymentStatus::Refunded),
+        ("reversed", PaymentStatus::Refunded),
+        ("chargeback", PaymentStatus::ChargedBack),
+        ("failed", PaymentStatus::Declined),
+        ("settled", PaymentStatus::Approved),
+        ("payoutsuccess", PaymentStatus::Unknown),
+    ];
+
+    #[test]
+    fn an_inquiry_is_approved_only_while_its_long_status_stands() {
+        for (long, expected) in STANDING {
+            for short in [r#","transactionStatus":"Y""#, ""] {
+                let found = inquired(&format!(r#"{short},"status":"{long}""#));
+                assert_eq!(&found.status, expected, "{long} {short}");
+                assert_eq!(
+                    found.is_approved(),
+                    *expected == PaymentStatus::Approved,
+                    "{long} {short}"
+                );
+            }
+            // Case and blanks do not matter; the short status's own refusal stays.
+            let upper = inquired(&format!(r#","status":" {} ""#, long.to_uppercase()));
+            assert_eq!(&upper.status, expected, "{long} in upper case");
+            let declined = inquired(&format!(r#","transactionStatus":"N","status":"{long}""#));
+            assert_eq!(declined.status, PaymentStatus::Declined, "N with {long}");
+        }
+        // No long status: the short one decides, as for a payment's own answer.
+        assert_eq!(
+            inquired(r#","transactionStatus":"Y""#).status,
+            PaymentStatus::Approved
+        );
+        assert_eq!(inquired("").status, PaymentStatus::Unknown);
+        // A long status that is not text is no reason to ship.
+        let odd = inquired(r#","transactionStatus":"Y","status":{"a":1}"#);
+        assert_eq!(odd.status, PaymentStatus::Unknown);
+        // A payment's own answer keeps a `status` as it came, undecided by it.
+        let paid =
+            parse(r#"{"paymentId":"1","transactionStatus":"Y","status":"reversed"}"#).unwrap();
+        assert_eq!(paid.status, PaymentStatus::Approved);
     }
 
     #[test]

@@ -437,6 +437,8 @@ fn status_name(status: &PaymentStatus) -> &'static str {
         PaymentStatus::Declined => "declined",
         PaymentStatus::Cancelled => "cancelled",
         PaymentStatus::ThreeDSecure { .. } => "three_d_secure",
+        PaymentStatus::Refunded => "refunded",
+        PaymentStatus::ChargedBack => "charged_back",
         _ => "unknown",
     }
 }

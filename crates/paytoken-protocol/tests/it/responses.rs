@@ -765,10 +765,21 @@ fn an_approved_payment_in_another_deployments_shape_is_approved() {
 }
 
 #[test]
-fn an_inquiry_shows_the_long_status_beside_the_verdict() {
+fn an_inquiry_is_decided_by_its_long_status_too() {
     let tx = ok::<Inquiry>("inquiry/long_status.json");
-    assert_eq!(tx.status, PaymentStatus::Approved);
     assert_eq!(tx.state.value(), Some(&TransactionState::Reversed));
+    assert_eq!(tx.status, PaymentStatus::Refunded);
+    assert!(!tx.is_approved(), "a refunded payment is not to be shipped");
+    for (fixture, status) in [
+        ("inquiry/captured.json", PaymentStatus::Approved),
+        ("inquiry/cancelled.json", PaymentStatus::Cancelled),
+        ("inquiry/chargeback.json", PaymentStatus::ChargedBack),
+        ("inquiry/long_status_unknown.json", PaymentStatus::Unknown),
+    ] {
+        let tx = ok::<Inquiry>(fixture);
+        assert_eq!(tx.transaction_status, Some(TransactionStatus::Approved));
+        assert_eq!(tx.status, status, "{fixture}");
+    }
 }
 
 #[test]
