@@ -42,8 +42,8 @@ use hyper::{Request, Response, StatusCode};
 use serde_json::{Value, json};
 
 use crate::body::AnswerBody;
-use crate::faults::FaultQueue;
 use crate::faults::Faults;
+use crate::faults::{FaultQueue, FaultTarget};
 use crate::gateway::Gateway;
 use crate::notifications::NotResent;
 
@@ -222,11 +222,11 @@ fn route(
         (true, ["notifications", number, "resend"]) => Ok(resend(gateway, number)),
         (false, ["clock"]) => Ok((StatusCode::OK, views::clock(gateway))),
         (true, ["clock", "advance"]) => input().map(|input| advance(gateway, &input)),
-        (false, ["faults"]) => Ok((StatusCode::OK, json!({ "next": faults.directives() }))),
+        (false, ["faults"]) => Ok((StatusCode::OK, views::faults(faults))),
         (true, ["faults"]) => input().map(|input| fault_next(faults, &input)),
         (true, ["faults", "clear"]) => {
             faults.clear();
-            Ok((StatusCode::OK, json!({ "next": faults.directives() })))
+            Ok((StatusCode::OK, views::faults(faults)))
         }
         (
             true,
@@ -287,6 +287,19 @@ fn advance(gateway: &Gateway, input: &Value) -> Reply {
 }
 
 fn fault_next(queue: &FaultQueue, input: &Value) -> Reply {
+    let target = match input.get("target") {
+        None | Some(Value::Null) => FaultTarget::default(),
+        Some(Value::String(name)) => match FaultTarget::parse(name) {
+            Ok(target) => target,
+            Err(refused) => return error(StatusCode::BAD_REQUEST, &refused.to_string()),
+        },
+        Some(_) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "target: money-moving, any, or an operation such as \"pay\"",
+            );
+        }
+    };
     let Some(directives) = input.get("directives").and_then(Value::as_str) else {
         return error(
             StatusCode::BAD_REQUEST,
@@ -310,14 +323,14 @@ fn fault_next(queue: &FaultQueue, input: &Value) -> Reply {
         Err(refused) => return error(StatusCode::BAD_REQUEST, &refused.to_string()),
     };
     for _ in 0..count {
-        if !queue.push(faults) {
+        if !queue.push(target, faults) {
             return error(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "too many faults already wait for the next requests",
             );
         }
     }
-    (StatusCode::OK, json!({ "next": queue.directives() }))
+    (StatusCode::OK, views::faults(queue))
 }
 
 fn decide(gateway: &Gateway, payment_id: &str, approve: bool) -> Reply {

@@ -1,10 +1,12 @@
 //! Fault injection: what can go wrong between a client and the gateway, on demand.
 //!
 //! Faults are set for the whole sandbox ([`SandboxBuilder::faults`](crate::SandboxBuilder::faults)),
-//! for the next requests that arrive, whoever sends them ([`Sandbox::fault_next`](crate::Sandbox::fault_next):
+//! for the next requests of an operation, whoever sends them ([`Sandbox::fault_next`](crate::Sandbox::fault_next):
 //! how a test breaks one exchange of an unmodified client), or for one request with the
-//! header [`FAULT_HEADER`], which only the sandbox reads. The header's directives override
-//! the others, one by one:
+//! header [`FAULT_HEADER`], which only the sandbox reads. A fault queued for the next
+//! requests names what it hits ([`FaultTarget`]): by default the next request that moves
+//! money, so that a client's quiet auth-token fetch before a payment does not take the
+//! payment's fault. The header's directives override the others, one by one:
 //!
 //! ```text
 //! paytoken-sandbox-fault: latency=250ms, drop=after
@@ -90,6 +92,79 @@ pub struct Faults {
     pub body: Option<BodyFault>,
     /// What goes wrong with the notification of the payment the request makes.
     pub notification: Option<NotificationFault>,
+}
+
+/// Which request a fault queued for the next requests hits: the first to arrive that it
+/// names. Written `money-moving` (the default), `any`, or an operation's name as the
+/// request log gives it (`pay`, `pay_with_token`, `repeat_payment`, `capture`, `refund`,
+/// `cancel`, `inquiry`, `fetch_auth_token`, ...).
+///
+/// ```
+/// use paytoken_sandbox::FaultTarget;
+///
+/// assert_eq!(FaultTarget::default(), FaultTarget::MONEY_MOVING);
+/// assert_eq!(FaultTarget::parse("capture")?.name(), "capture");
+/// assert!(FaultTarget::parse("payment").is_err(), "the log calls it `pay`");
+/// # Ok::<(), paytoken_sandbox::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FaultTarget(Target);
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Target {
+    #[default]
+    MoneyMoving,
+    /// One of [`crate::operation_names::OPERATIONS`].
+    Operation(&'static str),
+    Any,
+}
+
+impl FaultTarget {
+    /// The next request that moves money: a payment, a token payment, a repeat, a capture,
+    /// a refund or a cancel. The default.
+    pub const MONEY_MOVING: Self = Self(Target::MoneyMoving);
+    /// The next request, whatever it is (an auth-token fetch too).
+    pub const ANY: Self = Self(Target::Any);
+
+    /// The target of that name: `money-moving`, `any`, or an operation's.
+    ///
+    /// # Errors
+    /// [`Error::Fault`] when the name is none of these.
+    pub fn parse(name: &str) -> Result<Self, Error> {
+        match name.trim() {
+            "money-moving" => Ok(Self::MONEY_MOVING),
+            "any" => Ok(Self::ANY),
+            name => crate::operation_names::OPERATIONS
+                .iter()
+                .find(|known| **known == name)
+                .map(|known| Self(Target::Operation(known)))
+                .ok_or_else(|| Error::Fault {
+                    directive: name.to_owned(),
+                    reason: "expected a target: money-moving, any, or an operation (pay, pay_with_token, repeat_payment, capture, refund, cancel, inquiry, fetch_auth_token, ...)",
+                }),
+        }
+    }
+
+    /// Its name, as [`FaultTarget::parse`] reads it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self.0 {
+            Target::MoneyMoving => "money-moving",
+            Target::Operation(name) => name,
+            Target::Any => "any",
+        }
+    }
+
+    /// Whether it hits a request of `operation` (`None`: a request that is no operation).
+    fn hits(self, operation: Option<&str>) -> bool {
+        match self.0 {
+            Target::Any => true,
+            Target::MoneyMoving => {
+                operation.is_some_and(|name| crate::operation_names::MONEY_MOVING.contains(&name))
+            }
+            Target::Operation(target) => operation == Some(target),
+        }
+    }
 }
 
 impl Drop {
@@ -262,19 +337,20 @@ fn parse_duration(text: &str) -> Option<Duration> {
 /// The most faults that may wait for the next requests.
 const FAULTS_QUEUED: usize = 1000;
 
-/// Faults for the next requests, one each, in order ([`crate::Sandbox::fault_next`], the
-/// console's `faults`); at most [`FAULTS_QUEUED`].
+/// Faults for the next requests, one each, in order, each waiting for a request its target
+/// hits ([`crate::Sandbox::fault_next`], the console's `faults`); at most [`FAULTS_QUEUED`].
 #[derive(Debug, Default)]
-pub(crate) struct FaultQueue(Mutex<VecDeque<Faults>>);
+pub(crate) struct FaultQueue(Mutex<VecDeque<(FaultTarget, Faults)>>);
 
 impl FaultQueue {
-    /// Queues `faults` for the next request not yet faulted; `false` when the queue is full.
-    pub(crate) fn push(&self, faults: Faults) -> bool {
+    /// Queues `faults` for the next request `target` hits not yet faulted; `false` when the
+    /// queue is full.
+    pub(crate) fn push(&self, target: FaultTarget, faults: Faults) -> bool {
         let mut queue = self.lock();
         if queue.len() >= FAULTS_QUEUED {
             return false;
         }
-        queue.push_back(faults);
+        queue.push_back((target, faults));
         true
     }
 
@@ -283,16 +359,29 @@ impl FaultQueue {
         self.lock().clear();
     }
 
-    /// The faults waiting, in order, as directives.
-    pub(crate) fn directives(&self) -> Vec<String> {
-        self.lock().iter().map(ToString::to_string).collect()
+    /// The faults waiting, in order: each one's target and directives.
+    pub(crate) fn waiting(&self) -> Vec<(FaultTarget, String)> {
+        self.lock()
+            .iter()
+            .map(|(target, faults)| (*target, faults.to_string()))
+            .collect()
     }
 
-    pub(crate) fn pop(&self) -> Option<Faults> {
-        self.lock().pop_front()
+    /// Whether no fault waits: then a request need not be classified.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.lock().is_empty()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Faults>> {
+    /// Takes the first fault waiting whose target hits a request of `operation`.
+    pub(crate) fn take_for(&self, operation: Option<&str>) -> Option<Faults> {
+        let mut queue = self.lock();
+        let index = queue
+            .iter()
+            .position(|(target, _)| target.hits(operation))?;
+        queue.remove(index).map(|(_, faults)| faults)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<(FaultTarget, Faults)>> {
         // A push or a pop cannot leave the queue half-changed: the poison means nothing.
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -348,6 +437,35 @@ mod tests {
         assert_eq!(merged.latency, Some(Duration::from_millis(5)));
         assert_eq!(merged.status, Some(500));
         assert_eq!(sandbox.with_directives("none").unwrap(), Faults::NONE);
+    }
+
+    #[test]
+    fn a_queued_fault_waits_for_the_request_it_names() {
+        let queue = FaultQueue::default();
+        let drop = Faults::parse("drop=after").unwrap();
+        let stall = Faults::parse("stall=1s").unwrap();
+        assert!(queue.push(FaultTarget::default(), drop));
+        assert!(queue.push(FaultTarget::parse("fetch_auth_token").unwrap(), stall));
+        // The auth-token fetch before a payment takes its own fault, not the payment's.
+        assert_eq!(queue.take_for(Some("fetch_auth_token")), Some(stall));
+        assert_eq!(queue.take_for(Some("inquiry")), None);
+        assert_eq!(queue.take_for(None), None);
+        assert_eq!(queue.take_for(Some("pay")), Some(drop));
+        assert!(queue.is_empty());
+        assert!(queue.push(FaultTarget::ANY, drop));
+        assert_eq!(queue.take_for(None), Some(drop));
+        for name in ["money-moving", "any", "capture", "pay_with_token"] {
+            assert_eq!(FaultTarget::parse(name).unwrap().name(), name);
+        }
+        for money in crate::operation_names::MONEY_MOVING {
+            assert!(FaultTarget::MONEY_MOVING.hits(Some(money)), "{money}");
+            assert!(
+                crate::operation_names::OPERATIONS.contains(money),
+                "{money}"
+            );
+        }
+        let error = FaultTarget::parse("payment").unwrap_err();
+        assert!(error.to_string().contains("payment"), "{error}");
     }
 
     #[test]

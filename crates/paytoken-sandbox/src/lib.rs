@@ -111,6 +111,7 @@ mod json;
 mod like;
 mod node;
 pub mod notifications;
+mod operation_names;
 mod ops;
 mod problem;
 mod received;
@@ -137,7 +138,7 @@ pub use config::{
 pub use console::{CONSOLE_PREFIX, DASHBOARD_PATH};
 pub use error::Error;
 pub use explain::EXPLAIN_HEADER;
-pub use faults::{FAULT_HEADER, Faults, MAX_FAULT_DURATION, NotificationFault};
+pub use faults::{FAULT_HEADER, FaultTarget, Faults, MAX_FAULT_DURATION, NotificationFault};
 pub use invoices::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT};
 pub use like::AnswerShapes;
 pub use notifications::{NotificationPolicy, NotificationTargets, SentNotification};

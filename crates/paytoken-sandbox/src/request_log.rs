@@ -158,33 +158,16 @@ impl RequestLog {
     }
 }
 
-/// The operations an entry may name, as [`crate::ops`] names them.
-const OPERATIONS: &[&str] = &[
-    "fetch_auth_token",
-    "regenerate_auth_token",
-    "customer_signup",
-    "pay",
-    "repeat_payment",
-    "capture",
-    "refund",
-    "cancel",
-    "inquiry",
-    "register",
-    "delete_token",
-    "pay_with_token",
-    "installments",
-    "cards_and_accounts",
-    "invoices",
-    "three_d_secure_page",
-];
-
 /// The operation of that name, as a state file wrote it; `None` for an unknown one.
 #[cfg_attr(
     not(feature = "sqlite"),
     expect(dead_code, reason = "read by the file store")
 )]
 pub(crate) fn operation_named(name: &str) -> Option<&'static str> {
-    OPERATIONS.iter().copied().find(|known| *known == name)
+    crate::operation_names::OPERATIONS
+        .iter()
+        .copied()
+        .find(|known| *known == name)
 }
 
 /// The caller's id as sent.

@@ -95,6 +95,16 @@ impl Gateway {
         answer
     }
 
+    /// The operation a request is, by the names of [`ops::OPERATIONS`], as far as its path
+    /// and form tell: what a fault waiting for an operation is matched with.
+    pub(crate) fn operation_of(path: &str, body: &[u8]) -> Option<&'static str> {
+        if ops::id_after(path, ops::THREE_D_SECURE_PREFIX).is_some() {
+            return Some(crate::operation_names::THREE_D_SECURE_PAGE);
+        }
+        let (route, _) = ops::route(path)?;
+        Form::parse(body).ok().map(|form| route.operation(&form))
+    }
+
     /// Answers one request, telling `seen` what the log keeps of it. `path` is the
     /// request's path without the query; `query` is there when the URL carried `?`.
     #[expect(
@@ -121,7 +131,7 @@ impl Gateway {
             if self.broken().is_some() {
                 return Answer::text(503, "service unavailable\n");
             }
-            seen.operation = Some("three_d_secure_page");
+            seen.operation = Some(crate::operation_names::THREE_D_SECURE_PAGE);
             return ops::three_d_secure::page(self, &mut self.lock(), payment_id, decision);
         }
         let Some((route, raw_id)) = ops::route(path) else {

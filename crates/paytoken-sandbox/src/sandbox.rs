@@ -34,7 +34,7 @@ pub const DEFAULT_MAX_RECORDS: usize = 50_000;
 /// How many live auth tokens the sandbox keeps, by default. A token lives
 /// [`AUTH_TOKEN_LIFETIME`](crate::AUTH_TOKEN_LIFETIME) and counts until then.
 pub const DEFAULT_MAX_TOKENS: usize = 10_000;
-use crate::faults::FaultQueue;
+use crate::faults::{FaultQueue, FaultTarget};
 use crate::received::ReceivedLog;
 use crate::{Error, server};
 
@@ -425,23 +425,28 @@ impl Sandbox {
         self.gateway.outbox.sent()
     }
 
-    /// Applies `faults` to the next request that arrives, instead of the sandbox-wide ones;
-    /// called several times, to as many requests, in order. A request's fault header still
+    /// Applies `faults` to the next request that `target` hits, instead of the
+    /// sandbox-wide ones; called several times, to as many requests, in order. Requests the
+    /// target does not hit pass it by (the auth-token fetch a client makes quietly before a
+    /// payment, with [`FaultTarget::MONEY_MOVING`]). A request's fault header still
     /// overrides them one by one. How a test breaks one exchange and lets the retry through:
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use paytoken_sandbox::{Faults, Sandbox};
+    /// use paytoken_sandbox::{FaultTarget, Faults, Sandbox};
     ///
     /// let sandbox = Sandbox::start().await?;
-    /// sandbox.fault_next(Faults::parse("drop=after")?); // the next request is processed, its answer lost
+    /// // The next payment, capture, refund, ... is processed, and its answer lost.
+    /// sandbox.fault_next(FaultTarget::MONEY_MOVING, Faults::parse("drop=after")?);
+    /// // The next inquiry answers a proxy's 502 page.
+    /// sandbox.fault_next(FaultTarget::parse("inquiry")?, Faults::parse("status=502")?);
     /// # Ok(()) }
     /// ```
-    pub fn fault_next(&self, faults: Faults) {
+    pub fn fault_next(&self, target: FaultTarget, faults: Faults) {
         // Past the queue's bound (a thousand waiting) the fault is not queued: a test that
         // queues so many has lost count.
-        let _ = self.fault_queue.push(faults);
+        let _ = self.fault_queue.push(target, faults);
     }
 
     /// Approves the 3-D Secure challenge of payment `payment_id`, as its cardholder would

@@ -156,20 +156,18 @@ where
         // The console is no gateway request: no fault, no record of it.
         let path = request.uri().path();
         let console = path.starts_with(CONSOLE_PREFIX) || path == DASHBOARD_PATH;
-        let faults = if console {
-            Faults::NONE
-        } else {
+        if !console {
             shared
                 .received
                 .record(request.method().as_str(), request.uri().path());
-            shared.fault_queue.pop().unwrap_or(shared.faults)
-        };
+        }
         let queue = Arc::clone(&shared.fault_queue);
+        let sandbox_faults = shared.faults;
         async move {
             if console {
                 return Ok(console::respond(&gateway, &queue, peer, request, deadline).await);
             }
-            respond(&gateway, faults, request, deadline).await
+            respond(&gateway, sandbox_faults, &queue, request, deadline).await
         }
     });
     let mut served = pin!(
@@ -195,10 +193,28 @@ where
 async fn respond(
     gateway: &Gateway,
     sandbox_faults: Faults,
+    queue: &FaultQueue,
     request: Request<Incoming>,
     deadline: Duration,
 ) -> Result<Response<AnswerBody>, Dropped> {
-    let faults = match request.headers().get(FAULT_HEADER) {
+    let (parts, body) = request.into_parts();
+    let reading = Limited::new(body, MAX_REQUEST_BODY).collect();
+    let body = match tokio::time::timeout(deadline, reading).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(_)) => return Ok(closing(plain(413, "request body too large or broken\n"))),
+        // A body that never ends holds the connection no longer than its deadline.
+        Err(_) => return Ok(closing(plain(408, "request body not received in time\n"))),
+    };
+    let body = body.to_bytes();
+    // A queued fault waits for the operation it names, which the path and form tell: read
+    // only while one waits.
+    let queued = if queue.is_empty() {
+        None
+    } else {
+        queue.take_for(Gateway::operation_of(parts.uri.path(), &body))
+    };
+    let sandbox_faults = queued.unwrap_or(sandbox_faults);
+    let faults = match parts.headers.get(FAULT_HEADER) {
         None => sandbox_faults,
         Some(value) => match value
             .to_str()
@@ -215,15 +231,6 @@ async fn respond(
     if faults.drop == Some(Drop::BeforeProcessing) {
         return Err(Dropped);
     }
-    let (parts, body) = request.into_parts();
-    let reading = Limited::new(body, MAX_REQUEST_BODY).collect();
-    let body = match tokio::time::timeout(deadline, reading).await {
-        Ok(Ok(body)) => body,
-        Ok(Err(_)) => return Ok(closing(plain(413, "request body too large or broken\n"))),
-        // A body that never ends holds the connection no longer than its deadline.
-        Err(_) => return Ok(closing(plain(408, "request body not received in time\n"))),
-    };
-    let body = body.to_bytes();
     let auth_token = parts
         .headers
         .get(AUTH_TOKEN_HEADER)

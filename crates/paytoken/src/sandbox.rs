@@ -25,8 +25,8 @@
 //! under `[dev-dependencies]`. It brings the sandbox without its SQLite file store.
 
 pub use paytoken_sandbox::{
-    DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, Error, Faults, PaymentBooks, Received, Sandbox,
-    SandboxBuilder, SandboxConfig, SentNotification, cards,
+    DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, Error, FaultTarget, Faults, PaymentBooks, Received,
+    Sandbox, SandboxBuilder, SandboxConfig, SentNotification, cards,
 };
 
 use crate::{
@@ -113,10 +113,11 @@ impl TestGateway {
         paytoken_sandbox::samples::order_id("order").expect("a valid prefix")
     }
 
-    /// Breaks the next requests, one set of `faults` each, in order
-    /// ([`Sandbox::fault_next`]).
-    pub fn fault_next(&self, faults: Faults) {
-        self.sandbox.fault_next(faults);
+    /// Breaks the next request `target` hits with `faults` ([`Sandbox::fault_next`]);
+    /// called again, the one after it. [`FaultTarget::MONEY_MOVING`] waits for the next
+    /// payment, token payment, repeat, capture, refund or cancel.
+    pub fn fault_next(&self, target: FaultTarget, faults: Faults) {
+        self.sandbox.fault_next(target, faults);
     }
 
     /// Approves the 3-D Secure challenge of `transaction` as its cardholder would on the

@@ -17,7 +17,7 @@ use paytoken::{
     Amount, Client, Currency, Error, OperationKind, PaymentId, PaymentStatus, RetryPolicy,
     Transaction,
 };
-use paytoken_sandbox::{Faults, Sandbox, cards};
+use paytoken_sandbox::{FaultTarget, Faults, Sandbox, cards};
 
 use crate::common::{card, client_for, order_id};
 use crate::load::{CLIENTS, Dice, FAULTS, varying_sandbox};
@@ -42,7 +42,7 @@ type Belief = (PaymentId, Amount, Amount);
 fn maybe_fault(sandbox: &Sandbox, dice: &mut Dice) {
     if dice.next().is_multiple_of(4) {
         let index = usize::try_from(dice.next() % u64::try_from(FAULTS.len()).unwrap()).unwrap();
-        sandbox.fault_next(Faults::parse(FAULTS[index]).unwrap());
+        sandbox.fault_next(FaultTarget::ANY, Faults::parse(FAULTS[index]).unwrap());
     }
 }
 

@@ -11,12 +11,17 @@ use common::{card, client_for, order_id};
 use paytoken::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken::ops::payment::Payment;
 use paytoken::{AuthToken, Client, Error, PaymentStatus, RetryPolicy, TransportErrorKind};
-use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Faults, ManualClock, Sandbox, cards};
+use paytoken_sandbox::{DEFAULT_MERCHANT_ID, FaultTarget, Faults, ManualClock, Sandbox, cards};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
 use paytoken::ops::auth_token::{MERCHANT_PATH as AUTH_TOKEN, REGENERATE_PATH as REGENERATE};
 use paytoken::ops::cards_and_accounts::PATH as LIST;
 use paytoken::ops::payment::PATH as PAYMENTS;
+
+/// The fault target of the list of cards and accounts, the read these tests break.
+fn list_target() -> FaultTarget {
+    FaultTarget::parse("cards_and_accounts").unwrap()
+}
 
 /// Fast retries, so the tests do not wait on backoff.
 const QUICK: RetryPolicy = RetryPolicy {
@@ -111,7 +116,7 @@ async fn a_stalled_answer_times_out_within_the_bound_and_a_payment_is_not_resent
         .await
         .unwrap();
 
-    sandbox.fault_next(Faults::parse("stall=60s").unwrap());
+    sandbox.fault_next(list_target(), Faults::parse("stall=60s").unwrap());
     let error = bounded(client.cards_and_accounts(&CardsAndAccounts::all()))
         .await
         .unwrap_err();
@@ -121,7 +126,10 @@ async fn a_stalled_answer_times_out_within_the_bound_and_a_payment_is_not_resent
         "a timeout is not retried: {error}"
     );
 
-    sandbox.fault_next(Faults::parse("stall=60s").unwrap());
+    sandbox.fault_next(
+        FaultTarget::MONEY_MOVING,
+        Faults::parse("stall=60s").unwrap(),
+    );
     let payment = payment(cards::APPROVED);
     let error = bounded(client.pay(&payment)).await.unwrap_err();
     assert!(error.is_timeout(), "{error}");
@@ -143,7 +151,10 @@ async fn the_time_out_card_gives_an_unknown_outcome_that_reconcile_settles() {
 #[tokio::test]
 async fn a_dropped_connection_on_a_payment_is_an_unknown_outcome_sent_once() {
     let (sandbox, client) = signed_in(Sandbox::start().await.unwrap()).await;
-    sandbox.fault_next(Faults::parse("drop=after").unwrap());
+    sandbox.fault_next(
+        FaultTarget::MONEY_MOVING,
+        Faults::parse("drop=after").unwrap(),
+    );
     let payment = payment(cards::APPROVED);
     let error = client.pay(&payment).await.unwrap_err();
     assert_eq!(error.transport_kind(), Some(TransportErrorKind::Broken));
@@ -154,7 +165,7 @@ async fn a_dropped_connection_on_a_payment_is_an_unknown_outcome_sent_once() {
 async fn a_dropped_connection_on_a_read_is_retried_and_succeeds() {
     let (sandbox, client) = signed_in(Sandbox::start().await.unwrap()).await;
     let before = count(&sandbox, LIST);
-    sandbox.fault_next(Faults::parse("drop=after").unwrap());
+    sandbox.fault_next(list_target(), Faults::parse("drop=after").unwrap());
     client
         .cards_and_accounts(&CardsAndAccounts::all())
         .await
@@ -172,7 +183,7 @@ async fn an_html_502_is_typed_retried_on_a_read_and_unknown_on_a_payment() {
 
     // Once: the retry gets through.
     let before = count(&sandbox, LIST);
-    sandbox.fault_next(Faults::parse("status=502").unwrap());
+    sandbox.fault_next(list_target(), Faults::parse("status=502").unwrap());
     client
         .cards_and_accounts(&CardsAndAccounts::all())
         .await
@@ -182,7 +193,7 @@ async fn an_html_502_is_typed_retried_on_a_read_and_unknown_on_a_payment() {
     // Every time: the policy's three attempts, then the status as a typed error.
     let before = count(&sandbox, LIST);
     for _ in 0..3 {
-        sandbox.fault_next(Faults::parse("status=502").unwrap());
+        sandbox.fault_next(list_target(), Faults::parse("status=502").unwrap());
     }
     let error = client
         .cards_and_accounts(&CardsAndAccounts::all())
@@ -195,7 +206,10 @@ async fn an_html_502_is_typed_retried_on_a_read_and_unknown_on_a_payment() {
     assert_eq!(count(&sandbox, LIST) - before, 3);
 
     // A payment is not sent again: the 502 may have come after it was made.
-    sandbox.fault_next(Faults::parse("status=502").unwrap());
+    sandbox.fault_next(
+        FaultTarget::MONEY_MOVING,
+        Faults::parse("status=502").unwrap(),
+    );
     let payment = payment(cards::APPROVED);
     let error = client.pay(&payment).await.unwrap_err();
     assert_eq!(unexpected_status(&error), Some(502), "{error}");
@@ -205,7 +219,7 @@ async fn an_html_502_is_typed_retried_on_a_read_and_unknown_on_a_payment() {
 #[tokio::test]
 async fn an_oversized_answer_is_refused_without_reading_it_all() {
     let (sandbox, client) = signed_in(Sandbox::start().await.unwrap()).await;
-    sandbox.fault_next(Faults::parse("body=oversized").unwrap());
+    sandbox.fault_next(list_target(), Faults::parse("body=oversized").unwrap());
     let error = client
         .cards_and_accounts(&CardsAndAccounts::all())
         .await
@@ -230,7 +244,10 @@ async fn an_oversized_answer_is_refused_without_reading_it_all() {
 #[tokio::test]
 async fn a_malformed_answer_to_a_payment_is_an_unknown_outcome() {
     let (sandbox, client) = signed_in(Sandbox::start().await.unwrap()).await;
-    sandbox.fault_next(Faults::parse("body=truncated").unwrap());
+    sandbox.fault_next(
+        FaultTarget::MONEY_MOVING,
+        Faults::parse("body=truncated").unwrap(),
+    );
     let payment = payment(cards::APPROVED);
     let error = client.pay(&payment).await.unwrap_err();
     assert!(matches!(

@@ -16,7 +16,7 @@ use paytoken::ops::payment::Payment;
 use paytoken::ops::registration::Registration;
 use paytoken::ops::token_payment::TokenPayment;
 use paytoken::{Credentials, FieldValue, SecureKey};
-use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Faults, Sandbox, cards};
+use paytoken_sandbox::{DEFAULT_MERCHANT_ID, FaultTarget, Faults, Sandbox, cards};
 
 #[test]
 fn no_secret_reaches_a_log_line_or_an_error() {
@@ -111,7 +111,7 @@ fn no_secret_reaches_a_log_line_or_an_error() {
             "body=truncated",
             "body=malformed",
         ] {
-            sandbox.fault_next(Faults::parse(fault).unwrap());
+            sandbox.fault_next(FaultTarget::MONEY_MOVING, Faults::parse(fault).unwrap());
             errors.push(client.pay(&pay()).await.unwrap_err());
         }
         let merchant = sandbox.config().merchant(DEFAULT_MERCHANT_ID).unwrap();

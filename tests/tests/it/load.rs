@@ -27,7 +27,7 @@ use paytoken::ops::payment::Payment;
 use paytoken::ops::token_payment::TokenPayment;
 use paytoken::types::{Email, RegistrationStatus};
 use paytoken::{Customer, Error, FieldValue, PaymentStatus, RegistrationId, RetryPolicy};
-use paytoken_sandbox::{Faults, SEEDED_INVOICES_PER_MERCHANT, Sandbox, cards};
+use paytoken_sandbox::{FaultTarget, Faults, SEEDED_INVOICES_PER_MERCHANT, Sandbox, cards};
 
 pub(crate) const CLIENTS: usize = 64;
 /// Rounds per client; each round is a sign-up, a payment storing the card, a token
@@ -259,7 +259,7 @@ async fn under_faults_every_payment_ends_known_or_settled_and_none_is_sent_twice
                             dice.next() % u64::try_from(FAULTS.len()).unwrap(),
                         )
                         .unwrap()];
-                        sandbox.fault_next(Faults::parse(fault).unwrap());
+                        sandbox.fault_next(FaultTarget::ANY, Faults::parse(fault).unwrap());
                         injected.fetch_add(1, Ordering::Relaxed);
                     }
                     let payment = Payment::new(

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::views;
-use crate::faults::FaultQueue;
+use crate::faults::{FaultQueue, FaultTarget};
 use crate::gateway::Gateway;
 use crate::html::escape;
 
@@ -21,7 +21,7 @@ const SHOWN: usize = 200;
 pub(super) fn page(gateway: &Gateway, faults: &FaultQueue) -> String {
     let mut body = String::with_capacity(64 * 1024);
     clock(&mut body, &views::clock(gateway));
-    faults_section(&mut body, &faults.directives());
+    faults_section(&mut body, &faults.waiting());
     requests(&mut body, &views::requests(gateway, 0));
     notifications(&mut body, &views::notifications(gateway));
     books(&mut body, &views::books(gateway));
@@ -100,15 +100,18 @@ fn clock(out: &mut String, clock: &Value) {
     out.push_str("</table>\n");
 }
 
-fn faults_section(out: &mut String, next: &[String]) {
+fn faults_section(out: &mut String, next: &[(FaultTarget, String)]) {
     out.push_str("<h2>Faults for the next requests</h2>\n");
     if next.is_empty() {
         out.push_str("<p class=\"muted\" id=\"faults\">none</p>\n");
     } else {
-        let shown: Vec<String> = next.iter().map(|faults| escape(faults)).collect();
+        let shown: Vec<String> = next
+            .iter()
+            .map(|(target, faults)| format!("{} (next {})", escape(faults), target.name()))
+            .collect();
         let _ = writeln!(out, "<p id=\"faults\">{}</p>", shown.join("; "));
     }
-    out.push_str("<p><input id=\"fault-directives\" value=\"drop=after\"> for <input id=\"fault-count\" type=\"number\" min=\"1\" max=\"100\" value=\"1\"> request(s) <button data-action=\"fault\">Queue</button> <button data-action=\"clear\">Clear</button></p>\n");
+    out.push_str("<p><input id=\"fault-directives\" value=\"drop=after\"> for <input id=\"fault-count\" type=\"number\" min=\"1\" max=\"100\" value=\"1\"> money-moving request(s) <button data-action=\"fault\">Queue</button> <button data-action=\"clear\">Clear</button></p>\n");
 }
 
 fn requests(out: &mut String, log: &Value) {

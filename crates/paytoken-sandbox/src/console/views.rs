@@ -6,6 +6,7 @@ use paytoken_types::Timestamp;
 use serde_json::{Value, json};
 
 use crate::config::SandboxConfig;
+use crate::faults::FaultQueue;
 use crate::gateway::Gateway;
 use crate::notifications::Attempt;
 use crate::state::{Instrument, Principal};
@@ -195,4 +196,15 @@ pub(super) fn clock(gateway: &Gateway) -> Value {
         "advancedSeconds": gateway.clock.advanced_millis() / 1000,
         "authTokens": tokens,
     })
+}
+
+/// The faults waiting for the next requests, in order: each one's directives and the
+/// requests it waits for (`target`).
+pub(crate) fn faults(queue: &FaultQueue) -> Value {
+    let next: Vec<Value> = queue
+        .waiting()
+        .into_iter()
+        .map(|(target, directives)| json!({ "directives": directives, "target": target.name() }))
+        .collect();
+    json!({ "next": next })
 }

@@ -68,11 +68,22 @@ pub(crate) struct NotificationLog {
     failure: OnceLock<String>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Entries {
     /// The number of the oldest entry kept.
     first: u64,
     entries: VecDeque<SentNotification>,
+}
+
+/// Notifications are numbered from 1, as the request log's entries are: one numbering for
+/// what `events list` shows and `events resend N` takes.
+impl Default for Entries {
+    fn default() -> Self {
+        Self {
+            first: 1,
+            entries: VecDeque::new(),
+        }
+    }
 }
 
 impl NotificationLog {

@@ -165,10 +165,11 @@ async fn actions_advance_the_clock_fault_the_next_request_and_decide_a_challenge
     let queued = act(
         &sandbox,
         "faults",
-        &json!({ "directives": "status=502", "count": 2 }),
+        &json!({ "directives": "status=502", "count": 2, "target": "cards_and_accounts" }),
     )
     .await;
-    assert_eq!(parsed(&queued)["next"], json!(["status=502", "status=502"]));
+    let waiting = json!({ "directives": "status=502", "target": "cards_and_accounts" });
+    assert_eq!(parsed(&queued)["next"], json!([waiting, waiting]));
     assert_eq!(
         get(&sandbox, "faults").await["next"]
             .as_array()
@@ -190,12 +191,27 @@ async fn actions_advance_the_clock_fault_the_next_request_and_decide_a_challenge
     )
     .await;
     assert_eq!(raw.status, 200, "the third is not faulted");
+    for bad in [
+        json!({ "directives": "explode" }),
+        json!({ "directives": "drop=after", "target": "payment" }),
+        json!({ "directives": "drop=after", "target": 7 }),
+    ] {
+        assert_eq!(act(&sandbox, "faults", &bad).await.status, 400, "{bad}");
+    }
+    // Without a target, a fault waits for the next request that moves money: a read
+    // passes it by.
+    act(&sandbox, "faults", &json!({ "directives": "status=502" })).await;
+    let read = send(
+        &sandbox,
+        &CardsAndAccounts::all().request(&context).unwrap(),
+    )
+    .await;
+    assert_eq!(read.status, 200, "a read is no money-moving request");
     assert_eq!(
-        act(&sandbox, "faults", &json!({ "directives": "explode" }))
-            .await
-            .status,
-        400
+        get(&sandbox, "faults").await["next"],
+        json!([{ "directives": "status=502", "target": "money-moving" }])
     );
+    act(&sandbox, "faults/clear", &json!({})).await;
 
     let waiting = send(
         &sandbox,
@@ -255,15 +271,15 @@ async fn a_resend_replaces_pending_retries_or_delivers_again() {
     let waiting = send(&sandbox, &made.request(&context).unwrap()).await;
     let payment_id = waiting.json()["paymentId"].as_str().unwrap().to_owned();
     assert!(sandbox.approve_three_d_secure(&payment_id));
-    let failed = attempts(&sandbox, 0, 1).await;
+    let failed = attempts(&sandbox, 1, 1).await;
     assert_eq!(
         failed["attempts"],
         json!([{ "outcome": "answered", "status": 500 }])
     );
 
-    let resent = act(&sandbox, "notifications/0/resend", &json!({})).await;
+    let resent = act(&sandbox, "notifications/1/resend", &json!({})).await;
     assert_eq!(resent.status, 202, "{}", resent.text());
-    let delivered = attempts(&sandbox, 0, 3).await;
+    let delivered = attempts(&sandbox, 1, 3).await;
     assert_eq!(
         delivered["attempts"],
         json!([
@@ -276,12 +292,12 @@ async fn a_resend_replaces_pending_retries_or_delivers_again() {
 
     // A delivered one is delivered again.
     assert_eq!(
-        act(&sandbox, "notifications/0/resend", &json!({}))
+        act(&sandbox, "notifications/1/resend", &json!({}))
             .await
             .status,
         202
     );
-    let again = attempts(&sandbox, 0, 5).await;
+    let again = attempts(&sandbox, 1, 5).await;
     assert_eq!(again["attempts"][3], json!({ "outcome": "resent" }));
     assert_eq!(
         again["attempts"][4],

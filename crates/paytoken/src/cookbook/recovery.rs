@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use paytoken::prelude::*;
-//! use paytoken::sandbox::{Faults, TestGateway, cards};
+//! use paytoken::sandbox::{FaultTarget, Faults, TestGateway, cards};
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let gateway = TestGateway::start().await?;
@@ -16,9 +16,9 @@
 //!         .preauthorization()
 //! };
 //!
-//! // The gateway processes the payment and the answer is lost on the way back.
-//! let first = client.pay(&reserve()).await?; // signs in, too
-//! gateway.fault_next(Faults::parse("drop=after")?);
+//! let first = client.pay(&reserve()).await?;
+//! // The gateway processes the next payment and the answer is lost on the way back.
+//! gateway.fault_next(FaultTarget::MONEY_MOVING, Faults::parse("drop=after")?);
 //! let lost = reserve();
 //! let error = client.pay(&lost).await.unwrap_err();
 //! assert!(error.is_outcome_unknown());
@@ -32,7 +32,7 @@
 //! // partial refund differ, so knowing both settles it.
 //! let id = first.payment_id;
 //! client.capture(&Capture::new(id, forty, Currency::EUR)).await?;
-//! gateway.fault_next(Faults::parse("drop=after")?);
+//! gateway.fault_next(FaultTarget::MONEY_MOVING, Faults::parse("drop=after")?);
 //! let refund = Refund::new(id, Amount::new(10, 0)?, Currency::EUR);
 //! let error = client.refund(&refund).await.unwrap_err();
 //! assert_eq!(error.payment_id(), Some(&id));

@@ -2,7 +2,7 @@
 //! the next request settled by inquiry.
 
 use paytoken::prelude::*;
-use paytoken::sandbox::{Faults, TestGateway, cards};
+use paytoken::sandbox::{FaultTarget, Faults, TestGateway, cards};
 
 fn payment(gateway: &TestGateway, card: &str) -> Payment {
     Payment::new(
@@ -59,12 +59,11 @@ async fn a_challenge_approved_or_declined_settles_the_payment() {
 async fn a_lost_answer_is_an_unknown_outcome_that_an_inquiry_settles() {
     let gateway = TestGateway::start().await.unwrap();
     let client = gateway.client();
-    // Signed in first, so the fault meets the payment and not the token request.
-    client
-        .cards_and_accounts(&CardsAndAccounts::all())
-        .await
-        .ok();
-    gateway.fault_next(Faults::parse("drop=after").unwrap());
+    // Not signed in yet: the auth-token fetch before the payment passes the fault by.
+    gateway.fault_next(
+        FaultTarget::MONEY_MOVING,
+        Faults::parse("drop=after").unwrap(),
+    );
     let lost = payment(&gateway, cards::APPROVED);
     let error = client.pay(&lost).await.unwrap_err();
     assert!(error.is_outcome_unknown(), "{error}");
