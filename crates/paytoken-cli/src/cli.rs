@@ -419,8 +419,9 @@ pub(crate) enum FaultsCommand {
     /// The faults waiting for the next requests.
     #[command(after_long_help = examples::FAULTS_LIST)]
     List,
-    /// Fault the next requests: `drop=after` (the payment is made, its answer lost),
-    /// `status=502`, `latency=2s`, `body=truncated`, `notify=late`, ...
+    /// Fault the next requests that move money (or those `--for` names): `drop=after`
+    /// (the payment is made, its answer lost), `status=502`, `latency=2s`,
+    /// `body=truncated`, `notify=late`, ...
     #[command(after_long_help = examples::FAULTS_NEXT)]
     Next {
         /// The directives, as the sandbox's fault header takes them.
@@ -428,6 +429,12 @@ pub(crate) enum FaultsCommand {
         /// How many requests, from 1 to 100.
         #[arg(long, default_value_t = 1)]
         count: u64,
+        /// Which requests: `money-moving` (payments, token payments, repeats, captures,
+        /// refunds, cancels; not the auth-token fetch before them), `any`, or one
+        /// operation as `logs tail` names it (`pay`, `capture`, `inquiry`,
+        /// `fetch_auth_token`, ...).
+        #[arg(long = "for", value_name = "TARGET", default_value = "money-moving")]
+        target: String,
     },
     /// No fault for the next requests after all.
     #[command(after_long_help = examples::FAULTS_CLEAR)]

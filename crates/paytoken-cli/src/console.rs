@@ -64,10 +64,14 @@ pub(crate) async fn run(command: &ConsoleCommand, args: &GatewayArgs, json: bool
             .get("faults")
             .await
             .map(|answer| faults("faults_list", answer)),
-        ConsoleCommand::Faults(FaultsCommand::Next { directives, count }) => console
+        ConsoleCommand::Faults(FaultsCommand::Next {
+            directives,
+            count,
+            target,
+        }) => console
             .post(
                 "faults",
-                &json!({ "directives": directives, "count": count }),
+                &json!({ "directives": directives, "count": count, "target": target }),
             )
             .await
             .map(|answer| faults("faults_next", answer)),
@@ -209,13 +213,18 @@ fn events(answer: &Value) -> Report {
         .unwrap_or_default();
     let mut human = format!("events_list: {} notification(s)\n", list.len());
     for sent in &list {
+        // Each attempt by what became of it: an HTTP status is named as one, never read as
+        // a count.
         let attempts: Vec<String> = field(sent, "attempts")
             .as_array()
             .into_iter()
             .flatten()
             .map(|attempt| match field(attempt, "status").as_u64() {
-                Some(status) => status.to_string(),
-                None => field(attempt, "outcome").as_str().unwrap_or("?").to_owned(),
+                Some(status) => format!("HTTP {status}"),
+                None => field(attempt, "outcome")
+                    .as_str()
+                    .unwrap_or("?")
+                    .replace('_', " "),
             })
             .collect();
         let state = if field(sent, "delivered") == true {
@@ -225,14 +234,15 @@ fn events(answer: &Value) -> Report {
         };
         let _ = writeln!(
             human,
-            "  #{} payment {} to {}: {state} (attempts: {})",
+            "  #{} payment {} to {}: {state}, {} attempt(s): {}",
             field(sent, "number"),
             escape(field(sent, "paymentId").as_str().unwrap_or("-")),
             escape(field(sent, "url").as_str().unwrap_or("-")),
+            attempts.len(),
             if attempts.is_empty() {
                 "none yet".to_owned()
             } else {
-                attempts.join(", ")
+                escape(&attempts.join(", ")).into_owned()
             }
         );
     }
@@ -257,11 +267,14 @@ fn clock(operation: &'static str, answer: Value) -> Report {
 }
 
 fn faults(operation: &'static str, answer: Value) -> Report {
-    let next: Vec<&str> = field(&answer, "next")
+    let next: Vec<String> = field(&answer, "next")
         .as_array()
         .into_iter()
         .flatten()
-        .filter_map(Value::as_str)
+        .map(|waiting| {
+            let text = |name: &str| field(waiting, name).as_str().unwrap_or("-").to_owned();
+            format!("{} (next {})", text("directives"), text("target"))
+        })
         .collect();
     let human = if next.is_empty() {
         format!("{operation}: no fault waits for the next requests\n")

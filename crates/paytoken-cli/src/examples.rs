@@ -120,7 +120,7 @@ pub(crate) const FAULTS_LIST: &str = "Examples:
 
 pub(crate) const FAULTS_NEXT: &str = "Examples:
   $ paytoken faults next drop=after
-  $ paytoken faults next status=502 --count 2";
+  $ paytoken faults next status=502 --count 2 --for inquiry";
 
 pub(crate) const FAULTS_CLEAR: &str = "Examples:
   $ paytoken faults clear";

@@ -81,6 +81,8 @@ fn transaction_report(operation: OperationKind, transaction: &Transaction) -> Re
             "waiting for 3-D Secure (send the cardholder to the redirect)"
         }
         (PaymentStatus::Cancelled, _) => "cancelled",
+        (PaymentStatus::Refunded, _) => "refunded",
+        (PaymentStatus::ChargedBack, _) => "charged back",
         (_, other) => other.name(),
     };
     Report::answer(

@@ -40,7 +40,7 @@ impl Replayed {
     fn read(&self) -> bool {
         matches!(
             self.verdict,
-            "approved" | "declined" | "pending" | "refused" | "ok"
+            "approved" | "declined" | "reversed" | "pending" | "refused" | "ok"
         )
     }
 }

@@ -298,13 +298,37 @@ impl Failure {
                 _ => (Outcome::TransportError, "transport_failure"),
             }
         };
+        let mut message = with_causes(error);
+        if outcome == Outcome::Unknown {
+            message.push_str(&next_step(error));
+        }
         Self {
             outcome,
             kind,
-            message: with_causes(error),
+            message,
             detail: Some(detail),
         }
     }
+}
+
+/// What a reader of an unknown outcome does next, for its readable message: the ids the
+/// gateway knows the request by, and the `inquiry` that tells what became of it.
+fn next_step(error: &Error) -> String {
+    let order = error.merchant_transaction_id();
+    let payment = error.payment_id();
+    let mut ids = Vec::new();
+    if let Some(id) = order {
+        ids.push(format!("order id {}", id.as_str()));
+    }
+    if let Some(id) = payment {
+        ids.push(format!("payment id {}", id.as_str()));
+    }
+    let ask = match (payment, order) {
+        (Some(id), _) => format!("paytoken inquiry {}", id.as_str()),
+        (None, Some(id)) => format!("paytoken inquiry --merchant-transaction-id {}", id.as_str()),
+        (None, None) => return String::new(),
+    };
+    format!(" ({}); to learn what became of it: {ask}", ids.join(", "))
 }
 
 /// An error's message followed by its causes', as `a: b: c`: each error of paytoken prints
@@ -346,6 +370,7 @@ pub(crate) const fn status_outcome(status: &PaymentStatus) -> Outcome {
         PaymentStatus::Approved => Outcome::Approved,
         PaymentStatus::Pending | PaymentStatus::ThreeDSecure { .. } => Outcome::Pending,
         PaymentStatus::Declined | PaymentStatus::Cancelled => Outcome::Declined,
+        PaymentStatus::Refunded | PaymentStatus::ChargedBack => Outcome::Reversed,
         _ => Outcome::Unknown,
     }
 }
@@ -358,6 +383,8 @@ pub(crate) enum Outcome {
     Approved,
     /// The payment was declined or cancelled.
     Declined,
+    /// The payment was approved, then refunded or charged back (found by `inquiry`).
+    Reversed,
     /// The payment is pending, or waiting for 3-D Secure.
     Pending,
     /// The gateway refused the request (its result says why).
@@ -389,6 +416,7 @@ impl Outcome {
         match self {
             Self::Approved => "approved",
             Self::Declined => "declined",
+            Self::Reversed => "reversed",
             Self::Pending => "pending",
             Self::Refused => "refused",
             Self::Found => "found",
@@ -408,7 +436,7 @@ impl Outcome {
         match self {
             Self::Approved | Self::Found | Self::Ok => Exit::Success,
             Self::UsageError | Self::NotFound => Exit::Usage,
-            Self::Declined | Self::Refused => Exit::Refused,
+            Self::Declined | Self::Reversed | Self::Refused => Exit::Refused,
             Self::Pending => Exit::Pending,
             Self::Unknown | Self::Contradiction | Self::TransportError => Exit::Failed,
             Self::ChecksFailed => Exit::Checks,

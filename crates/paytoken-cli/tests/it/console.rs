@@ -1,7 +1,7 @@
 //! The commands that act on a running sandbox through its console, against one: each with
 //! `--json` (held to its schema by the helper) and no secret in any output.
 
-use crate::common::{as_merchant, card_flags};
+use crate::common::{as_merchant, card_flags, merchant_of};
 use paytoken_sandbox::{Sandbox, cards};
 
 /// Runs `args` with `--json` against `sandbox`'s console (its base URL from the flags):
@@ -10,6 +10,17 @@ async fn console(sandbox: &Sandbox, args: &[&str]) -> serde_json::Value {
     let run = as_merchant(sandbox, args).await;
     assert_eq!(run.code, 0, "{args:?}: {}", run.stdout);
     run.json_lines().pop().unwrap()
+}
+
+/// Runs `args` without `--json` against `sandbox`'s console: what it printed.
+async fn readable(sandbox: &Sandbox, args: &[&str]) -> String {
+    let (mut flags, env) = merchant_of(sandbox);
+    flags.extend(args.iter().map(|arg| (*arg).to_owned()));
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let env: Vec<(&str, &str)> = env.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    let run = crate::common::paytoken(&flags, &env).await;
+    assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    run.stdout
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -37,8 +48,15 @@ async fn the_console_commands_see_and_steer_a_running_sandbox() {
 
     let events = console(&sandbox, &["events", "list"]).await;
     assert_eq!(events["notifications"][0]["paymentId"], payment_id.as_str());
-    let resent = console(&sandbox, &["events", "resend", "0"]).await;
-    assert_eq!(resent["resent"], 0);
+    // One numbering: `events list` shows #1 for the first, and `events resend 1` takes it.
+    assert_eq!(events["notifications"][0]["number"], 1);
+    let readable = readable(&sandbox, &["events", "list"]).await;
+    assert!(
+        readable.contains("  #1 payment ") && readable.contains(" attempt(s): "),
+        "{readable}"
+    );
+    let resent = console(&sandbox, &["events", "resend", "1"]).await;
+    assert_eq!(resent["resent"], 1);
 
     let before = console(&sandbox, &["clock", "show"]).await;
     let live = |clock: &serde_json::Value| -> Vec<bool> {
@@ -60,11 +78,21 @@ async fn the_console_commands_see_and_steer_a_running_sandbox() {
         259_200
     );
 
-    let queued = console(&sandbox, &["faults", "next", "status=502", "--count", "2"]).await;
-    assert_eq!(
-        queued["next"],
-        serde_json::json!(["status=502", "status=502"])
-    );
+    let queued = console(
+        &sandbox,
+        &[
+            "faults",
+            "next",
+            "status=502",
+            "--count",
+            "2",
+            "--for",
+            "cards_and_accounts",
+        ],
+    )
+    .await;
+    let waiting = serde_json::json!({ "directives": "status=502", "target": "cards_and_accounts" });
+    assert_eq!(queued["next"], serde_json::json!([waiting, waiting]));
     // The client's safe retries of a read absorb both 502s: the faults were spent.
     let cards = as_merchant(&sandbox, &["cards-and-accounts"]).await;
     assert_eq!(cards.code, 0, "{}", cards.stdout);

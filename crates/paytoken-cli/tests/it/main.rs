@@ -18,5 +18,6 @@ mod listen;
 mod manual;
 mod profiles;
 mod record;
+mod shop_acts;
 mod state_file;
 mod vectors;
