@@ -19,12 +19,30 @@ use paytoken::protocol::Error;
 use paytoken::protocol::recorded::{self, Reading, SentFields};
 use serde_json::{Value, json};
 
+use crate::config::LIST_ANSWER_BYTES;
 use crate::report::{Failure, Outcome, Report, status_outcome};
 use crate::shapes;
 use crate::terminal::escape;
 
 /// The largest cassette read: four times `record`'s default bound.
 pub(crate) const MAX_CASSETTE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The longest line read: an exchange of `record` at its default answer bound, whose
+/// answer may be written twice (`body` and `bodyText`), and its request. A longer line is
+/// passed over unread, never held.
+pub(crate) const MAX_LINE_BYTES: usize = 2 * LIST_ANSWER_BYTES + 1024 * 1024;
+
+/// The most exchanges `replay --check` lists one by one (those it could not read first);
+/// past it, it counts them.
+const MAX_LISTED: usize = 1000;
+
+/// A line of a cassette, as [`each_line`] hands it over.
+pub(crate) enum Line<'a> {
+    /// Its bytes, newline included.
+    Text(&'a [u8]),
+    /// A line longer than [`MAX_LINE_BYTES`], passed over unread.
+    TooLong,
+}
 
 /// What became of one exchange.
 struct Replayed {
@@ -47,19 +65,60 @@ impl Replayed {
 
 /// `paytoken replay --check CASSETTE`.
 pub(crate) fn run(cassette: &Path) -> Report {
-    let mut replayed = Vec::new();
-    if let Err(failure) = each_line(cassette, "--check", |line| replayed.push(replay(line))) {
+    let mut tally = Tally::default();
+    let result = each_line(cassette, "--check", |line| {
+        tally.add(match line {
+            Line::Text(line) => replay(line),
+            Line::TooLong => unreadable_line(&format!(
+                "a line longer than {} MiB, not read",
+                MAX_LINE_BYTES / (1024 * 1024)
+            )),
+        });
+    });
+    if let Err(failure) = result {
         return Report::from(failure);
     }
-    report(cassette, &replayed)
+    report(cassette, &tally)
+}
+
+/// What `replay --check` keeps of the exchanges as they go by: the counts, and at most
+/// [`MAX_LISTED`] of them to list, those not read first.
+#[derive(Default)]
+struct Tally {
+    read: usize,
+    unread: usize,
+    listed: Vec<Replayed>,
+    not_listed: usize,
+}
+
+impl Tally {
+    fn add(&mut self, exchange: Replayed) {
+        let read = exchange.read();
+        if read {
+            self.read += 1;
+        } else {
+            self.unread += 1;
+        }
+        if self.listed.len() < MAX_LISTED {
+            self.listed.push(exchange);
+            return;
+        }
+        self.not_listed += 1;
+        // Full: an exchange not read takes the place of the last one listed that was.
+        if !read && let Some(last_read) = self.listed.iter().rposition(Replayed::read) {
+            self.listed.remove(last_read);
+            self.listed.push(exchange);
+        }
+    }
 }
 
 /// Hands each line of `cassette` that is not blank to `read`, up to
-/// [`MAX_CASSETTE_BYTES`]; `flag` names the file in what goes wrong.
+/// [`MAX_CASSETTE_BYTES`] in all and [`MAX_LINE_BYTES`] a line (a longer one is passed
+/// over unread, as [`Line::TooLong`]); `flag` names the file in what goes wrong.
 pub(crate) fn each_line(
     cassette: &Path,
     flag: &str,
-    mut read: impl FnMut(&[u8]),
+    mut read: impl FnMut(Line<'_>),
 ) -> Result<(), Failure> {
     let unreadable =
         |error: std::io::Error| Failure::usage(format!("{flag} {}: {error}", cassette.display()));
@@ -67,11 +126,21 @@ pub(crate) fn each_line(
     let mut reader = BufReader::new(file.take(MAX_CASSETTE_BYTES.saturating_add(1)));
     let mut consumed: u64 = 0;
     let mut line = Vec::new();
+    let line_bound = u64::try_from(MAX_LINE_BYTES).unwrap_or(u64::MAX);
     loop {
         line.clear();
-        let count = reader.read_until(b'\n', &mut line).map_err(unreadable)?;
+        let mut count = (&mut reader)
+            .take(line_bound.saturating_add(1))
+            .read_until(b'\n', &mut line)
+            .map_err(unreadable)?;
         if count == 0 {
             return Ok(());
+        }
+        let too_long = line.len() > MAX_LINE_BYTES;
+        if too_long {
+            line.clear();
+            line.shrink_to(64 * 1024);
+            count = count.saturating_add(reader.skip_until(b'\n').map_err(unreadable)?);
         }
         consumed = consumed.saturating_add(u64::try_from(count).unwrap_or(u64::MAX));
         if consumed > MAX_CASSETTE_BYTES {
@@ -80,21 +149,27 @@ pub(crate) fn each_line(
                 cassette.display()
             )));
         }
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            read(&line);
+        if too_long {
+            read(Line::TooLong);
+        } else if !line.iter().all(u8::is_ascii_whitespace) {
+            read(Line::Text(&line));
         }
     }
 }
 
-/// One line of the cassette, replayed.
-fn replay(line: &[u8]) -> Replayed {
-    let unreadable_line = |reason: &str| Replayed {
+/// An exchange whose line could not be read, and why.
+fn unreadable_line(reason: &str) -> Replayed {
+    Replayed {
         number: Value::Null,
         operation: None,
         verdict: "unreadable_line",
         reason: Some(reason.to_owned()),
         unusual: Vec::new(),
-    };
+    }
+}
+
+/// One line of the cassette, replayed.
+fn replay(line: &[u8]) -> Replayed {
     let Ok(exchange) = serde_json::from_slice::<Value>(line) else {
         return unreadable_line("not a JSON object");
     };
@@ -212,9 +287,8 @@ fn kind_of(name: &str) -> Option<OperationKind> {
     })
 }
 
-fn report(cassette: &Path, replayed: &[Replayed]) -> Report {
-    let read = replayed.iter().filter(|exchange| exchange.read()).count();
-    let unread = replayed.len() - read;
+fn report(cassette: &Path, tally: &Tally) -> Report {
+    let (read, unread) = (tally.read, tally.unread);
     let mut human = if unread == 0 {
         format!(
             "replay: every answer of {} read ({read} exchange(s))\n",
@@ -223,12 +297,12 @@ fn report(cassette: &Path, replayed: &[Replayed]) -> Report {
     } else {
         format!(
             "replay: {unread} of {} answer(s) of {} not read\n",
-            replayed.len(),
+            read + unread,
             escape(&cassette.display().to_string())
         )
     };
-    let mut exchanges = Vec::with_capacity(replayed.len());
-    for exchange in replayed {
+    let mut exchanges = Vec::with_capacity(tally.listed.len());
+    for exchange in &tally.listed {
         let operation = exchange.operation.as_deref().unwrap_or("-");
         let _ = write!(
             human,
@@ -257,6 +331,13 @@ fn report(cassette: &Path, replayed: &[Replayed]) -> Report {
             "unusual": unusual,
         }));
     }
+    if tally.not_listed > 0 {
+        let _ = writeln!(
+            human,
+            "  ... and {} more exchange(s), not listed",
+            tally.not_listed
+        );
+    }
     let outcome = if unread == 0 {
         Outcome::Ok
     } else {
@@ -271,6 +352,7 @@ fn report(cassette: &Path, replayed: &[Replayed]) -> Report {
             "read": read,
             "unread": unread,
             "exchanges": exchanges,
+            "notListed": tally.not_listed,
         }),
     )
 }

@@ -1,0 +1,73 @@
+//! The command's own tools hold their bounds against hostile files, clients and settings:
+//! `replay --check` reads a cassette as a stream, a line at a time, up to its bounds.
+//! Each test asserts the bound, scaled down where the reproduction is big; the full-size
+//! figures are in docs/RELIABILITY.md.
+
+use crate::common::paytoken;
+
+/// A fresh folder of this test process named `name`.
+fn folder(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("paytoken-bounds-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A cassette of `lines` in a fresh folder named `name`: its path.
+fn cassette(name: &str, lines: impl IntoIterator<Item = Vec<u8>>) -> String {
+    let path = folder(name).join("cassette.jsonl");
+    let mut text = Vec::new();
+    for line in lines {
+        text.extend_from_slice(&line);
+        text.push(b'\n');
+    }
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replay_lists_a_thousand_exchanges_and_counts_the_rest() {
+    let path = cassette("listed", (0..1500).map(|_| b"{}".to_vec()));
+    let run = paytoken(&["--json", "replay", "--check", &path], &[]).await;
+    let printed = run.json();
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        (printed["read"].as_u64(), printed["unread"].as_u64()),
+        (Some(0), Some(1500))
+    );
+    assert_eq!(printed["exchanges"].as_array().unwrap().len(), 1000);
+    assert_eq!(printed["notListed"], 500);
+    let readable = paytoken(&["replay", "--check", &path], &[]).await;
+    assert!(
+        readable
+            .stdout
+            .contains("... and 500 more exchange(s), not listed")
+    );
+    assert!(
+        readable.stdout.lines().count() < 1005,
+        "one line an exchange listed"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replay_passes_over_a_line_past_its_bound_and_reads_on() {
+    // One byte past the bound of a line (33 MiB), then a line that is read.
+    let long = vec![b'x'; 33 * 1024 * 1024 + 1];
+    let path = cassette("long-line", [long, b"{}".to_vec()]);
+    let run = paytoken(&["--json", "replay", "--check", &path], &[]).await;
+    let exchanges = run.json()["exchanges"].as_array().unwrap().clone();
+    assert_eq!(exchanges.len(), 2, "{}", run.stdout);
+    assert_eq!(exchanges[0]["verdict"], "unreadable_line");
+    assert!(
+        exchanges[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("longer than 33 MiB"),
+        "{}",
+        exchanges[0]
+    );
+    assert_eq!(
+        exchanges[1]["reason"],
+        "not a line of a cassette of this version"
+    );
+}
