@@ -1,11 +1,13 @@
 //! The client under test: a child process spoken to in JSON Lines, one message on its
 //! stdin, one answer a line on its stdout, each awaited no longer than the guard timeout.
-//! Its stderr is its own. Every line read is bounded.
+//! Its stderr is its own. Every line read is bounded, and so is what is read ahead: the
+//! reader holds at most one line nobody asked for, so a client that writes on and on
+//! waits on its full pipe. At the end of every run its whole process group is stopped.
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::os::unix::process::CommandExt as _;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -35,6 +37,9 @@ pub(crate) struct Client {
     stdin: Option<ChildStdin>,
     lines: Receiver<Line>,
     guard: Duration,
+    /// How many lines the reader has taken off the client's stdout.
+    #[cfg(test)]
+    lines_read: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Client {
@@ -55,7 +60,11 @@ impl Client {
             .stdout
             .take()
             .ok_or_else(|| "the client has no standard output".to_owned())?;
-        let (sender, lines) = channel();
+        // One line waits in the channel, one in the reader's hand; no more is read
+        // until the run asks.
+        let (sender, lines) = sync_channel(1);
+        let lines_read = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = std::sync::Arc::clone(&lines_read);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             loop {
@@ -74,17 +83,22 @@ impl Client {
                     Ok(_) => Line::Text(line),
                     Err(error) => Line::Failed(error.to_string()),
                 };
+                counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let last = !matches!(message, Line::Text(_));
                 if sender.send(message).is_err() || last {
                     return;
                 }
             }
         });
+        #[cfg(not(test))]
+        drop(lines_read);
         Ok(Self {
             child,
             stdin,
             lines,
             guard,
+            #[cfg(test)]
+            lines_read,
         })
     }
 
@@ -117,21 +131,24 @@ impl Client {
         }
     }
 
-    /// Closes the client's input, gives it the guard time to end, then stops it.
+    /// Closes the client's input, gives it the guard time to end, then stops what is left
+    /// of its process group.
     pub(crate) fn finish(mut self) {
         drop(self.stdin.take());
         let deadline = std::time::Instant::now() + self.guard;
         while std::time::Instant::now() < deadline {
             if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        self.stop();
+        // Dropped: `stop`.
     }
 
-    /// Stops the client's whole process group (a shell's children too, which would hold
-    /// the pipes open).
+    /// Stops the client's whole process group: a shell's children too (`sleep 60 &
+    /// python3 adapter.py`), which would live on after the shell and hold the pipes open.
+    /// The group outlives its leader while any member lives, so its id is not reused
+    /// before they are stopped.
     fn stop(&mut self) {
         let group = format!("-{}", self.child.id());
         let _ = Command::new("kill")
@@ -145,8 +162,43 @@ impl Client {
 
 impl Drop for Client {
     fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            self.stop();
+        self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_client_that_writes_on_and_on_is_not_read_ahead() {
+        let client = Client::start("yes conform", Duration::from_secs(5)).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        // One line in the channel, one in the reader's hand waiting to go in: the rest
+        // waits in the client's pipe.
+        let read = client.lines_read.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(read, 2, "lines read ahead of any question");
+    }
+
+    #[test]
+    fn the_clients_children_are_stopped_with_it() {
+        let folder = std::env::temp_dir().join(format!("paytoken-conform-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let pid_file = folder.join("pid");
+        let command = format!("sleep 316 & echo $! > {}; exit 0", pid_file.display());
+        let client = Client::start(&command, Duration::from_secs(5)).unwrap();
+        client.finish();
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let alive = |pid: &str| {
+            std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()))
+                .is_ok_and(|stat| !stat.contains(") Z "))
+        };
+        // Killed at once; the kernel may take a moment to take it down.
+        let mut waited = 0;
+        while alive(&pid) && waited < 200 {
+            std::thread::sleep(Duration::from_millis(10));
+            waited += 1;
         }
+        assert!(!alive(&pid), "the client's child {} lives on", pid.trim());
     }
 }
