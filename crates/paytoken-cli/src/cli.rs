@@ -541,7 +541,8 @@ pub(crate) struct RecordArgs {
     /// Where to listen: give this address's URL to your code as the gateway's base URL.
     #[arg(long, default_value = "127.0.0.1:8070")]
     pub(crate) addr: SocketAddr,
-    /// The cassette, appended to (created with mode 0600 at the first exchange).
+    /// The cassette, appended to (created with mode 0600); a regular file, never a link,
+    /// a FIFO or a folder.
     #[arg(long, value_name = "FILE", default_value = "paytoken-cassette.jsonl")]
     pub(crate) cassette: PathBuf,
     /// The most the cassette may grow by, in bytes; past it, proxying goes on and

@@ -142,10 +142,12 @@ fn proxy(args: &RecordArgs, gateway: &GatewayArgs) -> Result<Proxy, Failure> {
             args.cassette.display()
         )));
     }
+    let cassette = Cassette::open(args.cassette.clone(), args.max_bytes)
+        .map_err(|reason| Failure::usage(format!("--cassette {reason}")))?;
     Ok(Proxy {
         upstream: tokio::sync::Mutex::new(Upstream::new(base_url, roots, UPSTREAM_TIMEOUT)),
         answer_limit: gateway.max_answer_bytes.unwrap_or(LIST_ANSWER_BYTES),
-        cassette: Mutex::new(Cassette::new(args.cassette.clone(), args.max_bytes)),
+        cassette: Mutex::new(cassette),
         keep_personal: args.keep_personal_data,
         exchanges: AtomicU64::new(0),
     })

@@ -183,10 +183,10 @@ pub(crate) fn operation_of(path: &str, fields: &[(String, String)]) -> Option<&'
     None
 }
 
-/// The cassette file: opened at the first line, appended to, bounded.
+/// The cassette file: opened before the first exchange, appended to, bounded.
 pub(crate) struct Cassette {
     path: PathBuf,
-    file: Option<File>,
+    file: File,
     written: u64,
     max_bytes: u64,
     /// Why nothing more is written, once something stopped it.
@@ -194,14 +194,55 @@ pub(crate) struct Cassette {
 }
 
 impl Cassette {
-    pub(crate) const fn new(path: PathBuf, max_bytes: u64) -> Self {
-        Self {
+    /// Opens the cassette at `path` to append to, created with mode 0600 when missing:
+    /// only a regular file, never through a symbolic link, and never a FIFO or a device
+    /// (which would hang the proxy after the money moved) or a folder.
+    ///
+    /// # Errors
+    /// Why `path` is no place for a cassette.
+    pub(crate) fn open(path: PathBuf, max_bytes: u64) -> Result<Self, String> {
+        let refused = |what: &str| {
+            format!(
+                "{} is {what}, not a cassette: give a regular file's path",
+                path.display()
+            )
+        };
+        let mut options = OpenOptions::new();
+        options.create(true).append(true);
+        // Opening never follows a link at the end of the path, nor waits for a FIFO's
+        // reader; what was opened is then checked to be a regular file.
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        std::os::unix::fs::OpenOptionsExt::custom_flags(
+            &mut options,
+            libc::O_NOFOLLOW | libc::O_NONBLOCK,
+        );
+        let file = match options.open(&path) {
+            Ok(file) => file,
+            Err(_) if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_symlink()) => {
+                return Err(refused("a symbolic link"));
+            }
+            Err(error) if error.raw_os_error() == Some(libc::ENXIO) => {
+                return Err(refused("a FIFO"));
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::IsADirectory => {
+                return Err(refused("a folder"));
+            }
+            Err(error) => return Err(format!("cannot open {}: {error}", path.display())),
+        };
+        let kind = file
+            .metadata()
+            .map_err(|error| format!("cannot open {}: {error}", path.display()))?
+            .file_type();
+        if !kind.is_file() {
+            return Err(refused("a FIFO, a device or a socket"));
+        }
+        Ok(Self {
             path,
-            file: None,
+            file,
             written: 0,
             max_bytes,
             stopped: None,
-        }
+        })
     }
 
     /// Appends `line`, unless the cassette is full or could not be written: then it is
@@ -231,18 +272,8 @@ impl Cassette {
     }
 
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        let file = match &mut self.file {
-            Some(file) => file,
-            None => {
-                let mut options = OpenOptions::new();
-                options.create(true).append(true);
-                #[cfg(unix)]
-                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-                self.file.insert(options.open(&self.path)?)
-            }
-        };
-        file.write_all(bytes)?;
-        file.flush()
+        self.file.write_all(bytes)?;
+        self.file.flush()
     }
 
     fn stop(&mut self, why: String) {

@@ -71,3 +71,58 @@ async fn replay_passes_over_a_line_past_its_bound_and_reads_on() {
         "not a line of a cassette of this version"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn record_refuses_a_cassette_path_that_is_no_regular_file() {
+    let dir = folder("record-places");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "the victim's text\n").unwrap();
+    let link = dir.join("link.jsonl");
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+    let fifo = dir.join("fifo.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let sub_folder = dir.join("folder.jsonl");
+    std::fs::create_dir(&sub_folder).unwrap();
+    for (place, kind) in [
+        (&link, "a symbolic link"),
+        (&fifo, "a FIFO"),
+        (&sub_folder, "a folder"),
+    ] {
+        let run = paytoken(
+            &[
+                "--json",
+                "record",
+                "--upstream",
+                "http://127.0.0.1:9",
+                "--addr",
+                "127.0.0.1:0",
+                "--cassette",
+                place.to_str().unwrap(),
+            ],
+            &[],
+        )
+        .await;
+        assert_eq!(
+            (run.code, run.json()["outcome"].as_str()),
+            (2, Some("usage_error")),
+            "{kind}: {}",
+            run.stdout
+        );
+        assert!(
+            run.json()["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(kind),
+            "{}",
+            run.stdout
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "the victim's text\n"
+    );
+}
