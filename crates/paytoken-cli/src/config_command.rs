@@ -85,7 +85,7 @@ pub(crate) fn config(command: &ConfigCommand, args: &GatewayArgs) -> Result<Repo
 fn profile_json(profile: &Profile, file: &ProfileFile) -> Value {
     let mut settings = Map::new();
     for (key, value) in &profile.settings {
-        settings.insert(camel(key), value.as_str().into());
+        settings.insert(camel(key), settings::shown(key, value.as_str()).into());
     }
     let key = match &profile.secure_key {
         Some(KeySource::File(path)) => {
@@ -119,10 +119,10 @@ pub(crate) struct Described {
 /// The settings in effect, described.
 pub(crate) fn describe(settings: &Settings) -> Described {
     let mut named = Map::new();
-    for (key, setting) in settings.named() {
+    for (key, value, setting) in settings.named() {
         named.insert(
             camel(key),
-            json!({ "value": setting.value, "source": setting.source.describe() }),
+            json!({ "value": value, "source": setting.source.describe() }),
         );
     }
     let (source, location) = match &settings.secure_key {
@@ -158,8 +158,10 @@ pub(crate) fn describe(settings: &Settings) -> Described {
         (None, Some(partner)) => format!("partner {partner}"),
         (None, None) => "nobody (no member or partner id)".to_owned(),
     };
-    let at = settings.base_url.value.as_deref().unwrap_or("no base url");
-    let mut human = format!("whoami: {} at {}\n", safe(&caller), safe(at));
+    let at = settings
+        .shown_base_url()
+        .unwrap_or_else(|| "no base url".to_owned());
+    let mut human = format!("whoami: {} at {}\n", safe(&caller), safe(&at));
     let line = |human: &mut String, name: &str, value: &str, source: &str| {
         let _ = writeln!(human, "  {name:<12} {:<40} {}", safe(value), safe(source));
     };
@@ -172,12 +174,11 @@ pub(crate) fn describe(settings: &Settings) -> Described {
         ),
         _ => line(&mut human, "profile", "-", "none"),
     }
-    for (key, setting) in settings.named() {
-        let value = setting.value.as_deref().unwrap_or("-");
+    for (key, value, setting) in settings.named() {
         line(
             &mut human,
             &key.replace('_', " "),
-            value,
+            value.as_deref().unwrap_or("-"),
             &setting.source.describe(),
         );
     }

@@ -129,7 +129,7 @@ fn settings_check(
             );
         }
     };
-    let Some(base_url) = &settings.base_url.value else {
+    let Some(base_url) = settings.shown_base_url() else {
         return Check::fail(
             "settings",
             "no base URL is set",

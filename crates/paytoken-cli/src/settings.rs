@@ -130,8 +130,9 @@ impl Settings {
         })
     }
 
-    /// The settings by their profile keys, in `whoami`'s order.
-    pub(crate) fn named(&self) -> [(&'static str, &Setting); 6] {
+    /// The settings by their profile keys, in `whoami`'s order, each with its value as it
+    /// is shown ([`shown`]).
+    pub(crate) fn named(&self) -> [(&'static str, Option<String>, &Setting); 6] {
         [
             (BASE_URL.0, &self.base_url),
             (MEMBER_ID.0, &self.member_id),
@@ -140,6 +141,68 @@ impl Settings {
             (ACCOUNT_ID.0, &self.account_id),
             (TERMINAL_ID.0, &self.terminal_id),
         ]
+        .map(|(key, setting)| {
+            let value = setting.value.as_deref().map(|value| shown(key, value));
+            (key, value, setting)
+        })
+    }
+
+    /// The base URL as it is shown, or `None`.
+    pub(crate) fn shown_base_url(&self) -> Option<String> {
+        self.base_url
+            .value
+            .as_deref()
+            .map(|url| shown(BASE_URL.0, url))
+    }
+}
+
+/// A setting's value as every command shows it: a URL's user info, query and fragment
+/// masked (`https://***@gw.example/?***`), as they may carry credentials. No command sends
+/// such a URL (each refuses it), and none prints what it would have carried.
+pub(crate) fn shown(key: &str, value: &str) -> String {
+    if key != BASE_URL.0 {
+        return value.to_owned();
+    }
+    let (scheme, rest) = value.split_once("://").unwrap_or(("", value));
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    let masked_user = if host.len() == authority.len() {
+        ""
+    } else {
+        "***@"
+    };
+    let path = tail.find(['?', '#']).map_or(tail, |at| &tail[..at]);
+    let masked_query = if path.len() == tail.len() { "" } else { "?***" };
+    let separator = if value.contains("://") { "://" } else { "" };
+    format!("{scheme}{separator}{masked_user}{host}{path}{masked_query}")
+}
+
+#[cfg(test)]
+mod shown_tests {
+    use super::shown;
+
+    #[test]
+    fn a_base_url_shows_no_user_info_query_or_fragment() {
+        for (given, seen) in [
+            ("https://gw.example/api", "https://gw.example/api"),
+            ("https://user:S3CRET@gw.example", "https://***@gw.example"),
+            (
+                "https://gw.example/x?sKey=S3CRET",
+                "https://gw.example/x?***",
+            ),
+            (
+                "https://a@b@gw.example/#S3CRET",
+                "https://***@gw.example/?***",
+            ),
+            ("gw.example?sKey=S3CRET", "gw.example?***"),
+            ("https://gw.example?S3CRET/more", "https://gw.example?***"),
+        ] {
+            assert_eq!(shown("base_url", given), seen, "{given}");
+        }
+        assert_eq!(shown("username", "shop@example"), "shop@example");
     }
 }
 

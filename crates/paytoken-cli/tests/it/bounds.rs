@@ -126,3 +126,34 @@ async fn record_refuses_a_cassette_path_that_is_no_regular_file() {
         "the victim's text\n"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn credentials_in_a_base_url_are_never_printed() {
+    let url = "https://shop:S3CRET@gw.example/api?sKey=S3CRET#S3CRET";
+    let dir = folder("url-credentials");
+    let file = dir.join("profiles.toml");
+    std::fs::write(
+        &file,
+        format!("[profiles.shop]\nbase_url = \"{url}\"\nmember_id = \"11344\"\n"),
+    )
+    .unwrap();
+    let file = file.to_str().unwrap().to_owned();
+    let env = [
+        ("PAYTOKEN_CONFIG_FILE", file.as_str()),
+        ("PAYTOKEN_SECURE_KEY", "a-key"),
+    ];
+    for args in [
+        vec!["--profile", "shop", "whoami"],
+        vec!["--json", "--profile", "shop", "whoami"],
+        vec!["--json", "config", "show", "shop"],
+        vec!["config", "show", "shop"],
+        vec!["--json", "--profile", "shop", "doctor"],
+        vec!["--json", "--base-url", url, "--member-id", "1", "doctor"],
+        vec!["--base-url", url, "--member-id", "1", "whoami"],
+    ] {
+        let run = paytoken(&args, &env).await;
+        let printed = format!("{}{}", run.stdout, run.stderr);
+        assert!(!printed.contains("S3CRET"), "{args:?}: {printed}");
+        assert!(printed.contains("gw.example"), "{args:?}: {printed}");
+    }
+}
