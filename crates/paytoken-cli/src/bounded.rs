@@ -1,9 +1,34 @@
 //! Reading what comes from outside (a key file, the profiles file, standard input) to its
-//! end, with a bound, into memory that is wiped when dropped.
+//! end, with a bound, into memory that is wiped when dropped; files opened only when they
+//! are regular files, never waiting on a FIFO.
+
+use std::path::Path;
 
 use zeroize::Zeroizing;
 
 use crate::report::Failure;
+
+/// Opens the regular file at `path` to read (through a symbolic link too): a FIFO, a
+/// device, a socket or a folder is refused, and the opening never waits for a FIFO's
+/// writer. `Err(None)` when nothing is there; `what` names the file in a refusal.
+pub(crate) fn open_regular(path: &Path, what: &str) -> Result<std::fs::File, Option<Failure>> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let file = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|error| match error.kind() {
+            std::io::ErrorKind::NotFound => None,
+            _ => Some(Failure::usage(format!("{what}: {error}"))),
+        })?;
+    let regular = file.metadata().is_ok_and(|found| found.is_file());
+    if !regular {
+        return Err(Some(Failure::usage(format!(
+            "{what}: not a regular file (a FIFO, a device or a folder)"
+        ))));
+    }
+    Ok(file)
+}
 
 /// Reads `source` to its end as UTF-8, at most `limit` bytes and no further, into a string
 /// that is wiped when dropped (it may hold a key or card data); a longer source is the

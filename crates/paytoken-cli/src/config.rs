@@ -6,7 +6,7 @@ use paytoken::{AuthToken, BaseUrl, Client, Credentials, SecureKey, Username};
 
 use zeroize::Zeroizing;
 
-use crate::bounded::read_bounded;
+use crate::bounded::{open_regular, read_bounded};
 use crate::cli::GatewayArgs;
 use crate::profile;
 use crate::report::Failure;
@@ -116,8 +116,9 @@ pub(crate) fn root_certificates(args: &GatewayArgs) -> Result<Vec<Vec<u8>>, Fail
         return Ok(Vec::new());
     };
     let what = format!("--root-certificate {}", path.display());
-    let file =
-        std::fs::File::open(path).map_err(|error| Failure::usage(format!("{what}: {error}")))?;
+    let file = open_regular(path, &what).map_err(|failure| {
+        failure.unwrap_or_else(|| Failure::usage(format!("{what}: no such file")))
+    })?;
     let text = read_bounded(
         file,
         ROOT_CERTIFICATE_FILE_BYTES,
@@ -197,8 +198,9 @@ fn read_key_file(
     private: bool,
 ) -> Result<Zeroizing<String>, Failure> {
     let what = format!("{named_by} {}", path.display());
-    let file =
-        std::fs::File::open(path).map_err(|error| Failure::usage(format!("{what}: {error}")))?;
+    let file = open_regular(path, &what).map_err(|failure| {
+        failure.unwrap_or_else(|| Failure::usage(format!("{what}: no such file")))
+    })?;
     if private {
         profile::refuse_readable_by_others(&file, path)?;
     }

@@ -157,3 +157,40 @@ async fn credentials_in_a_base_url_are_never_printed() {
         assert!(printed.contains("gw.example"), "{args:?}: {printed}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fifo_as_key_or_profiles_file_is_refused_at_once() {
+    let dir = folder("fifos");
+    let fifo = dir.join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let fifo = fifo.to_str().unwrap();
+    for (args, env) in [
+        (
+            vec![
+                "--json",
+                "--member-id",
+                "1",
+                "--secure-key-file",
+                fifo,
+                "whoami",
+            ],
+            vec![],
+        ),
+        (
+            vec!["--json", "whoami"],
+            vec![("PAYTOKEN_CONFIG_FILE", fifo)],
+        ),
+    ] {
+        // A hang here would hold the test until its harness gave up: the answer is at once.
+        let run = paytoken(&args, &env).await;
+        let printed = format!("{}{}", run.stdout, run.stderr);
+        assert!(
+            printed.contains("not a regular file"),
+            "{args:?}: {printed}"
+        );
+    }
+}

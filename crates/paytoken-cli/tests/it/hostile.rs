@@ -162,29 +162,37 @@ async fn a_closed_stdout_ends_the_command_quietly() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn files_are_read_only_up_to_their_bound() {
-    let run = paytoken(
-        &[
-            "--json",
-            "--base-url",
-            "http://127.0.0.1:1",
-            "--member-id",
-            "11344",
-            "--secure-key-file",
-            "/dev/zero",
-            "cards",
-        ],
-        &[],
-    )
-    .await;
-    assert_eq!(run.code, 2, "{}", run.stdout);
-    assert!(
-        run.json()["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("larger than 4 KiB"),
-        "{}",
-        run.stdout
-    );
+    let big = std::env::temp_dir().join(format!("paytoken-big-key-{}", std::process::id()));
+    std::fs::write(&big, vec![b'k'; 5000]).unwrap();
+    std::fs::set_permissions(&big, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    for (file, said) in [
+        (big.to_str().unwrap(), "larger than 4 KiB"),
+        ("/dev/zero", "not a regular file"),
+    ] {
+        let run = paytoken(
+            &[
+                "--json",
+                "--base-url",
+                "http://127.0.0.1:1",
+                "--member-id",
+                "11344",
+                "--secure-key-file",
+                file,
+                "cards",
+            ],
+            &[],
+        )
+        .await;
+        assert_eq!(run.code, 2, "{}", run.stdout);
+        assert!(
+            run.json()["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(said),
+            "{}",
+            run.stdout
+        );
+    }
     let run = paytoken(&["--json", "sandbox", "--config", "/dev/zero"], &[]).await;
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert!(run.stdout.contains("larger than 1 MiB"), "{}", run.stdout);
