@@ -301,3 +301,31 @@ async fn bounds_no_call_could_meet_are_usage_errors() {
         assert_eq!(run.json()["outcome"], "usage_error");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_answer_read_is_no_pass_of_the_answer_shapes() {
+    let page = "<html><body>502 Bad Gateway</body></html>";
+    let url = crate::common::answering(page).await;
+    let run = paytoken(
+        &[
+            "--json",
+            "--base-url",
+            &url,
+            "--member-id",
+            "11344",
+            "--partner-id",
+            "100",
+            "--username",
+            "shop",
+            "doctor",
+        ],
+        &[("PAYTOKEN_SECURE_KEY", "a-key")],
+    )
+    .await;
+    let report = run.json();
+    assert_eq!(
+        check(&report, "answer_shapes")["verdict"],
+        "skipped",
+        "{report}"
+    );
+}
