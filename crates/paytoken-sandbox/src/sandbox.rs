@@ -273,7 +273,7 @@ impl SandboxBuilder {
         let listener = TcpListener::bind(self.address).await.map_err(bind_error)?;
         let address = listener.local_addr().map_err(bind_error)?;
         let scheme = if tls.is_some() { "https" } else { "http" };
-        let base_url = format!("{scheme}://{address}");
+        let base_url = format!("{scheme}://{}", reachable(address));
         let (outbox, dispatcher) = Outbox::channel();
         // Only the page's writer can make the documentation's map of positions.
         let invoice_shape = match &self.reshape {
@@ -381,7 +381,9 @@ impl Sandbox {
         self.address
     }
 
-    /// The base URL to give a client, such as `http://127.0.0.1:41234`.
+    /// The base URL to give a client, such as `http://127.0.0.1:41234`: on loopback when
+    /// the sandbox listens on every interface (`0.0.0.0`, `[::]`), an address a client can
+    /// reach, where the unspecified one is none.
     #[must_use]
     pub fn base_url(&self) -> &str {
         &self.base_url
@@ -510,4 +512,15 @@ impl Drop for Sandbox {
             task.abort();
         }
     }
+}
+
+/// The address a client on this machine reaches a listener at `address` by: loopback of
+/// its family in place of the unspecified address.
+fn reachable(address: SocketAddr) -> SocketAddr {
+    let ip = match address.ip() {
+        std::net::IpAddr::V4(ip) if ip.is_unspecified() => std::net::Ipv4Addr::LOCALHOST.into(),
+        std::net::IpAddr::V6(ip) if ip.is_unspecified() => std::net::Ipv6Addr::LOCALHOST.into(),
+        ip => ip,
+    };
+    SocketAddr::new(ip, address.port())
 }

@@ -379,7 +379,11 @@ async fn a_sandbox_listening_beyond_loopback_says_so_on_stderr() {
     for (address, warned) in [("0.0.0.0:0", true), ("127.0.0.1:0", false)] {
         // The announcement comes first; the warning, when there is one, right after.
         let (mut child, first) = common::sandbox_process(&["--addr", address]).await;
-        assert!(first.contains("baseUrl"), "{first}");
+        // The URL a client is given (and `--write-profile` saves) is one it can reach.
+        let announced: Value = serde_json::from_str(&first).unwrap();
+        let base_url = announced["baseUrl"].as_str().unwrap();
+        assert!(base_url.starts_with("http://127.0.0.1:"), "{first}");
+        assert!(!base_url.ends_with(":0"), "{first}");
         tokio::time::sleep(Duration::from_millis(200)).await;
         child.kill().unwrap();
         let output = child.wait_with_output().unwrap();
