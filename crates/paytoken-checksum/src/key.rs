@@ -8,8 +8,10 @@ use zeroize::Zeroizing;
 
 use crate::Error;
 
-/// The secret a merchant or partner generates in the gateway's dashboard. It is never
-/// sent, only hashed into checksums.
+/// The secret a merchant or partner generates in the gateway's dashboard. Signed requests
+/// never carry it, only checksums hashed with it; the one request that sends it is the
+/// auth-token fetch (`authentication.sKey`, over the deployment's TLS), as the interface
+/// asks.
 ///
 /// `Debug` prints `SecureKey(***)`; there is no `Display` or `Serialize`; the text is wiped
 /// when the key is dropped. [`SecureKey::expose_secret`] is the one way to read it, so every

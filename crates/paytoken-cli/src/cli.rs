@@ -153,15 +153,11 @@ pub(crate) struct GatewayArgs {
     /// The terminal to book on, where the gateway gave you one (authentication.terminalId).
     #[arg(long, global = true, env = "PAYTOKEN_TERMINAL_ID")]
     pub(crate) terminal_id: Option<String>,
-    /// An auth token to use as it is (otherwise one is fetched with --partner-id and
-    /// --username).
-    #[arg(
-        long,
-        global = true,
-        env = "PAYTOKEN_AUTH_TOKEN",
-        hide_env_values = true
-    )]
-    pub(crate) auth_token: Option<String>,
+    /// A file holding an auth token to use as it is, or PAYTOKEN_AUTH_TOKEN (never a
+    /// flag's value, which the process list shows); otherwise one is fetched with
+    /// --partner-id and --username.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub(crate) auth_token_file: Option<PathBuf>,
     /// A file holding the secure key (instead of PAYTOKEN_SECURE_KEY).
     #[arg(long, global = true)]
     pub(crate) secure_key_file: Option<PathBuf>,

@@ -49,15 +49,11 @@ pub(crate) fn client(
         builder = builder.request_timeout(Duration::from_secs(seconds));
     }
     match (
-        &args.auth_token,
+        auth_token(args)?,
         &settings.partner_id.value,
         &settings.username.value,
     ) {
-        (Some(token), _, _) => {
-            let token = AuthToken::new(token.as_str())
-                .map_err(|error| Failure::usage(error.to_string()))?;
-            builder = builder.auth_token(token);
-        }
+        (Some(token), _, _) => builder = builder.auth_token(token),
         (None, Some(partner), Some(username)) => {
             let username = Username::new(username.as_str())
                 .map_err(|error| Failure::usage(error.to_string()))?;
@@ -69,6 +65,41 @@ pub(crate) fn client(
     builder
         .build()
         .map_err(|error| Failure::usage(error.to_string()))
+}
+
+/// The variable that may hold an auth token to use as it is.
+pub(crate) const AUTH_TOKEN_VARIABLE: &str = "PAYTOKEN_AUTH_TOKEN";
+
+/// The most bytes of an auth-token file read: tokens are a few hundred characters.
+const AUTH_TOKEN_FILE_BYTES: u64 = 16 * 1024;
+
+/// The auth token to use as it is, when one is given: the file of `--auth-token-file`
+/// (read up to [`AUTH_TOKEN_FILE_BYTES`], surrounding blanks trimmed), else
+/// `PAYTOKEN_AUTH_TOKEN`. Never a flag's value, which the process list would show.
+pub(crate) fn auth_token(args: &GatewayArgs) -> Result<Option<AuthToken>, Failure> {
+    let text = match &args.auth_token_file {
+        Some(path) => {
+            let what = format!("--auth-token-file {}", path.display());
+            let file = open_regular(path, &what).map_err(|failure| {
+                failure.unwrap_or_else(|| Failure::usage(format!("{what}: no such file")))
+            })?;
+            Some(read_bounded(
+                file,
+                AUTH_TOKEN_FILE_BYTES,
+                &what,
+                "larger than 16 KiB: is it the token?",
+            )?)
+        }
+        None => std::env::var(AUTH_TOKEN_VARIABLE)
+            .ok()
+            .filter(|token| !token.trim().is_empty())
+            .map(Zeroizing::new),
+    };
+    text.map(|text| {
+        AuthToken::new(text.trim())
+            .map_err(|error| Failure::usage(format!("the auth token: {error}")))
+    })
+    .transpose()
 }
 
 /// The base URL of the settings; plain http beyond loopback is refused unless the user

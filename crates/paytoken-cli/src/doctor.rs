@@ -30,7 +30,7 @@ use paytoken::ops::auth_token::FetchAuthToken;
 use paytoken::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken::ops::inquiry::Inquiry;
 use paytoken::ops::invoice_list::InvoiceList;
-use paytoken::{AuthToken, BaseUrl, CodeFamily, Context, MerchantTransactionId, Username};
+use paytoken::{BaseUrl, CodeFamily, Context, MerchantTransactionId, Username};
 
 use self::caller::{Caller, Failed, Seen};
 use self::check::{Check, Verdict, report};
@@ -189,11 +189,9 @@ fn signing(args: &GatewayArgs, settings: &Settings) -> Result<Signing, String> {
     if let Some(terminal) = &settings.terminal_id.value {
         context.terminal_id = Some(config::parse(terminal, "--terminal-id").map_err(message)?);
     }
-    let given_token = args.auth_token.is_some();
-    if let Some(token) = &args.auth_token {
-        context.auth_token =
-            Some(AuthToken::new(token.as_str()).map_err(|error| format!("--auth-token: {error}"))?);
-    }
+    let given = config::auth_token(args).map_err(|failure| failure.message().to_owned())?;
+    let given_token = given.is_some();
+    context.auth_token = given;
     let fetch = match (&settings.partner_id.value, &settings.username.value) {
         (Some(partner), Some(username)) if !given_token => Some(FetchAuthToken::new(
             config::parse(partner, "--partner-id").map_err(message)?,

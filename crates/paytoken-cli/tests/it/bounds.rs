@@ -194,3 +194,56 @@ async fn a_fifo_as_key_or_profiles_file_is_refused_at_once() {
         );
     }
 }
+
+/// A gateway that answers the cards list only to the auth token `expected`, and 20003
+/// (an auth token refused) to any other.
+async fn gateway_for_token(expected: &'static str) -> String {
+    use tokio::io::AsyncWriteExt as _;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let Some(request) = crate::common::read_request(&mut stream).await else {
+                continue;
+            };
+            let token = paytoken_test_support::http::header(&request.head, "AuthToken");
+            let body = if token == Some(expected) {
+                r#"{"memberId":"11344","result":{"code":"0008","description":"ok"}}"#
+            } else {
+                r#"{"result":{"code":"20003","description":"Invalid auth token"}}"#
+            };
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(answer.as_bytes()).await;
+        }
+    });
+    format!("http://{address}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_auth_token_comes_from_the_environment_or_a_file_never_a_flag() {
+    const TOKEN: &str = "eyJ0.e30.c2ln";
+    let url = gateway_for_token(TOKEN).await;
+    let base = ["--json", "--base-url", url.as_str(), "--member-id", "11344"];
+    let key = ("PAYTOKEN_SECURE_KEY", "a-key");
+
+    let mut args = base.to_vec();
+    args.push("cards");
+    let run = paytoken(&args, &[key, ("PAYTOKEN_AUTH_TOKEN", TOKEN)]).await;
+    assert_eq!(run.code, 0, "from the environment: {}", run.stdout);
+
+    let file = folder("auth-token").join("token");
+    std::fs::write(&file, format!("{TOKEN}\n")).unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--auth-token-file", file.to_str().unwrap(), "cards"]);
+    let run = paytoken(&args, &[key]).await;
+    assert_eq!(run.code, 0, "from a file: {}", run.stdout);
+
+    // As a flag's value it would show in `ps`: there is no such flag.
+    let mut args = base.to_vec();
+    args.extend(["--auth-token", TOKEN, "cards"]);
+    let run = paytoken(&args, &[key]).await;
+    assert_eq!(run.code, 2, "{}", run.stdout);
+}

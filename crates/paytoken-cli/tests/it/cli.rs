@@ -468,8 +468,6 @@ async fn an_answer_about_another_transaction_shows_both_values_and_exits_4() {
         &base_url,
         "--member-id",
         "11344",
-        "--auth-token",
-        "fixed.token.value",
         "pay",
         "--amount",
         "50.00",
@@ -479,7 +477,11 @@ async fn an_answer_about_another_transaction_shows_both_values_and_exits_4() {
         "Rest Transaction 01",
     ];
     args.extend(card_flags(cards::APPROVED));
-    let run = paytoken(&args, &[("PAYTOKEN_SECURE_KEY", "a-key")]).await;
+    let env = [
+        ("PAYTOKEN_SECURE_KEY", "a-key"),
+        ("PAYTOKEN_AUTH_TOKEN", "fixed.token.value"),
+    ];
+    let run = paytoken(&args, &env).await;
     assert_eq!(run.code, 4, "{}{}", run.stdout, run.stderr);
     let json = run.json();
     assert_eq!(json["outcome"], "outcome_unknown", "{json}");

@@ -13,19 +13,16 @@ use common::{answering, answering_with, paytoken};
 use paytoken_sandbox::{Sandbox, cards};
 use serde_json::Value;
 
-/// Flags that reach a fake gateway at `base_url` with a fixed token: nothing is fetched.
+/// Flags that reach a fake gateway at `base_url`; with [`FIXED_TOKEN`] in the environment,
+/// nothing is fetched.
 fn gateway_flags(base_url: &str) -> Vec<String> {
-    [
-        "--base-url",
-        base_url,
-        "--member-id",
-        "11344",
-        "--auth-token",
-        "fixed.token.value",
-    ]
-    .map(str::to_owned)
-    .to_vec()
+    ["--base-url", base_url, "--member-id", "11344"]
+        .map(str::to_owned)
+        .to_vec()
 }
+
+/// A fixed auth token, as the environment gives it.
+const FIXED_TOKEN: (&str, &str) = ("PAYTOKEN_AUTH_TOKEN", "fixed.token.value");
 
 /// Starts the binary with `args`, stdout and stderr piped, a secure key in the
 /// environment.
@@ -33,6 +30,7 @@ fn spawn(args: &[String]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_paytoken"))
         .args(args)
         .env("PAYTOKEN_SECURE_KEY", "a-key")
+        .env(FIXED_TOKEN.0, FIXED_TOKEN.1)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -266,7 +264,7 @@ async fn gateway_text_cannot_steer_the_terminal() {
         }
         args.extend(["inquiry".to_owned(), "54279".to_owned()]);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let run = paytoken(&args, &[("PAYTOKEN_SECURE_KEY", "a-key")]).await;
+        let run = paytoken(&args, &[("PAYTOKEN_SECURE_KEY", "a-key"), FIXED_TOKEN]).await;
         assert_eq!(run.code, 3, "declined: {}", run.stdout);
         for output in [&run.stdout, &run.stderr] {
             let steering: Vec<char> = output
@@ -314,13 +312,13 @@ async fn a_list_beyond_one_mebibyte_is_read_and_the_limit_is_a_flag() {
     let mut args = gateway_flags(&base_url);
     args.extend(["--json", "cards"].map(str::to_owned));
     let as_str: Vec<&str> = args.iter().map(String::as_str).collect();
-    let run = paytoken(&as_str, &[("PAYTOKEN_SECURE_KEY", "a-key")]).await;
+    let run = paytoken(&as_str, &[("PAYTOKEN_SECURE_KEY", "a-key"), FIXED_TOKEN]).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.json()["cards"].as_array().unwrap().len(), 12_000);
 
     args.extend(["--max-answer-bytes", "100000"].map(str::to_owned));
     let as_str: Vec<&str> = args.iter().map(String::as_str).collect();
-    let run = paytoken(&as_str, &[("PAYTOKEN_SECURE_KEY", "a-key")]).await;
+    let run = paytoken(&as_str, &[("PAYTOKEN_SECURE_KEY", "a-key"), FIXED_TOKEN]).await;
     assert_eq!(run.code, 4, "{}", run.stdout);
 }
 
@@ -358,7 +356,7 @@ async fn the_sandbox_the_demo_and_listen_show_no_connection_flags_they_do_not_us
         for flag in [
             "--base-url",
             "--member-id",
-            "--auth-token",
+            "--auth-token-file",
             "--secure-key-file",
         ] {
             assert!(!run.stdout.contains(flag), "{command} -h shows {flag}");
