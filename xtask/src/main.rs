@@ -181,16 +181,85 @@ enum Tests {
     Skip,
 }
 
+/// The steps of a run, each with the time it took: the table that ends `cargo xtask ci`
+/// (printed, never asserted; docs/PERFORMANCE.md keeps CI's budget by these names).
+#[derive(Default)]
+struct Timed {
+    steps: Vec<(&'static str, std::time::Duration)>,
+}
+
+impl Timed {
+    /// Runs `step`, keeping its time under `name`.
+    fn step(
+        &mut self,
+        name: &'static str,
+        step: impl FnOnce() -> Result<(), String>,
+    ) -> Result<(), String> {
+        let started = Instant::now();
+        let result = step();
+        self.steps.push((name, started.elapsed()));
+        result
+    }
+
+    /// The table, on stderr: a step a line, then the total.
+    fn print(&self) {
+        eprintln!("xtask: ci's steps");
+        let mut total = std::time::Duration::ZERO;
+        for (name, took) in &self.steps {
+            eprintln!("  {name:<24} {:>7.1}s", took.as_secs_f64());
+            total += *took;
+        }
+        eprintln!("  {:<24} {:>7.1}s", "total", total.as_secs_f64());
+    }
+}
+
 fn ci(tests: Tests) -> Result<(), String> {
+    let mut timed = Timed::default();
+    let result = ci_steps(tests, &mut timed);
+    timed.print();
+    result
+}
+
+fn ci_steps(tests: Tests, timed: &mut Timed) -> Result<(), String> {
     let root = project_root();
-    tidy::check(&root)?;
-    api::check(&root)?;
-    cargo(&["fmt", "--all", "--check"], &[])?;
-    // The fuzz package is not a workspace member, so `--all` does not reach it.
-    cargo(
-        &["fmt", "--manifest-path", "fuzz/Cargo.toml", "--check"],
-        &[],
-    )?;
+    timed.step("tidy", || tidy::check(&root))?;
+    timed.step("api", || api::check(&root))?;
+    timed.step("fmt", || {
+        cargo(&["fmt", "--all", "--check"], &[])?;
+        // The fuzz package is not a workspace member, so `--all` does not reach it.
+        cargo(
+            &["fmt", "--manifest-path", "fuzz/Cargo.toml", "--check"],
+            &[],
+        )
+    })?;
+    timed.step("clippy", clippy)?;
+    if tests == Tests::Run {
+        timed.step("test", || cargo(&["test", "--workspace", "--locked"], &[]))?;
+    }
+    timed.step("ignored tests", ignored::run)?;
+    timed.step("sandbox suite on files", sandbox_suite_on_files)?;
+    timed.step("doc", || {
+        cargo(
+            &[
+                "doc",
+                "--workspace",
+                "--no-deps",
+                "--all-features",
+                "--locked",
+            ],
+            &[("RUSTDOCFLAGS", "-D warnings")],
+        )
+    })?;
+    timed.step("no_std", no_std)?;
+    timed.step("sans-io", sans_io)?;
+    timed.step("no sqlite in the sdk", no_sqlite_in_the_sdk)?;
+    timed.step("layers", || layers::check(&root.join("crates")))?;
+    timed.step("deny", deny)?;
+    timed.step("fuzz", || fuzz::run(SMOKE_SECONDS))
+}
+
+/// Clippy over the workspace, every target and feature, warnings denied.
+fn clippy() -> Result<(), String> {
     cargo(
         &[
             "clippy",
@@ -203,28 +272,7 @@ fn ci(tests: Tests) -> Result<(), String> {
             "warnings",
         ],
         &[],
-    )?;
-    if tests == Tests::Run {
-        cargo(&["test", "--workspace", "--locked"], &[])?;
-    }
-    ignored::run()?;
-    sandbox_suite_on_files()?;
-    cargo(
-        &[
-            "doc",
-            "--workspace",
-            "--no-deps",
-            "--all-features",
-            "--locked",
-        ],
-        &[("RUSTDOCFLAGS", "-D warnings")],
-    )?;
-    no_std()?;
-    sans_io()?;
-    no_sqlite_in_the_sdk()?;
-    layers::check(&root.join("crates"))?;
-    deny()?;
-    fuzz::run(SMOKE_SECONDS)
+    )
 }
 
 /// Runs the sandbox's suite again, each sandbox on the file store, so that both stores

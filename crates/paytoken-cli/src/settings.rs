@@ -180,31 +180,6 @@ pub(crate) fn shown(key: &str, value: &str) -> String {
     format!("{scheme}{separator}{masked_user}{host}{path}{masked_query}")
 }
 
-#[cfg(test)]
-mod shown_tests {
-    use super::shown;
-
-    #[test]
-    fn a_base_url_shows_no_user_info_query_or_fragment() {
-        for (given, seen) in [
-            ("https://gw.example/api", "https://gw.example/api"),
-            ("https://user:S3CRET@gw.example", "https://***@gw.example"),
-            (
-                "https://gw.example/x?sKey=S3CRET",
-                "https://gw.example/x?***",
-            ),
-            (
-                "https://a@b@gw.example/#S3CRET",
-                "https://***@gw.example/?***",
-            ),
-            ("gw.example?sKey=S3CRET", "gw.example?***"),
-            ("https://gw.example?S3CRET/more", "https://gw.example?***"),
-        ] {
-            assert_eq!(shown("base_url", given), seen, "{given}");
-        }
-        assert_eq!(shown("username", "shop@example"), "shop@example");
-    }
-}
 
 /// One setting: the flag's or the variable's value (clap read both; which one it was is
 /// in `from_command_line`), else the profile's, else none.
@@ -313,5 +288,31 @@ fn key_origin(
             variable: variable.clone(),
         },
         None => KeyOrigin::Unset,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown;
+
+    #[test]
+    fn a_base_url_shows_no_user_info_query_or_fragment() {
+        for (given, seen) in [
+            ("https://gw.example/api", "https://gw.example/api"),
+            ("https://user:S3CRET@gw.example", "https://***@gw.example"),
+            (
+                "https://gw.example/x?sKey=S3CRET",
+                "https://gw.example/x?***",
+            ),
+            (
+                "https://a@b@gw.example/#S3CRET",
+                "https://***@gw.example/?***",
+            ),
+            ("gw.example?sKey=S3CRET", "gw.example?***"),
+            ("https://gw.example?S3CRET/more", "https://gw.example?***"),
+        ] {
+            assert_eq!(shown("base_url", given), seen, "{given}");
+        }
+        assert_eq!(shown("username", "shop@example"), "shop@example");
     }
 }
