@@ -88,6 +88,8 @@ struct Tally {
     read: usize,
     unread: usize,
     listed: Vec<Replayed>,
+    /// How many of `listed` were read: those an unread exchange may take the place of.
+    listed_read: usize,
     not_listed: usize,
 }
 
@@ -100,13 +102,18 @@ impl Tally {
             self.unread += 1;
         }
         if self.listed.len() < MAX_LISTED {
+            self.listed_read += usize::from(read);
             self.listed.push(exchange);
             return;
         }
         self.not_listed += 1;
         // Full: an exchange not read takes the place of the last one listed that was.
-        if !read && let Some(last_read) = self.listed.iter().rposition(Replayed::read) {
+        if !read
+            && self.listed_read > 0
+            && let Some(last_read) = self.listed.iter().rposition(Replayed::read)
+        {
             self.listed.remove(last_read);
+            self.listed_read -= 1;
             self.listed.push(exchange);
         }
     }
