@@ -180,7 +180,6 @@ pub(crate) fn shown(key: &str, value: &str) -> String {
     format!("{scheme}{separator}{masked_user}{host}{path}{masked_query}")
 }
 
-
 /// One setting: the flag's or the variable's value (clap read both; which one it was is
 /// in `from_command_line`), else the profile's, else none.
 fn setting(

@@ -264,6 +264,23 @@ pub(crate) async fn answering_with(body: impl Fn(u64) -> String + Send + 'static
     format!("http://{address}")
 }
 
+/// Runs `args` as a merchant of the gateway at `url` (a test's own server) that fetches its
+/// auth token as partner 100's user `shop`, the secure key in the environment.
+pub(crate) async fn at_gateway(url: &str, args: &[&str]) -> Run {
+    let mut line = vec![
+        "--base-url",
+        url,
+        "--member-id",
+        "11344",
+        "--partner-id",
+        "100",
+        "--username",
+        "shop",
+    ];
+    line.extend_from_slice(args);
+    paytoken(&line, &[("PAYTOKEN_SECURE_KEY", "a-secure-key-for-tests")]).await
+}
+
 /// The connection flags (with `--json`) and the secure key of the merchant a `paytoken
 /// sandbox` announced in its first line.
 pub(crate) fn announced_merchant(announcement: &str) -> (Vec<String>, String) {

@@ -306,22 +306,7 @@ async fn bounds_no_call_could_meet_are_usage_errors() {
 async fn no_answer_read_is_no_pass_of_the_answer_shapes() {
     let page = "<html><body>502 Bad Gateway</body></html>";
     let url = crate::common::answering(page).await;
-    let run = paytoken(
-        &[
-            "--json",
-            "--base-url",
-            &url,
-            "--member-id",
-            "11344",
-            "--partner-id",
-            "100",
-            "--username",
-            "shop",
-            "doctor",
-        ],
-        &[("PAYTOKEN_SECURE_KEY", "a-key")],
-    )
-    .await;
+    let run = crate::common::at_gateway(&url, &["--json", "doctor"]).await;
     let report = run.json();
     assert_eq!(
         check(&report, "answer_shapes")["verdict"],

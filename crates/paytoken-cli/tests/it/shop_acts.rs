@@ -2,7 +2,9 @@
 //! and stays so, a fault queued for "the next request" meets the request a user means, and
 //! an unknown outcome names the ids to ask with, readable mode too.
 
-use crate::common::{answering_with, as_merchant, card_flags, merchant_of, paytoken, readme_exits};
+use crate::common::{
+    answering_with, as_merchant, at_gateway, card_flags, merchant_of, paytoken, readme_exits,
+};
 use paytoken_sandbox::{Sandbox, cards};
 
 /// Every long status the interface's field notes name, and one this version does not know:
@@ -41,21 +43,12 @@ async fn inquiry_with_long_status(long: &'static str, json: bool) -> crate::comm
         }
     })
     .await;
-    let mut args = vec![
-        "--base-url",
-        &url,
-        "--member-id",
-        "11344",
-        "--partner-id",
-        "100",
-        "--username",
-        "shop",
-    ];
-    if json {
-        args.push("--json");
-    }
-    args.extend(["inquiry", "54279"]);
-    paytoken(&args, &[("PAYTOKEN_SECURE_KEY", "a-secure-key-for-tests")]).await
+    let args: &[&str] = if json {
+        &["--json", "inquiry", "54279"]
+    } else {
+        &["inquiry", "54279"]
+    };
+    at_gateway(&url, args).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
