@@ -187,7 +187,8 @@ async fn the_dashboard_shows_payments_refusals_notifications_and_the_clock() {
     );
 
     // The notification's attempts, every one failed.
-    let number = "0";
+    // Notifications are numbered from 1, as the request log's entries.
+    let number = "1";
     let exhausted = reload_until(&browser, "#notifications", |text| {
         text.matches("failed (").count() == 3
     })
