@@ -2,9 +2,11 @@
 //!
 //! The input goes (as JSON when it is JSON, as a JSON string otherwise) into every
 //! incidental field of an approved inquiry answer in turn, and into an unknown field: the
-//! answer must still read as approved, with its payment id. And every `Tolerant` reader
-//! runs on the input as text: none may panic, and what reads as a value reads back the
-//! same from that value's own strict text.
+//! answer must still read as approved, with its payment id. Into the long `status`, which
+//! decides an inquiry: the payment reads approved only when that status is absent or names
+//! one where the money stands. And every `Tolerant` reader runs on the input as text: none
+//! may panic, and what reads as a value reads back the same from that value's own strict
+//! text.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -14,7 +16,7 @@ use paytoken_types::{
     Amount, Currency, ExpiryMonth, ExpiryYear, PaymentBrand, Timestamp, Tolerant, TransactionState,
 };
 
-const INCIDENTAL: [&str; 12] = [
+const INCIDENTAL: [&str; 11] = [
     "amount",
     "currency",
     "descriptor",
@@ -23,7 +25,6 @@ const INCIDENTAL: [&str; 12] = [
     "timestamp",
     "tmpl_amount",
     "paymentBrand",
-    "status",
     "registrationId",
     "memberId",
     "x_unknown",
@@ -55,6 +56,33 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(transaction.status, PaymentStatus::Approved, "{field}");
         assert_eq!(transaction.payment_id.as_str(), "54279");
     }
+    let mut answer = serde_json::json!({
+        "paymentId": "54279",
+        "result": {"code": "00026", "description": "Record found"},
+        "transactionStatus": "Y",
+    });
+    answer["status"] = value;
+    let body = answer.to_string();
+    let transaction = inquiry
+        .parse(200, body.as_bytes())
+        .unwrap_or_else(|error| panic!("status: {error}"));
+    let stands = match &transaction.state {
+        None => true,
+        Some(long) => matches!(
+            long.value(),
+            Some(
+                TransactionState::AuthSuccessful
+                    | TransactionState::CaptureSuccess
+                    | TransactionState::Settled
+            )
+        ),
+    };
+    assert_eq!(
+        transaction.is_approved(),
+        stands,
+        "status: {:?}",
+        transaction.state
+    );
 });
 
 fn readers(text: &str) {

@@ -34,7 +34,7 @@ const TARGETS: [(&str, &[&str]); 8] = [
     ("timestamp", &[]),
     ("result_code", &[]),
     ("sandbox", &[]),
-    ("tolerant", &[]),
+    ("tolerant", &["fixtures/fuzz/tolerant"]),
 ];
 
 /// Runs every target for `seconds`.

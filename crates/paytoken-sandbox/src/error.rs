@@ -43,6 +43,15 @@ pub enum Error {
         /// What was expected.
         reason: &'static str,
     },
+    /// A fault target ([`FaultTarget::parse`](crate::FaultTarget::parse), the console's
+    /// `target`) names no operation the sandbox knows.
+    #[error(
+        "invalid fault target {target:?}: expected money-moving, any, or an operation as the request log names it (pay, pay_with_token, repeat_payment, capture, refund, cancel, inquiry, fetch_auth_token, ...)"
+    )]
+    FaultTarget {
+        /// The target as given.
+        target: String,
+    },
     /// The TLS certificate or key of `SandboxBuilder::tls` (feature `tls`)
     /// was refused by rustls.
     #[error("cannot serve tls with this certificate and key")]
@@ -93,6 +102,9 @@ mod tests {
                 directive: String::from("latency=forever"),
                 reason: "a duration in milliseconds",
             },
+            Error::FaultTarget {
+                target: String::from("payment"),
+            },
             Error::Tls {
                 source: "no private key".into(),
             },
@@ -112,7 +124,7 @@ mod tests {
             let has_source = match error {
                 Error::ConfigFile { .. } | Error::Bind { .. } | Error::Tls { .. } => true,
                 Error::State { source, .. } => source.is_some(),
-                Error::Config { .. } | Error::Fault { .. } => false,
+                Error::Config { .. } | Error::Fault { .. } | Error::FaultTarget { .. } => false,
             };
             let message = error.to_string();
             assert!(message.starts_with(char::is_lowercase), "{message}");

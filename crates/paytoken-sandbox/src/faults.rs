@@ -129,7 +129,7 @@ impl FaultTarget {
     /// The target of that name: `money-moving`, `any`, or an operation's.
     ///
     /// # Errors
-    /// [`Error::Fault`] when the name is none of these.
+    /// [`Error::FaultTarget`] when the name is none of these.
     pub fn parse(name: &str) -> Result<Self, Error> {
         match name.trim() {
             "money-moving" => Ok(Self::MONEY_MOVING),
@@ -138,9 +138,8 @@ impl FaultTarget {
                 .iter()
                 .find(|known| **known == name)
                 .map(|known| Self(Target::Operation(known)))
-                .ok_or_else(|| Error::Fault {
-                    directive: name.to_owned(),
-                    reason: "expected a target: money-moving, any, or an operation (pay, pay_with_token, repeat_payment, capture, refund, cancel, inquiry, fetch_auth_token, ...)",
+                .ok_or_else(|| Error::FaultTarget {
+                    target: name.to_owned(),
                 }),
         }
     }
