@@ -325,10 +325,24 @@ fn next_step(error: &Error) -> String {
     }
     let ask = match (payment, order) {
         (Some(id), _) => format!("paytoken inquiry {}", id.as_str()),
-        (None, Some(id)) => format!("paytoken inquiry --merchant-transaction-id {}", id.as_str()),
+        (None, Some(id)) => format!(
+            "paytoken inquiry --merchant-transaction-id {}",
+            shell_word(id.as_str())
+        ),
         (None, None) => return String::new(),
     };
     format!(" ({}); to learn what became of it: {ask}", ids.join(", "))
+}
+
+/// `text` as one word of a POSIX shell's line: as it is when it holds only characters no
+/// shell reads otherwise, else in single quotes (an order id may hold spaces).
+fn shell_word(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "._-:/@%+=,".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
 }
 
 /// An error's message followed by its causes', as `a: b: c`: each error of paytoken prints
@@ -492,5 +506,17 @@ fn plain(value: &Value) -> String {
     match value {
         Value::String(text) => terminal::escape(text).into_owned(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+
+    #[test]
+    fn an_order_id_is_one_word_of_the_inquiry_line() {
+        assert_eq!(shell_word("order-1"), "order-1");
+        assert_eq!(shell_word("Rest Transaction 01"), "'Rest Transaction 01'");
+        assert_eq!(shell_word("it's $(x)"), r"'it'\''s $(x)'");
     }
 }
