@@ -42,8 +42,7 @@ use hyper::{Request, Response, StatusCode};
 use serde_json::{Value, json};
 
 use crate::body::AnswerBody;
-use crate::faults::Faults;
-use crate::faults::{FaultQueue, FaultTarget};
+use crate::faults::{FaultQueue, FaultTarget, Faults};
 use crate::gateway::Gateway;
 use crate::notifications::NotResent;
 
