@@ -8,6 +8,14 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use paytoken_types::Timestamp;
 use tokio::sync::Notify;
 
+/// The most the sandbox's clock may be moved forward in all: a century, far past any
+/// token, retry or challenge a test waits for, and far short of the year 9999 where
+/// timestamps and HTTP dates end. An advance past it is refused, nothing moved.
+pub const MAX_CLOCK_ADVANCE: Duration = Duration::from_secs(100 * 366 * 86_400);
+
+/// [`MAX_CLOCK_ADVANCE`] in the clock's milliseconds.
+const MAX_ADVANCED_MILLIS: i64 = 100 * 366 * 86_400 * 1000;
+
 /// Where the sandbox reads the time: for auth-token expiry, card expiry and the
 /// `timestamp` of every answer.
 pub trait Clock: Send + Sync + fmt::Debug {
@@ -119,21 +127,30 @@ impl SandboxClock {
         self.advanced.load(Ordering::SeqCst)
     }
 
-    /// Moves the clock forward by `by` (whole milliseconds), waking every wait.
-    pub(crate) fn advance(&self, by: Duration) {
+    /// Moves the clock forward by `by` (whole milliseconds), waking every wait; past
+    /// [`MAX_CLOCK_ADVANCE`] in all, nothing moves and the error says how much is left.
+    pub(crate) fn advance(&self, by: Duration) -> Result<(), Duration> {
         let millis = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
-        let _ = self
-            .advanced
+        self.advanced
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |now| {
-                Some(now.saturating_add(millis))
-            });
+                now.checked_add(millis)
+                    .filter(|next| *next <= MAX_ADVANCED_MILLIS)
+            })
+            .map_err(|now| {
+                let left = MAX_ADVANCED_MILLIS.saturating_sub(now).max(0);
+                Duration::from_millis(u64::try_from(left).unwrap_or(0))
+            })?;
         self.moved.notify_waiters();
+        Ok(())
     }
 
-    /// Sets the advance a state file kept, before the sandbox serves.
+    /// Sets the advance a state file kept, before the sandbox serves: within
+    /// [`MAX_CLOCK_ADVANCE`], as every advance is.
     pub(crate) fn restore(&self, advanced_millis: i64) {
-        self.advanced
-            .store(advanced_millis.max(0), Ordering::SeqCst);
+        self.advanced.store(
+            advanced_millis.clamp(0, MAX_ADVANCED_MILLIS),
+            Ordering::SeqCst,
+        );
     }
 
     /// Waits `length` on this clock: real time and advances both count.
@@ -163,5 +180,26 @@ impl SandboxClock {
 impl Clock for SandboxClock {
     fn unix_seconds(&self) -> i64 {
         self.now()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_moves_a_century_in_all_and_no_further() {
+        let clock = SandboxClock::new(Arc::new(ManualClock::at_unix_seconds(0)));
+        let decade = Duration::from_secs(10 * 366 * 86_400);
+        for _ in 0..10 {
+            assert_eq!(clock.advance(decade), Ok(()));
+        }
+        assert_eq!(clock.advance(Duration::from_secs(1)), Err(Duration::ZERO));
+        assert_eq!(
+            u64::try_from(clock.advanced_millis()).unwrap(),
+            u64::try_from(MAX_CLOCK_ADVANCE.as_millis()).unwrap()
+        );
+        clock.restore(i64::MAX);
+        assert_eq!(clock.advanced_millis(), MAX_ADVANCED_MILLIS);
     }
 }

@@ -281,7 +281,12 @@ fn advance(gateway: &Gateway, input: &Value) -> Reply {
             "seconds: a whole number from 1 to ten years' worth; the clock never moves back",
         );
     };
-    gateway.advance_clock(Duration::from_secs(seconds));
+    if let Err(left) = gateway.advance_clock(Duration::from_secs(seconds)) {
+        return error(
+            StatusCode::BAD_REQUEST,
+            &crate::Error::ClockBound { left }.to_string(),
+        );
+    }
     (StatusCode::OK, views::clock(gateway))
 }
 

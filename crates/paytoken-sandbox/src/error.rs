@@ -52,6 +52,16 @@ pub enum Error {
         /// The target as given.
         target: String,
     },
+    /// An advance of the clock past [`MAX_CLOCK_ADVANCE`](crate::MAX_CLOCK_ADVANCE) in all
+    /// (`Sandbox::advance_clock`, the console's `clock/advance`): nothing moved.
+    #[error(
+        "the sandbox's clock moves at most a century in all; {} s of advance are left",
+        left.as_secs()
+    )]
+    ClockBound {
+        /// How much the clock may still move.
+        left: std::time::Duration,
+    },
     /// The TLS certificate or key of `SandboxBuilder::tls` (feature `tls`)
     /// was refused by rustls.
     #[error("cannot serve tls with this certificate and key")]
@@ -105,6 +115,9 @@ mod tests {
             Error::FaultTarget {
                 target: String::from("payment"),
             },
+            Error::ClockBound {
+                left: std::time::Duration::from_secs(60),
+            },
             Error::Tls {
                 source: "no private key".into(),
             },
@@ -124,7 +137,10 @@ mod tests {
             let has_source = match error {
                 Error::ConfigFile { .. } | Error::Bind { .. } | Error::Tls { .. } => true,
                 Error::State { source, .. } => source.is_some(),
-                Error::Config { .. } | Error::Fault { .. } | Error::FaultTarget { .. } => false,
+                Error::Config { .. }
+                | Error::Fault { .. }
+                | Error::FaultTarget { .. }
+                | Error::ClockBound { .. } => false,
             };
             let message = error.to_string();
             assert!(message.starts_with(char::is_lowercase), "{message}");

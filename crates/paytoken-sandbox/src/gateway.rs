@@ -173,11 +173,13 @@ impl Gateway {
     }
 
     /// Moves the sandbox's clock forward by `by`, keeps the advance in the state (and its
-    /// file), and settles what fell due.
-    pub(crate) fn advance_clock(&self, by: Duration) {
-        self.clock.advance(by);
+    /// file), and settles what fell due; past the clock's bound nothing moves, and the
+    /// error says how much advance is left.
+    pub(crate) fn advance_clock(&self, by: Duration) -> Result<(), Duration> {
+        self.clock.advance(by)?;
         let mut state = self.lock();
         state.clock_advanced(self.clock.advanced_millis());
+        Ok(())
     }
 
     /// Why the sandbox stopped answering, if it did: its store failed.

@@ -128,7 +128,7 @@ mod tokens;
 mod vary;
 
 pub use books::PaymentBooks;
-pub use clock::{Clock, ManualClock, SystemClock};
+pub use clock::{Clock, MAX_CLOCK_ADVANCE, ManualClock, SystemClock};
 pub use config::{
     DEFAULT_MERCHANT_ID, DEFAULT_MERCHANT_SECURE_KEY, DEFAULT_MERCHANT_USERNAME,
     DEFAULT_PARTNER_ID, DEFAULT_PARTNER_SECURE_KEY, DEFAULT_PARTNER_USERNAME,

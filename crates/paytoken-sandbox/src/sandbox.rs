@@ -479,8 +479,14 @@ impl Sandbox {
     /// as the console's `advance` does: what falls due on it happens now, at the next tick
     /// (auth tokens expire, pending payments settle, notification retries and `notify=late`
     /// fire), and answers' timestamps and `Date` headers tell the new time.
-    pub fn advance_clock(&self, by: Duration) {
-        self.gateway.advance_clock(by);
+    ///
+    /// # Errors
+    /// [`Error::ClockBound`] past [`MAX_CLOCK_ADVANCE`](crate::MAX_CLOCK_ADVANCE) in all:
+    /// nothing moved.
+    pub fn advance_clock(&self, by: Duration) -> Result<(), Error> {
+        self.gateway
+            .advance_clock(by)
+            .map_err(|left| Error::ClockBound { left })
     }
 
     /// The time on the sandbox's clock, in seconds since 1970-01-01 00:00:00 UTC: the

@@ -190,6 +190,9 @@ where
     }
 }
 
+/// 9999-12-31 23:59:59 UTC, the last time an HTTP date can say.
+const LAST_HTTP_DATE: u64 = 253_402_300_799;
+
 async fn respond(
     gateway: &Gateway,
     sandbox_faults: Faults,
@@ -251,11 +254,15 @@ async fn respond(
         return Err(Dropped);
     }
     let mut response = disturb(answer, &faults);
-    // The sandbox's time, which the console may have moved, not the machine's.
+    // The sandbox's time, which the console may have moved, not the machine's; at a time
+    // an HTTP date cannot say (after 9999, which a caller's own clock may give) the answer
+    // keeps hyper's own `Date`, the machine's, rather than stop.
     let now = u64::try_from(gateway.clock.now()).unwrap_or(0);
-    let date = httpdate::fmt_http_date(std::time::UNIX_EPOCH + Duration::from_secs(now));
-    if let Ok(date) = HeaderValue::from_str(&date) {
-        response.headers_mut().insert(hyper::header::DATE, date);
+    if now <= LAST_HTTP_DATE {
+        let date = httpdate::fmt_http_date(std::time::UNIX_EPOCH + Duration::from_secs(now));
+        if let Ok(date) = HeaderValue::from_str(&date) {
+            response.headers_mut().insert(hyper::header::DATE, date);
+        }
     }
     Ok(response)
 }

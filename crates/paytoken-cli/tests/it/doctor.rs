@@ -156,7 +156,7 @@ async fn plain_http_beyond_loopback_is_refused_before_any_connection() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_gateway_clock_an_hour_ahead_fails_the_clock_check() {
     let sandbox = Sandbox::start().await.unwrap();
-    sandbox.advance_clock(Duration::from_secs(3600));
+    sandbox.advance_clock(Duration::from_secs(3600)).unwrap();
     let run = as_merchant(&sandbox, &["doctor"]).await;
     assert_failed(&run, "clock", "1 h 0 min ahead of");
     // Only the clock: the rest of the deployment is well.

@@ -23,7 +23,9 @@ async fn a_token_expires_when_the_clock_is_moved_past_its_lifetime() {
     call(&sandbox, &context, &CardsAndAccounts::all())
         .await
         .unwrap();
-    sandbox.advance_clock(AUTH_TOKEN_LIFETIME + Duration::from_secs(1));
+    sandbox
+        .advance_clock(AUTH_TOKEN_LIFETIME + Duration::from_secs(1))
+        .unwrap();
     let refused = call(&sandbox, &context, &CardsAndAccounts::all()).await;
     let error = refused.unwrap_err();
     assert!(error.to_string().contains("20002"), "{error}");
@@ -33,7 +35,9 @@ async fn a_token_expires_when_the_clock_is_moved_past_its_lifetime() {
 async fn answers_tell_the_time_of_the_moved_clock() {
     let sandbox = sandbox().await;
     let before = sandbox.unix_seconds();
-    sandbox.advance_clock(Duration::from_secs(86_400 * 3));
+    sandbox
+        .advance_clock(Duration::from_secs(86_400 * 3))
+        .unwrap();
     assert!(sandbox.unix_seconds() >= before + 86_400 * 3);
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let raw = send(
@@ -78,10 +82,10 @@ async fn an_advance_fires_a_late_notification_that_falls_due() {
     assert!(waiting[0].attempts.is_empty(), "{waiting:?}");
 
     // The hour passes at once; the first attempt fails (500) and waits ten minutes more.
-    sandbox.advance_clock(Duration::from_secs(3600));
+    sandbox.advance_clock(Duration::from_secs(3600)).unwrap();
     let first = attempts_reach(&sandbox, 1).await;
     assert_eq!(first.attempts, [Attempt::Answered(500)]);
-    sandbox.advance_clock(Duration::from_secs(600));
+    sandbox.advance_clock(Duration::from_secs(600)).unwrap();
     let second = attempts_reach(&sandbox, 2).await;
     assert!(second.delivered, "{second:?}");
     assert_eq!(listener.bodies(2).await.len(), 2);
@@ -151,7 +155,9 @@ async fn a_state_file_keeps_the_advance_and_the_request_log() {
         .start()
         .await
         .unwrap();
-    sandbox.advance_clock(Duration::from_secs(86_400 * 30));
+    sandbox
+        .advance_clock(Duration::from_secs(86_400 * 30))
+        .unwrap();
     let moved = sandbox.unix_seconds();
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     call(&sandbox, &context, &CardsAndAccounts::all())
@@ -181,9 +187,11 @@ async fn an_undecided_challenge_expires_on_the_moved_clock_and_is_notified() {
     let payment = payment_with(cards::THREE_D_SECURE).notification_url(listener.url());
     let raw = send(&sandbox, &payment.request(&context).unwrap()).await;
     let payment_id = raw.json()["paymentId"].as_str().unwrap().to_owned();
-    sandbox.advance_clock(paytoken_sandbox::THREE_D_SECURE_EXPIRES_AFTER - Duration::from_secs(60));
+    sandbox
+        .advance_clock(paytoken_sandbox::THREE_D_SECURE_EXPIRES_AFTER - Duration::from_secs(60))
+        .unwrap();
     assert!(!sandbox.books()[0].approved && sandbox.notifications().is_empty());
-    sandbox.advance_clock(Duration::from_secs(60));
+    sandbox.advance_clock(Duration::from_secs(60)).unwrap();
     let body = listener.bodies(1).await.remove(0);
     assert!(body.contains("\"transactionStatus\":\"N\""), "{body}");
     assert!(body.contains("not completed in time"), "{body}");
@@ -191,4 +199,36 @@ async fn an_undecided_challenge_expires_on_the_moved_clock_and_is_notified() {
         !sandbox.approve_three_d_secure(&payment_id),
         "expired: nothing to decide"
     );
+}
+
+/// Regression: moved past the year 9999 (796 advances of ten years through the console),
+/// every answer panicked in its `Date` header after the request took effect, and after
+/// every restart of a state file. The clock now moves a century in all, and at a time an
+/// HTTP date cannot say (a caller's own clock may give one) the answer keeps the machine's.
+#[tokio::test]
+async fn the_clock_moves_a_century_and_a_time_past_9999_stops_no_answer() {
+    // Near the end of the year 9999, as a caller's own clock may be.
+    let clock = std::sync::Arc::new(paytoken_sandbox::ManualClock::at_unix_seconds(
+        253_402_300_000,
+    ));
+    let sandbox = builder().clock(clock).start().await.unwrap();
+    let decade = Duration::from_secs(10 * 366 * 86_400);
+    for _ in 0..10 {
+        sandbox.advance_clock(decade).unwrap();
+    }
+    let refused = sandbox.advance_clock(Duration::from_secs(1)).unwrap_err();
+    assert!(
+        matches!(refused, paytoken_sandbox::Error::ClockBound { .. }),
+        "{refused}"
+    );
+    assert!(refused.to_string().contains("century"), "{refused}");
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let raw = send(
+        &sandbox,
+        &CardsAndAccounts::all().request(&context).unwrap(),
+    )
+    .await;
+    assert_eq!(raw.status, 200, "{}", raw.text());
+    let date = raw.header("date").expect("hyper's own Date");
+    assert!(httpdate::parse_http_date(date).is_ok(), "{date}");
 }

@@ -232,6 +232,15 @@ async fn actions_advance_the_clock_fault_the_next_request_and_decide_a_challenge
     );
     let books = get(&sandbox, "books").await;
     assert_eq!(books["payments"][0]["transactionStatus"], "Y");
+
+    // The clock moves a century in all; past it, nothing moves and the answer says why.
+    let decade = json!({ "seconds": 10 * 366 * 86_400 });
+    for _ in 0..9 {
+        assert_eq!(act(&sandbox, "clock/advance", &decade).await.status, 200);
+    }
+    let past = act(&sandbox, "clock/advance", &decade).await;
+    assert_eq!(past.status, 400, "{}", past.text());
+    assert!(past.text().contains("century"), "{}", past.text());
 }
 
 /// Waits until notification `number` has `count` attempts (the `resent` mark counted).
