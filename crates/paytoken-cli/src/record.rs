@@ -155,6 +155,14 @@ fn proxy(args: &RecordArgs, gateway: &GatewayArgs) -> Result<Proxy, Failure> {
 
 /// Forwards one request and records the exchange.
 async fn forward(proxy: &Proxy, request: Request<Incoming>) -> Response<Full<Bytes>> {
+    // Only the merchant's code on this machine: a web page reaching the proxy through a
+    // DNS name that points at loopback sends its own `Host`.
+    if paytoken_sandbox::console::loopback_host(request.uri(), request.headers()).is_none() {
+        return text_answer(
+            403,
+            "paytoken record: a request for a path with one loopback Host only\n",
+        );
+    }
     let number = proxy.exchanges.fetch_add(1, Ordering::Relaxed) + 1;
     let (parts, body) = request.into_parts();
     let path = parts

@@ -82,7 +82,13 @@ pub(crate) async fn respond(
 ) -> Response<AnswerBody> {
     let scheme = gateway.base_url.split("://").next().unwrap_or("http");
     if request.uri().path() == DASHBOARD_PATH {
-        return match admit(scheme, peer, request.method(), request.headers()) {
+        return match admit(
+            scheme,
+            peer,
+            request.uri(),
+            request.method(),
+            request.headers(),
+        ) {
             Ok(()) if request.method() == hyper::Method::GET => {
                 let mut response =
                     Response::new(AnswerBody::new(dashboard::page(gateway, faults), None));
@@ -105,7 +111,13 @@ pub(crate) async fn respond(
             Err(refused) => json_response(refused),
         };
     }
-    let (status, body) = match admit(scheme, peer, request.method(), request.headers()) {
+    let (status, body) = match admit(
+        scheme,
+        peer,
+        request.uri(),
+        request.method(),
+        request.headers(),
+    ) {
         Err(refused) => refused,
         Ok(()) => {
             let (parts, body) = request.into_parts();
@@ -135,12 +147,13 @@ fn json_response((status, body): Reply) -> Response<AnswerBody> {
     response
 }
 
-/// Whether the request may reach the console at all: a loopback peer, a loopback `Host`,
-/// and for an action exactly JSON from no other origin than the console's own (`scheme`
-/// and `Host`).
+/// Whether the request may reach the console at all: a loopback peer, a path (never
+/// another host's URL as the target), one loopback `Host`, and for an action exactly JSON
+/// from no other origin than the console's own (`scheme` and `Host`).
 fn admit(
     scheme: &str,
     peer: SocketAddr,
+    target: &hyper::Uri,
     method: &hyper::Method,
     headers: &hyper::HeaderMap,
 ) -> Result<(), Reply> {
@@ -148,13 +161,11 @@ fn admit(
     if !peer.ip().is_loopback() {
         return forbidden("the console answers loopback connections only");
     }
-    let host = headers
-        .get(HOST)
-        .and_then(|host| host.to_str().ok())
-        .unwrap_or_default();
-    if !is_loopback_host(host) {
-        return forbidden("the console answers a loopback Host only (localhost, 127.0.0.1, [::1])");
-    }
+    let Some(host) = loopback_host(target, headers) else {
+        return forbidden(
+            "the console answers a request for its own path with one loopback Host only (localhost, 127.0.0.1, [::1])",
+        );
+    };
     match method.as_str() {
         "GET" => Ok(()),
         "POST" => {
@@ -180,18 +191,50 @@ fn admit(
     }
 }
 
-/// Whether a `Host` header names a loopback host: `localhost`, an IPv4 address in
-/// `127.0.0.0/8` or `[::1]`, with or without a port.
-fn is_loopback_host(host: &str) -> bool {
-    let name = if let Some(bracketed) = host.strip_prefix('[') {
-        bracketed.split(']').next().unwrap_or_default()
-    } else {
-        host.rsplit_once(':').map_or(host, |(name, _)| name)
+/// The `Host` of a request for a path (never another host's URL as its target) that has
+/// exactly one `Host`, naming loopback; `None` for any other: how the console, and
+/// `paytoken record`, keep web pages out through a DNS name that points at loopback.
+#[must_use]
+pub fn loopback_host<'h>(target: &hyper::Uri, headers: &'h hyper::HeaderMap) -> Option<&'h str> {
+    if target.scheme().is_some() || target.authority().is_some() {
+        return None;
+    }
+    // One `Host`: with a second, a proxy or a browser may have read the other.
+    let mut hosts = headers.get_all(HOST).iter();
+    let (Some(host), None) = (hosts.next(), hosts.next()) else {
+        return None;
     };
-    name.eq_ignore_ascii_case("localhost")
-        || name
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|address| address.is_loopback())
+    host.to_str().ok().filter(|host| is_loopback_host(host))
+}
+
+/// Whether a `Host` header names a loopback host: `localhost`, an IPv4 address in
+/// `127.0.0.0/8` or `[::1]`, with or without a port of digits.
+fn is_loopback_host(host: &str) -> bool {
+    // `[v6]:port`, `name:port`, or either without its port.
+    let (name, port) = match host.strip_prefix('[') {
+        Some(bracketed) => {
+            let Some((name, rest)) = bracketed.split_once(']') else {
+                return false;
+            };
+            match (rest, rest.strip_prefix(':')) {
+                ("", _) => (name, None),
+                (_, Some(port)) => (name, Some(port)),
+                _ => return false,
+            }
+        }
+        None => match host.split_once(':') {
+            Some((name, port)) => (name, Some(port)),
+            None => (host, None),
+        },
+    };
+    let port_is_digits = port.is_none_or(|digits| {
+        (1..=5).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())
+    });
+    port_is_digits
+        && (name.eq_ignore_ascii_case("localhost")
+            || name
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|address| address.is_loopback()))
 }
 
 fn route(
@@ -368,20 +411,21 @@ mod tests {
         headers.insert(HOST, HeaderValue::from_static("127.0.0.1:8080"));
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         let local: SocketAddr = "127.0.0.1:50000".parse().unwrap();
+        let books: hyper::Uri = "/sandbox/console/books".parse().unwrap();
         for peer in ["192.0.2.7:50000", "[2001:db8::1]:50000", "10.0.0.1:1"] {
             let peer: SocketAddr = peer.parse().unwrap();
             for method in [hyper::Method::GET, hyper::Method::POST] {
-                let refused = admit("http", peer, &method, &headers).unwrap_err();
+                let refused = admit("http", peer, &books, &method, &headers).unwrap_err();
                 assert_eq!(refused.0, StatusCode::FORBIDDEN, "{peer} {method}");
             }
         }
-        assert!(admit("http", local, &hyper::Method::POST, &headers).is_ok());
+        assert!(admit("http", local, &books, &hyper::Method::POST, &headers).is_ok());
         headers.insert(ORIGIN, HeaderValue::from_static("https://127.0.0.1:8080"));
         assert!(
-            admit("http", local, &hyper::Method::POST, &headers).is_err(),
+            admit("http", local, &books, &hyper::Method::POST, &headers).is_err(),
             "another scheme"
         );
-        assert!(admit("https", local, &hyper::Method::POST, &headers).is_ok());
+        assert!(admit("https", local, &books, &hyper::Method::POST, &headers).is_ok());
     }
 
     #[test]
@@ -405,8 +449,33 @@ mod tests {
             "10.0.0.1",
             "[::2]:80",
             "127.0.0.1.nip.io",
+            "localhost:evil",
+            "127.0.0.1:",
+            "127.0.0.1:80:80",
+            "[::1]x",
+            "[::1]:http",
+            "[::1",
         ] {
             assert!(!is_loopback_host(host), "{host}");
         }
+    }
+
+    /// Regression: two `Host` headers of which the first was loopback, and a target in
+    /// absolute form naming another host, reached the console.
+    #[test]
+    fn one_loopback_host_and_a_path_or_nothing() {
+        let local: SocketAddr = "127.0.0.1:50000".parse().unwrap();
+        let mut two = hyper::HeaderMap::new();
+        two.append(HOST, HeaderValue::from_static("127.0.0.1:8080"));
+        two.append(HOST, HeaderValue::from_static("evil.example"));
+        let books: hyper::Uri = "/sandbox/console/books".parse().unwrap();
+        let refused = admit("http", local, &books, &hyper::Method::GET, &two).unwrap_err();
+        assert_eq!(refused.0, StatusCode::FORBIDDEN);
+        let mut one = hyper::HeaderMap::new();
+        one.insert(HOST, HeaderValue::from_static("127.0.0.1:8080"));
+        assert!(admit("http", local, &books, &hyper::Method::GET, &one).is_ok());
+        let elsewhere: hyper::Uri = "http://evil.example/sandbox/console/books".parse().unwrap();
+        let refused = admit("http", local, &elsewhere, &hyper::Method::GET, &one).unwrap_err();
+        assert_eq!(refused.0, StatusCode::FORBIDDEN);
     }
 }

@@ -438,3 +438,49 @@ async fn an_answer_that_repeats_keys_is_kept_whole_in_order_and_redacted() {
     assert_eq!(verdict(&line).await, "unreadable");
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+/// Regression: `record` forwarded whatever `Host` a request carried, so a web page could
+/// reach it through a DNS name that points at loopback.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn record_answers_one_loopback_host_only() {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let upstream = answering(r#"{"result":{"code":"0008","description":"ok"}}"#).await;
+    let folder = fresh_folder("hosts");
+    let (_recorder, url) = record(&upstream, &folder.join("c.jsonl"), &[]).await;
+    let authority = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let status_of = |head: String| {
+        let authority = authority.clone();
+        async move {
+            let mut stream = tokio::net::TcpStream::connect(&authority).await.unwrap();
+            let request = format!("{head}Content-Length: 0\r\nConnection: close\r\n\r\n");
+            stream.write_all(request.as_bytes()).await.unwrap();
+            let mut answer = String::new();
+            stream.read_to_string(&mut answer).await.unwrap();
+            answer.split(' ').nth(1).unwrap_or_default().to_owned()
+        }
+    };
+    let path = "/transactionServices/REST/v1/cardsandaccounts";
+    for (head, status) in [
+        (
+            format!("POST {path} HTTP/1.1\r\nHost: evil.example\r\n"),
+            "403",
+        ),
+        (
+            format!("POST {path} HTTP/1.1\r\nHost: {authority}\r\nHost: evil.example\r\n"),
+            "403",
+        ),
+        (
+            format!("POST http://evil.example{path} HTTP/1.1\r\nHost: {authority}\r\n"),
+            "403",
+        ),
+        (
+            format!("POST {path} HTTP/1.1\r\nHost: {authority}\r\n"),
+            "200",
+        ),
+    ] {
+        assert_eq!(status_of(head.clone()).await, status, "{head}");
+    }
+}

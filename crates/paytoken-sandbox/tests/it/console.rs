@@ -338,6 +338,14 @@ async fn other_hosts_types_origins_and_methods_are_refused() {
         ("GET", vec![("Host", "evil.example")], 403),
         ("GET", vec![("Host", "localhost.evil.example:8080")], 403),
         ("GET", vec![], 403),
+        // A loopback name with a port that is none, and two Hosts of which one is
+        // loopback.
+        ("GET", vec![("Host", "localhost:evil")], 403),
+        (
+            "GET",
+            vec![("Host", host.as_str()), ("Host", "evil.example")],
+            403,
+        ),
         (
             "POST",
             vec![("Host", host.as_str()), ("Content-Type", "text/plain")],
@@ -519,4 +527,17 @@ async fn the_dashboard_shows_the_books_and_the_log_escaped_and_keeps_the_rules()
     )
     .await;
     assert_ne!(posted.status, 200);
+}
+
+/// Regression: a request whose target is another host's URL (`GET http://evil.example/...`)
+/// with a loopback `Host` reached the console.
+#[tokio::test]
+async fn a_target_naming_another_host_is_refused() {
+    let sandbox = sandbox().await;
+    let host = sandbox.address().to_string();
+    let target = format!("http://evil.example{CONSOLE_PREFIX}books");
+    let refused = console_at(&sandbox, "GET", &target, &[("Host", &host)], "").await;
+    assert_eq!(refused.status, 403, "{}", refused.text());
+    let own = console(&sandbox, "GET", "books", &[("Host", &host)], "").await;
+    assert_eq!(own.status, 200, "{}", own.text());
 }
