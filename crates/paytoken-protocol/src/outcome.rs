@@ -435,7 +435,7 @@ mod tests {
         .unwrap()
     }
 
-    /// Every long status the interface's field notes name, and one this version does not
+    /// Every long status docs/WIRE.md lists, and one this version does not
     /// know: what an inquiry of a payment approved by its short status decides.
     const STANDING: &[(&str, PaymentStatus)] = &[
         ("begun", PaymentStatus::Pending),

@@ -7,7 +7,7 @@ use crate::common::{
 };
 use paytoken_sandbox::{Sandbox, cards};
 
-/// Every long status the interface's field notes name, and one this version does not know:
+/// Every long status docs/WIRE.md lists, and one this version does not know:
 /// what `inquiry` says of a payment whose short status is `Y`, and its exit code.
 const STANDING: &[(&str, &str, i32)] = &[
     ("begun", "pending", 5),

@@ -123,7 +123,7 @@ fn answer_fixture(operation: &str, fixture: &str) -> (Value, &'static str) {
         ("inquiry", "long_status_unknown") => other(
             "sandbox-choice",
             "must",
-            "paytoken's reading: a long status the field notes do not name is no reason to ship; the payment's status is unknown",
+            "paytoken's reading: a long status the platform's documentation does not name is no reason to ship; the payment's status is unknown",
         ),
         ("cards_and_accounts", "no_registrations") => other(
             "platform-docs",
