@@ -284,10 +284,12 @@ fn assert_readable(what: &str, run: &Run) {
     );
 }
 
-/// Starts a server command and gives its first line of stdout.
+/// Starts a server command in the home (where `record`'s default cassette goes) and gives
+/// its first line of stdout.
 fn first_line(words: &[String], home: &Home) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_paytoken"))
         .args(words)
+        .current_dir(&home.path)
         .env("XDG_CONFIG_HOME", &home.config)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
