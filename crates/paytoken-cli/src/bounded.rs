@@ -10,24 +10,33 @@ use crate::report::Failure;
 
 /// Opens the regular file at `path` to read (through a symbolic link too): a FIFO, a
 /// device, a socket or a folder is refused, and the opening never waits for a FIFO's
-/// writer. `Err(None)` when nothing is there; `what` names the file in a refusal.
-pub(crate) fn open_regular(path: &Path, what: &str) -> Result<std::fs::File, Option<Failure>> {
+/// writer; `what` names the file in a refusal.
+pub(crate) fn open_regular(path: &Path, what: &str) -> Result<std::fs::File, Failure> {
+    open_regular_if_present(path, what)?
+        .ok_or_else(|| Failure::usage(format!("{what}: no such file")))
+}
+
+/// [`open_regular`], with `None` when nothing is at `path`.
+pub(crate) fn open_regular_if_present(
+    path: &Path,
+    what: &str,
+) -> Result<Option<std::fs::File>, Failure> {
     use std::os::unix::fs::OpenOptionsExt as _;
-    let file = std::fs::File::options()
+    let file = match std::fs::File::options()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
         .open(path)
-        .map_err(|error| match error.kind() {
-            std::io::ErrorKind::NotFound => None,
-            _ => Some(Failure::usage(format!("{what}: {error}"))),
-        })?;
-    let regular = file.metadata().is_ok_and(|found| found.is_file());
-    if !regular {
-        return Err(Some(Failure::usage(format!(
+    {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(Failure::usage(format!("{what}: {error}"))),
+    };
+    if !file.metadata().is_ok_and(|found| found.is_file()) {
+        return Err(Failure::usage(format!(
             "{what}: not a regular file (a FIFO, a device or a folder)"
-        ))));
+        )));
     }
-    Ok(file)
+    Ok(Some(file))
 }
 
 /// Reads `source` to its end as UTF-8, at most `limit` bytes and no further, into a string

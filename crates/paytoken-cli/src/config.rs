@@ -68,7 +68,7 @@ pub(crate) fn client(
 }
 
 /// The variable that may hold an auth token to use as it is.
-pub(crate) const AUTH_TOKEN_VARIABLE: &str = "PAYTOKEN_AUTH_TOKEN";
+const AUTH_TOKEN_VARIABLE: &str = "PAYTOKEN_AUTH_TOKEN";
 
 /// The most bytes of an auth-token file read: tokens are a few hundred characters.
 const AUTH_TOKEN_FILE_BYTES: u64 = 16 * 1024;
@@ -80,9 +80,7 @@ pub(crate) fn auth_token(args: &GatewayArgs) -> Result<Option<AuthToken>, Failur
     let text = match &args.auth_token_file {
         Some(path) => {
             let what = format!("--auth-token-file {}", path.display());
-            let file = open_regular(path, &what).map_err(|failure| {
-                failure.unwrap_or_else(|| Failure::usage(format!("{what}: no such file")))
-            })?;
+            let file = open_regular(path, &what)?;
             Some(read_bounded(
                 file,
                 AUTH_TOKEN_FILE_BYTES,
@@ -147,9 +145,7 @@ pub(crate) fn root_certificates(args: &GatewayArgs) -> Result<Vec<Vec<u8>>, Fail
         return Ok(Vec::new());
     };
     let what = format!("--root-certificate {}", path.display());
-    let file = open_regular(path, &what).map_err(|failure| {
-        failure.unwrap_or_else(|| Failure::usage(format!("{what}: no such file")))
-    })?;
+    let file = open_regular(path, &what)?;
     let text = read_bounded(
         file,
         ROOT_CERTIFICATE_FILE_BYTES,
@@ -229,9 +225,7 @@ fn read_key_file(
     private: bool,
 ) -> Result<Zeroizing<String>, Failure> {
     let what = format!("{named_by} {}", path.display());
-    let file = open_regular(path, &what).map_err(|failure| {
-        failure.unwrap_or_else(|| Failure::usage(format!("{what}: no such file")))
-    })?;
+    let file = open_regular(path, &what)?;
     if private {
         profile::refuse_readable_by_others(&file, path)?;
     }

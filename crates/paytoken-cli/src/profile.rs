@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use toml::{Table, Value};
 
-use crate::bounded::{open_regular, read_bounded};
+use crate::bounded::{open_regular_if_present, read_bounded};
 use crate::report::Failure;
 
 /// Where the file is when neither `--config-file` nor `PAYTOKEN_CONFIG_FILE` says.
@@ -94,10 +94,8 @@ pub(crate) fn default_path() -> Option<PathBuf> {
 /// Reads the profiles file at `path`; `None` when it does not exist.
 pub(crate) fn load(path: &Path) -> Result<Option<ProfileFile>, Failure> {
     let what = path.display().to_string();
-    let file = match open_regular(path, &what) {
-        Ok(file) => file,
-        Err(None) => return Ok(None),
-        Err(Some(failure)) => return Err(failure),
+    let Some(file) = open_regular_if_present(path, &what)? else {
+        return Ok(None);
     };
     refuse_writable_by_others(&file, path)?;
     let text = read_bounded(

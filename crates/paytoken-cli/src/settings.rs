@@ -163,7 +163,10 @@ pub(crate) fn shown(key: &str, value: &str) -> String {
     if key != BASE_URL.0 {
         return value.to_owned();
     }
-    let (scheme, rest) = value.split_once("://").unwrap_or(("", value));
+    // The scheme with its `://`, when there is one.
+    let (scheme, rest) = value
+        .find("://")
+        .map_or(("", value), |at| value.split_at(at + 3));
     let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at(end);
     let host = authority
@@ -176,8 +179,7 @@ pub(crate) fn shown(key: &str, value: &str) -> String {
     };
     let path = tail.find(['?', '#']).map_or(tail, |at| &tail[..at]);
     let masked_query = if path.len() == tail.len() { "" } else { "?***" };
-    let separator = if value.contains("://") { "://" } else { "" };
-    format!("{scheme}{separator}{masked_user}{host}{path}{masked_query}")
+    format!("{scheme}{masked_user}{host}{path}{masked_query}")
 }
 
 /// One setting: the flag's or the variable's value (clap read both; which one it was is

@@ -95,8 +95,9 @@ impl Gateway {
         answer
     }
 
-    /// The operation a request is, by the names of [`ops::OPERATIONS`], as far as its path
-    /// and form tell: what a fault waiting for an operation is matched with.
+    /// The operation a request is, by the names of
+    /// [`OPERATIONS`](crate::operation_names::OPERATIONS), as far as its path and form tell:
+    /// what a fault waiting for an operation is matched with.
     pub(crate) fn operation_of(path: &str, body: &[u8]) -> Option<&'static str> {
         if ops::id_after(path, ops::THREE_D_SECURE_PREFIX).is_some() {
             return Some(crate::operation_names::THREE_D_SECURE_PAGE);

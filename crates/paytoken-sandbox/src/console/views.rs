@@ -200,7 +200,7 @@ pub(super) fn clock(gateway: &Gateway) -> Value {
 
 /// The faults waiting for the next requests, in order: each one's directives and the
 /// requests it waits for (`target`).
-pub(crate) fn faults(queue: &FaultQueue) -> Value {
+pub(super) fn faults(queue: &FaultQueue) -> Value {
     let next: Vec<Value> = queue
         .waiting()
         .into_iter()
