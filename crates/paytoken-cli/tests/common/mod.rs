@@ -306,3 +306,18 @@ pub(crate) async fn with_flags(flags: &[String], key: &str, args: &[&str]) -> Ru
     line.extend_from_slice(args);
     paytoken(&line, &[("PAYTOKEN_SECURE_KEY", key)]).await
 }
+
+/// Makes a FIFO at `path`, the file that hangs whoever opens it to read or write.
+pub(crate) fn mkfifo(path: &std::path::Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+/// An empty folder of this test process under the temporary one, named `name` (unique
+/// across the suite).
+pub(crate) fn fresh_folder(name: &str) -> std::path::PathBuf {
+    let folder = std::env::temp_dir().join(format!("paytoken-tests-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    folder
+}

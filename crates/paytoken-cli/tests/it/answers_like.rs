@@ -14,8 +14,9 @@ use paytoken::types::CodeFamily;
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, SandboxConfig};
 use serde_json::{Map, Value};
 
+use crate::common::fresh_folder;
 use crate::common::{paytoken, sandbox_process, schema_of};
-use crate::record::{fresh_folder, record};
+use crate::record::record;
 
 /// Names a sandbox answering like a deployment never takes from it: what decides (the
 /// test's own list, as the issue names them, not the sandbox's).

@@ -3,15 +3,7 @@
 //! Each test asserts the bound, scaled down where the reproduction is big; the full-size
 //! figures are in docs/RELIABILITY.md.
 
-use crate::common::paytoken;
-
-/// A fresh folder of this test process named `name`.
-fn folder(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("paytoken-bounds-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::common::{fresh_folder as folder, mkfifo, paytoken};
 
 /// A cassette of `lines` in a fresh folder named `name`: its path.
 fn cassette(name: &str, lines: impl IntoIterator<Item = Vec<u8>>) -> String {
@@ -80,11 +72,7 @@ async fn record_refuses_a_cassette_path_that_is_no_regular_file() {
     let link = dir.join("link.jsonl");
     std::os::unix::fs::symlink(&victim, &link).unwrap();
     let fifo = dir.join("fifo.jsonl");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    mkfifo(&fifo);
     let sub_folder = dir.join("folder.jsonl");
     std::fs::create_dir(&sub_folder).unwrap();
     for (place, kind) in [
@@ -162,11 +150,7 @@ async fn credentials_in_a_base_url_are_never_printed() {
 async fn a_fifo_as_key_or_profiles_file_is_refused_at_once() {
     let dir = folder("fifos");
     let fifo = dir.join("fifo");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    mkfifo(&fifo);
     let fifo = fifo.to_str().unwrap();
     for (args, env) in [
         (

@@ -3,22 +3,16 @@
 //! `--write-profile` as the one step from the demo to one's own commands.
 
 use std::os::unix::fs::PermissionsExt as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use crate::common::{Run, card_flags, paytoken, read_request, sandbox_process};
+use crate::common::{
+    Run, card_flags, fresh_folder as folder, paytoken, read_request, sandbox_process,
+};
 use paytoken_sandbox::cards;
 
 /// A key no output may show.
 const KEY: &str = "pr0file-k3y-never-printed";
-
-/// A folder of its own under the temporary one, empty.
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("paytoken-profiles-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn write(path: &Path, text: &str, mode: u32) {
     std::fs::write(path, text).unwrap();

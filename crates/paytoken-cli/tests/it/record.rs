@@ -11,7 +11,8 @@ use paytoken_sandbox::{Sandbox, cards};
 use serde_json::Value;
 
 use crate::common::{
-    answering, card_flags, merchant_of, paytoken, post_raw, schema_of, server_process, with_flags,
+    answering, card_flags, fresh_folder, merchant_of, paytoken, post_raw, schema_of,
+    server_process, with_flags,
 };
 
 /// `paytoken record`, killed when dropped.
@@ -62,14 +63,6 @@ pub(crate) async fn record(
     crate::common::assert_valid(&announced);
     let url = announced["listenUrl"].as_str().unwrap().to_owned();
     (Recorder(child), url)
-}
-
-pub(crate) fn fresh_folder(name: &str) -> std::path::PathBuf {
-    let folder =
-        std::env::temp_dir().join(format!("paytoken-record-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    folder
 }
 
 /// The personal values the test sends, which the cassette must not hold.

@@ -101,11 +101,7 @@ async fn planted_links_and_fifos_are_refused_never_written_through() {
 
     // A FIFO in a file's place: refused at once, never opened.
     let fifo = out.join("check.py");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    crate::common::mkfifo(&fifo);
     let run = tokio::time::timeout(
         std::time::Duration::from_secs(60),
         paytoken(&["vectors", "--out", &out_arg], &[]),
