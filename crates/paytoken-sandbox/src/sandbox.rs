@@ -298,7 +298,9 @@ impl SandboxBuilder {
             let gateway = Arc::clone(&gateway);
             // The tick settles what is due: taking the lock is enough.
             let clock = Arc::clone(&gateway.clock);
-            dispatcher.run(self.notifications, clock, move || drop(gateway.lock()))
+            dispatcher.run(self.notifications, clock, address, move || {
+                drop(gateway.lock());
+            })
         });
         let (shutdown, signal) = watch::channel(false);
         let received = Arc::new(ReceivedLog::default());

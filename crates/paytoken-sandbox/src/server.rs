@@ -27,6 +27,7 @@ use crate::console::{self, CONSOLE_PREFIX, DASHBOARD_PATH};
 use crate::exchange::{Answer, HTML};
 use crate::faults::{BodyFault, Drop, FAULT_HEADER, FaultQueue, Faults, OVERSIZED_BODY_LEN};
 use crate::gateway::Gateway;
+use crate::notifications::DELIVERY_MARK;
 use crate::received::ReceivedLog;
 
 /// The largest request body the sandbox reads; the interface's forms are a few KiB.
@@ -153,10 +154,13 @@ where
     let deadline = shared.request_deadline;
     let service = service_fn(move |request: Request<Incoming>| {
         let gateway = Arc::clone(&shared.gateway);
+        // A notification (this sandbox's or another's) is for a merchant's listener: taken
+        // here, it could act on the console or the challenge page, or call itself forever.
+        let delivered = request.headers().contains_key(DELIVERY_MARK);
         // The console is no gateway request: no fault, no record of it.
         let path = request.uri().path();
         let console = path.starts_with(CONSOLE_PREFIX) || path == DASHBOARD_PATH;
-        if !console {
+        if !console && !delivered {
             shared
                 .received
                 .record(request.method().as_str(), request.uri().path());
@@ -164,6 +168,12 @@ where
         let queue = Arc::clone(&shared.fault_queue);
         let sandbox_faults = shared.faults;
         async move {
+            if delivered {
+                return Ok(plain(
+                    403,
+                    "forbidden: a sandbox takes no request that a sandbox's notification makes\n",
+                ));
+            }
             if console {
                 return Ok(console::respond(&gateway, &queue, peer, request, deadline).await);
             }

@@ -14,7 +14,7 @@ use tokio::net::TcpStream;
 use super::log::{Attempt, NotificationLog};
 use super::outbox::Schedule;
 use super::target::{self, Unreachable};
-use super::{Message, NotificationTargets};
+use super::{DELIVERY_MARK, Message, NotificationTargets};
 use crate::faults::NotificationFault;
 
 /// Sends notification `number` as its schedule says, at least once unless its URL is
@@ -30,6 +30,7 @@ pub(crate) async fn deliver(
         policy,
         waits_late,
         clock,
+        sandbox,
     } = schedule;
     if waits_late && message.fault == Some(NotificationFault::Late) {
         clock.wait(policy.late_by).await;
@@ -40,7 +41,7 @@ pub(crate) async fn deliver(
         }
         let outcome = tokio::time::timeout(
             policy.attempt_timeout,
-            attempt_once(&message, policy.targets),
+            attempt_once(&message, policy.targets, sandbox),
         )
         .await
         .unwrap_or_else(|_| Attempt::Failed("no answer within the attempt's time".to_owned()));
@@ -53,9 +54,13 @@ pub(crate) async fn deliver(
     number
 }
 
-/// One `POST` of the notification.
-async fn attempt_once(message: &Message, targets: NotificationTargets) -> Attempt {
-    let target = match target::resolve(&message.url, targets).await {
+/// One `POST` of the notification, never to the sandbox listening at `sandbox`.
+async fn attempt_once(
+    message: &Message,
+    targets: NotificationTargets,
+    sandbox: SocketAddr,
+) -> Attempt {
+    let target = match target::resolve(&message.url, targets, sandbox).await {
         Ok(target) => target,
         Err(Unreachable::Refused(reason)) => return Attempt::NotSent(reason),
         Err(Unreachable::Unresolved(reason)) => return Attempt::Failed(reason),
@@ -66,6 +71,12 @@ async fn attempt_once(message: &Message, targets: NotificationTargets) -> Attemp
             return Attempt::Failed(format!("cannot connect to {}: {error}", target.authority));
         }
     };
+    // An address of this machine that no name above gave away (its own address on a
+    // network, for a sandbox on `0.0.0.0`) shows once connected: the kernel answers it
+    // from itself. Nothing has been sent yet.
+    if target::is_own(&stream, sandbox) {
+        return Attempt::NotSent(target::OWN_PORT.to_owned());
+    }
     let (mut sender, connection) =
         match hyper::client::conn::http1::handshake(TokioIo::new(stream)).await {
             Ok(handshake) => handshake,
@@ -76,6 +87,7 @@ async fn attempt_once(message: &Message, targets: NotificationTargets) -> Attemp
         .header(HOST, target.authority.as_str())
         .header(CONTENT_TYPE, "application/json")
         .header(USER_AGENT, "paytoken-sandbox")
+        .header(DELIVERY_MARK, "notification")
         .body(Full::new(Bytes::from(message.body.clone())));
     let outcome = match request {
         // A path and a host that `Uri` read are valid in a request; this is a safeguard.

@@ -20,7 +20,10 @@
 //! The sandbox sends over plain `http` only, and by default only to loopback addresses (a
 //! host name is resolved, and every address must be loopback): a sandbox cannot be made to
 //! post at the machines of a network by whoever can make a payment.
-//! [`NotificationTargets::Anywhere`] lifts that.
+//! [`NotificationTargets::Anywhere`] lifts that. Whatever the targets, the sandbox never
+//! delivers to its own port on any address of this machine, and every delivery carries
+//! the [`DELIVERY_MARK`] header, which every sandbox refuses (`403`) on every path: a
+//! notification URL cannot drive a sandbox's console, its challenge page, or itself.
 //!
 //! Faults ([`faults`](crate::faults)): `notify=twice`, `notify=late`,
 //! `notify=broken-checksum` on the request that makes the payment.
@@ -33,10 +36,16 @@ mod target;
 
 use std::time::Duration;
 
+use hyper::header::HeaderName;
+
 pub(crate) use log::Keep;
 pub use log::{Attempt, NOTIFICATIONS_KEPT, SentNotification};
 pub(crate) use message::{Message, browser_return_fields};
 pub(crate) use outbox::{NotResent, Outbox};
+
+/// The header every delivery carries (value `notification`), and which a sandbox refuses
+/// on every request: a notification is for the merchant's listener, never for a sandbox.
+pub const DELIVERY_MARK: HeaderName = HeaderName::from_static("paytoken-sandbox-delivery");
 
 /// Where the sandbox may send notifications.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

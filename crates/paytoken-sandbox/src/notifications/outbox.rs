@@ -4,6 +4,7 @@
 //! The console's resend goes the same way: it stops the notification's delivery under way
 //! (its pending retries) and starts another, whose attempts follow a `Resent` mark.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -132,12 +133,14 @@ impl Outbox {
 
 impl Dispatcher {
     /// Delivers what the outbox receives, as `policy` says, its waits on the sandbox's
-    /// `clock`, and calls `settle` every [`SETTLE_EVERY`]; runs until the outbox is dropped (or the task aborted, which
-    /// aborts the deliveries under way with it).
+    /// `clock`, never to the port of the sandbox listening at `sandbox`, and calls
+    /// `settle` every [`SETTLE_EVERY`]; runs until the outbox is dropped (or the task
+    /// aborted, which aborts the deliveries under way with it).
     pub(crate) async fn run(
         mut self,
         policy: NotificationPolicy,
         clock: Arc<SandboxClock>,
+        sandbox: SocketAddr,
         settle: impl Fn(),
     ) {
         let mut deliveries = JoinSet::new();
@@ -173,7 +176,7 @@ impl Dispatcher {
                     let handle = deliveries.spawn(deliver(
                         number,
                         message,
-                        Schedule { policy, waits_late, clock: Arc::clone(&clock) },
+                        Schedule { policy, waits_late, clock: Arc::clone(&clock), sandbox },
                         Arc::clone(&self.log),
                     ));
                     under_way.insert(number, handle);
@@ -197,4 +200,6 @@ pub(crate) struct Schedule {
     pub(crate) policy: NotificationPolicy,
     pub(crate) waits_late: bool,
     pub(crate) clock: Arc<SandboxClock>,
+    /// Where the sandbox listens: never a delivery's target.
+    pub(crate) sandbox: SocketAddr,
 }

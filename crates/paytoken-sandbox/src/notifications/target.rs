@@ -1,9 +1,11 @@
 //! Where a notification goes: the `notificationUrl` read as an `http` URL, its host
-//! resolved, and its addresses held to loopback unless the sandbox may send anywhere.
+//! resolved, and its addresses held to loopback unless the sandbox may send anywhere,
+//! and never the sandbox's own port on an address of this machine.
 
 use std::net::SocketAddr;
 
 use hyper::Uri;
+use tokio::net::TcpStream;
 
 use super::NotificationTargets;
 
@@ -27,10 +29,16 @@ pub(crate) enum Unreachable {
     Unresolved(String),
 }
 
-/// Reads `url` and resolves its host, allowing only what `targets` allows.
+/// Why the sandbox does not deliver to its own port.
+pub(crate) const OWN_PORT: &str = "the notification url is the sandbox's own port on this machine: the sandbox never notifies itself";
+
+/// Reads `url` and resolves its host, allowing only what `targets` allows, and never the
+/// port of the sandbox listening at `sandbox` on a loopback, unspecified or its own
+/// address.
 pub(crate) async fn resolve(
     url: &str,
     targets: NotificationTargets,
+    sandbox: SocketAddr,
 ) -> Result<Target, Unreachable> {
     let refused = |reason: &str| Unreachable::Refused(reason.to_owned());
     let uri: Uri = url
@@ -70,6 +78,13 @@ pub(crate) async fn resolve(
             "{host} is not a loopback address: the sandbox sends notifications to this machine only, unless told otherwise (NotificationTargets::Anywhere)"
         )));
     }
+    if addresses.iter().any(|address| {
+        let ip = address.ip();
+        address.port() == sandbox.port()
+            && (ip.is_loopback() || ip.is_unspecified() || ip == sandbox.ip())
+    }) {
+        return Err(refused(OWN_PORT));
+    }
     let path = uri
         .path_and_query()
         .map_or_else(|| "/".to_owned(), |path| path.as_str().to_owned());
@@ -80,12 +95,25 @@ pub(crate) async fn resolve(
     })
 }
 
+/// Whether `stream` reached the sandbox's port on an address of this machine: its two
+/// ends share one address, which only a connection to this machine has.
+pub(crate) fn is_own(stream: &TcpStream, sandbox: SocketAddr) -> bool {
+    match (stream.local_addr(), stream.peer_addr()) {
+        (Ok(local), Ok(peer)) => peer.port() == sandbox.port() && local.ip() == peer.ip(),
+        // An end that cannot tell its address is no connection to send on.
+        _ => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A sandbox listening on a port no test URL names.
+    const SANDBOX: &str = "127.0.0.1:1";
+
     async fn loopback(url: &str) -> Result<Target, Unreachable> {
-        resolve(url, NotificationTargets::Loopback).await
+        resolve(url, NotificationTargets::Loopback, SANDBOX.parse().unwrap()).await
     }
 
     #[tokio::test]
@@ -120,10 +148,61 @@ mod tests {
                 "{url}: {refusal:?}"
             );
         }
-        let anywhere = resolve("http://192.0.2.1:8080/x", NotificationTargets::Anywhere).await;
+        let anywhere = resolve(
+            "http://192.0.2.1:8080/x",
+            NotificationTargets::Anywhere,
+            SANDBOX.parse().unwrap(),
+        )
+        .await;
         assert_eq!(
             anywhere.unwrap().addresses,
             ["192.0.2.1:8080".parse().unwrap()]
         );
+    }
+}
+
+#[cfg(test)]
+mod own_port {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_sandbox_s_own_port_is_refused_on_every_local_address() {
+        for (sandbox, url) in [
+            (
+                "127.0.0.1:4242",
+                "http://127.0.0.1:4242/sandbox/console/clock",
+            ),
+            ("127.0.0.1:4242", "http://localhost:4242/"),
+            ("127.0.0.1:4242", "http://127.0.0.2:4242/"),
+            ("0.0.0.0:4242", "http://[::1]:4242/"),
+            ("0.0.0.0:4242", "http://0.0.0.0:4242/"),
+            ("192.0.2.7:4242", "http://192.0.2.7:4242/"),
+        ] {
+            let refusal = resolve(url, NotificationTargets::Anywhere, sandbox.parse().unwrap())
+                .await
+                .unwrap_err();
+            assert_eq!(refusal, Unreachable::Refused(OWN_PORT.to_owned()), "{url}");
+        }
+        // Another port of this machine, or the port on another machine, is a listener.
+        let sandbox = "0.0.0.0:4242".parse().unwrap();
+        for url in ["http://127.0.0.1:4243/", "http://192.0.2.1:4242/"] {
+            assert!(
+                resolve(url, NotificationTargets::Anywhere, sandbox)
+                    .await
+                    .is_ok(),
+                "{url}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_connection_to_this_machine_s_port_is_known_as_its_own() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let stream = TcpStream::connect(address).await.unwrap();
+        let anywhere: SocketAddr = format!("0.0.0.0:{}", address.port()).parse().unwrap();
+        assert!(is_own(&stream, anywhere));
+        let elsewhere: SocketAddr = format!("0.0.0.0:{}", address.port() ^ 1).parse().unwrap();
+        assert!(!is_own(&stream, elsewhere));
     }
 }

@@ -420,3 +420,110 @@ async fn a_javascript_data_or_out_of_range_url_is_refused_when_the_payment_is_ma
     }
     assert!(sandbox.books().is_empty(), "nothing was created");
 }
+
+/// A sandbox that tries each notification once, to `targets`, listening at `address`.
+async fn trying_once(address: &str, targets: NotificationTargets) -> Sandbox {
+    builder()
+        .address(address.parse().unwrap())
+        .notifications(NotificationPolicy {
+            attempts: 1,
+            targets,
+            ..quick()
+        })
+        .start()
+        .await
+        .unwrap()
+}
+
+/// Makes a 3-D Secure payment notified at `url`, approves it, and returns what its
+/// notification's attempts were once the one attempt is made.
+async fn notified_at(sandbox: &Sandbox, url: String) -> Vec<Attempt> {
+    let listener = Listener::start(&[]).await;
+    let made = payment(cards::THREE_D_SECURE, &listener).notification_url(url);
+    let payment_id = pay(sandbox, &made, &[]).await;
+    assert!(sandbox.approve_three_d_secure(&payment_id));
+    for _ in 0..1000 {
+        let sent = sandbox.notifications();
+        let mine = sent.iter().find(|sent| sent.payment_id == payment_id);
+        if let Some(mine) = mine.filter(|mine| !mine.attempts.is_empty()) {
+            return mine.attempts.clone();
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("no attempt: {:?}", sandbox.notifications());
+}
+
+/// Regression: merchant B's notification URL approved merchant A's challenge through
+/// the console, and one aimed at its own resend called itself without end.
+#[tokio::test]
+async fn a_notification_drives_no_sandbox_and_never_calls_its_own() {
+    let a = sandbox().await;
+    let listener = Listener::start(&[]).await;
+    let waiting = pay(&a, &payment(cards::THREE_D_SECURE, &listener), &[]).await;
+    let b = trying_once("127.0.0.1:0", NotificationTargets::Loopback).await;
+
+    let console = format!(
+        "http://{}/sandbox/console/three-d-secure/{waiting}/approve",
+        a.address()
+    );
+    let page = format!("http://{}/sandbox/3ds/{waiting}", a.address());
+    for url in [console, page] {
+        assert_eq!(
+            notified_at(&b, url.clone()).await,
+            [Attempt::Answered(403)],
+            "{url}"
+        );
+    }
+    assert!(
+        a.approve_three_d_secure(&waiting),
+        "merchant A's challenge still waits for its cardholder"
+    );
+
+    let own = b.address();
+    for url in [
+        format!("http://{own}/sandbox/console/notifications/1/resend"),
+        format!(
+            "http://localhost:{}/transactionServices/REST/v1/payments",
+            own.port()
+        ),
+    ] {
+        let attempts = notified_at(&b, url.clone()).await;
+        assert!(
+            matches!(&attempts[..], [Attempt::NotSent(reason)] if reason.contains("own port")),
+            "{url}: {attempts:?}"
+        );
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let sent = b.notifications();
+    assert_eq!(sent.len(), 4, "no notification made another: {sent:?}");
+    assert!(sent.iter().all(|sent| sent.attempts.len() == 1), "{sent:?}");
+}
+
+/// This machine's address on its network, as the route to a documentation address picks
+/// it; loopback when the machine has no such route.
+fn own_network_address() -> std::net::IpAddr {
+    let socket = std::net::UdpSocket::bind("0.0.0.0:0").unwrap();
+    socket
+        .connect("192.0.2.1:9")
+        .and_then(|()| socket.local_addr())
+        .map_or(std::net::Ipv4Addr::LOCALHOST.into(), |address| address.ip())
+}
+
+#[tokio::test]
+async fn a_sandbox_on_every_address_never_notifies_its_own_port_on_any() {
+    let sandbox = trying_once("0.0.0.0:0", NotificationTargets::Anywhere).await;
+    let port = sandbox.address().port();
+    for host in [
+        "127.0.0.1".to_owned(),
+        "127.0.0.2".to_owned(),
+        "[::1]".to_owned(),
+        own_network_address().to_string(),
+    ] {
+        let url = format!("http://{host}:{port}/sandbox/console/clock");
+        let attempts = notified_at(&sandbox, url.clone()).await;
+        assert!(
+            matches!(&attempts[..], [Attempt::NotSent(reason)] if reason.contains("own port")),
+            "{url}: {attempts:?}"
+        );
+    }
+}
