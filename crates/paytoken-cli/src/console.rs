@@ -28,6 +28,10 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 /// How often `logs tail` asks for new entries.
 const POLL_EVERY: Duration = Duration::from_millis(500);
 
+/// The most pages of one list a command reads: past a full sandbox's (50,000 records a
+/// kind, 100 a page), so an answer that always says `more` ends.
+const MAX_PAGES: usize = 1000;
+
 /// Runs a console command against the sandbox the settings name.
 pub(crate) async fn run(command: &ConsoleCommand, args: &GatewayArgs, json: bool) -> Report {
     let console = match Console::of(args) {
@@ -39,7 +43,7 @@ pub(crate) async fn run(command: &ConsoleCommand, args: &GatewayArgs, json: bool
             return tail(&console, *once, json).await;
         }
         ConsoleCommand::Events(EventsCommand::List) => console
-            .get("notifications")
+            .every_page("notifications", &["notifications"])
             .await
             .map(|answer| events(&answer)),
         ConsoleCommand::Events(EventsCommand::Resend { number }) => console
@@ -79,7 +83,13 @@ pub(crate) async fn run(command: &ConsoleCommand, args: &GatewayArgs, json: bool
             .post("faults/clear", &json!({}))
             .await
             .map(|answer| faults("faults_clear", answer)),
-        ConsoleCommand::Books => console.get("books").await.map(books),
+        ConsoleCommand::Books => console
+            .every_page(
+                "books",
+                &["payments", "registrations", "customers", "invoices"],
+            )
+            .await
+            .map(books),
     };
     result.unwrap_or_else(Report::from)
 }
@@ -109,6 +119,38 @@ impl Console {
 
     async fn post(&self, path: &str, body: &Value) -> Result<Value, Failure> {
         self.call(Method::POST, path, Some(body)).await
+    }
+
+    /// Every page of the console's list at `path`: the first answer, its `lists` grown
+    /// by each page after it, without the paging's `last` and `more`.
+    async fn every_page(&self, path: &str, lists: &[&str]) -> Result<Value, Failure> {
+        let mut whole = self.get(path).await?;
+        for _ in 1..MAX_PAGES {
+            if field(&whole, "more") != true {
+                // Read whole: what said where a page ended says nothing now.
+                if let Some(whole) = whole.as_object_mut() {
+                    whole.remove("last");
+                    whole.remove("more");
+                }
+                return Ok(whole);
+            }
+            let after = field(&whole, "last").as_u64().unwrap_or(0);
+            let page = self.get(&format!("{path}?after={after}")).await?;
+            for list in lists {
+                let rows = field(&page, list).as_array().cloned().unwrap_or_default();
+                if let Some(Value::Array(kept)) = whole.get_mut(*list) {
+                    kept.extend(rows);
+                }
+            }
+            if let Some(whole) = whole.as_object_mut() {
+                for key in ["last", "more"] {
+                    whole.insert(key.to_owned(), field(&page, key).clone());
+                }
+            }
+        }
+        Err(Failure::failed(format!(
+            "the sandbox's console: {path} runs past {MAX_PAGES} pages"
+        )))
     }
 
     /// One call; a refusal of the console as the outcome its status says.
@@ -174,6 +216,10 @@ async fn tail(console: &Console, once: bool, json: bool) -> Report {
             Err(Unwritten::Failed(error)) => return Report::unwritten(&error),
         }
         after = field(&answer, "last").as_u64().unwrap_or(after);
+        // A page is followed by the next at once, until the log is read to its end.
+        if field(&answer, "more") == true {
+            continue;
+        }
         if once {
             return Report::quiet(crate::report::Exit::Success);
         }
@@ -192,8 +238,11 @@ fn request_line(entry: &Value) -> String {
         || format!("{} {}", text("method"), text("path")),
         |op| escape(op).into_owned(),
     );
+    let order = field(entry, "orderId")
+        .as_str()
+        .map_or_else(String::new, |order| format!(" order {}", escape(order)));
     let mut line = format!(
-        "#{} {} {operation} {} {} {}\n",
+        "#{} {} {operation} {}{order} {} {}\n",
         field(entry, "number"),
         text("time"),
         text("caller"),
@@ -253,15 +302,23 @@ fn clock(operation: &'static str, answer: Value) -> Report {
     let tokens = field(&answer, "authTokens")
         .as_array()
         .map_or(&[][..], Vec::as_slice);
-    let live = tokens
+    let listed_live = tokens
         .iter()
         .filter(|token| field(token, "live").as_bool() == Some(true))
         .count();
+    // The counts when the sandbox gives them (it lists only the soonest to expire).
+    let counts = field(&answer, "authTokenCounts");
+    let live = field(counts, "live")
+        .as_u64()
+        .map_or(listed_live.to_string(), |live| live.to_string());
+    let expired = field(counts, "expired").as_u64().map_or(
+        tokens.len().saturating_sub(listed_live).to_string(),
+        |expired| expired.to_string(),
+    );
     let human = format!(
-        "{operation}: {} on the sandbox's clock (advanced by {} s); auth tokens: {live} live, {} expired\n",
+        "{operation}: {} on the sandbox's clock (advanced by {} s); auth tokens: {live} live, {expired} expired\n",
         escape(field(&answer, "time").as_str().unwrap_or("-")),
         field(&answer, "advancedSeconds"),
-        tokens.len().saturating_sub(live)
     );
     Report::local_text(operation, human, answer)
 }

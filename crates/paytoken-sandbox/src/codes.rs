@@ -37,7 +37,7 @@
 //! | `30007` | Missing field: *name* | a required field is absent or empty |
 //! | `30008` | Invalid field: *name* | a field of the wrong form (a `merchantRedirectUrl` or `notificationUrl` that is not an `http` or `https` URL among them) |
 //! | `30009` | Query string not accepted | the URL carries `?` |
-//! | `30010` | Malformed request body | not a form body, or a field twice |
+//! | `30010` | Malformed request body | not a form body, a field twice, or a field name past 128 bytes |
 //! | `30011` | Customer not found | `customer.customerId` unknown to the member |
 //! | `30012` | No INITIAL payment on this registration | `REPEATED` before `INITIAL` |
 //! | `30013` | Installment count not offered for this registration | count outside the plan |

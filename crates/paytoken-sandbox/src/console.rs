@@ -45,6 +45,7 @@ use crate::body::AnswerBody;
 use crate::faults::{FaultQueue, FaultTarget, Faults};
 use crate::gateway::Gateway;
 use crate::notifications::NotResent;
+use views::Page;
 
 /// Where the console's paths begin.
 pub const CONSOLE_PREFIX: &str = "/sandbox/console/";
@@ -257,10 +258,15 @@ fn route(
         serde_json::from_slice(body)
             .map_err(|_| error(StatusCode::BAD_REQUEST, "the body is not JSON"))
     };
+    let page = || page(parts.uri.query());
     let reply = match (post, segments.as_slice()) {
-        (false, ["books"]) => Ok((StatusCode::OK, views::books(gateway))),
-        (false, ["requests"]) => Ok(requests(gateway, parts.uri.query())),
-        (false, ["notifications"]) => Ok((StatusCode::OK, views::notifications(gateway))),
+        (false, ["books"]) => page().map(|page| (StatusCode::OK, views::books(gateway, page))),
+        (false, ["requests"]) => {
+            page().map(|page| (StatusCode::OK, views::requests(gateway, page)))
+        }
+        (false, ["notifications"]) => {
+            page().map(|page| (StatusCode::OK, views::notifications(gateway, page)))
+        }
         (true, ["notifications", number, "resend"]) => Ok(resend(gateway, number)),
         (false, ["clock"]) => Ok((StatusCode::OK, views::clock(gateway))),
         (true, ["clock", "advance"]) => input().map(|input| advance(gateway, &input)),
@@ -286,17 +292,37 @@ fn route(
     reply.unwrap_or_else(|refused| refused)
 }
 
-fn requests(gateway: &Gateway, query: Option<&str>) -> Reply {
-    let after = query
-        .into_iter()
-        .flat_map(|query| query.split('&'))
-        .find_map(|pair| pair.strip_prefix("after="))
-        .map(str::parse::<u64>);
-    match after {
-        Some(Err(_)) => error(StatusCode::BAD_REQUEST, "after: a whole number"),
-        Some(Ok(after)) => (StatusCode::OK, views::requests(gateway, after)),
-        None => (StatusCode::OK, views::requests(gateway, 0)),
+/// The page a list's query asks for: `after` (a number, 0 by default) and `limit` (1 to
+/// [`views::PAGE_LIMIT`], which is the default).
+fn page(query: Option<&str>) -> Result<Page, Reply> {
+    let mut page = (0, views::PAGE_LIMIT);
+    for pair in query.into_iter().flat_map(|query| query.split('&')) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        match name {
+            "after" => {
+                page.0 = value
+                    .parse()
+                    .map_err(|_| error(StatusCode::BAD_REQUEST, "after: a whole number"))?;
+            }
+            "limit" => {
+                page.1 = value
+                    .parse()
+                    .ok()
+                    .filter(|limit| (1..=views::PAGE_LIMIT).contains(limit))
+                    .ok_or_else(|| {
+                        error(
+                            StatusCode::BAD_REQUEST,
+                            "limit: a whole number from 1 to 100",
+                        )
+                    })?;
+            }
+            _ => {}
+        }
     }
+    Ok(Page::After {
+        after: page.0,
+        limit: page.1,
+    })
 }
 
 fn resend(gateway: &Gateway, number: &str) -> Reply {

@@ -12,6 +12,10 @@ use crate::problem::{Problem, Problems};
 /// The most fields a form may have: the fullest payment sends about 40.
 pub(crate) const MAX_FIELDS: usize = 200;
 
+/// The longest field name, in bytes: the interface's longest is 27. A name is no value, so
+/// a longer one is a malformed body, not a field too long.
+pub(crate) const MAX_NAME: usize = 128;
+
 /// The longest value of a URL field or a token, in characters.
 const MAX_LONG_VALUE: usize = 2048;
 /// The longest value of any other field, in characters.
@@ -19,7 +23,8 @@ const MAX_VALUE: usize = 255;
 
 /// The decoded fields of one request, in order. A field sent twice is refused: the gateway
 /// could not know which one was signed. Reading is linear in the body, and bounded: at
-/// most [`MAX_FIELDS`] fields, each value within its length.
+/// most [`MAX_FIELDS`] fields, each name within [`MAX_NAME`] and each value within its
+/// length.
 #[derive(Debug)]
 pub(crate) struct Form<'a> {
     fields: Vec<(Cow<'a, str>, Cow<'a, str>)>,
@@ -39,6 +44,14 @@ impl<'a> Form<'a> {
                     )
                 ))
             })?;
+            if name.len() > MAX_NAME {
+                return Err(Problems::from(codes::MALFORMED_BODY).explained(format!(
+                    "{}: a field name of {} bytes, past the {MAX_NAME} a name may have (it begins {})",
+                    explain::refusal(codes::MALFORMED_BODY.code, codes::MALFORMED_BODY.description),
+                    name.len(),
+                    explain::visible(crate::request_log::clip(&name, 32).as_ref())
+                )));
+            }
             if fields.len() == MAX_FIELDS {
                 return Err(codes::TOO_MANY_FIELDS.into());
             }
@@ -165,6 +178,14 @@ mod tests {
             "x".repeat(1500)
         );
         assert!(Form::parse(url.as_bytes()).is_ok());
+        // Regression: a name of 64,000 bytes was taken, and kept in the request log.
+        let long_name = format!("{}=x", "n".repeat(64_000));
+        let refused = Form::parse(long_name.as_bytes()).unwrap_err();
+        assert_eq!(refused.code(), codes::MALFORMED_BODY.code);
+        let said = refused.explanation().unwrap();
+        assert!(said.contains("64000 bytes") && said.len() < 300, "{said}");
+        let longest = format!("{}=x", "n".repeat(MAX_NAME));
+        assert!(Form::parse(longest.as_bytes()).is_ok());
         // 255 characters of two bytes each are within the bound.
         let wide = format!("card.holder={}", "ü".repeat(255));
         assert!(Form::parse(wide.as_bytes()).is_ok());

@@ -95,6 +95,9 @@ pub(crate) struct Gateway {
     /// Every request answered, the newest [`crate::REQUESTS_KEPT`].
     pub(crate) requests: RequestLog,
     state: Mutex<State>,
+    /// Where a test holds the console's reads, their rows taken (`console::views`).
+    #[cfg(test)]
+    pub(crate) held_reads: Mutex<Option<Arc<std::sync::Barrier>>>,
 }
 
 /// How the incidental fields of the sandbox's answers are reshaped.
@@ -142,6 +145,8 @@ impl Gateway {
             explain: None,
             requests: RequestLog::default(),
             state: Mutex::new(state),
+            #[cfg(test)]
+            held_reads: Mutex::new(None),
         }
     }
 
@@ -239,6 +244,12 @@ impl Gateway {
     /// answering helps nobody, and every handler leaves the state whole between writes.
     /// Pending payments whose time has come are settled first, so that whoever looks
     /// sees them settled, whether or not the dispatcher's tick came first.
+    /// Whether no one holds the state's lock now.
+    #[cfg(test)]
+    pub(crate) fn state_is_free(&self) -> bool {
+        self.state.try_lock().is_ok()
+    }
+
     pub(crate) fn lock(&self) -> StateGuard<'_> {
         let mut state = self
             .state

@@ -3,7 +3,12 @@
 //! the operation, the caller, the status and result code, the explanation of a refusal,
 //! and the form's fields with the card number masked 6+4 and the IBAN masked; the CVV, the
 //! secure key, checksums and auth tokens are left out (the `AuthToken` header is never
-//! read into it). The newest [`REQUESTS_KEPT`] are kept.
+//! read into it). The newest [`REQUESTS_KEPT`] are kept, each bounded in bytes: a value
+//! is kept up to [`MAX_LOGGED_VALUE`] characters and then its length, the fields up to
+//! [`MAX_LOGGED_FIELDS`] bytes and then how many were left out, the path, method, caller
+//! and explanation clipped the same way. The order id (`merchantTransactionId`) is kept
+//! first and whole, even from a body refused unread, with any run of digits that may be a
+//! card number masked as one: the shop finds its refused payment by its own id.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -14,6 +19,29 @@ use crate::form::Form;
 
 /// The most requests the log keeps; older ones are dropped.
 pub const REQUESTS_KEPT: usize = 1000;
+
+/// The most characters of a field's value the log keeps; a longer one is cut there and
+/// says its length.
+pub(crate) const MAX_LOGGED_VALUE: usize = 128;
+
+/// The most bytes of fields (names and values as kept) one entry keeps; the fields past
+/// it are counted in a last pair named [`LEFT_OUT`].
+pub(crate) const MAX_LOGGED_FIELDS: usize = 8 * 1024;
+
+/// The name of the pair that counts the fields an entry left out.
+pub(crate) const LEFT_OUT: &str = "…";
+
+/// The most characters of an explanation, in the log and the answer's header alike.
+pub(crate) const MAX_EXPLANATION: usize = 4096;
+
+/// The most characters of a path, a method or a caller the log keeps.
+const MAX_LOGGED_TEXT: usize = 256;
+
+/// The most bytes one entry holds beyond its fixed size, whatever the request: what
+/// the bounds above allow, four bytes a character, rounded up. The log holds at most
+/// [`REQUESTS_KEPT`] of these.
+#[cfg(test)]
+const MAX_ENTRY_BYTES: usize = 40 * 1024;
 
 /// One request the sandbox answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +68,18 @@ pub struct LoggedRequest {
     pub explanation: Option<String>,
     /// The form's fields in order, masked (see the module's docs).
     pub fields: Vec<(String, String)>,
+}
+
+impl LoggedRequest {
+    /// The shop's order id (`merchantTransactionId`) as the log keeps it (a run of digits
+    /// that may be a card number masked), when the request sent one.
+    #[must_use]
+    pub fn order_id(&self) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(name, _)| name == ORDER_ID)
+            .map(|(_, value)| value.as_str())
+    }
 }
 
 /// Where the log's entries are kept beyond memory: the state file's store implements it.
@@ -69,16 +109,37 @@ struct Entries {
 
 /// An entry as the log holds it: its fields in one form-encoded string (masked already),
 /// one allocation per request however many fields it sent.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Recorded {
     entry: LoggedRequest,
     fields: Box<str>,
 }
 
 impl Recorded {
+    /// The entry as the log holds it, its texts clipped to their bounds.
     fn of(mut entry: LoggedRequest, fields: Box<str>) -> Self {
         entry.fields = Vec::new();
+        clip_owned(&mut entry.method, MAX_LOGGED_TEXT);
+        clip_owned(&mut entry.path, MAX_LOGGED_TEXT);
+        if let Some(caller) = &mut entry.caller {
+            clip_owned(caller, MAX_LOGGED_TEXT);
+        }
+        if let Some(explanation) = &mut entry.explanation {
+            clip_owned(explanation, MAX_EXPLANATION);
+        }
         Self { entry, fields }
+    }
+
+    /// The bytes the entry holds beyond its fixed size.
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        let entry = &self.entry;
+        entry.method.len()
+            + entry.path.len()
+            + entry.caller.as_ref().map_or(0, String::len)
+            + entry.result_code.as_ref().map_or(0, String::len)
+            + entry.explanation.as_ref().map_or(0, String::len)
+            + self.fields.len()
     }
 
     /// The entry with its fields as pairs again.
@@ -114,7 +175,10 @@ impl RequestLog {
             .into_iter()
             .skip(skip)
             .map(|entry| {
-                let fields = encode(entry.fields.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+                let fields = encode(
+                    entry.fields.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+                    MAX_LOGGED_FIELDS,
+                );
                 Recorded::of(entry, fields)
             })
             .collect();
@@ -147,14 +211,29 @@ impl RequestLog {
         log.entries.push_back(recorded);
     }
 
+    /// The number of the newest entry; 0 before the first.
+    pub(crate) fn last(&self) -> u64 {
+        self.entries().last
+    }
+
     /// The entries numbered above `after`, oldest first.
     pub(crate) fn after(&self, after: u64) -> Vec<LoggedRequest> {
-        let log = self.entries();
-        log.entries
-            .iter()
-            .filter(|recorded| recorded.entry.number > after)
-            .map(Recorded::read)
-            .collect()
+        self.page(after, REQUESTS_KEPT).0
+    }
+
+    /// At most `limit` entries numbered above `after`, oldest first, and whether more
+    /// follow them. Under the log's lock only those entries are copied, each bounded:
+    /// a request being answered waits for no more than that.
+    pub(crate) fn page(&self, after: u64, limit: usize) -> (Vec<LoggedRequest>, bool) {
+        let (taken, more): (Vec<Recorded>, bool) = {
+            let log = self.entries();
+            let start = log
+                .entries
+                .partition_point(|recorded| recorded.entry.number <= after);
+            let taken = log.entries.range(start..).take(limit).cloned().collect();
+            (taken, log.entries.len() - start > limit)
+        };
+        (taken.iter().map(Recorded::read).collect(), more)
     }
 }
 
@@ -177,36 +256,120 @@ pub(crate) fn caller(form: &Form<'_>) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// The form's fields as the log keeps them, form-encoded in one string: secrets left out,
-/// card and account numbers masked.
+/// The name of the shop's order id.
+const ORDER_ID: &str = "merchantTransactionId";
+
+/// The form's fields as the log keeps them, form-encoded in one string: the order id
+/// first, secrets left out, card and account numbers masked, each value clipped, and the
+/// fields past [`MAX_LOGGED_FIELDS`] counted, not kept.
 pub(crate) fn masked_fields(form: &Form<'_>) -> Box<str> {
-    encode(
-        form.fields()
-            .filter(|(name, _)| !secret(name))
-            .map(|(name, value)| {
-                let shown = match name {
-                    "card.number" => Cow::Owned(mask(value, 6, 4)),
-                    "bankAccount.iban" => Cow::Owned(mask(value, 4, 4)),
-                    _ => Cow::Borrowed(value),
-                };
-                (name, shown)
-            }),
-    )
+    let order_id = form
+        .fields()
+        .find(|(name, _)| *name == ORDER_ID)
+        .map(|(_, value)| value);
+    let others = form
+        .fields()
+        .filter(|(name, _)| !secret(name) && *name != ORDER_ID)
+        .map(|(name, value)| {
+            let shown = match name {
+                "card.number" => Cow::Owned(mask(value, 6, 4)),
+                "bankAccount.iban" => Cow::Owned(mask(value, 4, 4)),
+                _ => clip(value, MAX_LOGGED_VALUE),
+            };
+            (name, shown)
+        });
+    let order = order_id.map(|id| (ORDER_ID, Cow::Owned(mask_card_numbers(id))));
+    encode(order.into_iter().chain(others), MAX_LOGGED_FIELDS)
 }
 
-/// `name=value&...`, form-encoded.
-fn encode<'a, V: AsRef<str>>(fields: impl Iterator<Item = (&'a str, V)>) -> Box<str> {
+/// What the log keeps of a body that was refused before it was read as a form: its order
+/// id, if a well-formed pair of the body names one.
+pub(crate) fn order_id_of_unread(body: &[u8]) -> Box<str> {
+    // Pair by pair: a broken pair before it hides no order id.
+    let order = body
+        .split(|byte| *byte == b'&')
+        .filter_map(|pair| paytoken_types::internal::decode(pair).next()?.ok())
+        .find(|(name, value)| name == ORDER_ID && value.chars().count() <= 255)
+        .map(|(_, value)| (ORDER_ID, mask_card_numbers(&value)));
+    encode(order.into_iter(), MAX_LOGGED_FIELDS)
+}
+
+/// `name=value&...`, form-encoded, up to `bound` bytes of names and values; the pairs
+/// past it counted in a last pair named [`LEFT_OUT`].
+fn encode<'a, V: AsRef<str>>(fields: impl Iterator<Item = (&'a str, V)>, bound: usize) -> Box<str> {
     let mut out = Vec::with_capacity(256);
-    for (name, value) in fields {
+    let mut kept = 0;
+    let mut left_out = 0_usize;
+    let pair = |out: &mut Vec<u8>, name: &str, value: &str| {
         if !out.is_empty() {
             out.push(b'&');
         }
-        paytoken_types::internal::encode_into(&mut out, name.as_bytes());
+        paytoken_types::internal::encode_into(out, name.as_bytes());
         out.push(b'=');
-        paytoken_types::internal::encode_into(&mut out, value.as_ref().as_bytes());
+        paytoken_types::internal::encode_into(out, value.as_bytes());
+    };
+    for (name, value) in fields {
+        let value = value.as_ref();
+        if left_out > 0 || kept + name.len() + value.len() > bound {
+            left_out += 1;
+            continue;
+        }
+        kept += name.len() + value.len();
+        pair(&mut out, name, value);
+    }
+    if left_out > 0 {
+        pair(
+            &mut out,
+            LEFT_OUT,
+            &format!("{left_out} more field(s) left out"),
+        );
     }
     // Percent-encoding writes ASCII only.
     String::from_utf8(out).unwrap_or_default().into_boxed_str()
+}
+
+/// At most `max` characters of `text`; a longer one is cut there and says its length.
+pub(crate) fn clip(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!(
+            "{}... ({} characters)",
+            &text[..end],
+            text.chars().count()
+        )),
+    }
+}
+
+/// `text` clipped in place, as [`clip`] does.
+fn clip_owned(text: &mut String, max: usize) {
+    if let Cow::Owned(clipped) = clip(text, max) {
+        *text = clipped;
+    }
+}
+
+/// `text` with each run of 12 to 19 digits, which may be a card number, masked as one is:
+/// its first six and last four digits shown.
+fn mask_card_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut digits = String::new();
+    let flush = |digits: &mut String, out: &mut String| {
+        if (12..=19).contains(&digits.len()) {
+            out.push_str(&mask(digits, 6, 4));
+        } else {
+            out.push_str(digits);
+        }
+        digits.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            flush(&mut digits, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut digits, &mut out);
+    out
 }
 
 /// Whether a field's name says it holds a secret: the CVV, a key, a checksum, a token.
@@ -310,6 +473,65 @@ authentication.checksum=c&bankAccount.iban=DE89370400440532013000&authToken=t&am
             ]
         );
         assert_eq!(mask("1234", 6, 4), "****");
+    }
+
+    /// Regression: 1,000 requests with names of 64,000 bytes held 190 MB. Whatever a
+    /// request sends, an entry holds a bounded number of bytes.
+    #[test]
+    fn an_entry_is_bounded_in_bytes_whatever_the_request_sends() {
+        let wide = "\u{1f4b3}";
+        let mut body = String::from("merchantTransactionId=order-4000000000000051-x");
+        for i in 0..crate::form::MAX_FIELDS - 1 {
+            let name = format!("{i}{}", "n".repeat(crate::form::MAX_NAME - 4));
+            body.push_str(&format!("&{name}={}", "v".repeat(255)));
+        }
+        let form = Form::parse(body.as_bytes()).unwrap();
+        let log = RequestLog::default();
+        let mut worst = entry(&wide.repeat(100_000));
+        worst.method = wide.repeat(1000);
+        worst.caller = Some(wide.repeat(1000));
+        worst.explanation = Some(wide.repeat(100_000));
+        log.record(worst, masked_fields(&form));
+        let recorded = log.entries().entries[0].clone();
+        assert!(
+            recorded.bytes() <= MAX_ENTRY_BYTES,
+            "{} bytes",
+            recorded.bytes()
+        );
+        let read = recorded.read();
+        assert_eq!(read.order_id(), Some("order-400000******0051-x"));
+        assert!(
+            read.path.ends_with("... (100000 characters)"),
+            "{}",
+            read.path
+        );
+        let (name, left_out) = read.fields.last().unwrap();
+        assert_eq!(name, LEFT_OUT);
+        assert!(left_out.ends_with("more field(s) left out"), "{left_out}");
+        assert!(read.fields[1].1.ends_with("... (255 characters)"));
+    }
+
+    #[test]
+    fn an_unread_body_keeps_its_order_id_masked() {
+        let fields = order_id_of_unread(b"a=%ZZ&merchantTransactionId=4111111111111111&x");
+        assert_eq!(&*fields, "merchantTransactionId=411111******1111");
+        assert_eq!(&*order_id_of_unread(b"%%%"), "");
+        assert_eq!(mask_card_numbers("A-12345678901-B"), "A-12345678901-B");
+    }
+
+    #[test]
+    fn a_page_is_the_entries_after_a_number_and_says_whether_more_follow() {
+        let log = RequestLog::default();
+        for n in 0..10 {
+            log.record(entry(&format!("/{n}")), "".into());
+        }
+        let (page, more) = log.page(3, 4);
+        let numbers: Vec<u64> = page.iter().map(|entry| entry.number).collect();
+        assert_eq!(numbers, [4, 5, 6, 7]);
+        assert!(more);
+        let (page, more) = log.page(7, 4);
+        assert_eq!(page.len(), 3);
+        assert!(!more);
     }
 
     #[test]

@@ -46,12 +46,19 @@ impl Gateway {
         );
         // Checked after the call, whose changes were kept (or not) as its lock was let go:
         // an answer is never sent for a change the store could not keep.
-        let mut answer = match self.broken() {
+        let answer = match self.broken() {
             Some(reason) => Answer::text(
                 503,
                 &format!("service unavailable: the sandbox cannot keep its state: {reason}\n"),
             ),
             None => answer,
+        };
+        // One bound for the line, wherever it goes: the log, the header, the sink.
+        let mut answer = Answer {
+            explanation: answer
+                .explanation
+                .map(|line| request_log::clip(&line, request_log::MAX_EXPLANATION).into_owned()),
+            ..answer
         };
         self.requests.record(
             LoggedRequest {
@@ -156,6 +163,7 @@ impl Gateway {
         let shape = route.refusal_shape();
         let refuse = |problems: Problems| self.refusal(shape, &not_a_form(problems, body));
         if query.is_some() {
+            seen.fields = request_log::order_id_of_unread(body);
             return refuse(Problems::from(codes::QUERY_STRING).explained(format!(
                 "{}: the fields go in the body, form-encoded, never in the URL",
                 explain::refusal(codes::QUERY_STRING.code, codes::QUERY_STRING.description)
@@ -163,7 +171,10 @@ impl Gateway {
         }
         let form = match Form::parse(body) {
             Ok(form) => form,
-            Err(problems) => return refuse(problems),
+            Err(problems) => {
+                seen.fields = request_log::order_id_of_unread(body);
+                return refuse(problems);
+            }
         };
         seen.operation = Some(route.operation(&form));
         seen.caller = request_log::caller(&form);

@@ -322,6 +322,8 @@ pub(crate) enum Change {
 pub(crate) struct State {
     tokens: HashMap<String, IssuedToken>,
     customers: HashMap<CustomerId, Principal>,
+    /// Customer ids in the order they were made, for listing.
+    customer_order: Vec<CustomerId>,
     customers_issued: u64,
     /// Each registration, and where it stands in the order they were made.
     registrations: HashMap<RegistrationId, (Registration, usize)>,
@@ -368,17 +370,42 @@ impl State {
         self.customers_issued = issued;
     }
 
-    /// Every customer and its owner, in the order of their ids.
-    pub(crate) fn customers(&self) -> Vec<(CustomerId, Principal)> {
-        let mut customers: Vec<(CustomerId, Principal)> = self
-            .customers
+    /// At most `limit` customers and their owners from position `start`, in the order
+    /// they were made.
+    pub(crate) fn customers_page(
+        &self,
+        start: usize,
+        limit: usize,
+    ) -> Vec<(CustomerId, Principal)> {
+        let order = self.customer_order.get(start..).unwrap_or_default();
+        order
             .iter()
-            .map(|(id, owner)| (*id, *owner))
-            .collect();
-        customers.sort_by(|(a, _), (b, _)| {
-            (a.as_str().len(), a.as_str()).cmp(&(b.as_str().len(), b.as_str()))
-        });
-        customers
+            .take(limit)
+            .filter_map(|id| Some((*id, *self.customers.get(id)?)))
+            .collect()
+    }
+
+    /// How many customers there are.
+    pub(crate) fn customer_count(&self) -> usize {
+        self.customer_order.len()
+    }
+
+    /// At most `limit` registrations from position `start`, in the order they were made.
+    pub(crate) fn registrations_page(
+        &self,
+        start: usize,
+        limit: usize,
+    ) -> impl Iterator<Item = &Registration> {
+        let order = self.registration_order.get(start..).unwrap_or_default();
+        order
+            .iter()
+            .take(limit)
+            .filter_map(|id| self.registration(id))
+    }
+
+    /// How many registrations there are.
+    pub(crate) fn registration_count(&self) -> usize {
+        self.registration_order.len()
     }
 
     /// How far the console has moved the sandbox's clock, in milliseconds.
@@ -442,12 +469,10 @@ impl State {
         })
     }
 
-    /// Every token held (live, or expired and not yet let go), without its value: the
-    /// soonest to expire first.
+    /// Every token held (live, or expired and not yet let go), without its value, in no
+    /// order.
     pub(crate) fn issued_tokens(&self) -> Vec<IssuedToken> {
-        let mut issued: Vec<IssuedToken> = self.tokens.values().copied().collect();
-        issued.sort_by_key(|token| token.expires_at);
-        issued
+        self.tokens.values().copied().collect()
     }
 
     /// The live token `token`, if it was issued.
@@ -476,7 +501,9 @@ impl State {
     }
 
     pub(crate) fn insert_customer(&mut self, id: CustomerId, owner: Principal) {
-        self.customers.insert(id, owner);
+        if self.customers.insert(id, owner).is_none() {
+            self.customer_order.push(id);
+        }
         self.changes.push(Change::Customer(id));
     }
 

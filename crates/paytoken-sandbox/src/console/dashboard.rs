@@ -9,12 +9,13 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::views;
+use super::views::{self, Page};
 use crate::faults::{FaultQueue, FaultTarget};
 use crate::gateway::Gateway;
 use crate::html::escape;
 
-/// The most requests and notifications the page lists, newest first.
+/// The most rows of each list the page shows, newest first; the console's JSON pages
+/// through all of them.
 const SHOWN: usize = 200;
 
 /// The page, as it stands now.
@@ -22,9 +23,12 @@ pub(super) fn page(gateway: &Gateway, faults: &FaultQueue) -> String {
     let mut body = String::with_capacity(64 * 1024);
     clock(&mut body, &views::clock(gateway));
     faults_section(&mut body, &faults.waiting());
-    requests(&mut body, &views::requests(gateway, 0));
-    notifications(&mut body, &views::notifications(gateway));
-    books(&mut body, &views::books(gateway));
+    requests(&mut body, &views::requests(gateway, Page::Newest(SHOWN)));
+    notifications(
+        &mut body,
+        &views::notifications(gateway, Page::Newest(SHOWN)),
+    );
+    books(&mut body, &views::books(gateway, Page::Newest(SHOWN)));
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>paytoken sandbox</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>paytoken sandbox</h1>\n{body}<script>{SCRIPT}</script>\n</body>\n</html>\n"
     )
@@ -116,9 +120,14 @@ fn faults_section(out: &mut String, next: &[(FaultTarget, String)]) {
 
 fn requests(out: &mut String, log: &Value) {
     let entries = list(log, "requests");
-    let _ = writeln!(out, "<h2>Requests ({})</h2>", entries.len());
-    out.push_str("<table id=\"requests\">\n<tr><th>#</th><th>time</th><th>operation</th><th>caller</th><th>status</th><th>result</th><th>why refused</th></tr>\n");
-    for entry in entries.iter().rev().take(SHOWN) {
+    let _ = writeln!(
+        out,
+        "<h2>Requests (the newest {} of {})</h2>",
+        entries.len(),
+        cell(field(log, "last"))
+    );
+    out.push_str("<table id=\"requests\">\n<tr><th>#</th><th>time</th><th>operation</th><th>caller</th><th>order id</th><th>status</th><th>result</th><th>why refused</th></tr>\n");
+    for entry in entries.iter().rev() {
         let explanation = field(entry, "explanation");
         let class = if explanation.is_null() {
             ""
@@ -127,11 +136,12 @@ fn requests(out: &mut String, log: &Value) {
         };
         let _ = writeln!(
             out,
-            "<tr{class}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr{class}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             cell(field(entry, "number")),
             cell(field(entry, "time")),
             cell(field(entry, "operation")),
             cell(field(entry, "caller")),
+            cell(field(entry, "orderId")),
             cell(field(entry, "status")),
             cell(field(entry, "resultCode")),
             if explanation.is_null() {
@@ -146,9 +156,14 @@ fn requests(out: &mut String, log: &Value) {
 
 fn notifications(out: &mut String, all: &Value) {
     let sent = list(all, "notifications");
-    let _ = writeln!(out, "<h2>Notifications ({})</h2>", sent.len());
+    let _ = writeln!(
+        out,
+        "<h2>Notifications (the newest {} of {})</h2>",
+        sent.len(),
+        cell(field(all, "last"))
+    );
     out.push_str("<table id=\"notifications\">\n<tr><th>#</th><th>payment</th><th>to</th><th>delivered</th><th>attempts</th><th></th></tr>\n");
-    for notification in sent.iter().rev().take(SHOWN) {
+    for notification in sent.iter().rev() {
         let attempts: Vec<String> = list(notification, "attempts")
             .iter()
             .map(|attempt| match field(attempt, "status").as_u64() {
@@ -183,16 +198,18 @@ fn notifications(out: &mut String, all: &Value) {
 
 fn books(out: &mut String, books: &Value) {
     let payments = list(books, "payments");
+    let totals = field(books, "totals");
     let _ = writeln!(
         out,
-        "<h2>Books</h2>\n<p>{} payment(s), {} registration(s), {} customer(s), {} invoice(s)</p>",
+        "<h2>Books</h2>\n<p>{} payment(s), {} registration(s), {} customer(s), {} invoice(s); the newest {} payment(s) below</p>",
+        cell(field(totals, "payments")),
+        cell(field(totals, "registrations")),
+        cell(field(totals, "customers")),
+        cell(field(totals, "invoices")),
         payments.len(),
-        list(books, "registrations").len(),
-        list(books, "customers").len(),
-        list(books, "invoices").len()
     );
     out.push_str("<table id=\"payments\">\n<tr><th>payment</th><th>order</th><th>type</th><th>amount</th><th>status</th><th>card</th><th>captured</th><th>refunded</th></tr>\n");
-    for payment in payments.iter().rev().take(SHOWN) {
+    for payment in payments.iter().rev() {
         let card = field(payment, "card");
         let card = if card.is_null() {
             "-".to_owned()

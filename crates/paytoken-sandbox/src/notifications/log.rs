@@ -160,10 +160,27 @@ impl NotificationLog {
         self.entries().entries.iter().cloned().collect()
     }
 
-    /// Every entry kept, with its number.
-    pub(crate) fn numbered(&self) -> Vec<(u64, SentNotification)> {
+    /// At most `limit` entries numbered above `after`, with their numbers, and whether
+    /// more follow: only those are copied under the log's lock.
+    pub(crate) fn page(&self, after: u64, limit: usize) -> (Vec<(u64, SentNotification)>, bool) {
         let log = self.entries();
-        (log.first..).zip(log.entries.iter().cloned()).collect()
+        let start = after.saturating_sub(log.first.saturating_sub(1));
+        let start = usize::try_from(start)
+            .unwrap_or(usize::MAX)
+            .min(log.entries.len());
+        let first = log.first + u64::try_from(start).unwrap_or(u64::MAX);
+        let taken = (first..)
+            .zip(log.entries.range(start..).take(limit).cloned())
+            .collect();
+        (taken, log.entries.len() - start > limit)
+    }
+
+    /// The number of the newest notification; 0 before the first.
+    pub(crate) fn last(&self) -> u64 {
+        let log = self.entries();
+        log.first
+            .saturating_sub(1)
+            .saturating_add(u64::try_from(log.entries.len()).unwrap_or(u64::MAX))
     }
 
     /// Whether notification `number` is still kept.

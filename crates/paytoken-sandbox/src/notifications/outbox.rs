@@ -115,9 +115,14 @@ impl Outbox {
         self.log.snapshot()
     }
 
-    /// Every notification kept, each with its number.
-    pub(crate) fn numbered(&self) -> Vec<(u64, SentNotification)> {
-        self.log.numbered()
+    /// A page of the notifications kept (see [`NotificationLog::page`]).
+    pub(crate) fn page(&self, after: u64, limit: usize) -> (Vec<(u64, SentNotification)>, bool) {
+        self.log.page(after, limit)
+    }
+
+    /// The number of the newest notification; 0 before the first.
+    pub(crate) fn last(&self) -> u64 {
+        self.log.last()
     }
 
     /// Asks for notification `number` to be delivered again, now.
