@@ -22,7 +22,9 @@
 //! | `[redacted]`, `[personal]` | hidden by `paytoken record`: the sandbox's own form |
 //!
 //! The most frequent shape of a field wins; a tie goes to the shape seen first, reading the
-//! answers in their order.
+//! answers in their order. What is learned is bounded, whatever the recording: at most
+//! [`MAX_MEMBERS`] fields of an object's path (the first met) and [`MAX_SHAPES`] shapes
+//! of a field; learning and applying take time in proportion to an answer's size.
 //!
 //! **How it is applied** (`apply.rs`): deciding fields (`paymentId`, the result,
 //! `transactionStatus`, `registrationId`, ...) and fields the sandbox does not name are
@@ -36,7 +38,7 @@
 
 mod apply;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use paytoken_types::CodeFamily;
 
@@ -69,6 +71,14 @@ pub struct AnswerShapes {
 
 /// Answers of one operation whose result codes are of one family.
 type Group = (String, Option<CodeFamily>);
+
+/// The most fields learned of one object's path: the fullest answer of the interface has
+/// about forty. Fields past it are not learned, so no answer grows by more.
+pub(crate) const MAX_MEMBERS: usize = 256;
+
+/// The most shapes counted of one field: a time's patterns are many only in a recording
+/// made to be.
+pub(crate) const MAX_SHAPES: usize = 16;
 
 impl AnswerShapes {
     /// Learns from one answer of `operation` (named as the sandbox's request log and
@@ -270,16 +280,22 @@ struct Votes {
     /// While an object: how many there were, and when the first was seen.
     objects: u64,
     first_object: u64,
+    /// Its members in the order first seen, at most [`MAX_MEMBERS`], and where each is.
     members: Vec<(String, Votes)>,
+    index: HashMap<String, usize>,
+    /// When last an object around it held it.
+    last_present: u64,
     /// While a list: its items'.
     items: Option<Box<Votes>>,
 }
 
 impl Votes {
     fn vote(&mut self, tag: Tag, at: u64) {
+        let full = self.tags.len() >= MAX_SHAPES;
         match self.tags.iter_mut().find(|(seen, _, _)| *seen == tag) {
             Some((_, count, _)) => *count += 1,
-            None => self.tags.push((tag, 1, at)),
+            None if !full => self.tags.push((tag, 1, at)),
+            None => {}
         }
     }
 
@@ -290,15 +306,14 @@ impl Votes {
         }
         let earlier = self.objects;
         self.objects += 1;
-        let mut here: Vec<&str> = Vec::new();
         for (name, value) in fields {
             if role(name) == Role::Fixed {
                 continue;
             }
             let label = segment(name);
-            let index = match self.members.iter().position(|(known, _)| known == label) {
-                Some(index) => index,
-                None => {
+            let index = match self.index.get(label) {
+                Some(index) => *index,
+                None if self.members.len() < MAX_MEMBERS => {
                     // Every object before this one lacked it.
                     let first_absent = (earlier > 0).then_some(self.first_object);
                     self.members.push((
@@ -308,20 +323,22 @@ impl Votes {
                             ..Votes::default()
                         },
                     ));
+                    self.index.insert(label.to_owned(), self.members.len() - 1);
                     self.members.len() - 1
                 }
+                None => continue,
             };
             let Some((_, member)) = self.members.get_mut(index) else {
                 continue;
             };
-            if !here.contains(&label) {
-                here.push(label);
+            if member.last_present != at {
+                member.last_present = at;
                 member.present += 1;
             }
             member.learn_value(name, value, seen);
         }
-        for (label, member) in &mut self.members {
-            if !here.contains(&label.as_str()) && member.first_absent.is_none() {
+        for (_, member) in &mut self.members {
+            if member.last_present != at && member.first_absent.is_none() {
                 member.first_absent = Some(at);
             }
         }
@@ -345,11 +362,12 @@ impl Votes {
 
     /// The winning shape of this field, whose own shape won as `tag`.
     fn decide(&self, tag: Tag) -> Shape {
-        let members = self
+        let members: Vec<(String, Option<Shape>)> = self
             .members
             .iter()
             .map(|(label, member)| (label.clone(), member.winner(self.objects)))
             .collect();
+        let index = self.index.clone();
         let items = self.items.as_ref().and_then(|items| {
             items
                 .tags
@@ -360,6 +378,7 @@ impl Votes {
         Shape {
             tag,
             members,
+            index,
             items,
         }
     }
@@ -383,7 +402,10 @@ impl Votes {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Shape {
     pub(crate) tag: Tag,
+    /// In the order learned.
     pub(crate) members: Vec<(String, Option<Shape>)>,
+    /// Where each member is in `members`.
+    index: HashMap<String, usize>,
     pub(crate) items: Option<Box<Shape>>,
 }
 
@@ -391,11 +413,17 @@ impl Shape {
     /// A member's shape: `None` when no object here held it, `Some(None)` when its absence
     /// won.
     pub(crate) fn member(&self, label: &str) -> Option<Option<&Self>> {
-        self.members
-            .iter()
-            .find(|(known, _)| known == label)
-            .map(|(_, shape)| shape.as_ref())
+        let index = *self.index.get(label)?;
+        self.members.get(index).map(|(_, shape)| shape.as_ref())
     }
+}
+
+/// The labels of an object's fields, for finding one in a single step.
+pub(crate) fn labels(fields: &[(String, Node)]) -> HashSet<String> {
+    fields
+        .iter()
+        .map(|(name, _)| segment(name).to_owned())
+        .collect()
 }
 
 /// The winning shapes of every group: what a sandbox answering like a deployment applies.

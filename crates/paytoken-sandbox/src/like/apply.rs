@@ -1,7 +1,9 @@
 //! One answer of the sandbox's put in the learned shapes: each field by its role, no value
 //! of the recording ever written.
 
-use super::{Form, Role, Shape, Tag, decimals, role, segment};
+use std::collections::HashSet;
+
+use super::{Form, Role, Shape, Tag, decimals, labels, role, segment};
 use crate::node::{Kind, Node, kind};
 
 /// What the sandbox writes for a text it has no value of its own for.
@@ -34,11 +36,12 @@ pub(super) fn object(fields: &mut Vec<(String, Node)>, shape: &Shape, now: &str)
             }
         }
     });
+    let present: HashSet<String> = labels(fields);
     for (label, learned) in &shape.members {
         let Some(learned) = learned else { continue };
         let added = matches!(role(label), Role::Foreign | Role::Informational) && label != "#";
         if added
-            && !fields.iter().any(|(name, _)| segment(name) == label)
+            && !present.contains(label.as_str())
             && let Some(made) = make(label, learned, None, now)
         {
             fields.push((label.clone(), made));
