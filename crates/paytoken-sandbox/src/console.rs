@@ -332,6 +332,10 @@ fn resend(gateway: &Gateway, number: &str) -> Reply {
     match gateway.outbox.resend(number) {
         Ok(()) => (StatusCode::ACCEPTED, json!({ "resent": number })),
         Err(NotResent::Unknown) => error(StatusCode::NOT_FOUND, "no such notification"),
+        Err(NotResent::Exhausted) => error(
+            StatusCode::CONFLICT,
+            "this notification has had 100 attempts: it is not sent again",
+        ),
         Err(NotResent::Busy) => error(
             StatusCode::SERVICE_UNAVAILABLE,
             "the outbox is full or stopped: try again",

@@ -11,6 +11,10 @@ use crate::faults::NotificationFault;
 /// The most notifications remembered; older ones are forgotten.
 pub const NOTIFICATIONS_KEPT: usize = 10_000;
 
+/// The most attempts one notification keeps: past them, it is not resent (each resend
+/// adds up to a policy's attempts).
+pub(crate) const ATTEMPTS_KEPT: usize = 100;
+
 /// One notification the sandbox sent, or tried to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -183,13 +187,11 @@ impl NotificationLog {
             .saturating_add(u64::try_from(log.entries.len()).unwrap_or(u64::MAX))
     }
 
-    /// Whether notification `number` is still kept.
-    pub(crate) fn has(&self, number: u64) -> bool {
+    /// How many attempts notification `number` has had, if it is still kept.
+    pub(crate) fn attempts_of(&self, number: u64) -> Option<usize> {
         let log = self.entries();
-        number
-            .checked_sub(log.first)
-            .and_then(|index| usize::try_from(index).ok())
-            .is_some_and(|index| index < log.entries.len())
+        let index = usize::try_from(number.checked_sub(log.first)?).ok()?;
+        log.entries.get(index).map(|sent| sent.attempts.len())
     }
 
     /// What to send again of notification `number`: as it was sent, without its fault.

@@ -15,7 +15,7 @@ use tokio::task::{AbortHandle, JoinSet};
 
 use super::delivery::deliver;
 use super::log::Keep;
-use super::log::{Attempt, NotificationLog, SentNotification};
+use super::log::{ATTEMPTS_KEPT, Attempt, NotificationLog, SentNotification};
 use super::{Message, NotificationPolicy};
 use crate::clock::SandboxClock;
 
@@ -60,6 +60,8 @@ pub(crate) enum NotResent {
     Unknown,
     /// The outbox is full, or the sandbox stopped.
     Busy,
+    /// The notification has had [`ATTEMPTS_KEPT`] attempts: enough to learn from.
+    Exhausted,
 }
 
 impl Outbox {
@@ -127,8 +129,10 @@ impl Outbox {
 
     /// Asks for notification `number` to be delivered again, now.
     pub(crate) fn resend(&self, number: u64) -> Result<(), NotResent> {
-        if !self.log.has(number) {
-            return Err(NotResent::Unknown);
+        match self.log.attempts_of(number) {
+            None => return Err(NotResent::Unknown),
+            Some(attempts) if attempts >= ATTEMPTS_KEPT => return Err(NotResent::Exhausted),
+            Some(_) => {}
         }
         self.sender
             .try_send(Job::Resend(number))

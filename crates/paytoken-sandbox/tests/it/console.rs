@@ -602,3 +602,31 @@ async fn a_target_naming_another_host_is_refused() {
     let own = console(&sandbox, "GET", "books", &[("Host", &host)], "").await;
     assert_eq!(own.status, 200, "{}", own.text());
 }
+
+#[tokio::test]
+async fn a_notification_of_a_hundred_attempts_is_not_resent() {
+    let sandbox = builder()
+        .notifications(NotificationPolicy {
+            attempts: 100,
+            first_retry_after: Duration::from_millis(1),
+            max_retry_after: Duration::from_millis(1),
+            ..NotificationPolicy::default()
+        })
+        .start()
+        .await
+        .unwrap();
+    let listener = Listener::start(&[500; 100]).await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let made = payment_with(cards::THREE_D_SECURE).notification_url(listener.url());
+    let waiting = send(&sandbox, &made.request(&context).unwrap()).await;
+    let payment_id = waiting.json()["paymentId"].as_str().unwrap().to_owned();
+    assert!(sandbox.approve_three_d_secure(&payment_id));
+    attempts(&sandbox, 1, 100).await;
+    let refused = act(&sandbox, "notifications/1/resend", &json!({})).await;
+    assert_eq!(refused.status, 409, "{}", refused.text());
+    assert!(
+        refused.text().contains("100 attempts"),
+        "{}",
+        refused.text()
+    );
+}
