@@ -130,3 +130,62 @@ async fn the_console_commands_see_and_steer_a_running_sandbox() {
         (4, Some("transport_error"))
     );
 }
+
+/// Makes `count` approved payments at `sandbox`, by hand-built forms.
+async fn paid(sandbox: &Sandbox, count: usize) {
+    use paytoken_test_support::http::post;
+    let base = sandbox.base_url();
+    let merchant = &sandbox.config().partners[0].merchants[0];
+    let (member, key) = (
+        merchant.member_id.to_string(),
+        merchant.secure_key.expose_secret().to_owned(),
+    );
+    let fetched = post(
+        &format!("{base}/transactionServices/REST/v1/authToken"),
+        &[("Content-Type", "application/x-www-form-urlencoded")],
+        &format!(
+            "authentication.partnerId=100&merchant.username={}&authentication.sKey={key}",
+            merchant.username
+        ),
+    )
+    .await;
+    let body = fetched.split_once("\r\n\r\n").unwrap().1;
+    let answer: serde_json::Value = serde_json::from_str(body).unwrap();
+    let token = answer["AuthToken"].as_str().unwrap().to_owned();
+    for n in 0..count {
+        let order = format!("paged-{n}");
+        let checksum = format!(
+            "{:x}",
+            md5_oracle::compute(format!("{member}|{key}|{order}|5.00"))
+        );
+        let form = format!(
+            "authentication.memberId={member}&authentication.checksum={checksum}&merchantTransactionId={order}&amount=5.00&currency=EUR&paymentType=DB&paymentBrand=VISA&paymentMode=CC&card.number={}&card.expiryMonth=12&card.expiryYear=2099&card.cvv=123",
+            cards::APPROVED
+        );
+        let answered = post(
+            &format!("{base}/transactionServices/REST/v1/payments"),
+            &[
+                ("Content-Type", "application/x-www-form-urlencoded"),
+                ("AuthToken", &token),
+            ],
+            &form,
+        )
+        .await;
+        assert!(answered.contains("00001"), "{answered}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_commands_read_every_page_of_a_list() {
+    let sandbox = Sandbox::start().await.unwrap();
+    paid(&sandbox, 230).await;
+    let books = console(&sandbox, &["books"]).await;
+    let payments = books["payments"].as_array().unwrap();
+    assert_eq!(payments.len(), 230, "three pages, read whole");
+    assert_eq!(payments[229]["merchantTransactionId"], "paged-229");
+    assert_eq!(books["totals"]["payments"], 230);
+    let run = as_merchant(&sandbox, &["logs", "tail", "--once"]).await;
+    let lines = run.json_lines();
+    assert_eq!(lines.len(), 231, "the token's fetch and each payment");
+    assert_eq!(lines[230]["request"]["orderId"], "paged-229");
+}
