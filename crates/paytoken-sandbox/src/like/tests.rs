@@ -48,7 +48,7 @@ fn what_is_learned_is_bounded_and_each_answer_grows_by_no_more() {
     assert!(fields <= MAX_MEMBERS + 12, "{fields} fields");
     assert_eq!(answer["paymentId"], "54279");
     assert!(answer.get("extra0").is_some(), "the first met are learned");
-    assert!(answer.get(&format!("extra{}", MAX_MEMBERS)).is_none());
+    assert!(answer.get(format!("extra{MAX_MEMBERS}")).is_none());
 
     // A field's shapes are counted up to their bound.
     let mut votes = Votes::default();

@@ -426,7 +426,7 @@ async fn the_request_log_keeps_the_newest_thousand() {
     }
     assert_eq!(entries.len(), REQUESTS_KEPT);
     assert_eq!(entries[0]["number"], extra + 1);
-    assert_eq!(after, (REQUESTS_KEPT + extra) as u64);
+    assert_eq!(after, u64::try_from(REQUESTS_KEPT + extra).unwrap());
     let small = get(&sandbox, "requests?after=10&limit=3").await;
     let numbers: Vec<&Value> = small["requests"]
         .as_array()
