@@ -47,18 +47,12 @@ fn count(rows: usize) -> u64 {
     u64::try_from(rows).unwrap_or(u64::MAX)
 }
 
-/// What a page says besides its rows: the number to ask for the next page `after`, and
-/// whether one follows.
-fn paging(after_last: u64, more: bool) -> Value {
-    json!({ "last": after_last, "more": more })
-}
-
-/// `object` with `paging`'s fields added.
+/// `object` with what a page says besides its rows: `last`, the `after` that asks for
+/// the next page, and `more`, whether one follows.
 fn with_paging(mut object: Value, after_last: u64, more: bool) -> Value {
-    if let (Some(object), Value::Object(paging)) =
-        (object.as_object_mut(), paging(after_last, more))
-    {
-        object.extend(paging);
+    if let Some(fields) = object.as_object_mut() {
+        fields.insert("last".to_owned(), json!(after_last));
+        fields.insert("more".to_owned(), json!(more));
     }
     object
 }

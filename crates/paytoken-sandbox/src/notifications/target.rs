@@ -100,8 +100,8 @@ pub(crate) async fn resolve(
 pub(crate) fn is_own(stream: &TcpStream, sandbox: SocketAddr) -> bool {
     match (stream.local_addr(), stream.peer_addr()) {
         (Ok(local), Ok(peer)) => peer.port() == sandbox.port() && local.ip() == peer.ip(),
-        // An end that cannot tell its address is no connection to send on.
-        _ => true,
+        // A connection that cannot tell its ends is broken: the request on it fails.
+        _ => false,
     }
 }
 
