@@ -49,7 +49,7 @@ impl<'a> Form<'a> {
                     "{}: a field name of {} bytes, past the {MAX_NAME} a name may have (it begins {})",
                     explain::refusal(codes::MALFORMED_BODY.code, codes::MALFORMED_BODY.description),
                     name.len(),
-                    explain::visible(crate::request_log::clip(&name, 32).as_ref())
+                    explain::visible(explain::clip(&name, 32).as_ref())
                 )));
             }
             if fields.len() == MAX_FIELDS {

@@ -15,6 +15,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::explain;
 use crate::form::Form;
 
 /// The most requests the log keeps; older ones are dropped.
@@ -274,7 +275,7 @@ pub(crate) fn masked_fields(form: &Form<'_>) -> Box<str> {
             let shown = match name {
                 "card.number" => Cow::Owned(mask(value, 6, 4)),
                 "bankAccount.iban" => Cow::Owned(mask(value, 4, 4)),
-                _ => clip(value, MAX_LOGGED_VALUE),
+                _ => explain::clip(value, MAX_LOGGED_VALUE),
             };
             (name, shown)
         });
@@ -328,21 +329,9 @@ fn encode<'a, V: AsRef<str>>(fields: impl Iterator<Item = (&'a str, V)>, bound: 
     String::from_utf8(out).unwrap_or_default().into_boxed_str()
 }
 
-/// At most `max` characters of `text`; a longer one is cut there and says its length.
-pub(crate) fn clip(text: &str, max: usize) -> Cow<'_, str> {
-    match text.char_indices().nth(max) {
-        None => Cow::Borrowed(text),
-        Some((end, _)) => Cow::Owned(format!(
-            "{}... ({} characters)",
-            &text[..end],
-            text.chars().count()
-        )),
-    }
-}
-
-/// `text` clipped in place, as [`clip`] does.
+/// `text` clipped in place, as [`explain::clip`] does.
 fn clip_owned(text: &mut String, max: usize) {
-    if let Cow::Owned(clipped) = clip(text, max) {
+    if let Cow::Owned(clipped) = explain::clip(text, max) {
         *text = clipped;
     }
 }

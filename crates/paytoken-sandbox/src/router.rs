@@ -57,7 +57,7 @@ impl Gateway {
         let mut answer = Answer {
             explanation: answer
                 .explanation
-                .map(|line| request_log::clip(&line, request_log::MAX_EXPLANATION).into_owned()),
+                .map(|line| explain::clip(&line, request_log::MAX_EXPLANATION).into_owned()),
             ..answer
         };
         self.requests.record(
