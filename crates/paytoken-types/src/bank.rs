@@ -110,11 +110,7 @@ impl Drop for Iban {
 impl fmt::Debug for Iban {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Iban(")?;
-        f.write_str(self.country())?;
-        for _ in 0..self.expose_str().len().saturating_sub(6) {
-            f.write_str("*")?;
-        }
-        f.write_str(self.last_four())?;
+        f.write_str(&crate::sensitive::mask_iban(self.expose_str()))?;
         f.write_str(")")
     }
 }

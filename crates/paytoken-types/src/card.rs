@@ -135,18 +135,12 @@ pub struct MaskedCardNumber<'a>(&'a CardNumber);
 
 impl fmt::Display for MaskedCardNumber<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let number = self.0;
-        let shown_head = if number.len() >= 16 { number.bin() } else { "" };
-        f.write_str(shown_head)?;
-        for _ in 0..number.len() - shown_head.len() - 4 {
-            f.write_str("*")?;
-        }
-        f.write_str(number.last_four())
+        f.write_str(&crate::sensitive::mask_card_number(self.0.expose_digits()))
     }
 }
 
 /// The Luhn (mod 10) check over ASCII digits.
-fn luhn_valid(digits: &[u8]) -> bool {
+pub(crate) fn luhn_valid(digits: &[u8]) -> bool {
     let sum: u32 = digits
         .iter()
         .rev()

@@ -99,17 +99,23 @@ mod id;
 mod inline;
 mod merchant_transaction_id;
 mod result_code;
+mod sensitive;
 mod serde_support;
 mod text_rule;
 mod timestamp;
 mod tolerant;
 
 /// The form writer and reader that paytoken's own crates share (the blocks here write their
-/// fields, `paytoken-protocol` the rest of each request, the sandbox reads them back). Not
-/// part of the API: no promise holds for anything under this path.
+/// fields, `paytoken-protocol` the rest of each request, the sandbox reads them back), and
+/// the table of what each field is to whoever shows it (`sensitive`). Not part of the
+/// API: no promise holds for anything under this path.
 #[doc(hidden)]
 pub mod internal {
     pub use crate::form::{Decode, FormFields, FormValue, FormWriter, Signer, decode, encode_into};
+    /// What each field of the wire is to whoever shows it, and how it is shown.
+    pub mod sensitive {
+        pub use crate::sensitive::*;
+    }
 }
 
 pub use amount::{Amount, AmountText};

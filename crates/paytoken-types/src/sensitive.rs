@@ -1,0 +1,437 @@
+//! What each field of the wire is to whoever shows it, and how it is shown: one table and
+//! one mask per kind, which every layer that logs, records or displays a request or an
+//! answer asks (the sandbox's request log and console, `paytoken record`, error excerpts).
+//! Adding a secret field is one edit, in [`TABLE`].
+//!
+//! A name is matched as the gateway's readers would read it: in any case, its last
+//! segment after `.` or inside `[...]` (`card.Number`, `authentication[sKey]`), `_` and
+//! `-` ignored. A value is looked at too: a card number (a Luhn-valid run of 12 to 19
+//! digits, spaces or dashes between them allowed) or an IBAN (its mod-97 check holding)
+//! inside any text is masked, whatever its field is called, but for the fields the gateway
+//! issues or decides on ([`Sensitivity::Issued`]), which are never rewritten.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+
+/// What replaces a secret: the secure key, a checksum, a CVV, an auth token.
+pub const REDACTED: &str = "[redacted]";
+
+/// What replaces a personal value (a name, an address, an e-mail, a phone number, an IP
+/// address, a birth date) where it is not kept.
+pub const PERSONAL: &str = "[personal]";
+
+/// What a field's value is to whoever shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Sensitivity {
+    /// Never shown: replaced by [`REDACTED`].
+    Secret,
+    /// A card number: its first six and last four digits ([`mask_card_number`]).
+    CardNumber,
+    /// An IBAN: its country and last four characters ([`mask_iban`]).
+    Iban,
+    /// A person's data: replaced by [`PERSONAL`] unless kept.
+    Personal,
+    /// Issued or decided by the gateway (ids, result codes, amounts, times): as sent.
+    Issued,
+    /// Anything else: as sent, but for a card number or an IBAN inside it.
+    Plain,
+}
+
+/// The table, by a name's last segment in lower case without `_` and `-`. A segment
+/// that contains one of [`SECRET_PARTS`] is a secret too.
+const TABLE: &[(&str, Sensitivity)] = &[
+    ("cvv", Sensitivity::Secret),
+    ("cvv2", Sensitivity::Secret),
+    ("cvc", Sensitivity::Secret),
+    ("cvc2", Sensitivity::Secret),
+    ("skey", Sensitivity::Secret),
+    ("securekey", Sensitivity::Secret),
+    ("cardnumber", Sensitivity::CardNumber),
+    ("pan", Sensitivity::CardNumber),
+    ("iban", Sensitivity::Iban),
+    ("accountnumber", Sensitivity::Iban),
+    ("name", Sensitivity::Personal),
+    ("givenname", Sensitivity::Personal),
+    ("surname", Sensitivity::Personal),
+    ("firstname", Sensitivity::Personal),
+    ("lastname", Sensitivity::Personal),
+    ("holder", Sensitivity::Personal),
+    ("sex", Sensitivity::Personal),
+    ("email", Sensitivity::Personal),
+    ("emailaddress", Sensitivity::Personal),
+    ("phone", Sensitivity::Personal),
+    ("mobile", Sensitivity::Personal),
+    ("telnocc", Sensitivity::Personal),
+    ("birthdate", Sensitivity::Personal),
+    ("ip", Sensitivity::Personal),
+    ("address", Sensitivity::Personal),
+    ("street", Sensitivity::Personal),
+    ("street1", Sensitivity::Personal),
+    ("street2", Sensitivity::Personal),
+    ("city", Sensitivity::Personal),
+    ("postcode", Sensitivity::Personal),
+    ("zip", Sensitivity::Personal),
+    ("state", Sensitivity::Personal),
+    ("customername", Sensitivity::Personal),
+    ("customeremail", Sensitivity::Personal),
+    ("customermobileno", Sensitivity::Personal),
+    ("customeraddress", Sensitivity::Personal),
+    ("paymentid", Sensitivity::Issued),
+    ("registrationid", Sensitivity::Issued),
+    ("customerid", Sensitivity::Issued),
+    ("systeminvoiceid", Sensitivity::Issued),
+    ("code", Sensitivity::Issued),
+    ("amount", Sensitivity::Issued),
+    ("tmplamount", Sensitivity::Issued),
+    ("timestamp", Sensitivity::Issued),
+    ("createddate", Sensitivity::Issued),
+];
+
+/// Parts of a name that make it a secret wherever they stand in its last segment.
+const SECRET_PARTS: &[&str] = &["checksum", "token", "password", "secret", "apikey"];
+
+/// The longest name segment the table is asked about; a longer one is plain.
+const LONGEST_SEGMENT: usize = 64;
+
+/// What the field `name` holds.
+#[must_use]
+pub fn of(name: &str) -> Sensitivity {
+    let mut buffer = [0_u8; LONGEST_SEGMENT];
+    let Some(segment) = last_segment(name, &mut buffer) else {
+        return Sensitivity::Plain;
+    };
+    if let Some((_, sensitivity)) = TABLE.iter().find(|(known, _)| *known == segment) {
+        return *sensitivity;
+    }
+    if SECRET_PARTS.iter().any(|part| segment.contains(part)) {
+        return Sensitivity::Secret;
+    }
+    // `card.number`: a number under a card.
+    if segment == "number" && name.to_ascii_lowercase().contains("card") {
+        return Sensitivity::CardNumber;
+    }
+    Sensitivity::Plain
+}
+
+/// Whether a header carries a credential by its name (`AuthToken`, `X-Api-Key`,
+/// `Authorization`, `Cookie`): its value is never kept.
+#[must_use]
+pub fn is_secret_header(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.contains("token")
+        || lower.contains("key")
+        || lower.contains("authorization")
+        || lower.contains("cookie")
+        || lower.contains("secret")
+        || lower.contains("password")
+}
+
+/// `name`'s last segment after `.` or inside `[...]`, lower-cased without `_` and `-`,
+/// written into `buffer`; `None` when it is empty or longer than the buffer.
+fn last_segment<'b>(name: &str, buffer: &'b mut [u8; LONGEST_SEGMENT]) -> Option<&'b str> {
+    let trimmed = name.trim().trim_end_matches(']');
+    let start = trimmed.rfind(['.', '[']).map_or(0, |at| at + 1);
+    let segment = trimmed.get(start..)?;
+    let mut length = 0;
+    for byte in segment.bytes().filter(|byte| !matches!(byte, b'_' | b'-')) {
+        *buffer.get_mut(length)? = byte.to_ascii_lowercase();
+        length += 1;
+    }
+    let written = buffer.get(..length).filter(|written| !written.is_empty())?;
+    core::str::from_utf8(written).ok()
+}
+
+/// The value of the field `name` as it may be shown: a secret redacted, a card number or
+/// an IBAN masked, a personal value replaced unless `keep_personal`, an issued value as it
+/// is, and any other with the card numbers and IBANs inside it masked.
+#[must_use]
+pub fn shown<'v>(name: &str, value: &'v str, keep_personal: bool) -> Cow<'v, str> {
+    match of(name) {
+        Sensitivity::Secret => Cow::Borrowed(REDACTED),
+        Sensitivity::CardNumber => Cow::Owned(mask_card_number(value)),
+        Sensitivity::Iban => Cow::Owned(mask_iban(value)),
+        Sensitivity::Personal if !keep_personal => Cow::Borrowed(PERSONAL),
+        Sensitivity::Issued => Cow::Borrowed(value),
+        Sensitivity::Personal | Sensitivity::Plain => mask_in_text(value),
+    }
+}
+
+/// A card number as it may be shown, `400000******0051` (the first six digits only of a
+/// number of 16 or more), from its digits; spaces and dashes are dropped, and a value of
+/// fewer than 12 digits is [`REDACTED`] whole.
+#[must_use]
+pub fn mask_card_number(text: &str) -> String {
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    if digits.len() < 12 {
+        return REDACTED.into();
+    }
+    let mut shown = String::with_capacity(digits.len());
+    let head = if digits.len() >= 16 { 6 } else { 0 };
+    let tail = digits.len() - 4;
+    for (index, digit) in digits.chars().enumerate() {
+        shown.push(if index < head || index >= tail {
+            digit
+        } else {
+            '*'
+        });
+    }
+    shown
+}
+
+/// An IBAN as it may be shown, `DE****************3000`: its country and last four
+/// characters; whitespace dropped, and a value of fewer than 8 characters [`REDACTED`]
+/// whole.
+#[must_use]
+pub fn mask_iban(text: &str) -> String {
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let count = compact.chars().count();
+    if count < 8 {
+        return REDACTED.into();
+    }
+    compact
+        .chars()
+        .enumerate()
+        .map(|(index, c)| {
+            if index < 2 || index >= count - 4 {
+                c
+            } else {
+                '*'
+            }
+        })
+        .collect()
+}
+
+/// `text` with every card number (a Luhn-valid run of 12 to 19 digits, single spaces or
+/// dashes between them allowed) and every IBAN (mod-97 valid) inside it masked; borrowed
+/// when there is none. Linear in the text.
+#[must_use]
+pub fn mask_in_text(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        let found = card_number_at(bytes, at)
+            .map(|end| (end, Sensitivity::CardNumber))
+            .or_else(|| iban_at(bytes, at).map(|end| (end, Sensitivity::Iban)));
+        let Some((end, kind)) = found else {
+            at += 1;
+            continue;
+        };
+        let (Some(before), Some(found)) = (text.get(copied..at), text.get(at..end)) else {
+            at += 1;
+            continue;
+        };
+        let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
+        out.push_str(before);
+        out.push_str(&if kind == Sensitivity::CardNumber {
+            mask_card_number(found)
+        } else {
+            mask_iban(found)
+        });
+        copied = end;
+        at = end;
+    }
+    match out {
+        None => Cow::Borrowed(text),
+        Some(mut out) => {
+            out.push_str(text.get(copied..).unwrap_or_default());
+            Cow::Owned(out)
+        }
+    }
+}
+
+/// Where a card number that starts at `start` ends: digits not preceded by an
+/// alphanumeric, 12 to 19 of them with single spaces or dashes between, the Luhn check
+/// holding, and no digit or letter right after.
+fn card_number_at(bytes: &[u8], start: usize) -> Option<usize> {
+    if start > 0 && bytes.get(start - 1).is_some_and(u8::is_ascii_alphanumeric) {
+        return None;
+    }
+    let mut digits = [0_u8; 19];
+    let mut count = 0;
+    let mut at = start;
+    let mut end = None;
+    while let Some(&byte) = bytes.get(at) {
+        if byte.is_ascii_digit() {
+            *digits.get_mut(count)? = byte;
+            count += 1;
+            at += 1;
+            if (12..=19).contains(&count)
+                && !bytes.get(at).is_some_and(u8::is_ascii_alphanumeric)
+                && !(matches!(bytes.get(at), Some(b' ' | b'-'))
+                    && bytes.get(at + 1).is_some_and(u8::is_ascii_digit))
+            {
+                end = Some(at);
+                break;
+            }
+        } else if matches!(byte, b' ' | b'-')
+            && count > 0
+            && bytes.get(at + 1).is_some_and(u8::is_ascii_digit)
+        {
+            at += 1;
+        } else {
+            break;
+        }
+    }
+    let end = end?;
+    crate::card::luhn_valid(digits.get(..count)?).then_some(end)
+}
+
+/// Where an IBAN that starts at `start` ends: two capital letters, two digits and 11 to
+/// 30 capital letters or digits, not inside a longer word, its mod-97 check holding.
+fn iban_at(bytes: &[u8], start: usize) -> Option<usize> {
+    if start > 0 && bytes.get(start - 1).is_some_and(u8::is_ascii_alphanumeric) {
+        return None;
+    }
+    let head = bytes.get(start..start + 4)?;
+    let [a, b, c, d] = [head.first()?, head.get(1)?, head.get(2)?, head.get(3)?];
+    if !(a.is_ascii_uppercase()
+        && b.is_ascii_uppercase()
+        && c.is_ascii_digit()
+        && d.is_ascii_digit())
+    {
+        return None;
+    }
+    let length = bytes
+        .get(start..)?
+        .iter()
+        .take_while(|byte| byte.is_ascii_uppercase() || byte.is_ascii_digit())
+        .count();
+    if !(15..=34).contains(&length) {
+        return None;
+    }
+    let candidate = bytes.get(start..start + length)?;
+    mod97(candidate).then_some(start + length)
+}
+
+/// The IBAN check: the first four characters moved to the end, letters as 10 to 35,
+/// the number modulo 97 is 1.
+fn mod97(iban: &[u8]) -> bool {
+    let (head, rest) = iban.split_at(4.min(iban.len()));
+    let mut remainder: u32 = 0;
+    for &byte in rest.iter().chain(head) {
+        let value = if byte.is_ascii_digit() {
+            u32::from(byte - b'0')
+        } else {
+            u32::from(byte - b'A') + 10
+        };
+        remainder = if value >= 10 {
+            (remainder * 100 + value) % 97
+        } else {
+            (remainder * 10 + value) % 97
+        };
+    }
+    remainder == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_read_as_the_gateway_reads_them() {
+        for name in [
+            "authentication.sKey",
+            "authentication[sKey]",
+            "AUTHENTICATION.SKEY",
+            "authentication.checksum",
+            "authToken",
+            "accessToken",
+            "token",
+            "card.cvv",
+            "cvv2",
+            "card.cvc",
+            "x-api-key",
+        ] {
+            assert_eq!(of(name), Sensitivity::Secret, "{name}");
+        }
+        for name in ["card.number", "card.Number", "cardNumber", "card_number"] {
+            assert_eq!(of(name), Sensitivity::CardNumber, "{name}");
+        }
+        for name in ["bankAccount.iban", "accountNumber"] {
+            assert_eq!(of(name), Sensitivity::Iban, "{name}");
+        }
+        for name in [
+            "customer.email",
+            "emailAddress",
+            "name",
+            "address",
+            "card.holder",
+        ] {
+            assert_eq!(of(name), Sensitivity::Personal, "{name}");
+        }
+        for name in ["paymentId", "result.code", "amount", "timestamp"] {
+            assert_eq!(of(name), Sensitivity::Issued, "{name}");
+        }
+        for name in [
+            "currency",
+            "merchantTransactionId",
+            "",
+            "x".repeat(100).as_str(),
+        ] {
+            assert_eq!(of(name), Sensitivity::Plain, "{name}");
+        }
+    }
+
+    #[test]
+    fn one_form_for_a_card_number_and_one_for_an_iban() {
+        assert_eq!(mask_card_number("4000000000000051"), "400000******0051");
+        assert_eq!(mask_card_number("4000 0000 0000 0051"), "400000******0051");
+        assert_eq!(mask_card_number("400000000000051"), "***********0051");
+        assert_eq!(mask_card_number("1234"), REDACTED);
+        assert_eq!(
+            mask_iban("DE89370400440532013000"),
+            "DE****************3000"
+        );
+        assert_eq!(mask_iban("DE89 3704"), "DE**3704");
+        assert_eq!(mask_iban("DE89"), REDACTED);
+    }
+
+    #[test]
+    fn card_numbers_and_ibans_inside_text_are_masked_and_ids_are_not() {
+        assert_eq!(
+            mask_in_text("order-4000000000000051-x"),
+            "order-400000******0051-x"
+        );
+        assert_eq!(
+            mask_in_text("/payments/4000 0000 0000 0051?x"),
+            "/payments/400000******0051?x"
+        );
+        assert_eq!(
+            mask_in_text("card 4000-0000-0000-0051."),
+            "card 400000******0051."
+        );
+        assert_eq!(
+            mask_in_text("pay to DE89370400440532013000 now"),
+            "pay to DE****************3000 now"
+        );
+        // Not Luhn-valid, too short, inside a word, or no IBAN's check: as they are.
+        for kept in [
+            "4000000000000052",
+            "12345678901",
+            "a4000000000000051",
+            "DE00370400440532013000",
+            "8a82944a4cc25ebf014cc2c782423202",
+            "2026-11-28 20:00:08",
+        ] {
+            assert_eq!(mask_in_text(kept), kept);
+        }
+        assert!(matches!(mask_in_text("no number"), Cow::Borrowed(_)));
+        assert_eq!(
+            shown("paymentId", "4000000000000051", false),
+            "4000000000000051"
+        );
+        assert_eq!(
+            shown("remark", "4000000000000051", false),
+            "400000******0051"
+        );
+        assert_eq!(shown("card.cvv", "123", true), REDACTED);
+        assert_eq!(shown("customer.email", "ada@example.com", false), PERSONAL);
+        assert_eq!(
+            shown("customer.email", "ada@example.com", true),
+            "ada@example.com"
+        );
+    }
+}
