@@ -19,6 +19,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use paytoken_checksum::SecureKey;
+use paytoken_types::internal::sensitive;
 
 use mistakes::closest_mistake;
 
@@ -70,25 +71,10 @@ pub(crate) fn checksum_mismatch(
     line
 }
 
-/// A value as the diagnostic shows it: a card number as its first six and last four digits.
+/// A value as the diagnostic shows it: as the table of fields says it may be shown (a
+/// card number as its first six and last four digits, a personal value replaced).
 fn shown(name: &str, value: &str) -> String {
-    if name != "card.number" {
-        return value.to_owned();
-    }
-    let digits = value.chars().count();
-    let head = if digits >= 16 { 6 } else { 0 };
-    let tail = digits.min(4);
-    value
-        .chars()
-        .enumerate()
-        .map(|(at, c)| {
-            if at < head || at >= digits - tail {
-                c
-            } else {
-                '*'
-            }
-        })
-        .collect()
+    sensitive::shown(name, value, false).into_owned()
 }
 
 /// The line for a refusal other than a checksum mismatch: its code and description.

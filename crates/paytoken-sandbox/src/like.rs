@@ -41,6 +41,7 @@ mod apply;
 use std::collections::{HashMap, HashSet};
 
 use paytoken_types::CodeFamily;
+use paytoken_types::internal::sensitive;
 
 use crate::invoices::InvoiceShape;
 use crate::node::{Kind, Node, kind};
@@ -162,7 +163,7 @@ pub(crate) enum Form {
 }
 
 /// What `paytoken record` writes for a value it hides: its shape is not the deployment's.
-const HIDDEN: [&str; 2] = ["[redacted]", "[personal]"];
+const HIDDEN: [&str; 2] = [sensitive::REDACTED, sensitive::PERSONAL];
 
 /// The shape of `value`, a field of `kind`.
 pub(crate) fn tag(kind: Kind, value: &Node) -> Tag {

@@ -1,19 +1,23 @@
 //! The request log: every request the sandbox answered, newest last, for the console
 //! (`stripe logs tail`, for this gateway). Each entry has its time on the sandbox's clock,
 //! the operation, the caller, the status and result code, the explanation of a refusal,
-//! and the form's fields with the card number masked 6+4 and the IBAN masked; the CVV, the
-//! secure key, checksums and auth tokens are left out (the `AuthToken` header is never
+//! and the form's fields, each as the table of fields (`paytoken_types::internal::
+//! sensitive`) says it may be shown: the CVV, the secure key, checksums and tokens
+//! `[redacted]`, card numbers as 6+4 and IBANs as country and last four wherever they
+//! appear (the path too), personal values `[personal]` (the `AuthToken` header is never
 //! read into it). The newest [`REQUESTS_KEPT`] are kept, each bounded in bytes: a value
 //! is kept up to [`MAX_LOGGED_VALUE`] characters and then its length, the fields up to
 //! [`MAX_LOGGED_FIELDS`] bytes and then how many were left out, the path, method, caller
 //! and explanation clipped the same way. The order id (`merchantTransactionId`) is kept
-//! first and whole, even from a body refused unread, with any run of digits that may be a
-//! card number masked as one: the shop finds its refused payment by its own id.
+//! first and whole, even from a body refused unread, with a card number or an IBAN in it
+//! masked: the shop finds its refused payment by its own id.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
+
+use paytoken_types::internal::sensitive;
 
 use crate::explain;
 use crate::form::Form;
@@ -121,6 +125,9 @@ impl Recorded {
     fn of(mut entry: LoggedRequest, fields: Box<str>) -> Self {
         entry.fields = Vec::new();
         clip_owned(&mut entry.method, MAX_LOGGED_TEXT);
+        if let Cow::Owned(masked) = sensitive::mask_in_text(&entry.path) {
+            entry.path = masked;
+        }
         clip_owned(&mut entry.path, MAX_LOGGED_TEXT);
         if let Some(caller) = &mut entry.caller {
             clip_owned(caller, MAX_LOGGED_TEXT);
@@ -261,8 +268,9 @@ pub(crate) fn caller(form: &Form<'_>) -> Option<String> {
 const ORDER_ID: &str = "merchantTransactionId";
 
 /// The form's fields as the log keeps them, form-encoded in one string: the order id
-/// first, secrets left out, card and account numbers masked, each value clipped, and the
-/// fields past [`MAX_LOGGED_FIELDS`] counted, not kept.
+/// first, each value as the table of fields says it may be shown (secrets redacted, card
+/// numbers and IBANs masked, personal values replaced) and clipped, and the fields past
+/// [`MAX_LOGGED_FIELDS`] counted, not kept.
 pub(crate) fn masked_fields(form: &Form<'_>) -> Box<str> {
     let order_id = form
         .fields()
@@ -270,16 +278,15 @@ pub(crate) fn masked_fields(form: &Form<'_>) -> Box<str> {
         .map(|(_, value)| value);
     let others = form
         .fields()
-        .filter(|(name, _)| !secret(name) && *name != ORDER_ID)
+        .filter(|(name, _)| *name != ORDER_ID)
         .map(|(name, value)| {
-            let shown = match name {
-                "card.number" => Cow::Owned(mask(value, 6, 4)),
-                "bankAccount.iban" => Cow::Owned(mask(value, 4, 4)),
-                _ => explain::clip(value, MAX_LOGGED_VALUE),
-            };
-            (name, shown)
+            let shown = sensitive::shown(name, value, false);
+            (
+                name,
+                Cow::Owned(explain::clip(&shown, MAX_LOGGED_VALUE).into_owned()),
+            )
         });
-    let order = order_id.map(|id| (ORDER_ID, Cow::Owned(mask_card_numbers(id))));
+    let order = order_id.map(|id| (ORDER_ID, sensitive::mask_in_text(id)));
     encode(order.into_iter().chain(others), MAX_LOGGED_FIELDS)
 }
 
@@ -291,7 +298,7 @@ pub(crate) fn order_id_of_unread(body: &[u8]) -> Box<str> {
         .split(|byte| *byte == b'&')
         .filter_map(|pair| paytoken_types::internal::decode(pair).next()?.ok())
         .find(|(name, value)| name == ORDER_ID && value.chars().count() <= 255)
-        .map(|(_, value)| (ORDER_ID, mask_card_numbers(&value)));
+        .map(|(_, value)| (ORDER_ID, sensitive::mask_in_text(&value).into_owned()));
     encode(order.into_iter(), MAX_LOGGED_FIELDS)
 }
 
@@ -334,66 +341,6 @@ fn clip_owned(text: &mut String, max: usize) {
     if let Cow::Owned(clipped) = explain::clip(text, max) {
         *text = clipped;
     }
-}
-
-/// `text` with each run of 12 to 19 digits, which may be a card number, masked as one is:
-/// its first six and last four digits shown.
-fn mask_card_numbers(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut digits = String::new();
-    let flush = |digits: &mut String, out: &mut String| {
-        if (12..=19).contains(&digits.len()) {
-            out.push_str(&mask(digits, 6, 4));
-        } else {
-            out.push_str(digits);
-        }
-        digits.clear();
-    };
-    for c in text.chars() {
-        if c.is_ascii_digit() {
-            digits.push(c);
-        } else {
-            flush(&mut digits, &mut out);
-            out.push(c);
-        }
-    }
-    flush(&mut digits, &mut out);
-    out
-}
-
-/// Whether a field's name says it holds a secret: the CVV, a key, a checksum, a token.
-fn secret(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    [
-        "cvv",
-        "skey",
-        "securekey",
-        "checksum",
-        "authtoken",
-        "password",
-    ]
-    .iter()
-    .any(|part| name.contains(part))
-}
-
-/// `value` with all but its first `head` and last `tail` characters as `*`; all of it when
-/// it is no longer than both.
-fn mask(value: &str, head: usize, tail: usize) -> String {
-    let count = value.chars().count();
-    if count <= head + tail {
-        return "*".repeat(count);
-    }
-    value
-        .chars()
-        .enumerate()
-        .map(|(index, c)| {
-            if index < head || index >= count - tail {
-                c
-            } else {
-                '*'
-            }
-        })
-        .collect()
 }
 
 /// The `result.code` of one of the sandbox's own JSON answers, before any variation: the
@@ -443,25 +390,37 @@ mod tests {
     }
 
     #[test]
-    fn secrets_are_left_out_and_numbers_masked() {
+    fn secrets_are_redacted_and_numbers_masked_by_the_table() {
         let body = b"card.number=4000000000000051&card.cvv=123&authentication.sKey=k&\
-authentication.checksum=c&bankAccount.iban=DE89370400440532013000&authToken=t&amount=5.00";
+authentication.checksum=c&bankAccount.iban=DE89370400440532013000&authToken=t&amount=5.00&\
+card.Number=4000000000000051&orderDescriptor=for+4000+0000+0000+0051&customer.email=a%40b.c";
         let form = Form::parse(body).unwrap();
         let log = RequestLog::default();
         log.record(entry("/"), masked_fields(&form));
         let fields = log.after(0).remove(0).fields;
+        let shown: Vec<(&str, &str)> = fields
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str()))
+            .collect();
         assert_eq!(
-            fields,
+            shown,
             [
-                ("card.number".to_owned(), "400000******0051".to_owned()),
-                (
-                    "bankAccount.iban".to_owned(),
-                    "DE89**************3000".to_owned()
-                ),
-                ("amount".to_owned(), "5.00".to_owned()),
+                ("card.number", "400000******0051"),
+                ("card.cvv", "[redacted]"),
+                ("authentication.sKey", "[redacted]"),
+                ("authentication.checksum", "[redacted]"),
+                ("bankAccount.iban", "DE****************3000"),
+                ("authToken", "[redacted]"),
+                ("amount", "5.00"),
+                ("card.Number", "400000******0051"),
+                ("orderDescriptor", "for 400000******0051"),
+                ("customer.email", "[personal]"),
             ]
         );
-        assert_eq!(mask("1234", 6, 4), "****");
+        let mut in_path = entry("/payments/4000000000000051");
+        in_path.number = 0;
+        log.record(in_path, "".into());
+        assert_eq!(log.after(1)[0].path, "/payments/400000******0051");
     }
 
     /// Regression: 1,000 requests with names of 64,000 bytes held 190 MB. Whatever a
@@ -505,7 +464,6 @@ authentication.checksum=c&bankAccount.iban=DE89370400440532013000&authToken=t&am
         let fields = order_id_of_unread(b"a=%ZZ&merchantTransactionId=4111111111111111&x");
         assert_eq!(&*fields, "merchantTransactionId=411111******1111");
         assert_eq!(&*order_id_of_unread(b"%%%"), "");
-        assert_eq!(mask_card_numbers("A-12345678901-B"), "A-12345678901-B");
     }
 
     #[test]
