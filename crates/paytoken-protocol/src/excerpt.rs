@@ -68,7 +68,7 @@ fn is_token_char(c: char) -> bool {
 /// Writes one word, masked when it is long and token-like, with long digit runs masked.
 fn flush_word(out: &mut String, word: &str) {
     if word.len() >= TOKEN_WORD && word.bytes().any(|b| b.is_ascii_digit()) {
-        out.push_str("[redacted]");
+        out.push_str(paytoken_types::internal::sensitive::REDACTED);
         return;
     }
     let mut digits = 0;

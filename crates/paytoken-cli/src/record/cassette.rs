@@ -39,7 +39,7 @@ pub(crate) fn line(exchange: &Exchange<'_>, keep_personal: bool) -> Value {
         .and_then(|fields| operation_of(exchange.path, fields));
     let request = json!({
         "method": exchange.method,
-        "path": exchange.path,
+        "path": redact::path(exchange.path),
         "headers": headers(exchange.request_headers),
         "fields": fields.as_ref().map(|fields| {
             fields

@@ -1,108 +1,34 @@
-//! What a cassette may keep of a value, by the name of its field: secrets replaced by a
-//! marker, card numbers and IBANs masked, personal data masked unless the user keeps it.
-//! Any value that reads as a card number (13 to 19 digits passing the Luhn check) is
-//! masked whatever its field is called: a gateway or a client that puts one where it does
-//! not belong must not put it in a cassette.
+//! What a cassette may keep of a value, as the table of fields (`paytoken_types::internal::
+//! sensitive`, the one the sandbox's request log asks) says: secrets replaced by a marker,
+//! card numbers and IBANs masked wherever they appear (in any field, a header or a path),
+//! personal data replaced unless the user keeps it.
 
-use paytoken::CardNumber;
+use paytoken::types::internal::sensitive::{self, Sensitivity};
 use serde_json::Value;
 
 use super::ordered::Ordered;
 
-/// What replaces a secret: the secure key, a checksum, a CVV, an auth token.
-pub(crate) const REDACTED: &str = "[redacted]";
+pub(crate) use sensitive::{PERSONAL, REDACTED};
 
-/// What replaces a personal value (a name, an address, an email, a phone number, an IP
-/// address, a birth date) unless `--keep-personal-data`.
-pub(crate) const PERSONAL: &str = "[personal]";
-
-/// How a field's value is kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    /// As it is (still masked if it reads as a card number).
-    Plain,
-    /// Replaced by [`REDACTED`].
-    Secret,
-    /// A card number: its first six and last four digits.
-    CardNumber,
-    /// An IBAN: its last four characters.
-    Iban,
-    /// Replaced by [`PERSONAL`] unless kept.
-    Personal,
-}
-
-/// The last part of a field's name (`card.number` is `number`), as the rules name it.
-const SECRET: &[&str] = &["cvv", "skey", "authtoken", "securekey", "password"];
-const PERSONAL_FIELDS: &[&str] = &[
-    "givenname",
-    "surname",
-    "firstname",
-    "lastname",
-    "holder",
-    "sex",
-    "email",
-    "phone",
-    "mobile",
-    "telnocc",
-    "birthdate",
-    "ip",
-    "street",
-    "street1",
-    "street2",
-    "city",
-    "postcode",
-    "zip",
-    "state",
-    "customername",
-    "customeremail",
-    "customermobileno",
-    "customeraddress",
-];
-
-fn kind_of(name: &str) -> Kind {
-    let lower = name.trim().to_ascii_lowercase();
-    let last = lower.rsplit('.').next().unwrap_or(&lower);
-    if SECRET.contains(&last) || last.contains("checksum") {
-        Kind::Secret
-    } else if last == "cardnumber" || (last == "number" && lower.contains("card")) {
-        Kind::CardNumber
-    } else if last == "iban" {
-        Kind::Iban
-    } else if PERSONAL_FIELDS.contains(&last) {
-        Kind::Personal
-    } else {
-        Kind::Plain
-    }
-}
-
-/// What the cassette keeps of a header: the auth token and any credential replaced.
+/// What the cassette keeps of a header: a credential (by its name) replaced, a card number
+/// or an IBAN in any other masked.
 pub(crate) fn header(name: &str, value: &str) -> String {
-    let lower = name.to_ascii_lowercase();
-    if matches!(
-        lower.as_str(),
-        "authtoken" | "authorization" | "proxy-authorization" | "cookie" | "set-cookie"
-    ) {
+    if sensitive::is_secret_header(name) {
         REDACTED.to_owned()
     } else {
-        field("", value, true)
+        sensitive::mask_in_text(value).into_owned()
     }
+}
+
+/// What the cassette keeps of a request's path: a card number or an IBAN in it (an order
+/// id the path carries) masked as the same id is in the fields and the answer.
+pub(crate) fn path(path: &str) -> String {
+    sensitive::mask_in_text(path).into_owned()
 }
 
 /// What the cassette keeps of the value of the field `name`.
 pub(crate) fn field(name: &str, value: &str, keep_personal: bool) -> String {
-    match kind_of(name) {
-        Kind::Secret => REDACTED.to_owned(),
-        Kind::Personal if !keep_personal => PERSONAL.to_owned(),
-        Kind::CardNumber => card_number(value),
-        Kind::Iban => iban(value),
-        Kind::Plain | Kind::Personal => {
-            if value.trim().len() >= 13 && CardNumber::new(value.trim()).is_ok() {
-                card_number(value)
-            } else {
-                value.to_owned()
-            }
-        }
-    }
+    sensitive::shown(name, value, keep_personal).into_owned()
 }
 
 /// A JSON answer with every member's value kept as [`field`] keeps it, by its key; order
@@ -117,10 +43,12 @@ fn walk(value: &Ordered, name: &str, keep_personal: bool) -> Ordered {
     // {"value": "Ada"}}`, as deployments nest text) is replaced whole: what its members
     // are called says nothing of what they hold.
     if matches!(value, Ordered::Object(_) | Ordered::List(_)) {
-        match kind_of(name) {
-            Kind::Secret | Kind::CardNumber | Kind::Iban => return text(REDACTED),
-            Kind::Personal if !keep_personal => return text(PERSONAL),
-            Kind::Personal | Kind::Plain => {}
+        match sensitive::of(name) {
+            Sensitivity::Secret | Sensitivity::CardNumber | Sensitivity::Iban => {
+                return text(REDACTED);
+            }
+            Sensitivity::Personal if !keep_personal => return text(PERSONAL),
+            _ => {}
         }
     }
     match value {
@@ -150,29 +78,6 @@ fn walk(value: &Ordered, name: &str, keep_personal: bool) -> Ordered {
     }
 }
 
-/// `400000…0002`: the first six and last four digits; a value too short to mask so is
-/// replaced whole.
-fn card_number(value: &str) -> String {
-    let digits: String = value.chars().filter(char::is_ascii_digit).collect();
-    match (
-        digits.get(..6),
-        digits.len().checked_sub(4).and_then(|at| digits.get(at..)),
-    ) {
-        (Some(first), Some(last)) if digits.len() >= 12 => format!("{first}…{last}"),
-        _ => REDACTED.to_owned(),
-    }
-}
-
-/// `…3000`: the last four characters of an IBAN; a short value is replaced whole.
-fn iban(value: &str) -> String {
-    let compact: Vec<char> = value.chars().filter(|c| !c.is_whitespace()).collect();
-    if compact.len() < 12 {
-        return REDACTED.to_owned();
-    }
-    let last: String = compact.iter().skip(compact.len() - 4).collect();
-    format!("…{last}")
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -187,11 +92,11 @@ mod tests {
         assert_eq!(field("authToken", "eyJ", true), REDACTED);
         assert_eq!(
             field("card.number", "4000000000000002", true),
-            "400000…0002"
+            "400000******0002"
         );
         assert_eq!(
             field("bankAccount.iban", "DE89370400440532013000", true),
-            "…3000"
+            "DE****************3000"
         );
         assert_eq!(field("customer.email", "ada@example.com", false), PERSONAL);
         assert_eq!(
@@ -200,8 +105,26 @@ mod tests {
         );
         assert_eq!(field("amount", "50.00", false), "50.00");
         // A card number where none belongs is masked all the same.
-        assert_eq!(field("descriptor", "4000000000000002", true), "400000…0002");
+        assert_eq!(
+            field("descriptor", "4000000000000002", true),
+            "400000******0002"
+        );
         assert_eq!(header("AuthToken", "eyJ.x.y"), REDACTED);
+        assert_eq!(header("X-Api-Key", "k"), REDACTED);
+        assert_eq!(header("X-Auth-Token", "t"), REDACTED);
+        assert_eq!(
+            header("Location", "/back?card=4000000000000002"),
+            "/back?card=400000******0002"
+        );
+        // An order id that holds a card number: the same mask in the path and the field.
+        let order = "4000000000000051";
+        let in_path = path(&format!("/transactionServices/REST/v1/payments/{order}"));
+        let in_field = field("merchantTransactionId", order, true);
+        assert!(
+            in_path.ends_with(&format!("/{in_field}")),
+            "{in_path} {in_field}"
+        );
+        assert_eq!(in_field, "400000******0051");
         assert_eq!(header("Content-Type", "text/plain"), "text/plain");
     }
 
@@ -223,7 +146,7 @@ mod tests {
         assert_eq!(kept["memberId"], 11344);
         assert_eq!(kept["customerDetails"]["customername"], PERSONAL);
         assert_eq!(kept["cards"]["card"][0]["holder"], PERSONAL);
-        assert_eq!(kept["cards"]["card"][0]["number"], "400000…0002");
+        assert_eq!(kept["cards"]["card"][0]["number"], "400000******0002");
         assert_eq!(kept["cards"]["card"][0]["bin"], "400000");
         // Nested where text belongs, as deployments do: replaced whole.
         let nested =
