@@ -12,7 +12,6 @@
 //! so once).
 
 mod cassette;
-mod ordered;
 mod redact;
 
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -110,6 +110,12 @@ mod invoices;
 mod json;
 mod like;
 mod node;
+/// paytoken's one JSON tree, which `paytoken record` reads and redacts with. Not part of
+/// the API: no promise holds for anything under this path.
+#[doc(hidden)]
+pub mod internal {
+    pub use crate::node::Node;
+}
 pub mod notifications;
 mod operation_names;
 mod ops;

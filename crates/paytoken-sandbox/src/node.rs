@@ -1,7 +1,8 @@
-//! A JSON answer of the sandbox's read back as a tree it can reshape and write again
-//! ([`Node`]), and what each of its fields is to a client ([`kind`]): what
-//! `--vary-answers` (`vary.rs`) and `--answers-like` (`like.rs`) change, and what they
-//! never touch.
+//! paytoken's one JSON tree ([`Node`]): a value read in order with repeated keys kept,
+//! which the sandbox reshapes and writes again (`--vary-answers`, `--answers-like`), the
+//! console shows redacted, and `paytoken record` redacts into a cassette and reads back;
+//! and what each field is to a client ([`kind`]): what the reshaping changes, and what it
+//! never touches.
 
 use std::fmt;
 
@@ -9,18 +10,22 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::json::write_string;
 
-/// A JSON value as the sandbox writes them, read back in order, repeated keys kept.
+/// A JSON value read in order, repeated keys kept.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Node {
+pub enum Node {
+    /// A string.
     Text(String),
-    /// A value written as it is: a number, `null`.
+    /// A value written as it is: a number, `true`, `false`, `null`.
     Raw(String),
+    /// An object's members, in order, a repeated key as many times as it came.
     Object(Vec<(String, Node)>),
+    /// A list's items.
     List(Vec<Node>),
 }
 
 impl Node {
-    pub(crate) fn write(&self, out: &mut String) {
+    /// The tree written as JSON, as the sandbox writes (`/` escaped too).
+    pub fn write(&self, out: &mut String) {
         match self {
             Self::Text(text) => write_string(out, text),
             Self::Raw(raw) => out.push_str(raw),
@@ -149,19 +154,28 @@ impl<'de> de::Deserialize<'de> for Node {
 
 impl Node {
     /// The answer `body` read back, or `None` when it is not JSON.
-    pub(crate) fn parse(body: &str) -> Option<Self> {
+    #[must_use]
+    pub fn parse(body: &str) -> Option<Self> {
         serde_json::from_str(body).ok()
     }
 
+    /// The answer `body` read back from bytes, or `None` when it is not JSON.
+    #[must_use]
+    pub fn parse_bytes(body: &[u8]) -> Option<Self> {
+        serde_json::from_slice(body).ok()
+    }
+
     /// The tree written as JSON.
-    pub(crate) fn to_json(&self, capacity: usize) -> String {
+    #[must_use]
+    pub fn to_json(&self, capacity: usize) -> String {
         let mut out = String::with_capacity(capacity);
         self.write(&mut out);
         out
     }
 
     /// The text of a scalar: a string's, or a number's, `true`'s, `null`'s as written.
-    pub(crate) fn scalar(&self) -> Option<&str> {
+    #[must_use]
+    pub fn scalar(&self) -> Option<&str> {
         match self {
             Self::Text(text) | Self::Raw(text) => Some(text),
             Self::Object(_) | Self::List(_) => None,
@@ -169,10 +183,91 @@ impl Node {
     }
 
     /// The last member named `key`, in an object.
-    pub(crate) fn member(&self, key: &str) -> Option<&Self> {
+    #[must_use]
+    pub fn member(&self, key: &str) -> Option<&Self> {
         let Self::Object(fields) = self else {
             return None;
         };
         fields.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// The tree as a `serde_json` value (a repeated key's last value kept).
+    #[must_use]
+    pub fn to_value(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match self {
+            Self::Text(text) => Value::String(text.clone()),
+            Self::Raw(raw) => serde_json::from_str(raw).unwrap_or(Value::Null),
+            Self::Object(fields) => Value::Object(
+                fields
+                    .iter()
+                    .map(|(key, value)| (key.clone(), value.to_value()))
+                    .collect(),
+            ),
+            Self::List(items) => Value::Array(items.iter().map(Self::to_value).collect()),
+        }
+    }
+
+    /// Whether some object in the tree has a key twice.
+    #[must_use]
+    pub fn repeats_a_key(&self) -> bool {
+        match self {
+            Self::Text(_) | Self::Raw(_) => false,
+            Self::Object(fields) => {
+                let mut keys = std::collections::HashSet::with_capacity(fields.len());
+                fields.iter().any(|(key, _)| !keys.insert(key.as_str()))
+                    || fields.iter().any(|(_, value)| value.repeats_a_key())
+            }
+            Self::List(items) => items.iter().any(Self::repeats_a_key),
+        }
+    }
+
+    /// The tree with every value as the table of fields (`paytoken_types::internal::
+    /// sensitive`) says it may be shown, by its key: secrets redacted, card numbers and
+    /// IBANs masked wherever they are, personal values replaced unless `keep_personal`;
+    /// order and repeated keys as they came.
+    #[must_use]
+    pub fn redacted(&self, keep_personal: bool) -> Self {
+        self.redacted_as("", keep_personal)
+    }
+
+    fn redacted_as(&self, name: &str, keep_personal: bool) -> Self {
+        use paytoken_types::internal::sensitive::{self, PERSONAL, REDACTED, Sensitivity};
+        // A structure where a secret, a card number or a personal value belongs (`{"holder":
+        // {"value": "Ada"}}`, as deployments nest text) is replaced whole: what its members
+        // are called says nothing of what they hold.
+        if matches!(self, Self::Object(_) | Self::List(_)) {
+            match sensitive::of(name) {
+                Sensitivity::Secret | Sensitivity::CardNumber | Sensitivity::Iban => {
+                    return Self::Text(REDACTED.to_owned());
+                }
+                Sensitivity::Personal if !keep_personal => {
+                    return Self::Text(PERSONAL.to_owned());
+                }
+                _ => {}
+            }
+        }
+        match self {
+            Self::Object(fields) => Self::Object(
+                fields
+                    .iter()
+                    .map(|(key, value)| (key.clone(), value.redacted_as(key, keep_personal)))
+                    .collect(),
+            ),
+            Self::List(items) => Self::List(
+                items
+                    .iter()
+                    .map(|item| item.redacted_as(name, keep_personal))
+                    .collect(),
+            ),
+            Self::Text(text) => {
+                Self::Text(sensitive::shown(name, text, keep_personal).into_owned())
+            }
+            Self::Raw(raw) if matches!(raw.as_str(), "null" | "true" | "false") => self.clone(),
+            Self::Raw(raw) => match sensitive::shown(name, raw, keep_personal) {
+                std::borrow::Cow::Borrowed(_) => self.clone(),
+                std::borrow::Cow::Owned(shown) => Self::Text(shown),
+            },
+        }
     }
 }

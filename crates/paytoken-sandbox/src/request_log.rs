@@ -21,6 +21,7 @@ use paytoken_types::internal::sensitive;
 
 use crate::explain;
 use crate::form::Form;
+use crate::node::Node;
 
 /// The most requests the log keeps; older ones are dropped.
 pub const REQUESTS_KEPT: usize = 1000;
@@ -343,15 +344,13 @@ fn clip_owned(text: &mut String, max: usize) {
     }
 }
 
-/// The `result.code` of one of the sandbox's own JSON answers, before any variation: the
-/// first `"code":"..."` its writer wrote (every answer's result, or
-/// `statusInvoiceResult`, holds the only one), read without parsing the whole answer.
+/// The `result.code` of one of the sandbox's own JSON answers (or the invoice list's
+/// `statusInvoiceResult.code`), read through the JSON tree.
 pub(crate) fn result_code(body: &str) -> Option<String> {
-    const KEY: &str = "\"code\":\"";
-    let start = body.find(KEY)? + KEY.len();
-    let rest = body.get(start..)?;
-    rest.find('"')
-        .and_then(|end| rest.get(..end))
+    let answer = Node::parse(body)?;
+    ["result", "statusInvoiceResult"]
+        .iter()
+        .find_map(|key| answer.member(key)?.member("code")?.scalar())
         .map(str::to_owned)
 }
 
@@ -482,7 +481,7 @@ card.Number=4000000000000051&orderDescriptor=for+4000+0000+0000+0051&customer.em
     }
 
     #[test]
-    fn the_result_code_is_the_first_code_written() {
+    fn the_result_code_is_read_from_the_answer_s_result() {
         let body = r#"{"paymentId":"-","result":{"code":"30001 | 30007","description":"x"}}"#;
         assert_eq!(result_code(body).as_deref(), Some("30001 | 30007"));
         assert_eq!(

@@ -13,9 +13,9 @@ use paytoken::ops::{auth_token, cards_and_accounts, customer_signup, inquiry, in
 use paytoken::ops::{invoice_list, payment, registration, token_payment};
 use serde_json::{Value, json};
 
-use super::ordered::Ordered;
 use super::redact;
 use crate::terminal;
+use paytoken_sandbox::internal::Node;
 
 /// The format's version, in every line.
 pub(crate) const CASSETTE_VERSION: u32 = 1;
@@ -58,18 +58,18 @@ pub(crate) fn line(exchange: &Exchange<'_>, keep_personal: bool) -> Value {
     });
     let (answer, error) = match &exchange.answer {
         Ok((status, headers_of, body)) => {
-            let parsed = Ordered::parse(body).map(|answer| redact::json(&answer, keep_personal));
+            let parsed = Node::parse_bytes(body).map(|answer| answer.redacted(keep_personal));
             // Where a key repeats, `body` (a JSON value) holds its last value only: the
             // answer as sent goes beside it, as text.
             let text = parsed
                 .as_ref()
                 .filter(|answer| answer.repeats_a_key())
-                .and_then(|answer| serde_json::to_string(answer).ok());
+                .map(|answer| answer.to_json(body.len()));
             (
                 json!({
                     "status": status,
                     "headers": headers(headers_of),
-                    "body": parsed.as_ref().map(Ordered::to_value),
+                    "body": parsed.as_ref().map(Node::to_value),
                     "bodyText": text,
                     "unrecorded": if parsed.is_some() {
                         Value::Null

@@ -3,12 +3,9 @@
 //! card numbers and IBANs masked wherever they appear (in any field, a header or a path),
 //! personal data replaced unless the user keeps it.
 
-use paytoken::types::internal::sensitive::{self, Sensitivity};
-use serde_json::Value;
+use paytoken::types::internal::sensitive;
 
-use super::ordered::Ordered;
-
-pub(crate) use sensitive::{PERSONAL, REDACTED};
+pub(crate) use sensitive::REDACTED;
 
 /// What the cassette keeps of a header: a credential (by its name) replaced, a card number
 /// or an IBAN in any other masked.
@@ -31,56 +28,11 @@ pub(crate) fn field(name: &str, value: &str, keep_personal: bool) -> String {
     sensitive::shown(name, value, keep_personal).into_owned()
 }
 
-/// A JSON answer with every member's value kept as [`field`] keeps it, by its key; order
-/// and repeated keys as they came.
-pub(crate) fn json(answer: &Ordered, keep_personal: bool) -> Ordered {
-    walk(answer, "", keep_personal)
-}
-
-fn walk(value: &Ordered, name: &str, keep_personal: bool) -> Ordered {
-    let text = |kept: &str| Ordered::Scalar(Value::String(kept.to_owned()));
-    // A structure where a secret, a card number or a personal value belongs (`{"holder":
-    // {"value": "Ada"}}`, as deployments nest text) is replaced whole: what its members
-    // are called says nothing of what they hold.
-    if matches!(value, Ordered::Object(_) | Ordered::List(_)) {
-        match sensitive::of(name) {
-            Sensitivity::Secret | Sensitivity::CardNumber | Sensitivity::Iban => {
-                return text(REDACTED);
-            }
-            Sensitivity::Personal if !keep_personal => return text(PERSONAL),
-            _ => {}
-        }
-    }
-    match value {
-        Ordered::Object(members) => Ordered::Object(
-            members
-                .iter()
-                .map(|(key, member)| (key.clone(), walk(member, key, keep_personal)))
-                .collect(),
-        ),
-        Ordered::List(items) => Ordered::List(
-            items
-                .iter()
-                .map(|item| walk(item, name, keep_personal))
-                .collect(),
-        ),
-        Ordered::Scalar(Value::String(written)) => text(&field(name, written, keep_personal)),
-        Ordered::Scalar(Value::Number(number)) => {
-            let written = number.to_string();
-            let kept = field(name, &written, keep_personal);
-            if kept == written {
-                value.clone()
-            } else {
-                text(&kept)
-            }
-        }
-        Ordered::Scalar(_) => value.clone(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use paytoken::types::internal::sensitive::PERSONAL;
+    use paytoken_sandbox::internal::Node;
+    use serde_json::{Value, json};
 
     use super::*;
 
@@ -129,8 +81,8 @@ mod tests {
     }
 
     fn redacted(answer: &Value) -> Value {
-        let tree = Ordered::parse(answer.to_string().as_bytes()).unwrap();
-        json(&tree, false).to_value()
+        let tree = Node::parse(&answer.to_string()).unwrap();
+        tree.redacted(false).to_value()
     }
 
     #[test]

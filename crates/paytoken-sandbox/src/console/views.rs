@@ -7,11 +7,13 @@
 //! time of [`PAGE_LIMIT`] rows at most, however full the sandbox.
 
 use paytoken_types::Timestamp;
+use paytoken_types::internal::sensitive;
 use serde_json::{Value, json};
 
 use crate::config::SandboxConfig;
 use crate::faults::FaultQueue;
 use crate::gateway::Gateway;
+use crate::node::Node;
 use crate::notifications::Attempt;
 use crate::state::{Instrument, Principal};
 
@@ -272,11 +274,20 @@ pub(super) fn notifications(gateway: &Gateway, page: Page) -> Value {
                 "fault": sent.fault.map(|fault| format!("notify={}", fault.name())),
                 "delivered": sent.delivered,
                 "attempts": attempts,
-                "body": sent.body,
+                "body": shown_body(&sent.body),
             })
         })
         .collect();
     with_paging(json!({ "notifications": notifications }), last, more)
+}
+
+/// A notification's body as the console shows it: its checksum and what else the table
+/// of fields hides, redacted.
+fn shown_body(body: &str) -> String {
+    match Node::parse(body) {
+        Some(tree) => tree.redacted(false).to_json(body.len()),
+        None => sensitive::mask_in_text(body).into_owned(),
+    }
 }
 
 /// The sandbox's time, how far the console moved it, and the auth tokens it decides on:

@@ -520,6 +520,19 @@ async fn nothing_the_console_shows_holds_a_secret() {
             assert!(!shown.contains(secret), "{path} shows {secret}: {shown}");
         }
     }
+    // A notification's checksum is never shown (its body as the listener got it is).
+    let sent = get(&sandbox, "notifications").await;
+    let body = sent["notifications"][0]["body"].as_str().unwrap();
+    let body: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(body["checksum"], "[redacted]", "{body}");
+    let delivered = listener.bodies(1).await;
+    let delivered: Value = serde_json::from_str(&delivered[0]).unwrap();
+    assert_ne!(delivered["checksum"], "[redacted]");
+    assert!(
+        !log_text(&sandbox)
+            .await
+            .contains(delivered["checksum"].as_str().unwrap())
+    );
     // A secret's field is named, its value never shown.
     let log = get(&sandbox, "requests").await;
     for entry in log["requests"].as_array().unwrap() {
@@ -637,4 +650,18 @@ async fn a_notification_of_a_hundred_attempts_is_not_resent() {
         "{}",
         refused.text()
     );
+}
+
+/// Every console answer and the dashboard, as one text.
+async fn log_text(sandbox: &Sandbox) -> String {
+    let mut all = String::new();
+    for path in ["books", "requests", "notifications", "clock", "faults"] {
+        all.push_str(&get(sandbox, path).await.to_string());
+    }
+    all.push_str(
+        &console_at(sandbox, "GET", DASHBOARD_PATH, &[("Host", "localhost")], "")
+            .await
+            .text(),
+    );
+    all
 }
