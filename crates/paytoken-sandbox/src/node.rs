@@ -153,16 +153,34 @@ impl<'de> de::Deserialize<'de> for Node {
 }
 
 impl Node {
-    /// The answer `body` read back, or `None` when it is not JSON.
+    /// The answer `body` read back, or `None` when it is not JSON. A number keeps its
+    /// digits as written (`1.50` stays `1.50`).
     #[must_use]
     pub fn parse(body: &str) -> Option<Self> {
-        serde_json::from_str(body).ok()
+        let tree: Self = serde_json::from_str(body).ok()?;
+        // A fraction or an exponent was read as a float, whose text may differ from what
+        // was written: read again, each value's own text kept (up to a depth, past which
+        // the float's text stands).
+        if tree.has_a_float() {
+            return Some(exact(body, 0).unwrap_or(tree));
+        }
+        Some(tree)
     }
 
-    /// The answer `body` read back from bytes, or `None` when it is not JSON.
+    /// The answer `body` read back from bytes, as [`Node::parse`] reads it.
     #[must_use]
     pub fn parse_bytes(body: &[u8]) -> Option<Self> {
-        serde_json::from_slice(body).ok()
+        Self::parse(std::str::from_utf8(body).ok()?)
+    }
+
+    /// Whether a number of the tree has a fraction or an exponent.
+    fn has_a_float(&self) -> bool {
+        match self {
+            Self::Raw(raw) => raw.contains(['.', 'e', 'E']) || raw.contains("inf"),
+            Self::Text(_) => false,
+            Self::Object(fields) => fields.iter().any(|(_, value)| value.has_a_float()),
+            Self::List(items) => items.iter().any(Self::has_a_float),
+        }
     }
 
     /// The tree written as JSON.
@@ -205,6 +223,26 @@ impl Node {
                     .collect(),
             ),
             Self::List(items) => Value::Array(items.iter().map(Self::to_value).collect()),
+        }
+    }
+
+    /// Whether [`Node::to_value`] loses something of the tree but its keys' order: a
+    /// repeated key's earlier values, or a number's digits as written (`1.50`).
+    #[must_use]
+    pub fn value_form_loses(&self) -> bool {
+        match self {
+            Self::Text(_) => false,
+            Self::Raw(raw) => match serde_json::from_str::<serde_json::Value>(raw) {
+                Ok(value) => {
+                    let reprinted = value.to_string();
+                    reprinted.as_str() != raw.as_str()
+                }
+                Err(_) => true,
+            },
+            Self::Object(fields) => {
+                self.repeats_a_key() || fields.iter().any(|(_, value)| value.value_form_loses())
+            }
+            Self::List(items) => items.iter().any(Self::value_form_loses),
         }
     }
 
@@ -269,5 +307,95 @@ impl Node {
                 std::borrow::Cow::Owned(shown) => Self::Text(shown),
             },
         }
+    }
+}
+
+/// How deep [`exact`] reads: past it, a number's text is the float's. The interface's
+/// answers nest a handful of levels; each level read again costs one pass over its text.
+const EXACT_DEPTH: usize = 16;
+
+/// `text` read as a tree whose scalars keep their text as written, level by level.
+fn exact(text: &str, depth: usize) -> Option<Node> {
+    use serde_json::value::RawValue;
+    if depth > EXACT_DEPTH {
+        return None;
+    }
+    let text = text.trim();
+    match text.as_bytes().first()? {
+        b'{' => {
+            let Members(members) = serde_json::from_str(text).ok()?;
+            let fields = members
+                .into_iter()
+                .map(|(key, raw)| Some((key, exact(raw.get(), depth + 1)?)))
+                .collect::<Option<Vec<_>>>()?;
+            Some(Node::Object(fields))
+        }
+        b'[' => {
+            let items: Vec<Box<RawValue>> = serde_json::from_str(text).ok()?;
+            let items = items
+                .iter()
+                .map(|raw| exact(raw.get(), depth + 1))
+                .collect::<Option<Vec<_>>>()?;
+            Some(Node::List(items))
+        }
+        b'"' => serde_json::from_str(text).ok().map(Node::Text),
+        _ => Some(Node::Raw(text.to_owned())),
+    }
+}
+
+/// An object's members in order, repeated keys kept, each value's text as written.
+struct Members(Vec<(String, Box<serde_json::value::RawValue>)>);
+
+impl<'de> de::Deserialize<'de> for Members {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MembersVisitor;
+
+        impl<'de> Visitor<'de> for MembersVisitor {
+            type Value = Members;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a json object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+
+        deserializer.deserialize_map(MembersVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_number_keeps_its_digits_and_an_object_its_order_and_repeats() {
+        let body = r#"{"amount":1.50,"b":[2.0,{"c":1e3,"c":-0.10}],"d":"x/y","e":7}"#;
+        let tree = Node::parse(body).unwrap();
+        assert_eq!(tree.member("amount"), Some(&Node::Raw("1.50".into())));
+        assert!(tree.repeats_a_key());
+        let written = tree.to_json(body.len());
+        assert_eq!(written, body.replace('/', "\\/"));
+        assert_eq!(Node::parse("12").unwrap(), Node::Raw("12".into()));
+        assert_eq!(Node::parse("not json"), None);
+    }
+
+    #[test]
+    fn secrets_in_a_tree_are_redacted_by_the_table() {
+        let tree = Node::parse(
+            r#"{"checksum":"abc","holder":{"v":"Ada"},"remark":"4000000000000051","amount":1.50,"ok":null}"#,
+        )
+        .unwrap();
+        let shown = tree.redacted(false).to_json(0);
+        assert_eq!(
+            shown,
+            r#"{"checksum":"[redacted]","holder":"[personal]","remark":"400000******0051","amount":1.50,"ok":null}"#
+        );
     }
 }

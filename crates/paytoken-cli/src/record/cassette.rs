@@ -58,13 +58,12 @@ pub(crate) fn line(exchange: &Exchange<'_>, keep_personal: bool) -> Value {
     });
     let (answer, error) = match &exchange.answer {
         Ok((status, headers_of, body)) => {
-            let parsed = Node::parse_bytes(body).map(|answer| answer.redacted(keep_personal));
-            // Where a key repeats, `body` (a JSON value) holds its last value only: the
-            // answer as sent goes beside it, as text.
-            let text = parsed
+            let sent = Node::parse_bytes(body);
+            let parsed = sent.as_ref().map(|answer| answer.redacted(keep_personal));
+            let text = sent
                 .as_ref()
-                .filter(|answer| answer.repeats_a_key())
-                .map(|answer| answer.to_json(body.len()));
+                .zip(parsed.as_ref())
+                .and_then(|(sent, kept)| body_text(body, sent, kept));
             (
                 json!({
                     "status": status,
@@ -122,6 +121,20 @@ fn form(body: &[u8]) -> Option<Vec<(String, String)>> {
         .split(|byte| *byte == b'&')
         .all(|pair| pair.contains(&b'='));
     pairs.then_some(fields)
+}
+
+/// The answer as text beside `body` (a JSON value), when that value would lose something
+/// of it: a repeated key's earlier values, a number's digits (`1.50`). The bytes as sent
+/// when nothing was redacted, so a replay reads exactly what the gateway sent; the
+/// redacted tree's text otherwise.
+fn body_text(body: &[u8], sent: &Node, kept: &Node) -> Option<String> {
+    if !kept.value_form_loses() {
+        return None;
+    }
+    if sent == kept {
+        return std::str::from_utf8(body).ok().map(str::to_owned);
+    }
+    Some(kept.to_json(body.len()))
 }
 
 /// Headers as a JSON object, each value redacted (the auth token, credentials, cookies).
@@ -288,6 +301,38 @@ mod tests {
 
     fn fields(text: &str) -> Vec<(String, String)> {
         form(text.as_bytes()).unwrap()
+    }
+
+    /// The cassette's answer for `body`.
+    fn recorded(body: &str) -> Value {
+        let headers = HeaderMap::new();
+        let exchange = Exchange {
+            number: 1,
+            method: "POST",
+            path: "/transactionServices/REST/v1/payments",
+            request_headers: &headers,
+            request_body: b"amount=1.50",
+            answer: Ok((200, &headers, body.as_bytes())),
+        };
+        line(&exchange, false)["answer"].clone()
+    }
+
+    /// Regression: a cassette wrote `1.50` as `1.5`; a replay read another answer.
+    #[test]
+    fn an_answer_without_a_secret_replays_byte_for_byte() {
+        let body = r#"{"paymentId":"1", "amount":1.50,"url":"https://x/y"}"#;
+        let answer = recorded(body);
+        assert_eq!(answer["bodyText"], body, "as sent, spaces and all");
+        assert_eq!(crate::replay::answer_text(&answer, &answer["body"]), body);
+        // Nothing lost in the value form: no text beside it.
+        let plain = recorded(r#"{"paymentId":"1","amount":"1.50"}"#);
+        assert_eq!(plain["bodyText"], Value::Null);
+        // A secret hidden: the redacted text, its digits kept.
+        let secret = recorded(r#"{"checksum":"abc","amount":1.50}"#);
+        assert_eq!(
+            secret["bodyText"],
+            r#"{"checksum":"[redacted]","amount":1.50}"#
+        );
     }
 
     #[test]
