@@ -286,12 +286,26 @@ impl Node {
             }
         }
         match self {
-            Self::Object(fields) => Self::Object(
-                fields
-                    .iter()
-                    .map(|(key, value)| (key.clone(), value.redacted_as(key, keep_personal)))
-                    .collect(),
-            ),
+            Self::Object(fields) => {
+                // A pair `{"name": "checksum", "value": ...}` names its value's field.
+                let pair_name = match (self.member("name"), self.member("value")) {
+                    (Some(Self::Text(named)), Some(_)) => Some(named.as_str()),
+                    _ => None,
+                };
+                Self::Object(
+                    fields
+                        .iter()
+                        .map(|(key, value)| {
+                            let shown = match (pair_name, key.as_str()) {
+                                (Some(_), "name") => value.clone(),
+                                (Some(named), "value") => value.redacted_as(named, keep_personal),
+                                _ => value.redacted_as(key, keep_personal),
+                            };
+                            (key.clone(), shown)
+                        })
+                        .collect(),
+                )
+            }
             Self::List(items) => Self::List(
                 items
                     .iter()
@@ -396,6 +410,13 @@ mod tests {
         assert_eq!(
             shown,
             r#"{"checksum":"[redacted]","holder":"[personal]","remark":"400000******0051","amount":1.50,"ok":null}"#
+        );
+        let pairs =
+            Node::parse(r#"[{"name":"checksum","value":"abc"},{"name":"currency","value":"EUR"}]"#)
+                .unwrap();
+        assert_eq!(
+            pairs.redacted(false).to_json(0),
+            r#"[{"name":"checksum","value":"[redacted]"},{"name":"currency","value":"EUR"}]"#
         );
     }
 }
