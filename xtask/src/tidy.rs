@@ -33,6 +33,27 @@ const FORBIDDEN_MACROS: [&str; 3] = [
 /// Inner attributes that would give a test file its own lint allowances.
 const FILE_ALLOWANCES: [&str; 2] = [concat!("#!", "[allow("), concat!("#!", "[expect(")];
 
+/// The one module that names what is secret and how it is masked.
+const TABLE_OF_FIELDS: &str = "crates/paytoken-types/src/sensitive.rs";
+
+/// The markers a masked value is shown with, spelled only by the table (written in two
+/// halves so that this file does not spell them itself).
+const MARKERS: [&str; 2] = [concat!("\"[red", "acted]\""), concat!("\"[per", "sonal]\"")];
+
+/// Secret fields a module that masks must leave to the table (it asks
+/// `sensitive::of`): quoted, in any case.
+const SECRET_NAMES: [&str; 9] = [
+    "\"cvv\"",
+    "\"card.cvv\"",
+    "\"skey\"",
+    "\"authentication.skey\"",
+    "\"securekey\"",
+    "\"checksum\"",
+    "\"authentication.checksum\"",
+    "\"authtoken\"",
+    "\"card.number\"",
+];
+
 /// Checks every rule under `root`, reporting every breach at once.
 pub(crate) fn check(root: &Path) -> Result<(), String> {
     let mut files = Vec::new();
@@ -67,12 +88,35 @@ fn breaches_in(shown: &str, text: &str) -> Vec<String> {
             "{shown}: {lines} lines, more than {MAX_LINES}: split it"
         ));
     }
-    let is_test_file =
-        shown.split('/').any(|part| part == "tests") && !shown.starts_with("tests/src/");
+    let is_test_file = (shown.split('/').any(|part| part == "tests")
+        && !shown.starts_with("tests/src/"))
+        || shown.ends_with("/tests.rs");
+    let is_table = shown == TABLE_OF_FIELDS;
+    // A module that asks the table masks: it names no secret field itself.
+    let masks = text.contains("internal::sensitive");
+    let mut in_unit_tests = false;
     for (number, line) in text.lines().enumerate() {
         let code = line.trim_start();
         if code.starts_with("//") {
             continue;
+        }
+        in_unit_tests |= code.starts_with("mod tests");
+        let shows = !is_test_file && !is_table && !in_unit_tests;
+        if shows && let Some(marker) = MARKERS.iter().find(|marker| code.contains(*marker)) {
+            breaches.push(format!(
+                "{shown}:{}: {marker} spelled here: ask the table (sensitive::REDACTED, PERSONAL)",
+                number + 1
+            ));
+        }
+        let lower = code.to_ascii_lowercase();
+        if shows
+            && masks
+            && let Some(name) = SECRET_NAMES.iter().find(|name| lower.contains(*name))
+        {
+            breaches.push(format!(
+                "{shown}:{}: the secret field {name} named where values are masked: add it to the table",
+                number + 1
+            ));
         }
         if let Some(name) = FORBIDDEN_MACROS.iter().find(|name| code.contains(*name)) {
             breaches.push(format!("{shown}:{}: `{name}` left in", number + 1));
@@ -168,6 +212,16 @@ mod tests {
         assert_eq!(breaches_in("tests/tests/it/x.rs", &allowance).len(), 1);
         assert!(breaches_in("crates/a/src/lib.rs", &allowance).is_empty());
         assert!(breaches_in("tests/src/lib.rs", &allowance).is_empty());
+
+        let marker = format!("const R: &str = {};", MARKERS[0]);
+        assert_eq!(breaches_in("crates/a/src/x.rs", &marker).len(), 1);
+        assert!(breaches_in(TABLE_OF_FIELDS, &marker).is_empty());
+        assert!(breaches_in("crates/a/tests/it/x.rs", &marker).is_empty());
+        let masking = "use paytoken_types::internal::sensitive;\nif name == \"card.CVV\" {}\n";
+        assert_eq!(breaches_in("crates/a/src/x.rs", masking).len(), 1);
+        assert!(breaches_in("crates/a/src/x.rs", "if name == \"card.cvv\" {}").is_empty());
+        let in_tests = format!("{masking}mod tests {{ {} }}", MARKERS[1]);
+        assert_eq!(breaches_in("crates/a/src/x.rs", &in_tests).len(), 1);
 
         let long = "\n".repeat(MAX_LINES + 1);
         assert_eq!(breaches_in("crates/a/src/x.rs", &long).len(), 1);

@@ -225,7 +225,8 @@ pub(crate) fn segment(name: &str) -> &str {
 }
 
 /// The names no answer ever gets from a recording, whatever their case: what a client
-/// decides on, and the answer's own signature.
+/// decides on. A secret (the answer's own signature, a token) is never added either, as
+/// the table of fields says.
 const NEVER_ADDED: &[&str] = &[
     "paymentid",
     "result",
@@ -233,13 +234,11 @@ const NEVER_ADDED: &[&str] = &[
     "transactionstatus",
     "registrationid",
     "customerid",
-    "authtoken",
     "installment",
     "installments",
     "redirect",
     "merchanttransactionid",
     "orderid",
-    "checksum",
 ];
 
 /// What a field is to the learning and its application.
@@ -258,7 +257,9 @@ pub(crate) enum Role {
 }
 
 pub(crate) fn role(name: &str) -> Role {
-    if NEVER_ADDED.contains(&name.trim().to_ascii_lowercase().as_str()) {
+    if NEVER_ADDED.contains(&name.trim().to_ascii_lowercase().as_str())
+        || sensitive::of(name) == sensitive::Sensitivity::Secret
+    {
         return Role::Fixed;
     }
     match kind(name) {
