@@ -324,3 +324,49 @@ fn luhn_oracle(digits: &str) -> bool {
         .sum();
     total.is_multiple_of(10)
 }
+
+/// `digits` with its last digit set so the Luhn check holds (checked by the oracle).
+fn luhn_valid(digits: &str) -> String {
+    (0..10)
+        .map(|last| format!("{}{last}", &digits[..digits.len() - 1]))
+        .find(|number| luhn_oracle(number))
+        .unwrap()
+}
+
+proptest! {
+    /// However a card number is written into text (grouped by spaces or dashes, between
+    /// any characters that are not letters or digits), the masked text never holds it,
+    /// and text with no such number comes back as it was.
+    #[test]
+    fn a_card_number_in_any_text_never_survives_the_scan(
+        digits in "[1-9][0-9]{11,18}",
+        groups in proptest::collection::vec(1..6_usize, 0..5),
+        separator in prop_oneof![Just(' '), Just('-')],
+        before in "[ /=&:,.#?\\[\\](){}\"_+;é€]{0,6}",
+        after in "[ /=&:,.#?\\[\\](){}\"_+;é€]{0,6}",
+        other in "[ a-zA-Z/=&:,.é]{0,40}",
+    ) {
+        use paytoken_types::internal::sensitive::mask_in_text;
+        let number = luhn_valid(&digits);
+        let mut written = String::new();
+        let mut at = 0;
+        for group in &groups {
+            if at >= number.len() {
+                break;
+            }
+            let end = (at + group).min(number.len());
+            written.push_str(&number[at..end]);
+            if end < number.len() {
+                written.push(separator);
+            }
+            at = end;
+        }
+        written.push_str(&number[at..]);
+        let text = format!("{before}{written}{after}");
+        let shown = mask_in_text(&text);
+        let shown_digits: String = shown.chars().filter(char::is_ascii_digit).collect();
+        prop_assert!(!shown_digits.contains(&number), "{text} -> {shown}");
+        let unchanged = mask_in_text(&other);
+        prop_assert_eq!(unchanged.as_ref(), other.as_str());
+    }
+}
