@@ -7,6 +7,7 @@ use core::str::FromStr;
 use crate::digits::Digits;
 use crate::error::{check_chars, check_len};
 use crate::inline::InlineAscii;
+use crate::sensitive::luhn_valid;
 use crate::serde_support::deserialize_from_str;
 use crate::{Error, PaymentBrand};
 
@@ -137,25 +138,6 @@ impl fmt::Display for MaskedCardNumber<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&crate::sensitive::mask_card_number(self.0.expose_digits()))
     }
-}
-
-/// The Luhn (mod 10) check over ASCII digits.
-pub(crate) fn luhn_valid(digits: &[u8]) -> bool {
-    let sum: u32 = digits
-        .iter()
-        .rev()
-        .enumerate()
-        .map(|(index, &digit)| {
-            let value = u32::from(digit - b'0');
-            if index % 2 == 1 {
-                let doubled = value * 2;
-                if doubled > 9 { doubled - 9 } else { doubled }
-            } else {
-                value
-            }
-        })
-        .sum();
-    sum.is_multiple_of(10)
 }
 
 /// The card verification value: 3 or 4 digits. A secret like the card number.

@@ -276,7 +276,7 @@ fn card_number_at(bytes: &[u8], start: usize) -> Option<usize> {
         }
     }
     let end = end?;
-    crate::card::luhn_valid(digits.get(..count)?).then_some(end)
+    luhn_valid(digits.get(..count)?).then_some(end)
 }
 
 /// Where an IBAN that starts at `start` ends: two capital letters, two digits and 11 to
@@ -324,6 +324,26 @@ fn mod97(iban: &[u8]) -> bool {
         };
     }
     remainder == 1
+}
+
+/// The Luhn (mod 10) check over ASCII digits: what a card number's is, here and in
+/// `CardNumber::new`.
+pub(crate) fn luhn_valid(digits: &[u8]) -> bool {
+    let sum: u32 = digits
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(index, &digit)| {
+            let value = u32::from(digit - b'0');
+            if index % 2 == 1 {
+                let doubled = value * 2;
+                if doubled > 9 { doubled - 9 } else { doubled }
+            } else {
+                value
+            }
+        })
+        .sum();
+    sum.is_multiple_of(10)
 }
 
 #[cfg(test)]
