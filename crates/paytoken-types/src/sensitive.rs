@@ -6,7 +6,7 @@
 //! A name is matched as the gateway's readers would read it: in any case, its last
 //! segment after `.` or inside `[...]` (`card.Number`, `authentication[sKey]`), `_` and
 //! `-` ignored. A value is looked at too: a card number (a Luhn-valid run of 12 to 19
-//! digits, spaces or dashes between them allowed) or an IBAN (its mod-97 check holding)
+//! digits, spaces or dashes between them allowed, letters around it or not) or an IBAN (its mod-97 check holding)
 //! inside any text is masked, whatever its field is called, but for the fields the gateway
 //! issues or decides on ([`Sensitivity::Issued`]), which are never rewritten.
 
@@ -242,11 +242,11 @@ pub fn mask_in_text(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// Where a card number that starts at `start` ends: digits not preceded by an
-/// alphanumeric, 12 to 19 of them with single spaces or dashes between, the Luhn check
-/// holding, and no digit or letter right after.
+/// Where a card number that starts at `start` ends: digits not preceded by a digit, 12 to
+/// 19 of them with single spaces or dashes between, the Luhn check holding, and no digit
+/// right after (letters may touch it: `order-4000000000000051x` holds one).
 fn card_number_at(bytes: &[u8], start: usize) -> Option<usize> {
-    if start > 0 && bytes.get(start - 1).is_some_and(u8::is_ascii_alphanumeric) {
+    if start > 0 && bytes.get(start - 1).is_some_and(u8::is_ascii_digit) {
         return None;
     }
     let mut digits = [0_u8; 19];
@@ -259,7 +259,7 @@ fn card_number_at(bytes: &[u8], start: usize) -> Option<usize> {
             count += 1;
             at += 1;
             if (12..=19).contains(&count)
-                && !bytes.get(at).is_some_and(u8::is_ascii_alphanumeric)
+                && !bytes.get(at).is_some_and(u8::is_ascii_digit)
                 && !(matches!(bytes.get(at), Some(b' ' | b'-'))
                     && bytes.get(at + 1).is_some_and(u8::is_ascii_digit))
             {
@@ -427,11 +427,12 @@ mod tests {
             mask_in_text("pay to DE89370400440532013000 now"),
             "pay to DE****************3000 now"
         );
-        // Not Luhn-valid, too short, inside a word, or no IBAN's check: as they are.
+        assert_eq!(mask_in_text("a4000000000000051x"), "a400000******0051x");
+        // Not Luhn-valid, too short, inside a longer run, or no IBAN's check: as they are.
         for kept in [
             "4000000000000052",
             "12345678901",
-            "a4000000000000051",
+            "14000000000000051234567",
             "DE00370400440532013000",
             "8a82944a4cc25ebf014cc2c782423202",
             "2026-11-28 20:00:08",

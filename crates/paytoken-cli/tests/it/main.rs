@@ -5,6 +5,7 @@
 #![cfg(test)]
 
 mod answers_like;
+mod audit;
 mod bounds;
 mod cli;
 #[path = "../common/mod.rs"]

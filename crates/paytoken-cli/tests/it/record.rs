@@ -20,7 +20,7 @@ pub(crate) struct Recorder(Child);
 
 impl Recorder {
     /// Stops it, and gives what it said on stderr.
-    fn stop(mut self) -> String {
+    pub(crate) fn stop(mut self) -> String {
         use std::io::Read as _;
         let _ = self.0.kill();
         let _ = self.0.wait();

@@ -335,15 +335,15 @@ fn luhn_valid(digits: &str) -> String {
 
 proptest! {
     /// However a card number is written into text (grouped by spaces or dashes, between
-    /// any characters that are not letters or digits), the masked text never holds it,
+    /// any characters but digits), the masked text never holds it,
     /// and text with no such number comes back as it was.
     #[test]
     fn a_card_number_in_any_text_never_survives_the_scan(
         digits in "[1-9][0-9]{11,18}",
         groups in proptest::collection::vec(1..6_usize, 0..5),
         separator in prop_oneof![Just(' '), Just('-')],
-        before in "[ /=&:,.#?\\[\\](){}\"_+;é€]{0,6}",
-        after in "[ /=&:,.#?\\[\\](){}\"_+;é€]{0,6}",
+        before in "[ a-zA-Z/=&:,.#?\\[\\](){}\"_+;é€]{0,6}",
+        after in "[ a-zA-Z/=&:,.#?\\[\\](){}\"_+;é€]{0,6}",
         other in "[ a-zA-Z/=&:,.é]{0,40}",
     ) {
         use paytoken_types::internal::sensitive::mask_in_text;
