@@ -126,7 +126,7 @@ impl Recorded {
     fn of(mut entry: LoggedRequest, fields: Box<str>) -> Self {
         entry.fields = Vec::new();
         clip_owned(&mut entry.method, MAX_LOGGED_TEXT);
-        if let Cow::Owned(masked) = sensitive::mask_in_text(&entry.path) {
+        if let Cow::Owned(masked) = sensitive::mask_in_url(&entry.path) {
             entry.path = masked;
         }
         clip_owned(&mut entry.path, MAX_LOGGED_TEXT);

@@ -153,7 +153,74 @@ pub fn shown<'v>(name: &str, value: &'v str, keep_personal: bool) -> Cow<'v, str
         Sensitivity::Iban => Cow::Owned(mask_iban(value)),
         Sensitivity::Personal if !keep_personal => Cow::Borrowed(PERSONAL),
         Sensitivity::Issued => Cow::Borrowed(value),
-        Sensitivity::Personal | Sensitivity::Plain => mask_in_text(value),
+        Sensitivity::Personal | Sensitivity::Plain => mask_in_url(value),
+    }
+}
+
+/// `text` as [`mask_in_text`] shows it, and where it holds a URL's query (`?a=1&sKey=k`),
+/// each parameter's value as the table says of its name (`sKey=[redacted]`): a redirect,
+/// a `Location` header or a path that carries credentials shows none.
+#[must_use]
+pub fn mask_in_url(text: &str) -> Cow<'_, str> {
+    let Some((head, rest)) = text.split_once('?') else {
+        return mask_in_text(text);
+    };
+    let (query, fragment) = match rest.split_once('#') {
+        Some((query, fragment)) => (query, Some(fragment)),
+        None => (rest, None),
+    };
+    let mut shown = String::with_capacity(text.len());
+    shown.push_str(head);
+    shown.push('?');
+    for (index, pair) in query.split('&').enumerate() {
+        if index > 0 {
+            shown.push('&');
+        }
+        match pair.split_once('=') {
+            Some((name, value)) => {
+                shown.push_str(name);
+                shown.push('=');
+                shown.push_str(&parameter(name, value));
+            }
+            None => shown.push_str(pair),
+        }
+    }
+    if let Some(fragment) = fragment {
+        shown.push('#');
+        shown.push_str(fragment);
+    }
+    match mask_in_text(&shown) {
+        Cow::Owned(masked) => Cow::Owned(masked),
+        Cow::Borrowed(_) if shown == text => Cow::Borrowed(text),
+        Cow::Borrowed(_) => Cow::Owned(shown),
+    }
+}
+
+/// A query parameter's value as the table says of its name, the name's `[`, `]` and `.`
+/// read through their percent escapes.
+fn parameter<'v>(name: &str, value: &'v str) -> Cow<'v, str> {
+    let mut read = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(at) = rest.find('%') {
+        read.push_str(rest.get(..at).unwrap_or_default());
+        let escape = rest.get(at..at + 3).unwrap_or_default();
+        read.push(match escape.to_ascii_uppercase().as_str() {
+            "%5B" => '[',
+            "%5D" => ']',
+            "%2E" => '.',
+            _ => '%',
+        });
+        rest = rest
+            .get(at + if read.ends_with('%') { 1 } else { 3 }..)
+            .unwrap_or_default();
+    }
+    read.push_str(rest);
+    match of(&read) {
+        Sensitivity::Secret => Cow::Borrowed(REDACTED),
+        Sensitivity::CardNumber => Cow::Owned(mask_card_number(value)),
+        Sensitivity::Iban => Cow::Owned(mask_iban(value)),
+        Sensitivity::Personal => Cow::Borrowed(PERSONAL),
+        Sensitivity::Issued | Sensitivity::Plain => Cow::Borrowed(value),
     }
 }
 
@@ -440,6 +507,17 @@ mod tests {
             assert_eq!(mask_in_text(kept), kept);
         }
         assert!(matches!(mask_in_text("no number"), Cow::Borrowed(_)));
+        assert_eq!(
+            mask_in_url(
+                "https://shop.example/back?order=7&sKey=k&authentication%5Bchecksum%5D=c&email=a%40b#top"
+            ),
+            "https://shop.example/back?order=7&sKey=[redacted]&authentication%5Bchecksum%5D=[redacted]&email=[personal]#top"
+        );
+        assert_eq!(
+            mask_in_url("/back?card=4000000000000051&x=%"),
+            "/back?card=400000******0051&x=%"
+        );
+        assert!(matches!(mask_in_url("/plain?a=1&b"), Cow::Borrowed(_)));
         assert_eq!(
             shown("paymentId", "4000000000000051", false),
             "4000000000000051"

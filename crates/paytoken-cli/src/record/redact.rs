@@ -13,14 +13,15 @@ pub(crate) fn header(name: &str, value: &str) -> String {
     if sensitive::is_secret_header(name) {
         REDACTED.to_owned()
     } else {
-        sensitive::mask_in_text(value).into_owned()
+        sensitive::mask_in_url(value).into_owned()
     }
 }
 
 /// What the cassette keeps of a request's path: a card number or an IBAN in it (an order
-/// id the path carries) masked as the same id is in the fields and the answer.
+/// id the path carries) masked as the same id is in the fields and the answer, and a
+/// query's credentials redacted.
 pub(crate) fn path(path: &str) -> String {
-    sensitive::mask_in_text(path).into_owned()
+    sensitive::mask_in_url(path).into_owned()
 }
 
 /// What the cassette keeps of the value of the field `name`.
@@ -64,6 +65,10 @@ mod tests {
         assert_eq!(header("AuthToken", "eyJ.x.y"), REDACTED);
         assert_eq!(header("X-Api-Key", "k"), REDACTED);
         assert_eq!(header("X-Auth-Token", "t"), REDACTED);
+        assert_eq!(
+            header("Location", "https://shop.example/back?sKey=k&checksum=c"),
+            "https://shop.example/back?sKey=[redacted]&checksum=[redacted]"
+        );
         assert_eq!(
             header("Location", "/back?card=4000000000000002"),
             "/back?card=400000******0002"

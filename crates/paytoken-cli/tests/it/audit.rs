@@ -107,6 +107,9 @@ async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
         "--holder",
         PERSONAL[3],
     ];
+    // A return address that carries the key in its query, as a careless shop might.
+    let redirect = format!("https://shop.example/back?sKey={key}&order=1");
+    pay.extend(["--redirect-url", redirect.as_str()]);
     pay.extend(card_flags(CARD));
     let register = [
         "register",
@@ -190,6 +193,10 @@ async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
     outputs.push(("the recorder's stderr".into(), recorder.stop()));
     let recorded = std::fs::read_to_string(&cassette).unwrap();
     assert!(recorded.lines().count() >= 10, "{recorded}");
+    assert!(
+        recorded.contains("back?sKey=[redacted]&order=1"),
+        "the return address was recorded, its key hidden"
+    );
     outputs.push(("the cassette".into(), recorded));
 
     let mut planted = vec![CARD, IBAN, key.as_str()];
