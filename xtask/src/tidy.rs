@@ -12,6 +12,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use paytoken_types::internal::sensitive::WIRE_SECRETS;
+
 /// The longest a source file may be. A module past a thousand lines holds more than one
 /// concept and is split; the longest today (the JSON reader with its tests) is under 900.
 const MAX_LINES: usize = 1_000;
@@ -39,20 +41,6 @@ const TABLE_OF_FIELDS: &str = "crates/paytoken-types/src/sensitive.rs";
 /// The markers a masked value is shown with, spelled only by the table (written in two
 /// halves so that this file does not spell them itself).
 const MARKERS: [&str; 2] = [concat!("\"[red", "acted]\""), concat!("\"[per", "sonal]\"")];
-
-/// Secret fields a module that masks must leave to the table (it asks
-/// `sensitive::of`): quoted, in any case.
-const SECRET_NAMES: [&str; 9] = [
-    "\"cvv\"",
-    "\"card.cvv\"",
-    "\"skey\"",
-    "\"authentication.skey\"",
-    "\"securekey\"",
-    "\"checksum\"",
-    "\"authentication.checksum\"",
-    "\"authtoken\"",
-    "\"card.number\"",
-];
 
 /// Checks every rule under `root`, reporting every breach at once.
 pub(crate) fn check(root: &Path) -> Result<(), String> {
@@ -109,12 +97,13 @@ fn breaches_in(shown: &str, text: &str) -> Vec<String> {
             ));
         }
         let lower = code.to_ascii_lowercase();
+        let quoted = |name: &str| lower.contains(&format!("\"{}\"", name.to_ascii_lowercase()));
         if shows
             && masks
-            && let Some(name) = SECRET_NAMES.iter().find(|name| lower.contains(*name))
+            && let Some(name) = WIRE_SECRETS.iter().find(|name| quoted(name))
         {
             breaches.push(format!(
-                "{shown}:{}: the secret field {name} named where values are masked: add it to the table",
+                "{shown}:{}: the secret field \"{name}\" named where values are masked: ask the table",
                 number + 1
             ));
         }
