@@ -240,23 +240,11 @@ impl Node {
                 Err(_) => true,
             },
             Self::Object(fields) => {
-                self.repeats_a_key() || fields.iter().any(|(_, value)| value.value_form_loses())
-            }
-            Self::List(items) => items.iter().any(Self::value_form_loses),
-        }
-    }
-
-    /// Whether some object in the tree has a key twice.
-    #[must_use]
-    pub fn repeats_a_key(&self) -> bool {
-        match self {
-            Self::Text(_) | Self::Raw(_) => false,
-            Self::Object(fields) => {
                 let mut keys = std::collections::HashSet::with_capacity(fields.len());
                 fields.iter().any(|(key, _)| !keys.insert(key.as_str()))
-                    || fields.iter().any(|(_, value)| value.repeats_a_key())
+                    || fields.iter().any(|(_, value)| value.value_form_loses())
             }
-            Self::List(items) => items.iter().any(Self::repeats_a_key),
+            Self::List(items) => items.iter().any(Self::value_form_loses),
         }
     }
 
@@ -393,7 +381,14 @@ mod tests {
         let body = r#"{"amount":1.50,"b":[2.0,{"c":1e3,"c":-0.10}],"d":"x/y","e":7}"#;
         let tree = Node::parse(body).unwrap();
         assert_eq!(tree.member("amount"), Some(&Node::Raw("1.50".into())));
-        assert!(tree.repeats_a_key());
+        assert!(tree.value_form_loses(), "a repeated key and 1.50");
+        let repeated = Node::parse(r#"{"a":[{"c":1,"c":2}]}"#).unwrap();
+        assert!(repeated.value_form_loses(), "a repeated key, deep down");
+        assert!(
+            !Node::parse(r#"{"a":[{"c":1,"d":2.5}]}"#)
+                .unwrap()
+                .value_form_loses()
+        );
         let written = tree.to_json(body.len());
         assert_eq!(written, body.replace('/', "\\/"));
         assert_eq!(Node::parse("12").unwrap(), Node::Raw("12".into()));

@@ -219,16 +219,20 @@ fn parameter<'v>(name: &str, value: &'v str) -> Cow<'v, str> {
     let mut rest = name;
     while let Some(at) = rest.find('%') {
         read.push_str(rest.get(..at).unwrap_or_default());
-        let escape = rest.get(at..at + 3).unwrap_or_default();
-        read.push(match escape.to_ascii_uppercase().as_str() {
-            "%5B" => '[',
-            "%5D" => ']',
-            "%2E" => '.',
-            _ => '%',
-        });
-        rest = rest
-            .get(at + if read.ends_with('%') { 1 } else { 3 }..)
-            .unwrap_or_default();
+        let escaped = match rest
+            .get(at + 1..at + 3)
+            .map(str::to_ascii_uppercase)
+            .as_deref()
+        {
+            Some("5B") => Some('['),
+            Some("5D") => Some(']'),
+            Some("2E") => Some('.'),
+            _ => None,
+        };
+        // An escape read is three bytes; any other `%` stays as it is.
+        let (shown, length) = escaped.map_or(('%', 1), |c| (c, 3));
+        read.push(shown);
+        rest = rest.get(at + length..).unwrap_or_default();
     }
     read.push_str(rest);
     match of(&read) {
