@@ -21,7 +21,6 @@ use paytoken_types::internal::sensitive;
 
 use crate::explain;
 use crate::form::Form;
-use crate::node::Node;
 
 /// The most requests the log keeps; older ones are dropped.
 pub const REQUESTS_KEPT: usize = 1000;
@@ -345,13 +344,24 @@ fn clip_owned(text: &mut String, max: usize) {
 }
 
 /// The `result.code` of one of the sandbox's own JSON answers (or the invoice list's
-/// `statusInvoiceResult.code`), read through the JSON tree.
+/// `statusInvoiceResult.code`), read by a JSON reader that keeps nothing else: every
+/// answer passes here, so no tree of it is built.
 pub(crate) fn result_code(body: &str) -> Option<String> {
-    let answer = Node::parse(body)?;
-    ["result", "statusInvoiceResult"]
-        .iter()
-        .find_map(|key| answer.member(key)?.member("code")?.scalar())
-        .map(str::to_owned)
+    #[derive(serde::Deserialize)]
+    struct Coded {
+        code: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct Answer {
+        result: Option<Coded>,
+        #[serde(rename = "statusInvoiceResult")]
+        status_invoice_result: Option<Coded>,
+    }
+    let answer: Answer = serde_json::from_str(body).ok()?;
+    answer
+        .result
+        .or(answer.status_invoice_result)
+        .map(|coded| coded.code)
 }
 
 #[cfg(test)]
