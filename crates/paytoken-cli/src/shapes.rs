@@ -5,104 +5,8 @@
 
 use std::collections::BTreeSet;
 
+use paytoken::types::internal::fields::{self, Field, Sample};
 use serde_json::Value;
-
-/// Every field name the interface's sample answers hold, across the operations.
-const SAMPLE_FIELDS: &[&str] = &[
-    "AuthToken",
-    "LoginName",
-    "amount",
-    "bankaccount",
-    "bankaccounts",
-    "bic",
-    "bin",
-    "card",
-    "cardType",
-    "cards",
-    "code",
-    "createdDate",
-    "currency",
-    "customer",
-    "customerDetails",
-    "customerId",
-    "customeraddress",
-    "customeremail",
-    "customermobileno",
-    "customername",
-    "description",
-    "descriptor",
-    "dtstamp",
-    "eci",
-    "expirationPeriod",
-    "expiryMonth",
-    "expiryYear",
-    "holder",
-    "iban",
-    "installment",
-    "invoiceDetails",
-    "invoiceList",
-    "invoiceStatus",
-    "last4Digits",
-    "lastFourDigits",
-    "memberId",
-    "merchantTransactionId",
-    "method",
-    "name",
-    "orderDescription",
-    "orderId",
-    "parameters",
-    "partnerId",
-    "paymentBrand",
-    "paymentId",
-    "paymentMode",
-    "paymentType",
-    "raiseby",
-    "recurringType",
-    "redirect",
-    "registrationId",
-    "registrationStatus",
-    "remark",
-    "result",
-    "status",
-    "statusInvoiceResult",
-    "systemInvoiceId",
-    "target",
-    "terminalId",
-    "timestamp",
-    "tmpl_amount",
-    "tmpl_currency",
-    "trackingid",
-    "transactionStatus",
-    "transactionUrl",
-    "url",
-    "value",
-];
-
-/// The fields the samples hold as an object or a list; every other one is text.
-const STRUCTURED_FIELDS: &[&str] = &[
-    "bankaccount",
-    "bankaccounts",
-    "card",
-    "cards",
-    "customer",
-    "customerDetails",
-    "invoiceDetails",
-    "invoiceList",
-    "parameters",
-    "redirect",
-    "result",
-    "statusInvoiceResult",
-];
-
-/// The codes the samples write in upper case.
-const UPPER_CASE_FIELDS: &[&str] = &[
-    "currency",
-    "tmpl_currency",
-    "paymentType",
-    "paymentBrand",
-    "paymentMode",
-    "registrationStatus",
-];
 
 /// The most shapes named for one answer: past it, the answer is odd enough as it is.
 const MAX_SHAPES: usize = 50;
@@ -140,8 +44,8 @@ fn walk(value: &Value, path: &str, found: &mut BTreeSet<Shape>) {
                     walk(member, &field, found);
                     continue;
                 }
-                if SAMPLE_FIELDS.contains(&name_trimmed) {
-                    member_shape(name_trimmed, member, &field, found);
+                if let Some(sampled) = in_samples(name_trimmed) {
+                    member_shape(sampled, member, &field, found);
                 } else {
                     note(found, &field, "a field the samples do not have");
                 }
@@ -158,9 +62,14 @@ fn walk(value: &Value, path: &str, found: &mut BTreeSet<Shape>) {
     }
 }
 
+/// The table's row for `name` when the interface's sample answers hold a field spelt so.
+fn in_samples(name: &str) -> Option<&'static Field> {
+    fields::find(name).filter(|row| row.name == name && row.sample != Sample::Absent)
+}
+
 /// The shape of one member's value against what the samples hold under its name.
-fn member_shape(name: &str, value: &Value, field: &str, found: &mut BTreeSet<Shape>) {
-    let structured = STRUCTURED_FIELDS.contains(&name);
+fn member_shape(sampled: &Field, value: &Value, field: &str, found: &mut BTreeSet<Shape>) {
+    let structured = sampled.sample == Sample::Structured;
     match value {
         Value::Null => note(found, field, "null"),
         Value::Number(_) => note(found, field, "a JSON number where the samples have text"),
@@ -178,7 +87,7 @@ fn member_shape(name: &str, value: &Value, field: &str, found: &mut BTreeSet<Sha
                     field,
                     "an ISO 8601 date (the samples: yyyy-MM-dd HH:mm:ss)",
                 );
-            } else if UPPER_CASE_FIELDS.contains(&name) && text.chars().any(char::is_lowercase) {
+            } else if sampled.sample == Sample::UpperCase && text.chars().any(char::is_lowercase) {
                 note(found, field, "lower case where the samples have upper case");
             }
         }

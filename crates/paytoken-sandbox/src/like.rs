@@ -41,7 +41,7 @@ mod apply;
 use std::collections::{HashMap, HashSet};
 
 use paytoken_types::CodeFamily;
-use paytoken_types::internal::sensitive;
+use paytoken_types::internal::{fields, sensitive};
 
 use crate::invoices::InvoiceShape;
 use crate::node::{Kind, Node, kind};
@@ -224,23 +224,6 @@ pub(crate) fn segment(name: &str) -> &str {
     }
 }
 
-/// The names no answer ever gets from a recording, whatever their case: what a client
-/// decides on. A secret (the answer's own signature, a token) is never added either, as
-/// the table of fields says.
-const NEVER_ADDED: &[&str] = &[
-    "paymentid",
-    "result",
-    "statusinvoiceresult",
-    "transactionstatus",
-    "registrationid",
-    "customerid",
-    "installment",
-    "installments",
-    "redirect",
-    "merchanttransactionid",
-    "orderid",
-];
-
 /// What a field is to the learning and its application.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Role {
@@ -257,8 +240,14 @@ pub(crate) enum Role {
 }
 
 pub(crate) fn role(name: &str) -> Role {
-    if NEVER_ADDED.contains(&name.trim().to_ascii_lowercase().as_str())
-        || sensitive::of(name) == sensitive::Sensitivity::Secret
+    // What a client decides on, or what echoes its request as text, no answer ever gets
+    // from a recording; nor a secret (the answer's own signature, a token).
+    let field = fields::find(name);
+    if sensitive::of(name) == sensitive::Sensitivity::Secret
+        || field.is_some_and(|field| {
+            matches!(field.role, fields::Role::Deciding | fields::Role::Echoed)
+                && field.form == fields::Form::Text
+        })
     {
         return Role::Fixed;
     }

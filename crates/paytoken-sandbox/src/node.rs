@@ -1,11 +1,12 @@
 //! paytoken's one JSON tree ([`Node`]): a value read in order with repeated keys kept,
 //! which the sandbox reshapes and writes again (`--vary-answers`, `--answers-like`), the
 //! console shows redacted, and `paytoken record` redacts into a cassette and reads back;
-//! and what each field is to a client ([`kind`]): what the reshaping changes, and what it
-//! never touches.
+//! and what each field is to a client ([`kind`], from the table of fields): what the
+//! reshaping changes, and what it never touches.
 
 use std::fmt;
 
+use paytoken_types::internal::fields::{self, Form, Role};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::json::write_string;
@@ -55,10 +56,11 @@ impl Node {
     }
 }
 
-/// What a field is to a client, by its name, which decides how its form may change.
+/// What a field is to a client, by the table of fields, which decides how its form may
+/// change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
-    /// Deciding, or not named here: never changed.
+    /// Deciding, echoed as text, or not in the table: never changed.
     Deciding,
     Money,
     Code,
@@ -72,26 +74,24 @@ pub(crate) enum Kind {
 }
 
 pub(crate) fn kind(key: &str) -> Kind {
-    match key {
-        "amount" | "tmpl_amount" => Kind::Money,
-        "currency" | "tmpl_currency" | "paymentType" | "paymentBrand" | "paymentMode"
-        | "status" | "registrationStatus" => Kind::Code,
-        "expiryMonth" => Kind::Month,
-        "expiryYear" => Kind::Year,
-        "timestamp" | "createdDate" => Kind::Time,
-        "memberId" | "partnerId" => Kind::Id,
-        "descriptor" | "remark" | "holder" | "LoginName" | "cardType" | "invoiceStatus"
-        | "expirationPeriod" | "systemInvoiceId" | "transactionUrl" | "raiseby"
-        | "orderDescription" | "trackingid" | "dtstamp" | "customername" | "customeraddress"
-        | "customermobileno" | "customeremail" => Kind::Informational,
-        "card" => Kind::Card,
-        "cards" | "bankaccounts" | "invoiceList" | "customerDetails" | "invoiceDetails" => {
-            Kind::Container
-        }
-        // `bankaccount` and `card` entries of the lists are containers too, reached through
-        // their list's key; everything not named is left as it is.
-        _ if key.trim().bytes().all(|b| b.is_ascii_digit()) => Kind::Container,
-        "bankaccount" => Kind::Container,
+    // A position map's keys (`"0"`, `" 1"`) hold a list's entries.
+    let trimmed = key.trim();
+    if !trimmed.is_empty() && trimmed.bytes().all(|b| b.is_ascii_digit()) {
+        return Kind::Container;
+    }
+    let Some(field) = fields::find(key) else {
+        return Kind::Deciding;
+    };
+    match (field.role, field.form) {
+        (Role::Container, Form::OneOrMany) => Kind::Card,
+        (Role::Container, _) => Kind::Container,
+        (_, Form::Money) => Kind::Money,
+        (_, Form::Code) => Kind::Code,
+        (_, Form::Month) => Kind::Month,
+        (_, Form::Year) => Kind::Year,
+        (_, Form::Time) => Kind::Time,
+        (_, Form::Id) => Kind::Id,
+        (Role::Informational, _) => Kind::Informational,
         _ => Kind::Deciding,
     }
 }

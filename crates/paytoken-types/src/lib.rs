@@ -94,6 +94,7 @@ mod currency;
 mod digits;
 mod enums;
 mod error;
+mod fields;
 mod form;
 mod id;
 mod inline;
@@ -107,12 +108,16 @@ mod tolerant;
 
 /// The form writer and reader that paytoken's own crates share (the blocks here write their
 /// fields, `paytoken-protocol` the rest of each request, the sandbox reads them back), and
-/// the table of what each field is to whoever shows it (`sensitive`). Not part of the
+/// the table of the wire's fields (`fields`) and their masks (`sensitive`). Not part of the
 /// API: no promise holds for anything under this path.
 #[doc(hidden)]
 pub mod internal {
     pub use crate::form::{Decode, FormFields, FormValue, FormWriter, Signer, decode, encode_into};
-    /// What each field of the wire is to whoever shows it, and how it is shown.
+    /// The table of the wire's fields: what each is to a reader and to whoever shows it.
+    pub mod fields {
+        pub use crate::fields::*;
+    }
+    /// How each field of the wire is shown.
     pub mod sensitive {
         pub use crate::sensitive::*;
     }

@@ -1,17 +1,17 @@
-//! What each field of the wire is to whoever shows it, and how it is shown: one table and
-//! one mask per kind, which every layer that logs, records or displays a request or an
-//! answer asks (the sandbox's request log and console, `paytoken record`, error excerpts).
-//! Adding a secret field is one edit, in [`TABLE`].
+//! How a field of the wire is shown: one mask per kind of value, which every layer that
+//! logs, records or displays a request or an answer asks (the sandbox's request log and
+//! console, `paytoken record`, error excerpts). What a field is comes from
+//! [the table of fields](crate::internal::fields): adding a secret field is one row there.
 //!
-//! A name is matched as the gateway's readers would read it: in any case, its last
-//! segment after `.` or inside `[...]` (`card.Number`, `authentication[sKey]`), `_` and
-//! `-` ignored. A value is looked at too: a card number (a Luhn-valid run of 12 to 19
-//! digits, spaces or dashes between them allowed, letters around it or not) or an IBAN (its mod-97 check holding)
-//! inside any text is masked, whatever its field is called, but for the fields the gateway
-//! issues or decides on ([`Sensitivity::Issued`]), which are never rewritten.
+//! A value is looked at too: a card number (a Luhn-valid run of 12 to 19 digits, spaces or
+//! dashes between them allowed, letters around it or not) or an IBAN (its mod-97 check
+//! holding) inside any text is masked, whatever its field is called, but for the fields
+//! the gateway issues or decides on ([`Sensitivity::Issued`]), which are never rewritten.
 
 use alloc::borrow::Cow;
 use alloc::string::String;
+
+use crate::fields;
 
 /// What replaces a secret: the secure key, a checksum, a CVV, an auth token.
 pub const REDACTED: &str = "[redacted]";
@@ -20,114 +20,12 @@ pub const REDACTED: &str = "[redacted]";
 /// address, a birth date) where it is not kept.
 pub const PERSONAL: &str = "[personal]";
 
-/// What a field's value is to whoever shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Sensitivity {
-    /// Never shown: replaced by [`REDACTED`].
-    Secret,
-    /// A card number: its first six and last four digits ([`mask_card_number`]).
-    CardNumber,
-    /// An IBAN: its country and last four characters ([`mask_iban`]).
-    Iban,
-    /// A person's data: replaced by [`PERSONAL`] unless kept.
-    Personal,
-    /// Issued or decided by the gateway (ids, result codes, amounts, times): as sent.
-    Issued,
-    /// Anything else: as sent, but for a card number or an IBAN inside it.
-    Plain,
-}
+pub use crate::fields::{Sensitivity, WIRE_SECRETS};
 
-/// The table, by a name's last segment in lower case without `_` and `-`. A segment
-/// that contains one of [`SECRET_PARTS`] is a secret too.
-const TABLE: &[(&str, Sensitivity)] = &[
-    ("cvv", Sensitivity::Secret),
-    ("cvv2", Sensitivity::Secret),
-    ("cvc", Sensitivity::Secret),
-    ("cvc2", Sensitivity::Secret),
-    ("skey", Sensitivity::Secret),
-    ("securekey", Sensitivity::Secret),
-    ("cardnumber", Sensitivity::CardNumber),
-    ("pan", Sensitivity::CardNumber),
-    ("iban", Sensitivity::Iban),
-    ("accountnumber", Sensitivity::Iban),
-    ("name", Sensitivity::Personal),
-    ("givenname", Sensitivity::Personal),
-    ("surname", Sensitivity::Personal),
-    ("firstname", Sensitivity::Personal),
-    ("lastname", Sensitivity::Personal),
-    ("holder", Sensitivity::Personal),
-    ("sex", Sensitivity::Personal),
-    ("email", Sensitivity::Personal),
-    ("emailaddress", Sensitivity::Personal),
-    ("phone", Sensitivity::Personal),
-    ("mobile", Sensitivity::Personal),
-    ("telnocc", Sensitivity::Personal),
-    ("birthdate", Sensitivity::Personal),
-    ("ip", Sensitivity::Personal),
-    ("address", Sensitivity::Personal),
-    ("street", Sensitivity::Personal),
-    ("street1", Sensitivity::Personal),
-    ("street2", Sensitivity::Personal),
-    ("city", Sensitivity::Personal),
-    ("postcode", Sensitivity::Personal),
-    ("zip", Sensitivity::Personal),
-    ("state", Sensitivity::Personal),
-    ("customername", Sensitivity::Personal),
-    ("customeremail", Sensitivity::Personal),
-    ("customermobileno", Sensitivity::Personal),
-    ("customeraddress", Sensitivity::Personal),
-    ("paymentid", Sensitivity::Issued),
-    ("registrationid", Sensitivity::Issued),
-    ("customerid", Sensitivity::Issued),
-    ("systeminvoiceid", Sensitivity::Issued),
-    ("code", Sensitivity::Issued),
-    ("amount", Sensitivity::Issued),
-    ("tmplamount", Sensitivity::Issued),
-    ("timestamp", Sensitivity::Issued),
-    ("createddate", Sensitivity::Issued),
-];
-
-/// The wire's fields that hold a secret, a card number or an IBAN, as the interface
-/// spells them: what no module that shows values may name itself (`cargo xtask tidy`
-/// holds it), since the table above decides for them.
-pub const WIRE_SECRETS: &[&str] = &[
-    "card.number",
-    "card.cvv",
-    "authentication.sKey",
-    "authentication.checksum",
-    "authToken",
-    "bankAccount.iban",
-    "sKey",
-    "secureKey",
-    "checksum",
-    "cvv",
-];
-
-/// Parts of a name that make it a secret wherever they stand in its last segment.
-const SECRET_PARTS: &[&str] = &["checksum", "token", "password", "secret", "apikey"];
-
-/// The longest name segment the table is asked about; a longer one is plain.
-const LONGEST_SEGMENT: usize = 64;
-
-/// What the field `name` holds.
+/// What the field `name` holds, as [the table](crate::internal::fields) says.
 #[must_use]
 pub fn of(name: &str) -> Sensitivity {
-    let mut buffer = [0_u8; LONGEST_SEGMENT];
-    let Some(segment) = last_segment(name, &mut buffer) else {
-        return Sensitivity::Plain;
-    };
-    if let Some((_, sensitivity)) = TABLE.iter().find(|(known, _)| *known == segment) {
-        return *sensitivity;
-    }
-    if SECRET_PARTS.iter().any(|part| segment.contains(part)) {
-        return Sensitivity::Secret;
-    }
-    // `card.number`: a number under a card.
-    if segment == "number" && name.to_ascii_lowercase().contains("card") {
-        return Sensitivity::CardNumber;
-    }
-    Sensitivity::Plain
+    fields::sensitivity(name)
 }
 
 /// Whether a header carries a credential by its name (`AuthToken`, `X-Api-Key`,
@@ -141,21 +39,6 @@ pub fn is_secret_header(name: &str) -> bool {
         || lower.contains("cookie")
         || lower.contains("secret")
         || lower.contains("password")
-}
-
-/// `name`'s last segment after `.` or inside `[...]`, lower-cased without `_` and `-`,
-/// written into `buffer`; `None` when it is empty or longer than the buffer.
-fn last_segment<'b>(name: &str, buffer: &'b mut [u8; LONGEST_SEGMENT]) -> Option<&'b str> {
-    let trimmed = name.trim().trim_end_matches(']');
-    let start = trimmed.rfind(['.', '[']).map_or(0, |at| at + 1);
-    let segment = trimmed.get(start..)?;
-    let mut length = 0;
-    for byte in segment.bytes().filter(|byte| !matches!(byte, b'_' | b'-')) {
-        *buffer.get_mut(length)? = byte.to_ascii_lowercase();
-        length += 1;
-    }
-    let written = buffer.get(..length).filter(|written| !written.is_empty())?;
-    core::str::from_utf8(written).ok()
 }
 
 /// The value of the field `name` as it may be shown: a secret redacted, a card number or
