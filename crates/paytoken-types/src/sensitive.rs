@@ -172,9 +172,9 @@ pub fn mask_iban(text: &str) -> String {
         .collect()
 }
 
-/// `text` with every card number (a Luhn-valid run of 12 to 19 digits, single spaces or
-/// dashes between them allowed) and every IBAN (mod-97 valid) inside it masked; borrowed
-/// when there is none. Linear in the text.
+/// `text` with every card number (a Luhn-valid run of 12 to 19 digits, single spaces,
+/// dashes, `+` or `%20` between them allowed, as a form or a path writes a space) and every
+/// IBAN (mod-97 valid) inside it masked; borrowed when there is none. Linear in the text.
 #[must_use]
 pub fn mask_in_text(text: &str) -> Cow<'_, str> {
     let bytes = text.as_bytes();
@@ -182,24 +182,21 @@ pub fn mask_in_text(text: &str) -> Cow<'_, str> {
     let mut copied = 0;
     let mut at = 0;
     while at < bytes.len() {
-        let found = card_number_at(bytes, at)
-            .map(|end| (end, Sensitivity::CardNumber))
-            .or_else(|| iban_at(bytes, at).map(|end| (end, Sensitivity::Iban)));
-        let Some((end, kind)) = found else {
+        let found = match card_number_at(bytes, at) {
+            Some((end, digits)) => Some((end, mask_card_number(digits.as_str()))),
+            None => iban_at(bytes, at).and_then(|end| Some((end, mask_iban(text.get(at..end)?)))),
+        };
+        let Some((end, masked)) = found else {
             at += 1;
             continue;
         };
-        let (Some(before), Some(found)) = (text.get(copied..at), text.get(at..end)) else {
+        let Some(before) = text.get(copied..at) else {
             at += 1;
             continue;
         };
         let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
         out.push_str(before);
-        out.push_str(&if kind == Sensitivity::CardNumber {
-            mask_card_number(found)
-        } else {
-            mask_iban(found)
-        });
+        out.push_str(&masked);
         copied = end;
         at = end;
     }
@@ -212,41 +209,72 @@ pub fn mask_in_text(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// Where a card number that starts at `start` ends: digits not preceded by a digit, 12 to
-/// 19 of them with single spaces or dashes between, the Luhn check holding, and no digit
-/// right after (letters may touch it: `order-4000000000000051x` holds one).
-fn card_number_at(bytes: &[u8], start: usize) -> Option<usize> {
-    if start > 0 && bytes.get(start - 1).is_some_and(u8::is_ascii_digit) {
+/// The digits of a card number found in text, at most 19.
+struct FoundDigits {
+    digits: [u8; 19],
+    count: usize,
+}
+
+impl FoundDigits {
+    fn as_str(&self) -> &str {
+        self.digits
+            .get(..self.count)
+            .and_then(|digits| core::str::from_utf8(digits).ok())
+            .unwrap_or_default()
+    }
+}
+
+/// How long the separator at `at` between two groups of a card number's digits is: a
+/// space, a dash, a `+` or a `%20`; 0 when there is none.
+fn separator_at(bytes: &[u8], at: usize) -> usize {
+    match bytes.get(at) {
+        Some(b' ' | b'-' | b'+') => 1,
+        Some(b'%') if bytes.get(at + 1..at + 3) == Some(b"20") => 3,
+        _ => 0,
+    }
+}
+
+/// Where a card number that starts at `start` ends, and its digits: digits not preceded by
+/// a digit, 12 to 19 of them with single separators ([`separator_at`]) between, the Luhn
+/// check holding, and no digit right after (letters may touch it:
+/// `order-4000000000000051x` holds one).
+fn card_number_at(bytes: &[u8], start: usize) -> Option<(usize, FoundDigits)> {
+    // The `0` that ends a `%20` is no digit of a number.
+    let after_escape = start >= 3 && bytes.get(start - 3..start) == Some(b"%20");
+    if start > 0 && bytes.get(start - 1).is_some_and(u8::is_ascii_digit) && !after_escape {
         return None;
     }
-    let mut digits = [0_u8; 19];
-    let mut count = 0;
+    let mut found = FoundDigits {
+        digits: [0; 19],
+        count: 0,
+    };
     let mut at = start;
     let mut end = None;
+    // A separator counts only between digits.
+    let digit_after_separator = |at: usize| {
+        let length = separator_at(bytes, at);
+        (length > 0 && bytes.get(at + length).is_some_and(u8::is_ascii_digit)).then_some(length)
+    };
     while let Some(&byte) = bytes.get(at) {
         if byte.is_ascii_digit() {
-            *digits.get_mut(count)? = byte;
-            count += 1;
+            *found.digits.get_mut(found.count)? = byte;
+            found.count += 1;
             at += 1;
-            if (12..=19).contains(&count)
+            if (12..=19).contains(&found.count)
                 && !bytes.get(at).is_some_and(u8::is_ascii_digit)
-                && !(matches!(bytes.get(at), Some(b' ' | b'-'))
-                    && bytes.get(at + 1).is_some_and(u8::is_ascii_digit))
+                && digit_after_separator(at).is_none()
             {
                 end = Some(at);
                 break;
             }
-        } else if matches!(byte, b' ' | b'-')
-            && count > 0
-            && bytes.get(at + 1).is_some_and(u8::is_ascii_digit)
-        {
-            at += 1;
+        } else if let Some(length) = digit_after_separator(at).filter(|_| found.count > 0) {
+            at += length;
         } else {
             break;
         }
     }
     let end = end?;
-    luhn_valid(digits.get(..count)?).then_some(end)
+    luhn_valid(found.digits.get(..found.count)?).then_some((end, found))
 }
 
 /// Where an IBAN that starts at `start` ends: two capital letters, two digits and 11 to
@@ -405,6 +433,10 @@ mod tests {
         assert_eq!(
             mask_in_text("card 4000-0000-0000-0051."),
             "card 400000******0051."
+        );
+        assert_eq!(
+            mask_in_text("/by/audit%204000%200000%200000%200051?x=4000+0000+0000+0051"),
+            "/by/audit%20400000******0051?x=400000******0051"
         );
         assert_eq!(
             mask_in_text("pay to DE89370400440532013000 now"),
