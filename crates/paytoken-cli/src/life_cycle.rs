@@ -21,6 +21,7 @@ use paytoken::ops::invoice_list::InvoiceList;
 use paytoken::ops::payment::Payment;
 use paytoken::ops::registration::{Registered, Registration};
 use paytoken::ops::token_payment::TokenPayment;
+use paytoken::types::internal::sensitive;
 use paytoken::types::{
     Currency, Email, GatewayResult, RecurringType, RegistrationStatus, TransactionState,
 };
@@ -101,7 +102,7 @@ impl Shown {
         if let Some(card) = &transaction.card {
             let bin = card.bin.as_deref().unwrap_or_default();
             let last = card.last_four.as_deref().unwrap_or_default();
-            fields.push(("card", format!("{bin}******{last}")));
+            fields.push(("card", sensitive::card_from_parts(bin, last)));
         }
         if let (Some(amount), Some(currency)) = (&transaction.amount, &transaction.currency) {
             fields.push(("amount", format!("{amount} {currency}")));

@@ -1,5 +1,6 @@
 //! Bank accounts: IBAN and BIC, for SEPA direct-debit registrations.
 
+use alloc::string::String;
 use core::fmt;
 use core::str::FromStr;
 
@@ -60,7 +61,7 @@ impl Iban {
                 reason: "must open with a country code and two check digits",
             });
         }
-        if mod97(compact) != 1 {
+        if !crate::sensitive::iban_check_holds(compact) {
             return Err(Error::CheckDigits { field: Self::FIELD });
         }
         InlineAscii::from_bytes(compact)
@@ -80,25 +81,19 @@ impl Iban {
         self.expose_str().get(..2).unwrap_or_default()
     }
 
+    /// The IBAN as it may be shown: its country and last four characters,
+    /// `DE****************3000`.
+    #[must_use]
+    pub fn masked(&self) -> String {
+        crate::sensitive::mask_iban(self.expose_str())
+    }
+
     /// The last four characters, as gateways show a stored account.
     #[must_use]
     pub fn last_four(&self) -> &str {
         let text = self.expose_str();
         text.get(text.len().saturating_sub(4)..).unwrap_or_default()
     }
-}
-
-/// The IBAN's remainder mod 97, with the first four characters moved to the end and each
-/// letter read as two digits (`A` = 10).
-fn mod97(compact: &[u8]) -> u32 {
-    let (head, tail) = compact.split_at(compact.len().min(4));
-    tail.iter().chain(head).fold(0u32, |rest, &b| {
-        if b.is_ascii_digit() {
-            (rest * 10 + u32::from(b - b'0')) % 97
-        } else {
-            (rest * 100 + u32::from(b - b'A') + 10) % 97
-        }
-    })
 }
 
 impl Drop for Iban {
@@ -207,7 +202,7 @@ pub struct BankAccount {
     /// `bankAccount.bic`, also hashed by the registration's checksum.
     pub bic: Bic,
     /// `bankAccount.holder`, sent only when given.
-    pub holder: Option<alloc::string::String>,
+    pub holder: Option<String>,
 }
 
 #[cfg(test)]

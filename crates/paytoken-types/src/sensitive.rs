@@ -149,6 +149,17 @@ pub fn mask_card_number(text: &str) -> String {
     shown
 }
 
+/// A card number kept as its first six and last four digits (a gateway's `bin` and
+/// `last4Digits`) in the form [`mask_card_number`] gives a 16-digit one.
+#[must_use]
+pub fn card_from_parts(bin: &str, last_four: &str) -> String {
+    let mut shown = String::with_capacity(bin.len() + 6 + last_four.len());
+    shown.push_str(bin);
+    shown.push_str("******");
+    shown.push_str(last_four);
+    shown
+}
+
 /// An IBAN as it may be shown, `DE****************3000`: its country and last four
 /// characters; whitespace dropped, and a value of fewer than 8 characters [`REDACTED`]
 /// whole.
@@ -301,19 +312,20 @@ fn iban_at(bytes: &[u8], start: usize) -> Option<usize> {
         return None;
     }
     let candidate = bytes.get(start..start + length)?;
-    mod97(candidate).then_some(start + length)
+    iban_check_holds(candidate).then_some(start + length)
 }
 
-/// The IBAN check: the first four characters moved to the end, letters as 10 to 35,
-/// the number modulo 97 is 1.
-fn mod97(iban: &[u8]) -> bool {
+/// The IBAN check over capital letters and digits: the first four characters moved to
+/// the end, letters as 10 to 35, the number modulo 97 is 1; what an IBAN's is, here and in
+/// `Iban::new`.
+pub(crate) fn iban_check_holds(iban: &[u8]) -> bool {
     let (head, rest) = iban.split_at(4.min(iban.len()));
     let mut remainder: u32 = 0;
     for &byte in rest.iter().chain(head) {
         let value = if byte.is_ascii_digit() {
             u32::from(byte - b'0')
         } else {
-            u32::from(byte - b'A') + 10
+            u32::from(byte.saturating_sub(b'A')) + 10
         };
         remainder = if value >= 10 {
             (remainder * 100 + value) % 97
@@ -413,11 +425,18 @@ mod tests {
         assert_eq!(mask_card_number("400000000000051"), "***********0051");
         assert_eq!(mask_card_number("1234"), REDACTED);
         assert_eq!(
+            card_from_parts("400000", "0051"),
+            mask_card_number("4000000000000051")
+        );
+        assert_eq!(
             mask_iban("DE89370400440532013000"),
             "DE****************3000"
         );
         assert_eq!(mask_iban("DE89 3704"), "DE**3704");
         assert_eq!(mask_iban("DE89"), REDACTED);
+        let iban: crate::Iban = "DE89 3704 0044 0532 0130 00".parse().unwrap();
+        assert_eq!(iban.masked(), "DE****************3000");
+        assert_eq!(alloc::format!("{iban:?}"), "Iban(DE****************3000)");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 use std::fmt::Write as _;
 
+use paytoken_types::internal::sensitive;
 use serde_json::Value;
 
 use super::views::{self, Page};
@@ -214,11 +215,7 @@ fn books(out: &mut String, books: &Value) {
         let card = if card.is_null() {
             "-".to_owned()
         } else {
-            format!(
-                "{}…{}",
-                cell(field(card, "bin")),
-                cell(field(card, "last4Digits"))
-            )
+            sensitive::card_from_parts(&cell(field(card, "bin")), &cell(field(card, "last4Digits")))
         };
         let _ = writeln!(
             out,

@@ -99,19 +99,10 @@ fn read_instrument(
         let iban: Option<Iban> = form.parsed_required("bankAccount.iban", problems);
         let bic: Option<Bic> = form.parsed_required("bankAccount.bic", problems);
         iban.zip(bic).map(|(iban, bic)| Instrument::BankAccount {
-            masked_iban: mask_iban(&iban),
+            masked_iban: iban.masked(),
             bic: bic.as_str().to_owned(),
         })
     } else {
         card_input::read(form, false, gateway.clock.now(), problems).map(Instrument::Card)
     }
-}
-
-/// The IBAN as the list shows it: `X` for every character but the last four.
-fn mask_iban(iban: &Iban) -> String {
-    let text = iban.expose_str();
-    let hidden = text.len().saturating_sub(4);
-    let mut masked = "X".repeat(hidden);
-    masked.push_str(iban.last_four());
-    masked
 }

@@ -349,7 +349,7 @@ async fn stand_alone_registrations_of_a_card_and_a_bank_account() {
     assert_eq!(card_entry["expiryYear"], "2099");
     let account_entry = &list["bankaccounts"]["bankaccount"];
     assert!(account_entry.is_object(), "{list}");
-    assert_eq!(account_entry["iban"], "XXXXXXXXXXXXXXXXXX3000");
+    assert_eq!(account_entry["iban"], "DE****************3000");
     assert_eq!(account_entry["bic"], "COBADEFFXXX");
     assert_eq!(
         account_entry["registrationId"],
