@@ -1,15 +1,23 @@
-//! The secret audit: planted secrets, a card number (as a card, in an order id, grouped in
-//! free text), an IBAN and personal values go through the command, `paytoken record` and a
-//! sandbox that explains its refusals; then every output (the commands' stdout and
-//! stderr, the cassette, the recorder's stderr, every console answer, the dashboard, the
-//! sandbox's explanations) is searched for any of them.
+//! The secret audit: planted secrets (the secure key under every name and header a
+//! gateway or a careless client uses, a CVV), a card number (as a card, under other names,
+//! in an order id and the path carrying it, grouped in free text), an IBAN and personal
+//! values go through the command, `paytoken record` and a sandbox that explains its
+//! refusals, and come back in a hostile gateway's answers; then every output (the
+//! commands' stdout and stderr, the cassettes, the recorders' stderr, every console
+//! answer, the dashboard, the sandbox's explanations) is searched for any of them, and
+//! for a mask in any form but the one.
+//! The client's own half (tracing at every level, errors' `Display` and `Debug`) is
+//! `tests/tests/it/client_secrets.rs`.
 
 use std::sync::{Arc, Mutex};
 
 use paytoken_sandbox::{DASHBOARD_PATH, Sandbox, cards};
 
-use crate::common::{card_flags, fresh_folder, merchant_of, paytoken, post_raw, with_flags};
+use crate::common::{
+    answering_with, card_flags, fresh_folder, merchant_of, paytoken, post_raw, with_flags,
+};
 use crate::record::record;
+use paytoken_test_support::http::post;
 
 /// The card number the audit plants, and the order id and free text that carry it.
 const CARD: &str = cards::APPROVED;
@@ -18,13 +26,21 @@ const ORDER: &str = "audit-4000000000000051";
 const COMMAND_ORDER: &str = "audit-order-1";
 const GROUPED: &str = "4000 0000 0000 0051";
 const IBAN: &str = "DE89370400440532013000";
+/// A CVV under the names other gateways give it.
+const CVV: &str = "Q7cvv9Z";
 /// Personal values, each in one field of the audit's requests.
-const PERSONAL: [&str; 4] = [
+const PERSONAL: [&str; 5] = [
     "Zenobia",
     "Quillfeather",
     "zenobia.q@planted.example",
     "Zenobia Quillfeather",
+    "17 Larkspur Lane",
 ];
+/// How each kind is shown, in its one form.
+const CARD_SHOWN: &str = "400000******0051";
+const IBAN_SHOWN: &str = "DE****************3000";
+const REDACTED: &str = "[redacted]";
+const PERSONAL_SHOWN: &str = "[personal]";
 
 /// Each planted value found in `output`, named with where it was found.
 fn leaks(planted: &[&str], place: &str, output: &str) -> Vec<String> {
@@ -80,6 +96,7 @@ async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
     let (recorder, proxy) = record(sandbox.base_url(), &cassette, &[]).await;
     let (flags, env) = merchant_of(&sandbox);
     let key = env[0].1.clone();
+    let key_for_gateway = key.clone();
     let mut through = flags.clone();
     let at = through
         .iter()
@@ -162,6 +179,54 @@ async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
     )
     .await;
     assert_eq!(by_order.json()["outcome"], "refused", "{}", by_order.stdout);
+    // The same inquiry by an order id whose card number is grouped by spaces: the path
+    // writes them as `%20`.
+    let grouped_order = format!("audit {GROUPED}");
+    let by_grouped = with_flags(
+        &through,
+        &key,
+        &["inquiry", "--merchant-transaction-id", &grouped_order],
+    )
+    .await;
+    outputs.push(("a grouped inquiry's stderr".into(), by_grouped.stderr));
+
+    // The key, the CVV, the card number, the IBAN and personal values under the names
+    // and headers other clients use.
+    let planted_names = post(
+        &format!("{proxy}/transactionServices/REST/v1/payments"),
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("X-Api-Key", &key),
+            ("X-Auth-Token", &key),
+            ("Authorization", &format!("Bearer {key}")),
+        ],
+        &planted_form(&member, &key),
+    )
+    .await;
+    outputs.push(("a planted request's answer".into(), planted_names));
+
+    // A hostile gateway's answers, recorded and read by the command.
+    let hostile_cassette = folder.join("hostile.jsonl");
+    let gateway = answering_with(move |_| hostile_answer(&key_for_gateway)).await;
+    let (hostile_recorder, hostile_proxy) = record(&gateway, &hostile_cassette, &[]).await;
+    let mut hostile = flags.clone();
+    hostile[at + 1] = hostile_proxy;
+    for json in [true, false] {
+        let mut line = hostile.clone();
+        if json {
+            line.push("--json".to_owned());
+        }
+        let run = with_flags(&line, &key, &inquiry).await;
+        outputs.push(("a hostile inquiry's stdout".into(), run.stdout));
+        outputs.push(("a hostile inquiry's stderr".into(), run.stderr));
+    }
+    outputs.push((
+        "the hostile recorder's stderr".into(),
+        hostile_recorder.stop(),
+    ));
+    let hostile_recorded = std::fs::read_to_string(&hostile_cassette).unwrap();
+    assert!(hostile_recorded.lines().count() >= 2, "{hostile_recorded}");
+    outputs.push(("the hostile cassette".into(), hostile_recorded));
 
     // The console from a shell, and in a browser.
     for args in [
@@ -199,20 +264,113 @@ async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
     );
     outputs.push(("the cassette".into(), recorded));
 
-    let mut planted = vec![CARD, IBAN, key.as_str()];
+    let mut planted = vec![CARD, IBAN, key.as_str(), CVV];
     planted.extend(PERSONAL);
-    let found: Vec<String> = outputs
+    let (said, shown): (Vec<_>, Vec<_>) = outputs
         .iter()
-        .filter(|(place, _)| !place.ends_with("stdout") && !place.ends_with("stderr"))
+        .partition(|(place, _)| place.ends_with("stdout") || place.ends_with("stderr"));
+    let found: Vec<String> = shown
+        .iter()
         .flat_map(|(place, output)| leaks(&planted, place, output))
         .collect();
     assert!(found.is_empty(), "{}", found.join("\n"));
     // What a command prints of its own answer (the holder, the person) is the user's:
-    // the key and the IBAN never show there.
-    let said: Vec<String> = outputs
+    // the key, the CVV and the IBAN never show there.
+    let found: Vec<String> = said
         .iter()
-        .filter(|(place, _)| place.ends_with("stdout") || place.ends_with("stderr"))
-        .flat_map(|(place, output)| leaks(&[key.as_str(), IBAN], place, output))
+        .flat_map(|(place, output)| leaks(&[key.as_str(), IBAN, CVV], place, output))
         .collect();
-    assert!(said.is_empty(), "{}", said.join("\n"));
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    let odd: Vec<String> = outputs
+        .iter()
+        .filter_map(|(place, output)| other_form(output).map(|form| format!("{place}: {form}")))
+        .collect();
+    assert!(odd.is_empty(), "{}", odd.join("\n"));
+
+    // Each mask was at work where the audit looked, and the audit sees a value whose mask
+    // is taken away there.
+    for (value, masked) in [
+        (CARD, CARD_SHOWN),
+        (IBAN, IBAN_SHOWN),
+        (key.as_str(), REDACTED),
+        (PERSONAL[2], PERSONAL_SHOWN),
+    ] {
+        let masking: Vec<&(String, String)> = shown
+            .iter()
+            .copied()
+            .filter(|(_, output)| output.contains(masked))
+            .collect();
+        assert!(!masking.is_empty(), "no output shows {masked}");
+        for (place, output) in masking {
+            let unmasked = output.replacen(masked, value, 1);
+            assert!(
+                !leaks(&planted, place, &unmasked).is_empty(),
+                "{place}: {masked} taken away goes unseen"
+            );
+        }
+    }
+}
+
+/// A payment form with the key, the CVV, the card number, the IBAN and personal values
+/// under the names other gateways and clients give them.
+fn planted_form(member: &str, key: &str) -> String {
+    let name = PERSONAL[3].replace(' ', "+");
+    let address = PERSONAL[4].replace(' ', "+");
+    [
+        format!("authentication.memberId={member}"),
+        format!("authentication%5BsKey%5D={key}"),
+        format!("token={key}"),
+        format!("accessToken={key}"),
+        format!("cvv2={CVV}"),
+        format!("card.cvc={CVV}"),
+        format!("card.Number={CARD}"),
+        format!("cardNumber={}", GROUPED.replace(' ', "-")),
+        format!("accountNumber={IBAN}"),
+        format!("emailAddress={}", PERSONAL[2]),
+        format!("name={name}"),
+        format!("address={address}"),
+        "amount=1.00&currency=EUR&paymentType=DB".to_owned(),
+    ]
+    .join("&")
+}
+
+/// What a hostile gateway answers: the key as name/value pairs, in a redirect's query and
+/// as a token; the IBAN under another name; the card number grouped in a remark; personal
+/// values under other names.
+fn hostile_answer(key: &str) -> String {
+    serde_json::json!({
+        "result": {"code": "00026", "description": "record found"},
+        "paymentId": "8a82944a4cc25ebf014cc2c782423202",
+        "parameters": [
+            {"name": "checksum", "value": key},
+            {"name": "sKey", "value": key},
+        ],
+        "redirect": {
+            "url": format!("https://acs.example/3ds?sKey={key}&authentication.checksum={key}"),
+        },
+        "token": key,
+        "accessToken": key,
+        "accountNumber": IBAN,
+        "remark": format!("paid by {GROUPED}"),
+        "emailAddress": PERSONAL[2],
+        "address": PERSONAL[4],
+    })
+    .to_string()
+}
+
+/// A mask written in a form but the one: a card number's, an IBAN's or `[redacted]`.
+fn other_form(output: &str) -> Option<String> {
+    let lower = output.to_ascii_lowercase();
+    if lower.matches("redacted").count() != output.matches(REDACTED).count() {
+        return Some("\"redacted\" spelled otherwise".into());
+    }
+    for odd in ["...3000", "\u{2026}3000", "XXXX", "DE89*"] {
+        if output.contains(odd) {
+            return Some(format!("a mask as {odd}"));
+        }
+    }
+    if output.matches("****0051").count() != output.matches(CARD_SHOWN).count() {
+        return Some("a card number masked otherwise".into());
+    }
+    None
 }
