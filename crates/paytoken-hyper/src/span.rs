@@ -1,12 +1,15 @@
 //! What a call tells its subscriber: one `paytoken.call` span per operation sent, its
 //! fields filled in as the call goes (attempts, status, result code, outcome, elapsed
 //! time), and one `debug` event when it ends, which names the order and the payment so a
-//! log line can be matched to them. No field ever holds a secret.
+//! log line can be matched to them. No field ever holds a secret, nor a card number an
+//! order id carries.
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
 use paytoken_protocol::OperationKind;
+use paytoken_types::internal::sensitive;
 use paytoken_types::{MerchantTransactionId, PaymentId};
 use tracing::field::Empty;
 
@@ -41,7 +44,7 @@ impl CallLog {
             target: "paytoken",
             "paytoken.call",
             operation = operation.name(),
-            merchant_transaction_id = ids.merchant_transaction_id.map(MerchantTransactionId::as_str),
+            merchant_transaction_id = ids.merchant_transaction_id.map(shown).as_deref(),
             payment_id = Empty,
             attempts = Empty,
             http.status = Empty,
@@ -111,10 +114,8 @@ impl CallLog {
         let _inside = self.span.enter();
         let attempts = self.attempts.load(Ordering::Relaxed);
         let operation = self.operation.name();
-        let merchant_transaction_id = self
-            .merchant_transaction_id
-            .as_ref()
-            .map(MerchantTransactionId::as_str);
+        let merchant_transaction_id = self.merchant_transaction_id.as_ref().map(shown);
+        let merchant_transaction_id = merchant_transaction_id.as_deref();
         let payment_id = answered_payment_id.or(self.payment_id);
         let payment_id = payment_id.as_ref().map(PaymentId::as_str);
         match result {
@@ -144,4 +145,10 @@ impl CallLog {
             ),
         }
     }
+}
+
+/// An order id as a log shows it: a card number a merchant put in it masked, as the
+/// table of fields masks one anywhere.
+fn shown(id: &MerchantTransactionId) -> Cow<'_, str> {
+    sensitive::mask_in_text(id.as_str())
 }

@@ -18,6 +18,7 @@
 //! nothing (the short answer of a REPEATED token payment), and an unreadable amount says
 //! nothing about which transaction it was.
 
+use paytoken_types::internal::sensitive;
 use paytoken_types::{Amount, Currency, MerchantTransactionId, RegistrationId};
 
 use crate::answer::Field;
@@ -67,12 +68,14 @@ impl<'a> Echoed<'a> {
 impl Sent<'_> {
     /// The first echoed field that contradicts what was sent, as an error.
     pub(crate) fn check(&self, operation: OperationKind, echoed: &Echoed<'_>) -> Result<(), Error> {
+        // Shown as the table of fields shows them: a card number a merchant put in an
+        // order id is masked in the error as in any log.
         let contradiction = |field: &'static str, sent: &str, answered: &str| {
             Err(Error::Contradiction {
                 operation,
                 field,
-                sent: bounded(sent),
-                answered: bounded(answered),
+                sent: bounded(&sensitive::shown(field, sent, true)),
+                answered: bounded(&sensitive::shown(field, answered, true)),
             })
         };
         if let (Some(sent), Some(answered)) =
@@ -204,5 +207,28 @@ mod tests {
             )
             .unwrap_err();
         assert!(error.to_string().chars().count() < 400, "{error}");
+    }
+
+    #[test]
+    fn a_card_number_in_a_contradicted_order_id_is_masked() {
+        let mti = id("order-4000000000000051");
+        let sent = Sent {
+            merchant_transaction_id: Some(&mti),
+            ..Sent::default()
+        };
+        let error = sent
+            .check(
+                OperationKind::Payment,
+                &Echoed {
+                    merchant_transaction_id: Some("other 4000 0000 0000 0051"),
+                    ..Echoed::default()
+                },
+            )
+            .unwrap_err();
+        for shown in [error.to_string(), format!("{error:?}")] {
+            assert!(!shown.contains("0000000000"), "{shown}");
+            assert!(shown.contains("order-400000******0051"), "{shown}");
+            assert!(shown.contains("other 400000******0051"), "{shown}");
+        }
     }
 }

@@ -15,6 +15,7 @@ use paytoken::ops::invoice_list::InvoiceList;
 use paytoken::ops::payment::Payment;
 use paytoken::ops::registration::Registration;
 use paytoken::ops::token_payment::TokenPayment;
+use paytoken::types::MerchantTransactionId;
 use paytoken::{Credentials, FieldValue, SecureKey};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, FaultTarget, Faults, Sandbox, cards};
 
@@ -103,6 +104,14 @@ fn no_secret_reaches_a_log_line_or_an_error() {
             ))
             .await;
         writeln!(shown, "{declined:?}").unwrap();
+        // A merchant who puts a card number in an order id: the log masks it.
+        let carrying = Payment::new(
+            MerchantTransactionId::new(&format!("order-{}", cards::APPROVED)).unwrap(),
+            "3.00".parse().unwrap(),
+            "EUR".parse().unwrap(),
+            card(cards::APPROVED),
+        );
+        assert!(client.pay(&carrying).await.is_ok());
 
         let mut errors = Vec::new();
         for fault in [
@@ -169,6 +178,10 @@ fn no_secret_reaches_a_log_line_or_an_error() {
         "{logs}"
     );
     assert!(logs.contains("outcome=\"outcome_unknown\""), "{logs}");
+    assert!(
+        logs.contains("merchant_transaction_id=\"order-400000******0051\""),
+        "{logs}"
+    );
     let merchant = paytoken_sandbox::SandboxConfig::default()
         .merchant(DEFAULT_MERCHANT_ID)
         .unwrap()
