@@ -5,7 +5,8 @@
 //! - no test file with lint allowances of its own: integration tests are one binary per
 //!   crate whose `main.rs` says `#![cfg(test)]`, so `clippy.toml`'s test settings cover
 //!   them; an allowance a test needs goes on the item, with its reason;
-//! - no source file over [`MAX_LINES`] lines.
+//! - no source file over [`MAX_LINES`] lines;
+//! - plumbing with one home ([`ONE_HOME`]) written nowhere else.
 //!
 //! Run by `cargo xtask ci` and by `cargo test -p xtask`.
 
@@ -17,6 +18,19 @@ use paytoken_types::internal::fields::WIRE_SECRETS;
 /// The longest a source file may be. A module past a thousand lines holds more than one
 /// concept and is split; the longest today (the JSON reader with its tests) is under 900.
 const MAX_LINES: usize = 1_000;
+
+/// Plumbing that has one home: where it is written (a folder), what marks it, the
+/// modules it may be written in, and what to use instead. Tests are free of it.
+const ONE_HOME: &[(&str, &str, &[&str], &str)] = &[(
+    "crates/paytoken-sandbox/src/",
+    "VecDeque",
+    &[
+        "crates/paytoken-sandbox/src/bounded_log.rs",
+        // A queue of directives waiting for their request, not a log.
+        "crates/paytoken-sandbox/src/faults.rs",
+    ],
+    "a log of its own: use bounded_log::BoundedLog, with the keeping rule its use needs",
+)];
 
 /// The folders that hold the project's Rust sources, from the project's root.
 const SOURCE_FOLDERS: [&str; 4] = ["crates", "tests", "xtask", "fuzz"];
@@ -110,6 +124,12 @@ fn breaches_in(shown: &str, text: &str) -> Vec<String> {
                 "{shown}:{}: the secret field \"{name}\" named where values are masked: ask the table",
                 number + 1
             ));
+        }
+        for (folder, mark, homes, instead) in ONE_HOME {
+            if shows && shown.starts_with(folder) && !homes.contains(&shown) && code.contains(mark)
+            {
+                breaches.push(format!("{shown}:{}: {instead}", number + 1));
+            }
         }
         if let Some(name) = FORBIDDEN_MACROS.iter().find(|name| code.contains(*name)) {
             breaches.push(format!("{shown}:{}: `{name}` left in", number + 1));
@@ -218,6 +238,13 @@ mod tests {
         assert!(breaches_in(TABLE_OF_FIELDS[0], reading).is_empty());
         let in_tests = format!("{masking}mod tests {{ {} }}", MARKERS[1]);
         assert_eq!(breaches_in("crates/a/src/x.rs", &in_tests).len(), 1);
+
+        let (folder, mark, homes, _) = ONE_HOME[0];
+        let elsewhere = format!("{folder}elsewhere.rs");
+        let using = format!("use std::collections::{mark};\n");
+        assert_eq!(breaches_in(&elsewhere, &using).len(), 1);
+        assert!(breaches_in(homes[0], &using).is_empty());
+        assert!(breaches_in(&elsewhere, &format!("mod tests {{ {using} }}")).is_empty());
 
         let long = "\n".repeat(MAX_LINES + 1);
         assert_eq!(breaches_in("crates/a/src/x.rs", &long).len(), 1);

@@ -89,6 +89,7 @@
 
 mod body;
 mod books;
+mod bounded_log;
 pub mod cards;
 mod clock;
 pub mod codes;

@@ -1,8 +1,7 @@
 //! What reached the sandbox: every request whose head was read, faults included, so that a
 //! test can tell "the gateway saw exactly one payment" after a dropped connection.
 
-use std::collections::VecDeque;
-use std::sync::Mutex;
+use crate::bounded_log::BoundedLog;
 
 /// The most requests remembered; older ones are forgotten, so a long-running sandbox does
 /// not grow without bound.
@@ -19,30 +18,25 @@ pub struct Received {
 }
 
 /// The log, shared by the server (which writes) and the `Sandbox` handle (which reads).
-#[derive(Debug, Default)]
-pub(crate) struct ReceivedLog(Mutex<VecDeque<Received>>);
+#[derive(Debug)]
+pub(crate) struct ReceivedLog(BoundedLog<Received>);
+
+impl Default for ReceivedLog {
+    fn default() -> Self {
+        Self(BoundedLog::new(RECEIVED_KEPT))
+    }
+}
 
 impl ReceivedLog {
     pub(crate) fn record(&self, method: &str, path: &str) {
-        let mut log = self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if log.len() == RECEIVED_KEPT {
-            log.pop_front();
-        }
-        log.push_back(Received {
+        self.0.push(Received {
             method: method.to_owned(),
             path: path.to_owned(),
         });
     }
 
     pub(crate) fn snapshot(&self) -> Vec<Received> {
-        let log = self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        log.iter().cloned().collect()
+        self.0.all(Received::clone)
     }
 }
 

@@ -13,12 +13,12 @@
 //! masked: the shop finds its refused payment by its own id.
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
 use std::fmt;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use paytoken_types::internal::sensitive;
 
+use crate::bounded_log::BoundedLog;
 use crate::explain;
 use crate::form::Form;
 
@@ -97,19 +97,22 @@ pub(crate) trait KeepRequests: Send + Sync + fmt::Debug {
 }
 
 /// The log, bounded; with a state file, each entry is kept there too.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct RequestLog {
-    entries: Mutex<Entries>,
+    entries: BoundedLog<Recorded>,
     keeper: OnceLock<Arc<dyn KeepRequests>>,
     /// Why the keeper could not write, the first time it could not.
     failure: OnceLock<String>,
 }
 
-#[derive(Debug, Default)]
-struct Entries {
-    /// The number the next entry gets, less one.
-    last: u64,
-    entries: VecDeque<Recorded>,
+impl Default for RequestLog {
+    fn default() -> Self {
+        Self {
+            entries: BoundedLog::new(REQUESTS_KEPT),
+            keeper: OnceLock::new(),
+            failure: OnceLock::new(),
+        }
+    }
 }
 
 /// An entry as the log holds it: its fields in one form-encoded string (masked already),
@@ -162,13 +165,6 @@ impl Recorded {
 }
 
 impl RequestLog {
-    fn entries(&self) -> std::sync::MutexGuard<'_, Entries> {
-        // An entry is pushed whole or not at all: the poison means nothing.
-        self.entries
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
     /// Starts from the `kept` entries (what a state file held, oldest first) and keeps
     /// new ones with `keeper` from now on.
     pub(crate) fn keep_with(
@@ -176,20 +172,17 @@ impl RequestLog {
         keeper: Option<Arc<dyn KeepRequests>>,
         kept: Vec<LoggedRequest>,
     ) {
-        let mut log = self.entries();
-        log.last = kept.last().map_or(0, |entry| entry.number);
-        let skip = kept.len().saturating_sub(REQUESTS_KEPT);
-        log.entries = kept
+        let kept = kept
             .into_iter()
-            .skip(skip)
             .map(|entry| {
                 let fields = encode(
                     entry.fields.iter().map(|(n, v)| (n.as_str(), v.as_str())),
                     MAX_LOGGED_FIELDS,
                 );
-                Recorded::of(entry, fields)
+                (entry.number, Recorded::of(entry, fields))
             })
             .collect();
+        self.entries.restore(kept);
         if let Some(keeper) = keeper {
             let _ = self.keeper.set(keeper);
         }
@@ -204,24 +197,21 @@ impl RequestLog {
     /// dropping the oldest past [`REQUESTS_KEPT`], and keeps it with the keeper, if there
     /// is one.
     pub(crate) fn record(&self, mut entry: LoggedRequest, fields: Box<str>) {
-        let mut log = self.entries();
-        log.last += 1;
-        entry.number = log.last;
-        let recorded = Recorded::of(entry, fields);
-        if let Some(keeper) = self.keeper.get()
-            && let Err(reason) = keeper.keep(&recorded.read())
-        {
-            let _ = self.failure.set(reason);
-        }
-        if log.entries.len() == REQUESTS_KEPT {
-            log.entries.pop_front();
-        }
-        log.entries.push_back(recorded);
+        self.entries.push_with(|number| {
+            entry.number = number;
+            let recorded = Recorded::of(entry, fields);
+            if let Some(keeper) = self.keeper.get()
+                && let Err(reason) = keeper.keep(&recorded.read())
+            {
+                let _ = self.failure.set(reason);
+            }
+            recorded
+        });
     }
 
     /// The number of the newest entry; 0 before the first.
     pub(crate) fn last(&self) -> u64 {
-        self.entries().last
+        self.entries.last()
     }
 
     /// The entries numbered above `after`, oldest first.
@@ -231,16 +221,11 @@ impl RequestLog {
 
     /// At most `limit` entries numbered above `after`, oldest first, and whether more
     /// follow them. Under the log's lock only those entries are copied, each bounded:
-    /// a request being answered waits for no more than that.
+    /// a request being answered waits for no more than that; they are decoded after.
     pub(crate) fn page(&self, after: u64, limit: usize) -> (Vec<LoggedRequest>, bool) {
-        let (taken, more): (Vec<Recorded>, bool) = {
-            let log = self.entries();
-            let start = log
-                .entries
-                .partition_point(|recorded| recorded.entry.number <= after);
-            let taken = log.entries.range(start..).take(limit).cloned().collect();
-            (taken, log.entries.len() - start > limit)
-        };
+        let (taken, more) = self
+            .entries
+            .page(after, limit, |_, recorded| recorded.clone());
         (taken.iter().map(Recorded::read).collect(), more)
     }
 }
@@ -449,7 +434,7 @@ card.Number=4000000000000051&orderDescriptor=for+4000+0000+0000+0051&customer.em
         worst.caller = Some(wide.repeat(1000));
         worst.explanation = Some(wide.repeat(100_000));
         log.record(worst, masked_fields(&form));
-        let recorded = log.entries().entries[0].clone();
+        let recorded = log.entries.all(Recorded::clone).remove(0);
         assert!(
             recorded.bytes() <= MAX_ENTRY_BYTES,
             "{} bytes",

@@ -1,11 +1,11 @@
 //! What the sandbox sent: every notification with each of its attempts, the newest
 //! [`NOTIFICATIONS_KEPT`].
 
-use std::collections::VecDeque;
 use std::fmt;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use super::Message;
+use crate::bounded_log::BoundedLog;
 use crate::faults::NotificationFault;
 
 /// The most notifications remembered; older ones are forgotten.
@@ -64,39 +64,27 @@ pub(crate) trait Keep: Send + Sync + fmt::Debug {
 
 /// The log, shared by the deliveries (which write) and the `Sandbox` handle (which reads);
 /// with a state file, each notification and attempt is kept there as it happens.
-#[derive(Debug, Default)]
+/// Notifications are numbered from 1, as the request log's entries are: one numbering for
+/// what `events list` shows and `events resend N` takes.
+#[derive(Debug)]
 pub(crate) struct NotificationLog {
-    entries: Mutex<Entries>,
+    entries: BoundedLog<SentNotification>,
     keeper: OnceLock<Arc<dyn Keep>>,
     /// Why the keeper could not write, the first time it could not.
     failure: OnceLock<String>,
 }
 
-#[derive(Debug)]
-struct Entries {
-    /// The number of the oldest entry kept.
-    first: u64,
-    entries: VecDeque<SentNotification>,
-}
-
-/// Notifications are numbered from 1, as the request log's entries are: one numbering for
-/// what `events list` shows and `events resend N` takes.
-impl Default for Entries {
+impl Default for NotificationLog {
     fn default() -> Self {
         Self {
-            first: 1,
-            entries: VecDeque::new(),
+            entries: BoundedLog::new(NOTIFICATIONS_KEPT),
+            keeper: OnceLock::new(),
+            failure: OnceLock::new(),
         }
     }
 }
 
 impl NotificationLog {
-    fn entries(&self) -> std::sync::MutexGuard<'_, Entries> {
-        self.entries
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
     /// Keeps notifications with `keeper` from now on, after the `kept` ones (by number, in
     /// order: what a state file held).
     pub(crate) fn keep_with(
@@ -104,13 +92,7 @@ impl NotificationLog {
         keeper: Option<Arc<dyn Keep>>,
         kept: Vec<(u64, SentNotification)>,
     ) {
-        let mut log = self.entries();
-        let skip = kept.len().saturating_sub(NOTIFICATIONS_KEPT);
-        let mut kept = kept.into_iter().skip(skip).peekable();
-        if let Some((first, _)) = kept.peek() {
-            log.first = *first;
-            log.entries = kept.map(|(_, sent)| sent).collect();
-        }
+        self.entries.restore(kept);
         if let Some(keeper) = keeper {
             let _ = self.keeper.set(keeper);
         }
@@ -130,75 +112,45 @@ impl NotificationLog {
 
     /// Keeps `sent`, and says its number for [`NotificationLog::attempted`].
     pub(crate) fn open(&self, sent: SentNotification) -> u64 {
-        let mut log = self.entries();
-        if log.entries.len() == NOTIFICATIONS_KEPT {
-            log.entries.pop_front();
-            log.first += 1;
-        }
-        log.entries.push_back(sent);
-        // The deque holds at most NOTIFICATIONS_KEPT entries, which fits a u64.
-        let number = log.first + u64::try_from(log.entries.len() - 1).unwrap_or(u64::MAX);
-        if let Some(entry) = log.entries.back() {
-            self.keep(number, entry);
-        }
-        number
+        self.entries.push_with(|number| {
+            self.keep(number, &sent);
+            sent
+        })
     }
 
     /// Adds an attempt to notification `number`, if it is still kept.
     pub(crate) fn attempted(&self, number: u64, attempt: Attempt) {
-        let mut log = self.entries();
-        let Some(index) = number
-            .checked_sub(log.first)
-            .and_then(|index| usize::try_from(index).ok())
-        else {
-            return;
-        };
-        if let Some(entry) = log.entries.get_mut(index) {
+        self.entries.with_entry(number, |entry| {
             entry.delivered |= matches!(attempt, Attempt::Answered(200..=299));
             entry.attempts.push(attempt);
             self.keep(number, entry);
-        }
+        });
     }
 
     pub(crate) fn snapshot(&self) -> Vec<SentNotification> {
-        self.entries().entries.iter().cloned().collect()
+        self.entries.all(SentNotification::clone)
     }
 
     /// At most `limit` entries numbered above `after`, with their numbers, and whether
     /// more follow: only those are copied under the log's lock.
     pub(crate) fn page(&self, after: u64, limit: usize) -> (Vec<(u64, SentNotification)>, bool) {
-        let log = self.entries();
-        let start = after.saturating_sub(log.first.saturating_sub(1));
-        let start = usize::try_from(start)
-            .unwrap_or(usize::MAX)
-            .min(log.entries.len());
-        let first = log.first + u64::try_from(start).unwrap_or(u64::MAX);
-        let taken = (first..)
-            .zip(log.entries.range(start..).take(limit).cloned())
-            .collect();
-        (taken, log.entries.len() - start > limit)
+        self.entries
+            .page(after, limit, |number, sent| (number, sent.clone()))
     }
 
     /// The number of the newest notification; 0 before the first.
     pub(crate) fn last(&self) -> u64 {
-        let log = self.entries();
-        log.first
-            .saturating_sub(1)
-            .saturating_add(u64::try_from(log.entries.len()).unwrap_or(u64::MAX))
+        self.entries.last()
     }
 
     /// How many attempts notification `number` has had, if it is still kept.
     pub(crate) fn attempts_of(&self, number: u64) -> Option<usize> {
-        let log = self.entries();
-        let index = usize::try_from(number.checked_sub(log.first)?).ok()?;
-        log.entries.get(index).map(|sent| sent.attempts.len())
+        self.entries.with_entry(number, |sent| sent.attempts.len())
     }
 
     /// What to send again of notification `number`: as it was sent, without its fault.
     pub(crate) fn message(&self, number: u64) -> Option<Message> {
-        let log = self.entries();
-        let index = usize::try_from(number.checked_sub(log.first)?).ok()?;
-        log.entries.get(index).map(|sent| Message {
+        self.entries.with_entry(number, |sent| Message {
             payment_id: sent.payment_id.clone(),
             url: sent.url.clone(),
             body: sent.body.clone(),
