@@ -57,7 +57,7 @@ const READ_DEADLINE: Duration = Duration::from_secs(10);
 /// a connection.
 const LIMITS: Limits = Limits {
     max_connections: 256,
-    read_deadline: READ_DEADLINE,
+    head_deadline: READ_DEADLINE,
     keep_alive: false,
 };
 /// Notifications remembered to tell a duplicate.

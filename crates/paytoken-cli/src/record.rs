@@ -41,7 +41,7 @@ const MAX_REQUEST: usize = 1024 * 1024;
 /// the client's pool expects.
 const LIMITS: Limits = Limits {
     max_connections: 64,
-    read_deadline: Duration::from_secs(10),
+    head_deadline: Duration::from_secs(10),
     keep_alive: true,
 };
 /// How long the upstream has for each step, connecting, TLS and the answer.

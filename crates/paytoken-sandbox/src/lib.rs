@@ -96,6 +96,7 @@ pub mod codes;
 mod config;
 pub mod console;
 mod currencies;
+mod edge;
 mod entropy;
 mod error;
 mod exchange;
@@ -111,11 +112,16 @@ mod invoices;
 mod json;
 mod like;
 mod node;
-/// paytoken's one JSON tree, which `paytoken record` reads and redacts with. Not part of
-/// the API: no promise holds for anything under this path.
+/// What the command shares with the sandbox: paytoken's one JSON tree, which `paytoken
+/// record` reads and redacts with, and the one server edge. Not part of the API: no
+/// promise holds for anything under this path.
 #[doc(hidden)]
 pub mod internal {
     pub use crate::node::Node;
+    /// The one server edge, which the command's local servers run on too.
+    pub mod edge {
+        pub use crate::edge::*;
+    }
 }
 pub mod notifications;
 mod operation_names;

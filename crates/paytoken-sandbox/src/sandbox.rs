@@ -265,7 +265,7 @@ impl SandboxBuilder {
         #[cfg(feature = "tls")]
         let tls = self.tls.as_ref().map(crate::tls::acceptor).transpose()?;
         #[cfg(not(feature = "tls"))]
-        let tls: Option<server::Acceptor> = None;
+        let tls: Option<crate::edge::Acceptor> = None;
         let bind_error = |source| Error::Bind {
             address: self.address.to_string(),
             source,

@@ -1,9 +1,9 @@
-//! The HTTP/1.1 server around the gateway: hyper on tokio, one task per connection, fault
-//! injection between the socket and the gateway, and a clean shutdown.
+//! The HTTP/1.1 server around the gateway, on the one server edge (`edge.rs`: the accept
+//! loop, its bounds and a clean shutdown): the console's and the gateway's requests told
+//! apart, and fault injection between the socket and the gateway.
 
 use std::fmt;
 use std::net::SocketAddr;
-use std::pin::pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,18 +12,15 @@ use hyper::body::Incoming;
 use hyper::header::{CONTENT_TYPE, HeaderValue};
 
 use crate::explain::EXPLAIN_HEADER;
-use hyper::server::conn::http1;
-use hyper::service::service_fn;
+use hyper::service::{Service, service_fn};
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::{TokioIo, TokioTimer};
 use paytoken_protocol::AUTH_TOKEN_HEADER;
-use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
-use tokio::task::JoinSet;
 
 use crate::body::AnswerBody;
 use crate::console::{self, CONSOLE_PREFIX, DASHBOARD_PATH};
+use crate::edge;
 use crate::exchange::{Answer, HTML};
 use crate::faults::{BodyFault, Drop, FAULT_HEADER, FaultQueue, Faults, OVERSIZED_BODY_LEN};
 use crate::gateway::Gateway;
@@ -37,9 +34,6 @@ pub(crate) const MAX_REQUEST_BODY: usize = 64 * 1024;
 /// closing it: longer than any sensible client timeout.
 pub(crate) const WITHHELD_FOR: Duration = Duration::from_secs(300);
 
-/// How long open connections get to finish when the sandbox shuts down.
-const GRACE: Duration = Duration::from_secs(2);
-
 /// The connection is closed without an answer (a `drop` fault, or a withheld answer).
 #[derive(Debug)]
 struct Dropped;
@@ -52,19 +46,10 @@ impl fmt::Display for Dropped {
 
 impl std::error::Error for Dropped {}
 
-/// What accepts TLS connections: rustls's acceptor with the feature `tls`, a type with no
-/// value without it.
-#[cfg(feature = "tls")]
-pub(crate) type Acceptor = tokio_rustls::TlsAcceptor;
-/// What accepts TLS connections: rustls's acceptor with the feature `tls`, a type with no
-/// value without it.
-#[cfg(not(feature = "tls"))]
-pub(crate) type Acceptor = std::convert::Infallible;
-
 /// The socket and what applies to every connection on it.
 pub(crate) struct Listening {
     pub(crate) listener: TcpListener,
-    pub(crate) tls: Option<Acceptor>,
+    pub(crate) tls: Option<edge::Acceptor>,
     pub(crate) faults: Faults,
     pub(crate) fault_queue: Arc<FaultQueue>,
     pub(crate) request_deadline: Duration,
@@ -81,7 +66,7 @@ struct Shared {
     request_deadline: Duration,
 }
 
-/// Accepts connections until `shutdown` changes, then lets open ones finish for a moment.
+/// Serves the gateway on the one server edge until `shutdown` changes.
 pub(crate) async fn serve(
     listening: Listening,
     gateway: Arc<Gateway>,
@@ -103,56 +88,31 @@ pub(crate) async fn serve(
         fault_queue,
         request_deadline,
     };
-    let mut connections = JoinSet::new();
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => match accepted {
-                // Every connection is held to its deadline, so the ones at the cap are
-                // live: a new one is closed at once rather than starve them.
-                Ok(_) if connections.len() >= max_connections => {}
-                Ok((stream, peer)) => {
-                    let _ = stream.set_nodelay(true);
-                    let (shared, shutdown) = (shared.clone(), shutdown.clone());
-                    match &tls {
-                        None => connections.spawn(connection(stream, peer, shared, shutdown)),
-                        #[cfg(feature = "tls")]
-                        Some(acceptor) => {
-                            let acceptor = acceptor.clone();
-                            connections.spawn(async move {
-                                // A failed handshake is the client's problem: no request,
-                                // no answer. It gets the request deadline too.
-                                let deadline = shared.request_deadline;
-                                let handshake = acceptor.accept(stream);
-                                if let Ok(Ok(stream)) = tokio::time::timeout(deadline, handshake).await {
-                                    connection(stream, peer, shared, shutdown).await;
-                                }
-                            })
-                        }
-                        #[cfg(not(feature = "tls"))]
-                        Some(never) => match *never {},
-                    };
-                }
-                // Out of file descriptors, say: wait rather than spin.
-                Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
-            },
-            Some(_) = connections.join_next(), if !connections.is_empty() => {}
-            _ = shutdown.changed() => break,
-        }
-    }
-    drop(listener);
-    let _ = tokio::time::timeout(GRACE, async {
-        while connections.join_next().await.is_some() {}
+    let limits = edge::Limits {
+        max_connections,
+        // The headers (and the wait for them on a kept-alive connection) get the request
+        // deadline; the body gets it again in `respond`.
+        head_deadline: request_deadline,
+        keep_alive: true,
+    };
+    let stop = async move {
+        let _ = shutdown.changed().await;
+    };
+    edge::serve(listener, limits, tls, stop, move |peer| {
+        service(peer, shared.clone())
     })
     .await;
-    // Dropping the set aborts what is left (a withheld answer, a long stall).
 }
 
-async fn connection<I>(io: I, peer: SocketAddr, shared: Shared, mut shutdown: watch::Receiver<bool>)
-where
-    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-{
+/// What answers the requests of one connection from `peer`.
+fn service(
+    peer: SocketAddr,
+    shared: Shared,
+) -> impl Service<Request<Incoming>, Response = Response<AnswerBody>, Error = Dropped, Future: Send>
++ Send
++ 'static {
     let deadline = shared.request_deadline;
-    let service = service_fn(move |request: Request<Incoming>| {
+    service_fn(move |request: Request<Incoming>| {
         let gateway = Arc::clone(&shared.gateway);
         // A notification (this sandbox's or another's) is for a merchant's listener: taken
         // here, it could act on the console or the challenge page, or call itself forever.
@@ -179,25 +139,7 @@ where
             }
             respond(&gateway, sandbox_faults, &queue, request, deadline).await
         }
-    });
-    let mut served = pin!(
-        http1::Builder::new()
-            .timer(TokioTimer::new())
-            // The headers (and the wait for them on a kept-alive connection) get the
-            // request deadline; the body gets it again in `respond`.
-            .header_read_timeout(deadline)
-            .serve_connection(TokioIo::new(io), service)
-    );
-    let mut closing = false;
-    loop {
-        tokio::select! {
-            _ = served.as_mut() => break,
-            _ = shutdown.changed(), if !closing => {
-                closing = true;
-                served.as_mut().graceful_shutdown();
-            }
-        }
-    }
+    })
 }
 
 /// 9999-12-31 23:59:59 UTC, the last time an HTTP date can say.
