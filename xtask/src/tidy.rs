@@ -39,6 +39,25 @@ const ONE_HOME: &[(&str, &str, &[&str], &str)] = &[
         &["crates/paytoken-sandbox/src/edge.rs"],
         "an accept loop of its own: serve on the sandbox's one server edge (edge.rs)",
     ),
+    (
+        "crates/",
+        "http1::handshake",
+        CLIENT_HANDSHAKES,
+        "a client handshake of its own: use paytoken_hyper's conn::handshake",
+    ),
+    (
+        "crates/",
+        "http2::handshake",
+        CLIENT_HANDSHAKES,
+        "a client handshake of its own: use paytoken_hyper's conn::handshake",
+    ),
+];
+
+/// Where a hyper client handshake is made: the client's one module, and the sandbox's
+/// deliveries, which take nothing of the client.
+const CLIENT_HANDSHAKES: &[&str] = &[
+    "crates/paytoken-hyper/src/conn.rs",
+    "crates/paytoken-sandbox/src/notifications/delivery.rs",
 ];
 
 /// The folders that hold the project's Rust sources, from the project's root.

@@ -1,6 +1,7 @@
 //! One connection to a gateway, opened step by step so that `doctor` can say which step
-//! failed and what each took: TCP, then TLS with the client's trust (the built-in roots and
-//! `--root-certificate`'s) offering HTTP/2 and HTTP/1.1 by ALPN, then HTTP as agreed.
+//! failed and what each took: TCP, then TLS with the client's one configuration (the
+//! built-in roots and `--root-certificate`'s) offering HTTP/2 and HTTP/1.1 by ALPN, then
+//! HTTP as agreed, through the client's one handshake (`paytoken_hyper`'s `conn`).
 //! `doctor` sends the protocol's requests on it, signed as the client signs them; `record`
 //! forwards its clients' requests as they came. Answers come back whole (at most a bound),
 //! with their headers and `Date`. [`Upstream`] opens another connection when the gateway
@@ -10,15 +11,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use bytes::Bytes;
-use http_body_util::{BodyExt as _, Full, Limited};
+use http_body_util::Full;
 use hyper::HeaderMap;
-use hyper::client::conn::{http1, http2};
-use hyper::header::{DATE, HOST, HeaderValue, USER_AGENT};
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper::header::{DATE, HeaderValue, USER_AGENT};
 use paytoken::BaseUrl;
 use paytoken::protocol::Request;
-use rustls::pki_types::{CertificateDer, ServerName};
-use rustls::{CertificateError, RootCertStore};
+use paytoken_hyper::internal::conn::{self, Connection, Unsent};
+use rustls::CertificateError;
+use rustls::pki_types::ServerName;
 use tokio::net::TcpStream;
 
 /// What the TLS handshake agreed on.
@@ -61,12 +61,6 @@ pub(crate) struct Opened {
     pub(crate) connection: Connection,
 }
 
-/// The sending half of an HTTP/1.1 or HTTP/2 connection.
-pub(crate) enum Connection {
-    One(http1::SendRequest<Full<Bytes>>),
-    Two(http2::SendRequest<Full<Bytes>>),
-}
-
 /// An answer as it came: status, headers, the time its `Date` names, the body, and the
 /// round trip.
 #[derive(Clone)]
@@ -89,24 +83,27 @@ impl std::fmt::Debug for Exchanged {
     }
 }
 
-/// The roots the client trusts: the built-in ones and the PEM certificates of `extra`.
-pub(crate) fn roots(extra: &[Vec<u8>]) -> Result<RootCertStore, String> {
-    let mut roots = RootCertStore::empty();
-    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
-    for der in extra {
-        roots
-            .add(CertificateDer::from(der.clone()))
-            .map_err(|error| {
-                format!("--root-certificate: not a certificate rustls accepts: {error}")
-            })?;
-    }
-    Ok(roots)
+/// What the client trusts, as its one TLS configuration makes it: the built-in roots and
+/// the certificates of `extra` (DER), with HTTP/2 and HTTP/1.1 offered by ALPN.
+pub(crate) fn trust(extra: &[Vec<u8>]) -> Result<Trust, String> {
+    let mut config = conn::tls_config(extra, true).map_err(|error| match error {
+        paytoken::Error::Config { setting: "tls", .. } => error.to_string(),
+        _ => "--root-certificate: not a certificate rustls accepts".to_owned(),
+    })?;
+    config.alpn_protocols = conn::ALPN
+        .iter()
+        .map(|protocol| protocol.to_vec())
+        .collect();
+    Ok(Arc::new(config))
 }
+
+/// The client's TLS configuration, shared by every connection opened with it.
+pub(crate) type Trust = Arc<rustls::ClientConfig>;
 
 /// Opens a connection to `base_url`, each step within `timeout`.
 pub(crate) async fn open(
     base_url: &BaseUrl,
-    roots: RootCertStore,
+    trust: Trust,
     timeout: Duration,
 ) -> Result<Opened, OpenError> {
     let (host, port) = host_and_port(base_url);
@@ -136,26 +133,13 @@ pub(crate) async fn open(
             connection,
         });
     }
-    let mut config = rustls::ClientConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .map_err(|error| {
-        OpenError::Tls(Trouble {
-            detail: format!("no TLS version to offer: {error}"),
-            advice: "report this to paytoken".to_owned(),
-        })
-    })?
-    .with_root_certificates(roots)
-    .with_no_client_auth();
-    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
     let name = ServerName::try_from(host.clone()).map_err(|_| {
         OpenError::Tls(Trouble {
             detail: format!("{host} is not a name TLS can check"),
             advice: "check the base URL's host".to_owned(),
         })
     })?;
-    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+    let connector = tokio_rustls::TlsConnector::from(trust);
     let tls = match tokio::time::timeout(timeout, connector.connect(name, tcp)).await {
         Ok(Ok(tls)) => tls,
         Ok(Err(error)) => return Err(OpenError::Tls(tls_trouble(&host, &error))),
@@ -184,156 +168,71 @@ pub(crate) async fn open(
     })
 }
 
-/// The HTTP handshake over `io`: HTTP/2 when ALPN chose it, HTTP/1.1 otherwise.
+/// The HTTP handshake over `io`, HTTP/2 when ALPN chose it: the client's one.
 async fn handshake<T>(io: T, two: bool) -> Result<Connection, Trouble>
 where
     T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
-    let trouble = |error: hyper::Error| Trouble {
+    conn::handshake(io, two).await.map_err(|error| Trouble {
         detail: format!("the HTTP handshake failed: {error}"),
         advice: "check that the base URL is the gateway's".to_owned(),
-    };
-    if two {
-        let (sender, connection) = http2::handshake(TokioExecutor::new(), TokioIo::new(io))
-            .await
-            .map_err(trouble)?;
-        tokio::spawn(connection);
-        Ok(Connection::Two(sender))
-    } else {
-        let (sender, connection) = http1::handshake(TokioIo::new(io)).await.map_err(trouble)?;
-        tokio::spawn(connection);
-        Ok(Connection::One(sender))
-    }
+    })
 }
 
-impl Connection {
-    /// Whether the other end closed it.
-    pub(crate) fn is_closed(&self) -> bool {
-        match self {
-            Self::One(sender) => sender.is_closed(),
-            Self::Two(sender) => sender.is_closed(),
-        }
-    }
-
-    /// Sends `request` (its URI absolute) and reads the answer, at most `limit` bytes of
-    /// body, within `timeout`.
-    pub(crate) async fn send_http(
-        &mut self,
-        request: hyper::Request<Full<Bytes>>,
-        limit: usize,
-        timeout: Duration,
-    ) -> Result<Exchanged, String> {
-        match self.send_or_return(request, limit, timeout).await {
-            Ok(exchanged) => Ok(exchanged),
-            Err(Unsent::Yes(_)) => Err("the gateway closed the connection".to_owned()),
-            Err(Unsent::No(error)) => Err(error),
-        }
-    }
-
-    /// As [`send_http`](Self::send_http), handing back a request that never left.
-    async fn send_or_return(
-        &mut self,
-        request: hyper::Request<Full<Bytes>>,
-        limit: usize,
-        timeout: Duration,
-    ) -> Result<Exchanged, Unsent> {
-        let started = Instant::now();
-        let (status, headers, body) = tokio::time::timeout(timeout, self.exchange(request, limit))
-            .await
-            .unwrap_or_else(|_| {
-                Err(Unsent::No(format!("no answer within {}", seconds(timeout))))
-            })?;
-        Ok(Exchanged {
-            status,
-            date: headers
-                .get(DATE)
-                .and_then(|date| date.to_str().ok())
-                .and_then(|date| httpdate::parse_http_date(date).ok()),
-            headers,
-            body,
-            took: started.elapsed(),
-        })
-    }
-
-    async fn exchange(
-        &mut self,
-        request: hyper::Request<Full<Bytes>>,
-        limit: usize,
-    ) -> Result<(u16, HeaderMap, Bytes), Unsent> {
-        let (mut parts, body) = request.into_parts();
-        let failed = |error: hyper::Error| Unsent::No(format!("the exchange failed: {error}"));
-        let response = match self {
-            Self::One(sender) => {
-                // HTTP/1.1 takes the path and a `Host`; HTTP/2 the whole URI.
-                if let Some(authority) = parts.uri.authority() {
-                    let host = HeaderValue::from_str(authority.as_str()).map_err(|_| {
-                        Unsent::No("the base URL's host cannot be a Host header".to_owned())
-                    })?;
-                    parts.headers.insert(HOST, host);
-                }
-                if let Some(path) = parts.uri.path_and_query() {
-                    parts.uri = path
-                        .as_str()
-                        .parse()
-                        .map_err(|_| Unsent::No("the request's path is not a URI".to_owned()))?;
-                }
-                let request = hyper::Request::from_parts(parts, body);
-                if sender.ready().await.is_err() {
-                    return Err(Unsent::Yes(Box::new(request)));
-                }
-                sender.try_send_request(request).await
-            }
-            Self::Two(sender) => {
-                let request = hyper::Request::from_parts(parts, body);
-                if sender.ready().await.is_err() {
-                    return Err(Unsent::Yes(Box::new(request)));
-                }
-                sender.try_send_request(request).await
-            }
-        };
-        let response = match response {
-            Ok(response) => response,
-            // The gateway closed the connection before the request left: it may go again.
-            Err(mut error) => {
-                return Err(match error.take_message() {
-                    Some(request) => Unsent::Yes(Box::new(request)),
-                    None => failed(error.into_error()),
-                });
-            }
-        };
-        let status = response.status().as_u16();
-        let (parts, body) = response.into_parts();
-        let body = Limited::new(body, limit)
-            .collect()
-            .await
-            .map_err(|error| Unsent::No(format!("the answer could not be read whole: {error}")))?
-            .to_bytes();
-        Ok((status, parts.headers, body))
-    }
+/// Sends `request` (its URI absolute) on `connection` and reads the answer, at most `limit`
+/// bytes of body, within `timeout`; a request that never left is handed back.
+async fn exchange(
+    connection: &mut Connection,
+    request: hyper::Request<Full<Bytes>>,
+    limit: usize,
+    timeout: Duration,
+) -> Result<Exchanged, Unsent> {
+    let started = Instant::now();
+    let answer = tokio::time::timeout(timeout, connection.exchange(request, Some(limit)))
+        .await
+        .unwrap_or_else(|_| Err(Unsent::No(format!("no answer within {}", seconds(timeout)))))?;
+    Ok(Exchanged {
+        status: answer.status,
+        date: answer
+            .headers
+            .get(DATE)
+            .and_then(|date| date.to_str().ok())
+            .and_then(|date| httpdate::parse_http_date(date).ok()),
+        headers: answer.headers,
+        body: answer.body,
+        took: started.elapsed(),
+    })
 }
 
-/// Why an exchange failed: before the request left (it is handed back, to go again on
-/// another connection), or after.
-enum Unsent {
-    Yes(Box<hyper::Request<Full<Bytes>>>),
-    No(String),
+/// As [`exchange`], a request that never left an error too.
+pub(crate) async fn send_http(
+    connection: &mut Connection,
+    request: hyper::Request<Full<Bytes>>,
+    limit: usize,
+    timeout: Duration,
+) -> Result<Exchanged, String> {
+    match exchange(connection, request, limit, timeout).await {
+        Ok(exchanged) => Ok(exchanged),
+        Err(Unsent::Yes(_)) => Err("the gateway closed the connection".to_owned()),
+        Err(Unsent::No(error)) => Err(error),
+    }
 }
 
 /// A gateway reached through one connection at a time: opened when first needed, and
 /// again when the gateway closed it (as servers may after an answer).
 pub(crate) struct Upstream {
     pub(crate) base_url: BaseUrl,
-    roots: RootCertStore,
+    trust: Trust,
     timeout: Duration,
     connection: Option<Connection>,
 }
 
 impl Upstream {
-    /// A gateway at `base_url`, trusted by `roots`, each step within `timeout`.
-    pub(crate) const fn new(base_url: BaseUrl, roots: RootCertStore, timeout: Duration) -> Self {
+    /// A gateway at `base_url`, trusted by `trust`, each step within `timeout`.
+    pub(crate) const fn new(base_url: BaseUrl, trust: Trust, timeout: Duration) -> Self {
         Self {
             base_url,
-            roots,
+            trust,
             timeout,
             connection: None,
         }
@@ -342,13 +241,13 @@ impl Upstream {
     /// A gateway on a connection already open.
     pub(crate) const fn with(
         base_url: BaseUrl,
-        roots: RootCertStore,
+        trust: Trust,
         timeout: Duration,
         connection: Connection,
     ) -> Self {
         Self {
             base_url,
-            roots,
+            trust,
             timeout,
             connection: Some(connection),
         }
@@ -359,7 +258,7 @@ impl Upstream {
         let connection = match self.connection.take() {
             Some(open) if !open.is_closed() => open,
             _ => {
-                open(&self.base_url, self.roots.clone(), self.timeout)
+                open(&self.base_url, Arc::clone(&self.trust), self.timeout)
                     .await
                     .map_err(|error| format!("cannot connect: {}", error.detail()))?
                     .connection
@@ -376,12 +275,7 @@ impl Upstream {
         limit: usize,
     ) -> Result<Exchanged, String> {
         let timeout = self.timeout;
-        let request = match self
-            .connection()
-            .await?
-            .send_or_return(request, limit, timeout)
-            .await
-        {
+        let request = match exchange(self.connection().await?, request, limit, timeout).await {
             Ok(exchanged) => return Ok(exchanged),
             Err(Unsent::Yes(request)) => *request,
             Err(Unsent::No(error)) => {
@@ -390,11 +284,7 @@ impl Upstream {
             }
         };
         self.connection = None;
-        let sent = self
-            .connection()
-            .await?
-            .send_http(request, limit, timeout)
-            .await;
+        let sent = send_http(self.connection().await?, request, limit, timeout).await;
         if sent.is_err() {
             self.connection = None;
         }

@@ -24,6 +24,7 @@
 mod caller;
 mod check;
 
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use paytoken::ops::auth_token::FetchAuthToken;
@@ -217,8 +218,8 @@ async fn gateway_checks(
 ) {
     let timeout = args.timeout.map_or(STEP_TIMEOUT, Duration::from_secs);
     let limit = args.max_answer_bytes.unwrap_or(LIST_ANSWER_BYTES);
-    let roots = match connection::roots(&signing.roots) {
-        Ok(roots) => roots,
+    let trust = match connection::trust(&signing.roots) {
+        Ok(trust) => trust,
         Err(problem) => {
             checks.push(Check::fail(
                 "reachable",
@@ -228,7 +229,7 @@ async fn gateway_checks(
             return skip_the_rest(checks, "no connection was opened");
         }
     };
-    let opened = match connection::open(&base_url, roots.clone(), timeout).await {
+    let opened = match connection::open(&base_url, Arc::clone(&trust), timeout).await {
         Ok(opened) => opened,
         Err(OpenError::Connect(trouble)) => {
             checks.push(Check::trouble("reachable", trouble));
@@ -261,7 +262,7 @@ async fn gateway_checks(
         None => Check::skipped("tls", "plain http on this machine"),
     });
     let mut call = Caller {
-        upstream: Upstream::with(base_url, roots, timeout, opened.connection),
+        upstream: Upstream::with(base_url, trust, timeout, opened.connection),
         limit,
         first_date: None,
     };

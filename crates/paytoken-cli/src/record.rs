@@ -130,7 +130,7 @@ fn proxy(args: &RecordArgs, gateway: &GatewayArgs) -> Result<Proxy, Failure> {
     settings.base_url.value = Some(args.upstream.clone());
     let base_url = config::base_url(gateway, &settings)
         .map_err(|failure| Failure::usage(format!("--upstream: {}", failure.message())))?;
-    let roots = connection::roots(&config::root_certificates(gateway)?).map_err(Failure::usage)?;
+    let trust = connection::trust(&config::root_certificates(gateway)?).map_err(Failure::usage)?;
     if args
         .cassette
         .parent()
@@ -144,7 +144,7 @@ fn proxy(args: &RecordArgs, gateway: &GatewayArgs) -> Result<Proxy, Failure> {
     let cassette = Cassette::open(args.cassette.clone(), args.max_bytes)
         .map_err(|reason| Failure::usage(format!("--cassette {reason}")))?;
     Ok(Proxy {
-        upstream: tokio::sync::Mutex::new(Upstream::new(base_url, roots, UPSTREAM_TIMEOUT)),
+        upstream: tokio::sync::Mutex::new(Upstream::new(base_url, trust, UPSTREAM_TIMEOUT)),
         answer_limit: gateway.max_answer_bytes.unwrap_or(LIST_ANSWER_BYTES),
         cassette: Mutex::new(cassette),
         keep_personal: args.keep_personal_data,

@@ -1,7 +1,6 @@
 //! The default transport: hyper-util's pooled client over hyper-rustls (ring, webpki
 //! roots), HTTP/1.1 with keep-alive, HTTP/2 where the server offers it by ALPN.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use http::header::{HeaderValue, USER_AGENT};
@@ -11,9 +10,9 @@ use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
-use rustls::pki_types::CertificateDer;
 
 use crate::body::SecretBody;
+use crate::conn;
 use crate::{
     Error, Transport, TransportError, TransportErrorKind, TransportRequest, TransportResponse,
 };
@@ -47,7 +46,7 @@ impl HyperTransport {
         http.enforce_http(false);
         http.set_connect_timeout(Some(settings.connect_timeout));
         http.set_nodelay(true);
-        let tls = tls_config(&settings)?;
+        let tls = conn::tls_config(&settings.extra_roots, settings.built_in_roots)?;
         let schemes = hyper_rustls::HttpsConnectorBuilder::new().with_tls_config(tls);
         let schemes = if settings.allow_http {
             schemes.https_or_http()
@@ -126,30 +125,4 @@ impl Transport for HyperTransport {
             .to_bytes();
         Ok(TransportResponse { status, body })
     }
-}
-
-/// rustls with the ring provider, the webpki roots (unless turned off) and the caller's own.
-fn tls_config(settings: &HyperSettings) -> Result<rustls::ClientConfig, Error> {
-    let mut roots = rustls::RootCertStore::empty();
-    if settings.built_in_roots {
-        roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
-    }
-    for der in &settings.extra_roots {
-        roots
-            .add(CertificateDer::from(der.clone()))
-            .map_err(|_| Error::Config {
-                setting: "add_root_certificate",
-                reason: "is not a DER-encoded X.509 certificate rustls accepts",
-            })?;
-    }
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map_err(|_| Error::Config {
-            setting: "tls",
-            reason: "the ring provider offers no safe protocol version",
-        })?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    Ok(config)
 }

@@ -88,6 +88,8 @@ mod call;
 mod call_loop;
 #[cfg(feature = "client")]
 mod client;
+#[cfg(feature = "client")]
+mod conn;
 mod duplicates;
 mod error;
 #[cfg(feature = "client")]
@@ -126,3 +128,14 @@ pub use merchant_transaction_id::new_merchant_transaction_id;
 pub use retry::RetryPolicy;
 #[cfg(feature = "client")]
 pub use transport::{Transport, TransportRequest, TransportResponse};
+
+/// What the command shares with the client: a connection opened by hand and the one TLS
+/// configuration (`conn`). Not part of the API: no promise holds for anything under this
+/// path.
+#[cfg(feature = "client")]
+#[doc(hidden)]
+pub mod internal {
+    pub mod conn {
+        pub use crate::conn::*;
+    }
+}

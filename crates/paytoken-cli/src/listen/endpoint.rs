@@ -11,7 +11,7 @@ use bytes::Bytes;
 use http_body_util::Full;
 use hyper::header::{CONTENT_TYPE, HOST, HeaderValue, USER_AGENT};
 use hyper::{Request, Uri};
-use hyper_util::rt::TokioIo;
+use paytoken_hyper::internal::conn::{self, Unsent};
 use tokio::net::TcpStream;
 
 /// An `http` endpoint.
@@ -129,31 +129,18 @@ impl Endpoint {
         let stream = TcpStream::connect((self.host.as_str(), self.port))
             .await
             .map_err(|error| format!("cannot connect to {}: {error}", self.authority))?;
-        let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        let mut connection = conn::handshake(stream, false)
             .await
             .map_err(|error| format!("http: {error}"))?;
-        let driving = tokio::spawn(connection);
-        let answered = async {
-            let response = sender
-                .send_request(request)
-                .await
-                .map_err(|error| format!("http: {error}"))?;
-            let status = response.status().as_u16();
-            let body = match limit {
-                None => Bytes::new(),
-                Some(limit) => http_body_util::BodyExt::collect(http_body_util::Limited::new(
-                    response.into_body(),
-                    limit,
-                ))
-                .await
-                .map_err(|_| format!("the answer is broken or larger than {limit} bytes"))?
-                .to_bytes(),
-            };
-            Ok(Answered { status, body })
+        // The connection ends with this call: the sender dropped, its task closes it.
+        match connection.exchange(request, limit).await {
+            Ok(answer) => Ok(Answered {
+                status: answer.status,
+                body: answer.body,
+            }),
+            Err(Unsent::Yes(_)) => Err("http: the endpoint closed the connection".to_owned()),
+            Err(Unsent::No(error)) => Err(format!("http: {error}")),
         }
-        .await;
-        driving.abort();
-        answered
     }
 }
 
