@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use paytoken::{AuthToken, BaseUrl, Client, Credentials, SecureKey, Username};
+use paytoken::{AuthToken, BaseUrl, Client, ClientBuilder, Credentials, SecureKey, Username};
 
 use zeroize::Zeroizing;
 
@@ -24,6 +24,17 @@ pub(crate) fn client(
     settings: &Settings,
     lists: bool,
 ) -> Result<Client, Failure> {
+    builder(args, settings, lists)?
+        .build()
+        .map_err(|error| Failure::usage(error.to_string()))
+}
+
+/// The client's settings as [`client`] makes them, to build on another transport.
+pub(crate) fn builder(
+    args: &GatewayArgs,
+    settings: &Settings,
+    lists: bool,
+) -> Result<ClientBuilder, Failure> {
     let base_url = base_url(args, settings)?;
     let credentials = credentials(settings)?;
     let mut builder = Client::builder()
@@ -62,9 +73,7 @@ pub(crate) fn client(
         // No token and no way to fetch one: the calls go without, as the user asked.
         _ => {}
     }
-    builder
-        .build()
-        .map_err(|error| Failure::usage(error.to_string()))
+    Ok(builder)
 }
 
 /// The variable that may hold an auth token to use as it is.

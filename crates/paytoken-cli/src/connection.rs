@@ -7,15 +7,18 @@
 //! with their headers and `Date`. [`Upstream`] opens another connection when the gateway
 //! closed one.
 
+mod link;
+
+pub(crate) use link::Link;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::HeaderMap;
-use hyper::header::{DATE, HeaderValue, USER_AGENT};
+use hyper::header::DATE;
 use paytoken::BaseUrl;
-use paytoken::protocol::Request;
 use paytoken_hyper::internal::conn::{self, Connection, Unsent};
 use rustls::CertificateError;
 use rustls::pki_types::ServerName;
@@ -205,7 +208,7 @@ async fn exchange(
 }
 
 /// As [`exchange`], a request that never left an error too.
-pub(crate) async fn send_http(
+async fn send_http(
     connection: &mut Connection,
     request: hyper::Request<Full<Bytes>>,
     limit: usize,
@@ -217,6 +220,24 @@ pub(crate) async fn send_http(
         Err(Unsent::No(error)) => Err(error),
     }
 }
+
+/// Why a request to the gateway failed: no connection opened (nothing of it left), or the
+/// exchange failed after it started.
+#[derive(Debug)]
+pub(crate) enum SendError {
+    Connect(String),
+    Exchange(String),
+}
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Connect(error) | Self::Exchange(error) => f.write_str(error),
+        }
+    }
+}
+
+impl std::error::Error for SendError {}
 
 /// A gateway reached through one connection at a time: opened when first needed, and
 /// again when the gateway closed it (as servers may after an answer).
@@ -254,13 +275,15 @@ impl Upstream {
     }
 
     /// The connection, opened (again) when there is none or the gateway closed it.
-    async fn connection(&mut self) -> Result<&mut Connection, String> {
+    async fn connection(&mut self) -> Result<&mut Connection, SendError> {
         let connection = match self.connection.take() {
             Some(open) if !open.is_closed() => open,
             _ => {
                 open(&self.base_url, Arc::clone(&self.trust), self.timeout)
                     .await
-                    .map_err(|error| format!("cannot connect: {}", error.detail()))?
+                    .map_err(|error| {
+                        SendError::Connect(format!("cannot connect: {}", error.detail()))
+                    })?
                     .connection
             }
         };
@@ -273,14 +296,14 @@ impl Upstream {
         &mut self,
         request: hyper::Request<Full<Bytes>>,
         limit: usize,
-    ) -> Result<Exchanged, String> {
+    ) -> Result<Exchanged, SendError> {
         let timeout = self.timeout;
         let request = match exchange(self.connection().await?, request, limit, timeout).await {
             Ok(exchanged) => return Ok(exchanged),
             Err(Unsent::Yes(request)) => *request,
             Err(Unsent::No(error)) => {
                 self.connection = None;
-                return Err(error);
+                return Err(SendError::Exchange(error));
             }
         };
         self.connection = None;
@@ -288,27 +311,7 @@ impl Upstream {
         if sent.is_err() {
             self.connection = None;
         }
-        sent
-    }
-
-    /// The protocol's `request`, signed, sent as [`send_http`](Self::send_http) sends.
-    pub(crate) async fn send(
-        &mut self,
-        request: &Request,
-        user_agent: &'static str,
-        limit: usize,
-    ) -> Result<Exchanged, String> {
-        let http = request
-            .to_http(&self.base_url)
-            .map_err(|error| format!("cannot build the request: {error}"))?;
-        let (mut parts, body) = http.into_parts();
-        parts
-            .headers
-            .insert(USER_AGENT, HeaderValue::from_static(user_agent));
-        // The body's owner goes along: its bytes are wiped when the request is dropped.
-        let body = Full::new(Bytes::from_owner(body));
-        self.send_http(hyper::Request::from_parts(parts, body), limit)
-            .await
+        sent.map_err(SendError::Exchange)
     }
 
     /// The URI of `path_and_query` at the gateway.

@@ -17,9 +17,9 @@
 //! 10. `answer_shapes`: what the answers held that the interface's samples do not
 //!     (`shapes.rs`): information, never a failure, since paytoken reads them all.
 //!
-//! The calls are the protocol's requests, signed as the client signs them, over one
-//! connection opened step by step (`connection.rs`), so that a failure names its
-//! step.
+//! The calls are the client's, as every command makes them, over one connection opened
+//! step by step (`connection.rs`), so that a failure names its step: the client's
+//! transport is that connection (`connection::Link`), and it sends nothing twice.
 
 mod caller;
 mod check;
@@ -31,14 +31,15 @@ use paytoken::ops::auth_token::FetchAuthToken;
 use paytoken::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken::ops::inquiry::Inquiry;
 use paytoken::ops::invoice_list::InvoiceList;
-use paytoken::{BaseUrl, CodeFamily, Context, MerchantTransactionId, Username};
+use paytoken::protocol::OperationKind;
+use paytoken::{BaseUrl, CodeFamily, MerchantTransactionId, RetryPolicy, Username};
 
 use self::caller::{Caller, Failed, Seen};
 use self::check::{Check, Verdict, report};
 use crate::cli::GatewayArgs;
 use crate::config::{self, LIST_ANSWER_BYTES};
 use crate::config_command::describe;
-use crate::connection::{self, OpenError, Upstream, seconds};
+use crate::connection::{self, Link, OpenError, Upstream, seconds};
 use crate::report::Report;
 use crate::settings::Settings;
 
@@ -160,9 +161,9 @@ fn settings_check(
     )
 }
 
-/// How the checks sign and whom they trust, made from the settings before any connection.
+/// What the checks sign with and whom they trust, checked in the settings before any
+/// connection.
 struct Signing {
-    context: Context,
     roots: Vec<Vec<u8>>,
     fetch: Option<FetchAuthToken>,
     given_token: bool,
@@ -178,21 +179,19 @@ fn summary(base_url: &BaseUrl) -> String {
     format!("{scheme}, host {}", base_url.host())
 }
 
-/// The signing context and the trust, or what in the settings stops them.
+/// The trust and the way to an auth token, or what in the settings stops the client's
+/// signing.
 fn signing(args: &GatewayArgs, settings: &Settings) -> Result<Signing, String> {
     let message = |failure: crate::report::Failure| failure.message().to_owned();
-    let credentials = config::credentials(settings).map_err(message)?;
+    config::credentials(settings).map_err(message)?;
     let roots = config::root_certificates(args).map_err(message)?;
-    let mut context = Context::new(credentials);
     if let Some(account) = &settings.account_id.value {
-        context.account_id = Some(config::parse(account, "--account-id").map_err(message)?);
+        config::parse::<paytoken::AccountId>(account, "--account-id").map_err(message)?;
     }
     if let Some(terminal) = &settings.terminal_id.value {
-        context.terminal_id = Some(config::parse(terminal, "--terminal-id").map_err(message)?);
+        config::parse::<paytoken::TerminalId>(terminal, "--terminal-id").map_err(message)?;
     }
-    let given = config::auth_token(args).map_err(|failure| failure.message().to_owned())?;
-    let given_token = given.is_some();
-    context.auth_token = given;
+    let given_token = config::auth_token(args).map_err(message)?.is_some();
     let fetch = match (&settings.partner_id.value, &settings.username.value) {
         (Some(partner), Some(username)) if !given_token => Some(FetchAuthToken::new(
             config::parse(partner, "--partner-id").map_err(message)?,
@@ -201,11 +200,34 @@ fn signing(args: &GatewayArgs, settings: &Settings) -> Result<Signing, String> {
         _ => None,
     };
     Ok(Signing {
-        context,
         roots,
         fetch,
         given_token,
     })
+}
+
+/// The client every command would make of the settings, on `link`: sending nothing twice,
+/// each call within `timeout`, each answer read up to `limit`; with `token` when one was
+/// fetched.
+fn client_on(
+    link: &Link,
+    args: &GatewayArgs,
+    settings: &Settings,
+    bounds: (Duration, usize),
+    token: Option<paytoken::AuthToken>,
+) -> Result<paytoken::Client<Link>, String> {
+    let (timeout, limit) = bounds;
+    let mut builder = config::builder(args, settings, true)
+        .map_err(|failure| failure.message().to_owned())?
+        .retry_policy(RetryPolicy::NEVER)
+        .request_timeout(timeout)
+        .body_limit(limit);
+    if let Some(token) = token {
+        builder = builder.auth_token(token);
+    }
+    builder
+        .build_with_transport(link.clone())
+        .map_err(|error| error.to_string())
 }
 
 async fn gateway_checks(
@@ -261,17 +283,37 @@ async fn gateway_checks(
         ),
         None => Check::skipped("tls", "plain http on this machine"),
     });
+    let link = Link::new(
+        Upstream::with(base_url, trust, timeout, opened.connection),
+        "paytoken-doctor",
+    );
+    let client = match client_on(&link, args, settings, (timeout, limit), None) {
+        Ok(client) => client,
+        Err(problem) => {
+            checks.push(Check::fail("auth_token", problem, CALLER_ADVICE));
+            return skip_the_rest(checks, "no client could be made of the settings");
+        }
+    };
     let mut call = Caller {
-        upstream: Upstream::with(base_url, trust, timeout, opened.connection),
-        limit,
+        client,
+        link,
         first_date: None,
     };
 
     // The auth token, and the clock from the first answer.
     let token_check = match signing.fetch.take() {
-        Some(fetch) => match call.call(&fetch, &signing.context, seen).await {
+        Some(fetch) => match call.read(
+            OperationKind::AuthToken,
+            call.client.fetch_auth_token(&fetch).await,
+            seen,
+        ) {
             Ok((grant, took)) => {
-                signing.context.auth_token = Some(grant.token);
+                // The calls after go with it, as a client that fetched it goes.
+                if let Ok(client) =
+                    client_on(&call.link, args, settings, (timeout, limit), Some(grant.token))
+                {
+                    call.client = client;
+                }
                 Check::pass(
                     "auth_token",
                     format!(
@@ -294,9 +336,11 @@ async fn gateway_checks(
         ),
     };
     checks.push(token_check);
-    let read = call
-        .call(&CardsAndAccounts::all(), &signing.context, seen)
+    let listed = call
+        .client
+        .cards_and_accounts(&CardsAndAccounts::all())
         .await;
+    let read = call.read(OperationKind::CardsAndAccounts, listed, seen);
     checks.push(clock_check(call.first_date));
     checks.push(match read {
         Ok((list, took)) => Check::pass(
@@ -310,23 +354,19 @@ async fn gateway_checks(
         ),
         Err(failed) => failed.check("signed_read", CALLER_ADVICE),
     });
-    checks.push(inquiry_check(&mut call, &signing.context, seen).await);
-    checks.push(
-        match call
-            .call(&InvoiceList::new(1, 10), &signing.context, seen)
-            .await
-        {
-            Ok((page, took)) => Check::pass(
-                "invoices",
-                format!(
-                    "page 1 read: {} invoice(s), in {}",
-                    page.invoices.len(),
-                    seconds(took)
-                ),
+    checks.push(inquiry_check(&mut call, seen).await);
+    let page = call.client.invoice_page(&InvoiceList::new(1, 10)).await;
+    checks.push(match call.read(OperationKind::InvoiceList, page, seen) {
+        Ok((page, took)) => Check::pass(
+            "invoices",
+            format!(
+                "page 1 read: {} invoice(s), in {}",
+                page.invoices.len(),
+                seconds(took)
             ),
-            Err(failed) => failed.check("invoices", CALLER_ADVICE),
-        },
-    );
+        ),
+        Err(failed) => failed.check("invoices", CALLER_ADVICE),
+    });
     if seen.is_empty() {
         checks.push(Check::skipped(
             "answer_shapes",
@@ -348,17 +388,18 @@ async fn gateway_checks(
 const CALLER_ADVICE: &str = "check the member id, the secure key and the auth token (`paytoken whoami` shows where each comes from)";
 
 /// An inquiry of a merchant transaction id no one made: the gateway must not find it.
-async fn inquiry_check(call: &mut Caller, context: &Context, seen: &mut Vec<Seen>) -> Check {
+async fn inquiry_check(call: &mut Caller, seen: &mut Vec<Seen>) -> Check {
     let nanos = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |since| since.as_nanos());
     let Ok(made_up) = MerchantTransactionId::new(&format!("paytoken-doctor-{nanos}")) else {
         return Check::skipped("inquiry", "no made-up id could be written");
     };
-    match call
-        .call(&Inquiry::ByMerchantTransactionId(made_up), context, seen)
-        .await
-    {
+    let inquired = call
+        .client
+        .inquiry(&Inquiry::ByMerchantTransactionId(made_up))
+        .await;
+    match call.read(OperationKind::Inquiry, inquired, seen) {
         Ok((found, _)) => Check::fail(
             "inquiry",
             format!(

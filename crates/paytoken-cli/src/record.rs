@@ -221,7 +221,10 @@ async fn exchange(
     *request.uri_mut() = upstream.uri(path)?;
     copy_headers(&parts.headers, request.headers_mut());
     request.headers_mut().remove(hyper::header::ACCEPT_ENCODING);
-    let answered = upstream.send_http(request, proxy.answer_limit).await?;
+    let answered = upstream
+        .send_http(request, proxy.answer_limit)
+        .await
+        .map_err(|error| error.to_string())?;
     Ok((answered.status, answered.headers, answered.body))
 }
 

@@ -1,14 +1,15 @@
-//! The checks' calls: the protocol's requests over doctor's one connection (another when
-//! the gateway closed it, `connection::Upstream`), each answer read as the client reads it, its `Date` and its
-//! unusual shapes kept.
+//! The checks' calls: the client's, on a transport over doctor's one connection (another
+//! when the gateway closed it, `connection::Link`), each answer read as every command reads
+//! it; its `Date`, its time and its unusual shapes kept.
 
 use std::time::{Duration, SystemTime};
 
-use paytoken::{CodeFamily, Context, Operation};
+use paytoken::protocol::OperationKind;
+use paytoken::{Client, CodeFamily};
 use serde_json::Value;
 
 use super::check::Check;
-use crate::connection::{Exchanged, Upstream};
+use crate::connection::Link;
 use crate::report::operation_name;
 use crate::shapes::{self, Shape};
 
@@ -20,8 +21,8 @@ pub(super) struct Seen {
 
 /// The calls of the checks, over one connection.
 pub(super) struct Caller {
-    pub(super) upstream: Upstream,
-    pub(super) limit: usize,
+    pub(super) client: Client<Link>,
+    pub(super) link: Link,
     /// The `Date` of the first answer: the gateway's clock.
     pub(super) first_date: Option<SystemTime>,
 }
@@ -63,40 +64,32 @@ impl Failed {
 }
 
 impl Caller {
-    /// Sends `operation`, keeps the first `Date` and the answer's unusual shapes, and
-    /// reads the answer as the client would.
-    pub(super) async fn call<O: Operation>(
+    /// What a call of `operation` came to (`result`, as the client gave it): keeps the
+    /// first `Date` and the answer's unusual shapes, and says how long the exchange took.
+    pub(super) fn read<R>(
         &mut self,
-        operation: &O,
-        context: &Context,
+        operation: OperationKind,
+        result: Result<R, paytoken::Error>,
         seen: &mut Vec<Seen>,
-    ) -> Result<(O::Response, Duration), Failed> {
-        let request = operation
-            .request(context)
-            .map_err(|error| Failed::Other(error.to_string()))?;
-        let Exchanged {
-            status,
-            date,
-            body,
-            took,
-            ..
-        } = self
-            .upstream
-            .send(&request, "paytoken-doctor", self.limit)
-            .await
-            .map_err(Failed::Other)?;
-        if self.first_date.is_none() {
-            self.first_date = date;
+    ) -> Result<(R, Duration), Failed> {
+        let last = self.link.take_last();
+        let took = last
+            .as_ref()
+            .map_or(Duration::ZERO, |exchanged| exchanged.took);
+        if let Some(exchanged) = &last {
+            if self.first_date.is_none() {
+                self.first_date = exchanged.date;
+            }
+            if let Ok(answer) = serde_json::from_slice::<Value>(&exchanged.body) {
+                seen.push(Seen {
+                    operation: operation_name(operation),
+                    shapes: shapes::unusual(&answer),
+                });
+            }
         }
-        if let Ok(answer) = serde_json::from_slice::<Value>(&body) {
-            seen.push(Seen {
-                operation: operation_name(O::KIND),
-                shapes: shapes::unusual(&answer),
-            });
-        }
-        match operation.parse(status, &body) {
-            Ok(response) => Ok((response, took)),
-            Err(error) => Err(match error.refusal() {
+        result
+            .map(|response| (response, took))
+            .map_err(|error| match error.refusal() {
                 Some(refusal) => Failed::Refused {
                     code: refusal.result.code.to_string(),
                     description: refusal.result.description.clone(),
@@ -104,7 +97,6 @@ impl Caller {
                     took,
                 },
                 None => Failed::Other(error.to_string()),
-            }),
-        }
+            })
     }
 }
