@@ -8,17 +8,15 @@ use zeroize::Zeroizing;
 
 use crate::bounded::{open_regular, read_bounded};
 use crate::cli::GatewayArgs;
+use crate::limits;
 use crate::profile;
 use crate::report::Failure;
 use crate::settings::{KeyOrigin, SECURE_KEY_VARIABLE, Settings};
 use crate::terminal;
 
-/// The answer limit of the list operations (`cards`, `invoices`): about 90,000 cards.
-pub(crate) const LIST_ANSWER_BYTES: usize = 16 * 1024 * 1024;
-
 /// The client for the operations, or the usage error that stops them before anything is
 /// sent (an auth-token request included). `lists` raises the default answer limit to
-/// [`LIST_ANSWER_BYTES`] for the list operations.
+/// [`limits::LIST_ANSWER_BYTES`] for the list operations.
 pub(crate) fn client(
     args: &GatewayArgs,
     settings: &Settings,
@@ -53,7 +51,7 @@ pub(crate) fn builder(
     check_bounds(args)?;
     match args.max_answer_bytes {
         Some(limit) => builder = builder.body_limit(limit),
-        None if lists => builder = builder.body_limit(LIST_ANSWER_BYTES),
+        None if lists => builder = builder.body_limit(limits::LIST_ANSWER_BYTES),
         None => {}
     }
     if let Some(seconds) = args.timeout {

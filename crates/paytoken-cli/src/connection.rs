@@ -2,8 +2,8 @@
 //! failed and what each took: TCP, then TLS with the client's one configuration (the
 //! built-in roots and `--root-certificate`'s) offering HTTP/2 and HTTP/1.1 by ALPN, then
 //! HTTP as agreed, through the client's one handshake (`paytoken_hyper`'s `conn`).
-//! `doctor` sends the protocol's requests on it, signed as the client signs them; `record`
-//! forwards its clients' requests as they came. Answers come back whole (at most a bound),
+//! `doctor`'s client sends on it (its transport, [`Link`]); `record` forwards its
+//! clients' requests as they came. Answers come back whole (at most a bound),
 //! with their headers and `Date`. [`Upstream`] opens another connection when the gateway
 //! closed one.
 

@@ -11,6 +11,7 @@ use hyper::Method;
 use serde_json::{Value, json};
 
 use crate::cli::{ClockCommand, ConsoleCommand, EventsCommand, FaultsCommand, GatewayArgs};
+use crate::limits;
 use crate::listen::endpoint::Endpoint;
 use crate::report::{Failure, Outcome, Report};
 use crate::settings::Settings;
@@ -18,12 +19,6 @@ use crate::terminal::{self, Unwritten, escape};
 
 /// Where the console's paths begin.
 const PREFIX: &str = "/sandbox/console/";
-
-/// The most a console answer is read: the books of a full sandbox.
-const ANSWER_BYTES: usize = 64 * 1024 * 1024;
-
-/// How long one console call may take.
-const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How often `logs tail` asks for new entries.
 const POLL_EVERY: Duration = Duration::from_millis(500);
@@ -166,8 +161,8 @@ impl Console {
                 method,
                 &format!("{PREFIX}{path}"),
                 body,
-                ANSWER_BYTES,
-                TIMEOUT,
+                limits::CONSOLE_ANSWER_BYTES,
+                limits::CONSOLE_CALL,
             )
             .await
             .map_err(|reason| Failure::failed(format!("the sandbox's console: {reason}")))?;

@@ -37,14 +37,12 @@ use paytoken::{BaseUrl, CodeFamily, MerchantTransactionId, RetryPolicy, Username
 use self::caller::{Caller, Failed, Seen};
 use self::check::{Check, Verdict, report};
 use crate::cli::GatewayArgs;
-use crate::config::{self, LIST_ANSWER_BYTES};
+use crate::config;
 use crate::config_command::describe;
 use crate::connection::{self, Link, OpenError, Upstream, seconds};
+use crate::limits;
 use crate::report::Report;
 use crate::settings::Settings;
-
-/// How long a step may take unless `--timeout` says otherwise.
-const STEP_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The most the two clocks may differ before the check fails: the `Date` header counts
 /// whole seconds, and a minute is far below anything that matters to an hour's token.
@@ -238,8 +236,10 @@ async fn gateway_checks(
     checks: &mut Vec<Check>,
     seen: &mut Vec<Seen>,
 ) {
-    let timeout = args.timeout.map_or(STEP_TIMEOUT, Duration::from_secs);
-    let limit = args.max_answer_bytes.unwrap_or(LIST_ANSWER_BYTES);
+    let timeout = args
+        .timeout
+        .map_or(limits::DOCTOR_STEP, Duration::from_secs);
+    let limit = args.max_answer_bytes.unwrap_or(limits::LIST_ANSWER_BYTES);
     let trust = match connection::trust(&signing.roots) {
         Ok(trust) => trust,
         Err(problem) => {

@@ -61,6 +61,7 @@ mod doctor;
 mod durations;
 mod examples;
 pub mod life_cycle;
+mod limits;
 mod listen;
 mod listing;
 mod local_server;

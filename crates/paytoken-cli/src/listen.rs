@@ -44,22 +44,12 @@ use self::endpoint::Endpoint;
 use self::verdict::{Rejection, Relay, Verdict};
 use crate::cli::{GatewayArgs, ListenArgs};
 use crate::config;
-use crate::local_server::{self, Limits, text_answer};
+use crate::limits;
+use crate::local_server::{self, text_answer};
 use crate::report::{Exit, Failure, Report};
 use crate::settings::Settings;
 use crate::terminal;
 
-/// The largest notification read: a payment's fields are a few hundred bytes.
-const MAX_BODY: usize = 64 * 1024;
-/// How long a sender has for its headers, and again for its body.
-const READ_DEADLINE: Duration = Duration::from_secs(10);
-/// The endpoint's bounds: 256 connections at once, 10 s for a request's head, one request
-/// a connection.
-const LIMITS: Limits = Limits {
-    max_connections: 256,
-    head_deadline: READ_DEADLINE,
-    keep_alive: false,
-};
 /// Notifications remembered to tell a duplicate.
 const REMEMBERED: usize = 10_000;
 
@@ -235,7 +225,7 @@ pub(crate) async fn serve(
             response
         }
     };
-    local_server::serve(listener, LIMITS, handle, || {
+    local_server::serve(listener, limits::LISTEN, handle, || {
         text_answer(500, "the notification's handler failed\n")
     })
     .await;
@@ -278,12 +268,13 @@ async fn receive(
         return (text_answer(405, "a notification is a POST\n"), None);
     }
     let content_type = request.headers().get(CONTENT_TYPE).cloned();
-    let reading = Limited::new(request.into_body(), MAX_BODY).collect();
-    let body = match tokio::time::timeout(READ_DEADLINE, reading).await {
+    let reading = Limited::new(request.into_body(), limits::NOTIFICATION_BYTES).collect();
+    let body = match tokio::time::timeout(limits::NOTIFICATION_DEADLINE, reading).await {
         Ok(Ok(body)) => body.to_bytes(),
         Ok(Err(_)) => {
             let rejected = Verdict::Rejected(Rejection::unread(format!(
-                "body broken or larger than {MAX_BODY} bytes"
+                "body broken or larger than {} bytes",
+                limits::NOTIFICATION_BYTES
             )));
             let response = text_answer(413, "rejected: body too large or broken\n");
             return (response, Some(rejected.to_json()));

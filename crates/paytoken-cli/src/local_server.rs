@@ -18,7 +18,7 @@ use hyper::{Request, Response, StatusCode};
 use paytoken_sandbox::internal::edge;
 use tokio::net::TcpListener;
 
-pub(crate) use edge::Limits;
+use edge::Limits;
 
 use crate::report::Failure;
 

@@ -16,7 +16,6 @@ mod redact;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full, Limited};
@@ -28,24 +27,13 @@ use serde_json::json;
 pub(crate) use self::cassette::CASSETTE_VERSION;
 use self::cassette::{Cassette, Exchange};
 use crate::cli::{GatewayArgs, RecordArgs};
-use crate::config::{self, LIST_ANSWER_BYTES};
+use crate::config;
 use crate::connection::{self, Upstream};
-use crate::local_server::{self, Limits, text_answer};
+use crate::limits;
+use crate::local_server::{self, text_answer};
 use crate::report::{Exit, Failure, Report};
 use crate::settings::Settings;
 use crate::terminal;
-
-/// The largest request body forwarded: a payment's form is a few kilobytes.
-const MAX_REQUEST: usize = 1024 * 1024;
-/// The proxy's bounds: 64 connections at once, 10 s for a request's head; keep-alive, as
-/// the client's pool expects.
-const LIMITS: Limits = Limits {
-    max_connections: 64,
-    head_deadline: Duration::from_secs(10),
-    keep_alive: true,
-};
-/// How long the upstream has for each step, connecting, TLS and the answer.
-const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Headers that belong to one connection, never forwarded (RFC 9110, 7.6.1), and the
 /// ones the proxy sets itself.
@@ -116,7 +104,7 @@ pub(crate) async fn run(args: &RecordArgs, gateway: &GatewayArgs, json: bool) ->
     };
     let failed = || text_answer(502, "paytoken record: the exchange's handler failed\n");
     tokio::select! {
-        () = local_server::serve(listener, LIMITS, handle, failed) => {}
+        () = local_server::serve(listener, limits::RECORD, handle, failed) => {}
         _ = tokio::signal::ctrl_c() => {}
     }
     Report::quiet(Exit::Success)
@@ -144,8 +132,10 @@ fn proxy(args: &RecordArgs, gateway: &GatewayArgs) -> Result<Proxy, Failure> {
     let cassette = Cassette::open(args.cassette.clone(), args.max_bytes)
         .map_err(|reason| Failure::usage(format!("--cassette {reason}")))?;
     Ok(Proxy {
-        upstream: tokio::sync::Mutex::new(Upstream::new(base_url, trust, UPSTREAM_TIMEOUT)),
-        answer_limit: gateway.max_answer_bytes.unwrap_or(LIST_ANSWER_BYTES),
+        upstream: tokio::sync::Mutex::new(Upstream::new(base_url, trust, limits::UPSTREAM_STEP)),
+        answer_limit: gateway
+            .max_answer_bytes
+            .unwrap_or(limits::LIST_ANSWER_BYTES),
         cassette: Mutex::new(cassette),
         keep_personal: args.keep_personal_data,
         exchanges: AtomicU64::new(0),
@@ -169,7 +159,10 @@ async fn forward(proxy: &Proxy, request: Request<Incoming>) -> Response<Full<Byt
         .path_and_query()
         .map_or("/", |path| path.as_str())
         .to_owned();
-    let body = match Limited::new(body, MAX_REQUEST).collect().await {
+    let body = match Limited::new(body, limits::FORWARDED_REQUEST_BYTES)
+        .collect()
+        .await
+    {
         Ok(body) => body.to_bytes(),
         Err(_) => {
             return text_answer(413, "paytoken record: a request body larger than 1 MiB\n");

@@ -19,7 +19,7 @@ use paytoken::protocol::Error;
 use paytoken::protocol::recorded::{self, Reading, SentFields};
 use serde_json::{Value, json};
 
-use crate::config::LIST_ANSWER_BYTES;
+use crate::limits::LIST_ANSWER_BYTES;
 use crate::report::{Failure, Outcome, Report, status_outcome};
 use crate::shapes;
 use crate::terminal::escape;

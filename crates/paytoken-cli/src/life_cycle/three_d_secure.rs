@@ -16,6 +16,7 @@ use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
 use super::{LifeCycle, Shown, order_id};
+use crate::limits;
 use crate::listen::{self, Receiver, endpoint::Endpoint};
 
 /// A step's name and operation.
@@ -24,9 +25,6 @@ type StepName = (&'static str, &'static str);
 const PAY: StepName = ("3-D Secure payment, with notificationUrl", "pay");
 const PAGE: StepName = ("3-D Secure page: the cardholder approves", "three_d_secure");
 const NOTIFIED: StepName = ("notification received, checksum verified", "notification");
-
-/// How long the challenge page may take to take the cardholder's decision.
-const PAGE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long the script waits for the notification.
 const NOTIFICATION_WAIT: Duration = Duration::from_secs(10);
@@ -122,7 +120,7 @@ impl LifeCycle<'_> {
                     .post(
                         Bytes::from_static(b"decision=approve"),
                         Some(form),
-                        PAGE_TIMEOUT,
+                        limits::CHALLENGE_PAGE,
                     )
                     .await
             }
