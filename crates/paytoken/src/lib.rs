@@ -88,14 +88,15 @@ pub use paytoken_types::{
 
 pub mod prelude;
 
+/// The one error of a call, the same type with and without the client.
+pub use paytoken_hyper::Error;
 #[cfg(feature = "hyper")]
 pub use paytoken_hyper::{
     Client, ClientBuilder, HyperTransport, RetryPolicy, Transport, TransportRequest,
     TransportResponse, new_merchant_transaction_id,
 };
-/// The one error of a call, the same type with and without the client.
 pub use paytoken_hyper::{
-    DuplicateStore, Error, ErrorKind, MemoryDuplicates, TransportError, TransportErrorKind,
+    DuplicateStore, ErrorKind, MemoryDuplicates, TransportError, TransportErrorKind,
 };
 
 #[cfg(feature = "axum")]

@@ -25,7 +25,9 @@
 //! under `[dev-dependencies]`. It brings the sandbox without its SQLite file store.
 
 pub use paytoken_sandbox::{
-    DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, Error, FaultTarget, Faults, PaymentBooks, Received,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_RECORDS, DEFAULT_MAX_TOKENS, DEFAULT_MERCHANT_ID,
+    DEFAULT_PARTNER_ID, DEFAULT_PENDING_SETTLES_AFTER, DEFAULT_REQUEST_DEADLINE, Error,
+    FaultTarget, Faults, MAX_CONFIG_FILE_BYTES, NotificationPolicy, PaymentBooks, Received,
     Sandbox, SandboxBuilder, SandboxConfig, SentNotification, cards,
 };
 
