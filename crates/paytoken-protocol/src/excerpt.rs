@@ -116,11 +116,10 @@ impl Reader {
         let pair_name = is_value && self.names_a_pair;
         self.in_secret_text = secret && self.between.ends_with('"');
         self.between.clear();
+        let word_names_a_secret = sensitive::of(word) == Sensitivity::Secret;
         self.names_a_pair = word == "name";
-        self.names_a_secret =
-            sensitive::of(word) == Sensitivity::Secret || (word == "value" && self.secret_pair);
-        self.secret_pair = (pair_name && sensitive::of(word) == Sensitivity::Secret)
-            || (self.secret_pair && !secret);
+        self.names_a_secret = word_names_a_secret || (word == "value" && self.secret_pair);
+        self.secret_pair = (pair_name && word_names_a_secret) || (self.secret_pair && !secret);
         if secret {
             out.push_str(REDACTED);
         } else if let Some((name, _)) = word

@@ -266,10 +266,19 @@ const LONGEST_SEGMENT: usize = 64;
 #[must_use]
 pub fn find(name: &str) -> Option<&'static Field> {
     let mut asked = [0_u8; LONGEST_SEGMENT];
-    let asked = normalized(last_segment(name), &mut asked)?;
+    row_of(normalized(last_segment(name), &mut asked)?)
+}
+
+/// The row whose name, read as [`normalized`] reads it, is `segment` (already normalized):
+/// each row compared byte by byte, stopping at its first difference.
+fn row_of(segment: &str) -> Option<&'static Field> {
     TABLE.iter().find(|field| {
-        let mut known = [0_u8; LONGEST_SEGMENT];
-        normalized(field.name, &mut known) == Some(asked)
+        field
+            .name
+            .bytes()
+            .filter(|byte| !matches!(byte, b'_' | b'-'))
+            .map(|byte| byte.to_ascii_lowercase())
+            .eq(segment.bytes())
     })
 }
 
@@ -282,10 +291,7 @@ fn last_segment(name: &str) -> &str {
 
 /// `segment` in lower case without `_` and `-`, written into `buffer`; `None` when it is
 /// empty or longer than the buffer.
-pub(crate) fn normalized<'b>(
-    segment: &str,
-    buffer: &'b mut [u8; LONGEST_SEGMENT],
-) -> Option<&'b str> {
+fn normalized<'b>(segment: &str, buffer: &'b mut [u8; LONGEST_SEGMENT]) -> Option<&'b str> {
     let mut length = 0;
     for byte in segment.bytes().filter(|byte| !matches!(byte, b'_' | b'-')) {
         *buffer.get_mut(length)? = byte.to_ascii_lowercase();
@@ -306,7 +312,7 @@ pub fn sensitivity(name: &str) -> Sensitivity {
     if SECRET_PARTS.iter().any(|part| segment.contains(part)) {
         return Secret;
     }
-    if let Some(field) = find(name) {
+    if let Some(field) = row_of(segment) {
         return field.sensitivity;
     }
     // `card.number`: a number under a card.
