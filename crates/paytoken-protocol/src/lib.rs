@@ -143,9 +143,3 @@ pub use request::{
     AUTH_TOKEN_HEADER, Body, FORM_CONTENT_TYPE, Header, Method, OperationKind, Request,
 };
 pub use wire::Owner;
-
-/// The values this crate's operations are built from.
-pub use paytoken_types;
-
-/// The credentials and checksum rules.
-pub use paytoken_checksum;

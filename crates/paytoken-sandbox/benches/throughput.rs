@@ -34,8 +34,8 @@ mod common;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use paytoken_protocol::Operation;
 use paytoken_protocol::ops::payment::Payment;
-use paytoken_protocol::paytoken_types::{Card, CardNumber, Cvv};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox, cards};
+use paytoken_types::{Card, CardNumber, Cvv};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 

@@ -63,13 +63,19 @@
 #![forbid(unsafe_code)]
 
 /// The values requests are built from: amounts, currencies, cards, customers, identifiers.
-pub use paytoken_types as types;
+pub mod types {
+    pub use paytoken_types::*;
+}
 
 /// Credentials and the checksum rules.
-pub use paytoken_checksum as checksum;
+pub mod checksum {
+    pub use paytoken_checksum::*;
+}
 
 /// Every operation as a request builder and a response parser, without I/O.
-pub use paytoken_protocol as protocol;
+pub mod protocol {
+    pub use paytoken_protocol::*;
+}
 
 pub use paytoken_checksum::{Credentials, SecureKey};
 pub use paytoken_protocol::{
@@ -92,8 +98,9 @@ pub mod prelude;
 pub use paytoken_hyper::Error;
 #[cfg(feature = "hyper")]
 pub use paytoken_hyper::{
-    Client, ClientBuilder, HyperTransport, RetryPolicy, Transport, TransportRequest,
-    TransportResponse, new_merchant_transaction_id,
+    Client, ClientBuilder, DEFAULT_BODY_LIMIT, DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_IDLE_TIMEOUT,
+    DEFAULT_POOL_MAX_IDLE_PER_HOST, DEFAULT_REQUEST_TIMEOUT, DEFAULT_USER_AGENT, HyperTransport,
+    RetryPolicy, Transport, TransportRequest, TransportResponse, new_merchant_transaction_id,
 };
 pub use paytoken_hyper::{
     DuplicateStore, ErrorKind, MemoryDuplicates, TransportError, TransportErrorKind,

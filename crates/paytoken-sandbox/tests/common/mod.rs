@@ -4,12 +4,12 @@
 use std::net::SocketAddr;
 
 use paytoken_protocol::ops::auth_token::FetchAuthToken;
-use paytoken_protocol::paytoken_types::Card;
 use paytoken_protocol::{AuthToken, Context, Operation, Request};
 use paytoken_sandbox::{
     DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, MerchantConfig, OTHER_MERCHANT_ID, PartnerConfig,
     Sandbox, SandboxBuilder,
 };
+use paytoken_types::Card;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;

@@ -8,9 +8,9 @@ use crate::common;
 
 use common::listener::Listener;
 use common::*;
+use paytoken_checksum::{Credentials, SecureKey};
 use paytoken_protocol::Operation as _;
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
-use paytoken_protocol::paytoken_checksum::{Credentials, SecureKey};
 use paytoken_sandbox::notifications::Attempt;
 use paytoken_sandbox::{
     AUTH_TOKEN_LIFETIME, FAULT_HEADER, NotificationPolicy, SentNotification, cards,

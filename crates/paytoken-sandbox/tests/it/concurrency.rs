@@ -126,7 +126,7 @@ async fn of_fifty_racing_duplicates_exactly_one_is_approved() {
 async fn concurrent_refunds_never_sum_above_the_capture() {
     use paytoken_protocol::ops::capture::Capture;
     use paytoken_protocol::ops::refund::Refund;
-    use paytoken_protocol::paytoken_types::PaymentType;
+    use paytoken_types::PaymentType;
 
     let sandbox = std::sync::Arc::new(sandbox().await);
     let context = signed_in(&sandbox, merchant(&sandbox)).await;

@@ -10,10 +10,10 @@ use common::*;
 use paytoken_protocol::Operation as _;
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken_protocol::ops::payment::Payment;
-use paytoken_protocol::paytoken_types::internal::sensitive;
 use paytoken_sandbox::{
     CONSOLE_PREFIX, DASHBOARD_PATH, NotificationPolicy, REQUESTS_KEPT, Sandbox, cards,
 };
+use paytoken_types::internal::sensitive;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 

@@ -12,13 +12,13 @@ use common::*;
 use paytoken_protocol::notification::Notification;
 use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::ops::payment::Payment;
-use paytoken_protocol::paytoken_types::TransactionStatus;
 use paytoken_protocol::{Error, Operation, PaymentStatus};
 use paytoken_sandbox::notifications::Attempt;
 use paytoken_sandbox::{
     FAULT_HEADER, ManualClock, NotificationFault, NotificationPolicy, NotificationTargets, Sandbox,
     SentNotification, cards,
 };
+use paytoken_types::TransactionStatus;
 
 /// Retries a test can wait for: 10 ms, doubling.
 fn quick() -> NotificationPolicy {

@@ -16,9 +16,9 @@ use paytoken_protocol::ops::installments::Installments;
 use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::ops::token_payment::TokenPayment;
-use paytoken_protocol::paytoken_types::{Customer, Email, RecurringType, RegistrationId};
 use paytoken_protocol::{Context, Operation};
 use paytoken_sandbox::{ManualClock, Sandbox, cards};
+use paytoken_types::{Customer, Email, RecurringType, RegistrationId};
 use serde_json::Value;
 
 const PAYMENTS: &str = "/transactionServices/REST/v1/payments";

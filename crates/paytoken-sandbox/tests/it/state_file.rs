@@ -16,8 +16,8 @@ use paytoken_protocol::ops::invoice_list::InvoiceList;
 use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::token_payment::TokenPayment;
-use paytoken_protocol::paytoken_types::{Customer, Email, PaymentType, RecurringType};
 use paytoken_sandbox::{Error, SEEDED_INVOICES_PER_MERCHANT, Sandbox, cards};
+use paytoken_types::{Customer, Email, PaymentType, RecurringType};
 
 /// A fresh path in the system's temporary folder, removed (with SQLite's files beside it)
 /// when dropped.

@@ -14,11 +14,9 @@ use paytoken_protocol::ops::invoice_list::InvoiceList;
 use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::ops::token_payment::TokenPayment;
-use paytoken_protocol::paytoken_types::{
-    BankAccount, Customer, Email, RecurringType, RegistrationId,
-};
 use paytoken_protocol::{Context, Operation, PaymentStatus};
 use paytoken_sandbox::{InvoiceShape, SEEDED_INVOICES_PER_MERCHANT, cards};
+use paytoken_types::{BankAccount, Customer, Email, RecurringType, RegistrationId};
 use serde_json::Value;
 
 fn payment(number: &str, amount: &str) -> Payment {
