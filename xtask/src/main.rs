@@ -17,11 +17,12 @@
 //!   packages and the Python tools installed where missing; run even with
 //!   `--skip-tests`), the sandbox's suite again on its file store
 //!   (`PAYTOKEN_TEST_STORE=file`, the binary the tests built, run again alone), the docs
-//!   with `-D warnings`, the `no_std` builds, the check that `paytoken-protocol` (and
-//!   `paytoken` without its `hyper` feature) depends on no I/O crate, the check that
-//!   `paytoken` with every feature does not build SQLite (the sandbox's alone), the check
-//!   that no crate's modules import each other in a circle, `cargo deny`, and the fuzz
-//!   targets for a few seconds each.
+//!   with `-D warnings` and the facade's pages read for a link left as text or leading
+//!   out of the facade (`doc_links.rs`), the `no_std` builds, the check that
+//!   `paytoken-protocol` (and `paytoken` without its `hyper` feature) depends on no I/O
+//!   crate, the check that `paytoken` with every feature does not build SQLite (the
+//!   sandbox's alone), the check that no crate's modules import each other in a circle,
+//!   `cargo deny`, and the fuzz targets for a few seconds each.
 //! - `cargo xtask api`: writes each library crate's public items into `api/<crate>.txt`,
 //!   after an API change that is meant (and said in CHANGELOG.md).
 //! - `cargo xtask dist`: the `paytoken` command's completion scripts and man pages, written
@@ -48,6 +49,7 @@ use std::time::Instant;
 mod api;
 mod bench;
 mod dist;
+mod doc_links;
 mod fuzz;
 mod ignored;
 mod layers;
@@ -250,6 +252,7 @@ fn ci_steps(tests: Tests, timed: &mut Timed) -> Result<(), String> {
             &[("RUSTDOCFLAGS", "-D warnings")],
         )
     })?;
+    timed.step("doc links", || doc_links::check(&target_dir().join("doc")))?;
     timed.step("no_std", no_std)?;
     timed.step("sans-io", sans_io)?;
     timed.step("no sqlite in the sdk", no_sqlite_in_the_sdk)?;
