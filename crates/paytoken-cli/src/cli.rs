@@ -792,9 +792,10 @@ pub(crate) struct PayArgs {
     /// `capture` (PA, preauthorization) (paymentType).
     #[arg(long = "type", value_enum, default_value = "DB")]
     pub(crate) payment_type: PaymentKind,
-    /// Keep the card as a token for later payments (createRegistration=true).
-    #[arg(long)]
-    pub(crate) register: bool,
+    /// Keep the card as a token for later payments (createRegistration=true), as the
+    /// library's `Payment::store_card` does.
+    #[arg(long, visible_alias = "register")]
+    pub(crate) store_card: bool,
     /// Open a recurring series, charged again with `repeat-payment` or
     /// `pay-with-token --recurring repeated` (recurringType=INITIAL).
     #[arg(long, value_enum)]
@@ -837,7 +838,7 @@ pub(crate) struct RegisterArgs {
 /// `paytoken pay-with-token`.
 #[derive(Debug, Args)]
 pub(crate) struct ChargeArgs {
-    /// The stored card or account, as `pay --register` or `register` gave it
+    /// The stored card or account, as `pay --store-card` or `register` gave it
     /// (registrationId).
     pub(crate) registration_id: String,
     /// How much, with two decimals, such as 50.00 (amount).

@@ -18,7 +18,7 @@ pub(crate) const CUSTOMER_SIGNUP: &str = "Examples:
   $ paytoken customer-signup --given-name Ada --surname Lovelace --email ada@example.com";
 
 pub(crate) const PAY: &str = "Examples:
-  $ paytoken pay --amount 50.00 --currency EUR --merchant-transaction-id order-1001 --register --card-number 4000000000000051 --expiry-month 12 --expiry-year 2030 --cvv 745
+  $ paytoken pay --amount 50.00 --currency EUR --merchant-transaction-id order-1001 --store-card --card-number 4000000000000051 --expiry-month 12 --expiry-year 2030 --cvv 745
   $ paytoken pay --type preauthorization --amount 80.00 --currency EUR --merchant-transaction-id order-1002 --card-number 5101080000000009 --expiry-month 12 --expiry-year 2030 --cvv 123";
 
 pub(crate) const REGISTER: &str = "Examples:

@@ -27,7 +27,7 @@ use paytoken::types::{
 };
 use paytoken::{
     Amount, Client, CodeFamily, Customer, Error, FieldValue, Invoice, MerchantTransactionId,
-    RegistrationId, SecureKey, Transaction,
+    OperationKind, RegistrationId, SecureKey, Transaction,
 };
 use paytoken_sandbox::{cards, samples};
 
@@ -336,7 +336,7 @@ impl<'a> LifeCycle<'a> {
         let fetch = self.fetch.clone();
         self.grant = self
             .step(
-                ("auth token", "fetch_auth_token"),
+                ("auth token", OperationKind::AuthToken.name()),
                 client.fetch_auth_token(&fetch),
                 |grant| {
                     let length = grant.token.expose_secret().len();
@@ -351,7 +351,7 @@ impl<'a> LifeCycle<'a> {
 
     /// The customer signs up, and keeps the id the gateway gave.
     async fn customer_signup(&mut self) {
-        const STEP: (&str, &str) = ("customer sign-up", "customer_signup");
+        const STEP: (&str, &str) = ("customer sign-up", OperationKind::CustomerSignup.name());
         let Some(email) = self.own(STEP, Email::new("ada@example.com")) else {
             return;
         };
@@ -376,7 +376,7 @@ impl<'a> LifeCycle<'a> {
 
     /// A payment with an approved test card that stores the card: the first token.
     async fn payment(&mut self) {
-        const STEP: (&str, &str) = ("payment, storing the card", "pay");
+        const STEP: (&str, &str) = ("payment, storing the card", OperationKind::Payment.name());
         let amount = "49.90".parse::<Amount>();
         let (Some(amount), Some(order), Some(card)) = (
             self.own(STEP, amount),
@@ -398,7 +398,10 @@ impl<'a> LifeCycle<'a> {
 
     /// A second card, stored without a payment: the second token.
     async fn registration(&mut self) {
-        const STEP: (&str, &str) = ("registration of a second card", "register");
+        const STEP: (&str, &str) = (
+            "registration of a second card",
+            OperationKind::Registration.name(),
+        );
         let Some(card) = self.own(STEP, samples::card(cards::INSTALLMENTS)) else {
             return;
         };
@@ -421,11 +424,14 @@ impl<'a> LifeCycle<'a> {
         };
         for (step, recurring) in [
             (
-                ("token payment, INITIAL", "pay_with_token"),
+                ("token payment, INITIAL", OperationKind::TokenPayment.name()),
                 RecurringType::Initial,
             ),
             (
-                ("token payment, REPEATED", "pay_with_token"),
+                (
+                    "token payment, REPEATED",
+                    OperationKind::TokenPayment.name(),
+                ),
                 RecurringType::Repeated,
             ),
         ] {
@@ -450,7 +456,10 @@ impl<'a> LifeCycle<'a> {
         let client = self.client;
         self.plans = self
             .step(
-                ("installments of the second card", "installments"),
+                (
+                    "installments of the second card",
+                    OperationKind::Installments.name(),
+                ),
                 client.installments(&Installments::new(token)),
                 |plans| {
                     let counts: Vec<String> = plans.counts.iter().map(u16::to_string).collect();
@@ -470,7 +479,7 @@ impl<'a> LifeCycle<'a> {
         let client = self.client;
         self.stored = self
             .step(
-                ("cards and accounts", "cards_and_accounts"),
+                ("cards and accounts", OperationKind::CardsAndAccounts.name()),
                 client.cards_and_accounts(&CardsAndAccounts::all()),
                 |stored| {
                     let active = stored
@@ -513,30 +522,34 @@ impl<'a> LifeCycle<'a> {
                 .unwrap_or("invoices, a further page");
             let list = InvoiceList::new(page, INVOICES_PER_PAGE);
             let answer = self
-                .step((name, "invoices"), client.invoice_page(&list), |p| {
-                    let orders: Vec<String> = p
-                        .invoices
-                        .iter()
-                        .filter_map(|i| i.order_id.clone())
-                        .collect();
-                    let fields = vec![
-                        ("invoices", p.invoices.len().to_string()),
-                        ("orderIds", orders.join(", ")),
-                    ];
-                    match &p.result {
-                        // A page past the end is an answer too ("no records").
-                        Some(result) => Shown {
-                            ok: true,
-                            ..Shown::answer(result, fields)
-                        },
-                        None => Shown {
-                            ok: true,
-                            code: "-".to_owned(),
-                            description: "invoices".to_owned(),
-                            fields,
-                        },
-                    }
-                })
+                .step(
+                    (name, OperationKind::InvoiceList.name()),
+                    client.invoice_page(&list),
+                    |p| {
+                        let orders: Vec<String> = p
+                            .invoices
+                            .iter()
+                            .filter_map(|i| i.order_id.clone())
+                            .collect();
+                        let fields = vec![
+                            ("invoices", p.invoices.len().to_string()),
+                            ("orderIds", orders.join(", ")),
+                        ];
+                        match &p.result {
+                            // A page past the end is an answer too ("no records").
+                            Some(result) => Shown {
+                                ok: true,
+                                ..Shown::answer(result, fields)
+                            },
+                            None => Shown {
+                                ok: true,
+                                code: "-".to_owned(),
+                                description: "invoices".to_owned(),
+                                fields,
+                            },
+                        }
+                    },
+                )
                 .await;
             let Some(answer) = answer else { break };
             let full = answer.invoices.len() >= usize::try_from(INVOICES_PER_PAGE).unwrap_or(0);
@@ -555,7 +568,10 @@ impl<'a> LifeCycle<'a> {
         let client = self.client;
         self.deleted = self
             .step(
-                ("delete the first card's token", "delete_token"),
+                (
+                    "delete the first card's token",
+                    OperationKind::DeleteToken.name(),
+                ),
                 client.delete_token(&DeleteToken::new(token)),
                 |deleted| {
                     Shown::answer(&deleted.result, vec![("registrationId", token.to_string())])
@@ -566,7 +582,10 @@ impl<'a> LifeCycle<'a> {
 
     /// A payment with the deleted token: the gateway refuses it, and nothing is charged.
     async fn refused_payment(&mut self) {
-        const STEP: (&str, &str) = ("payment with the deleted token (refused)", "pay_with_token");
+        const STEP: (&str, &str) = (
+            "payment with the deleted token (refused)",
+            OperationKind::TokenPayment.name(),
+        );
         let Some(token) = self.first_token() else {
             return;
         };

@@ -15,7 +15,7 @@ use crate::render;
 use crate::report::{Exit, Failure, Outcome, Report};
 
 /// The operation every line names.
-const OPERATION: &str = "invoices";
+const OPERATION: &str = OperationKind::InvoiceList.name();
 use crate::terminal::{self, Unwritten};
 
 /// Pages through the whole list, printing each page as it arrives.

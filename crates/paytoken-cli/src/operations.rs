@@ -75,27 +75,26 @@ fn failed(operation: OperationKind) -> impl Fn(Error) -> Failure {
 }
 
 fn transaction_report(operation: OperationKind, transaction: &Transaction) -> Report {
-    let outcome = status_outcome(&transaction.status);
-    let what = match (&transaction.status, outcome) {
-        (PaymentStatus::ThreeDSecure { .. }, _) => {
-            "waiting for 3-D Secure (send the cardholder to the redirect)"
+    let detail = match &transaction.status {
+        PaymentStatus::ThreeDSecure { .. } => {
+            Some("waiting for 3-D Secure: send the cardholder to the redirect")
         }
-        (PaymentStatus::Cancelled, _) => "cancelled",
-        (PaymentStatus::Refunded, _) => "refunded",
-        (PaymentStatus::ChargedBack, _) => "charged back",
-        (_, other) => other.name(),
+        PaymentStatus::Cancelled => Some("cancelled"),
+        PaymentStatus::Refunded => Some("refunded"),
+        PaymentStatus::ChargedBack => Some("charged back"),
+        _ => None,
     };
     Report::answer(
-        outcome,
+        status_outcome(&transaction.status),
         operation,
-        &what.replace('_', " "),
+        detail,
         render::transaction(transaction),
     )
 }
 
 /// An answer with no payment in it: the operation was done.
 pub(crate) fn ok_report(operation: OperationKind, json: serde_json::Value) -> Report {
-    Report::answer(Outcome::Ok, operation, "done", json)
+    Report::answer(Outcome::Ok, operation, None, json)
 }
 
 async fn signup(client: &Client, args: &SignupArgs) -> Result<Report, Failure> {
@@ -270,7 +269,7 @@ async fn pay(client: &Client, args: &PayArgs) -> Result<Report, Failure> {
         payment = payment.mode(parse(mode, "--mode")?);
     }
     payment.payment_type = args.payment_type.into();
-    if args.register {
+    if args.store_card {
         payment = payment.store_card();
     }
     if let Some(recurring) = args.recurring {
@@ -440,7 +439,7 @@ async fn inquiry(client: &Client, args: &InquiryArgs) -> Result<Report, Failure>
     Ok(Report::answer(
         Outcome::Found,
         OperationKind::Inquiry,
-        &format!("found ({})", state.name().replace('_', " ")),
+        Some(state.name()),
         json,
     )
     .with_exit(state.exit()))
@@ -452,7 +451,7 @@ fn move_report(operation: OperationKind, what: &str, transaction: &Transaction) 
     Report::answer(
         Outcome::Approved,
         operation,
-        what,
+        Some(what),
         render::transaction(transaction),
     )
 }

@@ -272,26 +272,11 @@ fn sent_fields(request: &Value) -> SentFields {
     SentFields::from_wire(path_id.as_deref(), fields)
 }
 
-/// The operation a cassette names, as the command names it.
+/// The operation a cassette names, by its one name.
 fn kind_of(name: &str) -> Option<OperationKind> {
-    Some(match name {
-        "pay" => OperationKind::Payment,
-        "register" => OperationKind::Registration,
-        "pay_with_token" => OperationKind::TokenPayment,
-        "delete_token" => OperationKind::DeleteToken,
-        "installments" => OperationKind::Installments,
-        "cards_and_accounts" => OperationKind::CardsAndAccounts,
-        "invoices" => OperationKind::InvoiceList,
-        "fetch_auth_token" => OperationKind::AuthToken,
-        "regenerate_auth_token" => OperationKind::RegenerateAuthToken,
-        "inquiry" => OperationKind::Inquiry,
-        "capture" => OperationKind::Capture,
-        "refund" => OperationKind::Refund,
-        "cancel" => OperationKind::Cancel,
-        "repeat_payment" => OperationKind::RepeatPayment,
-        "customer_signup" => OperationKind::CustomerSignup,
-        _ => return None,
-    })
+    OperationKind::ALL
+        .into_iter()
+        .find(|kind| kind.name() == name)
 }
 
 fn report(cassette: &Path, tally: &Tally) -> Report {

@@ -63,16 +63,21 @@ pub(crate) struct Report {
 }
 
 impl Report {
-    /// An answer of `operation`: titled `{operation}: {what}` for people; `json` with the
-    /// operation's name and the outcome added for scripts, the exit code the outcome's.
+    /// An answer of `operation`: titled `{operation}: {outcome}` for people, with the
+    /// `detail` in brackets where there is one (`refund: approved (refunded)`); `json`
+    /// with the operation's name and the outcome added for scripts, the exit code the
+    /// outcome's. The title's words are the JSON's.
     pub(crate) fn answer(
         outcome: Outcome,
         operation: OperationKind,
-        what: &str,
+        detail: Option<&str>,
         mut json: Value,
     ) -> Self {
-        let operation = operation_name(operation);
-        let title = format!("{operation}: {what}");
+        let operation = operation.name();
+        let title = match detail {
+            Some(detail) => format!("{operation}: {} ({detail})", outcome.name()),
+            None => format!("{operation}: {}", outcome.name()),
+        };
         let mut human = format!("{title}\n");
         write_fields(&mut human, &json, "  ");
         if let Some(object) = json.as_object_mut() {
@@ -268,7 +273,7 @@ impl Failure {
     /// The client's error, classified. Its message holds no secret (the client's promise).
     pub(crate) fn from_error(operation: OperationKind, error: &Error) -> Self {
         let mut detail = Map::new();
-        detail.insert("operation".into(), operation_name(operation).into());
+        detail.insert("operation".into(), operation.name().into());
         let (outcome, kind) = if error.is_invalid_input() {
             (Outcome::UsageError, "invalid_input")
         } else if let Some(refusal) = error.refusal() {
@@ -456,19 +461,6 @@ impl Outcome {
             Self::ChecksFailed => Exit::Checks,
             Self::ProtocolError => Exit::Protocol,
         }
-    }
-}
-
-/// The name of an operation as the library's method and the command say it (`pay`,
-/// `pay_with_token`, `fetch_auth_token`), for `operation` in the JSON.
-pub(crate) const fn operation_name(kind: OperationKind) -> &'static str {
-    match kind {
-        OperationKind::Payment => "pay",
-        OperationKind::Registration => "register",
-        OperationKind::TokenPayment => "pay_with_token",
-        OperationKind::InvoiceList => "invoices",
-        OperationKind::AuthToken => "fetch_auth_token",
-        other => other.name(),
     }
 }
 

@@ -46,19 +46,41 @@ pub enum OperationKind {
 }
 
 impl OperationKind {
-    /// A short name for logs and metrics (`payment`, `token_payment`, ...).
+    /// Every operation, in the interface's order.
+    pub const ALL: [Self; 15] = [
+        Self::CustomerSignup,
+        Self::Payment,
+        Self::Registration,
+        Self::TokenPayment,
+        Self::DeleteToken,
+        Self::Installments,
+        Self::CardsAndAccounts,
+        Self::InvoiceList,
+        Self::AuthToken,
+        Self::RegenerateAuthToken,
+        Self::Inquiry,
+        Self::Capture,
+        Self::Refund,
+        Self::Cancel,
+        Self::RepeatPayment,
+    ];
+
+    /// The operation's one name: the client's method (`pay`, `pay_with_token`, ...), the
+    /// command's subcommand (with `-` for `_`), the JSON `operation` of the command and
+    /// the conformance kit, error text, tracing's `operation` field and the sandbox's
+    /// request log. The invoice list's methods are `invoices` and its page-by-page forms.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Self::CustomerSignup => "customer_signup",
-            Self::Payment => "payment",
-            Self::Registration => "registration",
-            Self::TokenPayment => "token_payment",
+            Self::Payment => "pay",
+            Self::Registration => "register",
+            Self::TokenPayment => "pay_with_token",
             Self::DeleteToken => "delete_token",
             Self::Installments => "installments",
             Self::CardsAndAccounts => "cards_and_accounts",
-            Self::InvoiceList => "invoice_list",
-            Self::AuthToken => "auth_token",
+            Self::InvoiceList => "invoices",
+            Self::AuthToken => "fetch_auth_token",
             Self::RegenerateAuthToken => "regenerate_auth_token",
             Self::Inquiry => "inquiry",
             Self::Capture => "capture",
@@ -462,6 +484,38 @@ impl Request {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `ALL` holds every operation once, and no two share a name: a new variant fails
+    /// to compile here until it has a place, and then this test until `ALL` lists it.
+    #[test]
+    fn all_lists_every_operation_once_each_by_a_name_of_its_own() {
+        let place = |kind: OperationKind| match kind {
+            OperationKind::CustomerSignup => 0,
+            OperationKind::Payment => 1,
+            OperationKind::Registration => 2,
+            OperationKind::TokenPayment => 3,
+            OperationKind::DeleteToken => 4,
+            OperationKind::Installments => 5,
+            OperationKind::CardsAndAccounts => 6,
+            OperationKind::InvoiceList => 7,
+            OperationKind::AuthToken => 8,
+            OperationKind::RegenerateAuthToken => 9,
+            OperationKind::Inquiry => 10,
+            OperationKind::Capture => 11,
+            OperationKind::Refund => 12,
+            OperationKind::Cancel => 13,
+            OperationKind::RepeatPayment => 14,
+        };
+        let places: alloc::collections::BTreeSet<usize> =
+            OperationKind::ALL.into_iter().map(place).collect();
+        assert_eq!(places.len(), OperationKind::ALL.len());
+        assert_eq!(places.last(), Some(&(OperationKind::ALL.len() - 1)));
+        let names: alloc::collections::BTreeSet<&str> = OperationKind::ALL
+            .into_iter()
+            .map(OperationKind::name)
+            .collect();
+        assert_eq!(names.len(), OperationKind::ALL.len());
+    }
 
     /// The content type and `token`'s header.
     fn with_token(token: &str) -> Headers {

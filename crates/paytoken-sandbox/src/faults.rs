@@ -459,7 +459,7 @@ mod tests {
         for money in crate::operation_names::MONEY_MOVING {
             assert!(FaultTarget::MONEY_MOVING.hits(Some(money)), "{money}");
             assert!(
-                crate::operation_names::OPERATIONS.contains(money),
+                crate::operation_names::OPERATIONS.contains(&money),
                 "{money}"
             );
         }

@@ -149,7 +149,7 @@ fn no_secret_reaches_a_log_line_or_an_error() {
     );
     let logs = capture.text();
     assert!(
-        logs.contains("span paytoken.call operation=\"payment\""),
+        logs.contains("span paytoken.call operation=\"pay\""),
         "{logs}"
     );
     assert!(logs.contains("result.code=\"00001\""), "{logs}");
@@ -159,7 +159,7 @@ fn no_secret_reaches_a_log_line_or_an_error() {
         .find(|line| {
             line.starts_with("event DEBUG paytoken")
                 && line.contains("message=call answered")
-                && line.contains("operation=\"payment\"")
+                && line.contains("operation=\"pay\"")
         })
         .unwrap_or_else(|| panic!("no closing event of a payment: {logs}"));
     for field in [

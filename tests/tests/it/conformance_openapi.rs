@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use paytoken::OperationKind;
 use serde_json::{Map, Value, json};
 
 use crate::conformance_schemas::answer_definition;
@@ -24,16 +25,16 @@ fn read(name: &str) -> Value {
 fn summary(operation: &str) -> &'static str {
     match operation {
         "customer_signup" => "Sign a customer up",
-        "payment" => {
-            "A payment by card (DB debit, PA pre-authorisation), optionally storing the card"
-        }
-        "registration" => "Store a card or a bank account as a token, without a payment",
-        "token_payment" => "A payment with a stored token (paymentType DB or PA)",
+        "pay" => "A payment by card (DB debit, PA pre-authorisation), optionally storing the card",
+        "register" => "Store a card or a bank account as a token, without a payment",
+        "pay_with_token" => "A payment with a stored token (paymentType DB or PA)",
         "delete_token" => "Delete a stored token (paymentType DL)",
         "installments" => "The installment plans a token's card offers",
         "cards_and_accounts" => "The stored cards and bank accounts, of every customer or of one",
-        "invoice_list" => "One page of the invoice list",
-        "auth_token" => "An auth token for a merchant (authToken) or a partner (partnerAuthToken)",
+        "invoices" => "One page of the invoice list",
+        "fetch_auth_token" => {
+            "An auth token for a merchant (authToken) or a partner (partnerAuthToken)"
+        }
         "regenerate_auth_token" => "A fresh auth token in exchange for the current one",
         "inquiry" => {
             "The stored state of a transaction (paymentType IN; idType PID by payment id, MID by merchant transaction id)"
@@ -53,7 +54,7 @@ fn summary(operation: &str) -> &'static str {
 /// payment's id a repeated one.
 fn constants(operation: &str) -> &'static [(&'static str, &'static [&'static str])] {
     match operation {
-        "payment" | "token_payment" => &[("paymentType", &["DB", "PA"])],
+        "pay" | "pay_with_token" => &[("paymentType", &["DB", "PA"])],
         "repeat_payment" => &[
             ("paymentType", &["DB", "PA"]),
             ("recurringType", &["REPEATED"]),
@@ -181,12 +182,12 @@ fn form_schema(operation: &str, vectors: &[&Value]) -> Value {
         properties.insert(field.clone(), property);
     }
     let mut required: Vec<&str> = Vec::new();
-    if signed && operation != "invoice_list" {
+    if signed && operation != "invoices" {
         required.push("authentication.checksum");
     }
     let shared = matches!(
         operation,
-        "token_payment"
+        "pay_with_token"
             | "delete_token"
             | "inquiry"
             | "capture"
@@ -295,15 +296,19 @@ fn openapi() -> Value {
         let answer_schema = match answers.as_slice() {
             [one] => one.clone(),
             _ => {
-                assert_eq!(operations, &["token_payment", "delete_token"], "{template}");
+                assert_eq!(
+                    operations,
+                    &["pay_with_token", "delete_token"],
+                    "{template}"
+                );
                 json!({ "$ref": "#/components/schemas/paywithtokenAnswer" })
             }
         };
         let mut post = json!({
             // Unique per document: the auth-token call has a path per kind of caller.
             "operationId": match template.rsplit('/').next() {
-                Some("partnerAuthToken") => "auth_token_partner".to_owned(),
-                Some("authToken") => "auth_token_merchant".to_owned(),
+                Some("partnerAuthToken") => "fetch_auth_token_partner".to_owned(),
+                Some("authToken") => "fetch_auth_token_merchant".to_owned(),
                 _ => operations.join("_or_"),
             },
             "summary": operations.iter().map(|op| summary(op)).collect::<Vec<_>>().join("; "),
@@ -491,28 +496,8 @@ fn the_openapi_document_is_made_from_the_vectors() {
 
 #[test]
 fn every_operation_of_the_protocol_has_a_path() {
-    // The operations are the variants of paytoken-protocol's OperationKind, as the public
-    // API snapshot lists them; their names are the snake case the vectors use.
-    let api = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../api/paytoken-protocol.txt"),
-    )
-    .unwrap();
-    let variants: Vec<String> = api
-        .lines()
-        .filter_map(|line| line.strip_prefix("pub enum OperationKind { "))
-        .map(|rest| {
-            let name = rest.trim_end_matches(" }");
-            let mut snake = String::new();
-            for (i, c) in name.chars().enumerate() {
-                if c.is_ascii_uppercase() && i > 0 {
-                    snake.push('_');
-                }
-                snake.push(c.to_ascii_lowercase());
-            }
-            snake
-        })
-        .collect();
-    assert_eq!(variants.len(), 15, "{variants:?}");
+    // Every operation, by the one name the vectors use too.
+    let variants = OperationKind::ALL.map(OperationKind::name);
     let document = openapi();
     let described: BTreeSet<&str> = document["paths"]
         .as_object()
@@ -523,7 +508,7 @@ fn every_operation_of_the_protocol_has_a_path() {
         .collect();
     for variant in &variants {
         assert!(
-            described.contains(variant.as_str()),
+            described.contains(variant),
             "{variant} has no path in openapi.yaml"
         );
     }

@@ -127,15 +127,15 @@ fn each_schema_rejects_a_vector_missing_a_field_with_an_extra_one_or_a_wrong_typ
 /// The definition in `schemas/answers.schema.json` of an operation's answer.
 pub(crate) fn answer_definition(operation: &str) -> &'static str {
     match operation {
-        "payment" | "token_payment" | "repeat_payment" | "inquiry" | "capture" | "refund"
+        "pay" | "pay_with_token" | "repeat_payment" | "inquiry" | "capture" | "refund"
         | "cancel" => "transaction",
-        "registration" => "registration",
+        "register" => "registration",
         "customer_signup" => "customerSignup",
         "delete_token" => "deleteToken",
         "installments" => "installments",
         "cards_and_accounts" => "cardsAndAccounts",
-        "invoice_list" => "invoiceList",
-        "auth_token" | "regenerate_auth_token" => "authToken",
+        "invoices" => "invoiceList",
+        "fetch_auth_token" | "regenerate_auth_token" => "authToken",
         other => panic!("an operation without an answer definition: {other}"),
     }
 }

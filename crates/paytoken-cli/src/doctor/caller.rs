@@ -10,7 +10,6 @@ use serde_json::Value;
 
 use super::check::Check;
 use crate::connection::Link;
-use crate::report::operation_name;
 use crate::shapes::{self, Shape};
 
 /// What the checks learnt of the gateway's answers.
@@ -82,7 +81,7 @@ impl Caller {
             }
             if let Ok(answer) = serde_json::from_slice::<Value>(&exchanged.body) {
                 seen.push(Seen {
-                    operation: operation_name(operation),
+                    operation: operation.name(),
                     shapes: shapes::unusual(&answer),
                 });
             }

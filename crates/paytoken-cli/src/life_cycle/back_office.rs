@@ -7,7 +7,7 @@ use paytoken::ops::inquiry::Inquiry;
 use paytoken::ops::payment::Payment;
 use paytoken::ops::refund::Refund;
 use paytoken::types::{Currency, TransactionState};
-use paytoken::{Amount, FieldValue, PaymentId, Transaction};
+use paytoken::{Amount, FieldValue, OperationKind, PaymentId, Transaction};
 use paytoken_sandbox::{cards, samples};
 
 use super::{LifeCycle, Shown, order_id};
@@ -18,20 +18,23 @@ type StepName = (&'static str, &'static str);
 impl LifeCycle<'_> {
     /// Captures a pre-authorisation, refunds it in two parts, and cancels another.
     pub(super) async fn back_office(&mut self) {
-        if let Some(id) = self.preauthorization(("pre-authorisation", "pay")).await {
+        if let Some(id) = self
+            .preauthorization(("pre-authorisation", OperationKind::Payment.name()))
+            .await
+        {
             let steps = [
                 (
-                    ("capture of 50.00", "capture"),
+                    ("capture of 50.00", OperationKind::Capture.name()),
                     "50.00",
                     TransactionState::CaptureSuccess,
                 ),
                 (
-                    ("refund, first part: 20.00", "refund"),
+                    ("refund, first part: 20.00", OperationKind::Refund.name()),
                     "20.00",
                     TransactionState::MarkedForReversal,
                 ),
                 (
-                    ("refund, second part: 30.00", "refund"),
+                    ("refund, second part: 30.00", OperationKind::Refund.name()),
                     "30.00",
                     TransactionState::Reversed,
                 ),
@@ -40,18 +43,25 @@ impl LifeCycle<'_> {
                 if !self.amount_move(step, id, amount).await {
                     break;
                 }
-                self.status_after(("inquiry: the payment's status", "inquiry"), id, &led_to)
-                    .await;
+                self.status_after(
+                    (
+                        "inquiry: the payment's status",
+                        OperationKind::Inquiry.name(),
+                    ),
+                    id,
+                    &led_to,
+                )
+                .await;
             }
         }
         if let Some(id) = self
-            .preauthorization(("another pre-authorisation", "pay"))
+            .preauthorization(("another pre-authorisation", OperationKind::Payment.name()))
             .await
         {
             let client = self.client;
             let cancelled = self
                 .step(
-                    ("cancel of the second", "cancel"),
+                    ("cancel of the second", OperationKind::Cancel.name()),
                     client.cancel(&Cancel::new(id)),
                     move_shown,
                 )
@@ -59,7 +69,10 @@ impl LifeCycle<'_> {
             if let Some(cancelled) = cancelled {
                 self.moves.push(cancelled);
                 self.status_after(
-                    ("inquiry: the payment's status", "inquiry"),
+                    (
+                        "inquiry: the payment's status",
+                        OperationKind::Inquiry.name(),
+                    ),
                     id,
                     &TransactionState::Cancelled,
                 )

@@ -9,7 +9,7 @@ use bytes::Bytes;
 use hyper::header::HeaderValue;
 use paytoken::ops::payment::Payment;
 use paytoken::types::Currency;
-use paytoken::{Amount, PaymentStatus, SecureKey, Transaction};
+use paytoken::{Amount, OperationKind, PaymentStatus, SecureKey, Transaction};
 use paytoken_sandbox::{cards, samples};
 use serde_json::Value;
 use tokio::net::TcpListener;
@@ -22,7 +22,10 @@ use crate::listen::{self, Receiver, endpoint::Endpoint};
 /// A step's name and operation.
 type StepName = (&'static str, &'static str);
 
-const PAY: StepName = ("3-D Secure payment, with notificationUrl", "pay");
+const PAY: StepName = (
+    "3-D Secure payment, with notificationUrl",
+    OperationKind::Payment.name(),
+);
 const PAGE: StepName = ("3-D Secure page: the cardholder approves", "three_d_secure");
 const NOTIFIED: StepName = ("notification received, checksum verified", "notification");
 

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::time::SystemTime;
 
 use hyper::HeaderMap;
-use paytoken::Timestamp;
 use paytoken::ops::{auth_token, cards_and_accounts, customer_signup, inquiry, installments};
 use paytoken::ops::{invoice_list, payment, registration, token_payment};
+use paytoken::{OperationKind, Timestamp};
 use serde_json::{Value, json};
 
 use super::redact;
@@ -150,34 +150,41 @@ fn headers(headers: &HeaderMap) -> Value {
     Value::Object(object)
 }
 
-/// The operation a request is, as the command and the library name it: by its path, and
-/// for the paths several operations share, by its `paymentType`.
+/// The operation a request is, by its one name: by its path, and for the paths several
+/// operations share, by its `paymentType`.
 pub(crate) fn operation_of(path: &str, fields: &[(String, String)]) -> Option<&'static str> {
+    kind_of(path, fields).map(OperationKind::name)
+}
+
+fn kind_of(path: &str, fields: &[(String, String)]) -> Option<OperationKind> {
     let payment_type = fields
         .iter()
         .find(|(name, _)| name == "paymentType")
         .map(|(_, value)| value.as_str());
     let exact = [
-        (payment::PATH, "pay"),
-        (registration::PATH, "register"),
-        (cards_and_accounts::PATH, "cards_and_accounts"),
-        (invoice_list::PATH, "invoices"),
-        (customer_signup::PATH, "customer_signup"),
-        (auth_token::MERCHANT_PATH, "fetch_auth_token"),
-        (auth_token::PARTNER_PATH, "fetch_auth_token"),
-        (auth_token::REGENERATE_PATH, "regenerate_auth_token"),
+        (payment::PATH, OperationKind::Payment),
+        (registration::PATH, OperationKind::Registration),
+        (cards_and_accounts::PATH, OperationKind::CardsAndAccounts),
+        (invoice_list::PATH, OperationKind::InvoiceList),
+        (customer_signup::PATH, OperationKind::CustomerSignup),
+        (auth_token::MERCHANT_PATH, OperationKind::AuthToken),
+        (auth_token::PARTNER_PATH, OperationKind::AuthToken),
+        (
+            auth_token::REGENERATE_PATH,
+            OperationKind::RegenerateAuthToken,
+        ),
     ];
-    if let Some((_, name)) = exact.iter().find(|(known, _)| *known == path) {
-        return Some(name);
+    if let Some((_, kind)) = exact.iter().find(|(known, _)| *known == path) {
+        return Some(*kind);
     }
     if path.starts_with(installments::PATH_PREFIX) {
-        return Some("installments");
+        return Some(OperationKind::Installments);
     }
     if path.starts_with(token_payment::PATH_PREFIX) {
         return Some(if payment_type == Some("DL") {
-            "delete_token"
+            OperationKind::DeleteToken
         } else {
-            "pay_with_token"
+            OperationKind::TokenPayment
         });
     }
     if path.starts_with(inquiry::PATH_PREFIX) {
@@ -185,11 +192,11 @@ pub(crate) fn operation_of(path: &str, fields: &[(String, String)]) -> Option<&'
             .iter()
             .any(|(name, value)| name == "recurringType" && value == "REPEATED");
         return match payment_type {
-            Some("IN") => Some("inquiry"),
-            Some("CP") => Some("capture"),
-            Some("RF") => Some("refund"),
-            Some("RV") => Some("cancel"),
-            _ if repeated => Some("repeat_payment"),
+            Some("IN") => Some(OperationKind::Inquiry),
+            Some("CP") => Some(OperationKind::Capture),
+            Some("RF") => Some(OperationKind::Refund),
+            Some("RV") => Some(OperationKind::Cancel),
+            _ if repeated => Some(OperationKind::RepeatPayment),
             _ => None,
         };
     }

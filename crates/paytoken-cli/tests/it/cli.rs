@@ -39,7 +39,7 @@ async fn every_operation_as_json_with_its_exit_code() {
         "EUR",
         "--merchant-transaction-id",
         "cli1",
-        "--register",
+        "--store-card",
         "--recurring",
         "initial",
         "--customer-id",
@@ -556,7 +556,8 @@ async fn the_back_office_from_the_command_line() {
     assert_eq!(run.code, 3, "a cancelled payment refuses: {}", run.stdout);
     assert_eq!(run.json()["outcome"], "refused");
 
-    // A series opened by a payment that stored its card, repeated by that payment's id.
+    // A series opened by a payment that stored its card, repeated by that payment's id
+    // (`--register` is `--store-card`'s alias).
     let mut first = vec![
         "pay",
         "--amount",

@@ -168,13 +168,13 @@ impl Home {
             }
             ("REGISTRATION_ID", "installments") => {
                 let paid = self
-                    .json(&pay("DB", &["--register"], cards::INSTALLMENTS))
+                    .json(&pay("DB", &["--store-card"], cards::INSTALLMENTS))
                     .await;
                 paid["registrationId"].as_str().unwrap().to_owned()
             }
             ("REGISTRATION_ID", _) => {
                 let paid = self
-                    .json(&pay("DB", &["--register"], cards::APPROVED))
+                    .json(&pay("DB", &["--store-card"], cards::APPROVED))
                     .await;
                 paid["registrationId"].as_str().unwrap().to_owned()
             }
@@ -183,7 +183,7 @@ impl Home {
                 paid["paymentId"].as_str().unwrap().to_owned()
             }
             ("PAYMENT_ID", _) => {
-                let extra: &[&str] = &["--register", "--recurring", "initial"];
+                let extra: &[&str] = &["--store-card", "--recurring", "initial"];
                 let paid = self.json(&pay("DB", extra, cards::APPROVED)).await;
                 paid["paymentId"].as_str().unwrap().to_owned()
             }

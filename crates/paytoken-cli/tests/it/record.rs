@@ -128,7 +128,7 @@ async fn recorded_between_the_command_and_a_sandbox(seed: u64) {
         PERSONAL[6],
         "--city",
         PERSONAL[7],
-        "--register",
+        "--store-card",
         "--holder",
         "Grace Hopper",
     ];

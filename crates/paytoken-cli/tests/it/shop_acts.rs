@@ -68,14 +68,13 @@ async fn inquiry_exits_0_only_for_a_payment_that_stands_approved() {
             "{long}: the long status as it came"
         );
         assert!(readme_exits(outcome).contains(exit), "{outcome}: README");
-        // Readable mode decides the same, and says it.
+        // Readable mode decides the same, and says it in the JSON's words.
         let readable = inquiry_with_long_status(long, false).await;
         assert_eq!(readable.code, *exit, "{long}: {}", readable.stdout);
-        let said = outcome.replace('_', " ");
         assert!(
             readable
                 .stdout
-                .starts_with(&format!("inquiry: found ({said})")),
+                .starts_with(&format!("inquiry: found ({outcome})")),
             "{long}: {}",
             readable.stdout
         );

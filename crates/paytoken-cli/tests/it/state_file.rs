@@ -45,7 +45,7 @@ async fn a_sandbox_killed_mid_life_comes_back_with_its_books() {
         "EUR",
         "--merchant-transaction-id",
         "order kept 1",
-        "--register",
+        "--store-card",
         "--recurring",
         "initial",
     ];

@@ -33,12 +33,12 @@ pub(crate) fn with(mut vector: Value, (source, level): (Value, &'static str)) ->
     vector
 }
 
-/// The specification's endpoint section of an operation it describes.
+/// The specification's endpoint section of an operation it describes, by its one name.
 fn endpoint(operation: &str) -> Option<&'static str> {
     Some(match operation {
         "customer_signup" => "Endpoints, 1. Customer sign-up; Authentication",
-        "payment" => "Endpoints, 2. Payment, optionally storing the data; Authentication",
-        "registration" => "Endpoints, 3. Stand-alone registration; Authentication",
+        "pay" => "Endpoints, 2. Payment, optionally storing the data; Authentication",
+        "register" => "Endpoints, 3. Stand-alone registration; Authentication",
         "delete_token" => "Endpoints, 5. Delete stored data; Authentication",
         "installments" => "Endpoints, 6. Installments for a token; Authentication",
         "cards_and_accounts" => "Endpoints, 7. List of registrations; Authentication",
@@ -51,12 +51,12 @@ fn endpoint(operation: &str) -> Option<&'static str> {
 pub(crate) fn request(operation: &str, partner: bool) -> (Value, &'static str) {
     let partner_in_specification = matches!(operation, "customer_signup" | "cards_and_accounts");
     match (operation, endpoint(operation)) {
-        ("invoice_list", _) => other(
+        ("invoices", _) => other(
             "platform-observed",
             "optional",
             "the specification shows the invoice request without a checksum; some gateways ask for memberId|secureKey",
         ),
-        ("token_payment", _) => other(
+        ("pay_with_token", _) => other(
             "platform-docs",
             "must",
             "the specification gives the checksum of a payment with stored data, not its fields",

@@ -11,6 +11,7 @@
 //! (`30040` for another merchant's, as for an unknown one). The whole move runs under the
 //! state's one lock, so concurrent refunds never sum above what was taken.
 
+use paytoken_protocol::OperationKind;
 use paytoken_types::{Amount, Currency};
 
 use super::payment::{parse_amount, read_currency};
@@ -42,12 +43,12 @@ impl Move {
         }
     }
 
-    /// The move's name, as the client's method says it.
-    pub(super) const fn name(self) -> &'static str {
+    /// The operation the move is.
+    pub(super) const fn kind(self) -> OperationKind {
         match self {
-            Self::Capture => "capture",
-            Self::Refund => "refund",
-            Self::Cancel => "cancel",
+            Self::Capture => OperationKind::Capture,
+            Self::Refund => OperationKind::Refund,
+            Self::Cancel => OperationKind::Cancel,
         }
     }
 

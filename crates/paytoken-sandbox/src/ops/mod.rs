@@ -19,6 +19,7 @@ mod urls;
 
 use std::borrow::Cow;
 
+use paytoken_protocol::OperationKind;
 use paytoken_protocol::ops as paths;
 
 use crate::exchange::{Answer, Call, RefusalShape};
@@ -47,26 +48,29 @@ pub(crate) enum Route {
 }
 
 impl Route {
-    /// The operation a request to this route with `form` is, as the client's methods
-    /// name it (`pay`, `capture`, `fetch_auth_token`): the request log's word for it.
+    /// The operation a request to this route with `form` is, by its one name (`pay`,
+    /// `capture`, `fetch_auth_token`): the request log's word for it.
     pub(crate) fn operation(self, form: &Form<'_>) -> &'static str {
         let payment_type = form.get("paymentType");
-        match self {
-            Self::MerchantAuthToken | Self::PartnerAuthToken => "fetch_auth_token",
-            Self::RegenerateAuthToken => "regenerate_auth_token",
-            Self::CustomerSignup => "customer_signup",
-            Self::Payment => "pay",
-            Self::Inquiry if form.get("recurringType") == Some("REPEATED") => "repeat_payment",
+        let kind = match self {
+            Self::MerchantAuthToken | Self::PartnerAuthToken => OperationKind::AuthToken,
+            Self::RegenerateAuthToken => OperationKind::RegenerateAuthToken,
+            Self::CustomerSignup => OperationKind::CustomerSignup,
+            Self::Payment => OperationKind::Payment,
+            Self::Inquiry if form.get("recurringType") == Some("REPEATED") => {
+                OperationKind::RepeatPayment
+            }
             Self::Inquiry => payment_type
                 .and_then(back_office::Move::of)
-                .map_or("inquiry", back_office::Move::name),
-            Self::Registration => "register",
-            Self::TokenPayment if payment_type == Some("DL") => "delete_token",
-            Self::TokenPayment => "pay_with_token",
-            Self::Installments => "installments",
-            Self::CardsAndAccounts => "cards_and_accounts",
-            Self::InvoiceList => "invoices",
-        }
+                .map_or(OperationKind::Inquiry, back_office::Move::kind),
+            Self::Registration => OperationKind::Registration,
+            Self::TokenPayment if payment_type == Some("DL") => OperationKind::DeleteToken,
+            Self::TokenPayment => OperationKind::TokenPayment,
+            Self::Installments => OperationKind::Installments,
+            Self::CardsAndAccounts => OperationKind::CardsAndAccounts,
+            Self::InvoiceList => OperationKind::InvoiceList,
+        };
+        kind.name()
     }
 
     pub(crate) const fn refusal_shape(self) -> RefusalShape {
