@@ -265,6 +265,10 @@ pub(crate) enum Command {
         after_long_help = examples::FETCH_AUTH_TOKEN
     )]
     AuthToken,
+    /// Exchange the auth token given (--auth-token-file or PAYTOKEN_AUTH_TOKEN), still
+    /// valid, for a fresh one and print it.
+    #[command(after_long_help = examples::REGENERATE_AUTH_TOKEN)]
+    RegenerateAuthToken,
     /// One transaction's stored state.
     #[command(after_long_help = examples::INQUIRY)]
     Inquiry(InquiryArgs),

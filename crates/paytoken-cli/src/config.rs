@@ -200,6 +200,21 @@ pub(crate) fn token_request(
     ))
 }
 
+/// The partner id and current auth token the `regenerate-auth-token` command needs.
+pub(crate) fn regenerate_request(
+    gateway: &GatewayArgs,
+    settings: &Settings,
+) -> Result<paytoken::ops::auth_token::RegenerateAuthToken, Failure> {
+    let needs = "regenerate-auth-token needs --partner-id (or PAYTOKEN_PARTNER_ID) and the current token in --auth-token-file (or PAYTOKEN_AUTH_TOKEN)";
+    let (Some(partner), Some(token)) = (&settings.partner_id.value, auth_token(gateway)?) else {
+        return Err(Failure::usage(needs));
+    };
+    Ok(paytoken::ops::auth_token::RegenerateAuthToken::new(
+        parse(partner, "--partner-id")?,
+        token,
+    ))
+}
+
 /// The most `--secure-key-file` reads: a secure key is tens of characters.
 const SECURE_KEY_FILE_BYTES: u64 = 4096;
 

@@ -1,6 +1,7 @@
 //! The example lines that end each command's long help (`paytoken help pay`). A test runs
 //! every one against a sandbox, with the connection from a profile and the words in
-//! capitals (`REGISTRATION_ID`, `PAYMENT_ID`, `CUSTOMER_ID`) filled in from earlier calls;
+//! capitals (`REGISTRATION_ID`, `PAYMENT_ID`, `CUSTOMER_ID`, `AUTH_TOKEN_FILE`) filled in
+//! from earlier calls;
 //! `~` stands for a folder of the test's own.
 
 pub(crate) const DEMO: &str = "Examples:
@@ -45,6 +46,9 @@ pub(crate) const INVOICES: &str = "Examples:
 
 pub(crate) const FETCH_AUTH_TOKEN: &str = "Examples:
   $ paytoken fetch-auth-token";
+
+pub(crate) const REGENERATE_AUTH_TOKEN: &str = "Examples:
+  $ paytoken regenerate-auth-token --auth-token-file AUTH_TOKEN_FILE";
 
 pub(crate) const INQUIRY: &str = "Examples:
   $ paytoken inquiry PAYMENT_ID

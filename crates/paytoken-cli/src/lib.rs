@@ -147,24 +147,41 @@ async fn call(
     json: bool,
 ) -> Report {
     match operation {
-        Command::AuthToken => {
-            let request = config::token_request(settings);
-            match (config::client(gateway, settings, false), request) {
-                (Ok(client), Ok(fetch)) => match client.fetch_auth_token(&fetch).await {
-                    Ok(grant) => {
-                        operations::ok_report(OperationKind::AuthToken, render::grant(&grant))
-                    }
-                    Err(error) => {
-                        Report::from(Failure::from_error(OperationKind::AuthToken, &error))
-                    }
-                },
-                (Err(failure), _) | (_, Err(failure)) => Report::from(failure),
-            }
+        Command::AuthToken => grant(OperationKind::AuthToken, gateway, settings).await,
+        Command::RegenerateAuthToken => {
+            grant(OperationKind::RegenerateAuthToken, gateway, settings).await
         }
         operation => match config::client(gateway, settings, operation.lists()) {
             Ok(client) => operations::run(&client, operation, json).await,
             Err(failure) => Report::from(failure),
         },
+    }
+}
+
+/// Fetches (`AuthToken`) or regenerates an auth token, and reports the grant.
+async fn grant(
+    kind: OperationKind,
+    gateway: &cli::GatewayArgs,
+    settings: &settings::Settings,
+) -> Report {
+    let client = match config::client(gateway, settings, false) {
+        Ok(client) => client,
+        Err(failure) => return Report::from(failure),
+    };
+    let answer = if kind == OperationKind::AuthToken {
+        match config::token_request(settings) {
+            Ok(fetch) => client.fetch_auth_token(&fetch).await,
+            Err(failure) => return Report::from(failure),
+        }
+    } else {
+        match config::regenerate_request(gateway, settings) {
+            Ok(regenerate) => client.regenerate_auth_token(&regenerate).await,
+            Err(failure) => return Report::from(failure),
+        }
+    };
+    match answer {
+        Ok(grant) => operations::ok_report(kind, render::grant(&grant)),
+        Err(error) => Report::from(Failure::from_error(kind, &error)),
     }
 }
 

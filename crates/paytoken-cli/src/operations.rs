@@ -55,6 +55,7 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         | Command::Sandbox(_)
         | Command::Listen(_)
         | Command::AuthToken
+        | Command::RegenerateAuthToken
         | Command::Config(_)
         | Command::Console(_)
         | Command::Whoami

@@ -187,13 +187,20 @@ impl Home {
                 let paid = self.json(&pay("DB", extra, cards::APPROVED)).await;
                 paid["paymentId"].as_str().unwrap().to_owned()
             }
+            ("AUTH_TOKEN_FILE", _) => {
+                // A token fetched now, in a file of its own: each run exchanges its own.
+                let fetched = self.json(&["fetch-auth-token"]).await;
+                let path = self.path.join(format!("{order}.token"));
+                std::fs::write(&path, fetched["AuthToken"].as_str().unwrap()).unwrap();
+                path.to_str().unwrap().to_owned()
+            }
             other => panic!("no value for {other:?}"),
         }
     }
 
     /// An example line as words to run: `~` is the home, a word in capitals ending in `_ID`
-    /// a fresh id, and
-    /// a redirection left out (its output is the run's stdout).
+    /// a fresh id (in `_FILE`, a fresh file), and a redirection left out (its output is the
+    /// run's stdout).
     async fn words(&self, sandbox: &Sandbox, command: &str, line: &str) -> Vec<String> {
         assert!(
             !line.contains(['"', '\'']),
@@ -207,7 +214,7 @@ impl Home {
         {
             let word = if let Some(rest) = word.strip_prefix("~/") {
                 self.path.join(rest).to_str().unwrap().to_owned()
-            } else if word.ends_with("_ID")
+            } else if (word.ends_with("_ID") || word.ends_with("_FILE"))
                 && word.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
             {
                 self.fill(sandbox, command, word).await
