@@ -161,9 +161,9 @@ mod tests {
     #[test]
     fn a_link_out_of_the_facade_or_to_a_page_not_written_is_found() {
         let folder = tempfile_folder();
-        std::fs::write(folder.join("struct.Here.html"), "").unwrap();
-        std::fs::create_dir_all(folder.join("paytoken_types")).unwrap();
-        std::fs::write(folder.join("paytoken_types/struct.X.html"), "").unwrap();
+        fs::write(folder.join("struct.Here.html"), "").unwrap();
+        fs::create_dir_all(folder.join("paytoken_types")).unwrap();
+        fs::write(folder.join("paytoken_types/struct.X.html"), "").unwrap();
         let page = "<a href=\"../paytoken_types/struct.X.html#method.y\">x</a>\
                     <a href=\"paytoken_types/struct.X.html\">x</a>\
                     <a href=\"struct.Gone.html\">g</a><a href=\"struct.Here.html#m\">h</a>\
@@ -182,8 +182,8 @@ mod tests {
     /// A fresh folder of this test's own.
     fn tempfile_folder() -> PathBuf {
         let folder = std::env::temp_dir().join(format!("doc-links-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&folder);
-        std::fs::create_dir_all(&folder).unwrap();
+        let _ = fs::remove_dir_all(&folder);
+        fs::create_dir_all(&folder).unwrap();
         folder
     }
 }
