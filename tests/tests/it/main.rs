@@ -19,6 +19,7 @@ mod conformance_negative;
 mod conformance_openapi;
 mod conformance_schemas;
 mod load;
+mod names;
 mod protocol_http;
 mod readme_crate;
 mod signed_form;

@@ -18,6 +18,7 @@ mod explain;
 mod hostile;
 mod listen;
 mod manual;
+mod names;
 mod profiles;
 mod record;
 mod shop_acts;
