@@ -8,8 +8,8 @@
 //!
 //! `cargo xtask screenshot` runs the dashboard's browser test alone and copies the
 //! screenshot it leaves in the target folder (`browser/dashboard.png`) to the one the
-//! sandbox's README shows: tests write only under the target folder, so a test run
-//! leaves the tree clean.
+//! sandbox's manual (`docs/SANDBOX.md`) shows: tests write only under the target folder,
+//! so a test run leaves the tree clean.
 
 use std::fs;
 use std::process::Command;
@@ -19,8 +19,8 @@ use crate::{cargo, project_root};
 /// Where the dashboard's browser test leaves its screenshot, in the target folder.
 const SCREENSHOT: &str = "browser/dashboard.png";
 
-/// The copy the sandbox's README shows, from the project's root.
-const README_SCREENSHOT: &str = "crates/paytoken-sandbox/dashboard.png";
+/// The copy the sandbox's manual shows, from the project's root.
+const MANUAL_SCREENSHOT: &str = "crates/paytoken-sandbox/dashboard.png";
 
 /// The Debian packages the tests need.
 const PACKAGES: &[&str] = &["chromium", "chromium-driver", "python3", "python3-venv"];
@@ -49,8 +49,8 @@ pub(crate) fn run() -> Result<(), String> {
     )
 }
 
-/// Runs the dashboard's browser test, then copies its screenshot beside the sandbox's
-/// README.
+/// Runs the dashboard's browser test, then copies its screenshot to the one the sandbox's
+/// manual shows.
 pub(crate) fn screenshot() -> Result<(), String> {
     ensure_programs()?;
     let root = project_root();
@@ -72,13 +72,13 @@ pub(crate) fn screenshot() -> Result<(), String> {
         ],
         &[],
     )?;
-    fs::copy(&taken, root.join(README_SCREENSHOT)).map_err(|error| {
+    fs::copy(&taken, root.join(MANUAL_SCREENSHOT)).map_err(|error| {
         format!(
-            "copying {} to {README_SCREENSHOT}: {error}",
+            "copying {} to {MANUAL_SCREENSHOT}: {error}",
             taken.display()
         )
     })?;
-    eprintln!("xtask: {README_SCREENSHOT} refreshed");
+    eprintln!("xtask: {MANUAL_SCREENSHOT} refreshed");
     Ok(())
 }
 

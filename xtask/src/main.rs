@@ -28,7 +28,7 @@
 //! - `cargo xtask dist`: the `paytoken` command's completion scripts and man pages, written
 //!   into `target/dist/` (`dist.rs`).
 //! - `cargo xtask screenshot`: the dashboard's browser test, then its screenshot copied to
-//!   `crates/paytoken-sandbox/dashboard.png`, which the sandbox's README shows
+//!   `crates/paytoken-sandbox/dashboard.png`, which the sandbox's manual shows
 //!   (`ignored.rs`).
 //! - `cargo xtask bench [ARGS]`: the criterion benchmarks of every crate, with `ARGS`
 //!   passed on to them (for example a filter), then their record written into

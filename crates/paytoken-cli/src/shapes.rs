@@ -1,5 +1,5 @@
 //! How an answer's shape differs from the interface's samples: what `doctor` names for a
-//! deployment. paytoken reads every one of these shapes (README, "What the client accepts");
+//! deployment. paytoken reads every one of these shapes (`docs/LIBRARY.md`, "Tolerance");
 //! they are named so that an integrator learns their deployment's habits, not because
 //! they fail.
 

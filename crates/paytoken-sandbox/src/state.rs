@@ -199,7 +199,7 @@ pub(crate) struct NotifyTo {
     pub(crate) fault: Option<crate::faults::NotificationFault>,
 }
 
-/// The back office's moves on one payment: the sandbox's state machine (its README has
+/// The back office's moves on one payment: the sandbox's state machine (its manual has
 /// the table). A `PA` is captured once or cancelled; what was taken (a `DB`'s amount, a
 /// `PA`'s capture) is refunded in parts that never sum above it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

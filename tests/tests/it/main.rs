@@ -18,6 +18,7 @@ mod conformance;
 mod conformance_negative;
 mod conformance_openapi;
 mod conformance_schemas;
+mod docs;
 mod load;
 mod names;
 mod protocol_http;

@@ -87,7 +87,7 @@ pub(super) fn render(
 }
 
 /// The sandbox's own extension of an inquiry's answer, which no client may rely on: what
-/// the back office has moved (README, "The back office").
+/// the back office has moved (`docs/SANDBOX.md`, "The back office").
 fn write_moves(answer: &mut Object<'_>, payment: &Payment) {
     let captured = payment.moves.captured.map(Amount::to_wire);
     let refunded = payment.moves.refunded;

@@ -228,7 +228,7 @@ async fn the_readme_s_queries_read_the_file() {
     let paid = call(&sandbox, &context, &pay).await.unwrap();
     sandbox.shutdown().await;
 
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../../../../docs/SANDBOX.md");
     let queries: Vec<&str> = readme
         .split("```sql")
         .skip(1)

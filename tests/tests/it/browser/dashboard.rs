@@ -4,7 +4,7 @@
 //! down (its failed attempts, then the resend button delivering it once the receiver is
 //! up), and the clock moved past the auth token's lifetime. The page holds no secret. The
 //! test leaves a screenshot in the target folder (`browser/dashboard.png`), which
-//! `cargo xtask screenshot` copies to the one the sandbox's README shows.
+//! `cargo xtask screenshot` copies to the one the sandbox's manual shows.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
