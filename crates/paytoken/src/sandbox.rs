@@ -22,14 +22,11 @@
 //! ```
 //!
 //! It is a dev-dependency's feature: `paytoken = { version = "0.1", features = ["sandbox"] }`
-//! under `[dev-dependencies]`. It brings the sandbox without its SQLite file store.
+//! under `[dev-dependencies]`. It brings the sandbox without its SQLite file store; every
+//! item of `paytoken-sandbox` is here too.
 
-pub use paytoken_sandbox::{
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_RECORDS, DEFAULT_MAX_TOKENS, DEFAULT_MERCHANT_ID,
-    DEFAULT_PARTNER_ID, DEFAULT_PENDING_SETTLES_AFTER, DEFAULT_REQUEST_DEADLINE, Error,
-    FaultTarget, Faults, MAX_CONFIG_FILE_BYTES, NotificationPolicy, PaymentBooks, Received,
-    Sandbox, SandboxBuilder, SandboxConfig, SentNotification, cards,
-};
+// The whole sandbox, so that every item its docs link to is documented here too.
+pub use paytoken_sandbox::*;
 
 use crate::{
     Card, Client, ClientBuilder, MerchantTransactionId, PaymentStatus, SecureKey, Transaction,
@@ -105,14 +102,14 @@ impl TestGateway {
     #[must_use]
     pub fn card(&self, number: &str) -> Card {
         #[expect(clippy::expect_used, reason = "documented: a test's own card number")]
-        paytoken_sandbox::samples::card(number).expect("a card number of `cards`")
+        samples::card(number).expect("a card number of `cards`")
     }
 
     /// A merchant transaction id no other call of this process uses.
     #[must_use]
     pub fn order_id(&self) -> MerchantTransactionId {
         #[expect(clippy::expect_used, reason = "`order` and a number make a valid id")]
-        paytoken_sandbox::samples::order_id("order").expect("a valid prefix")
+        samples::order_id("order").expect("a valid prefix")
     }
 
     /// Breaks the next request `target` hits with `faults` ([`Sandbox::fault_next`]);
