@@ -32,3 +32,33 @@ fn duration_from(text: &str, least: u64) -> Option<Duration> {
         .filter(|millis| (least..=300_000).contains(millis))
         .map(Duration::from_millis)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_are_whole_milliseconds_or_seconds_within_bounds() {
+        assert_eq!(duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(duration("3s"), Ok(Duration::from_secs(3)));
+        assert_eq!(duration("300s"), Ok(Duration::from_secs(300)));
+        for bad in [
+            "",
+            "s",
+            "ms",
+            "0s",
+            "301s",
+            "1.5s",
+            "-1s",
+            "3",
+            "3m",
+            "+3s",
+            "18446744073709551615s",
+        ] {
+            assert!(duration(bad).is_err(), "{bad}");
+        }
+        assert_eq!(duration_or_zero("0s"), Ok(Duration::ZERO));
+        assert_eq!(duration_or_zero("300s"), Ok(Duration::from_secs(300)));
+        assert!(duration_or_zero("301s").is_err());
+    }
+}

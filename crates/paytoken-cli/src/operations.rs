@@ -16,15 +16,15 @@ use paytoken::ops::repeat_payment::RepeatPayment;
 use paytoken::ops::token_payment::TokenPayment;
 use paytoken::types::{PaymentBrand, Tolerant};
 use paytoken::{
-    BankAccount, Card, CardNumber, Client, Customer, Cvv, Error, OperationKind, PaymentStatus,
-    Shipping, Transaction,
+    Amount, BankAccount, Card, CardNumber, Client, Currency, Customer, Cvv, Error, OperationKind,
+    PaymentStatus, Shipping, Transaction,
 };
 use zeroize::Zeroizing;
 
 use crate::bounded::read_bounded;
 use crate::cli::{
-    CardArgs, ChargeArgs, Command, InquiryArgs, InvoicesArgs, MoveArgs, PayArgs, PersonArgs,
-    RegisterArgs, RepeatArgs, SignupArgs,
+    CardArgs, ChargeArgs, Command, InquiryArgs, InvoicesArgs, MoneyArgs, MoveArgs, PayArgs,
+    PersonArgs, RegisterArgs, RepeatArgs, SignupArgs,
 };
 use crate::config::parse;
 use crate::listing;
@@ -68,6 +68,14 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         | Command::Vectors(_) => Err(Failure::usage("not an operation")),
     };
     result.unwrap_or_else(Report::from)
+}
+
+/// `--amount` and `--currency`.
+fn money(args: &MoneyArgs) -> Result<(Amount, Currency), Failure> {
+    Ok((
+        parse(&args.amount, "--amount")?,
+        parse(&args.currency, "--currency")?,
+    ))
 }
 
 /// The client's error as a failure of `operation`.
@@ -259,12 +267,9 @@ fn shipping(person: &PersonArgs, with_names: bool) -> Result<Option<Shipping>, F
 
 async fn pay(client: &Client, args: &PayArgs) -> Result<Report, Failure> {
     let card = card(&args.card, args.holder.as_ref())?;
-    let mut payment = Payment::new(
-        parse(&args.merchant_transaction_id, "--merchant-transaction-id")?,
-        parse(&args.amount, "--amount")?,
-        parse(&args.currency, "--currency")?,
-        card,
-    );
+    let (amount, currency) = money(&args.money)?;
+    let order = parse(&args.merchant_transaction_id, "--merchant-transaction-id")?;
+    let mut payment = Payment::new(order, amount, currency, card);
     payment.payment_brand = brand(&args.card);
     if let Some(mode) = &args.card.mode {
         payment = payment.mode(parse(mode, "--mode")?);
@@ -329,10 +334,11 @@ async fn register(client: &Client, args: &RegisterArgs) -> Result<Report, Failur
 }
 
 async fn charge(client: &Client, args: &ChargeArgs) -> Result<Report, Failure> {
+    let (amount, currency) = money(&args.money)?;
     let mut payment = TokenPayment::new(
         parse(&args.registration_id, "registration id")?,
-        parse(&args.amount, "--amount")?,
-        parse(&args.currency, "--currency")?,
+        amount,
+        currency,
     );
     // Without one, the client makes the id up, so that `inquiry` can find the charge.
     if let Some(id) = &args.merchant_transaction_id {
@@ -458,11 +464,8 @@ fn move_report(operation: OperationKind, what: &str, transaction: &Transaction) 
 }
 
 async fn capture(client: &Client, args: &MoveArgs) -> Result<Report, Failure> {
-    let capture = Capture::new(
-        parse(&args.payment_id, "payment id")?,
-        parse(&args.amount, "--amount")?,
-        parse(&args.currency, "--currency")?,
-    );
+    let (amount, currency) = money(&args.money)?;
+    let capture = Capture::new(parse(&args.payment_id, "payment id")?, amount, currency);
     let transaction = client
         .capture(&capture)
         .await
@@ -475,11 +478,8 @@ async fn capture(client: &Client, args: &MoveArgs) -> Result<Report, Failure> {
 }
 
 async fn refund(client: &Client, args: &MoveArgs) -> Result<Report, Failure> {
-    let refund = Refund::new(
-        parse(&args.payment_id, "payment id")?,
-        parse(&args.amount, "--amount")?,
-        parse(&args.currency, "--currency")?,
-    );
+    let (amount, currency) = money(&args.money)?;
+    let refund = Refund::new(parse(&args.payment_id, "payment id")?, amount, currency);
     let transaction = client
         .refund(&refund)
         .await
@@ -501,10 +501,11 @@ async fn cancel(client: &Client, payment_id: &str) -> Result<Report, Failure> {
 }
 
 async fn repeat(client: &Client, args: &RepeatArgs) -> Result<Report, Failure> {
+    let (amount, currency) = money(&args.money)?;
     let mut payment = RepeatPayment::new(
         parse(&args.first_payment_id, "first payment id")?,
-        parse(&args.amount, "--amount")?,
-        parse(&args.currency, "--currency")?,
+        amount,
+        currency,
     );
     // Without one, the client makes the id up, so that `inquiry` can find the payment.
     if let Some(id) = &args.merchant_transaction_id {
