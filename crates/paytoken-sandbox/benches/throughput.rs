@@ -20,16 +20,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-#[path = "../tests/common/mod.rs"]
-#[allow(
-    dead_code,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "the tests' helpers, of which a bench uses a part, written as test code"
-)]
-mod common;
+use paytoken_test_support::raw as common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use paytoken_protocol::Operation;

@@ -8,9 +8,13 @@
 //!
 //! - [`counting`]: a global allocator that counts this thread's allocations.
 //! - [`interleaved`]: same-run ratios to a baseline, as `cargo xtask bench` reads them.
-//! - `payment` and `baseline` (feature `protocol`): the full sample payment, and the same
+//! - `form` (feature `types`): a full payment form, written by the types' form writer.
+//! - `payment`, `asked` and `baseline` (feature `protocol`): the full sample payment and
+//!   the other sample operations, the request each response fixture answers, and the same
 //!   payment written by hand with `format!`, `md5`, `serde_urlencoded` and
 //!   `serde_json::Value`.
+//! - `raw` (features `sandbox` and `protocol`): a plain HTTP/1.1 client of the sandbox,
+//!   with sign-in helpers, for the sandbox's tests and benchmark.
 //! - `samples` and `http` (feature `sandbox`): the sandbox's test cards and fresh order ids,
 //!   and one HTTP/1.1 request read off a socket.
 //! - `schema` (feature `schema`): a JSON Schema validator for the keywords the project's
@@ -26,17 +30,25 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::missing_panics_doc,
+    clippy::panic,
+    clippy::indexing_slicing,
     reason = "test code: a failed set-up is a failed test"
 )]
 
 #[cfg(feature = "protocol")]
+pub mod asked;
+#[cfg(feature = "protocol")]
 pub mod baseline;
 pub mod counting;
+#[cfg(feature = "types")]
+pub mod form;
 #[cfg(feature = "sandbox")]
 pub mod http;
 pub mod interleaved;
 #[cfg(feature = "protocol")]
 pub mod payment;
+#[cfg(all(feature = "sandbox", feature = "protocol"))]
+pub mod raw;
 #[cfg(feature = "sandbox")]
 pub mod samples;
 #[cfg(feature = "schema")]

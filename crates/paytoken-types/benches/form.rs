@@ -9,16 +9,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use paytoken_types::internal::FormWriter;
 use std::hint::black_box;
 
-#[path = "../tests/common/mod.rs"]
-#[allow(
-    dead_code,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "the tests' helpers, of which a bench uses a part, written as test code"
-)]
-mod common;
+use paytoken_test_support::form as common;
 
 use paytoken_test_support::interleaved;
 

@@ -2,22 +2,16 @@
 //! grown: counted by a global allocator, not timed.
 #![cfg(test)]
 
-use paytoken_types::internal::FormWriter;
-
-#[allow(
-    dead_code,
-    reason = "the shared helpers, of which this test uses a part"
-)]
-mod common;
-
 use paytoken_test_support::counting::{self, Counting};
+use paytoken_test_support::form::PaymentForm;
+use paytoken_types::internal::FormWriter;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 #[test]
 fn encoding_a_payment_form_into_a_reused_buffer_does_not_allocate() {
-    let payment = common::PaymentForm::sample();
+    let payment = PaymentForm::sample();
     let mut body = Vec::new();
     payment.write(&mut FormWriter::new(&mut body));
     let fields = body.iter().filter(|&&b| b == b'&').count() + 1;

@@ -23,16 +23,11 @@ use paytoken_protocol::ops::invoice_list::InvoiceList;
 use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::{Operation, PaymentStatus, Username};
 
-#[path = "../../tests/common/mod.rs"]
-#[allow(
-    dead_code,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "the tests' helpers, of which a bench uses a part, written as test code"
-)]
-mod common;
+/// The samples the protocol's tests use too.
+mod common {
+    pub(crate) use paytoken_test_support::asked::*;
+    pub(crate) use paytoken_test_support::payment::*;
+}
 
 use paytoken_test_support::{baseline, interleaved};
 

@@ -15,36 +15,18 @@ use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::ops::repeat_payment::RepeatPayment;
-use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{AuthToken, Context, Operation, Request, Username};
-use paytoken_types::{BankAccount, Card, Customer, Cvv, RecurringType, Shipping};
+use paytoken_types::{BankAccount, Customer, Cvv, RecurringType, Shipping};
 
+#[allow(unused_imports, reason = "each test binary uses a part of the samples")]
+pub(crate) use paytoken_test_support::asked::{
+    Asked, asked, minimal_preauthorization, token_payment,
+};
 #[allow(unused_imports, reason = "each test binary uses a part of the samples")]
 pub(crate) use paytoken_test_support::payment::{
     PARTNER_KEY, REGISTRATION, SECURE_KEY, TOKEN, card, customer, full_payment, merchant, partner,
     shipping,
 };
-
-pub(crate) fn minimal_preauthorization() -> Payment {
-    Payment::new(
-        "order1002".parse().unwrap(),
-        "9.99".parse().unwrap(),
-        "USD".parse().unwrap(),
-        Card {
-            holder: None,
-            ..card()
-        },
-    )
-    .preauthorization()
-}
-
-pub(crate) fn token_payment() -> TokenPayment {
-    TokenPayment::new(
-        REGISTRATION.parse().unwrap(),
-        "25.00".parse().unwrap(),
-        "EUR".parse().unwrap(),
-    )
-}
 
 /// Every operation, by the name of its golden file, with the context it is built in.
 pub(crate) fn golden_requests() -> Vec<(&'static str, Request)> {
@@ -306,101 +288,6 @@ pub(crate) fn response_fixtures() -> Vec<(String, Vec<u8>)> {
     }
     all.sort();
     all
-}
-
-/// The request each response fixture answers: the operation whose values the fixture's
-/// echoes agree with. Tests parse a fixture with the operation that asked for it.
-pub(crate) enum Asked {
-    Payment(Payment),
-    TokenPayment(TokenPayment),
-    Registration(Registration),
-    CustomerSignup(CustomerSignup),
-    DeleteToken(DeleteToken),
-    Installments(Installments),
-    CardsAndAccounts(CardsAndAccounts),
-    InvoiceList(InvoiceList),
-    FetchAuthToken(FetchAuthToken),
-    RegenerateAuthToken(RegenerateAuthToken),
-    Inquiry(Inquiry),
-    Capture(Capture),
-    Refund(Refund),
-    Cancel(Cancel),
-    RepeatPayment(RepeatPayment),
-}
-
-/// A payment of `amount` in `currency` with the golden payment's merchant transaction id.
-fn payment_of(amount: &str, currency: &str) -> Payment {
-    Payment::new(
-        "order20261122A".parse().unwrap(),
-        amount.parse().unwrap(),
-        currency.parse().unwrap(),
-        card(),
-    )
-}
-
-/// The operation that asked for the fixture at `path` (under `fixtures/responses/`).
-pub(crate) fn asked(path: &str) -> Asked {
-    let registration = || REGISTRATION.parse().unwrap();
-    let fetch = || FetchAuthToken::new("100".parse().unwrap(), Username::new("shop").unwrap());
-    match path
-        .split_once('/')
-        .map_or(path, |(operation, _)| operation)
-    {
-        "payment" => Asked::Payment(match path {
-            "payment/approved.json" => payment_of("1250.50", "EUR"),
-            "payment/approved_varied.json" => Payment::new(
-                "Rest Transaction 01".parse().unwrap(),
-                "50.00".parse().unwrap(),
-                "EUR".parse().unwrap(),
-                card(),
-            ),
-            "payment/approved_partner.json" => payment_of("9.99", "USD"),
-            _ => payment_of("50.00", "EUR"),
-        }),
-        "token_payment" => Asked::TokenPayment(token_payment()),
-        "registration" => Asked::Registration(Registration::card(card())),
-        "customer_signup" => Asked::CustomerSignup(CustomerSignup::new(customer())),
-        "delete_token" => Asked::DeleteToken(DeleteToken::new(registration())),
-        "installments" => Asked::Installments(Installments::new(registration())),
-        "cards_and_accounts" => Asked::CardsAndAccounts(match path {
-            "cards_and_accounts/success.json" => {
-                CardsAndAccounts::of_customer("1250".parse().unwrap())
-            }
-            _ => CardsAndAccounts::all(),
-        }),
-        "invoice_list" => Asked::InvoiceList(InvoiceList::new(1, 10)),
-        "auth_token" if path.contains("regenerated") => {
-            Asked::RegenerateAuthToken(RegenerateAuthToken {
-                partner_id: "100".parse().unwrap(),
-                token: AuthToken::new(TOKEN).unwrap(),
-            })
-        }
-        "auth_token" => Asked::FetchAuthToken(fetch()),
-        "inquiry" => Asked::Inquiry(match path {
-            "inquiry/no_status.json" => Inquiry::ByPaymentId("54281".parse().unwrap()),
-            _ => Inquiry::ByMerchantTransactionId("order20261122A".parse().unwrap()),
-        }),
-        "capture" => Asked::Capture(Capture::new(
-            "54280".parse().unwrap(),
-            "9.99".parse().unwrap(),
-            "EUR".parse().unwrap(),
-        )),
-        "refund" => Asked::Refund(Refund::new(
-            "54279".parse().unwrap(),
-            "250.50".parse().unwrap(),
-            "EUR".parse().unwrap(),
-        )),
-        "cancel" => Asked::Cancel(Cancel::new("54280".parse().unwrap())),
-        "repeat_payment" => Asked::RepeatPayment(
-            RepeatPayment::new(
-                "54279".parse().unwrap(),
-                "9.99".parse().unwrap(),
-                "EUR".parse().unwrap(),
-            )
-            .merchant_transaction_id("Rest Transaction 02".parse().unwrap()),
-        ),
-        other => panic!("no operation for fixtures of {other}"),
-    }
 }
 
 /// What decides an answer, written out so two readings can be compared: the outcome, the

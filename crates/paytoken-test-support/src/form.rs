@@ -1,5 +1,5 @@
-//! A full payment form, as the payments endpoint takes it: shared by the allocation test
-//! and the encoding benchmark.
+//! A full payment form, as the payments endpoint takes it: shared by the types' allocation
+//! test and their encoding benchmark.
 
 use core::net::{IpAddr, Ipv4Addr};
 
@@ -11,28 +11,31 @@ use paytoken_types::{
 };
 
 /// Every field a payment that stores the card and opens a recurring series can carry.
-pub(crate) struct PaymentForm {
-    pub(crate) member_id: MemberId,
-    pub(crate) account_id: AccountId,
-    pub(crate) terminal_id: TerminalId,
-    pub(crate) checksum: &'static str,
-    pub(crate) merchant_transaction_id: MerchantTransactionId,
-    pub(crate) amount: Amount,
-    pub(crate) currency: Currency,
-    pub(crate) brand: PaymentBrand,
-    pub(crate) mode: PaymentMode,
-    pub(crate) kind: PaymentType,
-    pub(crate) recurring: RecurringType,
-    pub(crate) order_descriptor: String,
-    pub(crate) redirect_url: String,
-    pub(crate) notification_url: String,
-    pub(crate) customer: Customer,
-    pub(crate) shipping: Shipping,
-    pub(crate) card: Card,
+#[derive(Debug)]
+#[allow(missing_docs, reason = "each field is the payment's field of its name")]
+pub struct PaymentForm {
+    pub member_id: MemberId,
+    pub account_id: AccountId,
+    pub terminal_id: TerminalId,
+    pub checksum: &'static str,
+    pub merchant_transaction_id: MerchantTransactionId,
+    pub amount: Amount,
+    pub currency: Currency,
+    pub brand: PaymentBrand,
+    pub mode: PaymentMode,
+    pub kind: PaymentType,
+    pub recurring: RecurringType,
+    pub order_descriptor: String,
+    pub redirect_url: String,
+    pub notification_url: String,
+    pub customer: Customer,
+    pub shipping: Shipping,
+    pub card: Card,
 }
 
 impl PaymentForm {
-    pub(crate) fn sample() -> Self {
+    /// The sample: every field set.
+    pub fn sample() -> Self {
         Self {
             member_id: MemberId::new("11344").unwrap(),
             account_id: AccountId::new("2001").unwrap(),
@@ -82,7 +85,7 @@ impl PaymentForm {
 
     /// Writes the form the way the protocol crate will: authentication, payment fields,
     /// then the blocks.
-    pub(crate) fn write(&self, form: &mut FormWriter<'_>) {
+    pub fn write(&self, form: &mut FormWriter<'_>) {
         let amount = self.amount.to_wire();
         form.field("authentication.memberId", &self.member_id);
         form.field("authentication.accountId", &self.account_id);
