@@ -30,6 +30,7 @@ use items::At;
 
 mod items;
 mod macros;
+mod tokens;
 
 /// The crates with a library, whose public items are snapshotted: the ones a user builds
 /// on, and the command's library half (its life-cycle script and `main`).

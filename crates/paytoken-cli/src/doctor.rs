@@ -34,8 +34,8 @@ use paytoken::ops::invoice_list::InvoiceList;
 use paytoken::protocol::OperationKind;
 use paytoken::{BaseUrl, CodeFamily, MerchantTransactionId, RetryPolicy, Username};
 
-use self::caller::{Caller, Failed, Seen};
-use self::check::{Check, Verdict, report};
+use self::caller::{Caller, Failed};
+use self::check::{Check, Seen, Verdict, report};
 use crate::cli::GatewayArgs;
 use crate::config;
 use crate::config_command::describe;

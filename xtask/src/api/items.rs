@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::{Attribute, Fields, ImplItem, Item, Meta, TraitItem, Type};
 
-use super::macros::{pretty, says_pub};
+use super::tokens::{pretty, says_pub};
 use super::{Kind, Line, PLACEHOLDER, Scope, is_pub};
 
 /// Where lines are being listed: the module, what the crate knows, and what each line

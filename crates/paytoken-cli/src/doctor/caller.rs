@@ -8,15 +8,9 @@ use paytoken::protocol::OperationKind;
 use paytoken::{Client, CodeFamily};
 use serde_json::Value;
 
-use super::check::Check;
+use super::check::{Check, Seen};
 use crate::connection::Link;
-use crate::shapes::{self, Shape};
-
-/// What the checks learnt of the gateway's answers.
-pub(super) struct Seen {
-    pub(super) operation: &'static str,
-    pub(super) shapes: Vec<Shape>,
-}
+use crate::shapes;
 
 /// The calls of the checks, over one connection.
 pub(super) struct Caller {

@@ -1,15 +1,21 @@
-//! A check's verdict and the report of them all: a line per check (with what to do when it
-//! failed), the answer shapes seen, and the JSON object with the settings as `whoami`
-//! says them.
+//! A check's verdict, what the checks saw of the answers' shapes, and the report of them
+//! all: a line per check (with what to do when it failed), the answer shapes seen, and the
+//! JSON object with the settings as `whoami` says them.
 
 use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::caller::Seen;
 use crate::connection::Trouble;
 use crate::report::{Outcome, Report};
+use crate::shapes::Shape;
 use crate::terminal::escape;
+
+/// What the checks learnt of the gateway's answers.
+pub(super) struct Seen {
+    pub(super) operation: &'static str,
+    pub(super) shapes: Vec<Shape>,
+}
 
 /// A check's verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,10 +12,20 @@ use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 
 use super::log::{Attempt, NotificationLog};
-use super::outbox::Schedule;
 use super::target::{self, Unreachable};
-use super::{DELIVERY_MARK, Message, NotificationTargets};
+use super::{DELIVERY_MARK, Message, NotificationPolicy, NotificationTargets};
+use crate::clock::SandboxClock;
 use crate::faults::NotificationFault;
+
+/// How a delivery waits: the policy's waits, on the sandbox's clock; `notify=late`'s only
+/// on its first delivery.
+pub(crate) struct Schedule {
+    pub(crate) policy: NotificationPolicy,
+    pub(crate) waits_late: bool,
+    pub(crate) clock: Arc<SandboxClock>,
+    /// Where the sandbox listens: never a delivery's target.
+    pub(crate) sandbox: SocketAddr,
+}
 
 /// Sends notification `number` as its schedule says, at least once unless its URL is
 /// refused; its waits (`notify=late`, between attempts) run on the sandbox's clock, so an

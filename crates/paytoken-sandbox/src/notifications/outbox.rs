@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use tokio::sync::mpsc;
 use tokio::task::{AbortHandle, JoinSet};
 
-use super::delivery::deliver;
+use super::delivery::{Schedule, deliver};
 use super::log::Keep;
 use super::log::{ATTEMPTS_KEPT, Attempt, NotificationLog, SentNotification};
 use super::{Message, NotificationPolicy};
@@ -201,14 +201,4 @@ impl Dispatcher {
         }
         while deliveries.join_next().await.is_some() {}
     }
-}
-
-/// How a delivery waits: the policy's waits, on the sandbox's clock; `notify=late`'s only
-/// on its first delivery.
-pub(crate) struct Schedule {
-    pub(crate) policy: NotificationPolicy,
-    pub(crate) waits_late: bool,
-    pub(crate) clock: Arc<SandboxClock>,
-    /// Where the sandbox listens: never a delivery's target.
-    pub(crate) sandbox: SocketAddr,
 }
