@@ -140,6 +140,6 @@ pub use id::{
 };
 pub use merchant_transaction_id::{MAX_MERCHANT_TRANSACTION_ID_CHARS, MerchantTransactionId};
 pub use result_code::{CodeFamily, GatewayResult, ResultCode};
-pub use text_rule::{MAX_URL_LEN, TextRule, check_authority, check_free_text, check_url};
+pub use text_rule::{MAX_URL_LEN, TextRule, check_authority};
 pub use timestamp::Timestamp;
 pub use tolerant::{Tolerant, trimmed};

@@ -10,7 +10,7 @@
 //! pass which of the few bytes these rules look for it met (the byte classes below); a check
 //! is then a few comparisons, and walks the text again only where such a byte is there: to
 //! say where a control character stands, or to decode the rare URL that is not ASCII.
-//! [`check_free_text`] and [`check_url`] apply the same rules to a text on its own.
+//! `check_free_text` applies the free-text rule to a text on its own (the blocks' fields).
 
 use crate::Error;
 use crate::error::check_chars;
@@ -20,11 +20,13 @@ use crate::error::check_chars;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TextRule {
-    /// Free text: not blank, no control characters ([`check_free_text`]).
+    /// Free text: not blank, no control characters.
     FreeText,
     /// Free text of at most this many characters.
     FreeTextUpTo(usize),
-    /// A URL the gateway calls or sends a browser to ([`check_url`]).
+    /// A URL the gateway calls or sends a browser to: absolute `http` or `https` (either
+    /// case), with a host, no white space or control characters, at most [`MAX_URL_LEN`]
+    /// bytes.
     Url,
 }
 
@@ -97,18 +99,8 @@ impl TextRule {
 ///
 /// # Errors
 /// [`Error::Empty`] for blank text, [`Error::InvalidCharacter`] for a control character.
-pub fn check_free_text(field: &'static str, text: &str) -> Result<(), Error> {
+pub(crate) fn check_free_text(field: &'static str, text: &str) -> Result<(), Error> {
     free_text(field, text, classes_of(text.as_bytes()))
-}
-
-/// Checks a URL the gateway will call or send a browser to: absolute `http` or `https`
-/// (either case), with a host, no white space or control characters, at most
-/// [`MAX_URL_LEN`] bytes.
-///
-/// # Errors
-/// [`Error::Malformed`], naming the field and what is wrong.
-pub fn check_url(field: &'static str, url: &str) -> Result<(), Error> {
-    self::url(field, url, classes_of(url.as_bytes()))
 }
 
 fn free_text(field: &'static str, text: &str, seen: u8) -> Result<(), Error> {
@@ -216,6 +208,11 @@ fn after_scheme<'a, const N: usize>(url: &'a [u8], scheme: &[u8; N]) -> Option<&
 mod tests {
     use super::*;
     use crate::test_prelude::*;
+
+    /// The URL rule on a text alone.
+    fn check_url(field: &'static str, url: &str) -> Result<(), Error> {
+        self::url(field, url, classes_of(url.as_bytes()))
+    }
 
     #[test]
     fn control_characters_are_found_in_the_byte_classes_as_by_character() {
