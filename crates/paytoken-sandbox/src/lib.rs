@@ -118,6 +118,12 @@ mod node;
 #[doc(hidden)]
 pub mod internal {
     pub use crate::node::Node;
+    /// The operation a request to the gateway is, by its one name, as far as its path and
+    /// form tell (the sandbox's routing, which `paytoken record` names exchanges by).
+    #[must_use]
+    pub fn operation_of(path: &str, body: &[u8]) -> Option<&'static str> {
+        crate::gateway::Gateway::operation_of(path, body)
+    }
     /// The one server edge, which the command's local servers run on too.
     pub mod edge {
         pub use crate::edge::*;

@@ -8,14 +8,12 @@ use std::path::PathBuf;
 use std::time::SystemTime;
 
 use hyper::HeaderMap;
-use paytoken::ops::{auth_token, cards_and_accounts, customer_signup, inquiry, installments};
-use paytoken::ops::{invoice_list, payment, registration, token_payment};
-use paytoken::{OperationKind, Timestamp};
+use paytoken::Timestamp;
 use serde_json::{Value, json};
 
 use super::redact;
 use crate::terminal;
-use paytoken_sandbox::internal::Node;
+use paytoken_sandbox::internal::{Node, operation_of};
 
 /// The format's version, in every line.
 pub(crate) const CASSETTE_VERSION: u32 = 1;
@@ -34,9 +32,8 @@ pub(crate) struct Exchange<'a> {
 /// The cassette's line for `exchange`, redacted.
 pub(crate) fn line(exchange: &Exchange<'_>, keep_personal: bool) -> Value {
     let fields = form(exchange.request_body);
-    let operation = fields
-        .as_deref()
-        .and_then(|fields| operation_of(exchange.path, fields));
+    // Named by the sandbox's routing: the one table of paths and `paymentType`s.
+    let operation = operation_of(exchange.path, exchange.request_body);
     let request = json!({
         "method": exchange.method,
         "path": redact::path(exchange.path),
@@ -150,59 +147,6 @@ fn headers(headers: &HeaderMap) -> Value {
     Value::Object(object)
 }
 
-/// The operation a request is, by its one name: by its path, and for the paths several
-/// operations share, by its `paymentType`.
-pub(crate) fn operation_of(path: &str, fields: &[(String, String)]) -> Option<&'static str> {
-    kind_of(path, fields).map(OperationKind::name)
-}
-
-fn kind_of(path: &str, fields: &[(String, String)]) -> Option<OperationKind> {
-    let payment_type = fields
-        .iter()
-        .find(|(name, _)| name == "paymentType")
-        .map(|(_, value)| value.as_str());
-    let exact = [
-        (payment::PATH, OperationKind::Payment),
-        (registration::PATH, OperationKind::Registration),
-        (cards_and_accounts::PATH, OperationKind::CardsAndAccounts),
-        (invoice_list::PATH, OperationKind::InvoiceList),
-        (customer_signup::PATH, OperationKind::CustomerSignup),
-        (auth_token::MERCHANT_PATH, OperationKind::AuthToken),
-        (auth_token::PARTNER_PATH, OperationKind::AuthToken),
-        (
-            auth_token::REGENERATE_PATH,
-            OperationKind::RegenerateAuthToken,
-        ),
-    ];
-    if let Some((_, kind)) = exact.iter().find(|(known, _)| *known == path) {
-        return Some(*kind);
-    }
-    if path.starts_with(installments::PATH_PREFIX) {
-        return Some(OperationKind::Installments);
-    }
-    if path.starts_with(token_payment::PATH_PREFIX) {
-        return Some(if payment_type == Some("DL") {
-            OperationKind::DeleteToken
-        } else {
-            OperationKind::TokenPayment
-        });
-    }
-    if path.starts_with(inquiry::PATH_PREFIX) {
-        let repeated = fields
-            .iter()
-            .any(|(name, value)| name == "recurringType" && value == "REPEATED");
-        return match payment_type {
-            Some("IN") => Some(OperationKind::Inquiry),
-            Some("CP") => Some(OperationKind::Capture),
-            Some("RF") => Some(OperationKind::Refund),
-            Some("RV") => Some(OperationKind::Cancel),
-            _ if repeated => Some(OperationKind::RepeatPayment),
-            _ => None,
-        };
-    }
-    None
-}
-
 /// The cassette file: opened before the first exchange, appended to, bounded.
 pub(crate) struct Cassette {
     path: PathBuf,
@@ -306,10 +250,6 @@ impl Cassette {
 mod tests {
     use super::*;
 
-    fn fields(text: &str) -> Vec<(String, String)> {
-        form(text.as_bytes()).unwrap()
-    }
-
     /// The cassette's answer for `body`.
     fn recorded(body: &str) -> Value {
         let headers = HeaderMap::new();
@@ -389,7 +329,7 @@ mod tests {
             ),
             ("/elsewhere", "a=b", None),
         ] {
-            assert_eq!(operation_of(path, &fields(form)), name, "{path} {form}");
+            assert_eq!(operation_of(path, form.as_bytes()), name, "{path} {form}");
         }
     }
 
