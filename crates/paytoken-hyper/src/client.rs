@@ -28,6 +28,7 @@ use paytoken_types::MerchantTransactionId;
 
 use crate::auth::Auth;
 use crate::call::{NextPage, Op};
+use crate::unknown::Attach as _;
 use crate::{
     ClientBuilder, Error, HyperTransport, RetryPolicy, Transport, new_merchant_transaction_id,
 };

@@ -65,74 +65,48 @@
 //! and `testing::FakeTransport` (feature `testing`) answers unit tests without sockets.
 //!
 //! ## Features
-//! - `client` (default): the client. Without it, only [`Error`] (with [`ErrorKind`],
-//!   [`TransportError`]) and [`DuplicateStore`] remain, so that the `paytoken` facade's
-//!   `Error` is one type with and without its client.
 //! - `testing`: the module `testing`, an in-memory [`Transport`] for unit tests
 //!   (`FakeTransport`). Turn it on in `[dev-dependencies]`; a release build has no fake.
 //!
 //! This crate is the client. Leave it out (the `paytoken` crate's `hyper` feature) to keep
-//! only the sans-IO core.
+//! only the sans-IO core. Its [`Error`] is the protocol crate's (`paytoken_protocol::call`),
+//! which a client on another stack returns too.
 
 #![forbid(unsafe_code)]
 
-#[cfg(feature = "client")]
 mod auth;
-#[cfg(feature = "client")]
 mod body;
-#[cfg(feature = "client")]
 mod builder;
-#[cfg(feature = "client")]
 mod call;
-#[cfg(feature = "client")]
 mod call_loop;
-#[cfg(feature = "client")]
 mod client;
-#[cfg(feature = "client")]
 mod conn;
-mod duplicates;
-mod error;
-#[cfg(feature = "client")]
 mod exchange;
-#[cfg(feature = "client")]
 mod hyper_transport;
-#[cfg(feature = "client")]
 mod merchant_transaction_id;
-#[cfg(feature = "client")]
 mod renewal;
-#[cfg(feature = "client")]
 mod retry;
-#[cfg(feature = "client")]
 mod settlement;
-#[cfg(feature = "client")]
 mod span;
 #[cfg(feature = "testing")]
 pub mod testing;
-#[cfg(feature = "client")]
 mod transport;
+mod unknown;
 
-#[cfg(feature = "client")]
 pub use builder::{
     ClientBuilder, DEFAULT_BODY_LIMIT, DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_IDLE_TIMEOUT,
     DEFAULT_POOL_MAX_IDLE_PER_HOST, DEFAULT_REQUEST_TIMEOUT, DEFAULT_USER_AGENT,
 };
-#[cfg(feature = "client")]
 pub use client::Client;
-pub use duplicates::{DuplicateStore, MemoryDuplicates};
-pub use error::{Error, ErrorKind, TransportError, TransportErrorKind};
-#[cfg(feature = "client")]
 pub use hyper_transport::HyperTransport;
-#[cfg(feature = "client")]
 pub use merchant_transaction_id::new_merchant_transaction_id;
-#[cfg(feature = "client")]
+pub use paytoken_protocol::call::{Error, ErrorKind, TransportError, TransportErrorKind};
 pub use retry::RetryPolicy;
-#[cfg(feature = "client")]
 pub use transport::{Transport, TransportRequest, TransportResponse};
 
 /// What the command shares with the client: a connection opened by hand and the one TLS
 /// configuration (`conn`). Not part of the API: no promise holds for anything under this
 /// path.
-#[cfg(feature = "client")]
 #[doc(hidden)]
 pub mod internal {
     pub mod conn {

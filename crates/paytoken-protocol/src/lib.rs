@@ -110,7 +110,9 @@ extern crate alloc;
 
 pub mod answer;
 mod base_url;
+pub mod call;
 mod context;
+mod duplicates;
 pub mod echo;
 mod error;
 pub mod excerpt;
@@ -131,6 +133,7 @@ mod wire;
 pub use answer::{Field, FieldValue};
 pub use base_url::BaseUrl;
 pub use context::{AuthToken, Context, Username};
+pub use duplicates::{DuplicateStore, MemoryDuplicates};
 pub use error::{Error, InvalidValue, Refusal};
 #[cfg(feature = "http")]
 pub use http::parse_http;

@@ -1,9 +1,11 @@
-//! The one error type of the client, and the transport's own.
+//! What a call to the gateway ends with when it gives no response: the one error a
+//! client returns (`paytoken_hyper`'s, and any client built on this crate), and the
+//! transport's own. Sans-IO like the rest of the crate: the client fills it in.
 
 use core::fmt;
 use core::time::Duration;
 
-use paytoken_protocol::{OperationKind, Refusal};
+use crate::{OperationKind, Refusal};
 use paytoken_types::{MerchantTransactionId, PaymentId, TransactionState};
 
 /// Why a call did not give its response.
@@ -11,8 +13,8 @@ use paytoken_types::{MerchantTransactionId, PaymentId, TransactionState};
 /// Three questions sort every error, each answered by a method:
 /// - [`is_outcome_unknown`](Error::is_outcome_unknown): a payment (or another call that
 ///   changes something) whose bytes may have reached the gateway, without an answer that
-///   says what happened. It was **not** sent again; hand it to [`Client::settle`](crate::Client::settle)
-///   (or call [`Client::reconcile`](crate::Client::reconcile) with
+///   says what happened. It was **not** sent again; hand it to `Client::settle`
+///   (or call `Client::reconcile` with
 ///   [`merchant_transaction_id`](Error::merchant_transaction_id)) before anything else. A
 ///   lost capture, refund or cancel carries its [`payment_id`](Error::payment_id) instead,
 ///   and `settle` reads that payment's status ([`Error::NotApplied`],
@@ -27,7 +29,7 @@ use paytoken_types::{MerchantTransactionId, PaymentId, TransactionState};
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// A setting of the [`ClientBuilder`](crate::ClientBuilder) that cannot work. Nothing
+    /// A setting of the `ClientBuilder` that cannot work. Nothing
     /// was sent.
     #[error("client setting {setting}: {reason}")]
     Config {
@@ -40,7 +42,7 @@ pub enum Error {
     /// gateway (nothing processed), an unexpected HTTP status or an undecodable answer (for
     /// a read, after the retries).
     #[error(transparent)]
-    Protocol(#[from] paytoken_protocol::Error),
+    Protocol(#[from] crate::Error),
     /// The exchange failed below HTTP, after the retries the policy allows: for a read
     /// (safe to try again later), or for any call whose connection never opened.
     #[error(
@@ -61,8 +63,8 @@ pub enum Error {
     /// answer that would say so was lost: a timeout, a broken connection, an unexpected
     /// status, an undecodable body, or an answer about another transaction than the
     /// request (`cause` holds both values). It was not sent again. Settle it with
-    /// [`Client::settle`](crate::Client::settle) (for a payment,
-    /// [`Client::reconcile`](crate::Client::reconcile) does the same).
+    /// `Client::settle` (for a payment,
+    /// `Client::reconcile` does the same).
     #[error(
         "{operation}: outcome unknown, the gateway may have processed it; it was not sent again: inquire before retrying"
     )]
@@ -73,7 +75,7 @@ pub enum Error {
         /// that carry none).
         merchant_transaction_id: Option<MerchantTransactionId>,
         /// The payment a lost capture, refund or cancel was about, which
-        /// [`Client::settle`](crate::Client::settle) inquires (`None` for other calls).
+        /// `Client::settle` inquires (`None` for other calls).
         payment_id: Option<PaymentId>,
         /// What went wrong on the way back: a [`Transport`](Error::Transport) or a
         /// [`Protocol`](Error::Protocol) error. It is this error's `source()`.
@@ -98,7 +100,7 @@ pub enum Error {
     /// effect. A partial refund is the common case (the status after it is the status after
     /// any earlier refund), or a status the interface does not document. The outcome stays
     /// unknown: do not send the call again before the gateway's back office has said, or
-    /// call [`Client::reconcile_move`](crate::Client::reconcile_move) with the status the call
+    /// call `Client::reconcile_move` with the status the call
     /// would have led to, when you know it.
     #[error(
         "{operation}: the inquiry of payment {payment_id} cannot tell whether it took effect (status {}): do not send it again before the gateway's back office says",
@@ -122,10 +124,10 @@ fn shown_state(state: Option<&TransactionState>) -> &str {
     state.map_or("not given", TransactionState::as_str)
 }
 
-/// A value refused by its constructor ([`InvoicePager::new`](paytoken_protocol::InvoicePager::new)
+/// A value refused by its constructor ([`InvoicePager::new`](crate::InvoicePager::new)
 /// and the like) is an input error of the call that meets it.
-impl From<paytoken_protocol::InvalidValue> for Error {
-    fn from(error: paytoken_protocol::InvalidValue) -> Self {
+impl From<crate::InvalidValue> for Error {
+    fn from(error: crate::InvalidValue) -> Self {
         Self::Protocol(error.into())
     }
 }
@@ -139,7 +141,7 @@ impl Error {
     }
 
     /// The payment a lost capture, refund or cancel was about: the id
-    /// [`Client::settle`](crate::Client::settle) inquires.
+    /// `Client::settle` inquires.
     #[must_use]
     pub const fn payment_id(&self) -> Option<&PaymentId> {
         match self {
@@ -152,7 +154,7 @@ impl Error {
     }
 
     /// The merchant transaction id of a payment whose outcome is unknown: the id to pass to
-    /// [`Client::reconcile`](crate::Client::reconcile).
+    /// `Client::reconcile`.
     #[must_use]
     pub const fn merchant_transaction_id(&self) -> Option<&MerchantTransactionId> {
         match self {
@@ -186,7 +188,7 @@ impl Error {
     }
 
     /// Whether the gateway may have acted on the request. For a payment, true means: do not
-    /// send it again, [`reconcile`](crate::Client::reconcile) first.
+    /// send it again, `reconcile` first.
     #[must_use]
     pub fn may_have_been_processed(&self) -> bool {
         match self {
@@ -233,7 +235,7 @@ impl Error {
     /// What kind of error this is, to match in one step:
     ///
     /// ```
-    /// use paytoken_hyper::{Error, ErrorKind};
+    /// use paytoken_protocol::call::{Error, ErrorKind};
     ///
     /// fn advice(error: &Error) -> String {
     ///     match error.kind() {
@@ -248,7 +250,7 @@ impl Error {
     /// ```
     #[must_use]
     pub fn kind(&self) -> ErrorKind<'_> {
-        use paytoken_protocol::Error as Protocol;
+        use crate::Error as Protocol;
         match self {
             Self::Config { .. } => ErrorKind::InvalidInput,
             Self::Protocol(Protocol::Refused(refusal)) => ErrorKind::Refused(refusal),
@@ -279,7 +281,7 @@ pub enum ErrorKind<'a> {
     Refused(&'a Refusal),
     /// A call that changes something may have been processed, and the answer that would
     /// say so was lost (or an inquiry could not settle it): settle it before anything else
-    /// ([`Client::settle`](crate::Client::settle)).
+    /// (`Client::settle`).
     OutcomeUnknown,
     /// The request or a client setting was refused before anything was sent.
     InvalidInput,
@@ -295,7 +297,7 @@ pub enum ErrorKind<'a> {
     NotApplied,
 }
 
-/// What went wrong below HTTP, as a [`Transport`](crate::Transport) reports it.
+/// What went wrong below HTTP, as a `Transport` reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TransportErrorKind {
@@ -343,7 +345,7 @@ impl fmt::Display for TransportErrorKind {
     }
 }
 
-/// The error a [`Transport`](crate::Transport) returns: what kind of failure, and the
+/// The error a `Transport` returns: what kind of failure, and the
 /// underlying error when there is one, as its `source()` (so it can be downcast to the io
 /// or hyper error). `Display` shows the kind only. A transport must not put secrets
 /// (headers, bodies) in the underlying error.
@@ -396,45 +398,6 @@ impl std::error::Error for TransportError {
     }
 }
 
-#[cfg(feature = "client")]
-impl Error {
-    /// Attaches the payment's merchant transaction id to an unknown outcome.
-    pub(crate) fn with_merchant_transaction_id(self, id: Option<MerchantTransactionId>) -> Self {
-        match self {
-            Self::OutcomeUnknown {
-                operation,
-                payment_id,
-                cause,
-                ..
-            } => Self::OutcomeUnknown {
-                operation,
-                merchant_transaction_id: id,
-                payment_id,
-                cause,
-            },
-            other => other,
-        }
-    }
-
-    /// Attaches the id of the payment a lost move was about to an unknown outcome.
-    pub(crate) fn about_payment(self, id: PaymentId) -> Self {
-        match self {
-            Self::OutcomeUnknown {
-                operation,
-                merchant_transaction_id,
-                cause,
-                ..
-            } => Self::OutcomeUnknown {
-                operation,
-                merchant_transaction_id,
-                payment_id: Some(id),
-                cause,
-            },
-            other => other,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::error::Error as _;
@@ -460,7 +423,7 @@ mod tests {
                 setting: "base_url",
                 reason: "is required",
             },
-            Error::Protocol(paytoken_protocol::Error::Invalid {
+            Error::Protocol(crate::Error::Invalid {
                 field: "amount",
                 reason: "is zero",
             }),
@@ -540,12 +503,12 @@ mod tests {
             code: paytoken_types::ResultCode::new("20010"),
             description: String::from("checksum mismatch"),
         };
-        let refused = Error::Protocol(paytoken_protocol::Error::Refused(Refusal {
+        let refused = Error::Protocol(crate::Error::Refused(Refusal {
             operation: OperationKind::Payment,
             result,
         }));
         assert!(matches!(refused.kind(), ErrorKind::Refused(refusal) if refusal.contains("20010")));
-        let unreadable = Error::Protocol(paytoken_protocol::Error::UnexpectedStatus {
+        let unreadable = Error::Protocol(crate::Error::UnexpectedStatus {
             operation: OperationKind::Inquiry,
             status: 502,
             excerpt: String::new(),

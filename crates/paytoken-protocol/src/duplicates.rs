@@ -7,10 +7,10 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::sync::{Mutex, PoisonError};
 
-use paytoken_protocol::notification::{DuplicateFilter, DuplicateKey};
+use crate::notification::{DuplicateFilter, DuplicateKey};
 
 /// Remembers notifications by their [`DuplicateKey`]
-/// ([`VerifiedNotification::duplicate_key`](paytoken_protocol::notification::VerifiedNotification::duplicate_key)).
+/// ([`VerifiedNotification::duplicate_key`](crate::notification::VerifiedNotification::duplicate_key)).
 ///
 /// `first_time` must decide atomically: of two instances handed the same notification at
 /// once, one is told "first". A table with the key as its primary key, written with an
