@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 
 use paytoken_protocol::ops::auth_token::FetchAuthToken;
-use paytoken_protocol::{AuthToken, Context, Operation, Request};
+use paytoken_protocol::{AUTH_TOKEN_HEADER, AuthToken, Context, Operation, Request};
 use paytoken_sandbox::{
     DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, MerchantConfig, OTHER_MERCHANT_ID, PartnerConfig,
     Sandbox,
@@ -218,7 +218,7 @@ pub async fn post(
     let content_type = ("Content-Type", "application/x-www-form-urlencoded");
     let mut headers = vec![content_type];
     if let Some(token) = token {
-        headers.push(("AuthToken", token));
+        headers.push((AUTH_TOKEN_HEADER, token));
     }
     exchange(sandbox.address(), "POST", path, &headers, &form(fields))
         .await

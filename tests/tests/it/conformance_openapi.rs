@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use paytoken::OperationKind;
+use paytoken::ops::auth_token;
 use serde_json::{Map, Value, json};
 
 use crate::conformance_schemas::answer_definition;
@@ -306,9 +307,9 @@ fn openapi() -> Value {
         };
         let mut post = json!({
             // Unique per document: the auth-token call has a path per kind of caller.
-            "operationId": match template.rsplit('/').next() {
-                Some("partnerAuthToken") => "fetch_auth_token_partner".to_owned(),
-                Some("authToken") => "fetch_auth_token_merchant".to_owned(),
+            "operationId": match template.as_str() {
+                auth_token::PARTNER_PATH => "fetch_auth_token_partner".to_owned(),
+                auth_token::MERCHANT_PATH => "fetch_auth_token_merchant".to_owned(),
                 _ => operations.join("_or_"),
             },
             "summary": operations.iter().map(|op| summary(op)).collect::<Vec<_>>().join("; "),

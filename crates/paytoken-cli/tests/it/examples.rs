@@ -14,6 +14,7 @@ use paytoken_sandbox::{
     DEFAULT_MERCHANT_ID, DEFAULT_MERCHANT_SECURE_KEY, DEFAULT_MERCHANT_USERNAME,
     DEFAULT_PARTNER_ID, Sandbox, cards,
 };
+use paytoken_test_support::raw;
 use serde_json::Value;
 
 /// Order ids for the payments the placeholders need, each new (the sandbox refuses one
@@ -189,9 +190,9 @@ impl Home {
             }
             ("AUTH_TOKEN_FILE", _) => {
                 // A token fetched now, in a file of its own: each run exchanges its own.
-                let fetched = self.json(&["fetch-auth-token"]).await;
+                let token = raw::merchant_token(sandbox, raw::merchant(sandbox)).await;
                 let path = self.path.join(format!("{order}.token"));
-                std::fs::write(&path, fetched["AuthToken"].as_str().unwrap()).unwrap();
+                std::fs::write(&path, token.expose_secret()).unwrap();
                 path.to_str().unwrap().to_owned()
             }
             other => panic!("no value for {other:?}"),

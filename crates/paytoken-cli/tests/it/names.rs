@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 
 use paytoken::OperationKind;
 use paytoken_sandbox::{Sandbox, cards};
+use paytoken_test_support::raw;
 use serde_json::Value;
 
 use crate::common::{as_merchant, card_flags};
@@ -74,9 +75,10 @@ async fn every_operation_s_command_answer_and_refusal_say_its_one_name() {
     };
     let money = ["--amount", "1.00", "--currency", "EUR"];
 
-    let grant = names.run(K::AuthToken, &[]).await;
+    names.run(K::AuthToken, &[]).await;
+    let token = raw::merchant_token(&names.sandbox, raw::merchant(&names.sandbox)).await;
     let token_file = std::env::temp_dir().join(format!("paytoken-names-{}", std::process::id()));
-    std::fs::write(&token_file, text(&grant, "AuthToken")).unwrap();
+    std::fs::write(&token_file, token.expose_secret()).unwrap();
     let token_file = token_file.to_str().unwrap().to_owned();
     names
         .run(K::RegenerateAuthToken, &["--auth-token-file", &token_file])
