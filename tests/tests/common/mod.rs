@@ -50,6 +50,25 @@ pub(crate) fn test_ca() -> (Vec<u8>, TlsIdentity) {
 pub(crate) struct Capture(Arc<Mutex<String>>);
 
 impl Capture {
+    /// Runs `work` to its end on a runtime of one thread, so that every task the client and
+    /// hyper spawn logs here, with this capture as the thread's subscriber.
+    pub(crate) fn run<T>(&self, work: impl Future<Output = T>) -> T {
+        let _guard = tracing::subscriber::set_default(self.clone());
+        // `tracing` caches each callsite's interest for the whole process, and while a
+        // single dispatcher is registered it asks only the default of the thread that
+        // reaches the callsite first: another test's thread, with no subscriber, could cache
+        // the client's span as never wanted, and the capture would see no span (a test
+        // failed so, once, under the parallel run). A second registered dispatcher makes
+        // the cache ask every registered one; the rebuild mends what was cached before it.
+        let _anchor = tracing::Dispatch::new(self.clone());
+        tracing::callsite::rebuild_interest_cache();
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(work)
+    }
+
     pub(crate) fn text(&self) -> String {
         self.0.lock().unwrap().clone()
     }

@@ -22,21 +22,7 @@ use paytoken_sandbox::{DEFAULT_MERCHANT_ID, FaultTarget, Faults, Sandbox, cards}
 #[test]
 fn no_secret_reaches_a_log_line_or_an_error() {
     let capture = Capture::default();
-    let _guard = tracing::subscriber::set_default(capture.clone());
-    // `tracing` caches each callsite's interest for the whole process, and while a single
-    // dispatcher is registered it asks only the default of the thread that reaches the
-    // callsite first: another test's thread, with no subscriber, could cache the client's
-    // span as never wanted, and this test would see no span (it failed so, once, under
-    // the parallel run). A second registered dispatcher makes the cache ask every
-    // registered one; the rebuild mends what was cached before it.
-    let _anchor = tracing::Dispatch::new(capture.clone());
-    tracing::callsite::rebuild_interest_cache();
-    // One thread, so that every task the client and hyper spawn logs to the capture.
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let shown = runtime.block_on(async {
+    let shown = capture.run(async {
         let sandbox = Sandbox::start().await.unwrap();
         let builder = client_for(&sandbox);
         let mut shown = format!("{builder:?}\n");

@@ -42,16 +42,7 @@ fn every_operation_s_method_and_error_text_say_its_one_name() {
 #[test]
 fn every_operation_s_span_says_its_one_name() {
     let capture = Traces::default();
-    let _guard = tracing::subscriber::set_default(capture.clone());
-    // As in `client_secrets.rs`: a second dispatcher, so that no other test's thread caches
-    // the client's callsites as unwanted.
-    let _anchor = tracing::Dispatch::new(capture.clone());
-    tracing::callsite::rebuild_interest_cache();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(every_operation());
+    capture.run(every_operation());
     let spans: BTreeSet<String> = capture
         .text()
         .lines()
