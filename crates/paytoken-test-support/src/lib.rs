@@ -15,8 +15,9 @@
 //!   `serde_json::Value`.
 //! - `raw` (features `sandbox` and `protocol`): a plain HTTP/1.1 client of the sandbox,
 //!   with sign-in helpers, for the sandbox's tests and benchmark.
-//! - `samples` and `http` (feature `sandbox`): the sandbox's test cards and fresh order ids,
-//!   and one HTTP/1.1 request read off a socket.
+//! - `samples`, `http` and `shown` (feature `sandbox`): the sandbox's test cards and fresh
+//!   order ids, one HTTP/1.1 request read off a socket, and a request's fields held to the
+//!   table of fields as a log shows them.
 //! - `schema` (feature `schema`): a JSON Schema validator for the keywords the project's
 //!   schemas use (the conformance kit's, the command's output).
 //!
@@ -53,3 +54,5 @@ pub mod raw;
 pub mod samples;
 #[cfg(feature = "schema")]
 pub mod schema;
+#[cfg(feature = "sandbox")]
+pub mod shown;

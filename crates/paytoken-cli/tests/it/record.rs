@@ -7,8 +7,10 @@
 
 use std::process::Child;
 
-use paytoken::types::internal::sensitive::{self, Sensitivity};
+use paytoken::protocol::AUTH_TOKEN_HEADER;
+use paytoken::types::internal::sensitive;
 use paytoken_sandbox::{Sandbox, cards};
+use paytoken_test_support::shown;
 use serde_json::Value;
 
 use crate::common::{
@@ -196,26 +198,32 @@ async fn recorded_between_the_command_and_a_sandbox(seed: u64) {
     };
     // Every field as the table shows it: each secret redacted, the card masked.
     let fields = payment["request"]["fields"].as_array().unwrap();
-    let (mut secrets, mut cards_seen) = (0, 0);
-    for kept in fields {
-        let (name, value) = (kept["name"].as_str().unwrap(), &kept["value"]);
-        match sensitive::of(name) {
-            Sensitivity::Secret => {
-                secrets += 1;
-                assert_eq!(value, sensitive::REDACTED, "{name}");
-            }
-            Sensitivity::CardNumber => {
-                cards_seen += 1;
-                assert_eq!(value, sensitive::mask_card_number(cards::APPROVED).as_str());
-            }
-            Sensitivity::Personal => assert_eq!(value, sensitive::PERSONAL, "{name}"),
-            _ => {}
-        }
-    }
+    let (secrets, cards_seen) = shown::as_the_table_says(
+        fields.iter().map(|kept| {
+            (
+                kept["name"].as_str().unwrap(),
+                kept["value"].as_str().unwrap(),
+            )
+        }),
+        cards::APPROVED,
+    );
     assert!(secrets >= 2 && cards_seen == 1, "{fields:?}");
     assert_eq!(field("amount"), "12.00");
-    assert_eq!(payment["request"]["headers"]["authtoken"], "[redacted]");
-    assert_eq!(lines[0]["answer"]["body"]["AuthToken"], "[redacted]");
+    let token_header = AUTH_TOKEN_HEADER.to_ascii_lowercase();
+    assert_eq!(
+        payment["request"]["headers"][token_header],
+        sensitive::REDACTED
+    );
+    // The token fetched first: its answer's secret redacted.
+    let grant = lines[0]["answer"]["body"].as_object().unwrap();
+    let texts = grant
+        .iter()
+        .filter_map(|(name, value)| Some((name.as_str(), value.as_str()?)));
+    assert_eq!(
+        shown::as_the_table_says(texts, cards::APPROVED),
+        (1, 0),
+        "{grant:?}"
+    );
 
     // Replayed, every answer reads as it did live.
     let replayed = paytoken(
