@@ -10,7 +10,9 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::tidy::files_with;
 
 /// The crate whose pages are read: the facade, which most users read.
 const FACADE: &str = "paytoken";
@@ -18,7 +20,7 @@ const FACADE: &str = "paytoken";
 /// Checks the facade's pages under `doc_root` (`target/doc`).
 pub(crate) fn check(doc_root: &Path) -> Result<(), String> {
     let mut pages = Vec::new();
-    html_files(&doc_root.join(FACADE), &mut pages)?;
+    files_with("html", &doc_root.join(FACADE), &mut pages)?;
     let own = own_names(doc_root)?;
     let mut breaches = Vec::new();
     for page in &pages {
@@ -56,7 +58,7 @@ fn own_names(doc_root: &Path) -> Result<BTreeSet<String>, String> {
     for entry in crates.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if name == FACADE || name.starts_with("paytoken_") {
-            html_files(&entry.path(), &mut pages)?;
+            files_with("html", &entry.path(), &mut pages)?;
         }
     }
     Ok(pages
@@ -126,22 +128,10 @@ fn bad_links(text: &str, folder: &Path) -> Vec<String> {
     bad
 }
 
-/// Every `.html` file under `dir`.
-fn html_files(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = fs::read_dir(dir).map_err(|error| format!("{}: {error}", dir.display()))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            html_files(&path, files)?;
-        } else if path.extension().is_some_and(|ext| ext == "html") {
-            files.push(path);
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     #[test]

@@ -11,6 +11,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::tidy::files_with;
+
 /// Each module of a crate, by its path (`doctor::check`), and the ones it names.
 type Edges = BTreeMap<String, BTreeSet<String>>;
 
@@ -23,7 +25,7 @@ pub(crate) fn check(crate_dirs: &[PathBuf]) -> Result<(), String> {
             continue;
         }
         let mut sources = Vec::new();
-        collect(&src, &src, &mut sources)?;
+        collect(&src, &mut sources)?;
         let modules: BTreeSet<String> = sources.iter().map(|(path, _)| path.clone()).collect();
         let mut edges = Edges::new();
         for (module, text) in &sources {
@@ -57,21 +59,13 @@ pub(crate) fn check(crate_dirs: &[PathBuf]) -> Result<(), String> {
     }
 }
 
-/// Every `.rs` file under `dir`, by its module path (`ops::payment` for `ops/payment.rs`,
+/// Every `.rs` file under `root`, by its module path (`ops::payment` for `ops/payment.rs`,
 /// `ops` for `ops.rs` or `ops/mod.rs`); the crate root (`lib.rs`, `main.rs`) is no module
 /// of its own.
-fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> Result<(), String> {
-    let entries =
-        fs::read_dir(dir).map_err(|error| format!("cannot read {}: {error}", dir.display()))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect(root, &path, out)?;
-            continue;
-        }
-        if path.extension().is_none_or(|ext| ext != "rs") {
-            continue;
-        }
+fn collect(root: &Path, out: &mut Vec<(String, String)>) -> Result<(), String> {
+    let mut files = Vec::new();
+    files_with("rs", root, &mut files)?;
+    for path in files {
         let relative = path.strip_prefix(root).unwrap_or(&path);
         let mut parts: Vec<String> = relative
             .components()

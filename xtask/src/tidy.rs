@@ -91,7 +91,7 @@ const MARKERS: [&str; 2] = [concat!("\"[red", "acted]\""), concat!("\"[per", "so
 pub(crate) fn check(root: &Path) -> Result<(), String> {
     let mut files = Vec::new();
     for folder in SOURCE_FOLDERS {
-        rust_files(&root.join(folder), &mut files)?;
+        files_with("rs", &root.join(folder), &mut files)?;
     }
     let mut breaches = Vec::new();
     for path in &files {
@@ -211,8 +211,13 @@ fn undocumented_crate_roots(root: &Path) -> Result<Vec<String>, String> {
     Ok(breaches)
 }
 
-/// Every `.rs` file under `dir`, build output and fuzzing data left out.
-fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
+/// Every file under `dir` whose name ends in `.{extension}`, build output, fuzzing data and
+/// hidden folders left out: the one walk of xtask's checks.
+pub(crate) fn files_with(
+    extension: &str,
+    dir: &Path,
+    files: &mut Vec<PathBuf>,
+) -> Result<(), String> {
     let entries = fs::read_dir(dir).map_err(|error| format!("{}: {error}", dir.display()))?;
     for entry in entries {
         let path = entry
@@ -224,9 +229,9 @@ fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
             .unwrap_or_default();
         if path.is_dir() {
             if !SKIPPED.contains(&name) && !name.starts_with('.') {
-                rust_files(&path, files)?;
+                files_with(extension, &path, files)?;
             }
-        } else if path.extension().is_some_and(|ext| ext == "rs") {
+        } else if path.extension().is_some_and(|ext| ext == extension) {
             files.push(path);
         }
     }
