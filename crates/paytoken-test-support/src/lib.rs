@@ -18,8 +18,8 @@
 //! - `samples`, `http` and `shown` (feature `sandbox`): the sandbox's test cards and fresh
 //!   order ids, one HTTP/1.1 request read off a socket, and a request's fields held to the
 //!   table of fields as a log shows them.
-//! - `schema` (feature `schema`): a JSON Schema validator for the keywords the project's
-//!   schemas use (the conformance kit's, the command's output).
+//! - `schema` (feature `schema`): JSON Schema checks by the `jsonschema` crate (the
+//!   conformance kit's schemas, the command's output).
 //!
 //! ```
 //! let before = paytoken_test_support::counting::allocations();
