@@ -20,7 +20,7 @@ const TOKEN_WORD: usize = 24;
 
 /// The redacted start of a body, at most 120 characters (plus `…` when cut).
 #[must_use]
-pub fn excerpt(body: &[u8]) -> String {
+pub(crate) fn excerpt(body: &[u8]) -> String {
     redact(&String::from_utf8_lossy(body), EXCERPT_CHARS)
 }
 

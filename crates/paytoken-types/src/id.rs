@@ -14,7 +14,7 @@ use crate::inline::InlineAscii;
 use crate::serde_support::deserialize_from_str;
 
 /// The longest identifier the gateway issues or accepts.
-pub const MAX_ID_LEN: usize = 32;
+pub(crate) const MAX_ID_LEN: usize = 32;
 
 fn parse_id(field: &'static str, value: &str) -> Result<InlineAscii<MAX_ID_LEN>, Error> {
     // Every id a gateway sends, in one pass with no early exit: 1 to 32 ASCII letters and

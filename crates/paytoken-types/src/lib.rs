@@ -136,7 +136,7 @@ pub use enums::{
 };
 pub use error::Error;
 pub use id::{
-    AccountId, CustomerId, MAX_ID_LEN, MemberId, PartnerId, PaymentId, RegistrationId, TerminalId,
+    AccountId, CustomerId, MemberId, PartnerId, PaymentId, RegistrationId, TerminalId,
 };
 pub use merchant_transaction_id::{MAX_MERCHANT_TRANSACTION_ID_CHARS, MerchantTransactionId};
 pub use result_code::{CodeFamily, GatewayResult, ResultCode};
