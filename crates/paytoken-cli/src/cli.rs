@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use paytoken::{CustomerId, PaymentId, RegistrationId};
 
 use crate::examples;
 
@@ -247,13 +248,13 @@ pub(crate) enum Command {
     #[command(after_long_help = examples::DELETE_TOKEN)]
     DeleteToken {
         /// The stored card or account (registrationId).
-        registration_id: String,
+        registration_id: RegistrationId,
     },
     /// The installment counts a token may be charged in.
     #[command(after_long_help = examples::INSTALLMENTS)]
     Installments {
         /// The stored card (registrationId).
-        registration_id: String,
+        registration_id: RegistrationId,
     },
     /// The stored cards and bank accounts.
     #[command(
@@ -264,7 +265,7 @@ pub(crate) enum Command {
     Cards {
         /// Only this customer's, as `customer-signup` gave it (customer.customerId).
         #[arg(long)]
-        customer_id: Option<String>,
+        customer_id: Option<CustomerId>,
     },
     /// The invoice list: one page, or all of it.
     #[command(after_long_help = examples::INVOICES)]
@@ -293,7 +294,7 @@ pub(crate) enum Command {
     #[command(after_long_help = examples::CANCEL)]
     Cancel {
         /// The pre-authorisation, as the gateway gave it (paymentId).
-        payment_id: String,
+        payment_id: PaymentId,
     },
     /// Charge a recurring series again by its first payment's id (a REPEATED payment).
     #[command(

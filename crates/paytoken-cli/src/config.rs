@@ -276,5 +276,11 @@ where
     T::Err: std::fmt::Display,
 {
     text.parse()
-        .map_err(|error| Failure::usage(format!("{flag} {}: {error}", terminal::quoted(text, 64))))
+        .map_err(|error| Failure::usage(refused(flag, text, &error)))
+}
+
+/// How a refused value is said: the flag, the value's first 64 characters (with its length
+/// when longer), and why.
+pub(crate) fn refused(flag: &str, text: &str, why: &dyn std::fmt::Display) -> String {
+    format!("{flag} {}: {why}", terminal::quoted(text, 64))
 }

@@ -199,8 +199,8 @@ fn usage(error: &clap::Error, json: bool, operation: &str) -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let message: String = error
-        .to_string()
+    let message: String = refused_value(error)
+        .unwrap_or_else(|| error.to_string())
         .lines()
         .map(|line| paytoken::protocol::excerpt::redact(line, 4096) + "\n")
         .collect();
@@ -209,6 +209,21 @@ fn usage(error: &clap::Error, json: bool, operation: &str) -> ExitCode {
         return ExitCode::from(2);
     }
     Report::from(Failure::usage(summary(&message))).print(json, operation)
+}
+
+/// A value a flag's type refused (`--amount 1.5x`), said as [`config::refused`] says it:
+/// clap's own message would quote the value whole, however long.
+fn refused_value(error: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let (Some(ContextValue::String(arg)), Some(ContextValue::String(value))) = (
+        error.get(ContextKind::InvalidArg),
+        error.get(ContextKind::InvalidValue),
+    ) else {
+        return None;
+    };
+    let flag = arg.split_whitespace().next().unwrap_or(arg);
+    let why = std::error::Error::source(error)?;
+    Some(format!("error: {}", config::refused(flag, value, why)))
 }
 
 /// clap's message on one line: its first line with the lines that belong to it (the

@@ -16,8 +16,8 @@ use paytoken::ops::repeat_payment::RepeatPayment;
 use paytoken::ops::token_payment::TokenPayment;
 use paytoken::types::{PaymentBrand, Tolerant};
 use paytoken::{
-    Amount, BankAccount, Card, CardNumber, Client, Currency, Customer, Cvv, Error, OperationKind,
-    PaymentStatus, Shipping, Transaction,
+    BankAccount, Card, CardNumber, Client, Customer, CustomerId, Cvv, Error, OperationKind,
+    PaymentId, PaymentStatus, RegistrationId, Shipping, Transaction,
 };
 use zeroize::Zeroizing;
 
@@ -26,7 +26,6 @@ use crate::cli::{
     CardArgs, ChargeArgs, Command, InquiryArgs, InvoicesArgs, MoneyArgs, MoveArgs, PayArgs,
     PersonArgs, RegisterArgs, RepeatArgs, SignupArgs,
 };
-use crate::config::parse;
 use crate::listing;
 use crate::render;
 use crate::report::{Failure, Outcome, Report, status_outcome};
@@ -43,7 +42,7 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         Command::Charge(args) => charge(client, &args).await,
         Command::DeleteToken { registration_id } => delete(client, &registration_id).await,
         Command::Installments { registration_id } => installments(client, &registration_id).await,
-        Command::Cards { customer_id } => cards(client, customer_id.as_deref()).await,
+        Command::Cards { customer_id } => cards(client, customer_id.as_ref()).await,
         Command::Invoices(args) => invoices(client, &args).await,
         Command::Inquiry(args) => inquiry(client, &args).await,
         Command::Capture(args) => capture(client, &args).await,
@@ -68,14 +67,6 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         | Command::Vectors(_) => Err(Failure::usage("not an operation")),
     };
     result.unwrap_or_else(Report::from)
-}
-
-/// `--amount` and `--currency`.
-fn money(args: &MoneyArgs) -> Result<(Amount, Currency), Failure> {
-    Ok((
-        parse(&args.amount, "--amount")?,
-        parse(&args.currency, "--currency")?,
-    ))
 }
 
 /// The client's error as a failure of `operation`.
@@ -110,28 +101,16 @@ async fn signup(client: &Client, args: &SignupArgs) -> Result<Report, Failure> {
     let customer = Customer {
         given_name: Some(args.given_name.clone()),
         surname: Some(args.surname.clone()),
-        email: Some(parse(&args.email, "--email")?),
-        sex: args.sex.as_deref().map(|s| parse(s, "--sex")).transpose()?,
-        phone: args
-            .phone
-            .as_deref()
-            .map(|p| parse(p, "--phone"))
-            .transpose()?,
-        birth_date: args
-            .birth_date
-            .as_deref()
-            .map(|d| parse(d, "--birth-date"))
-            .transpose()?,
+        email: Some(args.email.clone()),
+        sex: args.sex.clone(),
+        phone: args.phone.clone(),
+        birth_date: args.birth_date,
         ..Customer::default()
     };
     let mut signup = CustomerSignup::new(customer);
     if args.country.is_some() || args.postcode.is_some() {
         signup = signup.shipping(Shipping {
-            country: args
-                .country
-                .as_deref()
-                .map(|c| parse(c, "--country"))
-                .transpose()?,
+            country: args.country,
             postcode: args.postcode.clone(),
             ..Shipping::default()
         });
@@ -149,11 +128,11 @@ async fn signup(client: &Client, args: &SignupArgs) -> Result<Report, Failure> {
 /// A card from the flags. The number and CVV are checked here, so that no error repeats
 /// them (a flag parser would print the value it refused).
 fn card(args: &CardArgs, holder: Option<&String>) -> Result<Card, Failure> {
-    let required = |value: &Option<String>, flag: &str| {
+    fn required<T: Clone>(value: &Option<T>, flag: &str) -> Result<T, Failure> {
         value
             .clone()
             .ok_or_else(|| Failure::usage(format!("{flag} is required for a card")))
-    };
+    }
     let (from_stdin_number, from_stdin_cvv) = if args.card_stdin {
         card_from_stdin()?
     } else {
@@ -169,14 +148,8 @@ fn card(args: &CardArgs, holder: Option<&String>) -> Result<Card, Failure> {
     let cvv = Cvv::new(&cvv).map_err(|error| Failure::usage(format!("--cvv: {error}")))?;
     Ok(Card {
         number,
-        expiry_month: parse(
-            &required(&args.expiry_month, "--expiry-month")?,
-            "--expiry-month",
-        )?,
-        expiry_year: parse(
-            &required(&args.expiry_year, "--expiry-year")?,
-            "--expiry-year",
-        )?,
+        expiry_month: required(&args.expiry_month, "--expiry-month")?,
+        expiry_year: required(&args.expiry_year, "--expiry-year")?,
         cvv,
         holder: holder.cloned(),
     })
@@ -213,47 +186,27 @@ fn brand(args: &CardArgs) -> Option<PaymentBrand> {
 /// The customer block of `pay`: names, contact, id.
 fn customer(
     person: &PersonArgs,
-    customer_id: Option<&String>,
+    customer_id: Option<&CustomerId>,
     with_names: bool,
-) -> Result<Option<Customer>, Failure> {
+) -> Option<Customer> {
     let customer = Customer {
         given_name: person.given_name.clone().filter(|_| with_names),
         surname: person.surname.clone().filter(|_| with_names),
-        email: person
-            .email
-            .as_deref()
-            .map(|e| parse(e, "--email"))
-            .transpose()?,
-        phone: person
-            .phone
-            .as_deref()
-            .map(|p| parse(p, "--phone"))
-            .transpose()?,
-        telnocc: person
-            .telnocc
-            .as_deref()
-            .map(|t| parse(t, "--telnocc"))
-            .transpose()?,
-        ip: person.ip.as_deref().map(|i| parse(i, "--ip")).transpose()?,
-        birth_date: person
-            .birth_date
-            .as_deref()
-            .map(|d| parse(d, "--birth-date"))
-            .transpose()?,
-        customer_id: customer_id.map(|c| parse(c, "--customer-id")).transpose()?,
+        email: person.email.clone(),
+        phone: person.phone.clone(),
+        telnocc: person.telnocc,
+        ip: person.ip,
+        birth_date: person.birth_date,
+        customer_id: customer_id.cloned(),
         ..Customer::default()
     };
-    Ok((customer != Customer::default()).then_some(customer))
+    (customer != Customer::default()).then_some(customer)
 }
 
 /// The shipping block: the address, and (for registrations) the names.
-fn shipping(person: &PersonArgs, with_names: bool) -> Result<Option<Shipping>, Failure> {
+fn shipping(person: &PersonArgs, with_names: bool) -> Option<Shipping> {
     let shipping = Shipping {
-        country: person
-            .country
-            .as_deref()
-            .map(|c| parse(c, "--country"))
-            .transpose()?,
+        country: person.country,
         city: person.city.clone(),
         state: person.state.clone(),
         postcode: person.postcode.clone(),
@@ -262,17 +215,17 @@ fn shipping(person: &PersonArgs, with_names: bool) -> Result<Option<Shipping>, F
         surname: person.surname.clone().filter(|_| with_names),
         ..Shipping::default()
     };
-    Ok((shipping != Shipping::default()).then_some(shipping))
+    (shipping != Shipping::default()).then_some(shipping)
 }
 
 async fn pay(client: &Client, args: &PayArgs) -> Result<Report, Failure> {
     let card = card(&args.card, args.holder.as_ref())?;
-    let (amount, currency) = money(&args.money)?;
-    let order = parse(&args.merchant_transaction_id, "--merchant-transaction-id")?;
+    let MoneyArgs { amount, currency } = args.money;
+    let order = args.merchant_transaction_id.clone();
     let mut payment = Payment::new(order, amount, currency, card);
     payment.payment_brand = brand(&args.card);
     if let Some(mode) = &args.card.mode {
-        payment = payment.mode(parse(mode, "--mode")?);
+        payment = payment.mode(mode.clone());
     }
     payment.payment_type = args.payment_type.into();
     if args.store_card {
@@ -281,10 +234,10 @@ async fn pay(client: &Client, args: &PayArgs) -> Result<Report, Failure> {
     if let Some(recurring) = args.recurring {
         payment = payment.recurring(recurring.into());
     }
-    if let Some(customer) = customer(&args.person, args.customer_id.as_ref(), true)? {
+    if let Some(customer) = customer(&args.person, args.customer_id.as_ref(), true) {
         payment = payment.customer(customer);
     }
-    if let Some(shipping) = shipping(&args.person, false)? {
+    if let Some(shipping) = shipping(&args.person, false) {
         payment = payment.shipping(shipping);
     }
     if let Some(url) = &args.notification_url {
@@ -303,8 +256,8 @@ async fn pay(client: &Client, args: &PayArgs) -> Result<Report, Failure> {
 async fn register(client: &Client, args: &RegisterArgs) -> Result<Report, Failure> {
     let mut registration = match (&args.iban, &args.bic) {
         (Some(iban), Some(bic)) => Registration::bank_account(BankAccount {
-            iban: parse(iban, "--iban")?,
-            bic: parse(bic, "--bic")?,
+            iban: iban.clone(),
+            bic: *bic,
             holder: None,
         }),
         _ => {
@@ -314,13 +267,13 @@ async fn register(client: &Client, args: &RegisterArgs) -> Result<Report, Failur
         }
     };
     if let Some(mode) = &args.card.mode {
-        registration = registration.mode(parse(mode, "--mode")?);
+        registration = registration.mode(mode.clone());
     }
     // The interface takes a registration's names in the shipping block.
-    if let Some(customer) = customer(&args.person, args.customer_id.as_ref(), false)? {
+    if let Some(customer) = customer(&args.person, args.customer_id.as_ref(), false) {
         registration = registration.customer(customer);
     }
-    if let Some(shipping) = shipping(&args.person, true)? {
+    if let Some(shipping) = shipping(&args.person, true) {
         registration = registration.shipping(shipping);
     }
     let registered = client
@@ -334,15 +287,11 @@ async fn register(client: &Client, args: &RegisterArgs) -> Result<Report, Failur
 }
 
 async fn charge(client: &Client, args: &ChargeArgs) -> Result<Report, Failure> {
-    let (amount, currency) = money(&args.money)?;
-    let mut payment = TokenPayment::new(
-        parse(&args.registration_id, "registration id")?,
-        amount,
-        currency,
-    );
+    let MoneyArgs { amount, currency } = args.money;
+    let mut payment = TokenPayment::new(args.registration_id, amount, currency);
     // Without one, the client makes the id up, so that `inquiry` can find the charge.
     if let Some(id) = &args.merchant_transaction_id {
-        payment = payment.merchant_transaction_id(parse(id, "--merchant-transaction-id")?);
+        payment = payment.merchant_transaction_id(id.clone());
     }
     payment.payment_type = args.payment_type.into();
     if let Some(recurring) = args.recurring {
@@ -365,8 +314,8 @@ async fn charge(client: &Client, args: &ChargeArgs) -> Result<Report, Failure> {
     ))
 }
 
-async fn delete(client: &Client, registration_id: &str) -> Result<Report, Failure> {
-    let delete = DeleteToken::new(parse(registration_id, "registration id")?);
+async fn delete(client: &Client, registration_id: &RegistrationId) -> Result<Report, Failure> {
+    let delete = DeleteToken::new(*registration_id);
     let deleted = client
         .delete_token(&delete)
         .await
@@ -377,12 +326,12 @@ async fn delete(client: &Client, registration_id: &str) -> Result<Report, Failur
     ))
 }
 
-async fn installments(client: &Client, registration_id: &str) -> Result<Report, Failure> {
+async fn installments(
+    client: &Client,
+    registration_id: &RegistrationId,
+) -> Result<Report, Failure> {
     let plans = client
-        .installments(&Installments::new(parse(
-            registration_id,
-            "registration id",
-        )?))
+        .installments(&Installments::new(*registration_id))
         .await
         .map_err(failed(OperationKind::Installments))?;
     Ok(ok_report(
@@ -391,9 +340,9 @@ async fn installments(client: &Client, registration_id: &str) -> Result<Report, 
     ))
 }
 
-async fn cards(client: &Client, customer_id: Option<&str>) -> Result<Report, Failure> {
+async fn cards(client: &Client, customer_id: Option<&CustomerId>) -> Result<Report, Failure> {
     let list = match customer_id {
-        Some(id) => CardsAndAccounts::of_customer(parse(id, "--customer-id")?),
+        Some(id) => CardsAndAccounts::of_customer(*id),
         None => CardsAndAccounts::all(),
     };
     let stored = client
@@ -422,10 +371,8 @@ async fn invoices(client: &Client, args: &InvoicesArgs) -> Result<Report, Failur
 
 async fn inquiry(client: &Client, args: &InquiryArgs) -> Result<Report, Failure> {
     let inquiry = match (&args.payment_id, &args.merchant_transaction_id) {
-        (Some(id), _) => Inquiry::ByPaymentId(parse(id, "payment id")?),
-        (None, Some(id)) => {
-            Inquiry::ByMerchantTransactionId(parse(id, "--merchant-transaction-id")?)
-        }
+        (Some(id), _) => Inquiry::ByPaymentId(*id),
+        (None, Some(id)) => Inquiry::ByMerchantTransactionId(id.clone()),
         (None, None) => {
             return Err(Failure::usage(
                 "give a payment id or --merchant-transaction-id",
@@ -464,8 +411,8 @@ fn move_report(operation: OperationKind, what: &str, transaction: &Transaction) 
 }
 
 async fn capture(client: &Client, args: &MoveArgs) -> Result<Report, Failure> {
-    let (amount, currency) = money(&args.money)?;
-    let capture = Capture::new(parse(&args.payment_id, "payment id")?, amount, currency);
+    let MoneyArgs { amount, currency } = args.money;
+    let capture = Capture::new(args.payment_id, amount, currency);
     let transaction = client
         .capture(&capture)
         .await
@@ -478,8 +425,8 @@ async fn capture(client: &Client, args: &MoveArgs) -> Result<Report, Failure> {
 }
 
 async fn refund(client: &Client, args: &MoveArgs) -> Result<Report, Failure> {
-    let (amount, currency) = money(&args.money)?;
-    let refund = Refund::new(parse(&args.payment_id, "payment id")?, amount, currency);
+    let MoneyArgs { amount, currency } = args.money;
+    let refund = Refund::new(args.payment_id, amount, currency);
     let transaction = client
         .refund(&refund)
         .await
@@ -487,8 +434,8 @@ async fn refund(client: &Client, args: &MoveArgs) -> Result<Report, Failure> {
     Ok(move_report(OperationKind::Refund, "refunded", &transaction))
 }
 
-async fn cancel(client: &Client, payment_id: &str) -> Result<Report, Failure> {
-    let cancel = Cancel::new(parse(payment_id, "payment id")?);
+async fn cancel(client: &Client, payment_id: &PaymentId) -> Result<Report, Failure> {
+    let cancel = Cancel::new(*payment_id);
     let transaction = client
         .cancel(&cancel)
         .await
@@ -501,15 +448,11 @@ async fn cancel(client: &Client, payment_id: &str) -> Result<Report, Failure> {
 }
 
 async fn repeat(client: &Client, args: &RepeatArgs) -> Result<Report, Failure> {
-    let (amount, currency) = money(&args.money)?;
-    let mut payment = RepeatPayment::new(
-        parse(&args.first_payment_id, "first payment id")?,
-        amount,
-        currency,
-    );
+    let MoneyArgs { amount, currency } = args.money;
+    let mut payment = RepeatPayment::new(args.first_payment_id, amount, currency);
     // Without one, the client makes the id up, so that `inquiry` can find the payment.
     if let Some(id) = &args.merchant_transaction_id {
-        payment = payment.merchant_transaction_id(parse(id, "--merchant-transaction-id")?);
+        payment = payment.merchant_transaction_id(id.clone());
     }
     payment.payment_type = args.payment_type.into();
     let transaction = client

@@ -135,9 +135,7 @@ pub use enums::{
     TransactionState, TransactionStatus,
 };
 pub use error::Error;
-pub use id::{
-    AccountId, CustomerId, MemberId, PartnerId, PaymentId, RegistrationId, TerminalId,
-};
+pub use id::{AccountId, CustomerId, MemberId, PartnerId, PaymentId, RegistrationId, TerminalId};
 pub use merchant_transaction_id::{MAX_MERCHANT_TRANSACTION_ID_CHARS, MerchantTransactionId};
 pub use result_code::{CodeFamily, GatewayResult, ResultCode};
 pub use text_rule::{MAX_URL_LEN, TextRule, check_authority};

@@ -1,18 +1,26 @@
 //! The arguments of the commands that call a gateway's operations, and the groups they
-//! share (the card, the person, the money).
+//! share (the card, the person, the money). Values are parsed into the library's types as
+//! the line is read, so a wrong one is a usage error before anything is sent; the card
+//! number and CVV stay text, checked where no error repeats them.
 
 use clap::Args;
-use paytoken::types::{PaymentType, RecurringType};
+use std::net::IpAddr;
+
+use paytoken::types::{
+    Bic, BirthDate, CountryCode, Email, ExpiryMonth, ExpiryYear, Iban, PaymentMode, PaymentType,
+    Phone, RecurringType, Sex, TelephoneCountryCode,
+};
+use paytoken::{Amount, Currency, CustomerId, MerchantTransactionId, PaymentId, RegistrationId};
 
 /// How much, in which currency: every command that moves money.
 #[derive(Debug, Args)]
 pub(crate) struct MoneyArgs {
     /// How much, with two decimals, such as 50.00 (amount).
     #[arg(long)]
-    pub(crate) amount: String,
+    pub(crate) amount: Amount,
     /// Three letters, such as EUR (currency).
     #[arg(long)]
-    pub(crate) currency: String,
+    pub(crate) currency: Currency,
 }
 
 /// `paytoken customer-signup`.
@@ -26,19 +34,19 @@ pub(crate) struct SignupArgs {
     pub(crate) surname: String,
     /// The customer's email address (customer.email).
     #[arg(long)]
-    pub(crate) email: String,
+    pub(crate) email: Email,
     /// M or F (customer.sex).
     #[arg(long)]
-    pub(crate) sex: Option<String>,
+    pub(crate) sex: Option<Sex>,
     /// The customer's telephone number (customer.phone).
     #[arg(long)]
-    pub(crate) phone: Option<String>,
+    pub(crate) phone: Option<Phone>,
     /// The customer's date of birth, yyyyMMdd (customer.birthDate).
     #[arg(long)]
-    pub(crate) birth_date: Option<String>,
+    pub(crate) birth_date: Option<BirthDate>,
     /// The customer's country, two letters such as DE (shipping.country).
     #[arg(long)]
-    pub(crate) country: Option<String>,
+    pub(crate) country: Option<CountryCode>,
     /// The customer's postcode (shipping.postcode).
     #[arg(long)]
     pub(crate) postcode: Option<String>,
@@ -53,10 +61,10 @@ pub(crate) struct CardArgs {
     pub(crate) card_number: Option<String>,
     /// The month the card expires, 01 to 12 (card.expiryMonth).
     #[arg(long)]
-    pub(crate) expiry_month: Option<String>,
+    pub(crate) expiry_month: Option<ExpiryMonth>,
     /// The year the card expires, four digits (card.expiryYear).
     #[arg(long)]
-    pub(crate) expiry_year: Option<String>,
+    pub(crate) expiry_year: Option<ExpiryYear>,
     /// The three or four digits on the card's back (card.cvv). Prefer PAYTOKEN_CVV or
     /// --card-stdin: a flag shows in `ps` and the shell history.
     #[arg(long, env = "PAYTOKEN_CVV", hide_env_values = true)]
@@ -72,7 +80,7 @@ pub(crate) struct CardArgs {
     pub(crate) brand: Option<String>,
     /// How the customer pays: CC, a card, by default (paymentMode).
     #[arg(long)]
-    pub(crate) mode: Option<String>,
+    pub(crate) mode: Option<PaymentMode>,
 }
 
 /// The customer and shipping flags of `pay` and `register`.
@@ -86,22 +94,22 @@ pub(crate) struct PersonArgs {
     pub(crate) surname: Option<String>,
     /// The customer's email address (customer.email).
     #[arg(long)]
-    pub(crate) email: Option<String>,
+    pub(crate) email: Option<Email>,
     /// The customer's telephone number (customer.phone).
     #[arg(long)]
-    pub(crate) phone: Option<String>,
+    pub(crate) phone: Option<Phone>,
     /// The telephone number's country code, such as +49 (customer.telnocc).
     #[arg(long)]
-    pub(crate) telnocc: Option<String>,
+    pub(crate) telnocc: Option<TelephoneCountryCode>,
     /// The IP address the customer pays from (customer.ip).
     #[arg(long)]
-    pub(crate) ip: Option<String>,
+    pub(crate) ip: Option<IpAddr>,
     /// The customer's date of birth, yyyyMMdd (customer.birthDate).
     #[arg(long)]
-    pub(crate) birth_date: Option<String>,
+    pub(crate) birth_date: Option<BirthDate>,
     /// The country to ship to, two letters such as DE (shipping.country).
     #[arg(long)]
-    pub(crate) country: Option<String>,
+    pub(crate) country: Option<CountryCode>,
     /// The city to ship to (shipping.city).
     #[arg(long)]
     pub(crate) city: Option<String>,
@@ -124,7 +132,7 @@ pub(crate) struct PayArgs {
     /// Your own order id for this payment, free text (spaces, hyphens, slashes, UUIDs),
     /// up to 255 characters; `inquiry` finds the payment by it (merchantTransactionId).
     #[arg(long)]
-    pub(crate) merchant_transaction_id: String,
+    pub(crate) merchant_transaction_id: MerchantTransactionId,
     #[command(flatten)]
     pub(crate) card: CardArgs,
     /// Take the money now (DB, debit, the default) or only reserve it for a later
@@ -141,7 +149,7 @@ pub(crate) struct PayArgs {
     pub(crate) recurring: Option<FirstOfSeries>,
     /// The customer, as `customer-signup` gave it (customer.customerId).
     #[arg(long)]
-    pub(crate) customer_id: Option<String>,
+    pub(crate) customer_id: Option<CustomerId>,
     /// The name on the card (card.holder).
     #[arg(long)]
     pub(crate) holder: Option<String>,
@@ -163,13 +171,13 @@ pub(crate) struct RegisterArgs {
     pub(crate) card: CardArgs,
     /// A bank account to store instead of a card (bankAccount.iban).
     #[arg(long, conflicts_with_all = ["card_number", "expiry_month", "expiry_year", "cvv"], requires = "bic")]
-    pub(crate) iban: Option<String>,
+    pub(crate) iban: Option<Iban>,
     /// The bank account's BIC, with --iban (bankAccount.bic).
     #[arg(long, requires = "iban")]
-    pub(crate) bic: Option<String>,
+    pub(crate) bic: Option<Bic>,
     /// The customer, as `customer-signup` gave it (customer.customerId).
     #[arg(long)]
-    pub(crate) customer_id: Option<String>,
+    pub(crate) customer_id: Option<CustomerId>,
     #[command(flatten)]
     pub(crate) person: PersonArgs,
 }
@@ -179,7 +187,7 @@ pub(crate) struct RegisterArgs {
 pub(crate) struct ChargeArgs {
     /// The stored card or account, as `pay --store-card` or `register` gave it
     /// (registrationId).
-    pub(crate) registration_id: String,
+    pub(crate) registration_id: RegistrationId,
     #[command(flatten)]
     pub(crate) money: MoneyArgs,
     /// Take the money now (DB, debit, the default) or only reserve it for a later
@@ -201,14 +209,14 @@ pub(crate) struct ChargeArgs {
     /// Your own order id for this payment; one is made up when left out
     /// (merchantTransactionId).
     #[arg(long)]
-    pub(crate) merchant_transaction_id: Option<String>,
+    pub(crate) merchant_transaction_id: Option<MerchantTransactionId>,
 }
 
 /// `paytoken capture` and `paytoken refund`.
 #[derive(Debug, Args)]
 pub(crate) struct MoveArgs {
     /// The payment's id, as the gateway gave it (paymentId).
-    pub(crate) payment_id: String,
+    pub(crate) payment_id: PaymentId,
     #[command(flatten)]
     pub(crate) money: MoneyArgs,
 }
@@ -218,7 +226,7 @@ pub(crate) struct MoveArgs {
 pub(crate) struct RepeatArgs {
     /// The series' first payment: an approved INITIAL payment that stored its card
     /// (paymentId).
-    pub(crate) first_payment_id: String,
+    pub(crate) first_payment_id: PaymentId,
     #[command(flatten)]
     pub(crate) money: MoneyArgs,
     /// Take the money now (DB, debit, the default) or only reserve it for a later
@@ -228,7 +236,7 @@ pub(crate) struct RepeatArgs {
     /// Your own order id for this payment; one is made up when left out
     /// (merchantTransactionId).
     #[arg(long)]
-    pub(crate) merchant_transaction_id: Option<String>,
+    pub(crate) merchant_transaction_id: Option<MerchantTransactionId>,
 }
 
 /// `paytoken invoices`.
@@ -254,11 +262,11 @@ pub(crate) struct InvoicesArgs {
 pub(crate) struct InquiryArgs {
     /// The payment's id, as the gateway gave it (paymentId, idType=PID).
     #[arg(required_unless_present = "merchant_transaction_id")]
-    pub(crate) payment_id: Option<String>,
+    pub(crate) payment_id: Option<PaymentId>,
     /// Your own order id of the payment instead, as you sent it (merchantTransactionId,
     /// idType=MID).
     #[arg(long, conflicts_with = "payment_id")]
-    pub(crate) merchant_transaction_id: Option<String>,
+    pub(crate) merchant_transaction_id: Option<MerchantTransactionId>,
 }
 
 /// `--type`: what a payment does with the money.
