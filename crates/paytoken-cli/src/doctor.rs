@@ -1,21 +1,8 @@
 //! `paytoken doctor`: checks the settings and the deployment they name, and moves no
-//! money. Each check is a line with a verdict (`pass`, `fail`, `skipped`) and, when it
-//! fails, what to do:
-//!
-//! 1. `settings`: the settings in effect and where each came from, as `whoami` says them;
-//! 2. `base_url`: refused as every command refuses it (plain http beyond loopback) before
-//!    any connection;
-//! 3. `reachable`: a TCP connection, and how long it took;
-//! 4. `tls`: the handshake with the client's trust, the version and the protocol ALPN
-//!    chose; a certificate expired, for another name, or from an unknown authority is
-//!    named as such;
-//! 5. `auth_token`: one fetched, when a partner id and user name are set;
-//! 6. `clock`: the gateway's `Date` against this machine's;
-//! 7. `signed_read`: the cards list, which the member id and secure key must sign;
-//! 8. `inquiry`: a made-up merchant transaction id, which must be "not found";
-//! 9. `invoices`: the first invoice page;
-//! 10. `answer_shapes`: what the answers held that the interface's samples do not
-//!     (`shapes.rs`): information, never a failure, since paytoken reads them all.
+//! money. Each check ([`GATEWAY_CHECKS`], after `settings` and `base_url`; what each does:
+//! docs/COMMAND.md, "Your deployment") is a line with a verdict (`pass`, `fail`,
+//! `skipped`) and, when it fails, what to do; the checks a failure makes pointless are
+//! skipped.
 //!
 //! The calls are the client's, as every command makes them, over one connection opened
 //! step by step (`connection.rs`), so that a failure names its step: the client's

@@ -4,23 +4,12 @@
 //! line), answers the gateway, and relays each verified one once to `--forward-to`.
 //!
 //! A notification is *settled* once it verified and, with `--forward-to`, the merchant's
-//! endpoint took it (a `2xx`); only a settled one counts as seen. So the gateway gets:
-//!
-//! | printed | status | when |
-//! |---|---|---|
-//! | `verified` | 200 | verified, new, and relayed when relaying |
-//! | `duplicate` | 200 | settled before: it has been told, a retry would bring nothing |
-//! | `relay_failed` | 502 | verified and new, but the relay failed or timed out: retry |
-//! | `in_flight` | 503 | a relay of the same notification is under way and may still fail: retry |
-//! | `rejected` | 400 | it does not verify, or cannot be read |
-//!
-//! A relay has `--relay-timeout` (3 s by default), shorter than a gateway's wait for an
-//! answer (the sandbox's is 5 s), so a failed relay is answered 502 while the gateway still
-//! listens. Each notification is handled on a task of its own: a gateway that hangs up
+//! endpoint took it (a `2xx`); only a settled one counts as seen, so the gateway is told to
+//! send any other again (the verdicts and their statuses: docs/COMMAND.md, "Notifications";
+//! [`Verdict`]). Each notification is handled on a task of its own: a gateway that hangs up
 //! early cancels nothing, and the relay's outcome is printed and remembered either way.
-//!
-//! Everything read is bounded: the body (64 KiB), the time to send it (10 s), the
-//! connections at once (256), the notifications remembered for duplicates (10,000).
+//! Everything read is bounded: the body, the time to send it, the connections at once
+//! ([`limits`]), the notifications remembered for duplicates ([`REMEMBERED`]).
 
 pub(crate) mod endpoint;
 mod verdict;

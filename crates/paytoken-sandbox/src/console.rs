@@ -1,18 +1,8 @@
 //! The console: JSON over HTTP under [`CONSOLE_PREFIX`], to see and steer a running
 //! sandbox from any language while one's own code runs against it.
 //!
-//! | method | path (after `/sandbox/console/`) | what |
-//! |---|---|---|
-//! | GET | `books` | payments with their moves, registrations, customers, invoices |
-//! | GET | `requests?after=N` | the request log, entries numbered above `N` (all without) |
-//! | GET | `notifications` | every notification, numbered, with its attempts |
-//! | POST | `notifications/{number}/resend` | deliver it again now (see below) |
-//! | GET | `clock` | the sandbox's time, and how far it was advanced |
-//! | POST | `clock/advance` `{"seconds": N}` | move the clock forward (never back) |
-//! | GET | `faults` | the faults waiting for the next requests, as directives |
-//! | POST | `faults` `{"directives": "drop=after", "count": N}` | fault the next `N` requests (1 by default) |
-//! | POST | `faults/clear` | no fault for the next requests after all |
-//! | POST | `three-d-secure/{paymentId}/approve` or `/decline` | decide a waiting challenge |
+//! Its paths and what each gives or does: docs/SANDBOX.md, "The console" (`route`
+//! below is the one list of them).
 //!
 //! A resend of a notification not yet delivered replaces its pending retries (it is
 //! delivered once, when an attempt succeeds); a resend of a delivered one delivers it

@@ -6,26 +6,8 @@
 //! header [`FAULT_HEADER`], which only the sandbox reads. A fault queued for the next
 //! requests names what it hits ([`FaultTarget`]): by default the next request that moves
 //! money, so that a client's quiet auth-token fetch before a payment does not take the
-//! payment's fault. The header's directives override the others, one by one:
-//!
-//! ```text
-//! paytoken-sandbox-fault: latency=250ms, drop=after
-//! ```
-//!
-//! | directive | effect |
-//! |---|---|
-//! | `latency=<n>ms` or `<n>s` | waits before handling the request (at most 300 s) |
-//! | `stall=<n>ms` or `<n>s` | sends the status and headers, then waits before the body (at most 300 s) |
-//! | `drop=before` | closes the connection without handling the request: nothing happened |
-//! | `drop=after` | handles the request, then closes the connection without an answer: a payment exists, and an inquiry finds it |
-//! | `status=500` or `status=502` | handles the request, then answers that status with an HTML page |
-//! | `body=malformed` | handles the request, then answers 200 with a body that is not JSON |
-//! | `body=truncated` | handles the request, then answers 200 with the first half of the real answer |
-//! | `body=oversized` | handles the request, then answers 200 with [`OVERSIZED_BODY_LEN`] bytes of JSON |
-//! | `notify=twice` | the payment's notification (module [`notifications`](crate::notifications)) is sent twice |
-//! | `notify=late` | the payment's notification waits [`NotificationPolicy::late_by`](crate::NotificationPolicy::late_by) before its first attempt |
-//! | `notify=broken-checksum` | the payment's notification carries a checksum that does not verify |
-//! | `none` | no fault, overriding the sandbox's |
+//! payment's fault. The header's directives (`latency=250ms, drop=after`; each one's
+//! effect: docs/SANDBOX.md, "Faults") override the others, one by one.
 //!
 //! Every fault but `drop=before` lets the request take effect first, as a real gateway that
 //! processed a payment and then lost the answer on the way back. A `notify` directive is

@@ -4,37 +4,14 @@
 //! answers in it, the same every time, so that a team tests offline against the shapes its
 //! production sends.
 //!
-//! **What is learned.** Answers are grouped by operation and by the family of their result
-//! code (an approval carries other fields than a refusal). Within a group, every field is
-//! known by its path (list items by their list's path and `[]`, position labels such as
-//! `"0 "` as one label), and each occurrence votes for one shape:
-//!
-//! | shape | what it is |
-//! |---|---|
-//! | absent | the object around it lacks it |
-//! | `null`, boolean, number, object, list | its JSON type |
-//! | empty text | `""` |
-//! | amounts (`amount`, `tmpl_amount`) | text with so many decimals |
-//! | codes (`currency`, `paymentBrand`, `status`, ...) | upper, lower or mixed case |
-//! | `expiryMonth`, `expiryYear` | text of so many digits |
-//! | times (`timestamp`, `createdDate`) | the pattern of digits and separators |
-//! | any other text | text |
-//! | `[redacted]`, `[personal]` | hidden by `paytoken record`: the sandbox's own form |
-//!
-//! The most frequent shape of a field wins; a tie goes to the shape seen first, reading the
-//! answers in their order. What is learned is bounded, whatever the recording: at most
-//! [`MAX_MEMBERS`] fields of an object's path (the first met) and [`MAX_SHAPES`] shapes
-//! of a field; learning and applying take time in proportion to an answer's size.
-//!
-//! **How it is applied** (`apply.rs`): deciding fields (`paymentId`, the result,
-//! `transactionStatus`, `registrationId`, ...) and fields the sandbox does not name are
-//! left as they are; echoed fields (amounts, codes, expiry, member ids) take only an
-//! equivalent form of the sandbox's own value; containers become a list of one or the one
-//! object, as learned; informational fields take their learned shape, or go when the
-//! deployment does not send them; fields only the deployment sends are added. No value of
-//! the recorded answers is ever written: text comes from the sandbox's own value (or is
-//! `sandbox`), a number is the sandbox's own or `0`, a time is the sandbox's clock. A group
-//! the answers lack keeps the sandbox's own shape.
+//! What is learned and how it is applied, shape by shape, is the manual's table
+//! (docs/SANDBOX.md, "Answers in other shapes"). Here: answers are grouped by operation and
+//! result-code family (`Group`); each occurrence of a field, known by its path (list items
+//! as `[]`), votes for one `Shape`; the most frequent wins, a tie going to the shape seen
+//! first. What is learned is bounded, whatever the recording: at most [`MAX_MEMBERS`]
+//! fields of an object's path (the first met) and [`MAX_SHAPES`] shapes of a field;
+//! learning and applying (`apply.rs`) take time in proportion to an answer's size. No value
+//! of the recorded answers is ever written.
 
 mod apply;
 
