@@ -11,96 +11,37 @@ use serde_json::json;
 use crate::cli::VectorsArgs;
 use crate::report::{Exit, Failure, Outcome, Report};
 
+/// The kit's files by their paths in the kit, each with its text, built in.
+macro_rules! kit {
+    ($($path:literal),* $(,)?) => {
+        &[$(($path, include_str!(concat!("../../../fixtures/conformance/", $path)))),*]
+    };
+}
+
 /// Every file of the kit, by its path in the kit, with its text.
-pub(crate) const FILES: &[(&str, &str)] = &[
-    (
-        "README.md",
-        include_str!("../../../fixtures/conformance/README.md"),
-    ),
-    (
-        "CHANGELOG.md",
-        include_str!("../../../fixtures/conformance/CHANGELOG.md"),
-    ),
-    (
-        "checksum-rules.json",
-        include_str!("../../../fixtures/conformance/checksum-rules.json"),
-    ),
-    (
-        "checksum-vectors.json",
-        include_str!("../../../fixtures/conformance/checksum-vectors.json"),
-    ),
-    (
-        "request-vectors.json",
-        include_str!("../../../fixtures/conformance/request-vectors.json"),
-    ),
-    (
-        "answer-vectors.json",
-        include_str!("../../../fixtures/conformance/answer-vectors.json"),
-    ),
-    (
-        "notification-vectors.json",
-        include_str!("../../../fixtures/conformance/notification-vectors.json"),
-    ),
-    (
-        "negative-vectors.json",
-        include_str!("../../../fixtures/conformance/negative-vectors.json"),
-    ),
-    (
-        "openapi.yaml",
-        include_str!("../../../fixtures/conformance/openapi.yaml"),
-    ),
-    (
-        "check.py",
-        include_str!("../../../fixtures/conformance/check.py"),
-    ),
-    (
-        "answers.py",
-        include_str!("../../../fixtures/conformance/answers.py"),
-    ),
-    (
-        "adapter.py",
-        include_str!("../../../fixtures/conformance/adapter.py"),
-    ),
-    (
-        "validate.py",
-        include_str!("../../../fixtures/conformance/validate.py"),
-    ),
-    (
-        "generated_client.py",
-        include_str!("../../../fixtures/conformance/generated_client.py"),
-    ),
-    (
-        "schemas/checksum-rules.schema.json",
-        include_str!("../../../fixtures/conformance/schemas/checksum-rules.schema.json"),
-    ),
-    (
-        "schemas/checksum-vectors.schema.json",
-        include_str!("../../../fixtures/conformance/schemas/checksum-vectors.schema.json"),
-    ),
-    (
-        "schemas/request-vectors.schema.json",
-        include_str!("../../../fixtures/conformance/schemas/request-vectors.schema.json"),
-    ),
-    (
-        "schemas/answer-vectors.schema.json",
-        include_str!("../../../fixtures/conformance/schemas/answer-vectors.schema.json"),
-    ),
-    (
-        "schemas/notification-vectors.schema.json",
-        include_str!("../../../fixtures/conformance/schemas/notification-vectors.schema.json"),
-    ),
-    (
-        "schemas/conform-protocol.schema.json",
-        include_str!("../../../fixtures/conformance/schemas/conform-protocol.schema.json"),
-    ),
-    (
-        "schemas/negative-vectors.schema.json",
-        include_str!("../../../fixtures/conformance/schemas/negative-vectors.schema.json"),
-    ),
-    (
-        "schemas/answers.schema.json",
-        include_str!("../../../fixtures/conformance/schemas/answers.schema.json"),
-    ),
+pub(crate) const FILES: &[(&str, &str)] = kit![
+    "README.md",
+    "CHANGELOG.md",
+    "checksum-rules.json",
+    "checksum-vectors.json",
+    "request-vectors.json",
+    "answer-vectors.json",
+    "notification-vectors.json",
+    "negative-vectors.json",
+    "openapi.yaml",
+    "check.py",
+    "answers.py",
+    "adapter.py",
+    "validate.py",
+    "generated_client.py",
+    "schemas/checksum-rules.schema.json",
+    "schemas/checksum-vectors.schema.json",
+    "schemas/request-vectors.schema.json",
+    "schemas/answer-vectors.schema.json",
+    "schemas/notification-vectors.schema.json",
+    "schemas/conform-protocol.schema.json",
+    "schemas/negative-vectors.schema.json",
+    "schemas/answers.schema.json",
 ];
 
 /// Writes the kit under `args.out`, creating the folders it needs; a file of the kit

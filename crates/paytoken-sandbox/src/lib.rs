@@ -5,57 +5,16 @@
 //! It sits beside the stack (it uses `paytoken-types`, `paytoken-checksum` and the paths of
 //! `paytoken-protocol`) and nothing but tests and the command-line tool depend on it.
 //!
-//! - **Every operation** of the interface and of its deployments (docs/WIRE.md): auth tokens (merchant,
-//!   partner, regenerate), customer sign-up, payments (storing the card or not, `INITIAL`),
-//!   stand-alone registrations (card, bank account), token payments (plain, `INITIAL`,
-//!   `REPEATED`, installments), deletes, installment lookup, cards and accounts, invoices
-//!   with pagination, inquiry, and the back office: capture, refund in parts, cancel, and
-//!   the repeat of a recurring series by its first payment's id.
-//! - **The real wire shape**: HTTP 200 for every handled outcome, every JSON value a
-//!   string, one-element lists as an object, empty lists left out, `paymentId` `"-"` on
-//!   refusals, joined codes (`"30001 | 30007"`), timestamps `yyyy-MM-dd HH:mm:ss`, the
-//!   platform's brand codes, the short answer of a `REPEATED` token payment, the long
-//!   `status` of an inquiry, the regenerate answer under `statusInvoiceResult`.
-//! - **The rules**: checksums recomputed and compared in constant time; auth tokens issued
-//!   by the auth-token endpoints, valid one hour on an injectable [`Clock`], required
-//!   everywhere else; each merchant sees only its own customers, tokens, payments and
-//!   invoices (a partner sees its merchants'); deleted tokens stay inactive; a
-//!   `merchantTransactionId` is used once. Result codes are listed in one table: [`codes`].
-//! - **Test cards** decide outcomes: see [`cards`].
-//! - **Notifications** ([`notifications`]): the 3-D Secure challenge page, where the
-//!   cardholder approves or declines and is sent back to `merchantRedirectUrl` with signed
-//!   fields; pending payments approved after a delay on the clock; each late outcome posted
-//!   to the payment's `notificationUrl`, signed, retried, recorded
-//!   ([`Sandbox::notifications`]), to loopback only unless told otherwise.
-//! - **Faults** on demand, per sandbox, for the next requests ([`Sandbox::fault_next`]) or
-//!   per request (a header): see [`faults`].
-//! - **The console** ([`console`], under [`CONSOLE_PREFIX`]): JSON over HTTP,
-//!   from loopback only, to read the books, the request log ([`Sandbox::requests_after`],
-//!   the newest [`REQUESTS_KEPT`], masked) and the notifications, and to move the clock
-//!   ([`Sandbox::advance_clock`]: everything time-dependent follows it), fault the next
-//!   requests, resend a notification and decide a 3-D Secure challenge.
-//! - **Varied answers** ([`SandboxBuilder::vary_answers`]): incidental fields in the shapes
-//!   other deployments send (numbers, `null`, `""`, lower case, ISO dates, one-element
-//!   lists, unknown fields), from a seed; deciding fields untouched. A client that reads
-//!   the verdict and nothing else passes against it.
-//! - **Answers like a deployment** ([`SandboxBuilder::answers_like`]): incidental fields
-//!   in the shapes one deployment sends, learned from its recorded answers
-//!   ([`AnswerShapes`]: the most frequent shape of each field, per operation and result
-//!   family), the same every time; deciding fields untouched, no recorded value written.
-//! - **The back office** is a state machine per payment: a `PA` is captured once (at most
-//!   the authorised amount) or cancelled; what was taken (a `DB`, a captured `PA`) is
-//!   refunded in parts that never sum above it, even under concurrent refunds; a cancelled
-//!   or fully refunded payment refuses every further move; another merchant's payment is
-//!   never found. The inquiry's long `status` follows: `authsuccessful`, then
-//!   `capturesuccess` or `cancelled`; `markedforreversal` after a partial refund and
-//!   `reversed` after a full one (the sandbox's choice of statuses for partial and full
-//!   refunds and for a cancel, the platform's being unpublished).
-//! - **Its own choices**, where the gateway's are not public, are documented as such: the
-//!   code `30025` of "Invalid Recurring Type." (no registrations), every code of [`codes`]
-//!   not named by the interface, the long statuses after refunds and cancels above, the
-//!   payment's own id in the answer to a move, and two fields of its own in an inquiry's
-//!   answer, `sandboxCapturedAmount` and `sandboxRefundedAmount`, which no client may rely
-//!   on (paytoken's does not).
+//! Every operation of the interface and of its deployments (docs/WIRE.md) answers in its
+//! real wire shape; checksums and auth tokens (valid an hour on an injectable [`Clock`])
+//! are checked; each merchant sees only its own records; [`cards`] decide outcomes; the
+//! back office is a state machine per payment. Around it: [`notifications`] and the 3-D
+//! Secure challenge page, [`faults`] on demand ([`Sandbox::fault_next`]), the [`console`]
+//! under [`CONSOLE_PREFIX`] (books, the request log, the clock), answers varied
+//! ([`SandboxBuilder::vary_answers`]) or shaped like one deployment's
+//! ([`SandboxBuilder::answers_like`]), every result code in [`codes`]. Where the
+//! platform's behaviour is not published, the sandbox's choice is documented as its own
+//! and no client may rely on it. The manual, docs/SANDBOX.md, tells each of these in full.
 //!
 //! # Example
 //!
@@ -81,9 +40,9 @@
 //!
 //! # Features
 //! - `tls`: serves HTTPS with a certificate of the caller's (`SandboxBuilder::tls`), on
-//!   rustls with ring. Without it, plain HTTP/1.1.
-//!
-//! The sandbox always serves HTTP/1.1 on tokio; its state lives in memory.
+//!   rustls with ring. Without it, plain HTTP/1.1 on tokio.
+//! - `sqlite`: keeps the state in one SQLite file (`SandboxBuilder::state_file`), SQLite
+//!   compiled in. Without it, the state lives in memory.
 
 #![forbid(unsafe_code)]
 
