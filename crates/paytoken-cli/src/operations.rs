@@ -69,9 +69,13 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
     result.unwrap_or_else(Report::from)
 }
 
-/// The client's error as a failure of `operation`.
-fn failed(operation: OperationKind) -> impl Fn(Error) -> Failure {
-    move |error| Failure::from_error(operation, &error)
+/// The client's call of `operation`, its error a failure of that operation.
+async fn call<T>(
+    operation: OperationKind,
+    call: impl Future<Output = Result<T, Error>>,
+) -> Result<T, Failure> {
+    call.await
+        .map_err(|error| Failure::from_error(operation, &error))
 }
 
 fn transaction_report(operation: OperationKind, transaction: &Transaction) -> Report {
@@ -115,10 +119,11 @@ async fn signup(client: &Client, args: &SignupArgs) -> Result<Report, Failure> {
             ..Shipping::default()
         });
     }
-    let signed = client
-        .customer_signup(&signup)
-        .await
-        .map_err(failed(OperationKind::CustomerSignup))?;
+    let signed = call(
+        OperationKind::CustomerSignup,
+        client.customer_signup(&signup),
+    )
+    .await?;
     Ok(ok_report(
         OperationKind::CustomerSignup,
         render::signed_up(&signed),
@@ -246,10 +251,7 @@ async fn pay(client: &Client, args: &PayArgs) -> Result<Report, Failure> {
     if let Some(url) = &args.redirect_url {
         payment = payment.merchant_redirect_url(url);
     }
-    let transaction = client
-        .pay(&payment)
-        .await
-        .map_err(failed(OperationKind::Payment))?;
+    let transaction = call(OperationKind::Payment, client.pay(&payment)).await?;
     Ok(transaction_report(OperationKind::Payment, &transaction))
 }
 
@@ -276,10 +278,7 @@ async fn register(client: &Client, args: &RegisterArgs) -> Result<Report, Failur
     if let Some(shipping) = shipping(&args.person, true) {
         registration = registration.shipping(shipping);
     }
-    let registered = client
-        .register(&registration)
-        .await
-        .map_err(failed(OperationKind::Registration))?;
+    let registered = call(OperationKind::Registration, client.register(&registration)).await?;
     Ok(ok_report(
         OperationKind::Registration,
         render::registered(&registered),
@@ -304,10 +303,7 @@ async fn charge(client: &Client, args: &ChargeArgs) -> Result<Report, Failure> {
         payment =
             payment.cvv(Cvv::new(cvv).map_err(|error| Failure::usage(format!("--cvv: {error}")))?);
     }
-    let transaction = client
-        .pay_with_token(&payment)
-        .await
-        .map_err(failed(OperationKind::TokenPayment))?;
+    let transaction = call(OperationKind::TokenPayment, client.pay_with_token(&payment)).await?;
     Ok(transaction_report(
         OperationKind::TokenPayment,
         &transaction,
@@ -316,10 +312,7 @@ async fn charge(client: &Client, args: &ChargeArgs) -> Result<Report, Failure> {
 
 async fn delete(client: &Client, registration_id: &RegistrationId) -> Result<Report, Failure> {
     let delete = DeleteToken::new(*registration_id);
-    let deleted = client
-        .delete_token(&delete)
-        .await
-        .map_err(failed(OperationKind::DeleteToken))?;
+    let deleted = call(OperationKind::DeleteToken, client.delete_token(&delete)).await?;
     Ok(ok_report(
         OperationKind::DeleteToken,
         render::deleted(&deleted),
@@ -330,10 +323,11 @@ async fn installments(
     client: &Client,
     registration_id: &RegistrationId,
 ) -> Result<Report, Failure> {
-    let plans = client
-        .installments(&Installments::new(*registration_id))
-        .await
-        .map_err(failed(OperationKind::Installments))?;
+    let plans = call(
+        OperationKind::Installments,
+        client.installments(&Installments::new(*registration_id)),
+    )
+    .await?;
     Ok(ok_report(
         OperationKind::Installments,
         render::installments(&plans),
@@ -345,10 +339,11 @@ async fn cards(client: &Client, customer_id: Option<&CustomerId>) -> Result<Repo
         Some(id) => CardsAndAccounts::of_customer(*id),
         None => CardsAndAccounts::all(),
     };
-    let stored = client
-        .cards_and_accounts(&list)
-        .await
-        .map_err(failed(OperationKind::CardsAndAccounts))?;
+    let stored = call(
+        OperationKind::CardsAndAccounts,
+        client.cards_and_accounts(&list),
+    )
+    .await?;
     Ok(ok_report(
         OperationKind::CardsAndAccounts,
         render::stored(&stored),
@@ -358,11 +353,9 @@ async fn cards(client: &Client, customer_id: Option<&CustomerId>) -> Result<Repo
 /// One page of invoices (`--all` streams them: `listing`).
 async fn invoices(client: &Client, args: &InvoicesArgs) -> Result<Report, Failure> {
     let page = InvoiceList::new(args.page.unwrap_or(1), args.records);
-    let invoices = client
-        .invoice_page(&page)
-        .await
-        .map(|page| page.invoices)
-        .map_err(failed(OperationKind::InvoiceList))?;
+    let invoices = call(OperationKind::InvoiceList, client.invoice_page(&page))
+        .await?
+        .invoices;
     Ok(ok_report(
         OperationKind::InvoiceList,
         render::invoices(&invoices),
@@ -379,10 +372,7 @@ async fn inquiry(client: &Client, args: &InquiryArgs) -> Result<Report, Failure>
             ));
         }
     };
-    let transaction = client
-        .inquiry(&inquiry)
-        .await
-        .map_err(failed(OperationKind::Inquiry))?;
+    let transaction = call(OperationKind::Inquiry, client.inquiry(&inquiry)).await?;
     // The inquiry found the transaction; what became of it is the transaction's own, and
     // so is the exit code: `paytoken inquiry ID && ship` ships approved payments only.
     let state = status_outcome(&transaction.status);
@@ -413,10 +403,7 @@ fn move_report(operation: OperationKind, what: &str, transaction: &Transaction) 
 async fn capture(client: &Client, args: &MoveArgs) -> Result<Report, Failure> {
     let MoneyArgs { amount, currency } = args.money;
     let capture = Capture::new(args.payment_id, amount, currency);
-    let transaction = client
-        .capture(&capture)
-        .await
-        .map_err(failed(OperationKind::Capture))?;
+    let transaction = call(OperationKind::Capture, client.capture(&capture)).await?;
     Ok(move_report(
         OperationKind::Capture,
         "captured",
@@ -427,19 +414,13 @@ async fn capture(client: &Client, args: &MoveArgs) -> Result<Report, Failure> {
 async fn refund(client: &Client, args: &MoveArgs) -> Result<Report, Failure> {
     let MoneyArgs { amount, currency } = args.money;
     let refund = Refund::new(args.payment_id, amount, currency);
-    let transaction = client
-        .refund(&refund)
-        .await
-        .map_err(failed(OperationKind::Refund))?;
+    let transaction = call(OperationKind::Refund, client.refund(&refund)).await?;
     Ok(move_report(OperationKind::Refund, "refunded", &transaction))
 }
 
 async fn cancel(client: &Client, payment_id: &PaymentId) -> Result<Report, Failure> {
     let cancel = Cancel::new(*payment_id);
-    let transaction = client
-        .cancel(&cancel)
-        .await
-        .map_err(failed(OperationKind::Cancel))?;
+    let transaction = call(OperationKind::Cancel, client.cancel(&cancel)).await?;
     Ok(move_report(
         OperationKind::Cancel,
         "cancelled",
@@ -455,10 +436,11 @@ async fn repeat(client: &Client, args: &RepeatArgs) -> Result<Report, Failure> {
         payment = payment.merchant_transaction_id(id.clone());
     }
     payment.payment_type = args.payment_type.into();
-    let transaction = client
-        .repeat_payment(&payment)
-        .await
-        .map_err(failed(OperationKind::RepeatPayment))?;
+    let transaction = call(
+        OperationKind::RepeatPayment,
+        client.repeat_payment(&payment),
+    )
+    .await?;
     Ok(transaction_report(
         OperationKind::RepeatPayment,
         &transaction,
