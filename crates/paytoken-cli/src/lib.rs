@@ -21,13 +21,9 @@
 //! ```
 //!
 //! With `--json` every object names its `operation` and an `outcome`, whose word decides
-//! the exit code: 0 done (`approved`, `ok`, `found`), 1 a check failed (`checks_failed`:
-//! `doctor`, `replay`, `conform`), 2 usage or invalid input, nothing sent, 3 refused or
-//! declined, 4 transport failure, unknown outcome or contradiction, 5 pending or waiting
-//! for 3-D Secure; 6 when standard output could not be written (a full disk); 7 when
-//! `conform`'s client broke the protocol (`protocol_error`). An inquiry exits with the found transaction's code. A closed standard output
-//! (`| head`) ends the command quietly, with the code of what was done. Each command's
-//! shape is a JSON Schema in `schemas/`.
+//! the exit code (README's table of outcomes, which the tests hold every run to). A closed
+//! standard output (`| head`) ends the command quietly, with the code of what was done.
+//! Each command's shape is a JSON Schema in `schemas/`.
 //!
 //! ## The library half
 //!

@@ -1,27 +1,10 @@
 //! Test cards: the card number decides how a payment goes, and the BIN decides the
 //! installment plan.
 //!
-//! | number | brand | outcome |
-//! |---|---|---|
-//! | [`APPROVED`] `4000000000000051` | VISA | approved (`Y`, `00001`) |
-//! | [`THREE_D_SECURE`] `4000000000000002` | VISA | 3-D Secure pending (`3D`, `90026`) with a redirect to the sandbox's challenge page, where the cardholder approves or declines |
-//! | [`DECLINED`] `4000000000000069` | VISA | declined (`N`, `10001`, remark "Do not honour") |
-//! | [`INSUFFICIENT_FUNDS`] `4000000000009995` | VISA | declined (`N`, `10001`, remark "Insufficient funds") |
-//! | [`PENDING`] `4000000000000077` | VISA | pending (`P`, `10004`); approved after [`DEFAULT_PENDING_SETTLES_AFTER`](crate::DEFAULT_PENDING_SETTLES_AFTER) on the sandbox's clock |
-//! | [`TIMEOUT`] `4000000000000119` | VISA | approved, but the answer never comes: the connection stalls until the client gives up |
-//! | [`MASTERCARD_APPROVED`] `5101080000000009` | MASTERCARD | approved |
-//! | [`INSTALLMENTS`] `4444333322221111` | VISA | approved, with installment plan `3,4` |
-//! | any other valid number | by its first digit | approved |
-//!
-//! A token remembers the outcome of the card it was made from, so token payments with it
-//! go the same way. Bank accounts always pay.
-//!
-//! | BIN | installment counts |
-//! |---|---|
-//! | `400000` | `3,6,9,12` |
-//! | `444433` | `3,4` |
-//! | `510108` | `2,3,6` |
-//! | any other | none: the lookup answers `30050` |
+//! Each card's outcome and each BIN's installment counts are tabled in docs/SANDBOX.md,
+//! "Test cards" (a test holds its cards, and README's, to these constants). A token
+//! remembers the outcome of the card it was made from, so token payments with it go the
+//! same way; any other valid number is approved; bank accounts always pay.
 
 /// Approved without 3-D Secure (CVV `745` in public samples; any CVV works here).
 pub const APPROVED: &str = "4000000000000051";
