@@ -33,8 +33,8 @@ pub(crate) type Sink = Arc<dyn Fn(&str) + Send + Sync>;
 /// as the form (or the path) names it, with the text as sent.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Signed<'a> {
-    pub(crate) rule: &'static str,
-    pub(crate) parts: &'a [(&'static str, &'a str)],
+    pub(crate) rule: &'a str,
+    pub(crate) parts: &'a [(&'a str, &'a str)],
 }
 
 /// What else a mistaken checksum may have been made of: the secure keys of the sandbox's

@@ -83,6 +83,22 @@ pub mod internal {
     pub fn operation_of(path: &str, body: &[u8]) -> Option<&'static str> {
         crate::gateway::Gateway::operation_of(path, body)
     }
+    /// Why `sent` is not the checksum of `parts` (after `id|key`, in the rule's order) by
+    /// `caller_id` with `key`: the joined text expected, the key masked, and the first usual
+    /// mistake that gives `sent`, as the sandbox's explanations say it (`paytoken conform`
+    /// says it of a client's checksum).
+    #[must_use]
+    pub fn checksum_mismatch(
+        caller_id: &str,
+        key: &paytoken_checksum::SecureKey,
+        rule: &str,
+        parts: &[(&str, &str)],
+        sent: &str,
+    ) -> String {
+        let signed = crate::explain::Signed { rule, parts };
+        let suspects = crate::explain::Suspects::default();
+        crate::explain::checksum_mismatch(caller_id, key, &signed, sent, &suspects)
+    }
     /// The one server edge, which the command's local servers run on too.
     pub mod edge {
         pub use crate::edge::*;

@@ -2,9 +2,14 @@
 //! is the vector's: a checksum, a request (method, path, headers, and the body's fields as
 //! a multiset, the checksum among them), a verdict on an answer or a notification.
 
+use paytoken::SecureKey;
+use paytoken::types::internal::sensitive;
+use paytoken_sandbox::internal::checksum_mismatch;
 use serde_json::{Value, json};
 
 use super::at;
+use crate::terminal;
+use crate::vectors::FILES;
 
 /// The four groups of vectors, by the file that holds them.
 pub(crate) const GROUPS: [(&str, &str); 4] = [
@@ -66,56 +71,213 @@ pub(crate) fn message(group: &str, vector: &Value) -> Value {
     }
 }
 
-/// Whether `answer` is the vector's, or why not.
+/// Whether `answer` is the vector's, or why not: each difference named, values shown as
+/// the table of fields shows them (a card number as its first six and last four digits, a
+/// secret never; the vectors' people are made up, so shown), an outside value clipped.
 pub(crate) fn judge(group: &str, vector: &Value, answer: &Value) -> Result<(), String> {
+    let mut differences = Vec::new();
     match group {
-        "checksum" => same("checksum", at(answer, "/checksum"), at(vector, "/checksum")),
-        "request" => request(vector, answer),
-        _ => same("verdict", at(answer, "/verdict"), at(vector, "/verdict")),
+        "checksum" => {
+            let (answered, expected) = (at(answer, "/checksum"), at(vector, "/checksum"));
+            if answered != expected {
+                let signer = (at(vector, "/callerId"), at(vector, "/secureKey"));
+                differences.push(format!(
+                    "checksum {}, the vector's {}: {}",
+                    shown(answered),
+                    shown(expected),
+                    mismatch(at(vector, "/rule"), signer, at(vector, "/values"), answered)
+                ));
+            }
+        }
+        "request" => request(vector, answer, &mut differences),
+        _ => pointed(
+            "/verdict",
+            at(answer, "/verdict"),
+            at(vector, "/verdict"),
+            &mut differences,
+        ),
     }
-}
-
-fn same(what: &str, answered: &Value, expected: &Value) -> Result<(), String> {
-    if answered == expected {
+    if differences.is_empty() {
         Ok(())
     } else {
-        Err(format!("{what} {answered}, the vector's is {expected}"))
+        Err(differences.join("; "))
     }
 }
 
-fn request(vector: &Value, answer: &Value) -> Result<(), String> {
-    same("method", at(answer, "/method"), at(vector, "/method"))?;
-    same("path", at(answer, "/path"), at(vector, "/path"))?;
-    let headers = |value: &Value| -> Option<Vec<(String, String)>> {
-        let mut pairs: Vec<(String, String)> = value
-            .as_array()?
-            .iter()
-            .map(|pair| {
-                Some((
-                    pair.get(0)?.as_str()?.to_ascii_lowercase(),
-                    pair.get(1)?.as_str()?.to_owned(),
-                ))
-            })
-            .collect::<Option<_>>()?;
-        pairs.sort();
-        Some(pairs)
-    };
-    let answered = headers(at(answer, "/headers"));
-    if answered.is_none() || answered != headers(at(vector, "/headers")) {
-        return Err(format!(
-            "headers {}, the vector's are {}",
-            at(answer, "/headers"),
-            at(vector, "/headers")
-        ));
+/// A value of a message as a failure shows it: text in quotes, anything else as JSON, both
+/// clipped.
+fn shown(value: &Value) -> String {
+    match value {
+        Value::String(text) => terminal::quoted(text, SHOWN_CHARS),
+        other => terminal::clip(&other.to_string(), SHOWN_CHARS).into_owned(),
     }
-    let Some(body) = at(answer, "/body").as_str() else {
-        return Err("no body".to_owned());
+}
+
+/// The most characters of one value a failure shows.
+const SHOWN_CHARS: usize = 80;
+
+/// Why `sent` is not the checksum the vector's signer makes of `values` by `rule`: the
+/// sandbox's explanation (the joined text expected, key masked, and the usual mistake that
+/// gives `sent`) for the rules that begin `id|key`; for the notification's, which ends with
+/// the key, the parts it joins.
+fn mismatch(
+    rule: &Value,
+    (caller_id, key): (&Value, &Value),
+    values: &Value,
+    sent: &Value,
+) -> String {
+    let rule = rule.as_str().unwrap_or_default();
+    let joined = rule_parts(rule);
+    let (Some(sent), Some(caller_id), Some(key)) =
+        (sent.as_str(), caller_id.as_str(), key.as_str())
+    else {
+        return "the checksum is not text".to_owned();
     };
-    let mut sent: Vec<(String, String)> = form_urlencoded::parse(body.as_bytes())
-        .map(|(name, value)| (name.into_owned(), value.into_owned()))
+    let Some(after_key) = joined.strip_prefix(&["id".to_owned(), "key".to_owned()][..]) else {
+        return format!("rule {rule} joins {} with |", joined.join("|"));
+    };
+    let Ok(key) = SecureKey::new(key) else {
+        return format!("rule {rule} joins {} with |", joined.join("|"));
+    };
+    let parts: Vec<(&str, &str)> = after_key
+        .iter()
+        .map(|name| {
+            (
+                name.as_str(),
+                at(values, &format!("/{name}")).as_str().unwrap_or_default(),
+            )
+        })
         .collect();
-    let mut expected: Vec<(String, String)> = at(vector, "/form")
+    let explained = checksum_mismatch(caller_id, &key, rule, &parts, sent);
+    match explained.strip_prefix("checksum mismatch: ") {
+        Some(rest) => rest.to_owned(),
+        None => explained,
+    }
+}
+
+/// The parts `rule` joins, in order, as the kit's table of rules names them.
+fn rule_parts(rule: &str) -> Vec<String> {
+    let rules: Value = FILES
+        .iter()
+        .find(|(name, _)| *name == "checksum-rules.json")
+        .and_then(|(_, text)| serde_json::from_str(text).ok())
+        .unwrap_or_default();
+    at(&rules, "/rules")
         .as_array()
+        .into_iter()
+        .flatten()
+        .find(|entry| at(entry, "/rule") == rule)
+        .and_then(|entry| at(entry, "/joined").as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|part| part.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// The request's differences from the vector's: method, path, each header by name, each
+/// field of the body as decoded and as sent.
+fn request(vector: &Value, answer: &Value, differences: &mut Vec<String>) {
+    for what in ["method", "path"] {
+        let (answered, expected) = (
+            at(answer, &format!("/{what}")),
+            at(vector, &format!("/{what}")),
+        );
+        if answered != expected {
+            differences.push(format!(
+                "{what} {}, the vector's {}",
+                shown(answered),
+                shown(expected)
+            ));
+        }
+    }
+    headers(at(answer, "/headers"), at(vector, "/headers"), differences);
+    let Some(body) = at(answer, "/body").as_str() else {
+        differences.push("no body".to_owned());
+        return;
+    };
+    let sent: Vec<(String, String, &str)> = body
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (name, value) = form_urlencoded::parse(pair.as_bytes())
+                .next()
+                .unwrap_or_default();
+            let raw = pair.split_once('=').map_or("", |(_, raw)| raw);
+            (name.into_owned(), value.into_owned(), raw)
+        })
+        .collect();
+    let expected = pairs(at(vector, "/form"));
+    let mut names: Vec<&str> = expected.iter().map(|(name, _)| name.as_str()).collect();
+    names.extend(sent.iter().map(|(name, _, _)| name.as_str()));
+    let mut seen = Vec::new();
+    for name in names {
+        if seen.contains(&name) {
+            continue;
+        }
+        seen.push(name);
+        let mut want: Vec<&str> = expected
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .collect();
+        let mut got: Vec<(&str, &str)> = sent
+            .iter()
+            .filter(|(n, _, _)| n == name)
+            .map(|(_, value, raw)| (value.as_str(), *raw))
+            .collect();
+        want.sort_unstable();
+        got.sort_unstable();
+        if got.iter().map(|(value, _)| *value).eq(want.iter().copied()) {
+            continue;
+        }
+        let show =
+            |value: &str| terminal::quoted(&sensitive::shown(name, value, true), SHOWN_CHARS);
+        let difference = match (got.as_slice(), want.as_slice()) {
+            ([], [value, ..]) => format!("{name} missing, the vector's {}", show(value)),
+            ([(value, raw), ..], []) => {
+                format!(
+                    "{name} {} (sent as {}) is not in the vector",
+                    show(value),
+                    show(raw)
+                )
+            }
+            ([(value, _), ..], [wanted, ..]) if name == "authentication.checksum" => {
+                let signer = (at(vector, "/caller/id"), at(vector, "/caller/secureKey"));
+                format!(
+                    "authentication.checksum {}, the vector's {}: {}",
+                    show(value),
+                    show(wanted),
+                    mismatch(
+                        at(vector, "/checksum/rule"),
+                        signer,
+                        at(vector, "/checksum/values"),
+                        &Value::from(*value)
+                    )
+                )
+            }
+            ([(value, raw), ..], [wanted, ..]) => {
+                let plus = raw.contains('+') && wanted.replace('+', " ") == *value;
+                format!(
+                    "{name} {} (sent as {}), the vector's {}{}",
+                    show(value),
+                    show(raw),
+                    show(wanted),
+                    if plus {
+                        ": a raw + reads as a space; encode + as %2B"
+                    } else {
+                        ""
+                    }
+                )
+            }
+            ([], []) => continue,
+        };
+        differences.push(difference);
+    }
+}
+
+/// `[[name, value], ...]` as pairs; anything else left out.
+fn pairs(list: &Value) -> Vec<(String, String)> {
+    list.as_array()
         .into_iter()
         .flatten()
         .filter_map(|pair| {
@@ -124,24 +286,124 @@ fn request(vector: &Value, answer: &Value) -> Result<(), String> {
                 pair.get(1)?.as_str()?.to_owned(),
             ))
         })
-        .collect();
-    sent.sort();
-    expected.sort();
-    if sent == expected {
-        return Ok(());
+        .collect()
+}
+
+/// Each header the request lacks, adds or sends otherwise than the vector, by name (case
+/// folded).
+fn headers(answered: &Value, expected: &Value, differences: &mut Vec<String>) {
+    if !answered.is_array() {
+        differences.push(format!(
+            "headers {}, not a list of [name, value]",
+            shown(answered)
+        ));
+        return;
     }
-    let checksum = |pairs: &[(String, String)]| {
+    let lower = |list: &Value| -> Vec<(String, String)> {
+        let mut pairs: Vec<(String, String)> = pairs(list)
+            .into_iter()
+            .map(|(name, value)| (name.to_ascii_lowercase(), value))
+            .collect();
+        pairs.sort();
         pairs
-            .iter()
-            .find(|(name, _)| name == "authentication.checksum")
-            .map(|(_, value)| value.clone())
     };
-    if checksum(&sent) != checksum(&expected) {
-        return Err(format!(
-            "authentication.checksum {:?}, the vector's is {:?}",
-            checksum(&sent),
-            checksum(&expected)
+    let (answered, expected) = (lower(answered), lower(expected));
+    for (name, value) in &expected {
+        if !answered.contains(&(name.clone(), value.clone())) {
+            let sent = answered.iter().find(|(n, _)| n == name);
+            differences.push(match sent {
+                None => format!(
+                    "header {name} missing, the vector's {}",
+                    quoted_header(name, value)
+                ),
+                Some((_, other)) => format!(
+                    "header {name} {}, the vector's {}",
+                    quoted_header(name, other),
+                    quoted_header(name, value)
+                ),
+            });
+        }
+    }
+    for (name, value) in &answered {
+        if !expected.iter().any(|(n, _)| n == name) {
+            differences.push(format!(
+                "header {name} {} is not in the vector",
+                quoted_header(name, value)
+            ));
+        }
+    }
+}
+
+/// A header's value as a failure shows it: an auth token never.
+fn quoted_header(name: &str, value: &str) -> String {
+    terminal::quoted(&sensitive::shown(name, value, true), SHOWN_CHARS)
+}
+
+/// Each key of `answered` that differs from `expected`'s, by its JSON pointer under
+/// `pointer`: missing, not in the vector, or another value.
+fn pointed(pointer: &str, answered: &Value, expected: &Value, differences: &mut Vec<String>) {
+    if let (Value::Object(answered), Value::Object(expected)) = (answered, expected) {
+        for (key, wanted) in expected {
+            let at = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
+            match answered.get(key) {
+                Some(value) => pointed(&at, value, wanted, differences),
+                None => differences.push(format!("{at} missing, the vector's {}", shown(wanted))),
+            }
+        }
+        for (key, value) in answered {
+            if !expected.contains_key(key) {
+                let at = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
+                differences.push(format!("{at} {} is not in the vector", shown(value)));
+            }
+        }
+    } else if answered != expected {
+        differences.push(format!(
+            "{pointer} {}, the vector's {}",
+            shown(answered),
+            shown(expected)
         ));
     }
-    Err("the body's fields are not the vector's".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{headers, pointed};
+
+    #[test]
+    fn a_verdict_names_each_differing_key_by_its_json_pointer() {
+        let mut differences = Vec::new();
+        let answered = json!({ "outcome": "approved", "result": { "code": "00001" }, "a/b": 1 });
+        let expected =
+            json!({ "outcome": "declined", "result": { "code": "00001", "family": "success" } });
+        pointed("/verdict", &answered, &expected, &mut differences);
+        assert_eq!(
+            differences,
+            [
+                r#"/verdict/outcome "approved", the vector's "declined""#,
+                r#"/verdict/result/family missing, the vector's "success""#,
+                "/verdict/a~1b 1 is not in the vector",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_header_is_named_and_an_auth_token_never_shown() {
+        let mut differences = Vec::new();
+        let answered = json!([["content-type", "text/plain"], ["X-Extra", "1"]]);
+        let expected = json!([
+            ["Content-Type", "application/x-www-form-urlencoded"],
+            ["AuthToken", "eyJ0.e30.c2ln"]
+        ]);
+        headers(&answered, &expected, &mut differences);
+        let shown = differences.join("\n");
+        assert!(shown.contains(r#"header content-type "text/plain", the vector's "application/x-www-form-urlencoded""#), "{shown}");
+        assert!(shown.contains("header authtoken missing"), "{shown}");
+        assert!(!shown.contains("eyJ0"), "{shown}");
+        assert!(
+            shown.contains(r#"header x-extra "1" is not in the vector"#),
+            "{shown}"
+        );
+    }
 }

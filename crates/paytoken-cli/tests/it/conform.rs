@@ -86,6 +86,60 @@ async fn a_broken_adapter_loses_exactly_the_vectors_its_broken_rule_signs() {
     assert_eq!(failed_ids(&report), expected);
 }
 
+/// The reason `conform` gives for the vector `id`.
+fn reason_of<'r>(report: &'r Value, id: &str) -> &'r str {
+    report["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|failure| failure["id"] == id)
+        .unwrap_or_else(|| panic!("{id} did not fail: {report}"))["reason"]
+        .as_str()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_break_of_a_client_is_named_in_its_failure() {
+    // Parts swapped: the joined text expected, the key masked, and the mistake.
+    let (_, report) = conform(&adapter("--swap-payment-parts"), &[]).await;
+    let reason = reason_of(&report, "checksum/payment/1");
+    assert!(
+        reason.contains(r#": rule payment expects MD5 of id|key|merchantTransactionId|amount = "11344|***|RestTransaction01|50.00""#),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("the parts in another order, id|key|amount|merchantTransactionId"),
+        "{reason}"
+    );
+    // Upper-case hex, in a checksum vector and in a request's body.
+    let (_, report) = conform(&adapter("--upper-case-hex"), &[]).await;
+    assert!(
+        reason_of(&report, "checksum/payment/1").contains("upper-case hex"),
+        "{report}"
+    );
+    let reason = reason_of(&report, "request/payment");
+    assert!(reason.starts_with("authentication.checksum "), "{reason}");
+    assert!(reason.contains("upper-case hex"), "{reason}");
+    // A raw `+`: the field, as decoded and as sent, and what to do.
+    let (_, report) = conform(&adapter("--raw-plus"), &[]).await;
+    let reason = reason_of(&report, "request/payment");
+    assert!(
+        reason.contains(r#"customer.telnocc " 49" (sent as "+49"), the vector's "+49": a raw + reads as a space; encode + as %2B"#),
+        "{reason}"
+    );
+    // A field left out.
+    let (_, report) = conform(&adapter("--drop-currency"), &[]).await;
+    let reason = reason_of(&report, "request/payment");
+    assert_eq!(reason, r#"currency missing, the vector's "EUR""#);
+    for failure in report["failures"].as_array().unwrap() {
+        let reason = failure["reason"].as_str().unwrap();
+        assert!(
+            !reason.contains("Some(") && !reason.contains("None"),
+            "{reason}"
+        );
+    }
+}
+
 /// A client in shell: answers the handshake, then each message by `answer` (a `jq`-free
 /// `sed` over the message line).
 fn shell_client(answer: &str) -> String {
