@@ -7,6 +7,7 @@
 
 mod client;
 mod judge;
+mod select;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -18,17 +19,10 @@ use crate::report::{Failure, Outcome, Report};
 use crate::terminal::escape;
 use crate::vectors::FILES;
 use client::{Client, Reply};
+use select::Selection;
 
 /// The version of the protocol the harness speaks.
 pub(crate) const PROTOCOL: u64 = 1;
-
-/// The sources a vector may name.
-const SOURCES: [&str; 4] = [
-    "specification",
-    "platform-docs",
-    "platform-observed",
-    "sandbox-choice",
-];
 
 /// The value at the JSON pointer `path` in `value`, or `null`: what the vectors and the
 /// client's answers hold is read without indexing that could panic.
@@ -67,13 +61,16 @@ struct Score {
     groups: BTreeMap<&'static str, Count>,
     sources: BTreeMap<String, Count>,
     levels: BTreeMap<String, Count>,
-    failures: Vec<(String, String)>,
-    /// `must` vectors failed or skipped.
+    /// Each failure: the vector's id, why, and whether it was expected (`--expect`).
+    failures: Vec<(String, String, bool)>,
+    /// Vectors expected to fail that passed.
+    unexpected_passes: Vec<String>,
+    /// `must` vectors failed or skipped, but for expected failures.
     must_missed: u64,
 }
 
 impl Score {
-    fn add(&mut self, group: &'static str, vector: &Value, verdict: Verdict) {
+    fn add(&mut self, group: &'static str, vector: &Value, verdict: Verdict, expected: bool) {
         let source = at(vector, "/source/kind").as_str().unwrap_or("").to_owned();
         let level = at(vector, "/level").as_str().unwrap_or("").to_owned();
         let counts = [
@@ -89,18 +86,21 @@ impl Score {
                 Verdict::Skipped => count.skipped += 1,
             }
         }
-        if !matches!(verdict, Verdict::Passed) && level == "must" {
-            self.must_missed += 1;
-        }
-        if let Verdict::Failed(reason) = verdict {
-            let id = at(vector, "/id").as_str().unwrap_or("").to_owned();
-            self.failures.push((id, reason));
+        let id = at(vector, "/id").as_str().unwrap_or("").to_owned();
+        match verdict {
+            Verdict::Passed if expected => self.unexpected_passes.push(id),
+            Verdict::Passed => {}
+            Verdict::Failed(reason) => {
+                self.must_missed += u64::from(level == "must" && !expected);
+                self.failures.push((id, reason, expected));
+            }
+            Verdict::Skipped => self.must_missed += u64::from(level == "must" && !expected),
         }
     }
 }
 
-/// Every vector of the kit, with its group, of the sources asked for.
-fn vectors(sources: &[String]) -> Result<Vec<(&'static str, Value)>, Failure> {
+/// Every vector of the kit, with its group.
+fn vectors() -> Result<Vec<(&'static str, Value)>, Failure> {
     let mut all = Vec::new();
     for (group, file) in judge::GROUPS {
         let text = FILES
@@ -111,10 +111,7 @@ fn vectors(sources: &[String]) -> Result<Vec<(&'static str, Value)>, Failure> {
         let parsed: Value = serde_json::from_str(text)
             .map_err(|error| Failure::failed(format!("the kit's {file}: {error}")))?;
         for vector in at(&parsed, "/vectors").as_array().into_iter().flatten() {
-            let source = at(vector, "/source/kind").as_str().unwrap_or("");
-            if sources.is_empty() || sources.iter().any(|asked| asked == source) {
-                all.push((group, vector.clone()));
-            }
+            all.push((group, vector.clone()));
         }
     }
     Ok(all)
@@ -146,24 +143,15 @@ fn credentials(vectors: &[(&str, Value)]) -> Vec<Value> {
 
 /// `paytoken conform`.
 pub(crate) fn run(args: &ConformArgs) -> Report {
-    if let Some(unknown) = args
-        .source
-        .iter()
-        .find(|source| !SOURCES.contains(&source.as_str()))
-    {
-        return Report::from(Failure::usage(format!(
-            "--source {}: not one of {}",
-            escape(unknown),
-            SOURCES.join(", ")
-        )));
-    }
     if args.message_timeout.is_zero() {
         return Report::from(Failure::usage("--message-timeout: must be more than zero"));
     }
-    let vectors = match vectors(&args.source) {
-        Ok(vectors) => vectors,
-        Err(failure) => return Report::from(failure),
-    };
+    let (selection, mut vectors) =
+        match vectors().and_then(|all| Ok((Selection::of(args, &all)?, all))) {
+            Ok(found) => found,
+            Err(failure) => return Report::from(failure),
+        };
+    vectors.retain(|(group, vector)| selection.takes(group, vector));
     let mut client = match Client::start(&args.client, args.message_timeout) {
         Ok(client) => client,
         Err(reason) => return Report::from(Failure::usage(format!("--client: {reason}"))),
@@ -214,7 +202,8 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
                 }
             },
         };
-        score.add(group, vector, verdict);
+        let expected = selection.expects_failure(at(vector, "/id").as_str().unwrap_or_default());
+        score.add(group, vector, verdict, expected);
     }
     if protocol_error.is_none() {
         client.finish();
@@ -279,8 +268,16 @@ fn report(name: &str, kit: &Value, score: &Score, protocol_error: Option<&str>) 
     if let Some(reason) = protocol_error {
         let _ = writeln!(human, "protocol error: {}", escape(reason));
     }
-    for (id, reason) in score.failures.iter().take(SHOWN_FAILURES) {
-        let _ = writeln!(human, "  FAILED {id}: {}", escape(reason));
+    for (id, reason, expected) in score.failures.iter().take(SHOWN_FAILURES) {
+        let failed = if *expected {
+            "FAILED (expected)"
+        } else {
+            "FAILED"
+        };
+        let _ = writeln!(human, "  {failed} {id}: {}", escape(reason));
+    }
+    for id in &score.unexpected_passes {
+        let _ = writeln!(human, "  PASSED (expected to fail) {id}");
     }
     if score.failures.len() > SHOWN_FAILURES {
         let _ = writeln!(
@@ -309,8 +306,9 @@ fn report(name: &str, kit: &Value, score: &Score, protocol_error: Option<&str>) 
         "failures": score
             .failures
             .iter()
-            .map(|(id, reason)| json!({ "id": id, "reason": reason }))
+            .map(|(id, reason, expected)| json!({ "id": id, "reason": reason, "expected": expected }))
             .collect::<Vec<_>>(),
+        "unexpectedPasses": score.unexpected_passes,
         "protocolError": protocol_error,
     });
     Report::checked("conform", outcome, human, json)

@@ -48,6 +48,17 @@ pub(crate) struct ConformArgs {
     /// `platform-observed`, `sandbox-choice`).
     #[arg(long, value_name = "KIND")]
     pub(crate) source: Vec<String>,
+    /// Only the vectors of these levels (`must`, `optional`, `tolerate`).
+    #[arg(long, value_name = "LEVEL")]
+    pub(crate) level: Vec<String>,
+    /// Only these vectors: a group (`checksum`, `request`, `answer`, `notification`), a
+    /// vector's id, or an id prefix ending in `/` (`answer/payment/`).
+    #[arg(long, value_name = "GROUP|ID")]
+    pub(crate) only: Vec<String>,
+    /// The vectors the client is known to fail, one id a line (`#` starts a comment): their
+    /// failures do not fail the run, and one that passes is reported.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) expect: Option<PathBuf>,
 }
 
 /// `paytoken record`.

@@ -86,6 +86,54 @@ async fn a_broken_adapter_loses_exactly_the_vectors_its_broken_rule_signs() {
     assert_eq!(failed_ids(&report), expected);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_takes_the_vectors_asked_for_and_keeps_known_failures_apart() {
+    // A group, an id prefix, a level.
+    let (code, report) = conform(&adapter(""), &["--only", "checksum/payment/"]).await;
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["passed"], 4, "{report}");
+    let (_, report) = conform(
+        &adapter(""),
+        &["--only", "notification", "--level", "tolerate"],
+    )
+    .await;
+    assert_eq!(report["groups"].as_object().unwrap().len(), 1, "{report}");
+    assert_eq!(report["levels"].as_object().unwrap().len(), 1, "{report}");
+    // A typo is refused, never run as a selection of nothing.
+    for (flag, value) in [("--only", "checksum/paymnet/"), ("--level", "should")] {
+        let (code, report) = conform(&adapter(""), &[flag, value]).await;
+        assert_eq!(code, 2, "{report}");
+    }
+    // The broken rule's failures, expected, do not fail the run; an expected failure that
+    // passes is said.
+    let folder = std::env::temp_dir().join(format!("paytoken-expect-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let expect = folder.join("expected.txt");
+    let mut listed: Vec<String> = signed_with("payment").into_iter().collect();
+    listed.push("checksum/delete_token/1   # passes after all".to_owned());
+    std::fs::write(&expect, listed.join("\n")).unwrap();
+    let expect_flag = expect.to_str().unwrap();
+    let (code, report) =
+        conform(&adapter("--swap-payment-parts"), &["--expect", expect_flag]).await;
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(failed_ids(&report), signed_with("payment"));
+    assert!(
+        report["failures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["expected"] == true)
+    );
+    assert_eq!(
+        report["unexpectedPasses"],
+        serde_json::json!(["checksum/delete_token/1"])
+    );
+    std::fs::write(&expect, "checksum/nothing/1\n").unwrap();
+    let (code, report) = conform(&adapter(""), &["--expect", expect_flag]).await;
+    assert_eq!(code, 2, "{report}");
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
 /// The reason `conform` gives for the vector `id`.
 fn reason_of<'r>(report: &'r Value, id: &str) -> &'r str {
     report["failures"]
