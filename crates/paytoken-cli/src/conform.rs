@@ -8,6 +8,7 @@
 mod client;
 mod judge;
 mod select;
+mod shown;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

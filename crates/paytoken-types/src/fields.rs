@@ -119,7 +119,8 @@ use Role::{Container, Deciding, Echoed, Informational, Kept};
 use Sample::{Absent, Structured, UpperCase};
 use Sensitivity::{CardNumber, Iban, Issued, Personal, Plain, Secret};
 
-/// Every field the table knows, by name. Names that hold [`SECRET_PARTS`] need no row.
+/// Every field the table knows, by name. Names that hold a secret part (`token`,
+/// `checksum`, ...) need no row.
 pub const TABLE: &[Field] = &[
     // What decides an answer.
     row("paymentId", Deciding, Text, Issued, Sample::Text),
@@ -256,7 +257,7 @@ pub const WIRE_SECRETS: &[&str] = &[
 
 /// Parts of a name that make it a secret wherever they stand in its last segment
 /// (`accessToken`, `x-api-key`).
-pub const SECRET_PARTS: &[&str] = &["checksum", "token", "password", "secret", "apikey"];
+pub(crate) const SECRET_PARTS: &[&str] = &["checksum", "token", "password", "secret", "apikey"];
 
 /// The longest name segment the table is asked about; a longer one is not in it.
 const LONGEST_SEGMENT: usize = 64;
@@ -302,7 +303,7 @@ fn normalized<'b>(segment: &str, buffer: &'b mut [u8; LONGEST_SEGMENT]) -> Optio
 }
 
 /// What the field `name` holds: its row's sensitivity, a secret when its last segment
-/// holds one of [`SECRET_PARTS`], a card number when it is a `number` under a card.
+/// holds one of `SECRET_PARTS`, a card number when it is a `number` under a card.
 #[must_use]
 pub fn sensitivity(name: &str) -> Sensitivity {
     let mut buffer = [0_u8; LONGEST_SEGMENT];

@@ -164,7 +164,7 @@ pub fn card_from_parts(bin: &str, last_four: &str) -> String {
 /// characters; whitespace dropped, and a value of fewer than 8 characters [`REDACTED`]
 /// whole.
 #[must_use]
-pub fn mask_iban(text: &str) -> String {
+pub(crate) fn mask_iban(text: &str) -> String {
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     let count = compact.chars().count();
     if count < 8 {

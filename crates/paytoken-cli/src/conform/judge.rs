@@ -3,12 +3,12 @@
 //! a multiset, the checksum among them), a verdict on an answer or a notification.
 
 use paytoken::SecureKey;
-use paytoken::types::internal::sensitive;
+use paytoken::protocol::AUTH_TOKEN_HEADER;
 use paytoken_sandbox::internal::checksum_mismatch;
 use serde_json::{Value, json};
 
 use super::at;
-use crate::terminal;
+use super::shown::{shown, shown_field};
 use crate::vectors::FILES;
 
 /// The four groups of vectors, by the file that holds them.
@@ -39,9 +39,7 @@ pub(crate) fn message(group: &str, vector: &Value) -> Value {
                 .as_array()
                 .into_iter()
                 .flatten()
-                .filter(|pair| {
-                    pair.get(0).and_then(Value::as_str) != Some("authentication.checksum")
-                })
+                .filter(|pair| !is_checksum(vector, pair.get(1).unwrap_or(&Value::Null)))
                 .collect();
             json!({
                 "type": "build",
@@ -103,18 +101,6 @@ pub(crate) fn judge(group: &str, vector: &Value, answer: &Value) -> Result<(), S
         Err(differences.join("; "))
     }
 }
-
-/// A value of a message as a failure shows it: text in quotes, anything else as JSON, both
-/// clipped.
-fn shown(value: &Value) -> String {
-    match value {
-        Value::String(text) => terminal::quoted(text, SHOWN_CHARS),
-        other => terminal::clip(&other.to_string(), SHOWN_CHARS).into_owned(),
-    }
-}
-
-/// The most characters of one value a failure shows.
-const SHOWN_CHARS: usize = 80;
 
 /// Why `sent` is not the checksum the vector's signer makes of `values` by `rule`: the
 /// sandbox's explanation (the joined text expected, key masked, and the usual mistake that
@@ -182,7 +168,14 @@ fn request(vector: &Value, answer: &Value, differences: &mut Vec<String>) {
             at(answer, &format!("/{what}")),
             at(vector, &format!("/{what}")),
         );
-        if answered != expected {
+        // A percent-escape's hex digits are of either case (RFC 3986, 2.1).
+        let same = match (answered.as_str(), expected.as_str()) {
+            (Some(answered), Some(expected)) if what == "path" => {
+                escapes_upper(answered) == escapes_upper(expected)
+            }
+            _ => answered == expected,
+        };
+        if !same {
             differences.push(format!(
                 "{what} {}, the vector's {}",
                 shown(answered),
@@ -230,8 +223,7 @@ fn request(vector: &Value, answer: &Value, differences: &mut Vec<String>) {
         if got.iter().map(|(value, _)| *value).eq(want.iter().copied()) {
             continue;
         }
-        let show =
-            |value: &str| terminal::quoted(&sensitive::shown(name, value, true), SHOWN_CHARS);
+        let show = |value: &str| shown_field(name, value);
         let difference = match (got.as_slice(), want.as_slice()) {
             ([], [value, ..]) => format!("{name} missing, the vector's {}", show(value)),
             ([(value, raw), ..], []) => {
@@ -241,10 +233,10 @@ fn request(vector: &Value, answer: &Value, differences: &mut Vec<String>) {
                     show(raw)
                 )
             }
-            ([(value, _), ..], [wanted, ..]) if name == "authentication.checksum" => {
+            ([(value, _), ..], [wanted, ..]) if is_checksum(vector, &Value::from(*wanted)) => {
                 let signer = (at(vector, "/caller/id"), at(vector, "/caller/secureKey"));
                 format!(
-                    "authentication.checksum {}, the vector's {}: {}",
+                    "{name} {}, the vector's {}: {}",
                     show(value),
                     show(wanted),
                     mismatch(
@@ -275,6 +267,35 @@ fn request(vector: &Value, answer: &Value, differences: &mut Vec<String>) {
     }
 }
 
+/// `path` with the hex digits of each percent-escape in upper case.
+fn escapes_upper(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some(at) = rest.find('%') {
+        let (before, escape) = rest.split_at(at);
+        out.push_str(before);
+        out.push('%');
+        match escape
+            .get(1..3)
+            .filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()))
+        {
+            Some(digits) => {
+                out.push_str(&digits.to_ascii_uppercase());
+                rest = escape.get(3..).unwrap_or_default();
+            }
+            None => rest = escape.get(1..).unwrap_or_default(),
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether `value`, of a request vector's form, is its checksum: the value its `checksum`
+/// says the rule gives (the field is told by the vector, not by a name of our own).
+fn is_checksum(vector: &Value, value: &Value) -> bool {
+    value.is_string() && value == at(vector, "/checksum/checksum")
+}
+
 /// `[[name, value], ...]` as pairs; anything else left out.
 fn pairs(list: &Value) -> Vec<(String, String)> {
     list.as_array()
@@ -289,8 +310,10 @@ fn pairs(list: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Each header the request lacks, adds or sends otherwise than the vector, by name (case
-/// folded).
+/// Each header of the vector the request lacks or sends otherwise, by name (case folded),
+/// and an `AuthToken` the vector does not send (to the auth-token endpoints): the vector's
+/// headers are required, any other is the client's own. A `Content-Type` is compared by
+/// its media type, its parameters (`; charset=UTF-8`) left to the client.
 fn headers(answered: &Value, expected: &Value, differences: &mut Vec<String>) {
     if !answered.is_array() {
         differences.push(format!(
@@ -308,35 +331,38 @@ fn headers(answered: &Value, expected: &Value, differences: &mut Vec<String>) {
         pairs
     };
     let (answered, expected) = (lower(answered), lower(expected));
+    let media_type = |value: &str| {
+        let essence = value.split(';').next().unwrap_or_default();
+        essence.trim().to_ascii_lowercase()
+    };
+    let same = |name: &str, sent: &str, wanted: &str| {
+        sent == wanted || (name == "content-type" && media_type(sent) == media_type(wanted))
+    };
     for (name, value) in &expected {
-        if !answered.contains(&(name.clone(), value.clone())) {
-            let sent = answered.iter().find(|(n, _)| n == name);
+        let sent = answered.iter().find(|(n, _)| n == name);
+        if !sent.is_some_and(|(_, sent)| same(name, sent, value)) {
             differences.push(match sent {
                 None => format!(
                     "header {name} missing, the vector's {}",
-                    quoted_header(name, value)
+                    shown_field(name, value)
                 ),
                 Some((_, other)) => format!(
                     "header {name} {}, the vector's {}",
-                    quoted_header(name, other),
-                    quoted_header(name, value)
+                    shown_field(name, other),
+                    shown_field(name, value)
                 ),
             });
         }
     }
     for (name, value) in &answered {
-        if !expected.iter().any(|(n, _)| n == name) {
+        let token = name.eq_ignore_ascii_case(AUTH_TOKEN_HEADER);
+        if token && !expected.iter().any(|(n, _)| n == name) {
             differences.push(format!(
-                "header {name} {} is not in the vector",
-                quoted_header(name, value)
+                "header {name} {} is sent where the vector sends none",
+                shown_field(name, value)
             ));
         }
     }
-}
-
-/// A header's value as a failure shows it: an auth token never.
-fn quoted_header(name: &str, value: &str) -> String {
-    terminal::quoted(&sensitive::shown(name, value, true), SHOWN_CHARS)
 }
 
 /// Each key of `answered` that differs from `expected`'s, by its JSON pointer under
@@ -369,7 +395,12 @@ fn pointed(pointer: &str, answered: &Value, expected: &Value, differences: &mut 
 mod tests {
     use serde_json::json;
 
-    use super::{headers, pointed};
+    use super::{escapes_upper, headers, pointed, shown_field};
+
+    #[test]
+    fn a_path_s_escapes_compare_in_either_case() {
+        assert_eq!(escapes_upper("/a%2fb%c3%A9/%zz%"), "/a%2Fb%C3%A9/%zz%");
+    }
 
     #[test]
     fn a_verdict_names_each_differing_key_by_its_json_pointer() {
@@ -402,8 +433,25 @@ mod tests {
         assert!(shown.contains("header authtoken missing"), "{shown}");
         assert!(!shown.contains("eyJ0"), "{shown}");
         assert!(
-            shown.contains(r#"header x-extra "1" is not in the vector"#),
-            "{shown}"
+            !shown.contains("x-extra"),
+            "another header is the client's: {shown}"
+        );
+        // A media type's parameters are the client's; a token where none is sent is not.
+        let form = json!([["Content-Type", "application/x-www-form-urlencoded"]]);
+        let charset = json!([[
+            "content-type",
+            "Application/X-WWW-Form-Urlencoded; charset=UTF-8"
+        ]]);
+        let mut differences = Vec::new();
+        headers(&charset, &form, &mut differences);
+        assert_eq!(differences, Vec::<String>::new());
+        headers(&expected, &form, &mut differences);
+        assert_eq!(
+            differences,
+            [format!(
+                "header authtoken {} is sent where the vector sends none",
+                shown_field("authtoken", "eyJ0.e30.c2ln")
+            )]
         );
     }
 }
