@@ -26,8 +26,8 @@ pub(crate) use local::{
 #[derive(Debug, Parser)]
 #[command(name = "paytoken", version, about, max_term_width = 100)]
 pub(crate) struct Cli {
-    /// Print JSON on stdout: exactly one object, errors included (`invoices --all`: one
-    /// invoice a line, then the summary or the error).
+    /// Print JSON on stdout: exactly one object, errors included (a listing that streams
+    /// prints one item a line, then its summary or the error).
     #[arg(long, global = true)]
     pub(crate) json: bool,
 
