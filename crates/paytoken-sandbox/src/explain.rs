@@ -54,11 +54,29 @@ pub(crate) fn checksum_mismatch(
     sent: &str,
     suspects: &Suspects<'_>,
 ) -> String {
+    checksum_mismatch_showing(caller_id, key, signed, sent, suspects, false)
+}
+
+/// [`checksum_mismatch`], with personal values shown when `keep_personal` (for the
+/// conformance kit, whose people are made up).
+pub(crate) fn checksum_mismatch_showing(
+    caller_id: &str,
+    key: &SecureKey,
+    signed: &Signed<'_>,
+    sent: &str,
+    suspects: &Suspects<'_>,
+    keep_personal: bool,
+) -> String {
     let mut names = vec!["id", "key"];
     names.extend(signed.parts.iter().map(|(name, _)| *name));
     let masked: Vec<String> = std::iter::once(caller_id.to_owned())
         .chain(std::iter::once("***".to_owned()))
-        .chain(signed.parts.iter().map(|(name, value)| shown(name, value)))
+        .chain(
+            signed
+                .parts
+                .iter()
+                .map(|(name, value)| shown(name, value, keep_personal)),
+        )
         .collect();
     let mut line = format!(
         "checksum mismatch: rule {} expects MD5 of {} = \"{}\"",
@@ -72,9 +90,10 @@ pub(crate) fn checksum_mismatch(
 }
 
 /// A value as the diagnostic shows it: as the table of fields says it may be shown (a
-/// card number as its first six and last four digits, a personal value replaced).
-fn shown(name: &str, value: &str) -> String {
-    sensitive::shown(name, value, false).into_owned()
+/// card number as its first six and last four digits, a personal value replaced unless
+/// `keep_personal`).
+fn shown(name: &str, value: &str, keep_personal: bool) -> String {
+    sensitive::shown(name, value, keep_personal).into_owned()
 }
 
 /// The line for a refusal other than a checksum mismatch: its code and description.
@@ -217,7 +236,7 @@ mod tests {
         let line = explain(&signed, &format!("{ID}|{KEY}|4000000000000052"));
         assert!(line.contains("\"11344|***|400000******0051\""), "{line}");
         assert!(!line.contains("4000000000000051"), "{line}");
-        assert_eq!(shown("card.number", "4111111111111"), "*********1111");
+        assert_eq!(shown("card.number", "4111111111111", true), "*********1111");
     }
 
     #[test]

@@ -84,9 +84,9 @@ pub mod internal {
         crate::gateway::Gateway::operation_of(path, body)
     }
     /// Why `sent` is not the checksum of `parts` (after `id|key`, in the rule's order) by
-    /// `caller_id` with `key`: the joined text expected, the key masked, and the first usual
-    /// mistake that gives `sent`, as the sandbox's explanations say it (`paytoken conform`
-    /// says it of a client's checksum).
+    /// `caller_id` with `key`: the joined text expected, the key masked (personal values
+    /// shown), and the first usual mistake that gives `sent`, as the sandbox's explanations
+    /// say it (`paytoken conform` says it of a client's checksum).
     #[must_use]
     pub fn checksum_mismatch(
         caller_id: &str,
@@ -97,7 +97,7 @@ pub mod internal {
     ) -> String {
         let signed = crate::explain::Signed { rule, parts };
         let suspects = crate::explain::Suspects::default();
-        crate::explain::checksum_mismatch(caller_id, key, &signed, sent, &suspects)
+        crate::explain::checksum_mismatch_showing(caller_id, key, &signed, sent, &suspects, true)
     }
     /// The one server edge, which the command's local servers run on too.
     pub mod edge {

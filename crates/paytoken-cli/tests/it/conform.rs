@@ -165,6 +165,19 @@ async fn each_break_of_a_client_is_named_in_its_failure() {
         reason_of(&report, "checksum/payment/1").contains("upper-case hex"),
         "{report}"
     );
+    // The expected joined text as the vector has it: the kit's people are made up, shown.
+    let vectors: Value = serde_json::from_str(
+        &std::fs::read_to_string(kit().join("checksum-vectors.json")).unwrap(),
+    )
+    .unwrap();
+    let signup = &vectors["vectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|vector| vector["id"] == "checksum/customer_signup/1")
+        .unwrap()["joinedMasked"];
+    let reason = reason_of(&report, "checksum/customer_signup/1");
+    assert!(reason.contains(&format!("= {signup}")), "{reason}");
     let reason = reason_of(&report, "request/payment");
     assert!(reason.starts_with("authentication.checksum "), "{reason}");
     assert!(reason.contains("upper-case hex"), "{reason}");
