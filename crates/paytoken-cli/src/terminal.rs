@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write as _};
 
+pub(crate) use paytoken::types::internal::sensitive::clip;
 use serde_json::Value;
 
 /// Whether a character can steer a terminal or what a reader sees: C0 (newline
@@ -44,19 +45,6 @@ pub(crate) fn quoted(text: &str, max: usize) -> String {
             &text[..end],
             text.chars().count()
         ),
-    }
-}
-
-/// At most `max` characters of `text` (an outside value quoted in a message); a longer one
-/// is cut there and says its length, so a 100 KB value never makes a 100 KB line.
-pub(crate) fn clip(text: &str, max: usize) -> Cow<'_, str> {
-    match text.char_indices().nth(max) {
-        None => Cow::Borrowed(text),
-        Some((end, _)) => Cow::Owned(format!(
-            "{}... ({} characters)",
-            &text[..end],
-            text.chars().count()
-        )),
     }
 }
 

@@ -14,12 +14,12 @@
 
 mod mistakes;
 
-use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
 use paytoken_checksum::SecureKey;
 use paytoken_types::internal::sensitive;
+pub(crate) use paytoken_types::internal::sensitive::clip;
 
 use mistakes::closest_mistake;
 
@@ -99,19 +99,6 @@ fn shown(name: &str, value: &str, keep_personal: bool) -> String {
 /// The line for a refusal other than a checksum mismatch: its code and description.
 pub(crate) fn refusal(code: &str, description: &str) -> String {
     format!("refused {}: {}", visible(code), visible(description))
-}
-
-/// At most `max` characters of `text`; a longer one is cut there and says its length:
-/// how the request log and a diagnostic keep what a request sent bounded.
-pub(crate) fn clip(text: &str, max: usize) -> Cow<'_, str> {
-    match text.char_indices().nth(max) {
-        None => Cow::Borrowed(text),
-        Some((end, _)) => Cow::Owned(format!(
-            "{}... ({} characters)",
-            text.get(..end).unwrap_or_default(),
-            text.chars().count()
-        )),
-    }
 }
 
 /// `text` as a diagnostic shows it: as it is, but for quotes and backslashes, control

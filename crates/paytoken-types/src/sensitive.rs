@@ -56,6 +56,21 @@ pub fn shown<'v>(name: &str, value: &'v str, keep_personal: bool) -> Cow<'v, str
     }
 }
 
+/// At most `max` characters of `text`, an outside value shown in a message or a log; a
+/// longer one is cut there and says its length, so a 100 KB value never makes a 100 KB
+/// line.
+#[must_use]
+pub fn clip(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(alloc::format!(
+            "{}... ({} characters)",
+            text.get(..end).unwrap_or_default(),
+            text.chars().count()
+        )),
+    }
+}
+
 /// `text` as [`mask_in_text`] shows it, and where it holds a URL's query (`?a=1&sKey=k`),
 /// each parameter's value as the table says of its name (`sKey=[redacted]`): a redirect,
 /// a `Location` header or a path that carries credentials shows none.
