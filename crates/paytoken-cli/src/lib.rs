@@ -23,7 +23,7 @@
 //! With `--json` every object names its `operation` and an `outcome`, whose word decides
 //! the exit code (README's table of outcomes, which the tests hold every run to). A closed
 //! standard output (`| head`) ends the command quietly, with the code of what was done.
-//! Each command's shape is a JSON Schema in `schemas/`.
+//! Each command's shape is a JSON Schema in `schemas/` (`conform`'s report: the kit's).
 //!
 //! ## The library half
 //!

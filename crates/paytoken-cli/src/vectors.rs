@@ -40,6 +40,7 @@ pub(crate) const FILES: &[(&str, &str)] = kit![
     "schemas/answer-vectors.schema.json",
     "schemas/notification-vectors.schema.json",
     "schemas/conform-protocol.schema.json",
+    "schemas/conform-report.schema.json",
     "schemas/negative-vectors.schema.json",
     "schemas/answers.schema.json",
 ];
