@@ -2,8 +2,9 @@
 //! against the conformance kit built into the command. The client runs as a child process
 //! and speaks protocol [`PROTOCOL`] on its stdin and stdout, one JSON object a line
 //! (`client.rs`): a handshake, then one message a vector (`judge.rs`: sign, build, decide,
-//! verify), each answered with the vector's `id`, or `unsupported`. The score is given per
-//! group, per source and per level; the run passes when every `must` vector passes.
+//! verify), each answered with the vector's `id`, or `unsupported`. The vectors run are
+//! those asked for (`select.rs`); the score is given per group, per source and per level,
+//! and the run passes when every `must` vector passes but those `--expect` lists.
 
 mod client;
 mod judge;
