@@ -13,6 +13,7 @@ mod shown;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 
 use serde_json::{Map, Value, json};
 
@@ -215,11 +216,20 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
 
 /// The kit's version, as its rule table holds it.
 fn kit_version() -> Value {
-    FILES
-        .iter()
-        .find(|(name, _)| *name == "checksum-rules.json")
-        .and_then(|(_, text)| serde_json::from_str::<Value>(text).ok())
-        .map_or(Value::Null, |rules| at(&rules, "/kit/version").clone())
+    at(kit_rules(), "/kit/version").clone()
+}
+
+/// The kit's table of checksum rules (`checksum-rules.json`), read once; `null` if the
+/// built-in file were not JSON, which a test of the kit rules out.
+pub(crate) fn kit_rules() -> &'static Value {
+    static RULES: OnceLock<Value> = OnceLock::new();
+    RULES.get_or_init(|| {
+        FILES
+            .iter()
+            .find(|(name, _)| *name == "checksum-rules.json")
+            .and_then(|(_, text)| serde_json::from_str(text).ok())
+            .unwrap_or_default()
+    })
 }
 
 fn counts<K: AsRef<str>>(counts: &BTreeMap<K, Count>) -> Value {

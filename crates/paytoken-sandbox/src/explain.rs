@@ -223,7 +223,8 @@ mod tests {
         let line = explain(&signed, &format!("{ID}|{KEY}|4000000000000052"));
         assert!(line.contains("\"11344|***|400000******0051\""), "{line}");
         assert!(!line.contains("4000000000000051"), "{line}");
-        assert_eq!(shown("card.number", "4111111111111", true), "*********1111");
+        let number = paytoken_types::Card::NUMBER;
+        assert_eq!(shown(number, "4111111111111", true), "*********1111");
     }
 
     #[test]

@@ -7,9 +7,8 @@ use paytoken::protocol::AUTH_TOKEN_HEADER;
 use paytoken_sandbox::internal::checksum_mismatch;
 use serde_json::{Value, json};
 
-use super::at;
 use super::shown::{shown, shown_field};
-use crate::vectors::FILES;
+use super::{at, kit_rules};
 
 /// The four groups of vectors, by the file that holds them.
 pub(crate) const GROUPS: [(&str, &str); 4] = [
@@ -140,12 +139,7 @@ fn mismatch(
 
 /// The parts `rule` joins, in order, as the kit's table of rules names them.
 fn rule_parts(rule: &str) -> Vec<String> {
-    let rules: Value = FILES
-        .iter()
-        .find(|(name, _)| *name == "checksum-rules.json")
-        .and_then(|(_, text)| serde_json::from_str(text).ok())
-        .unwrap_or_default();
-    at(&rules, "/rules")
+    at(kit_rules(), "/rules")
         .as_array()
         .into_iter()
         .flatten()
@@ -392,7 +386,7 @@ fn pointed(pointer: &str, answered: &Value, expected: &Value, differences: &mut 
 mod tests {
     use serde_json::json;
 
-    use super::{escapes_upper, headers, pointed, shown_field};
+    use super::{AUTH_TOKEN_HEADER, escapes_upper, headers, pointed, shown_field};
 
     #[test]
     fn a_path_s_escapes_compare_in_either_case() {
@@ -422,12 +416,16 @@ mod tests {
         let answered = json!([["content-type", "text/plain"], ["X-Extra", "1"]]);
         let expected = json!([
             ["Content-Type", "application/x-www-form-urlencoded"],
-            ["AuthToken", "eyJ0.e30.c2ln"]
+            [AUTH_TOKEN_HEADER, "eyJ0.e30.c2ln"]
         ]);
         headers(&answered, &expected, &mut differences);
         let shown = differences.join("\n");
         assert!(shown.contains(r#"header content-type "text/plain", the vector's "application/x-www-form-urlencoded""#), "{shown}");
-        assert!(shown.contains("header authtoken missing"), "{shown}");
+        let token = AUTH_TOKEN_HEADER.to_ascii_lowercase();
+        assert!(
+            shown.contains(&format!("header {token} missing")),
+            "{shown}"
+        );
         assert!(!shown.contains("eyJ0"), "{shown}");
         assert!(
             !shown.contains("x-extra"),
@@ -446,8 +444,8 @@ mod tests {
         assert_eq!(
             differences,
             [format!(
-                "header authtoken {} is sent where the vector sends none",
-                shown_field("authtoken", "eyJ0.e30.c2ln")
+                "header {token} {} is sent where the vector sends none",
+                shown_field(AUTH_TOKEN_HEADER, "eyJ0.e30.c2ln")
             )]
         );
     }
