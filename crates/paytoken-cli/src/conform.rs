@@ -155,6 +155,9 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
             Err(failure) => return Report::from(failure),
         };
     vectors.retain(|(group, vector)| selection.takes(group, vector));
+    for (_, vector) in &mut vectors {
+        selection.leave_open(vector);
+    }
     let mut client = match Client::start(&args.client, args.message_timeout) {
         Ok(client) => client,
         Err(reason) => return Report::from(Failure::usage(format!("--client: {reason}"))),

@@ -174,7 +174,14 @@ fn request(vector: &Value, answer: &Value, differences: &mut Vec<String>) {
             ));
         }
     }
-    headers(at(answer, "/headers"), at(vector, "/headers"), differences);
+    let open: Vec<String> = at(vector, "/headersOpen")
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|name| name.as_str().map(str::to_ascii_lowercase))
+        .collect();
+    let answered = at(answer, "/headers");
+    headers(answered, at(vector, "/headers"), &open, differences);
     let Some(body) = at(answer, "/body").as_str() else {
         differences.push("no body".to_owned());
         return;
@@ -303,9 +310,10 @@ fn pairs(list: &Value) -> Vec<(String, String)> {
 
 /// Each header of the vector the request lacks or sends otherwise, by name (case folded),
 /// and an `AuthToken` the vector does not send (to the auth-token endpoints): the vector's
-/// headers are required, any other is the client's own. A `Content-Type` is compared by
-/// its media type, its parameters (`; charset=UTF-8`) left to the client.
-fn headers(answered: &Value, expected: &Value, differences: &mut Vec<String>) {
+/// headers are required, any other is the client's own, and those `open` (by a lower-case
+/// name: a label the run does not take) are neither. A `Content-Type` is compared by its
+/// media type, its parameters (`; charset=UTF-8`) left to the client.
+fn headers(answered: &Value, expected: &Value, open: &[String], differences: &mut Vec<String>) {
     if !answered.is_array() {
         differences.push(format!(
             "headers {}, not a list of [name, value]",
@@ -321,7 +329,9 @@ fn headers(answered: &Value, expected: &Value, differences: &mut Vec<String>) {
         pairs.sort();
         pairs
     };
-    let (answered, expected) = (lower(answered), lower(expected));
+    let (mut answered, mut expected) = (lower(answered), lower(expected));
+    answered.retain(|(name, _)| !open.contains(name));
+    expected.retain(|(name, _)| !open.contains(name));
     let media_type = |value: &str| {
         let essence = value.split(';').next().unwrap_or_default();
         essence.trim().to_ascii_lowercase()
@@ -418,7 +428,7 @@ mod tests {
             ["Content-Type", "application/x-www-form-urlencoded"],
             [AUTH_TOKEN_HEADER, "eyJ0.e30.c2ln"]
         ]);
-        headers(&answered, &expected, &mut differences);
+        headers(&answered, &expected, &[], &mut differences);
         let shown = differences.join("\n");
         assert!(shown.contains(r#"header content-type "text/plain", the vector's "application/x-www-form-urlencoded""#), "{shown}");
         let token = AUTH_TOKEN_HEADER.to_ascii_lowercase();
@@ -438,9 +448,9 @@ mod tests {
             "Application/X-WWW-Form-Urlencoded; charset=UTF-8"
         ]]);
         let mut differences = Vec::new();
-        headers(&charset, &form, &mut differences);
+        headers(&charset, &form, &[], &mut differences);
         assert_eq!(differences, Vec::<String>::new());
-        headers(&expected, &form, &mut differences);
+        headers(&expected, &form, &[], &mut differences);
         assert_eq!(
             differences,
             [format!(
@@ -448,5 +458,19 @@ mod tests {
                 shown_field(AUTH_TOKEN_HEADER, "eyJ0.e30.c2ln")
             )]
         );
+    }
+
+    #[test]
+    fn a_header_left_open_is_neither_asked_for_nor_refused() {
+        let token = AUTH_TOKEN_HEADER.to_ascii_lowercase();
+        let form = json!([["Content-Type", "application/x-www-form-urlencoded"]]);
+        let with_token = json!([
+            ["Content-Type", "application/x-www-form-urlencoded"],
+            [AUTH_TOKEN_HEADER, "eyJ0.e30.c2ln"]
+        ]);
+        let mut differences = Vec::new();
+        headers(&with_token, &form, &[token.clone()], &mut differences);
+        headers(&form, &with_token, &[token], &mut differences);
+        assert_eq!(differences, Vec::<String>::new());
     }
 }

@@ -94,23 +94,38 @@ impl Selection {
     /// Whether the run asks for `vector` of `group`.
     pub(crate) fn takes(&self, group: &str, vector: &Value) -> bool {
         let id = at(vector, "/id").as_str().unwrap_or_default();
-        let chosen = |asked: &[String], value: &str| {
-            asked.is_empty() || asked.iter().any(|asked| asked == value)
-        };
-        chosen(
-            &self.sources,
-            at(vector, "/source/kind").as_str().unwrap_or_default(),
-        ) && chosen(
-            &self.levels,
-            at(vector, "/level").as_str().unwrap_or_default(),
-        ) && (self.only.is_empty()
-            || self
-                .only
-                .iter()
-                .any(|only| only == group || names(only, id)))
+        self.labelled(vector)
+            && (self.only.is_empty()
+                || self
+                    .only
+                    .iter()
+                    .any(|only| only == group || names(only, id)))
     }
 
-    /// Whether the client is known to fail the vector `id`.
+    /// Whether `--source` and `--level` take what carries this `source` and `level`.
+    fn labelled(&self, labelled: &Value) -> bool {
+        let chosen = |asked: &[String], pointer: &str| {
+            let value = at(labelled, pointer).as_str().unwrap_or_default();
+            asked.is_empty() || asked.iter().any(|asked| asked == value)
+        };
+        chosen(&self.sources, "/source/kind") && chosen(&self.levels, "/level")
+    }
+
+    /// Names in the request `vector`'s `headersOpen` each header whose own label
+    /// (`headerRules`) the run does not take: the judge neither asks for it nor refuses it.
+    pub(crate) fn leave_open(&self, vector: &mut Value) {
+        let open: Vec<Value> = at(vector, "/headerRules")
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|rule| !self.labelled(rule))
+            .map(|rule| at(rule, "/name").clone())
+            .collect();
+        if let Some(vector) = vector.as_object_mut() {
+            vector.insert("headersOpen".to_owned(), Value::Array(open));
+        }
+    }
+
     pub(crate) fn expects_failure(&self, id: &str) -> bool {
         self.expected.contains(id)
     }

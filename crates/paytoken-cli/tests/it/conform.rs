@@ -77,6 +77,30 @@ async fn the_reference_adapter_scores_every_vector() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_header_is_held_to_by_its_own_label() {
+    // The specification leaves the content type open: its vectors take a client without
+    // one; the whole kit does not.
+    let bare = adapter("--no-content-type");
+    let (code, report) = conform(&bare, &["--source", "specification"]).await;
+    assert_eq!(code, 0, "{report}");
+    assert!(
+        report["groups"]["request"]["passed"].as_u64().unwrap() >= 5,
+        "{report}"
+    );
+    let (code, report) = conform(&bare, &["--only", "request"]).await;
+    assert_eq!(code, 1, "{report}");
+    let failures = report["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 48, "{report}");
+    assert!(
+        failures.iter().all(|failure| failure["reason"]
+            .as_str()
+            .unwrap()
+            .contains("header content-type missing")),
+        "{report}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_broken_adapter_loses_exactly_the_vectors_its_broken_rule_signs() {
     let (code, report) = conform(&adapter("--swap-payment-parts"), &[]).await;
     assert_eq!(code, 1, "{report}");

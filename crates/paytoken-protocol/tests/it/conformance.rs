@@ -264,8 +264,7 @@ fn request_vectors() -> Value {
                 .iter()
                 .map(|header| json!([header.name(), header.value()]))
                 .collect();
-            let partner = caller["kind"] == "partner";
-            let provenance = provenance::request(request.operation().name(), partner);
+            let header_rules = provenance::header_rules(request.operation().name(), &headers);
             let vector = json!({
                 "id": format!("request/{name}"),
                 "operation": request.operation().name(),
@@ -277,8 +276,10 @@ fn request_vectors() -> Value {
                 "method": request.method().as_str(),
                 "path": request.path(),
                 "headers": headers,
+                "headerRules": header_rules,
                 "body": std::str::from_utf8(request.body()).unwrap(),
             });
+            let provenance = provenance::request(&vector);
             provenance::with(vector, provenance)
         })
         .collect();
@@ -312,12 +313,8 @@ fn unsigned_invoice_list(vectors: &[Value]) -> Value {
         .unwrap()
         .replace(&format!("&authentication.checksum={checksum}"), "");
     vector["body"] = json!(body);
-    vector["source"] = json!({
-        "kind": "specification",
-        "section": "Endpoints, 8. Invoice list; Authentication (gaps)",
-    });
-    vector["level"] = json!("must");
-    vector
+    let provenance = provenance::request(&vector);
+    provenance::with(vector, provenance)
 }
 
 #[test]
