@@ -211,7 +211,7 @@ fn checksum_provenance(rule: &Value, partner: bool, ascii: bool) -> (Value, Valu
         Some("customer_signup" | "cards_and_accounts")
     );
     let note = if !ascii {
-        "the joined text's UTF-8 bytes: the specification does not say the encoding"
+        "text beyond ASCII hashed as its UTF-8 bytes: the specification leaves the character encoding open"
     } else if partner && !partner_in_specification {
         "a partner signs with its partner id and its own secure key"
     } else {
@@ -250,6 +250,7 @@ fn named_vectors() -> Value {
             *count += 1;
             let ascii = values
                 .values()
+                .chain([&vector["secureKey"]])
                 .all(|value| value.as_str().is_some_and(str::is_ascii));
             let entry = table["rules"]
                 .as_array()

@@ -40,12 +40,35 @@ fn sha_256(text: &str) -> String {
         .collect()
 }
 
-fn specification(note: &str) -> Value {
+fn specification(section: &str, basis: &str) -> Value {
     json!({
         "kind": "specification",
-        "section": "Authentication, checksum inputs per operation",
-        "note": note,
+        "section": section,
+        "basis": basis,
+        "note": SANDBOX_WORDS,
     })
+}
+
+/// The specification's words a checksum mistake breaks.
+fn broken_words(name: &str) -> String {
+    const JOINING: &str = "MD5 over a text built by joining the listed fields, in the stated order, with the vertical bar character";
+    const PAYMENT: &str =
+        "Store data during a payment | memberId, secureKey, merchantTransactionId, amount";
+    match name {
+        "upper-case-hex" => {
+            "The result is the hash as lowercase hexadecimal, left-padded with zeros to 32 characters.".to_owned()
+        }
+        "amount-as-50" | "leading-zero-dropped" => {
+            "Amount in the checksum is the same text as the amount parameter.".to_owned()
+        }
+        "percent-encoded" | "form-encoded" => {
+            format!("{JOINING} (the fields' values, not an encoding of them); {PAYMENT}")
+        }
+        "sha-256" => "Checksum algorithm: MD5 over a text built by joining the listed fields".to_owned(),
+        "another-separator" => JOINING.to_owned(),
+        "another-callers-key" => "secureKey is a secret key generated in the service's dashboard … A partner has its own secure key".to_owned(),
+        _ => format!("{JOINING}; {PAYMENT}"),
+    }
 }
 
 fn other(kind: &str, note: &str) -> Value {
@@ -84,7 +107,7 @@ fn mistakes(member: &str, key: &str, other_key: &str) -> Vec<Mistake> {
         body: None,
         query: None,
         content_type: "application/x-www-form-urlencoded",
-        source: specification(SANDBOX_WORDS),
+        source: specification("Authentication, 3 to 6", &broken_words(name)),
         level: "must",
     };
     let right = |order: &str, amount: &str| signed(format!("{member}|{key}|{order}|{amount}"));
@@ -240,11 +263,10 @@ fn mistakes(member: &str, key: &str, other_key: &str) -> Vec<Mistake> {
         body: Some(Value::Object(object).to_string()),
         query: None,
         content_type: "application/json",
-        source: json!({
-            "kind": "specification",
-            "section": "Endpoints (parameters are form fields)",
-            "note": SANDBOX_WORDS,
-        }),
+        source: specification(
+            "What the service does, 8; Endpoints",
+            "Request parameters are sent as form fields … Parameters are form fields.",
+        ),
         level: "must",
     });
     all

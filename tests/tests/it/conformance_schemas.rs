@@ -264,5 +264,5 @@ fn each_answer_schema_rejects_its_negative_examples_and_the_samples_meet_the_str
         assert!(out.is_empty(), "{}: {}", vector["id"], out.join("\n"));
         strict_checked += 1;
     }
-    assert!(strict_checked >= 10, "{strict_checked}");
+    assert!(strict_checked >= 7, "{strict_checked}");
 }
