@@ -125,6 +125,38 @@ fn each_schema_rejects_a_vector_missing_a_field_with_an_extra_one_or_a_wrong_typ
     ))));
 }
 
+#[test]
+fn a_verdict_s_keys_are_its_operation_s_every_one_and_no_other() {
+    let answers = read(root().join("answer-vectors.json"));
+    let approved = answers["vectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|vector| vector["id"] == "answer/payment/approved")
+        .unwrap();
+    let schema = schema("answer-vectors");
+    let with_verdict = |verdict: Value| {
+        let mut vector = approved.clone();
+        vector["verdict"] = verdict;
+        schema.errors_of("vector", &vector)
+    };
+    let verdict = approved["verdict"].clone();
+    assert_eq!(with_verdict(verdict.clone()), Vec::<String>::new());
+    // transactionStatus is present, null when absent; no key more; another operation's
+    // shape is not a payment's.
+    let mut without = verdict.clone();
+    without.as_object_mut().unwrap().remove("transactionStatus");
+    let mut surplus = verdict.clone();
+    surplus["description"] = json!("Transaction succeeded");
+    let registration = json!({ "outcome": "ok", "registrationId": "8a82", "resultCode": "00001" });
+    for wrong in [without, surplus, registration] {
+        assert!(!with_verdict(wrong.clone()).is_empty(), "{wrong}");
+    }
+    let mut none = verdict;
+    none["transactionStatus"] = Value::Null;
+    assert_eq!(with_verdict(none), Vec::<String>::new());
+}
+
 /// The definition in `schemas/answers.schema.json` of an operation's answer.
 pub(crate) fn answer_definition(operation: &str) -> &'static str {
     match operation {
