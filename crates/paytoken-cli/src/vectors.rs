@@ -22,6 +22,7 @@ macro_rules! kit {
 pub(crate) const FILES: &[(&str, &str)] = kit![
     "README.md",
     "CHANGELOG.md",
+    "RULES.md",
     "checksum-rules.json",
     "checksum-vectors.json",
     "request-vectors.json",

@@ -17,6 +17,7 @@ mod common;
 mod conformance;
 mod conformance_negative;
 mod conformance_openapi;
+mod conformance_rules;
 mod conformance_schemas;
 mod docs;
 mod load;
