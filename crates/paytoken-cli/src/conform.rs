@@ -2,9 +2,10 @@
 //! against the conformance kit built into the command. The client runs as a child process
 //! and speaks protocol [`PROTOCOL`] on its stdin and stdout, one JSON object a line
 //! (`client.rs`): a handshake, then one message a vector (`judge.rs`: sign, build, decide,
-//! verify), each answered with the vector's `id`, or `unsupported`. The vectors run are
-//! those asked for (`select.rs`); the score is given per group, per source and per level,
-//! and the run passes when every `must` vector passes but those `--expect` lists.
+//! verify, check), each answered with the vector's `id`, or `unsupported`. The vectors run
+//! are those asked for (`select.rs`); the score is given per group, per source and per
+//! level, and the run passes when every `must` vector passes but those `--expect` lists (a
+//! negative vector the client does not check, `unsupported`, is skipped without failing).
 
 mod client;
 mod judge;
@@ -97,7 +98,10 @@ impl Score {
                 self.must_missed += u64::from(level == "must" && !expected);
                 self.failures.push((id, reason, expected));
             }
-            Verdict::Skipped => self.must_missed += u64::from(level == "must" && !expected),
+            Verdict::Skipped => {
+                let missed = level == "must" && !expected && group != judge::NEGATIVE;
+                self.must_missed += u64::from(missed);
+            }
         }
     }
 }
@@ -130,7 +134,7 @@ fn credentials(vectors: &[(&str, Value)]) -> Vec<Value> {
                 "id": at(vector, "/callerId"),
                 "secureKey": at(vector, "/secureKey"),
             }),
-            "request" => json!({
+            "request" | judge::NEGATIVE => json!({
                 "kind": at(vector, "/caller/kind"),
                 "id": at(vector, "/caller/id"),
                 "secureKey": at(vector, "/caller/secureKey"),

@@ -51,8 +51,8 @@ pub(crate) struct ConformArgs {
     /// Only the vectors of these levels (`must`, `optional`, `tolerate`).
     #[arg(long, value_name = "LEVEL")]
     pub(crate) level: Vec<String>,
-    /// Only these vectors: a group (`checksum`, `request`, `answer`, `notification`), a
-    /// vector's id, or an id prefix ending in `/` (`answer/payment/`).
+    /// Only these vectors: a group (`checksum`, `request`, `answer`, `notification`,
+    /// `negative`), a vector's id, or an id prefix ending in `/` (`answer/payment/`).
     #[arg(long, value_name = "GROUP|ID")]
     pub(crate) only: Vec<String>,
     /// The vectors the client is known to fail, one id a line (`#` starts a comment): their

@@ -1,6 +1,7 @@
 //! What the harness asks of the client for each vector of the kit, and whether its answer
 //! is the vector's: a checksum, a request (method, path, headers, and the body's fields as
-//! a multiset, the checksum among them), a verdict on an answer or a notification.
+//! a multiset, the checksum among them), a verdict on an answer or a notification, and the
+//! refusal of a request made with a usual mistake.
 
 use paytoken::SecureKey;
 use paytoken::protocol::AUTH_TOKEN_HEADER;
@@ -10,13 +11,18 @@ use serde_json::{Value, json};
 use super::shown::{shown, shown_field};
 use super::{at, kit_rules};
 
-/// The four groups of vectors, by the file that holds them.
-pub(crate) const GROUPS: [(&str, &str); 4] = [
+/// The five groups of vectors, by the file that holds them.
+pub(crate) const GROUPS: [(&str, &str); 5] = [
     ("checksum", "checksum-vectors.json"),
     ("request", "request-vectors.json"),
     ("answer", "answer-vectors.json"),
     ("notification", "notification-vectors.json"),
+    ("negative", "negative-vectors.json"),
 ];
+
+/// The group whose vectors a client may say it does not check (`unsupported`) without
+/// failing the run: not every client reads a request back before it is sent.
+pub(crate) const NEGATIVE: &str = "negative";
 
 /// The message that asks the client for `vector` of `group`.
 pub(crate) fn message(group: &str, vector: &Value) -> Value {
@@ -58,11 +64,22 @@ pub(crate) fn message(group: &str, vector: &Value) -> Value {
             "status": at(vector, "/status"),
             "body": at(vector, "/body"),
         }),
-        _ => json!({
+        "notification" => json!({
             "type": "verify",
             "id": id,
             "format": at(vector, "/format"),
             "secureKey": at(vector, "/secureKey"),
+            "body": at(vector, "/body"),
+        }),
+        _ => json!({
+            "type": "check",
+            "id": id,
+            "rule": at(vector, "/rule"),
+            "caller": at(vector, "/caller"),
+            "method": at(vector, "/method"),
+            "path": at(vector, "/path"),
+            "query": at(vector, "/query"),
+            "contentType": at(vector, "/contentType"),
             "body": at(vector, "/body"),
         }),
     }
@@ -86,6 +103,15 @@ pub(crate) fn judge(group: &str, vector: &Value, answer: &Value) -> Result<(), S
             }
         }
         "request" => request(vector, answer, &mut differences),
+        NEGATIVE => {
+            if at(answer, "/refused") != true {
+                differences.push(format!(
+                    "refused {}, where the request must be refused: {}",
+                    shown(at(answer, "/refused")),
+                    at(vector, "/about").as_str().unwrap_or_default()
+                ));
+            }
+        }
         _ => pointed(
             "/verdict",
             at(answer, "/verdict"),

@@ -37,7 +37,9 @@ fn failed_ids(report: &Value) -> BTreeSet<String> {
         .collect()
 }
 
-/// The ids of the vectors of `file` signed with the rule `rule`.
+/// The ids of the vectors signed with the rule `rule`: its checksum and request vectors,
+/// and the negative vector that signs it with its parts swapped, which a client signing so
+/// cannot refuse.
 fn signed_with(rule: &str) -> BTreeSet<String> {
     let read = |file: &str| -> Value {
         serde_json::from_str(&std::fs::read_to_string(kit().join(file)).unwrap()).unwrap()
@@ -53,6 +55,11 @@ fn signed_with(rule: &str) -> BTreeSet<String> {
             ids.insert(vector["id"].as_str().unwrap().to_owned());
         }
     }
+    for vector in read("negative-vectors.json")["vectors"].as_array().unwrap() {
+        if vector["rule"] == rule && vector["id"] == "negative/parts-swapped" {
+            ids.insert(vector["id"].as_str().unwrap().to_owned());
+        }
+    }
     ids
 }
 
@@ -64,7 +71,7 @@ async fn the_reference_adapter_scores_every_vector() {
     assert_eq!(report["failed"], 0);
     assert_eq!(report["skipped"], 0);
     assert!(report["passed"].as_u64().unwrap() > 280, "{report}");
-    for group in ["checksum", "request", "answer", "notification"] {
+    for group in ["checksum", "request", "answer", "notification", "negative"] {
         assert!(
             report["groups"][group]["passed"].as_u64().unwrap() > 0,
             "{group}"
@@ -271,6 +278,26 @@ async fn unsupported_must_vectors_fail_the_run_and_another_id_breaks_the_protoco
             .unwrap()
             .contains("\"nothing/asked\""),
         "{report}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_negative_vector_must_be_refused_or_left_unchecked() {
+    // A client that does not read requests back skips the negatives, and passes.
+    let (code, report) = conform(&adapter("--no-check"), &["--only", "negative"]).await;
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["skipped"], 17, "{report}");
+    // One that would send them fails each, told the mistake.
+    let accepting = shell_client(
+        "id=$(printf '%s' \"$line\" | sed 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/'); \
+         echo \"{\\\"id\\\":\\\"$id\\\",\\\"refused\\\":false}\"",
+    );
+    let (code, report) = conform(&accepting, &["--only", "negative"]).await;
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(report["failed"], 17, "{report}");
+    assert_eq!(
+        reason_of(&report, "negative/upper-case-hex"),
+        "refused false, where the request must be refused: the checksum in upper-case hexadecimal digits"
     );
 }
 
