@@ -108,6 +108,52 @@ async fn a_header_is_held_to_by_its_own_label() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_written_from_the_rules_page_alone_scores_every_vector() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules_adapter.py");
+    let code = std::fs::read_to_string(&path).unwrap();
+    // Nothing of the kit's Python: only its rule table, read as data.
+    for module in ["adapter", "check", "answers"] {
+        assert!(
+            !code.lines().any(|line| {
+                let line = line.trim_start();
+                line.starts_with(&format!("import {module}"))
+                    || line.starts_with(&format!("from {module} "))
+            }),
+            "the rules adapter imports {module}"
+        );
+    }
+    // Every rule of the page followed, by its name, and no name the page lacks.
+    let page = std::fs::read_to_string(kit().join("RULES.md")).unwrap();
+    let named: BTreeSet<&str> = page
+        .split("\n\n**")
+        .skip(1)
+        .filter_map(|rule| rule.split_once(". ").map(|(name, _)| name))
+        .collect();
+    assert!(named.len() >= 25, "{named:?}");
+    let words: BTreeSet<&str> = code.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+    for rule in &named {
+        assert!(words.contains(rule), "the rules adapter follows no {rule}");
+    }
+    let rule_like = |word: &&str| {
+        let mut chars = word.chars();
+        chars.next().is_some_and(|c| "CQANX".contains(c))
+            && (2..=3).contains(&word.len())
+            && chars.all(|c| c.is_ascii_digit())
+    };
+    for cited in words.iter().filter(|word| rule_like(word)) {
+        assert!(
+            named.contains(cited),
+            "the rules adapter cites {cited}, which RULES.md lacks"
+        );
+    }
+    let client = format!("python3 {} {}", path.display(), kit().display());
+    let (code, report) = conform(&client, &[]).await;
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["failed"], 0, "{report}");
+    assert_eq!(report["skipped"], 0, "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_broken_adapter_loses_exactly_the_vectors_its_broken_rule_signs() {
     let (code, report) = conform(&adapter("--swap-payment-parts"), &[]).await;
     assert_eq!(code, 1, "{report}");
@@ -325,6 +371,14 @@ async fn every_message_both_ways_is_valid_by_the_protocol_s_schema() {
     };
     let (asked, answered) = (lines(&asked), lines(&answered));
     assert_eq!(asked.len(), answered.len());
+    // The adapter writes a space as %20 where paytoken writes +, and passes: bodies
+    // compare as decoded fields.
+    assert!(
+        answered.iter().any(|answer| answer["body"]
+            .as_str()
+            .is_some_and(|body| body.contains("%20"))),
+        "no body with a space"
+    );
     assert_eq!(
         u64::try_from(asked.len()).unwrap(),
         report["passed"].as_u64().unwrap() + 1
