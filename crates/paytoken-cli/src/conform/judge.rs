@@ -495,7 +495,12 @@ mod tests {
             [AUTH_TOKEN_HEADER, "eyJ0.e30.c2ln"]
         ]);
         let mut differences = Vec::new();
-        headers(&with_token, &form, &[token.clone()], &mut differences);
+        headers(
+            &with_token,
+            &form,
+            std::slice::from_ref(&token),
+            &mut differences,
+        );
         headers(&form, &with_token, &[token], &mut differences);
         assert_eq!(differences, Vec::<String>::new());
     }
