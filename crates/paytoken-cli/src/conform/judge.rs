@@ -11,18 +11,18 @@ use serde_json::{Value, json};
 use super::shown::{shown, shown_field};
 use super::{at, kit_rules};
 
+/// The group whose vectors a client may say it does not check (`unsupported`) without
+/// failing the run: not every client reads a request back before it is sent.
+pub(crate) const NEGATIVE: &str = "negative";
+
 /// The five groups of vectors, by the file that holds them.
 pub(crate) const GROUPS: [(&str, &str); 5] = [
     ("checksum", "checksum-vectors.json"),
     ("request", "request-vectors.json"),
     ("answer", "answer-vectors.json"),
     ("notification", "notification-vectors.json"),
-    ("negative", "negative-vectors.json"),
+    (NEGATIVE, "negative-vectors.json"),
 ];
-
-/// The group whose vectors a client may say it does not check (`unsupported`) without
-/// failing the run: not every client reads a request back before it is sent.
-pub(crate) const NEGATIVE: &str = "negative";
 
 /// The message that asks the client for `vector` of `group`.
 pub(crate) fn message(group: &str, vector: &Value) -> Value {
