@@ -116,6 +116,7 @@ mod sandbox;
 mod server;
 mod state;
 mod store;
+pub mod tap;
 #[cfg(feature = "tls")]
 mod tls;
 mod tokens;

@@ -57,6 +57,7 @@ pub struct SandboxBuilder {
     notifications: NotificationPolicy,
     pending_settles_after: Option<Duration>,
     explain: Option<crate::gateway::Explainer>,
+    tap: Option<crate::tap::Tap>,
     #[cfg(feature = "sqlite")]
     state_file: Option<std::path::PathBuf>,
     #[cfg(feature = "tls")]
@@ -79,6 +80,7 @@ impl Default for SandboxBuilder {
             notifications: NotificationPolicy::default(),
             pending_settles_after: Some(DEFAULT_PENDING_SETTLES_AFTER),
             explain: None,
+            tap: None,
             #[cfg(feature = "sqlite")]
             state_file: None,
             #[cfg(feature = "tls")]
@@ -242,6 +244,14 @@ impl SandboxBuilder {
         self
     }
 
+    /// Records every gateway request whole in `tap` (not the console's, nor a
+    /// notification's): for a harness in this process that holds a client's requests to
+    /// the interface's rules (see [`tap`](crate::tap)).
+    pub fn tap(mut self, tap: crate::tap::Tap) -> Self {
+        self.tap = Some(tap);
+        self
+    }
+
     /// Opens the socket and starts serving on the current tokio runtime.
     ///
     /// # Errors
@@ -313,6 +323,7 @@ impl SandboxBuilder {
                 fault_queue: Arc::clone(&fault_queue),
                 request_deadline: self.request_deadline,
                 max_connections: self.max_connections,
+                tap: self.tap,
             },
             Arc::clone(&gateway),
             Arc::clone(&received),

@@ -26,6 +26,7 @@ use crate::faults::{BodyFault, Drop, FAULT_HEADER, FaultQueue, Faults, OVERSIZED
 use crate::gateway::Gateway;
 use crate::notifications::DELIVERY_MARK;
 use crate::received::ReceivedLog;
+use crate::tap::Tap;
 
 /// The largest request body the sandbox reads; the interface's forms are a few KiB.
 pub(crate) const MAX_REQUEST_BODY: usize = 64 * 1024;
@@ -54,6 +55,8 @@ pub(crate) struct Listening {
     pub(crate) fault_queue: Arc<FaultQueue>,
     pub(crate) request_deadline: Duration,
     pub(crate) max_connections: usize,
+    /// Where every gateway request is recorded whole, when a harness asked.
+    pub(crate) tap: Option<Tap>,
 }
 
 /// What one connection shares with the others.
@@ -61,6 +64,7 @@ pub(crate) struct Listening {
 struct Shared {
     gateway: Arc<Gateway>,
     received: Arc<ReceivedLog>,
+    tap: Option<Tap>,
     faults: Faults,
     fault_queue: Arc<FaultQueue>,
     request_deadline: Duration,
@@ -80,10 +84,12 @@ pub(crate) async fn serve(
         fault_queue,
         request_deadline,
         max_connections,
+        tap,
     } = listening;
     let shared = Shared {
         gateway,
         received,
+        tap,
         faults,
         fault_queue,
         request_deadline,
@@ -127,6 +133,7 @@ fn service(
         }
         let queue = Arc::clone(&shared.fault_queue);
         let sandbox_faults = shared.faults;
+        let tap = shared.tap.clone().filter(|_| !console && !delivered);
         async move {
             if delivered {
                 return Ok(plain(
@@ -137,7 +144,15 @@ fn service(
             if console {
                 return Ok(console::respond(&gateway, &queue, peer, request, deadline).await);
             }
-            respond(&gateway, sandbox_faults, &queue, request, deadline).await
+            respond(
+                &gateway,
+                sandbox_faults,
+                &queue,
+                tap.as_ref(),
+                request,
+                deadline,
+            )
+            .await
         }
     })
 }
@@ -149,6 +164,7 @@ async fn respond(
     gateway: &Gateway,
     sandbox_faults: Faults,
     queue: &FaultQueue,
+    tap: Option<&Tap>,
     request: Request<Incoming>,
     deadline: Duration,
 ) -> Result<Response<AnswerBody>, Dropped> {
@@ -161,6 +177,9 @@ async fn respond(
         Err(_) => return Ok(closing(plain(408, "request body not received in time\n"))),
     };
     let body = body.to_bytes();
+    if let Some(tap) = tap {
+        tap.record(&parts, &body);
+    }
     // A queued fault waits for the operation it names, which the path and form tell: read
     // only while one waits.
     let queued = if queue.is_empty() {

@@ -619,3 +619,45 @@ async fn invoices_in_each_of_the_three_shapes() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_tap_holds_each_gateway_request_whole_and_nothing_of_the_console() {
+    let tap = paytoken_sandbox::tap::Tap::default();
+    let sandbox = builder().tap(tap.clone()).start().await.unwrap();
+    let merchant = merchant(&sandbox);
+    let payment = payment(cards::APPROVED, "50.00");
+    let request = payment.request(&merchant.context()).unwrap();
+    let token = paytoken_protocol::AUTH_TOKEN_HEADER;
+    let answered = send_with(&sandbox, &request, &[(token, "eyJ0.tapped.c2ln")]).await;
+    assert_eq!(answered.status, 200);
+    // The console answers (here a refusal, without the console's own headers): untapped.
+    exchange(
+        sandbox.address(),
+        "GET",
+        &format!("{}clock", paytoken_sandbox::CONSOLE_PREFIX),
+        &[],
+        b"",
+    )
+    .await
+    .unwrap();
+    let tapped = tap.take();
+    assert_eq!(tapped.len(), 1, "{tapped:?}");
+    assert_eq!(tapped[0].method, "POST");
+    assert_eq!(tapped[0].path, request.path());
+    assert_eq!(tapped[0].query, None);
+    assert_eq!(
+        tapped[0].body,
+        &request.body()[..],
+        "the body unmasked and unclipped"
+    );
+    let sent = tapped[0]
+        .headers
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(token));
+    assert_eq!(
+        sent.map(|(_, value)| value.as_str()),
+        Some("eyJ0.tapped.c2ln")
+    );
+    assert!(tap.take().is_empty());
+    sandbox.shutdown().await;
+}
