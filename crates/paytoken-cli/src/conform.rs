@@ -8,6 +8,7 @@
 //! negative vector the client does not check, `unsupported`, is skipped without failing).
 
 mod client;
+mod http;
 mod judge;
 mod select;
 mod shown;
@@ -106,10 +107,15 @@ impl Score {
     }
 }
 
-/// Every vector of the kit, with its group.
-fn vectors() -> Result<Vec<(&'static str, Value)>, Failure> {
+/// Every vector of the kit, with its group; with `--http`, its scenarios instead.
+fn vectors(http: bool) -> Result<Vec<(&'static str, Value)>, Failure> {
     let mut all = Vec::new();
-    for (group, file) in judge::GROUPS {
+    let groups: &[(&'static str, &str)] = if http {
+        &[http::SCENARIOS]
+    } else {
+        &judge::GROUPS
+    };
+    for &(group, file) in groups {
         let text = FILES
             .iter()
             .find(|(name, _)| *name == file)
@@ -117,7 +123,8 @@ fn vectors() -> Result<Vec<(&'static str, Value)>, Failure> {
             .ok_or_else(|| Failure::failed(format!("the kit has no {file}")))?;
         let parsed: Value = serde_json::from_str(text)
             .map_err(|error| Failure::failed(format!("the kit's {file}: {error}")))?;
-        for vector in at(&parsed, "/vectors").as_array().into_iter().flatten() {
+        let list = if http { "/scenarios" } else { "/vectors" };
+        for vector in at(&parsed, list).as_array().into_iter().flatten() {
             all.push((group, vector.clone()));
         }
     }
@@ -154,7 +161,7 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
         return Report::from(Failure::usage("--message-timeout: must be more than zero"));
     }
     let (selection, mut vectors) =
-        match vectors().and_then(|all| Ok((Selection::of(args, &all)?, all))) {
+        match vectors(args.http).and_then(|all| Ok((Selection::of(args, &all)?, all))) {
             Ok(found) => found,
             Err(failure) => return Report::from(failure),
         };
@@ -162,17 +169,25 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
     for (_, vector) in &mut vectors {
         selection.leave_open(vector);
     }
+    // With --http, the sandbox the scenarios run against, in this process.
+    let http = match args.http.then(http::Http::start).transpose() {
+        Ok(http) => http,
+        Err(failure) => return Report::from(failure),
+    };
     let mut client = match Client::start(&args.client, args.message_timeout) {
         Ok(client) => client,
         Err(reason) => return Report::from(Failure::usage(format!("--client: {reason}"))),
     };
     let kit = kit_version();
-    let hello = json!({
-        "type": "hello",
-        "protocol": PROTOCOL,
-        "kit": kit,
-        "credentials": credentials(&vectors),
-    });
+    let hello = match &http {
+        Some(http) => http.hello(PROTOCOL, &kit),
+        None => json!({
+            "type": "hello",
+            "protocol": PROTOCOL,
+            "kit": kit,
+            "credentials": credentials(&vectors),
+        }),
+    };
     let (name, mut protocol_error) = match client.ask(&hello) {
         Reply::Answer(answer)
             if at(&answer, "/type") == "hello" && at(&answer, "/protocol") == PROTOCOL =>
@@ -192,7 +207,10 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
     for (group, vector) in &vectors {
         let verdict = match &protocol_error {
             Some(_) => Verdict::Failed("not run: the client broke the protocol".to_owned()),
-            None => match client.ask(&judge::message(group, vector)) {
+            None => match client.ask(&match &http {
+                Some(http) => http.message(vector),
+                None => judge::message(group, vector),
+            }) {
                 Reply::Answer(answer) if at(&answer, "/id") != at(vector, "/id") => {
                     protocol_error = Some(format!(
                         "the client answered {} when asked {}",
@@ -202,7 +220,10 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
                     Verdict::Failed("answered for another vector".to_owned())
                 }
                 Reply::Answer(answer) if at(&answer, "/unsupported") == true => Verdict::Skipped,
-                Reply::Answer(answer) => match judge::judge(group, vector, &answer) {
+                Reply::Answer(answer) => match match &http {
+                    Some(http) => http.judge(vector, &answer),
+                    None => judge::judge(group, vector, &answer),
+                } {
                     Ok(()) => Verdict::Passed,
                     Err(reason) => Verdict::Failed(reason),
                 },
@@ -217,6 +238,9 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
     }
     if protocol_error.is_none() {
         client.finish();
+    }
+    if let Some(http) = http {
+        http.finish();
     }
     report(&name, &kit, &score, protocol_error.as_deref())
 }
@@ -258,8 +282,13 @@ fn report(name: &str, kit: &Value, score: &Score, protocol_error: Option<&str>) 
     };
     let total = score.total;
     let all = total.passed + total.failed + total.skipped;
+    let what = if score.groups.contains_key(http::SCENARIOS.0) {
+        "scenarios"
+    } else {
+        "vectors"
+    };
     let mut human = format!(
-        "conform: {}: {} of {all} vectors passed ({} failed, {} skipped)\n",
+        "conform: {}: {} of {all} {what} passed ({} failed, {} skipped)\n",
         if name.is_empty() {
             "the client".into()
         } else {

@@ -29,6 +29,7 @@ pub(crate) const FILES: &[(&str, &str)] = kit![
     "answer-vectors.json",
     "notification-vectors.json",
     "negative-vectors.json",
+    "scenarios.json",
     "openapi.yaml",
     "check.py",
     "answers.py",
@@ -43,6 +44,7 @@ pub(crate) const FILES: &[(&str, &str)] = kit![
     "schemas/conform-protocol.schema.json",
     "schemas/conform-report.schema.json",
     "schemas/negative-vectors.schema.json",
+    "schemas/scenarios.schema.json",
     "schemas/answers.schema.json",
 ];
 

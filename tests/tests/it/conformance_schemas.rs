@@ -17,6 +17,7 @@ const FILES: &[&str] = &[
     "answer-vectors",
     "notification-vectors",
     "negative-vectors",
+    "scenarios",
 ];
 
 fn root() -> PathBuf {
@@ -66,15 +67,19 @@ fn every_json_file_of_the_kit_has_a_schema_and_every_schema_a_file() {
     }
 }
 
+/// The key of a file's list: its rules, scenarios or vectors.
+fn list_of(name: &str) -> &'static str {
+    match name {
+        "checksum-rules" => "rules",
+        "scenarios" => "scenarios",
+        _ => "vectors",
+    }
+}
+
 /// The first vector (or rule) of a file, changed by `change`, must break the schema.
 fn breaks(name: &str, change: impl Fn(&mut Map<String, Value>)) -> bool {
     let mut file = read(root().join(format!("{name}.json")));
-    let list = if name == "checksum-rules" {
-        "rules"
-    } else {
-        "vectors"
-    };
-    change(file[list][0].as_object_mut().unwrap());
+    change(file[list_of(name)][0].as_object_mut().unwrap());
     !validate(&schema(name), &file).is_empty()
 }
 
@@ -82,12 +87,7 @@ fn breaks(name: &str, change: impl Fn(&mut Map<String, Value>)) -> bool {
 fn each_schema_rejects_a_vector_missing_a_field_with_an_extra_one_or_a_wrong_type() {
     for name in FILES {
         let first = read(root().join(format!("{name}.json")));
-        let list = if *name == "checksum-rules" {
-            "rules"
-        } else {
-            "vectors"
-        };
-        let keys: Vec<String> = first[list][0]
+        let keys: Vec<String> = first[list_of(name)][0]
             .as_object()
             .unwrap()
             .keys()

@@ -59,6 +59,10 @@ pub(crate) struct ConformArgs {
     /// failures do not fail the run, and one that passes is reported.
     #[arg(long, value_name = "FILE")]
     pub(crate) expect: Option<PathBuf>,
+    /// Run the kit's scenarios instead: whole flows the client performs over HTTP against
+    /// a sandbox the command starts, every request it sends held to the kit's rules.
+    #[arg(long)]
+    pub(crate) http: bool,
 }
 
 /// `paytoken record`.

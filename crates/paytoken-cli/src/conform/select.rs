@@ -7,7 +7,6 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::at;
-use super::judge::GROUPS;
 use crate::bounded::{open_regular, read_bounded};
 use crate::cli::ConformArgs;
 use crate::report::Failure;
@@ -56,7 +55,7 @@ impl Selection {
             }
         }
         if let Some(unknown) = args.only.iter().find(|only| {
-            !GROUPS.iter().any(|(group, _)| group == only) && !ids.iter().any(|id| names(only, id))
+            !vectors.iter().any(|(group, _)| group == only) && !ids.iter().any(|id| names(only, id))
         }) {
             return Err(Failure::usage(format!(
                 "--only {}: no group, vector id or id prefix (ending in /) of the kit",

@@ -11,6 +11,7 @@ mod cli;
 #[path = "../common/mod.rs"]
 mod common;
 mod conform;
+mod conform_http;
 mod console;
 mod doctor;
 mod examples;

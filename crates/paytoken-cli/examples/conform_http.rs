@@ -1,0 +1,287 @@
+//! paytoken's own client as a client of `paytoken conform --http`: it performs each of the
+//! kit's scenarios through `paytoken::Client`, over real HTTP, and reports each step's
+//! outcome in the kit's words. The adapter an SDK in another language writes looks the
+//! same: read the handshake's base URL and merchant, build the SDK's client, map each
+//! step's fields to its calls.
+//!
+//! ```sh
+//! cargo build -p paytoken-cli --example conform_http
+//! paytoken conform --http --client target/debug/examples/conform_http
+//! ```
+
+use std::collections::BTreeMap;
+use std::io::{BufRead as _, Write as _};
+use std::time::Duration;
+
+use paytoken::prelude::*;
+use paytoken::{
+    Card, CardNumber, Credentials, Customer, Cvv, Email, PaymentStatus, SecureKey, Transaction,
+    Username,
+};
+use serde_json::{Map, Value, json};
+
+type Failed = Box<dyn std::error::Error>;
+
+fn main() -> Result<(), Failed> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let mut client = None;
+    let mut stdout = std::io::stdout().lock();
+    for line in std::io::stdin().lock().lines() {
+        let message: Value = serde_json::from_str(&line?)?;
+        let reply = match at(&message, "/type").as_str() {
+            Some("hello") => {
+                client = Some(client_of(&message)?);
+                json!({ "type": "hello", "protocol": 1, "name": "paytoken (Rust)" })
+            }
+            Some("scenario") => match &client {
+                Some(client) => {
+                    let outcomes = runtime.block_on(perform(client, at(&message, "/steps")));
+                    json!({ "id": at(&message, "/id"), "outcomes": outcomes })
+                }
+                None => return Err("a scenario before the handshake".into()),
+            },
+            _ => json!({ "id": at(&message, "/id"), "unsupported": true }),
+        };
+        writeln!(stdout, "{reply}")?;
+        stdout.flush()?;
+    }
+    Ok(())
+}
+
+/// The value at the JSON pointer `pointer`, or `null`.
+fn at<'v>(value: &'v Value, pointer: &str) -> &'v Value {
+    static NULL: Value = Value::Null;
+    value.pointer(pointer).unwrap_or(&NULL)
+}
+
+/// The client the handshake's merchant uses, which fetches its own auth token.
+fn client_of(hello: &Value) -> Result<Client, Failed> {
+    let merchant = at(hello, "/merchant");
+    let text = |key: &str| {
+        let value = at(merchant, &format!("/{key}")).as_str();
+        value.ok_or(format!("no merchant {key}"))
+    };
+    let mut builder = Client::builder()
+        .base_url(at(hello, "/baseUrl").as_str().ok_or("no baseUrl")?)
+        .allow_http(true)
+        .request_timeout(Duration::from_secs(5))
+        .credentials(Credentials::merchant(
+            text("id")?.parse()?,
+            SecureKey::new(text("secureKey")?)?,
+        ))
+        .fetch_auth_token(
+            text("partnerId")?.parse()?,
+            Username::new(text("username")?)?,
+        );
+    if let Some(account) = at(merchant, "/accountId").as_str() {
+        builder = builder.account_id(account.parse()?);
+    }
+    if let Some(terminal) = at(merchant, "/terminalId").as_str() {
+        builder = builder.terminal_id(terminal.parse()?);
+    }
+    Ok(builder.build()?)
+}
+
+/// Each step in order, its `{step.key}` values taken from the outcomes before it.
+async fn perform(client: &Client, steps: &Value) -> Map<String, Value> {
+    let mut outcomes = Map::new();
+    for step in steps.as_array().into_iter().flatten() {
+        let resolve = |value: &Value| {
+            let text = value.as_str().unwrap_or_default();
+            let reference = text
+                .strip_prefix('{')
+                .and_then(|rest| rest.strip_suffix('}'));
+            match reference.and_then(|reference| reference.split_once('.')) {
+                Some((name, key)) => outcomes
+                    .get(name)
+                    .and_then(|outcome| outcome.get(key))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                None => text.to_owned(),
+            }
+        };
+        let fields: BTreeMap<String, String> = at(step, "/fields")
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|pair| (resolve(at(pair, "/0")), resolve(at(pair, "/1"))))
+            .collect();
+        let path: BTreeMap<String, String> = at(step, "/pathValues")
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(name, value)| (name.clone(), resolve(value)))
+            .collect();
+        let operation = at(step, "/operation").as_str().unwrap_or_default();
+        let outcome = match call(client, operation, &fields, &path).await {
+            Ok(outcome) => outcome,
+            Err(error) => json!({ "outcome": "error", "error": error.to_string() }),
+        };
+        let name = at(step, "/name").as_str().unwrap_or_default().to_owned();
+        outcomes.insert(name, outcome);
+    }
+    outcomes
+}
+
+/// One step: its operation, by the kit's name, called with its fields.
+async fn call(
+    client: &Client,
+    operation: &str,
+    fields: &BTreeMap<String, String>,
+    path: &BTreeMap<String, String>,
+) -> Result<Value, Failed> {
+    let field = |name: &str| {
+        fields
+            .get(name)
+            .map(String::as_str)
+            .ok_or(format!("no {name}"))
+    };
+    let id = |name: &str| {
+        path.get(name)
+            .map(String::as_str)
+            .ok_or(format!("no {name}"))
+    };
+    let verdict = |result: Result<Transaction, Error>| match result {
+        Ok(transaction) => Ok(transaction_verdict(&transaction)),
+        Err(error) => Ok(error_verdict(&error)),
+    };
+    match operation {
+        "customer_signup" => {
+            let customer = Customer {
+                given_name: Some(field("customer.givenName")?.into()),
+                surname: Some(field("customer.surname")?.into()),
+                email: Some(Email::new(field("customer.email")?)?),
+                ..Customer::default()
+            };
+            Ok(
+                match client.customer_signup(&CustomerSignup::new(customer)).await {
+                    Ok(signed_up) => json!({
+                        "outcome": "ok",
+                        "customerId": signed_up.customer_id.as_str(),
+                        "resultCode": signed_up.result.code.as_str(),
+                    }),
+                    Err(error) => error_verdict(&error),
+                },
+            )
+        }
+        "pay" => {
+            let card = Card::new(
+                CardNumber::new(field("card.number")?)?,
+                field("card.expiryMonth")?.parse()?,
+                field("card.expiryYear")?.parse()?,
+                Cvv::new(field("card.cvv")?)?,
+            );
+            let mut payment = Payment::new(
+                field("merchantTransactionId")?.parse()?,
+                field("amount")?.parse()?,
+                field("currency")?.parse()?,
+                card,
+            );
+            if field("paymentType")? == "PA" {
+                payment = payment.preauthorization();
+            }
+            if fields
+                .get("createRegistration")
+                .is_some_and(|store| store == "true")
+            {
+                payment = payment.store_card();
+            }
+            verdict(client.pay(&payment).await)
+        }
+        "pay_with_token" => {
+            let mut payment = TokenPayment::new(
+                id("registrationId")?.parse()?,
+                field("amount")?.parse()?,
+                field("currency")?.parse()?,
+            )
+            .merchant_transaction_id(field("merchantTransactionId")?.parse()?);
+            if let Ok(recurring) = field("recurringType") {
+                payment = payment.recurring(recurring.parse()?);
+            }
+            verdict(client.pay_with_token(&payment).await)
+        }
+        "installments" => {
+            let plans = Installments::new(id("registrationId")?.parse()?);
+            Ok(match client.installments(&plans).await {
+                Ok(plans) => json!({ "outcome": "ok", "installmentCounts": plans.counts }),
+                Err(error) => error_verdict(&error),
+            })
+        }
+        "cards_and_accounts" => Ok(
+            match client.cards_and_accounts(&CardsAndAccounts::all()).await {
+                Ok(stored) => json!({
+                    "outcome": "ok",
+                    "resultCode": stored.result.code.as_str(),
+                    "cards": stored.cards.len(),
+                    "bankAccounts": stored.bank_accounts.len(),
+                }),
+                Err(error) => error_verdict(&error),
+            },
+        ),
+        "capture" | "refund" => {
+            let (payment_id, amount, currency) = (
+                id("paymentId")?.parse()?,
+                field("amount")?.parse()?,
+                field("currency")?.parse()?,
+            );
+            verdict(if operation == "capture" {
+                client
+                    .capture(&Capture::new(payment_id, amount, currency))
+                    .await
+            } else {
+                client
+                    .refund(&Refund::new(payment_id, amount, currency))
+                    .await
+            })
+        }
+        "cancel" => verdict(client.cancel(&Cancel::new(id("paymentId")?.parse()?)).await),
+        "inquiry" => {
+            let inquiry = Inquiry::ByPaymentId(id("paymentId")?.parse()?);
+            verdict(client.inquiry(&inquiry).await)
+        }
+        other => Err(format!("an operation this adapter does not perform: {other}").into()),
+    }
+}
+
+/// A payment-shaped answer in the kit's words, with the token it stored.
+fn transaction_verdict(transaction: &Transaction) -> Value {
+    let status = match &transaction.status {
+        PaymentStatus::Approved => "approved",
+        PaymentStatus::Pending => "pending",
+        PaymentStatus::ThreeDSecure { .. } => "three_d_secure",
+        PaymentStatus::Declined => "declined",
+        PaymentStatus::Cancelled => "cancelled",
+        PaymentStatus::Refunded => "refunded",
+        PaymentStatus::ChargedBack => "charged_back",
+        _ => "unknown",
+    };
+    let mut verdict = json!({
+        "outcome": "ok",
+        "paymentId": transaction.payment_id.as_str(),
+        "paymentStatus": status,
+        "resultCode": transaction.result.code.as_str(),
+    });
+    if let (Some(token), Some(fields)) = (&transaction.registration_id, verdict.as_object_mut()) {
+        fields.insert("registrationId".to_owned(), json!(token.raw().trim()));
+    }
+    verdict
+}
+
+/// A call that did not reach a verdict: a refusal with its code, or another error.
+fn error_verdict(error: &Error) -> Value {
+    match error.refusal() {
+        Some(refusal) => json!({
+            "outcome": "refused",
+            "resultCode": refusal.result.code.as_str(),
+            "mayHaveBeenProcessed": false,
+        }),
+        None => json!({
+            "outcome": "error",
+            "error": error.to_string(),
+            "mayHaveBeenProcessed": error.may_have_been_processed(),
+        }),
+    }
+}

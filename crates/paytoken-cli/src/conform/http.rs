@@ -1,0 +1,280 @@
+//! `paytoken conform --http`: the client performs whole flows (the kit's `scenarios.json`)
+//! through its own SDK and HTTP stack against a sandbox the harness starts in its own
+//! process, and is scored on two things: the wire, every request the sandbox received
+//! during the scenario, taken whole from the sandbox's tap and held to the kit's rules
+//! (the sandbox's explanation of any request it refused, and the rules it leaves to a
+//! client: a `POST` without a query, a form body with each field once, the `AuthToken`
+//! header); and the outcome, each step's reported verdict against the scenario's `expect`,
+//! and the sandbox's books of a payment against its `books`.
+
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+
+use paytoken::OperationKind;
+use paytoken::protocol::AUTH_TOKEN_HEADER;
+use paytoken_sandbox::internal::operation_of;
+use paytoken_sandbox::tap::{Tap, Tapped};
+use paytoken_sandbox::{DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, PaymentBooks, Sandbox};
+use serde_json::{Value, json};
+
+use super::at;
+use super::shown::shown;
+use crate::report::Failure;
+
+/// The scenarios' group, by the file of the kit that holds them.
+pub(crate) const SCENARIOS: (&str, &str) = ("scenario", "scenarios.json");
+
+/// The sandbox the scenarios run against, on a thread of its own (the harness waits on
+/// the client), with its tap and what it explained.
+pub(crate) struct Http {
+    sandbox: Arc<Sandbox>,
+    tap: Tap,
+    explained: Arc<Mutex<Vec<String>>>,
+    stop: mpsc::Sender<()>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Http {
+    /// Starts the sandbox, tapped and explaining.
+    pub(crate) fn start() -> Result<Self, Failure> {
+        let tap = Tap::default();
+        let explained = Arc::new(Mutex::new(Vec::new()));
+        let builder = Sandbox::builder().tap(tap.clone()).explain({
+            let explained = Arc::clone(&explained);
+            move |line| lock(&explained).push(line.to_owned())
+        });
+        let (ready, started) = mpsc::channel();
+        let (stop, stopped) = mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build();
+            let Ok(runtime) = runtime else {
+                let _ = ready.send(Err("cannot start tokio".to_owned()));
+                return;
+            };
+            runtime.block_on(async move {
+                match builder.start().await {
+                    Ok(sandbox) => {
+                        let _ = ready.send(Ok(Arc::new(sandbox)));
+                        // Serves until the harness is done (or gone).
+                        let _ = tokio::task::spawn_blocking(move || stopped.recv()).await;
+                    }
+                    Err(error) => {
+                        let _ = ready.send(Err(error.to_string()));
+                    }
+                }
+            });
+        });
+        let sandbox = started
+            .recv()
+            .map_err(|_| "the sandbox's thread ended".to_owned())
+            .and_then(|started| started)
+            .map_err(|reason| Failure::failed(format!("cannot start the sandbox: {reason}")))?;
+        Ok(Self {
+            sandbox,
+            tap,
+            explained,
+            stop,
+            thread: Some(thread),
+        })
+    }
+
+    /// The handshake: the sandbox's base URL and the merchant and partner the scenarios
+    /// run as (sandbox credentials, public on purpose).
+    pub(crate) fn hello(&self, protocol: u64, kit: &Value) -> Value {
+        let config = self.sandbox.config();
+        let merchant = config.merchant(DEFAULT_MERCHANT_ID).map(|merchant| {
+            json!({
+                "kind": "merchant",
+                "id": merchant.member_id.as_str(),
+                "secureKey": merchant.secure_key.expose_secret(),
+                "username": merchant.username.as_str(),
+                "partnerId": DEFAULT_PARTNER_ID,
+                "accountId": merchant.account_id.as_ref().map(|id| id.as_str()),
+                "terminalId": merchant.terminal_id.as_ref().map(|id| id.as_str()),
+            })
+        });
+        let partner = config.partner(DEFAULT_PARTNER_ID).map(|partner| {
+            json!({
+                "kind": "partner",
+                "id": partner.partner_id.as_str(),
+                "secureKey": partner.secure_key.expose_secret(),
+                "username": partner.username.as_str(),
+            })
+        });
+        json!({
+            "type": "hello",
+            "protocol": protocol,
+            "kit": kit,
+            "mode": "http",
+            "baseUrl": self.sandbox.base_url(),
+            "merchant": merchant,
+            "partner": partner,
+        })
+    }
+
+    /// The message of `scenario`: its steps, without what the harness expects of them.
+    /// What the sandbox received or explained before it is set aside.
+    pub(crate) fn message(&self, scenario: &Value) -> Value {
+        drop(self.tap.take());
+        lock(&self.explained).clear();
+        let steps: Vec<Value> = at(scenario, "/steps")
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|step| {
+                json!({
+                    "name": at(step, "/name"),
+                    "operation": at(step, "/operation"),
+                    "fields": at(step, "/fields"),
+                    "pathValues": at(step, "/pathValues"),
+                })
+            })
+            .collect();
+        json!({ "type": "scenario", "id": at(scenario, "/id"), "steps": steps })
+    }
+
+    /// Whether the client's run of `scenario` holds: its requests to the rules, its
+    /// outcomes to `expect`, the books to `books`; or why not, each breach named.
+    pub(crate) fn judge(&self, scenario: &Value, answer: &Value) -> Result<(), String> {
+        let mut breaches = Vec::new();
+        for (number, request) in self.tap.take().iter().enumerate() {
+            wire(number + 1, request, &mut breaches);
+        }
+        for line in lock(&self.explained).drain(..) {
+            breaches.push(format!("the sandbox refused a request: {line}"));
+        }
+        let books = self.sandbox.books();
+        for step in at(scenario, "/steps").as_array().into_iter().flatten() {
+            let name = at(step, "/name").as_str().unwrap_or_default();
+            let outcome = at(answer, &format!("/outcomes/{name}"));
+            if outcome.is_null() {
+                breaches.push(format!("step {name}: no outcome"));
+                continue;
+            }
+            for (key, expected) in at(step, "/expect").as_object().into_iter().flatten() {
+                let reached = at(outcome, &format!("/{key}"));
+                if reached != expected {
+                    breaches.push(format!(
+                        "step {name}: {key} {}, expected {}",
+                        shown(reached),
+                        shown(expected)
+                    ));
+                }
+            }
+            if let Some(expected) = at(step, "/books").as_object() {
+                let payment_id = at(outcome, "/paymentId").as_str().unwrap_or_default();
+                match books.iter().find(|kept| kept.payment_id == payment_id) {
+                    None => breaches.push(format!(
+                        "step {name}: the books hold no payment {}",
+                        shown(at(outcome, "/paymentId"))
+                    )),
+                    Some(kept) => {
+                        let held = held(kept);
+                        for (key, value) in expected {
+                            if at(&held, &format!("/{key}")) != value {
+                                breaches.push(format!(
+                                    "step {name}: the books' {key} {}, expected {}",
+                                    shown(at(&held, &format!("/{key}"))),
+                                    shown(value)
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if breaches.is_empty() {
+            Ok(())
+        } else {
+            Err(breaches.join("; "))
+        }
+    }
+
+    /// Stops the sandbox and its thread.
+    pub(crate) fn finish(mut self) {
+        let _ = self.stop.send(());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// What the books hold of a payment, in a scenario's words.
+fn held(kept: &PaymentBooks) -> Value {
+    json!({
+        "approved": kept.approved,
+        "captured": kept.captured.map(|amount| amount.to_string()),
+        "refunded": kept.refunded.to_string(),
+        "cancelled": kept.cancelled,
+    })
+}
+
+/// The rules a sandbox leaves to the client (RULES.md Q1 to Q3), held for the request
+/// numbered `number` of the scenario: what breaks one is named, never a value.
+fn wire(number: usize, request: &Tapped, breaches: &mut Vec<String>) {
+    let operation = operation_of(&request.path, &request.body).and_then(|name| {
+        OperationKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == name)
+    });
+    let what = operation.map_or("a request to no operation", |kind| kind.name());
+    let mut breach = |rule: &str, broken: String| {
+        breaches.push(format!("request {number} ({what}): {broken} ({rule})"));
+    };
+    if request.method != "POST" {
+        breach(
+            "Q1",
+            format!("method {}, not POST", shown(&json!(request.method))),
+        );
+    }
+    if request.query.is_some() {
+        breach("Q2", "a query string; the fields go in the body".to_owned());
+    }
+    let header = |name: &str| {
+        request
+            .headers
+            .iter()
+            .find(|(sent, _)| sent.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    };
+    let media_type = header("content-type")
+        .and_then(|value| value.split(';').next())
+        .map(|essence| essence.trim().to_ascii_lowercase());
+    if media_type.as_deref() != Some("application/x-www-form-urlencoded") {
+        breach(
+            "Q3",
+            format!(
+                "content type {}, not application/x-www-form-urlencoded",
+                shown(&json!(media_type))
+            ),
+        );
+    }
+    let wants_token = operation.is_none_or(OperationKind::sends_auth_token);
+    if wants_token && header(AUTH_TOKEN_HEADER).is_none_or(|token| token.trim().is_empty()) {
+        breach("Q3", format!("no {AUTH_TOKEN_HEADER} header"));
+    }
+    let mut names: Vec<String> = Vec::new();
+    for pair in paytoken::types::internal::decode(&request.body) {
+        match pair {
+            Ok((name, _)) if names.contains(&name.to_string()) => {
+                breach(
+                    "Q2",
+                    format!("the field {} sent twice", shown(&json!(name))),
+                );
+            }
+            Ok((name, _)) => names.push(name.into_owned()),
+            Err(_) => {
+                breach("Q2", "a body that does not decode as a form".to_owned());
+                break;
+            }
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A line is pushed whole or not at all: a poison means nothing.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}

@@ -1,0 +1,143 @@
+//! `paytoken conform --http`: paytoken's own client (the crate's example `conform_http`)
+//! performs every scenario of the kit over HTTP and scores 100 %; the kit README's Python
+//! adapter completes the sign-up scenario, and without its `AuthToken` header loses it,
+//! the breach named; every message both ways is valid by the protocol's schema.
+
+use std::path::PathBuf;
+
+use paytoken_test_support::schema::Schema;
+use serde_json::Value;
+
+use crate::common::{assert_valid, paytoken};
+
+fn kit() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/conformance")
+}
+
+/// The example `conform_http`, which `cargo test` builds beside the command.
+fn rust_client() -> String {
+    let command = PathBuf::from(env!("CARGO_BIN_EXE_paytoken"));
+    let example = command.with_file_name("examples").join("conform_http");
+    assert!(
+        example.exists(),
+        "{} is not built: cargo test (without --test) or cargo build --example conform_http builds it",
+        example.display()
+    );
+    example.display().to_string()
+}
+
+/// The kit README's `--http` adapter, written to a file; `broken` takes its line out.
+fn readme_client(broken: Option<&str>) -> String {
+    let readme = std::fs::read_to_string(kit().join("README.md")).unwrap();
+    let mut code = readme
+        .split("### Over HTTP, whole flows")
+        .nth(1)
+        .and_then(|rest| rest.split("```python\n").nth(1))
+        .and_then(|rest| rest.split("```").next())
+        .unwrap()
+        .to_owned();
+    if let Some(line) = broken {
+        assert!(code.contains(line), "{line}");
+        code = code.replace(line, "        pass\n");
+    }
+    let folder = std::env::temp_dir().join(format!("paytoken-http-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join(if broken.is_some() {
+        "broken.py"
+    } else {
+        "signup.py"
+    });
+    std::fs::write(&path, code).unwrap();
+    format!("python3 {}", path.display())
+}
+
+async fn conform(client: &str, extra: &[&str]) -> (i32, Value) {
+    let mut args = vec!["--json", "conform", "--http", "--client", client];
+    args.extend_from_slice(extra);
+    let run = paytoken(&args, &[]).await;
+    let report = run.json();
+    assert_valid(&report);
+    (run.code, report)
+}
+
+fn scenario_count() -> u64 {
+    let text = std::fs::read_to_string(kit().join("scenarios.json")).unwrap();
+    let scenarios: Value = serde_json::from_str(&text).unwrap();
+    u64::try_from(scenarios["scenarios"].as_array().unwrap().len()).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paytoken_s_own_client_performs_every_scenario_over_http() {
+    let (code, report) = conform(&rust_client(), &[]).await;
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["passed"], scenario_count(), "{report}");
+    assert_eq!(report["groups"]["scenario"]["passed"], scenario_count());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_readme_s_adapter_signs_up_and_without_its_token_loses_the_scenario_named() {
+    let only = ["--only", "scenario/customer_signup"];
+    let (code, report) = conform(&readme_client(None), &only).await;
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["passed"], 1, "{report}");
+    // The other scenarios, unsupported, are must: the whole run fails.
+    let (code, report) = conform(&readme_client(None), &[]).await;
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(report["skipped"], scenario_count() - 1, "{report}");
+
+    let token_line = "        headers[\"AuthToken\"] = token\n";
+    let (code, report) = conform(&readme_client(Some(token_line)), &only).await;
+    assert_eq!(code, 1, "{report}");
+    let reason = report["failures"][0]["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("request 1 (customer_signup): no AuthToken header (Q3)"),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("step signup: outcome \"refused\", expected \"ok\""),
+        "{reason}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_http_message_both_ways_is_valid_by_the_protocol_s_schema() {
+    let folder = std::env::temp_dir().join(format!("paytoken-http-tee-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let (asked, answered) = (folder.join("asked.jsonl"), folder.join("answered.jsonl"));
+    let client = format!(
+        "tee {} | {} | tee {}",
+        asked.display(),
+        rust_client(),
+        answered.display()
+    );
+    let (code, report) = conform(&client, &[]).await;
+    assert_eq!(code, 0, "{report}");
+    let schema = Schema::read(&kit().join("schemas/conform-protocol.schema.json"));
+    let lines = |path: &std::path::Path| -> Vec<Value> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    };
+    let (asked, answered) = (lines(&asked), lines(&answered));
+    assert_eq!(asked.len(), answered.len());
+    for (index, (message, answer)) in asked.iter().zip(&answered).enumerate() {
+        let (kind, reply) = if index == 0 {
+            ("httpHello", "clientHello")
+        } else {
+            ("scenario", "answer")
+        };
+        assert_eq!(
+            schema.errors_of(kind, message),
+            Vec::<String>::new(),
+            "{message}"
+        );
+        assert_eq!(
+            schema.errors_of(reply, answer),
+            Vec::<String>::new(),
+            "{answer}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&folder);
+}
