@@ -165,8 +165,14 @@ impl Http {
                 }
             }
             if let Some(expected) = at(step, "/books").as_object() {
-                let payment_id = at(outcome, "/paymentId").as_str().unwrap_or_default();
-                match books.iter().find(|kept| kept.payment_id == payment_id) {
+                let payment_id = at(outcome, "/paymentId").as_str();
+                match books
+                    .iter()
+                    .find(|kept| Some(kept.payment_id.as_str()) == payment_id)
+                {
+                    None if payment_id.is_none() => {
+                        breaches.push(format!("step {name}: no paymentId to find in the books"));
+                    }
                     None => breaches.push(format!(
                         "step {name}: the books hold no payment {}",
                         shown(at(outcome, "/paymentId"))

@@ -1,7 +1,9 @@
 //! `paytoken conform --http`: paytoken's own client (the crate's example `conform_http`)
-//! performs every scenario of the kit over HTTP and scores 100 %; the kit README's Python
-//! adapter completes the sign-up scenario, and without its `AuthToken` header loses it,
-//! the breach named; every message both ways is valid by the protocol's schema.
+//! and a Python test adapter perform every scenario of the kit over HTTP and score 100 %;
+//! the Python adapter with its captures sent without the auth token loses exactly the
+//! scenarios that capture, the breach named; the kit README's adapter completes the
+//! sign-up scenario, and without its `AuthToken` header loses it; every message both ways
+//! is valid by the protocol's schema.
 
 use std::path::PathBuf;
 
@@ -97,6 +99,48 @@ async fn the_readme_s_adapter_signs_up_and_without_its_token_loses_the_scenario_
         reason.contains("step signup: outcome \"refused\", expected \"ok\""),
         "{reason}"
     );
+}
+
+/// The test adapter in Python over HTTP, with `flags`.
+fn python_client(flags: &str) -> String {
+    let adapter = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/http_adapter.py");
+    format!("python3 {} {} {flags}", adapter.display(), kit().display())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_adapter_whose_http_layer_breaks_a_rule_loses_exactly_the_scenarios_it_touches() {
+    let (code, report) = conform(&python_client(""), &[]).await;
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["passed"], scenario_count(), "{report}");
+    // Its captures sent without the auth token: the scenarios with a capture, and no other.
+    let text = std::fs::read_to_string(kit().join("scenarios.json")).unwrap();
+    let scenarios: Value = serde_json::from_str(&text).unwrap();
+    let capturing: std::collections::BTreeSet<&str> = scenarios["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|scenario| {
+            let steps = scenario["steps"].as_array().unwrap();
+            steps.iter().any(|step| step["operation"] == "capture")
+        })
+        .map(|scenario| scenario["id"].as_str().unwrap())
+        .collect();
+    assert!(!capturing.is_empty());
+    let (code, report) = conform(&python_client("--no-token-on capture"), &[]).await;
+    assert_eq!(code, 1, "{report}");
+    let failures = report["failures"].as_array().unwrap();
+    let failed: std::collections::BTreeSet<&str> = failures
+        .iter()
+        .map(|failure| failure["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(failed, capturing, "{report}");
+    for failure in failures {
+        let reason = failure["reason"].as_str().unwrap();
+        assert!(
+            reason.contains("(capture): no AuthToken header (Q3)"),
+            "{reason}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
