@@ -1,8 +1,8 @@
-//! paytoken's own client as a client of `paytoken conform --http`: it performs each of the
-//! kit's scenarios through `paytoken::Client`, over real HTTP, and reports each step's
-//! outcome in the kit's words. The adapter an SDK in another language writes looks the
-//! same: read the handshake's base URL and merchant, build the SDK's client, map each
-//! step's fields to its calls.
+//! paytoken's own client as a client of `paytoken conform --http`: it performs each step of
+//! the kit's scenarios through `paytoken::Client`, over real HTTP, and reports its outcome
+//! in the kit's words. The adapter an SDK in another language writes looks the same: read
+//! the handshake's base URL and merchant, build the SDK's client, map each step's fields
+//! to its calls.
 //!
 //! ```sh
 //! cargo build -p paytoken-cli --example conform_http
@@ -18,7 +18,7 @@ use paytoken::{
     Card, CardNumber, Credentials, Customer, Cvv, Email, PaymentStatus, SecureKey, Transaction,
     Username,
 };
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 type Failed = Box<dyn std::error::Error>;
 
@@ -35,12 +35,12 @@ fn main() -> Result<(), Failed> {
                 client = Some(client_of(&message)?);
                 json!({ "type": "hello", "protocol": 1, "name": "paytoken (Rust)" })
             }
-            Some("scenario") => match &client {
+            Some("step") => match &client {
                 Some(client) => {
-                    let outcomes = runtime.block_on(perform(client, at(&message, "/steps")));
-                    json!({ "id": at(&message, "/id"), "outcomes": outcomes })
+                    let outcome = runtime.block_on(perform(client, at(&message, "/step")));
+                    json!({ "id": at(&message, "/id"), "outcome": outcome })
                 }
-                None => return Err("a scenario before the handshake".into()),
+                None => return Err("a step before the handshake".into()),
             },
             _ => json!({ "id": at(&message, "/id"), "unsupported": true }),
         };
@@ -84,46 +84,26 @@ fn client_of(hello: &Value) -> Result<Client, Failed> {
     Ok(builder.build()?)
 }
 
-/// Each step in order, its `{step.key}` values taken from the outcomes before it.
-async fn perform(client: &Client, steps: &Value) -> Map<String, Value> {
-    let mut outcomes = Map::new();
-    for step in steps.as_array().into_iter().flatten() {
-        let resolve = |value: &Value| {
-            let text = value.as_str().unwrap_or_default();
-            let reference = text
-                .strip_prefix('{')
-                .and_then(|rest| rest.strip_suffix('}'));
-            match reference.and_then(|reference| reference.split_once('.')) {
-                Some((name, key)) => outcomes
-                    .get(name)
-                    .and_then(|outcome| outcome.get(key))
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
-                None => text.to_owned(),
-            }
-        };
-        let fields: BTreeMap<String, String> = at(step, "/fields")
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|pair| (resolve(at(pair, "/0")), resolve(at(pair, "/1"))))
-            .collect();
-        let path: BTreeMap<String, String> = at(step, "/pathValues")
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(name, value)| (name.clone(), resolve(value)))
-            .collect();
-        let operation = at(step, "/operation").as_str().unwrap_or_default();
-        let outcome = match call(client, operation, &fields, &path).await {
-            Ok(outcome) => outcome,
-            Err(error) => json!({ "outcome": "error", "error": error.to_string() }),
-        };
-        let name = at(step, "/name").as_str().unwrap_or_default().to_owned();
-        outcomes.insert(name, outcome);
+/// One step, its outcome in the kit's words (an error's own words where there is none).
+async fn perform(client: &Client, step: &Value) -> Value {
+    let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
+    let fields: BTreeMap<String, String> = at(step, "/fields")
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|pair| (text(at(pair, "/0")), text(at(pair, "/1"))))
+        .collect();
+    let path: BTreeMap<String, String> = at(step, "/pathValues")
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, value)| (name.clone(), text(value)))
+        .collect();
+    let operation = at(step, "/operation").as_str().unwrap_or_default();
+    match call(client, operation, &fields, &path).await {
+        Ok(outcome) => outcome,
+        Err(error) => json!({ "outcome": "error", "error": error.to_string() }),
     }
-    outcomes
 }
 
 /// One step: its operation, by the kit's name, called with its fields.

@@ -205,33 +205,22 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
     };
     let mut score = Score::default();
     for (group, vector) in &vectors {
-        let verdict = match &protocol_error {
-            Some(_) => Verdict::Failed("not run: the client broke the protocol".to_owned()),
-            None => match client.ask(&match &http {
-                Some(http) => http.message(vector),
-                None => judge::message(group, vector),
-            }) {
-                Reply::Answer(answer) if at(&answer, "/id") != at(vector, "/id") => {
-                    protocol_error = Some(format!(
-                        "the client answered {} when asked {}",
-                        escape(&at(&answer, "/id").to_string()),
-                        at(vector, "/id")
-                    ));
-                    Verdict::Failed("answered for another vector".to_owned())
-                }
-                Reply::Answer(answer) if at(&answer, "/unsupported") == true => Verdict::Skipped,
-                Reply::Answer(answer) => match match &http {
-                    Some(http) => http.judge(vector, &answer),
-                    None => judge::judge(group, vector, &answer),
-                } {
+        let id = at(vector, "/id");
+        let verdict = if protocol_error.is_some() {
+            Verdict::Failed("not run: the client broke the protocol".to_owned())
+        } else if let Some(http) = &http {
+            http.run(vector, |message| {
+                exchange(&mut client, message, id, &mut protocol_error)
+            })
+        } else {
+            let message = judge::message(group, vector);
+            match exchange(&mut client, &message, id, &mut protocol_error) {
+                Ok(answer) => match judge::judge(group, vector, &answer) {
                     Ok(()) => Verdict::Passed,
                     Err(reason) => Verdict::Failed(reason),
                 },
-                Reply::Broken(reason) => {
-                    protocol_error = Some(format!("{}: {reason}", at(vector, "/id")));
-                    Verdict::Failed(reason)
-                }
-            },
+                Err(verdict) => verdict,
+            }
         };
         let expected = selection.expects_failure(at(vector, "/id").as_str().unwrap_or_default());
         score.add(group, vector, verdict, expected);
@@ -243,6 +232,32 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
         http.finish();
     }
     report(&name, &kit, &score, protocol_error.as_deref())
+}
+
+/// Asks `message` of the client for the vector (or scenario) `id`: its answer, or the
+/// verdict the exchange decides by itself (skipped, or failed; a broken protocol is kept in
+/// `protocol_error`, which ends the run).
+fn exchange(
+    client: &mut Client,
+    message: &Value,
+    id: &Value,
+    protocol_error: &mut Option<String>,
+) -> Result<Value, Verdict> {
+    match client.ask(message) {
+        Reply::Answer(answer) if at(&answer, "/id") != id => {
+            *protocol_error = Some(format!(
+                "the client answered {} when asked {id}",
+                escape(&at(&answer, "/id").to_string()),
+            ));
+            Err(Verdict::Failed("answered for another vector".to_owned()))
+        }
+        Reply::Answer(answer) if at(&answer, "/unsupported") == true => Err(Verdict::Skipped),
+        Reply::Answer(answer) => Ok(answer),
+        Reply::Broken(reason) => {
+            *protocol_error = Some(format!("{id}: {reason}"));
+            Err(Verdict::Failed(reason))
+        }
+    }
 }
 
 /// The kit's version, as its rule table holds it.

@@ -10,13 +10,16 @@ fn kit() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/conformance")
 }
 
-/// Every vector id of the kit's files.
+/// Every vector and scenario id of the kit's files.
 fn ids() -> Vec<String> {
     let mut ids = Vec::new();
-    for group in ["checksum", "request", "answer", "notification", "negative"] {
-        let path = kit().join(format!("{group}-vectors.json"));
-        let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        for vector in file["vectors"].as_array().unwrap() {
+    let files = ["checksum", "request", "answer", "notification", "negative"]
+        .map(|group| (format!("{group}-vectors.json"), "vectors"));
+    let scenarios = ("scenarios.json".to_owned(), "scenarios");
+    for (file, list) in files.into_iter().chain([scenarios]) {
+        let text = std::fs::read_to_string(kit().join(file)).unwrap();
+        let file: Value = serde_json::from_str(&text).unwrap();
+        for vector in file[list].as_array().unwrap() {
             ids.push(vector["id"].as_str().unwrap().to_owned());
         }
     }

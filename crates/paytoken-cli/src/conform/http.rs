@@ -1,25 +1,28 @@
 //! `paytoken conform --http`: the client performs whole flows (the kit's `scenarios.json`)
 //! through its own SDK and HTTP stack against a sandbox the harness starts in its own
-//! process, and is scored on two things: the wire, every request the sandbox received
-//! during the scenario, taken whole from the sandbox's tap and held to the kit's rules
-//! (the sandbox's explanation of any request it refused, and the rules it leaves to a
-//! client: a `POST` without a query, a form body with each field once, the `AuthToken`
-//! header); and the outcome, each step's reported verdict against the scenario's `expect`,
-//! and the sandbox's books of a payment against its `books`.
+//! process, one step a message (the harness fills in what a step takes from the outcomes
+//! before it, and takes its own steps itself: moving the sandbox's clock). It is scored on
+//! two things: the wire, every request the sandbox received during the scenario, taken
+//! whole from the sandbox's tap and held to the kit's rules (the sandbox's explanation of
+//! any request it refused, and the rules it leaves to a client: a `POST` without a query,
+//! a form body with each field once, the `AuthToken` header); and the outcome, each step's
+//! reported verdict against the scenario's `expect`, and the sandbox's books of a payment
+//! against its `books`.
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use paytoken::OperationKind;
 use paytoken::protocol::AUTH_TOKEN_HEADER;
 use paytoken_sandbox::internal::operation_of;
 use paytoken_sandbox::tap::{Tap, Tapped};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, PaymentBooks, Sandbox};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use super::at;
 use super::shown::shown;
+use super::{Verdict, at};
 use crate::report::Failure;
 
 /// The scenarios' group, by the file of the kit that holds them.
@@ -115,41 +118,87 @@ impl Http {
         })
     }
 
-    /// The message of `scenario`: its steps, without what the harness expects of them.
-    /// What the sandbox received or explained before it is set aside.
-    pub(crate) fn message(&self, scenario: &Value) -> Value {
+    /// Runs `scenario`: each of its steps asked of the client by `ask` (a message
+    /// `{"type": "step", "id", "step"}`, answered with its `outcome`), or taken by the
+    /// harness; then judged. What the sandbox received or explained before it is set aside.
+    pub(crate) fn run(
+        &self,
+        scenario: &Value,
+        mut ask: impl FnMut(&Value) -> Result<Value, Verdict>,
+    ) -> Verdict {
         drop(self.tap.take());
         lock(&self.explained).clear();
-        let steps: Vec<Value> = at(scenario, "/steps")
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|step| {
-                json!({
-                    "name": at(step, "/name"),
+        let mut outcomes = Map::new();
+        for step in at(scenario, "/steps").as_array().into_iter().flatten() {
+            if let Some(seconds) = at(step, "/advanceClock").as_u64() {
+                if let Err(error) = self.sandbox.advance_clock(Duration::from_secs(seconds)) {
+                    return Verdict::Failed(format!("the harness cannot move the clock: {error}"));
+                }
+                continue;
+            }
+            let resolve = |value: &Value| taken(value, &outcomes);
+            let fields: Vec<Value> = at(step, "/fields")
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|pair| json!([at(pair, "/0"), resolve(at(pair, "/1"))]))
+                .collect();
+            let path: Map<String, Value> = at(step, "/pathValues")
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(name, value)| (name.clone(), resolve(value)))
+                .collect();
+            let name = at(step, "/name").as_str().unwrap_or_default().to_owned();
+            let message = json!({
+                "type": "step",
+                "id": at(scenario, "/id"),
+                "step": {
+                    "name": name,
                     "operation": at(step, "/operation"),
-                    "fields": at(step, "/fields"),
-                    "pathValues": at(step, "/pathValues"),
-                })
-            })
-            .collect();
-        json!({ "type": "scenario", "id": at(scenario, "/id"), "steps": steps })
+                    "fields": fields,
+                    "pathValues": path,
+                },
+            });
+            match ask(&message) {
+                Ok(answer) => drop(outcomes.insert(name, at(&answer, "/outcome").clone())),
+                Err(verdict) => return verdict,
+            }
+        }
+        match self.judge(scenario, &outcomes) {
+            Ok(()) => Verdict::Passed,
+            Err(reason) => Verdict::Failed(reason),
+        }
     }
 
     /// Whether the client's run of `scenario` holds: its requests to the rules, its
-    /// outcomes to `expect`, the books to `books`; or why not, each breach named.
-    pub(crate) fn judge(&self, scenario: &Value, answer: &Value) -> Result<(), String> {
+    /// `outcomes` to `expect`, the books to `books`; or why not, each breach named.
+    fn judge(&self, scenario: &Value, outcomes: &Map<String, Value>) -> Result<(), String> {
         let mut breaches = Vec::new();
         for (number, request) in self.tap.take().iter().enumerate() {
             wire(number + 1, request, &mut breaches);
         }
+        let provoked: Vec<String> = at(scenario, "/provokes")
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|code| code.as_str().map(|code| format!("refused {code}:")))
+            .collect();
         for line in lock(&self.explained).drain(..) {
-            breaches.push(format!("the sandbox refused a request: {line}"));
+            if !provoked
+                .iter()
+                .any(|prefix| line.starts_with(prefix.as_str()))
+            {
+                breaches.push(format!("the sandbox refused a request: {line}"));
+            }
         }
         let books = self.sandbox.books();
         for step in at(scenario, "/steps").as_array().into_iter().flatten() {
+            if !at(step, "/advanceClock").is_null() {
+                continue;
+            }
             let name = at(step, "/name").as_str().unwrap_or_default();
-            let outcome = at(answer, &format!("/outcomes/{name}"));
+            let outcome = outcomes.get(name).unwrap_or(&Value::Null);
             if outcome.is_null() {
                 breaches.push(format!("step {name}: no outcome"));
                 continue;
@@ -205,6 +254,21 @@ impl Http {
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
+    }
+}
+
+/// `value`, or what it refers to: `{step.key}` is the text `key` of the outcome of the
+/// earlier step `step` (empty when it has none).
+fn taken(value: &Value, outcomes: &Map<String, Value>) -> Value {
+    let reference = value
+        .as_str()
+        .and_then(|text| text.strip_prefix('{')?.strip_suffix('}')?.split_once('.'));
+    match reference {
+        Some((step, key)) => {
+            let outcome = outcomes.get(step).unwrap_or(&Value::Null);
+            json!(at(outcome, &format!("/{key}")).as_str().unwrap_or_default())
+        }
+        None => value.clone(),
     }
 }
 

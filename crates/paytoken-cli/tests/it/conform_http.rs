@@ -144,6 +144,22 @@ async fn an_adapter_whose_http_layer_breaks_a_rule_loses_exactly_the_scenarios_i
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_keeps_an_expired_token_loses_the_scenario_that_lets_it_expire() {
+    let (code, report) = conform(&python_client("--no-renewal"), &[]).await;
+    assert_eq!(code, 1, "{report}");
+    let failures = report["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 1, "{report}");
+    assert_eq!(failures[0]["id"], "scenario/auth_token_expires");
+    let reason = failures[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("step second: outcome \"refused\", expected \"ok\""),
+        "{reason}"
+    );
+    // The refusal the scenario provokes is no breach of the client's.
+    assert!(!reason.contains("the sandbox refused"), "{reason}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_http_message_both_ways_is_valid_by_the_protocol_s_schema() {
     let folder = std::env::temp_dir().join(format!("paytoken-http-tee-{}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
@@ -170,7 +186,7 @@ async fn every_http_message_both_ways_is_valid_by_the_protocol_s_schema() {
         let (kind, reply) = if index == 0 {
             ("httpHello", "clientHello")
         } else {
-            ("scenario", "answer")
+            ("step", "answer")
         };
         assert_eq!(
             schema.errors_of(kind, message),
