@@ -1,8 +1,9 @@
 //! paytoken's own client as a client of `paytoken conform --http`: it performs each step of
 //! the kit's scenarios through `paytoken::Client`, over real HTTP, and reports its outcome
-//! in the kit's words. The adapter an SDK in another language writes looks the same: read
-//! the handshake's base URL and merchant, build the SDK's client, map each step's fields
-//! to its calls.
+//! in the kit's words; notifications arrive at a listener of its own, named in its
+//! handshake, and are verified with `paytoken::notification`. The adapter an SDK in another
+//! language writes looks the same: read the handshake's base URL and merchant, build the
+//! SDK's client, map each step's fields to its calls.
 //!
 //! ```sh
 //! cargo build -p paytoken-cli --example conform_http
@@ -10,9 +11,12 @@
 //! ```
 
 use std::collections::BTreeMap;
-use std::io::{BufRead as _, Write as _};
-use std::time::Duration;
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
+use paytoken::notification::Notification;
 use paytoken::prelude::*;
 use paytoken::{
     Card, CardNumber, Credentials, Customer, Cvv, Email, PaymentStatus, SecureKey, Transaction,
@@ -26,18 +30,20 @@ fn main() -> Result<(), Failed> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let mut client = None;
+    let mut session = None;
     let mut stdout = std::io::stdout().lock();
     for line in std::io::stdin().lock().lines() {
         let message: Value = serde_json::from_str(&line?)?;
         let reply = match at(&message, "/type").as_str() {
             Some("hello") => {
-                client = Some(client_of(&message)?);
-                json!({ "type": "hello", "protocol": 1, "name": "paytoken (Rust)" })
+                let started = Session::start(&message)?;
+                let listener = started.listener.url.clone();
+                session = Some(started);
+                json!({ "type": "hello", "protocol": 1, "name": "paytoken (Rust)", "listener": listener })
             }
-            Some("step") => match &client {
-                Some(client) => {
-                    let outcome = runtime.block_on(perform(client, at(&message, "/step")));
+            Some("step") => match &session {
+                Some(session) => {
+                    let outcome = runtime.block_on(perform(session, at(&message, "/step")));
                     json!({ "id": at(&message, "/id"), "outcome": outcome })
                 }
                 None => return Err("a step before the handshake".into()),
@@ -48,6 +54,96 @@ fn main() -> Result<(), Failed> {
         stdout.flush()?;
     }
     Ok(())
+}
+
+/// What the handshake sets up: the merchant's client, its secure key (to verify
+/// notifications) and the listener they arrive at.
+struct Session {
+    client: Client,
+    key: SecureKey,
+    listener: Listener,
+}
+
+impl Session {
+    fn start(hello: &Value) -> Result<Self, Failed> {
+        let key = at(hello, "/merchant/secureKey")
+            .as_str()
+            .ok_or("no secure key")?;
+        Ok(Self {
+            client: client_of(hello)?,
+            key: SecureKey::new(key)?,
+            listener: Listener::start()?,
+        })
+    }
+}
+
+/// Where the sandbox's notifications arrive: a loopback port, each body kept for the step
+/// that asks for its payment's.
+struct Listener {
+    url: String,
+    received: Arc<Mutex<Vec<Vec<u8>>>>,
+}
+
+impl Listener {
+    fn start() -> std::io::Result<Self> {
+        let socket = TcpListener::bind("127.0.0.1:0")?;
+        let url = format!("http://{}/notifications", socket.local_addr()?);
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let kept = Arc::clone(&received);
+        std::thread::spawn(move || {
+            for stream in socket.incoming().flatten() {
+                if let Some(body) = body_of(stream) {
+                    kept.lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push(body);
+                }
+            }
+        });
+        Ok(Self { url, received })
+    }
+
+    /// The notification of `payment_id`, waited for a few seconds.
+    fn of(&self, payment_id: &str) -> Option<Vec<u8>> {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            let received = self.received.lock().unwrap_or_else(PoisonError::into_inner);
+            let found = received.iter().find(|body| {
+                let body: Value = serde_json::from_slice(body).unwrap_or_default();
+                at(&body, "/paymentId").as_str() == Some(payment_id)
+            });
+            if let Some(body) = found {
+                return Some(body.clone());
+            }
+            drop(received);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+}
+
+/// Reads one request's body (at most 64 KiB) and answers 200.
+fn body_of(mut stream: TcpStream) -> Option<Vec<u8>> {
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    let mut reader = BufReader::new(stream.try_clone().ok()?);
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).ok()?;
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().ok()?;
+            }
+        }
+    }
+    let mut body = vec![0; length.min(64 * 1024)];
+    reader.read_exact(&mut body).ok()?;
+    let answer = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+    stream.write_all(answer).ok()?;
+    Some(body)
 }
 
 /// The value at the JSON pointer `pointer`, or `null`.
@@ -85,7 +181,7 @@ fn client_of(hello: &Value) -> Result<Client, Failed> {
 }
 
 /// One step, its outcome in the kit's words (an error's own words where there is none).
-async fn perform(client: &Client, step: &Value) -> Value {
+async fn perform(session: &Session, step: &Value) -> Value {
     let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
     let fields: BTreeMap<String, String> = at(step, "/fields")
         .as_array()
@@ -100,7 +196,10 @@ async fn perform(client: &Client, step: &Value) -> Value {
         .map(|(name, value)| (name.clone(), text(value)))
         .collect();
     let operation = at(step, "/operation").as_str().unwrap_or_default();
-    match call(client, operation, &fields, &path).await {
+    if operation == "notification" {
+        return notified(session, fields.get("paymentId").map_or("", String::as_str));
+    }
+    match call(&session.client, operation, &fields, &path).await {
         Ok(outcome) => outcome,
         Err(error) => json!({ "outcome": "error", "error": error.to_string() }),
     }
@@ -169,6 +268,9 @@ async fn call(
             {
                 payment = payment.store_card();
             }
+            if let Some(url) = fields.get("notificationUrl") {
+                payment = payment.notification_url(url.as_str());
+            }
             verdict(client.pay(&payment).await)
         }
         "pay_with_token" => {
@@ -226,9 +328,26 @@ async fn call(
     }
 }
 
-/// A payment-shaped answer in the kit's words, with the token it stored.
-fn transaction_verdict(transaction: &Transaction) -> Value {
-    let status = match &transaction.status {
+/// The notification the listener received for `payment_id`, verified, in the words of the
+/// kit's notification vectors.
+fn notified(session: &Session, payment_id: &str) -> Value {
+    let Some(body) = session.listener.of(payment_id) else {
+        return json!({ "verifies": false, "reason": "not_received" });
+    };
+    match Notification::from_json(&body).and_then(|read| read.verify(&session.key)) {
+        Ok(verified) => json!({
+            "verifies": true,
+            "paymentId": verified.payment_id.as_str(),
+            "transactionStatus": verified.transaction_status.raw().trim(),
+            "paymentStatus": status_name(&verified.status),
+        }),
+        Err(error) => json!({ "verifies": false, "reason": error.to_string() }),
+    }
+}
+
+/// A payment's status in the kit's words.
+fn status_name(status: &PaymentStatus) -> &'static str {
+    match status {
         PaymentStatus::Approved => "approved",
         PaymentStatus::Pending => "pending",
         PaymentStatus::ThreeDSecure { .. } => "three_d_secure",
@@ -237,11 +356,15 @@ fn transaction_verdict(transaction: &Transaction) -> Value {
         PaymentStatus::Refunded => "refunded",
         PaymentStatus::ChargedBack => "charged_back",
         _ => "unknown",
-    };
+    }
+}
+
+/// A payment-shaped answer in the kit's words, with the token it stored.
+fn transaction_verdict(transaction: &Transaction) -> Value {
     let mut verdict = json!({
         "outcome": "ok",
         "paymentId": transaction.payment_id.as_str(),
-        "paymentStatus": status,
+        "paymentStatus": status_name(&transaction.status),
         "resultCode": transaction.result.code.as_str(),
     });
     if let (Some(token), Some(fields)) = (&transaction.registration_id, verdict.as_object_mut()) {

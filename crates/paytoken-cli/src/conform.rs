@@ -188,28 +188,29 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
             "credentials": credentials(&vectors),
         }),
     };
-    let (name, mut protocol_error) = match client.ask(&hello) {
+    let (greeting, mut protocol_error) = match client.ask(&hello) {
         Reply::Answer(answer)
             if at(&answer, "/type") == "hello" && at(&answer, "/protocol") == PROTOCOL =>
         {
-            (at(&answer, "/name").as_str().unwrap_or("").to_owned(), None)
+            (answer, None)
         }
         Reply::Answer(answer) => (
-            String::new(),
+            Value::Null,
             Some(format!(
                 "the client's handshake is not protocol {PROTOCOL}'s hello: {}",
                 escape(&answer.to_string())
             )),
         ),
-        Reply::Broken(reason) => (String::new(), Some(format!("handshake: {reason}"))),
+        Reply::Broken(reason) => (Value::Null, Some(format!("handshake: {reason}"))),
     };
+    let name = at(&greeting, "/name").as_str().unwrap_or("").to_owned();
     let mut score = Score::default();
     for (group, vector) in &vectors {
         let id = at(vector, "/id");
         let verdict = if protocol_error.is_some() {
             Verdict::Failed("not run: the client broke the protocol".to_owned())
         } else if let Some(http) = &http {
-            http.run(vector, |message| {
+            http.run(vector, &greeting, |message| {
                 exchange(&mut client, message, id, &mut protocol_error)
             })
         } else {

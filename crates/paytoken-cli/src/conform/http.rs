@@ -1,7 +1,9 @@
 //! `paytoken conform --http`: the client performs whole flows (the kit's `scenarios.json`)
 //! through its own SDK and HTTP stack against a sandbox the harness starts in its own
 //! process, one step a message (the harness fills in what a step takes from the outcomes
-//! before it, and takes its own steps itself: moving the sandbox's clock). It is scored on
+//! before it, and takes its own steps itself: moving the sandbox's clock, approving a 3-D
+//! Secure payment as the cardholder, after which the sandbox notifies the listener the
+//! client named in its handshake). It is scored on
 //! two things: the wire, every request the sandbox received during the scenario, taken
 //! whole from the sandbox's tap and held to the kit's rules (the sandbox's explanation of
 //! any request it refused, and the rules it leaves to a client: a `POST` without a query,
@@ -120,19 +122,33 @@ impl Http {
 
     /// Runs `scenario`: each of its steps asked of the client by `ask` (a message
     /// `{"type": "step", "id", "step"}`, answered with its `outcome`), or taken by the
-    /// harness; then judged. What the sandbox received or explained before it is set aside.
+    /// harness; then judged. What a step takes (`{step.key}`) comes from an earlier step's
+    /// outcome, or from the client's `greeting` (`{hello.listener}`, where its notifications
+    /// go). What the sandbox received or explained before it is set aside.
     pub(crate) fn run(
         &self,
         scenario: &Value,
+        greeting: &Value,
         mut ask: impl FnMut(&Value) -> Result<Value, Verdict>,
     ) -> Verdict {
         drop(self.tap.take());
         lock(&self.explained).clear();
         let mut outcomes = Map::new();
+        outcomes.insert("hello".to_owned(), greeting.clone());
         for step in at(scenario, "/steps").as_array().into_iter().flatten() {
             if let Some(seconds) = at(step, "/advanceClock").as_u64() {
                 if let Err(error) = self.sandbox.advance_clock(Duration::from_secs(seconds)) {
                     return Verdict::Failed(format!("the harness cannot move the clock: {error}"));
+                }
+                continue;
+            }
+            let approve = taken(at(step, "/approveThreeDSecure"), &outcomes);
+            if let Some(payment_id) = approve.as_str() {
+                if !self.sandbox.approve_three_d_secure(payment_id) {
+                    let shown_id = shown(&approve);
+                    return Verdict::Failed(format!(
+                        "the harness cannot approve the 3-D Secure payment {shown_id}: no such payment waits"
+                    ));
                 }
                 continue;
             }
@@ -194,8 +210,8 @@ impl Http {
         }
         let books = self.sandbox.books();
         for step in at(scenario, "/steps").as_array().into_iter().flatten() {
-            if !at(step, "/advanceClock").is_null() {
-                continue;
+            if at(step, "/operation").is_null() {
+                continue; // the harness's own step
             }
             let name = at(step, "/name").as_str().unwrap_or_default();
             let outcome = outcomes.get(name).unwrap_or(&Value::Null);
