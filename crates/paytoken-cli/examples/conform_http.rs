@@ -133,10 +133,10 @@ fn body_of(mut stream: TcpStream) -> Option<Vec<u8>> {
         if line.is_empty() {
             break;
         }
-        if let Some((name, value)) = line.split_once(':') {
-            if name.eq_ignore_ascii_case("content-length") {
-                length = value.trim().parse().ok()?;
-            }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().ok()?;
         }
     }
     let mut body = vec![0; length.min(64 * 1024)];
