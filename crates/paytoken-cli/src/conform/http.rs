@@ -3,13 +3,12 @@
 //! process, one step a message (the harness fills in what a step takes from the outcomes
 //! before it, and takes its own steps itself: moving the sandbox's clock, approving a 3-D
 //! Secure payment as the cardholder, after which the sandbox notifies the listener the
-//! client named in its handshake). It is scored on
-//! two things: the wire, every request the sandbox received during the scenario, taken
-//! whole from the sandbox's tap and held to the kit's rules (the sandbox's explanation of
-//! any request it refused, and the rules it leaves to a client: a `POST` without a query,
-//! a form body with each field once, the `AuthToken` header); and the outcome, each step's
-//! reported verdict against the scenario's `expect`, and the sandbox's books of a payment
-//! against its `books`.
+//! client named in its handshake). It is scored on two things: the wire, every request the
+//! sandbox received during the scenario, taken whole from the sandbox's tap and held to
+//! the kit's rules (the sandbox's explanation of any request it refused, and the rules it
+//! leaves to a client: a `POST` without a query, a form body with each field once, the
+//! `AuthToken` header); and the outcome, each step's reported verdict against the
+//! scenario's `expect`, and the sandbox's books of a payment against its `books`.
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -17,7 +16,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use paytoken::OperationKind;
-use paytoken::protocol::AUTH_TOKEN_HEADER;
+use paytoken::protocol::{AUTH_TOKEN_HEADER, FORM_CONTENT_TYPE};
 use paytoken_sandbox::internal::operation_of;
 use paytoken_sandbox::tap::{Tap, Tapped};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, PaymentBooks, Sandbox};
@@ -329,13 +328,11 @@ fn wire(number: usize, request: &Tapped, breaches: &mut Vec<String>) {
     let media_type = header("content-type")
         .and_then(|value| value.split(';').next())
         .map(|essence| essence.trim().to_ascii_lowercase());
-    if media_type.as_deref() != Some("application/x-www-form-urlencoded") {
+    if media_type.as_deref() != Some(FORM_CONTENT_TYPE) {
+        let sent = shown(&json!(media_type));
         breach(
             "Q3",
-            format!(
-                "content type {}, not application/x-www-form-urlencoded",
-                shown(&json!(media_type))
-            ),
+            format!("content type {sent}, not {FORM_CONTENT_TYPE}"),
         );
     }
     let wants_token = operation.is_none_or(OperationKind::sends_auth_token);
