@@ -29,6 +29,10 @@ use crate::report::Failure;
 /// The scenarios' group, by the file of the kit that holds them.
 pub(crate) const SCENARIOS: (&str, &str) = ("scenario", "scenarios.json");
 
+/// The most explanations of refusals kept in a scenario, and breaches said of one: a
+/// client that sends on and on is not followed without end.
+const MAX_SAID: usize = 20;
+
 /// The sandbox the scenarios run against, on a thread of its own (the harness waits on
 /// the client), with its tap and what it explained.
 pub(crate) struct Http {
@@ -46,7 +50,12 @@ impl Http {
         let explained = Arc::new(Mutex::new(Vec::new()));
         let builder = Sandbox::builder().tap(tap.clone()).explain({
             let explained = Arc::clone(&explained);
-            move |line| lock(&explained).push(line.to_owned())
+            move |line| {
+                let mut kept = lock(&explained);
+                if kept.len() < MAX_SAID {
+                    kept.push(line.to_owned());
+                }
+            }
         });
         let (ready, started) = mpsc::channel();
         let (stop, stopped) = mpsc::channel::<()>();
@@ -255,6 +264,11 @@ impl Http {
                     }
                 }
             }
+        }
+        if breaches.len() > MAX_SAID {
+            let more = breaches.len() - MAX_SAID;
+            breaches.truncate(MAX_SAID);
+            breaches.push(format!("and {more} more"));
         }
         if breaches.is_empty() {
             Ok(())
