@@ -303,6 +303,13 @@ async fn call(
                 Err(error) => error_verdict(&error),
             },
         ),
+        "invoices" => {
+            let records = field("pagination.records")?.parse()?;
+            Ok(match client.all_invoices(records).await {
+                Ok(invoices) => json!({ "outcome": "ok", "invoices": invoices.len() }),
+                Err(error) => error_verdict(&error),
+            })
+        }
         "capture" | "refund" => {
             let (payment_id, amount, currency) = (
                 id("paymentId")?.parse()?,
