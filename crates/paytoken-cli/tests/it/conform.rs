@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::common::{assert_valid, paytoken};
 
-fn kit() -> PathBuf {
+pub(crate) fn kit() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/conformance")
 }
 
@@ -19,7 +19,7 @@ fn adapter(flags: &str) -> String {
     format!("python3 {} {flags}", kit().join("adapter.py").display())
 }
 
-async fn conform(client: &str, extra: &[&str]) -> (i32, Value) {
+pub(crate) async fn conform(client: &str, extra: &[&str]) -> (i32, Value) {
     let mut args = vec!["--json", "conform", "--client", client];
     args.extend_from_slice(extra);
     let run = paytoken(&args, &[]).await;
@@ -347,21 +347,25 @@ async fn a_negative_vector_must_be_refused_or_left_unchecked() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_message_both_ways_is_valid_by_the_protocol_s_schema() {
+/// Runs `conform` with `extra` on `client`, taping both ways: its exit code, its report,
+/// and every message with its answer, each valid by the protocol's schema (the first as
+/// `hello` and the client's hello, the others by their type and as an answer).
+pub(crate) async fn taped(
+    client: &str,
+    extra: &[&str],
+    hello: &str,
+) -> (i32, Value, Vec<(Value, Value)>) {
     use paytoken_test_support::schema::Schema;
-    let folder = std::env::temp_dir().join(format!("paytoken-conform-{}", std::process::id()));
+    let folder =
+        std::env::temp_dir().join(format!("paytoken-conform-{}-{hello}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
     let (asked, answered) = (folder.join("asked.jsonl"), folder.join("answered.jsonl"));
-    let client = format!(
-        "tee {} | {} | tee {}",
+    let teed = format!(
+        "tee {} | {client} | tee {}",
         asked.display(),
-        adapter(""),
         answered.display()
     );
-    let (code, report) = conform(&client, &[]).await;
-    assert_eq!(code, 0, "{report}");
-    let schema = Schema::read(&kit().join("schemas/conform-protocol.schema.json"));
+    let (code, report) = conform(&teed, extra).await;
     let lines = |path: &std::path::Path| -> Vec<Value> {
         std::fs::read_to_string(path)
             .unwrap()
@@ -371,21 +375,10 @@ async fn every_message_both_ways_is_valid_by_the_protocol_s_schema() {
     };
     let (asked, answered) = (lines(&asked), lines(&answered));
     assert_eq!(asked.len(), answered.len());
-    // The adapter writes a space as %20 where paytoken writes +, and passes: bodies
-    // compare as decoded fields.
-    assert!(
-        answered.iter().any(|answer| answer["body"]
-            .as_str()
-            .is_some_and(|body| body.contains("%20"))),
-        "no body with a space"
-    );
-    assert_eq!(
-        u64::try_from(asked.len()).unwrap(),
-        report["passed"].as_u64().unwrap() + 1
-    );
+    let schema = Schema::read(&kit().join("schemas/conform-protocol.schema.json"));
     for (index, (message, answer)) in asked.iter().zip(&answered).enumerate() {
         let (kind, reply) = if index == 0 {
-            ("hello", "clientHello")
+            (hello, "clientHello")
         } else {
             (message["type"].as_str().unwrap(), "answer")
         };
@@ -401,6 +394,25 @@ async fn every_message_both_ways_is_valid_by_the_protocol_s_schema() {
         );
     }
     let _ = std::fs::remove_dir_all(&folder);
+    (code, report, asked.into_iter().zip(answered).collect())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_message_both_ways_is_valid_by_the_protocol_s_schema() {
+    let (code, report, exchanged) = taped(&adapter(""), &[], "hello").await;
+    assert_eq!(code, 0, "{report}");
+    // The adapter writes a space as %20 where paytoken writes +, and passes: bodies
+    // compare as decoded fields.
+    assert!(
+        exchanged.iter().any(|(_, answer)| answer["body"]
+            .as_str()
+            .is_some_and(|body| body.contains("%20"))),
+        "no body with a space"
+    );
+    assert_eq!(
+        u64::try_from(exchanged.len()).unwrap(),
+        report["passed"].as_u64().unwrap() + 1
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -7,14 +7,9 @@
 
 use std::path::PathBuf;
 
-use paytoken_test_support::schema::Schema;
 use serde_json::Value;
 
-use crate::common::{assert_valid, paytoken};
-
-fn kit() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/conformance")
-}
+use crate::conform::{kit, taped};
 
 /// The example `conform_http`, which `cargo test` builds beside the command.
 fn rust_client() -> String {
@@ -53,13 +48,11 @@ fn readme_client(broken: Option<&str>) -> String {
     format!("python3 {}", path.display())
 }
 
+/// `paytoken --json conform --http` with `extra` on `client`: its exit code and report.
 async fn conform(client: &str, extra: &[&str]) -> (i32, Value) {
-    let mut args = vec!["--json", "conform", "--http", "--client", client];
+    let mut args = vec!["--http"];
     args.extend_from_slice(extra);
-    let run = paytoken(&args, &[]).await;
-    let report = run.json();
-    assert_valid(&report);
-    (run.code, report)
+    crate::conform::conform(client, &args).await
 }
 
 fn scenario_count() -> u64 {
@@ -165,43 +158,12 @@ async fn a_client_that_keeps_an_expired_token_loses_the_scenario_that_lets_it_ex
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_http_message_both_ways_is_valid_by_the_protocol_s_schema() {
-    let folder = std::env::temp_dir().join(format!("paytoken-http-tee-{}", std::process::id()));
-    std::fs::create_dir_all(&folder).unwrap();
-    let (asked, answered) = (folder.join("asked.jsonl"), folder.join("answered.jsonl"));
-    let client = format!(
-        "tee {} | {} | tee {}",
-        asked.display(),
-        rust_client(),
-        answered.display()
-    );
-    let (code, report) = conform(&client, &[]).await;
+    let (code, report, exchanged) = taped(&rust_client(), &["--http"], "httpHello").await;
     assert_eq!(code, 0, "{report}");
-    let schema = Schema::read(&kit().join("schemas/conform-protocol.schema.json"));
-    let lines = |path: &std::path::Path| -> Vec<Value> {
-        std::fs::read_to_string(path)
-            .unwrap()
-            .lines()
-            .map(|line| serde_json::from_str(line).unwrap())
-            .collect()
-    };
-    let (asked, answered) = (lines(&asked), lines(&answered));
-    assert_eq!(asked.len(), answered.len());
-    for (index, (message, answer)) in asked.iter().zip(&answered).enumerate() {
-        let (kind, reply) = if index == 0 {
-            ("httpHello", "clientHello")
-        } else {
-            ("step", "answer")
-        };
-        assert_eq!(
-            schema.errors_of(kind, message),
-            Vec::<String>::new(),
-            "{message}"
-        );
-        assert_eq!(
-            schema.errors_of(reply, answer),
-            Vec::<String>::new(),
-            "{answer}"
-        );
-    }
-    let _ = std::fs::remove_dir_all(&folder);
+    assert!(
+        exchanged
+            .iter()
+            .skip(1)
+            .all(|(message, _)| message["type"] == "step")
+    );
 }
