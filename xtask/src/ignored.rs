@@ -1,7 +1,7 @@
 //! The tests that need programs from Debian: the browser tests (headless chromium on the
 //! sandbox's 3-D Secure page and dashboard, through chromium-driver) and the conformance
 //! kit's Python checker, its standard validators and a Python client generated from its
-//! OpenAPI document. `cargo test --workspace` leaves them out (they are `#[ignore]`d, so a
+//! OpenAPI document (at work, and scored by `paytoken conform --http`). `cargo test --workspace` leaves them out (they are `#[ignore]`d, so a
 //! fresh machine without the programs stays green); `cargo xtask ci` installs `chromium`,
 //! `chromium-driver`, `python3` and `python3-venv` where they are missing, the Python
 //! tools in a virtual environment (`python_tools.rs`), then runs them.
@@ -44,6 +44,7 @@ pub(crate) fn run() -> Result<(), String> {
             "--ignored",
             "browser::",
             "conformance::",
+            "conform_http::",
         ],
         &[("PAYTOKEN_CONFORMANCE_PYTHON", &python)],
     )

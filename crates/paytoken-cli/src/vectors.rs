@@ -36,6 +36,7 @@ pub(crate) const FILES: &[(&str, &str)] = kit![
     "adapter.py",
     "validate.py",
     "generated_client.py",
+    "generated_http_adapter.py",
     "schemas/checksum-rules.schema.json",
     "schemas/checksum-vectors.schema.json",
     "schemas/request-vectors.schema.json",

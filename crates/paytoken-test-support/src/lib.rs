@@ -18,6 +18,7 @@
 //! - `samples`, `http` and `shown` (feature `sandbox`): the sandbox's test cards and fresh
 //!   order ids, one HTTP/1.1 request read off a socket, and a request's fields held to the
 //!   table of fields as a log shows them.
+//! - [`generated`]: the Python client generated from the conformance kit's `openapi.yaml`.
 //! - `schema` (feature `schema`): JSON Schema checks by the `jsonschema` crate (the
 //!   conformance kit's schemas, the command's output).
 //!
@@ -43,6 +44,7 @@ pub mod baseline;
 pub mod counting;
 #[cfg(feature = "types")]
 pub mod form;
+pub mod generated;
 #[cfg(feature = "sandbox")]
 pub mod http;
 pub mod interleaved;

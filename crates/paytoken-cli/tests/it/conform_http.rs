@@ -5,6 +5,7 @@
 //! sign-up scenario, and without its `AuthToken` header loses it; every message both ways
 //! is valid by the protocol's schema.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -108,7 +109,7 @@ async fn an_adapter_whose_http_layer_breaks_a_rule_loses_exactly_the_scenarios_i
     // Its captures sent without the auth token: the scenarios with a capture, and no other.
     let text = std::fs::read_to_string(kit().join("scenarios.json")).unwrap();
     let scenarios: Value = serde_json::from_str(&text).unwrap();
-    let capturing: std::collections::BTreeSet<&str> = scenarios["scenarios"]
+    let capturing: BTreeSet<&str> = scenarios["scenarios"]
         .as_array()
         .unwrap()
         .iter()
@@ -122,7 +123,7 @@ async fn an_adapter_whose_http_layer_breaks_a_rule_loses_exactly_the_scenarios_i
     let (code, report) = conform(&python_client("--no-token-on capture"), &[]).await;
     assert_eq!(code, 1, "{report}");
     let failures = report["failures"].as_array().unwrap();
-    let failed: std::collections::BTreeSet<&str> = failures
+    let failed: BTreeSet<&str> = failures
         .iter()
         .map(|failure| failure["id"].as_str().unwrap())
         .collect();
@@ -166,4 +167,55 @@ async fn every_http_message_both_ways_is_valid_by_the_protocol_s_schema() {
             .skip(1)
             .all(|(message, _)| message["type"] == "step")
     );
+}
+
+/// The generated client's score as the kit's README records it: passed, failed and
+/// skipped, and the ids of the scenarios it fails (the only ones its paragraph names).
+fn recorded_score() -> (u64, u64, u64, BTreeSet<String>) {
+    let readme = std::fs::read_to_string(kit().join("README.md")).unwrap();
+    let paragraph = readme
+        .split("\n\n")
+        .find(|paragraph| paragraph.contains("generated_http_adapter.py`, its calls"))
+        .unwrap();
+    let score = paragraph.split("scores **").nth(1).unwrap();
+    let score = score.split("**").next().unwrap().replace('\n', " ");
+    let counts: Vec<u64> = score
+        .split(", ")
+        .map(|count| count.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    let failed = paragraph
+        .split('`')
+        .filter(|word| word.starts_with("scenario/"))
+        .map(str::to_owned)
+        .collect();
+    (counts[0], counts[1], counts[2], failed)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs openapi-python-client; cargo xtask ci installs it and runs this test"]
+async fn the_generated_python_client_scores_what_the_kit_s_readme_records() {
+    use paytoken_test_support::generated::{generate, python};
+    let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("generated-client-http");
+    let package = generate(&folder);
+    let client = format!(
+        "{} {} {}",
+        python().display(),
+        kit().join("generated_http_adapter.py").display(),
+        package.display()
+    );
+    let (_, report) = conform(&client, &[]).await;
+    let failed: BTreeSet<String> = report["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|failure| failure["id"].as_str().unwrap().to_owned())
+        .collect();
+    let reached = (
+        report["passed"].as_u64().unwrap(),
+        report["failed"].as_u64().unwrap(),
+        report["skipped"].as_u64().unwrap(),
+        failed,
+    );
+    assert_eq!(reached, recorded_score(), "{report}");
+    assert_eq!(reached.0 + reached.1 + reached.2, scenario_count());
 }

@@ -4,67 +4,16 @@
 //! an auth token, signs a customer up, pays with a card it stores, and finds the card in
 //! the customer's list, with the generated calls and models.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox};
-
-use super::root;
-
-/// The Python of `cargo xtask ci`'s environment, where openapi-python-client is installed.
-fn python() -> PathBuf {
-    std::env::var_os("PAYTOKEN_CONFORMANCE_PYTHON")
-        .expect("PAYTOKEN_CONFORMANCE_PYTHON: a python3 with openapi-python-client (cargo xtask ci makes one)")
-        .into()
-}
-
-fn printed(output: &Output) -> String {
-    format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
-/// Generates the client into `folder/gateway_client`, failing on any warning; its folder.
-fn generate(folder: &Path) -> PathBuf {
-    let package = folder.join("gateway_client");
-    // No formatting of the generated code: nothing reads it but Python.
-    let config = folder.join("generator.yaml");
-    std::fs::write(&config, "post_hooks: []\n").unwrap();
-    let output = Command::new(python())
-        .args(["-m", "openapi_python_client", "generate", "--path"])
-        .arg(root().join("fixtures/conformance/openapi.yaml"))
-        .args(["--meta", "none", "--fail-on-warning", "--overwrite"])
-        .arg("--config")
-        .arg(&config)
-        .arg("--output-path")
-        .arg(&package)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", printed(&output));
-    // A schema the generator cannot read may also leave a call without its answer's model,
-    // unwarned: every call must read its answer into one.
-    for entry in std::fs::read_dir(package.join("api/default")).unwrap() {
-        let path = entry.unwrap().path();
-        let code = std::fs::read_to_string(&path).unwrap();
-        if path.file_name().unwrap() != "__init__.py" {
-            assert!(
-                code.contains(".from_dict(response.json())"),
-                "{} reads no model of its answer",
-                path.display()
-            );
-        }
-    }
-    package
-}
+use paytoken_test_support::generated::{generate, kit, printed, python};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs openapi-python-client; cargo xtask ci installs it and runs this test"]
 async fn a_generated_python_client_signs_up_pays_and_lists_cards_over_tls() {
     let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).join("generated-client");
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
     let package = generate(&folder);
 
     let (ca, identity) = crate::common::test_ca();
@@ -76,7 +25,7 @@ async fn a_generated_python_client_signs_up_pays_and_lists_cards_over_tls() {
     let merchant = config.merchant(DEFAULT_MERCHANT_ID).unwrap();
     let mut command = Command::new(python());
     command
-        .arg(root().join("fixtures/conformance/generated_client.py"))
+        .arg(kit().join("generated_client.py"))
         .arg("--client")
         .arg(&package)
         .args(["--base-url", sandbox.base_url()])
