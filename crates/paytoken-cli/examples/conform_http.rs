@@ -1,7 +1,9 @@
 //! paytoken's own client as a client of `paytoken conform --http`: it performs each step of
 //! the kit's scenarios through `paytoken::Client`, over real HTTP, and reports its outcome
 //! in the kit's words; notifications arrive at a listener of its own, named in its
-//! handshake, and are verified with `paytoken::notification`. The adapter an SDK in another
+//! handshake, and are verified with `paytoken::notification`. A payment or move whose
+//! answer was lost is settled by inquiry (`Client::settle`), never sent again; what the
+//! inquiry cannot tell is reported unknown, with the id to ask about. The adapter an SDK in another
 //! language writes looks the same: read the handshake's base URL and merchant, build the
 //! SDK's client, map each step's fields to its calls.
 //!
@@ -162,7 +164,9 @@ fn client_of(hello: &Value) -> Result<Client, Failed> {
     let mut builder = Client::builder()
         .base_url(at(hello, "/baseUrl").as_str().ok_or("no baseUrl")?)
         .allow_http(true)
-        .request_timeout(Duration::from_secs(5))
+        .request_timeout(Duration::from_millis(
+            at(hello, "/requestTimeoutMs").as_u64().unwrap_or(5000),
+        ))
         .credentials(Credentials::merchant(
             text("id")?.parse()?,
             SecureKey::new(text("secureKey")?)?,
@@ -223,9 +227,16 @@ async fn call(
             .map(String::as_str)
             .ok_or(format!("no {name}"))
     };
-    let verdict = |result: Result<Transaction, Error>| match result {
-        Ok(transaction) => Ok(transaction_verdict(&transaction)),
-        Err(error) => Ok(error_verdict(&error)),
+    // A lost answer settled by inquiry, never by sending again.
+    let verdict = async |result: Result<Transaction, Error>| {
+        let settled = match result {
+            Err(error) if error.is_outcome_unknown() => client.settle(error).await,
+            other => other,
+        };
+        Ok(match settled {
+            Ok(transaction) => transaction_verdict(&transaction),
+            Err(error) => error_verdict(&error),
+        })
     };
     match operation {
         "customer_signup" => {
@@ -271,7 +282,7 @@ async fn call(
             if let Some(url) = fields.get("notificationUrl") {
                 payment = payment.notification_url(url.as_str());
             }
-            verdict(client.pay(&payment).await)
+            verdict(client.pay(&payment).await).await
         }
         "pay_with_token" => {
             let mut payment = TokenPayment::new(
@@ -283,7 +294,7 @@ async fn call(
             if let Ok(recurring) = field("recurringType") {
                 payment = payment.recurring(recurring.parse()?);
             }
-            verdict(client.pay_with_token(&payment).await)
+            verdict(client.pay_with_token(&payment).await).await
         }
         "installments" => {
             let plans = Installments::new(id("registrationId")?.parse()?);
@@ -325,11 +336,21 @@ async fn call(
                     .refund(&Refund::new(payment_id, amount, currency))
                     .await
             })
+            .await
         }
-        "cancel" => verdict(client.cancel(&Cancel::new(id("paymentId")?.parse()?)).await),
+        "cancel" => verdict(client.cancel(&Cancel::new(id("paymentId")?.parse()?)).await).await,
+        "repeat_payment" => {
+            let repeat = RepeatPayment::new(
+                id("paymentId")?.parse()?,
+                field("amount")?.parse()?,
+                field("currency")?.parse()?,
+            )
+            .merchant_transaction_id(field("merchantTransactionId")?.parse()?);
+            verdict(client.repeat_payment(&repeat).await).await
+        }
         "inquiry" => {
             let inquiry = Inquiry::ByPaymentId(id("paymentId")?.parse()?);
-            verdict(client.inquiry(&inquiry).await)
+            verdict(client.inquiry(&inquiry).await).await
         }
         other => Err(format!("an operation this adapter does not perform: {other}").into()),
     }
@@ -380,18 +401,25 @@ fn transaction_verdict(transaction: &Transaction) -> Value {
     verdict
 }
 
-/// A call that did not reach a verdict: a refusal with its code, or another error.
+/// A call that did not reach a verdict: a refusal with its code, or another error (with,
+/// when its outcome is unknown, the id to inquire).
 fn error_verdict(error: &Error) -> Value {
-    match error.refusal() {
-        Some(refusal) => json!({
+    if let Some(refusal) = error.refusal() {
+        return json!({
             "outcome": "refused",
             "resultCode": refusal.result.code.as_str(),
             "mayHaveBeenProcessed": false,
-        }),
-        None => json!({
-            "outcome": "error",
-            "error": error.to_string(),
-            "mayHaveBeenProcessed": error.may_have_been_processed(),
-        }),
+        });
     }
+    let inquire = match (error.merchant_transaction_id(), error.payment_id()) {
+        (Some(order), _) => json!({ "merchantTransactionId": order.as_str() }),
+        (None, Some(payment)) => json!({ "paymentId": payment.as_str() }),
+        (None, None) => Value::Null,
+    };
+    json!({
+        "outcome": "error",
+        "error": error.to_string(),
+        "mayHaveBeenProcessed": error.may_have_been_processed(),
+        "inquire": inquire,
+    })
 }

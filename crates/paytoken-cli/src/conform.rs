@@ -10,6 +10,7 @@
 mod client;
 mod http;
 mod judge;
+mod lost;
 mod select;
 mod shown;
 
@@ -123,8 +124,18 @@ fn vectors(http: bool) -> Result<Vec<(&'static str, Value)>, Failure> {
             .ok_or_else(|| Failure::failed(format!("the kit has no {file}")))?;
         let parsed: Value = serde_json::from_str(text)
             .map_err(|error| Failure::failed(format!("the kit's {file}: {error}")))?;
-        let list = if http { "/scenarios" } else { "/vectors" };
-        for vector in at(&parsed, list).as_array().into_iter().flatten() {
+        if http {
+            let scenarios = at(&parsed, "/scenarios")
+                .as_array()
+                .map_or(&[][..], Vec::as_slice);
+            all.extend(
+                lost::expand(&parsed, scenarios)
+                    .into_iter()
+                    .map(|run| (group, run)),
+            );
+            continue;
+        }
+        for vector in at(&parsed, "/vectors").as_array().into_iter().flatten() {
             all.push((group, vector.clone()));
         }
     }
@@ -170,7 +181,12 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
         selection.leave_open(vector);
     }
     // With --http, the sandbox the scenarios run against, in this process.
-    let http = match args.http.then(http::Http::start).transpose() {
+    let same_order_safe = selection.takes_source("sandbox-choice");
+    let http = match args
+        .http
+        .then(|| http::Http::start(same_order_safe))
+        .transpose()
+    {
         Ok(http) => http,
         Err(failure) => return Report::from(failure),
     };

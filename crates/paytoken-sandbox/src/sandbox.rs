@@ -464,6 +464,12 @@ impl Sandbox {
         let _ = self.fault_queue.push(target, faults);
     }
 
+    /// Drops every fault [`fault_next`](Self::fault_next) queued that no request took yet:
+    /// how a run of several tests keeps one test's unused fault from hitting the next.
+    pub fn clear_faults(&self) {
+        self.fault_queue.clear();
+    }
+
     /// Approves the 3-D Secure challenge of payment `payment_id`, as its cardholder would
     /// on the sandbox's page (the payment is approved and notified); `false` when it is not
     /// a payment waiting for 3-D Secure. For tests in the sandbox's process, which need no

@@ -19,9 +19,12 @@ use paytoken::OperationKind;
 use paytoken::protocol::{AUTH_TOKEN_HEADER, FORM_CONTENT_TYPE};
 use paytoken_sandbox::internal::operation_of;
 use paytoken_sandbox::tap::{Tap, Tapped};
-use paytoken_sandbox::{DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, PaymentBooks, Sandbox};
+use paytoken_sandbox::{
+    DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, FaultTarget, Faults, PaymentBooks, Sandbox,
+};
 use serde_json::{Map, Value, json};
 
+use super::lost::{self, Faulted};
 use super::shown::shown;
 use super::{Verdict, at};
 use crate::report::Failure;
@@ -33,19 +36,31 @@ pub(crate) const SCENARIOS: (&str, &str) = ("scenario", "scenarios.json");
 /// client that sends on and on is not followed without end.
 const MAX_SAID: usize = 20;
 
+/// How long the handshake asks the client to wait for an answer: shorter than the kit's
+/// stalled answers, long enough for any answer of a sandbox on this machine.
+const REQUEST_TIMEOUT_MS: u64 = 500;
+
+/// The refusal of an order id sent again, which a run that takes the sandbox's choice (R3)
+/// does not count against the client.
+const DUPLICATE_ORDER: &str = "30006";
+
 /// The sandbox the scenarios run against, on a thread of its own (the harness waits on
 /// the client), with its tap and what it explained.
 pub(crate) struct Http {
     sandbox: Arc<Sandbox>,
     tap: Tap,
+    /// Whether the run takes the sandbox's choice that an order id is refused when sent
+    /// again (RULES.md R3).
+    same_order_safe: bool,
     explained: Arc<Mutex<Vec<String>>>,
     stop: mpsc::Sender<()>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Http {
-    /// Starts the sandbox, tapped and explaining.
-    pub(crate) fn start() -> Result<Self, Failure> {
+    /// Starts the sandbox, tapped and explaining; `same_order_safe` when the run takes the
+    /// sandbox's choices.
+    pub(crate) fn start(same_order_safe: bool) -> Result<Self, Failure> {
         let tap = Tap::default();
         let explained = Arc::new(Mutex::new(Vec::new()));
         let builder = Sandbox::builder().tap(tap.clone()).explain({
@@ -88,6 +103,7 @@ impl Http {
         Ok(Self {
             sandbox,
             tap,
+            same_order_safe,
             explained,
             stop,
             thread: Some(thread),
@@ -123,6 +139,7 @@ impl Http {
             "kit": kit,
             "mode": "http",
             "baseUrl": self.sandbox.base_url(),
+            "requestTimeoutMs": REQUEST_TIMEOUT_MS,
             "merchant": merchant,
             "partner": partner,
         })
@@ -143,71 +160,124 @@ impl Http {
         lock(&self.explained).clear();
         let mut outcomes = Map::new();
         outcomes.insert("hello".to_owned(), greeting.clone());
-        for step in at(scenario, "/steps").as_array().into_iter().flatten() {
-            if let Some(seconds) = at(step, "/advanceClock").as_u64() {
-                if let Err(error) = self.sandbox.advance_clock(Duration::from_secs(seconds)) {
-                    return Verdict::Failed(format!("the harness cannot move the clock: {error}"));
-                }
-                continue;
-            }
-            let approve = taken(at(step, "/approveThreeDSecure"), &outcomes);
-            if let Some(payment_id) = approve.as_str() {
-                if !self.sandbox.approve_three_d_secure(payment_id) {
-                    let shown_id = shown(&approve);
-                    return Verdict::Failed(format!(
-                        "the harness cannot approve the 3-D Secure payment {shown_id}: no such payment waits"
-                    ));
-                }
-                continue;
-            }
-            let resolve = |value: &Value| taken(value, &outcomes);
-            let fields: Vec<Value> = at(step, "/fields")
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|pair| json!([at(pair, "/0"), resolve(at(pair, "/1"))]))
-                .collect();
-            let path: Map<String, Value> = at(step, "/pathValues")
-                .as_object()
-                .into_iter()
-                .flatten()
-                .map(|(name, value)| (name.clone(), resolve(value)))
-                .collect();
-            let name = at(step, "/name").as_str().unwrap_or_default().to_owned();
-            let message = json!({
-                "type": "step",
-                "id": at(scenario, "/id"),
-                "step": {
-                    "name": name,
-                    "operation": at(step, "/operation"),
-                    "fields": fields,
-                    "pathValues": path,
-                },
-            });
-            match ask(&message) {
-                Ok(answer) => drop(outcomes.insert(name, at(&answer, "/outcome").clone())),
-                Err(verdict) => return verdict,
-            }
+        // Every request of the scenario, in order, and what its faulted steps broke.
+        let mut requests: Vec<Tapped> = Vec::new();
+        let mut breaches = Vec::new();
+        let performed = self.perform(
+            scenario,
+            &mut ask,
+            &mut outcomes,
+            &mut requests,
+            &mut breaches,
+        );
+        // A fault no request took must not hit the next scenario.
+        self.sandbox.clear_faults();
+        if let Err(verdict) = performed {
+            return verdict;
         }
-        match self.judge(scenario, &outcomes) {
+        match self.judge(scenario, &outcomes, &requests, breaches) {
             Ok(()) => Verdict::Passed,
             Err(reason) => Verdict::Failed(reason),
         }
     }
 
+    /// Performs the steps of `scenario`: the client's asked by `ask`, their outcomes kept
+    /// by name in `outcomes`, the requests the sandbox received in `requests`, what a
+    /// faulted step broke in `breaches`; the harness's own taken here.
+    fn perform(
+        &self,
+        scenario: &Value,
+        ask: &mut impl FnMut(&Value) -> Result<Value, Verdict>,
+        outcomes: &mut Map<String, Value>,
+        requests: &mut Vec<Tapped>,
+        breaches: &mut Vec<String>,
+    ) -> Result<(), Verdict> {
+        for step in at(scenario, "/steps").as_array().into_iter().flatten() {
+            if let Some(seconds) = at(step, "/advanceClock").as_u64() {
+                if let Err(error) = self.sandbox.advance_clock(Duration::from_secs(seconds)) {
+                    return Err(Verdict::Failed(format!(
+                        "the harness cannot move the clock: {error}"
+                    )));
+                }
+                continue;
+            }
+            let approve = taken(at(step, "/approveThreeDSecure"), outcomes);
+            if let Some(payment_id) = approve.as_str() {
+                if !self.sandbox.approve_three_d_secure(payment_id) {
+                    let shown_id = shown(&approve);
+                    return Err(Verdict::Failed(format!(
+                        "the harness cannot approve the 3-D Secure payment {shown_id}: no such payment waits"
+                    )));
+                }
+                continue;
+            }
+            let asked = filled(step, outcomes);
+            let before = match at(step, "/fault").as_str() {
+                Some(directives) => Some(self.fault(&asked, directives)?),
+                None => None,
+            };
+            let message = json!({ "type": "step", "id": at(scenario, "/id"), "step": asked });
+            let answer = ask(&message)?;
+            let name = at(&asked, "/name").as_str().unwrap_or_default().to_owned();
+            outcomes.insert(name, at(&answer, "/outcome").clone());
+            let sent = self.tap.take();
+            if let Some(before) = before {
+                let faulted = Faulted {
+                    asked: &asked,
+                    before: &before,
+                    after: &self.sandbox.books(),
+                    sent: &sent,
+                    first: requests.len() + 1,
+                    same_order_safe: self.same_order_safe,
+                };
+                faulted.judge(breaches);
+            }
+            requests.extend(sent);
+        }
+        Ok(())
+    }
+
+    /// Queues the kit's fault `directives` for the request of the step `asked`; the books
+    /// before it.
+    fn fault(&self, asked: &Value, directives: &str) -> Result<Vec<PaymentBooks>, Verdict> {
+        let operation = at(asked, "/operation").as_str().unwrap_or_default();
+        let target = FaultTarget::parse(operation);
+        let faults = Faults::parse(directives);
+        let (Ok(target), Ok(faults)) = (target, faults) else {
+            return Err(Verdict::Failed(format!(
+                "the harness cannot fault {} with {}",
+                shown(&json!(operation)),
+                shown(&json!(directives))
+            )));
+        };
+        let before = self.sandbox.books();
+        self.sandbox.fault_next(target, faults);
+        Ok(before)
+    }
+
     /// Whether the client's run of `scenario` holds: its requests to the rules, its
     /// `outcomes` to `expect`, the books to `books`; or why not, each breach named.
-    fn judge(&self, scenario: &Value, outcomes: &Map<String, Value>) -> Result<(), String> {
-        let mut breaches = Vec::new();
-        for (number, request) in self.tap.take().iter().enumerate() {
+    fn judge(
+        &self,
+        scenario: &Value,
+        outcomes: &Map<String, Value>,
+        requests: &[Tapped],
+        mut breaches: Vec<String>,
+    ) -> Result<(), String> {
+        for (number, request) in requests.iter().enumerate() {
             wire(number + 1, request, &mut breaches);
         }
-        let provoked: Vec<String> = at(scenario, "/provokes")
+        let steps = at(scenario, "/steps").as_array().into_iter().flatten();
+        let faulted = steps.clone().any(|step| at(step, "/fault").is_string());
+        let mut provoked: Vec<String> = at(scenario, "/provokes")
             .as_array()
             .into_iter()
             .flatten()
             .filter_map(|code| code.as_str().map(|code| format!("refused {code}:")))
             .collect();
+        if faulted && self.same_order_safe {
+            provoked.push(format!("refused {DUPLICATE_ORDER}:"));
+        }
         for line in lock(&self.explained).drain(..) {
             if !provoked
                 .iter()
@@ -217,7 +287,7 @@ impl Http {
             }
         }
         let books = self.sandbox.books();
-        for step in at(scenario, "/steps").as_array().into_iter().flatten() {
+        for step in steps {
             if at(step, "/operation").is_null() {
                 continue; // the harness's own step
             }
@@ -226,6 +296,18 @@ impl Http {
             if outcome.is_null() {
                 breaches.push(format!("step {name}: no outcome"));
                 continue;
+            }
+            // A faulted step may end unknown, naming what to ask: the books are judged
+            // by the charges (R1), not by an outcome it does not have.
+            if at(step, "/fault").is_string() {
+                match lost::unknown(step, outcome, outcomes) {
+                    Some(Ok(())) => continue,
+                    Some(Err(breach)) => {
+                        breaches.push(breach);
+                        continue;
+                    }
+                    None => {}
+                }
             }
             for (key, expected) in at(step, "/expect").as_object().into_iter().flatten() {
                 let reached = at(outcome, &format!("/{key}"));
@@ -286,9 +368,33 @@ impl Http {
     }
 }
 
+/// The step as the client is asked it: its name, operation, fields and path values, what
+/// they take from earlier `outcomes` filled in.
+fn filled(step: &Value, outcomes: &Map<String, Value>) -> Value {
+    let resolve = |value: &Value| taken(value, outcomes);
+    let fields: Vec<Value> = at(step, "/fields")
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|pair| json!([at(pair, "/0"), resolve(at(pair, "/1"))]))
+        .collect();
+    let path: Map<String, Value> = at(step, "/pathValues")
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, value)| (name.clone(), resolve(value)))
+        .collect();
+    json!({
+        "name": at(step, "/name"),
+        "operation": at(step, "/operation"),
+        "fields": fields,
+        "pathValues": path,
+    })
+}
+
 /// `value`, or what it refers to: `{step.key}` is the text `key` of the outcome of the
 /// earlier step `step` (empty when it has none).
-fn taken(value: &Value, outcomes: &Map<String, Value>) -> Value {
+pub(super) fn taken(value: &Value, outcomes: &Map<String, Value>) -> Value {
     let reference = value
         .as_str()
         .and_then(|text| text.strip_prefix('{')?.strip_suffix('}')?.split_once('.'));

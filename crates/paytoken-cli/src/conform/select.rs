@@ -125,6 +125,12 @@ impl Selection {
         }
     }
 
+    /// Whether the run takes what carries the source `kind` (every source, unless
+    /// `--source` names some).
+    pub(crate) fn takes_source(&self, kind: &str) -> bool {
+        self.sources.is_empty() || self.sources.iter().any(|source| source == kind)
+    }
+
     pub(crate) fn expects_failure(&self, id: &str) -> bool {
         self.expected.contains(id)
     }

@@ -56,10 +56,47 @@ async fn conform(client: &str, extra: &[&str]) -> (i32, Value) {
     crate::conform::conform(client, &args).await
 }
 
-fn scenario_count() -> u64 {
+/// The scenarios as a run has them: each with a faulted step once per fault of the kit,
+/// its id followed by the fault's name and `{fault}` in its order ids replaced by it; with
+/// the operation of its faulted step (`None` without one).
+fn scenarios() -> Vec<(String, Option<String>, Value)> {
     let text = std::fs::read_to_string(kit().join("scenarios.json")).unwrap();
-    let scenarios: Value = serde_json::from_str(&text).unwrap();
-    u64::try_from(scenarios["scenarios"].as_array().unwrap().len()).unwrap()
+    let kit: Value = serde_json::from_str(&text).unwrap();
+    let mut runs = Vec::new();
+    for scenario in kit["scenarios"].as_array().unwrap() {
+        let id = scenario["id"].as_str().unwrap();
+        let faulted = scenario["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|step| step["fault"] == true);
+        match faulted {
+            None => runs.push((id.to_owned(), None, scenario.clone())),
+            Some(step) => {
+                for name in kit["faults"].as_object().unwrap().keys() {
+                    let named =
+                        serde_json::from_str(&scenario.to_string().replace("{fault}", name));
+                    let operation = step["operation"].as_str().unwrap().to_owned();
+                    runs.push((format!("{id}/{name}"), Some(operation), named.unwrap()));
+                }
+            }
+        }
+    }
+    runs
+}
+
+fn scenario_count() -> u64 {
+    u64::try_from(scenarios().len()).unwrap()
+}
+
+/// The ids of a report's failures.
+fn failed_ids(report: &Value) -> BTreeSet<String> {
+    report["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|failure| failure["id"].as_str().unwrap().to_owned())
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -107,28 +144,19 @@ async fn an_adapter_whose_http_layer_breaks_a_rule_loses_exactly_the_scenarios_i
     assert_eq!(code, 0, "{report}");
     assert_eq!(report["passed"], scenario_count(), "{report}");
     // Its captures sent without the auth token: the scenarios with a capture, and no other.
-    let text = std::fs::read_to_string(kit().join("scenarios.json")).unwrap();
-    let scenarios: Value = serde_json::from_str(&text).unwrap();
-    let capturing: BTreeSet<&str> = scenarios["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|scenario| {
+    let capturing: BTreeSet<String> = scenarios()
+        .into_iter()
+        .filter(|(_, _, scenario)| {
             let steps = scenario["steps"].as_array().unwrap();
             steps.iter().any(|step| step["operation"] == "capture")
         })
-        .map(|scenario| scenario["id"].as_str().unwrap())
+        .map(|(id, _, _)| id)
         .collect();
     assert!(!capturing.is_empty());
     let (code, report) = conform(&python_client("--no-token-on capture"), &[]).await;
     assert_eq!(code, 1, "{report}");
-    let failures = report["failures"].as_array().unwrap();
-    let failed: BTreeSet<&str> = failures
-        .iter()
-        .map(|failure| failure["id"].as_str().unwrap())
-        .collect();
-    assert_eq!(failed, capturing, "{report}");
-    for failure in failures {
+    assert_eq!(failed_ids(&report), capturing, "{report}");
+    for failure in report["failures"].as_array().unwrap() {
         let reason = failure["reason"].as_str().unwrap();
         assert!(
             reason.contains("(capture): no AuthToken header (Q3)"),
@@ -204,18 +232,85 @@ async fn the_generated_python_client_scores_what_the_kit_s_readme_records() {
         package.display()
     );
     let (_, report) = conform(&client, &[]).await;
-    let failed: BTreeSet<String> = report["failures"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|failure| failure["id"].as_str().unwrap().to_owned())
-        .collect();
     let reached = (
         report["passed"].as_u64().unwrap(),
         report["failed"].as_u64().unwrap(),
         report["skipped"].as_u64().unwrap(),
-        failed,
+        failed_ids(&report),
     );
     assert_eq!(reached, recorded_score(), "{report}");
     assert_eq!(reached.0 + reached.1 + reached.2, scenario_count());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_pays_again_after_a_lost_answer_loses_exactly_those_scenarios() {
+    let only = ["--only", "scenario/lost/"];
+    let (code, report) = conform(&python_client(""), &only).await;
+    assert_eq!(code, 0, "{report}");
+    // Sent again under a new order id: every lost payment charged twice, nothing else.
+    let (code, report) = conform(&python_client("--unsafe-retry"), &only).await;
+    assert_eq!(code, 1, "{report}");
+    let paying: Vec<(String, Value)> = scenarios()
+        .into_iter()
+        .filter(|(_, operation, _)| {
+            let operation = operation.as_deref();
+            matches!(operation, Some("pay" | "pay_with_token" | "repeat_payment"))
+        })
+        .map(|(id, _, scenario)| (id, scenario))
+        .collect();
+    let expected: BTreeSet<String> = paying.iter().map(|(id, _)| id.clone()).collect();
+    assert_eq!(failed_ids(&report), expected, "{report}");
+    for (id, scenario) in &paying {
+        let failure = report["failures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|failure| failure["id"] == id.as_str())
+            .unwrap();
+        let step = scenario["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|step| step["fault"] == true)
+            .unwrap();
+        let order = step["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|pair| pair[0] == "merchantTransactionId")
+            .unwrap()[1]
+            .as_str()
+            .unwrap();
+        let reason = failure["reason"].as_str().unwrap();
+        assert!(
+            reason.contains(&format!("order \"{order}\" charged twice: payments ")),
+            "{reason}"
+        );
+        assert!(
+            reason.contains("sent again before an inquiry with another merchantTransactionId (R2)"),
+            "{reason}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_payment_sent_again_under_its_order_id_passes_only_with_the_sandbox_s_choice() {
+    let client = python_client("--retry-same-order");
+    let (code, report) = conform(&client, &["--only", "scenario/lost/pay/"]).await;
+    assert_eq!(code, 0, "{report}");
+    let without = ["--only", "scenario/lost/pay/", "--source", "platform-docs"];
+    let (code, report) = conform(&client, &without).await;
+    assert_eq!(code, 1, "{report}");
+    let failures = report["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 4, "{report}");
+    for failure in failures {
+        let reason = failure["reason"].as_str().unwrap();
+        assert!(
+            reason.starts_with(
+                "request 2 (pay): sent again before an inquiry with the same merchantTransactionId"
+            ),
+            "{reason}"
+        );
+        assert!(reason.contains("(R2, R3)"), "{reason}");
+    }
 }
