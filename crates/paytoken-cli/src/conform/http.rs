@@ -20,7 +20,7 @@ use paytoken::protocol::{AUTH_TOKEN_HEADER, FORM_CONTENT_TYPE};
 use paytoken_sandbox::internal::operation_of;
 use paytoken_sandbox::tap::{Tap, Tapped};
 use paytoken_sandbox::{
-    DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, FaultTarget, Faults, PaymentBooks, Sandbox,
+    DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, FaultTarget, Faults, PaymentBooks, Sandbox, codes,
 };
 use serde_json::{Map, Value, json};
 
@@ -39,10 +39,6 @@ const MAX_SAID: usize = 20;
 /// How long the handshake asks the client to wait for an answer: shorter than the kit's
 /// stalled answers, long enough for any answer of a sandbox on this machine.
 const REQUEST_TIMEOUT_MS: u64 = 500;
-
-/// The refusal of an order id sent again, which a run that takes the sandbox's choice (R3)
-/// does not count against the client.
-const DUPLICATE_ORDER: &str = "30006";
 
 /// The sandbox the scenarios run against, on a thread of its own (the harness waits on
 /// the client), with its tap and what it explained.
@@ -275,8 +271,10 @@ impl Http {
             .flatten()
             .filter_map(|code| code.as_str().map(|code| format!("refused {code}:")))
             .collect();
+        // The refusal of an order id sent again, which a run that takes the sandbox's
+        // choice (R3) does not count against the client.
         if faulted && self.same_order_safe {
-            provoked.push(format!("refused {DUPLICATE_ORDER}:"));
+            provoked.push(format!("refused {}:", codes::DUPLICATE_TRANSACTION.code));
         }
         for line in lock(&self.explained).drain(..) {
             if !provoked
@@ -300,7 +298,8 @@ impl Http {
             // A faulted step may end unknown, naming what to ask: the books are judged
             // by the charges (R1), not by an outcome it does not have.
             if at(step, "/fault").is_string() {
-                match lost::unknown(step, outcome, outcomes) {
+                let payment_id = taken(at(step, "/pathValues/paymentId"), outcomes);
+                match lost::unknown(step, outcome, payment_id) {
                     Some(Ok(())) => continue,
                     Some(Err(breach)) => {
                         breaches.push(breach);
@@ -394,7 +393,7 @@ fn filled(step: &Value, outcomes: &Map<String, Value>) -> Value {
 
 /// `value`, or what it refers to: `{step.key}` is the text `key` of the outcome of the
 /// earlier step `step` (empty when it has none).
-pub(super) fn taken(value: &Value, outcomes: &Map<String, Value>) -> Value {
+fn taken(value: &Value, outcomes: &Map<String, Value>) -> Value {
     let reference = value
         .as_str()
         .and_then(|text| text.strip_prefix('{')?.strip_suffix('}')?.split_once('.'));

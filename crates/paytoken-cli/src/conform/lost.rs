@@ -10,7 +10,7 @@ use paytoken::types::internal::decode;
 use paytoken_sandbox::PaymentBooks;
 use paytoken_sandbox::internal::operation_of;
 use paytoken_sandbox::tap::Tapped;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::at;
 use super::shown::shown;
@@ -198,11 +198,12 @@ fn field_of<'v>(step: &'v Value, name: &str) -> Option<&'v str> {
 
 /// Whether `outcome` of the faulted step `step` is unknown (an error that may have been
 /// processed), and then whether its `inquire` names the id to ask about: the order id the
-/// step sends, or the payment id its path holds. `None` when the outcome is not unknown.
+/// step sends, or `payment_id`, the one its path holds. `None` when the outcome is not
+/// unknown.
 pub(crate) fn unknown(
     step: &Value,
     outcome: &Value,
-    outcomes: &Map<String, Value>,
+    payment_id: Value,
 ) -> Option<Result<(), String>> {
     if at(outcome, "/outcome") != "error" || at(outcome, "/mayHaveBeenProcessed") != true {
         return None;
@@ -210,10 +211,7 @@ pub(crate) fn unknown(
     let name = at(step, "/name").as_str().unwrap_or_default();
     let (key, id) = match field_of(step, ORDER) {
         Some(order) => (ORDER, json!(order)),
-        None => (
-            "paymentId",
-            super::http::taken(at(step, "/pathValues/paymentId"), outcomes),
-        ),
+        None => ("paymentId", payment_id),
     };
     let named = at(outcome, &format!("/inquire/{key}"));
     Some(if *named == id {
