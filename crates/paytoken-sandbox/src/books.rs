@@ -12,6 +12,8 @@ use crate::state::State;
 pub struct PaymentBooks {
     /// The gateway's id of the payment.
     pub payment_id: String,
+    /// The order it was made for, when the request named one.
+    pub merchant_transaction_id: Option<String>,
     /// `DB` or `PA`.
     pub payment_type: String,
     /// Whether it was approved (only an approved payment moves money).
@@ -33,6 +35,10 @@ pub(crate) fn of(state: &State) -> Vec<PaymentBooks> {
         .iter()
         .map(|payment| PaymentBooks {
             payment_id: payment.payment_id.to_string(),
+            merchant_transaction_id: payment
+                .merchant_transaction_id
+                .as_ref()
+                .map(|id| id.as_str().to_owned()),
             payment_type: payment.payment_type.to_string(),
             approved: payment.status == crate::state::Status::Approved,
             amount: payment.amount,

@@ -95,9 +95,19 @@ pub(crate) struct Gateway {
     /// Every request answered, the newest [`crate::REQUESTS_KEPT`].
     pub(crate) requests: RequestLog,
     state: Mutex<State>,
+    /// Defects planted by a simulation that must catch them; none by default.
+    pub(crate) defects: Defects,
     /// Where a test holds the console's reads, their rows taken (`console::views`).
     #[cfg(test)]
     pub(crate) held_reads: Mutex<Option<Arc<std::sync::Barrier>>>,
+}
+
+/// Defects a simulation plants at run time to show it catches them
+/// ([`crate::simulation::InProcess`]); a sandbox has none.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Defects {
+    /// A refund's check reads what was refunded before as nothing.
+    pub(crate) stale_refund_check: bool,
 }
 
 /// How the incidental fields of the sandbox's answers are reshaped.
@@ -145,6 +155,7 @@ impl Gateway {
             explain: None,
             requests: RequestLog::default(),
             state: Mutex::new(state),
+            defects: Defects::default(),
             #[cfg(test)]
             held_reads: Mutex::new(None),
         }

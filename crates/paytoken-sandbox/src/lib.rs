@@ -43,6 +43,8 @@
 //!   rustls with ring. Without it, plain HTTP/1.1 on tokio.
 //! - `sqlite`: keeps the state in one SQLite file (`SandboxBuilder::state_file`), SQLite
 //!   compiled in. Without it, the state lives in memory.
+//! - `simulation`: exposes `simulation`, the request handling in the caller's process with
+//!   ids and tokens from a seed, for a deterministic simulator's network (paytoken-sim).
 
 #![forbid(unsafe_code)]
 
@@ -114,6 +116,8 @@ mod router;
 pub mod samples;
 mod sandbox;
 mod server;
+#[cfg(feature = "simulation")]
+pub mod simulation;
 mod state;
 mod store;
 pub mod tap;

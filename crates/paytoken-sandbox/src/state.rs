@@ -12,6 +12,7 @@ use paytoken_types::{
 
 use crate::cards::Behaviour;
 use crate::codes::{self, Code};
+use crate::entropy::Entropy;
 
 /// Who is calling, or who owns a record: indices into the configuration. A partner may pay
 /// and store tokens too; what it creates is its own.
@@ -343,6 +344,8 @@ pub(crate) struct State {
     clock_advanced_ms: i64,
     /// The changes since the journal was last taken.
     changes: Vec<Change>,
+    /// Where new registration ids and tokens come from (never kept in a state file).
+    pub(crate) entropy: Entropy,
 }
 
 impl State {

@@ -2,7 +2,6 @@
 //! sandbox with their owner and expiry. Clients treat them as opaque, as they must the
 //! real gateway's.
 
-use crate::entropy;
 use crate::state::{IssuedToken, Principal, State};
 
 /// How long a token lives: the interface's one hour, the constant the client's token life
@@ -24,7 +23,7 @@ pub(crate) fn issue(state: &mut State, principal: Principal, subject: &str, now:
     token.push('.');
     base64url(payload.as_bytes(), &mut token);
     token.push('.');
-    base64url(&entropy::random_bytes(), &mut token);
+    base64url(&state.entropy.bytes(), &mut token);
     state.issue_token(
         token.clone(),
         IssuedToken {

@@ -98,7 +98,7 @@ pub(super) fn handle(
         return Err(codes::CURRENCY_MISMATCH.into());
     }
     let moved = amount.map(|(amount, _)| amount);
-    let code = apply(payment, movement, moved)?;
+    let code = apply(payment, movement, moved, gateway.defects.stale_refund_check)?;
     Ok(Answer::json(render(
         &caller,
         payment,
@@ -150,7 +150,14 @@ fn read(
 }
 
 /// Applies `movement` of `amount` to `payment`, or says why not; the code of success.
-fn apply(payment: &mut Payment, movement: Move, amount: Option<Amount>) -> Result<Code, Problems> {
+/// `stale_refund_check` is a planted defect (a simulation's): the refund's check reads
+/// what was refunded before as nothing.
+fn apply(
+    payment: &mut Payment,
+    movement: Move,
+    amount: Option<Amount>,
+    stale_refund_check: bool,
+) -> Result<Code, Problems> {
     let open_authorisation =
         payment.is_authorisation() && payment.moves.captured.is_none() && !payment.moves.cancelled;
     match (movement, amount) {
@@ -176,13 +183,20 @@ fn apply(payment: &mut Payment, movement: Move, amount: Option<Amount>) -> Resul
             if taken == Amount::ZERO || payment.moves.refunded >= taken {
                 return Err(codes::CANNOT_REFUND.into());
             }
-            let refunded = payment
-                .moves
-                .refunded
+            let before = if stale_refund_check {
+                Amount::ZERO
+            } else {
+                payment.moves.refunded
+            };
+            before
                 .checked_add(amount)
                 .filter(|sum| *sum <= taken)
                 .ok_or(codes::REFUND_EXCEEDS)?;
-            payment.moves.refunded = refunded;
+            payment.moves.refunded = payment
+                .moves
+                .refunded
+                .checked_add(amount)
+                .ok_or(codes::REFUND_EXCEEDS)?;
             Ok(codes::REFUND_SUCCESSFUL)
         }
         // A capture or refund always carries an amount (read above).

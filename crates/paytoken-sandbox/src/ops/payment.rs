@@ -9,7 +9,6 @@ use super::urls::Returns;
 use super::{card_input, transaction, urls};
 use crate::codes;
 use crate::currencies;
-use crate::entropy;
 use crate::exchange::{Answer, Call};
 use crate::explain::Signed;
 use crate::form::Form;
@@ -146,7 +145,7 @@ fn record(gateway: &Gateway, state: &mut State, caller: &Caller<'_>, asked: Aske
     // Checked by `read`: only a customer the caller knows gets here.
     let customer_id = asked.customer_id.and_then(|id| CustomerId::new(id).ok());
     let registration_id = (asked.store && !matches!(status, Status::Declined { .. })).then(|| {
-        let id = entropy::registration_id();
+        let id = state.entropy.registration_id();
         state.insert_registration(Registration {
             id,
             owner: caller.principal,

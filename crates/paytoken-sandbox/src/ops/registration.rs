@@ -5,7 +5,6 @@ use paytoken_types::{Bic, CustomerId, Iban};
 
 use super::card_input;
 use crate::codes;
-use crate::entropy;
 use crate::exchange::{Answer, Call};
 use crate::explain::Signed;
 use crate::form::Form;
@@ -46,7 +45,7 @@ pub(super) fn handle(
         // Each `None` above pushed a problem, so `into_result` returned already.
         return Err(codes::MALFORMED_BODY.into());
     };
-    let id = entropy::registration_id();
+    let id = state.entropy.registration_id();
     state.insert_registration(Registration {
         id,
         owner: caller.principal,
