@@ -6,7 +6,7 @@
 //! then uses the token the first one got.
 
 use std::sync::{Arc, PoisonError, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use paytoken_protocol::ops::auth_token::FetchAuthToken;
 use paytoken_protocol::{AuthToken, AuthTokenLifecycle, Context};
@@ -42,7 +42,9 @@ impl Current {
 /// The client's auth state.
 #[derive(Debug)]
 pub(crate) struct Auth {
-    epoch: Instant,
+    /// tokio's instant, which a paused runtime's clock moves: a simulation's virtual hours
+    /// pass for the token's life cycle too.
+    epoch: tokio::time::Instant,
     current: RwLock<Current>,
     /// The fetched token's life cycle; held across the renewal's network round trip, which
     /// is what makes the renewal single-flight. It alone says when a token is due.
@@ -74,7 +76,7 @@ impl Auth {
             }
         };
         Self {
-            epoch: Instant::now(),
+            epoch: tokio::time::Instant::now(),
             current: RwLock::new(Current {
                 context: Arc::new(context),
                 renew_at,

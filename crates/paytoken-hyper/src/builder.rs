@@ -14,6 +14,7 @@ use paytoken_types::{AccountId, PartnerId, TerminalId};
 use crate::auth::{Auth, TokenSource};
 use crate::client::ClientSettings;
 use crate::hyper_transport::HyperSettings;
+use crate::retry::Jitter;
 use crate::{Client, Error, HyperTransport, RetryPolicy, Transport};
 
 /// How long opening a connection (TCP and TLS) may take, by default.
@@ -63,6 +64,7 @@ pub struct ClientBuilder {
     connect_timeout: Duration,
     request_timeout: Duration,
     retry: RetryPolicy,
+    jitter_seed: Option<u64>,
     body_limit: usize,
     pool_max_idle_per_host: usize,
     pool_idle_timeout: Duration,
@@ -86,6 +88,7 @@ impl Default for ClientBuilder {
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             retry: RetryPolicy::DEFAULT,
+            jitter_seed: None,
             body_limit: DEFAULT_BODY_LIMIT,
             pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
             pool_idle_timeout: DEFAULT_POOL_IDLE_TIMEOUT,
@@ -182,6 +185,13 @@ impl ClientBuilder {
     /// When requests are sent again: [`RetryPolicy::DEFAULT`] (three attempts).
     pub fn retry_policy(mut self, policy: RetryPolicy) -> Self {
         self.retry = policy;
+        self
+    }
+
+    /// Draws the pauses' jitter from `seed` instead of the process's randomness: the same
+    /// pauses in every run, for a deterministic simulation or test. Unset by default.
+    pub fn jitter_seed(mut self, seed: u64) -> Self {
+        self.jitter_seed = Some(seed);
         self
     }
 
@@ -309,6 +319,7 @@ impl ClientBuilder {
                 base_url,
                 request_timeout: self.request_timeout,
                 retry: self.retry,
+                jitter: Jitter::seeded(self.jitter_seed),
                 body_limit: self.body_limit,
                 auth,
             },

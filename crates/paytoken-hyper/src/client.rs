@@ -28,6 +28,7 @@ use paytoken_types::MerchantTransactionId;
 
 use crate::auth::Auth;
 use crate::call::{NextPage, Op};
+use crate::retry::Jitter;
 use crate::unknown::Attach as _;
 use crate::{
     ClientBuilder, Error, HyperTransport, RetryPolicy, Transport, new_merchant_transaction_id,
@@ -51,6 +52,7 @@ pub(crate) struct Inner<T> {
     /// How long one attempt may take.
     pub(crate) request_timeout: Duration,
     pub(crate) retry: RetryPolicy,
+    pub(crate) jitter: Jitter,
     pub(crate) body_limit: usize,
     pub(crate) auth: Auth,
 }
@@ -61,6 +63,7 @@ pub(crate) struct ClientSettings {
     pub(crate) base_url: BaseUrl,
     pub(crate) request_timeout: Duration,
     pub(crate) retry: RetryPolicy,
+    pub(crate) jitter: Jitter,
     pub(crate) body_limit: usize,
     pub(crate) auth: Auth,
 }
@@ -102,6 +105,7 @@ impl<T: Transport> Client<T> {
                 base_url: settings.base_url,
                 request_timeout: settings.request_timeout,
                 retry: settings.retry,
+                jitter: settings.jitter,
                 body_limit: settings.body_limit,
                 auth: settings.auth,
             }),

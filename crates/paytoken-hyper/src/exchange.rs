@@ -3,7 +3,6 @@
 
 use paytoken_protocol::Request;
 
-use crate::retry::jitter_seed;
 use crate::span::CallLog;
 use crate::{
     Client, Error, Transport, TransportError, TransportErrorKind, TransportRequest,
@@ -56,7 +55,7 @@ impl<T: Transport> Client<T> {
                     source,
                 });
             }
-            let pause = inner.retry.backoff(attempt, jitter_seed());
+            let pause = inner.retry.backoff(attempt, inner.jitter.next());
             match &result {
                 Ok(answer) => {
                     tracing::debug!(target: "paytoken", attempt, status = answer.status, pause_ms = pause.as_millis(), "server error; sending again")
