@@ -16,7 +16,7 @@
 
 use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::{FieldValue, OperationKind, Transaction};
-use paytoken_types::{MerchantTransactionId, PaymentId, TransactionState};
+use paytoken_types::{CodeFamily, MerchantTransactionId, PaymentId, TransactionState};
 
 use crate::{Client, Error, Transport};
 
@@ -59,7 +59,10 @@ impl<T: Transport> Client<T> {
     /// id. When it holds none: for a card payment, the refusal (the payment never arrived,
     /// it may be sent again); for a token payment, the unknown outcome itself, since the
     /// published token-payment samples do not show `merchantTransactionId` and a gateway
-    /// that ignores it would find nothing even for a payment it made.
+    /// that ignores it would find nothing even for a payment it made. When the inquiry
+    /// itself fails (its retries spent, its answer lost) or is refused by a system check,
+    /// the unknown outcome itself: an inquiry that did not get through says nothing of the
+    /// payment.
     ///
     /// ```no_run
     /// # async fn run(client: paytoken_hyper::Client, payment: paytoken_protocol::ops::token_payment::TokenPayment)
@@ -73,7 +76,8 @@ impl<T: Transport> Client<T> {
     ///
     /// # Errors
     /// `unknown` itself when it is not an unknown outcome with a merchant transaction id, or
-    /// when the inquiry cannot tell; otherwise the inquiry's error.
+    /// when the inquiry cannot tell; a card payment's inquiry's refusal when the gateway
+    /// holds no such payment.
     pub async fn settle(&self, unknown: Error) -> Result<Transaction, Error> {
         if let Error::OutcomeUnknown {
             operation,
@@ -94,10 +98,17 @@ impl<T: Transport> Client<T> {
             return Err(unknown);
         };
         match self.reconcile(id).await {
-            Err(error) if error.refusal().is_some() && *operation != OperationKind::Payment => {
-                Err(unknown)
+            Ok(transaction) => Ok(transaction),
+            // The gateway looked and found no such card payment: it never arrived.
+            Err(error)
+                if *operation == OperationKind::Payment
+                    && error
+                        .refusal()
+                        .is_some_and(|refusal| refusal.family() != CodeFamily::SystemCheck) =>
+            {
+                Err(error)
             }
-            settled => settled,
+            Err(_) => Err(unknown),
         }
     }
 

@@ -199,6 +199,35 @@ async fn settling_a_lost_token_payment_that_the_inquiry_cannot_find_stays_unknow
     assert_eq!(settled.merchant_transaction_id(), Some(&id));
 }
 
+/// Found by the simulation (`cargo xtask sim --seed 408`): a payment's answer lost, then
+/// every attempt of its inquiry failed; `settle` gave the inquiry's error back, whose
+/// connection had never opened, so that the payment read as never processed (and free to
+/// send again) though the gateway had approved it.
+#[tokio::test]
+async fn seed_408_a_lost_payment_whose_inquiry_never_gets_through_stays_unknown() {
+    let bad_gateway = || {
+        Ok(TransportResponse {
+            status: 502,
+            body: "<html>502 Bad Gateway</html>".into(),
+        })
+    };
+    let client = with_fixed_token(scripted(vec![
+        failure(TransportErrorKind::Broken),
+        bad_gateway(),
+        failure(TransportErrorKind::Broken),
+        failure(TransportErrorKind::Connect),
+    ]));
+    let lost = client.pay(&payment()).await.unwrap_err();
+    let settled = client.settle(lost).await.unwrap_err();
+    assert!(settled.is_outcome_unknown(), "{settled}");
+    assert!(settled.may_have_been_processed(), "{settled}");
+    assert_eq!(
+        settled.merchant_transaction_id().map(|id| id.as_str()),
+        Some("order20261122A")
+    );
+    assert_eq!(client.transport().sent().len(), 4);
+}
+
 #[tokio::test]
 async fn a_read_is_retried_after_a_broken_connection_and_a_5xx_then_gives_up() {
     let client = with_fixed_token(scripted(vec![
