@@ -136,7 +136,7 @@ async fn a_client_written_from_the_rules_page_alone_scores_every_vector() {
     }
     let rule_like = |word: &&str| {
         let mut chars = word.chars();
-        chars.next().is_some_and(|c| "CQANX".contains(c))
+        chars.next().is_some_and(|c| "CQANRX".contains(c))
             && (2..=3).contains(&word.len())
             && chars.all(|c| c.is_ascii_digit())
     };
