@@ -35,6 +35,9 @@
 //!   docs/PERFORMANCE.md (figures, baselines, ratios, budgets, machine, date).
 //! - `cargo xtask fuzz --smoke | --long`: every cargo-fuzz target of `fuzz/`, seconds or
 //!   minutes each (`--smoke` is the last step of `ci`).
+//! - `cargo xtask sim [--seeds N] [--seed S] [--checkouts K] [--defect NAME]`: the
+//!   deterministic simulation (`crates/paytoken-sim`), built for release, over many seeds;
+//!   a failing seed prints the command that replays it and its orders' history.
 #![allow(
     clippy::print_stderr,
     reason = "a std command-line tool that reports on stderr"
@@ -108,9 +111,10 @@ fn main() -> ExitCode {
         (Some("bench"), _) => bench::run(args.get(1..).unwrap_or_default()),
         (Some("fuzz"), Some("--smoke")) => fuzz::run(SMOKE_SECONDS),
         (Some("fuzz"), Some("--long")) => fuzz::run(LONG_SECONDS),
+        (Some("sim"), _) => sim(args.get(1..).unwrap_or_default()),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci [--skip-tests] | api | dist | screenshot | bench [criterion args] | fuzz --smoke|--long"
+                "usage: cargo xtask ci [--skip-tests] | api | dist | screenshot | bench [criterion args] | fuzz --smoke|--long | sim [--seeds N] [--seed S] [--defect NAME]"
             );
             return ExitCode::from(2);
         }
@@ -122,6 +126,14 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `cargo xtask sim`: the simulation's seeds, in a release build (a person's long run;
+/// `cargo test` runs a fixed few).
+fn sim(args: &[String]) -> Result<(), String> {
+    let mut cargo_args = vec!["run", "--release", "--locked", "-p", "paytoken-sim", "--"];
+    cargo_args.extend(args.iter().map(String::as_str));
+    cargo(&cargo_args, &[])
 }
 
 /// A command of the cargo that runs this xtask (`$CARGO`, looked up once, or `cargo`), in

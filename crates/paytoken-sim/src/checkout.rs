@@ -1,0 +1,332 @@
+//! The workload: checkouts at once, each a flow a shop runs through paytoken's client
+//! (a debit; a payment storing the card, then the token's first and repeated charges; a
+//! pre-authorisation captured, then refunded in two parts that race; one cancelled), each
+//! choice drawn from the checkout's own seed. A lost answer is settled the client's way
+//! (`Client::settle`), never by sending again; what the client then believes of each order
+//! is kept for the invariants.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use paytoken_hyper::{Client, Error};
+use paytoken_protocol::ops::cancel::Cancel;
+use paytoken_protocol::ops::capture::Capture;
+use paytoken_protocol::ops::payment::Payment;
+use paytoken_protocol::ops::refund::Refund;
+use paytoken_protocol::ops::repeat_payment::RepeatPayment;
+use paytoken_protocol::ops::token_payment::TokenPayment;
+use paytoken_protocol::{PaymentStatus, Transaction};
+use paytoken_sandbox::cards;
+use paytoken_types::{
+    Amount, Card, CardNumber, Currency, Cvv, ExpiryMonth, ExpiryYear, MerchantTransactionId,
+    PaymentId, RecurringType,
+};
+
+use crate::Defect;
+use crate::history::History;
+use crate::network::Network;
+
+/// What the client came to believe of one order.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Order {
+    /// The order as the history names it (`3.1`: checkout 3, its first order).
+    pub(crate) name: String,
+    /// Every merchant transaction id the order was sent under (one, unless a planted
+    /// defect sent it again under another).
+    pub(crate) sent_as: Vec<String>,
+    /// The payment's outcome.
+    pub(crate) payment: Belief,
+    /// What was captured, refunded and cancelled, as the client learnt it.
+    pub(crate) moves: Moves,
+}
+
+/// A payment's outcome as the client believes it.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum Belief {
+    /// The client cannot tell: an outcome that stayed unknown.
+    #[default]
+    Unknown,
+    /// Refused: nothing was made.
+    Refused,
+    /// Made, approved or not.
+    Made { payment_id: String, approved: bool },
+}
+
+/// The back-office moves as the client learnt them; `certain` until one stayed unknown.
+#[derive(Debug, Clone)]
+pub(crate) struct Moves {
+    pub(crate) captured: Option<Amount>,
+    pub(crate) refunded: Amount,
+    pub(crate) cancelled: bool,
+    pub(crate) certain: bool,
+}
+
+impl Default for Moves {
+    fn default() -> Self {
+        Self {
+            captured: None,
+            refunded: Amount::ZERO,
+            cancelled: false,
+            certain: true,
+        }
+    }
+}
+
+/// How a call ended, once settled.
+enum Settled {
+    Done(Box<Transaction>),
+    NotDone,
+    Unknown,
+}
+
+/// One checkout: its number, its own random source, the client, and where its orders go.
+pub(crate) struct Checkout {
+    pub(crate) number: usize,
+    pub(crate) random: fastrand::Rng,
+    pub(crate) client: Client<Network>,
+    pub(crate) history: History,
+    pub(crate) orders: Arc<Mutex<Vec<Order>>>,
+    pub(crate) defects: Vec<Defect>,
+}
+
+impl Checkout {
+    /// Runs the checkout's flow.
+    pub(crate) async fn run(mut self) {
+        match self.random.u8(0..4) {
+            0 => self.debit().await,
+            1 => self.stored_card_series().await,
+            2 => self.authorise_capture_refund().await,
+            _ => self.authorise_cancel().await,
+        }
+    }
+
+    async fn debit(&mut self) {
+        let amount = self.amount();
+        let card = if self.random.u8(0..5) == 0 {
+            cards::DECLINED
+        } else {
+            cards::APPROVED
+        };
+        let _ = self.pay(1, amount, card, false, false).await;
+    }
+
+    async fn stored_card_series(&mut self) {
+        let amount = self.amount();
+        let Some((_, Some(token))) = self.pay(1, amount, cards::APPROVED, false, true).await else {
+            return;
+        };
+        let Ok(token) = token.parse() else { return };
+        let order = self.order_id(2);
+        let first = TokenPayment::new(token, amount, Currency::EUR)
+            .merchant_transaction_id(order.clone())
+            .recurring(RecurringType::Initial);
+        let settled = self.settle(self.client.pay_with_token(&first).await).await;
+        let Some(first_id) = self.keep_payment(2, &order, settled) else {
+            return;
+        };
+        let order = self.order_id(3);
+        let repeat = RepeatPayment::new(first_id, amount, Currency::EUR)
+            .merchant_transaction_id(order.clone());
+        let settled = self.settle(self.client.repeat_payment(&repeat).await).await;
+        let _ = self.keep_payment(3, &order, settled);
+    }
+
+    async fn authorise_capture_refund(&mut self) {
+        let amount = self.amount();
+        let Some((payment_id, _)) = self.pay(1, amount, cards::APPROVED, true, false).await else {
+            return;
+        };
+        let captured = Amount::from_minor_units(amount.minor_units() / 2 + 100);
+        let capture = Capture::new(payment_id, captured, Currency::EUR);
+        let settled = self.settle(self.client.capture(&capture).await).await;
+        let applied = self.moved(1, settled, |moves| moves.captured = Some(captured));
+        if !applied {
+            return;
+        }
+        // Two parts that race, each more than half: at most one may pass.
+        let part = Amount::from_minor_units(captured.minor_units() / 2 + 100);
+        let refund = Refund::new(payment_id, part, Currency::EUR);
+        let (first, second) =
+            tokio::join!(self.client.refund(&refund), self.client.refund(&refund));
+        for result in [first, second] {
+            let settled = self.settle(result).await;
+            self.moved(1, settled, |moves| {
+                moves.refunded = moves.refunded.checked_add(part).unwrap_or(moves.refunded);
+            });
+        }
+    }
+
+    async fn authorise_cancel(&mut self) {
+        let amount = self.amount();
+        let Some((payment_id, _)) = self.pay(1, amount, cards::APPROVED, true, false).await else {
+            return;
+        };
+        let settled = self
+            .settle(self.client.cancel(&Cancel::new(payment_id)).await)
+            .await;
+        self.moved(1, settled, |moves| moves.cancelled = true);
+    }
+
+    /// Pays `amount` with `card` as order `number` of the checkout: the payment's id and
+    /// the token it stored, when the client believes it was made and approved.
+    async fn pay(
+        &mut self,
+        number: usize,
+        amount: Amount,
+        card: &str,
+        authorise: bool,
+        store: bool,
+    ) -> Option<(PaymentId, Option<String>)> {
+        let order = self.order_id(number);
+        let card = Card::new(
+            CardNumber::new(card).ok()?,
+            ExpiryMonth::new(12).ok()?,
+            ExpiryYear::new(2030).ok()?,
+            Cvv::new("123").ok()?,
+        );
+        let mut payment = Payment::new(order.clone(), amount, Currency::EUR, card);
+        if authorise {
+            payment = payment.preauthorization();
+        }
+        if store {
+            payment = payment.store_card();
+        }
+        let mut result = self.client.pay(&payment).await;
+        if self.defects.contains(&Defect::FreshOrderOnLostAnswer)
+            && result.as_ref().is_err_and(Error::is_outcome_unknown)
+        {
+            // The planted defect: sent again under a new order id, no inquiry.
+            let again: MerchantTransactionId = format!("{order}-again").parse().ok()?;
+            self.note_sent_as(number, &again);
+            payment.merchant_transaction_id = again;
+            result = self.client.pay(&payment).await;
+        }
+        let settled = self.settle(result).await;
+        let token = match &settled {
+            Settled::Done(transaction) => transaction
+                .registration_id
+                .as_ref()
+                .and_then(|id| id.value())
+                .map(|id| id.as_str().to_owned()),
+            _ => None,
+        };
+        self.keep_payment(number, &order, settled)
+            .map(|id| (id, token))
+    }
+
+    /// A call's result, a lost answer settled by the client's inquiry.
+    async fn settle(&self, result: Result<Transaction, Error>) -> Settled {
+        let settled = match result {
+            Err(error) if error.is_outcome_unknown() => {
+                self.history
+                    .note(format_args!("checkout {}: unknown, settling", self.number));
+                self.client.settle(error).await
+            }
+            other => other,
+        };
+        match settled {
+            Ok(transaction) => Settled::Done(Box::new(transaction)),
+            Err(error) if error.refusal().is_some() || !error.may_have_been_processed() => {
+                Settled::NotDone
+            }
+            Err(_) => Settled::Unknown,
+        }
+    }
+
+    /// Keeps what the client believes of order `number`'s payment; its id when made and
+    /// approved.
+    fn keep_payment(
+        &self,
+        number: usize,
+        order: &MerchantTransactionId,
+        settled: Settled,
+    ) -> Option<PaymentId> {
+        let (belief, approved_id) = match settled {
+            Settled::Done(transaction) => {
+                let approved = matches!(transaction.status, PaymentStatus::Approved);
+                let id = transaction.payment_id;
+                (
+                    Belief::Made {
+                        payment_id: id.as_str().to_owned(),
+                        approved,
+                    },
+                    approved.then_some(id),
+                )
+            }
+            Settled::NotDone => (Belief::Refused, None),
+            Settled::Unknown => (Belief::Unknown, None),
+        };
+        self.history.note(format_args!(
+            "checkout {}: order {order} believed {belief:?}",
+            self.number
+        ));
+        let mut orders = self.orders.lock().unwrap_or_else(PoisonError::into_inner);
+        let name = self.order_name(number);
+        match orders.iter_mut().find(|kept| kept.name == name) {
+            Some(kept) => kept.payment = belief,
+            None => orders.push(Order {
+                name,
+                sent_as: vec![order.as_str().to_owned()],
+                payment: belief,
+                moves: Moves::default(),
+            }),
+        }
+        approved_id
+    }
+
+    /// Keeps a move of order `number` the client believes applied (`apply`), or that it
+    /// cannot tell; whether it was applied.
+    fn moved(&self, number: usize, settled: Settled, apply: impl FnOnce(&mut Moves)) -> bool {
+        let name = self.order_name(number);
+        let mut orders = self.orders.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(order) = orders.iter_mut().find(|kept| kept.name == name) else {
+            return false;
+        };
+        match settled {
+            Settled::Done(_) => {
+                apply(&mut order.moves);
+                true
+            }
+            Settled::NotDone => false,
+            Settled::Unknown => {
+                order.moves.certain = false;
+                false
+            }
+        }
+    }
+
+    fn note_sent_as(&self, number: usize, again: &MerchantTransactionId) {
+        let name = self.order_name(number);
+        let mut orders = self.orders.lock().unwrap_or_else(PoisonError::into_inner);
+        match orders.iter_mut().find(|kept| kept.name == name) {
+            Some(order) => order.sent_as.push(again.as_str().to_owned()),
+            None => orders.push(Order {
+                name,
+                sent_as: vec![
+                    self.order_id(number).as_str().to_owned(),
+                    again.as_str().to_owned(),
+                ],
+                ..Order::default()
+            }),
+        }
+    }
+
+    fn order_name(&self, number: usize) -> String {
+        self.order_id(number).as_str().to_owned()
+    }
+
+    /// Order `number`'s merchant transaction id: the same in every run of the seed.
+    fn order_id(&self, number: usize) -> MerchantTransactionId {
+        let text = format!("sim-{}-{number}", self.number);
+        // Invariant: letters, digits and hyphens, far below the length limit.
+        #[expect(
+            clippy::expect_used,
+            reason = "a short id of letters, digits and hyphens"
+        )]
+        text.parse().expect("a merchant transaction id")
+    }
+
+    /// An amount from 10.00 to 99.99.
+    fn amount(&mut self) -> Amount {
+        Amount::from_minor_units(self.random.u64(1_000..10_000))
+    }
+}

@@ -1,0 +1,281 @@
+//! # paytoken-sim
+//!
+//! A deterministic simulation of many checkouts against the gateway: paytoken's real
+//! client (its call path, retries, settlement of lost answers, auth-token renewal) and the
+//! sandbox's real request handling and state, joined by a simulated network that the run's
+//! seed drives (connections refused, requests and answers lost, answers stalled past the
+//! client's timeout, cut short or late, proxies' `502` pages before and after the gateway
+//! acted, auth tokens expired). Time is virtual (a paused tokio runtime on one thread), so
+//! a run of hours of shop time takes milliseconds, and one seed gives one history.
+//!
+//! **Layer:** beside the stack, like the tests: it uses the client through its
+//! [`Transport`](paytoken_hyper::Transport) and the sandbox through its `simulation`
+//! feature; nothing depends on it.
+//!
+//! After each run, the invariants are checked against the sandbox's books: no order
+//! charged twice; what the client believes of each payment (made or refused, approved or
+//! not, captured, refunded, cancelled) is the books' truth; no payment refunded beyond
+//! what it took. Planted defects ([`Defect`]), chosen at run time, show that a broken
+//! client or gateway is caught.
+//!
+//! ```
+//! let run = paytoken_sim::run(42, &paytoken_sim::Plan::default());
+//! assert!(run.passed(), "{}", run.report());
+//! assert_eq!(run.digest(), paytoken_sim::run(42, &paytoken_sim::Plan::default()).digest());
+//! ```
+//!
+//! `cargo xtask sim --seeds N` runs many seeds; a failing one prints the command that
+//! replays it and the history of the orders it broke.
+
+mod checkout;
+mod clock;
+mod history;
+mod invariants;
+mod network;
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use paytoken_hyper::Client;
+use paytoken_sandbox::simulation::InProcess;
+
+use checkout::Checkout;
+use clock::VirtualClock;
+use history::History;
+use network::Network;
+
+/// How long the client waits for an answer, in virtual time.
+const CLIENT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A defect planted on purpose, which a run must catch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Defect {
+    /// The shop sends a payment whose answer was lost again, under a new order id, instead
+    /// of settling it by inquiry.
+    FreshOrderOnLostAnswer,
+    /// The sandbox's refund check reads what was refunded before as nothing.
+    StaleRefundCheck,
+}
+
+impl Defect {
+    /// Every defect, by the name `cargo xtask sim --defect` takes.
+    pub const ALL: [(&'static str, Self); 2] = [
+        ("fresh-order-on-lost-answer", Self::FreshOrderOnLostAnswer),
+        ("stale-refund-check", Self::StaleRefundCheck),
+    ];
+
+    /// Its name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, defect)| *defect == self)
+            .map_or("", |(name, _)| name)
+    }
+}
+
+/// What a run does: how many checkouts at once, and the defects planted.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Checkouts running at once.
+    pub checkouts: usize,
+    /// Defects planted (none by default).
+    pub defects: Vec<Defect>,
+}
+
+impl Default for Plan {
+    fn default() -> Self {
+        Self {
+            checkouts: 8,
+            defects: Vec::new(),
+        }
+    }
+}
+
+/// What a run did: its history, its digest, and the invariants it broke.
+#[derive(Debug)]
+pub struct Run {
+    seed: u64,
+    defects: Vec<Defect>,
+    history: Vec<String>,
+    digest: u64,
+    broken: Vec<String>,
+}
+
+impl Run {
+    /// Whether every invariant held.
+    #[must_use]
+    pub fn passed(&self) -> bool {
+        self.broken.is_empty()
+    }
+
+    /// The invariants broken, each naming its order or payment.
+    #[must_use]
+    pub fn broken(&self) -> &[String] {
+        &self.broken
+    }
+
+    /// The run's fingerprint: the same seed gives the same one.
+    #[must_use]
+    pub const fn digest(&self) -> u64 {
+        self.digest
+    }
+
+    /// Every line of the history.
+    #[must_use]
+    pub fn history(&self) -> &[String] {
+        &self.history
+    }
+
+    /// What broke, the command that replays the run, and the history of the orders named.
+    #[must_use]
+    pub fn report(&self) -> String {
+        let mut report = String::new();
+        if self.passed() {
+            report.push_str(&format!("seed {}: every invariant held\n", self.seed));
+            return report;
+        }
+        let defects: String = self
+            .defects
+            .iter()
+            .map(|defect| format!(" --defect {}", defect.name()))
+            .collect();
+        report.push_str(&format!(
+            "seed {} broke {} invariant(s); replay: cargo xtask sim --seed {}{defects}\n",
+            self.seed,
+            self.broken.len(),
+            self.seed
+        ));
+        for broken in &self.broken {
+            report.push_str(&format!("  {broken}\n"));
+        }
+        // The history of what the broken invariants name: their orders' ids, their
+        // payments.
+        let named: Vec<&str> = self
+            .broken
+            .iter()
+            .flat_map(|broken| broken.split(|c: char| !c.is_ascii_alphanumeric() && c != '-'))
+            .filter(|word| word.starts_with("sim-") || word.starts_with("600"))
+            .collect();
+        report.push_str("history:\n");
+        for line in &self.history {
+            if named.iter().any(|id| line.contains(id)) {
+                report.push_str(&format!("  {line}\n"));
+            }
+        }
+        report
+    }
+}
+
+/// Runs the checkouts of `plan` under the faults `seed` draws, and checks the invariants.
+#[must_use]
+pub fn run(seed: u64, plan: &Plan) -> Run {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(true)
+        .build();
+    let Ok(runtime) = runtime else {
+        return failed(seed, plan, "cannot build the runtime");
+    };
+    runtime.block_on(simulate(seed, plan))
+}
+
+async fn simulate(seed: u64, plan: &Plan) -> Run {
+    let clock = Arc::new(VirtualClock::start());
+    let history = History::new(Arc::clone(&clock));
+    let sandbox_clock: Arc<dyn paytoken_sandbox::Clock> = clock.clone();
+    let mut gateway = InProcess::new(seed, sandbox_clock);
+    if plan.defects.contains(&Defect::StaleRefundCheck) {
+        gateway = gateway.with_stale_refund_check();
+    }
+    let gateway = Arc::new(gateway);
+    let Some(builder) = client_builder(&gateway) else {
+        return failed(seed, plan, "the sandbox has no merchant");
+    };
+    let network = Network::new(
+        Arc::clone(&gateway),
+        seed,
+        Arc::clone(&clock),
+        history.clone(),
+        CLIENT_TIMEOUT,
+    );
+    let client = match builder
+        .request_timeout(CLIENT_TIMEOUT)
+        .jitter_seed(seed)
+        .build_with_transport(network)
+    {
+        Ok(client) => client,
+        Err(error) => return failed(seed, plan, &format!("cannot build the client: {error}")),
+    };
+    let orders = Arc::new(Mutex::new(Vec::new()));
+    let mut checkouts = tokio::task::JoinSet::new();
+    for number in 1..=plan.checkouts {
+        checkouts.spawn(
+            Checkout {
+                number,
+                random: fastrand::Rng::with_seed(
+                    seed ^ u64::try_from(number)
+                        .unwrap_or(0)
+                        .wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                ),
+                client: client.clone(),
+                history: history.clone(),
+                orders: Arc::clone(&orders),
+                defects: plan.defects.clone(),
+            }
+            .run(),
+        );
+    }
+    let mut broken = Vec::new();
+    while let Some(joined) = checkouts.join_next().await {
+        if let Err(error) = joined {
+            broken.push(format!("a checkout did not finish: {error}"));
+        }
+    }
+    let orders = orders
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
+    broken.extend(invariants::broken(&orders, &gateway.books()));
+    Run {
+        seed,
+        defects: plan.defects.clone(),
+        history: history.lines(),
+        digest: history.digest(),
+        broken,
+    }
+}
+
+/// The client of the sandbox's first merchant, fetching its own auth token.
+fn client_builder(gateway: &InProcess) -> Option<paytoken_hyper::ClientBuilder> {
+    let (partner, merchant) = gateway.config().partners.iter().find_map(|partner| {
+        partner
+            .merchants
+            .first()
+            .map(|merchant| (partner, merchant))
+    })?;
+    let mut builder = Client::builder()
+        // Never dialled: the network hands requests to the sandbox in this process.
+        .base_url("http://sandbox.invalid")
+        .allow_http(true)
+        .credentials(merchant.credentials())
+        .fetch_auth_token(partner.partner_id, merchant.username.clone());
+    if let Some(account) = merchant.account_id {
+        builder = builder.account_id(account);
+    }
+    if let Some(terminal) = merchant.terminal_id {
+        builder = builder.terminal_id(terminal);
+    }
+    Some(builder)
+}
+
+fn failed(seed: u64, plan: &Plan, why: &str) -> Run {
+    Run {
+        seed,
+        defects: plan.defects.clone(),
+        history: Vec::new(),
+        digest: 0,
+        broken: vec![why.to_owned()],
+    }
+}

@@ -1,0 +1,200 @@
+//! The simulated network between the client and the sandbox: the client's [`Transport`],
+//! which hands each request to the sandbox in the same process, and on the way draws from
+//! the run's seed what goes wrong: the connection refused, the request or the answer lost,
+//! the answer stalled past the client's timeout, a proxy's `502` page before or after the
+//! gateway acted, the body cut short, the answer late, or the sandbox's clock jumped past
+//! the auth token's life.
+
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use bytes::Bytes;
+use paytoken_hyper::{
+    Transport, TransportError, TransportErrorKind, TransportRequest, TransportResponse,
+};
+use paytoken_protocol::AUTH_TOKEN_HEADER;
+use paytoken_sandbox::simulation::InProcess;
+use paytoken_types::internal::decode;
+
+use crate::clock::VirtualClock;
+use crate::history::History;
+
+/// What the network does to one request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fault {
+    /// Delivered, answered, in time.
+    None,
+    /// The connection never opened: nothing reached the gateway.
+    Refused,
+    /// The connection broke before the request arrived.
+    RequestLost,
+    /// The gateway acted; the connection broke before its answer.
+    AnswerLost,
+    /// The gateway acted; its answer stalls past the client's timeout.
+    Stalled,
+    /// A proxy's `502` page; the gateway never saw the request.
+    BadGatewayBefore,
+    /// The gateway acted; a proxy answers `502` in its place.
+    BadGatewayAfter,
+    /// The gateway acted; half its answer arrives.
+    CutShort,
+    /// The answer arrives, late.
+    Late,
+    /// The sandbox's clock jumps an hour and more first: the auth token has expired.
+    TokenExpired,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::None => "delivered",
+            Self::Refused => "connection refused",
+            Self::RequestLost => "request lost",
+            Self::AnswerLost => "answer lost",
+            Self::Stalled => "answer stalled",
+            Self::BadGatewayBefore => "502 before the gateway",
+            Self::BadGatewayAfter => "502 after the gateway",
+            Self::CutShort => "answer cut short",
+            Self::Late => "answer late",
+            Self::TokenExpired => "token expired",
+        })
+    }
+}
+
+/// The faults, each with its weight out of [`WEIGHTS_TOTAL`]: most requests pass.
+const WEIGHTS: [(Fault, u32); 10] = [
+    (Fault::None, 700),
+    (Fault::Refused, 30),
+    (Fault::RequestLost, 30),
+    (Fault::AnswerLost, 50),
+    (Fault::Stalled, 30),
+    (Fault::BadGatewayBefore, 20),
+    (Fault::BadGatewayAfter, 40),
+    (Fault::CutShort, 30),
+    (Fault::Late, 60),
+    (Fault::TokenExpired, 10),
+];
+const WEIGHTS_TOTAL: u32 = 1000;
+
+/// A proxy's error page.
+const BAD_GATEWAY_PAGE: &str = "<html><body><h1>502 Bad Gateway</h1></body></html>";
+
+/// The network of a run.
+#[derive(Debug)]
+pub(crate) struct Network {
+    gateway: Arc<InProcess>,
+    random: Mutex<fastrand::Rng>,
+    clock: Arc<VirtualClock>,
+    history: History,
+    /// Longer than the client waits: a stalled answer is one it never reads.
+    stall: Duration,
+}
+
+impl Network {
+    pub(crate) fn new(
+        gateway: Arc<InProcess>,
+        seed: u64,
+        clock: Arc<VirtualClock>,
+        history: History,
+        client_timeout: Duration,
+    ) -> Self {
+        Self {
+            gateway,
+            random: Mutex::new(fastrand::Rng::with_seed(seed)),
+            clock,
+            history,
+            stall: client_timeout.saturating_mul(2),
+        }
+    }
+
+    /// The fault for the next request, and how long the trip takes.
+    fn draw(&self) -> (Fault, Duration) {
+        let mut random = self.random.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut pick = random.u32(0..WEIGHTS_TOTAL);
+        let trip = Duration::from_millis(random.u64(1..20));
+        for (fault, weight) in WEIGHTS {
+            if pick < weight {
+                let late = if fault == Fault::Late {
+                    Duration::from_millis(random.u64(100..900))
+                } else {
+                    Duration::ZERO
+                };
+                return (fault, trip.saturating_add(late));
+            }
+            pick -= weight;
+        }
+        (Fault::None, trip)
+    }
+}
+
+impl Transport for Network {
+    async fn send(&self, sent: TransportRequest<'_>) -> Result<TransportResponse, TransportError> {
+        let request = sent.request;
+        let (fault, trip) = self.draw();
+        let what = described(
+            request.operation().name(),
+            request.path(),
+            request.body().as_bytes(),
+        );
+        self.history.note(format_args!("{what}: {fault}"));
+        tokio::time::sleep(trip).await;
+        match fault {
+            Fault::Refused => return Err(TransportError::new(TransportErrorKind::Connect)),
+            Fault::RequestLost => return Err(TransportError::new(TransportErrorKind::Broken)),
+            Fault::BadGatewayBefore => return Ok(page(502, BAD_GATEWAY_PAGE)),
+            Fault::TokenExpired => self
+                .clock
+                .skip(paytoken_protocol::TOKEN_LIFETIME + Duration::from_secs(60)),
+            _ => {}
+        }
+        let (status, body) = self.gateway.handle(
+            request.path(),
+            request.header(AUTH_TOKEN_HEADER),
+            request.body().as_bytes(),
+        );
+        self.history.note(format_args!(
+            "{what}: answered {status} {}",
+            result_code(&body)
+        ));
+        match fault {
+            Fault::AnswerLost => Err(TransportError::new(TransportErrorKind::Broken)),
+            Fault::Stalled => {
+                // The client gives up first; this attempt's future is dropped with it.
+                tokio::time::sleep(self.stall).await;
+                Ok(page(status, &body))
+            }
+            Fault::BadGatewayAfter => Ok(page(502, BAD_GATEWAY_PAGE)),
+            Fault::CutShort => {
+                let half = body.len() / 2;
+                Ok(page(status, body.get(..half).unwrap_or_default()))
+            }
+            _ => Ok(page(status, &body)),
+        }
+    }
+}
+
+fn page(status: u16, body: &str) -> TransportResponse {
+    TransportResponse {
+        status,
+        body: Bytes::copy_from_slice(body.as_bytes()),
+    }
+}
+
+/// A request as the history shows it: its operation, path and order id.
+fn described(operation: &str, path: &str, body: &[u8]) -> String {
+    let order = decode(body)
+        .filter_map(Result::ok)
+        .find(|(name, _)| name == "merchantTransactionId")
+        .map(|(_, value)| format!(" order {value}"))
+        .unwrap_or_default();
+    format!("{operation} {path}{order}")
+}
+
+/// The result code an answer carries, for the history.
+fn result_code(body: &str) -> &str {
+    body.split("\"code\":\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or("-")
+}
