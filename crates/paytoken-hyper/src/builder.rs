@@ -14,7 +14,7 @@ use paytoken_types::{AccountId, PartnerId, TerminalId};
 use crate::auth::{Auth, TokenSource};
 use crate::client::ClientSettings;
 use crate::hyper_transport::HyperSettings;
-use crate::retry::Jitter;
+use crate::randomness::Randomness;
 use crate::{Client, Error, HyperTransport, RetryPolicy, Transport};
 
 /// How long opening a connection (TCP and TLS) may take, by default.
@@ -64,7 +64,7 @@ pub struct ClientBuilder {
     connect_timeout: Duration,
     request_timeout: Duration,
     retry: RetryPolicy,
-    jitter_seed: Option<u64>,
+    seed: Option<u64>,
     body_limit: usize,
     pool_max_idle_per_host: usize,
     pool_idle_timeout: Duration,
@@ -88,7 +88,7 @@ impl Default for ClientBuilder {
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             retry: RetryPolicy::DEFAULT,
-            jitter_seed: None,
+            seed: None,
             body_limit: DEFAULT_BODY_LIMIT,
             pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
             pool_idle_timeout: DEFAULT_POOL_IDLE_TIMEOUT,
@@ -188,10 +188,12 @@ impl ClientBuilder {
         self
     }
 
-    /// Draws the pauses' jitter from `seed` instead of the process's randomness: the same
-    /// pauses in every run, for a deterministic simulation or test. Unset by default.
-    pub fn jitter_seed(mut self, seed: u64) -> Self {
-        self.jitter_seed = Some(seed);
+    /// Draws what the client would draw at random (the retries' jitter, the merchant
+    /// transaction ids it makes up for token payments and repeats sent without one) from
+    /// `seed` instead: the same in every run, for a deterministic simulation or test.
+    /// Unset by default; never set it in production, where ids must not repeat.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = Some(seed);
         self
     }
 
@@ -319,7 +321,7 @@ impl ClientBuilder {
                 base_url,
                 request_timeout: self.request_timeout,
                 retry: self.retry,
-                jitter: Jitter::seeded(self.jitter_seed),
+                randomness: Randomness::seeded(self.seed),
                 body_limit: self.body_limit,
                 auth,
             },

@@ -28,11 +28,9 @@ use paytoken_types::MerchantTransactionId;
 
 use crate::auth::Auth;
 use crate::call::{NextPage, Op};
-use crate::retry::Jitter;
+use crate::randomness::Randomness;
 use crate::unknown::Attach as _;
-use crate::{
-    ClientBuilder, Error, HyperTransport, RetryPolicy, Transport, new_merchant_transaction_id,
-};
+use crate::{ClientBuilder, Error, HyperTransport, RetryPolicy, Transport};
 
 /// The gateway's client: cheap to clone (clones share the connection pool and the auth
 /// token), safe to use from many tasks at once. Build it with [`Client::builder`].
@@ -52,7 +50,7 @@ pub(crate) struct Inner<T> {
     /// How long one attempt may take.
     pub(crate) request_timeout: Duration,
     pub(crate) retry: RetryPolicy,
-    pub(crate) jitter: Jitter,
+    pub(crate) randomness: Randomness,
     pub(crate) body_limit: usize,
     pub(crate) auth: Auth,
 }
@@ -63,7 +61,7 @@ pub(crate) struct ClientSettings {
     pub(crate) base_url: BaseUrl,
     pub(crate) request_timeout: Duration,
     pub(crate) retry: RetryPolicy,
-    pub(crate) jitter: Jitter,
+    pub(crate) randomness: Randomness,
     pub(crate) body_limit: usize,
     pub(crate) auth: Auth,
 }
@@ -105,7 +103,7 @@ impl<T: Transport> Client<T> {
                 base_url: settings.base_url,
                 request_timeout: settings.request_timeout,
                 retry: settings.retry,
-                jitter: settings.jitter,
+                randomness: settings.randomness,
                 body_limit: settings.body_limit,
                 auth: settings.auth,
             }),
@@ -158,8 +156,9 @@ impl<T: Transport> Client<T> {
     /// (`REPEATED`), or in installments. Never sent twice once its bytes may have left.
     ///
     /// A payment without a merchant transaction id is given a fresh unique one
-    /// ([`new_merchant_transaction_id`]), so that a lost answer can be settled by inquiry;
-    /// the result and an unknown outcome carry it.
+    /// ([`new_merchant_transaction_id`](crate::new_merchant_transaction_id), or one drawn
+    /// from [`ClientBuilder::seed`]), so that a lost answer can be settled by inquiry; the
+    /// result and an unknown outcome carry it.
     ///
     /// # Errors
     /// [`Error::OutcomeUnknown`] with the merchant transaction id when the answer was lost;
@@ -169,6 +168,7 @@ impl<T: Transport> Client<T> {
             payment,
             payment.merchant_transaction_id.is_some(),
             TokenPayment::merchant_transaction_id,
+            &self.inner.randomness,
         );
         let payment = payment.as_ref();
         self.call(Op(payment)).await.map_err(|error| {
@@ -223,8 +223,8 @@ impl<T: Transport> Client<T> {
 
     /// Charges a recurring series again by its first payment's id (`REPEATED`). Never sent
     /// twice once its bytes may have left; without a merchant transaction id it is given a
-    /// fresh one ([`new_merchant_transaction_id`]), so that a lost answer is settled by
-    /// inquiry as a token payment's is.
+    /// fresh one as a token payment is, so that a lost answer is settled by inquiry as a
+    /// token payment's is.
     ///
     /// # Errors
     /// [`Error::OutcomeUnknown`] with the merchant transaction id when the answer was lost;
@@ -234,6 +234,7 @@ impl<T: Transport> Client<T> {
             payment,
             payment.merchant_transaction_id.is_some(),
             RepeatPayment::merchant_transaction_id,
+            &self.inner.randomness,
         );
         let payment = payment.as_ref();
         self.call(Op(payment)).await.map_err(|error| {
@@ -369,14 +370,15 @@ impl<T: Transport> Client<T> {
 
 /// `payment` itself when it `has` a merchant transaction id, or else a copy given a fresh
 /// one with `set`: so that a lost answer can always be settled by inquiry.
-fn identified<P: Clone>(
-    payment: &P,
+fn identified<'p, P: Clone>(
+    payment: &'p P,
     has: bool,
     set: impl FnOnce(P, MerchantTransactionId) -> P,
-) -> Cow<'_, P> {
+    randomness: &Randomness,
+) -> Cow<'p, P> {
     if has {
         Cow::Borrowed(payment)
     } else {
-        Cow::Owned(set(payment.clone(), new_merchant_transaction_id()))
+        Cow::Owned(set(payment.clone(), randomness.order_id()))
     }
 }

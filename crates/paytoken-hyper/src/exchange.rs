@@ -55,7 +55,7 @@ impl<T: Transport> Client<T> {
                     source,
                 });
             }
-            let pause = inner.retry.backoff(attempt, inner.jitter.next());
+            let pause = inner.retry.backoff(attempt, inner.randomness.next_u64());
             match &result {
                 Ok(answer) => {
                     tracing::debug!(target: "paytoken", attempt, status = answer.status, pause_ms = pause.as_millis(), "server error; sending again")

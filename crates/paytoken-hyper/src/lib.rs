@@ -84,6 +84,7 @@ mod conn;
 mod exchange;
 mod hyper_transport;
 mod merchant_transaction_id;
+mod randomness;
 mod renewal;
 mod retry;
 mod settlement;

@@ -1,8 +1,6 @@
 //! When a request is sent again, and how long to wait first.
 
 use core::time::Duration;
-use std::hash::{BuildHasher, DefaultHasher, Hasher, RandomState};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How often, and with what pauses, a request is sent again.
 ///
@@ -58,39 +56,6 @@ impl RetryPolicy {
 impl Default for RetryPolicy {
     fn default() -> Self {
         Self::DEFAULT
-    }
-}
-
-/// Where the pauses' jitter comes from: 64 unpredictable bits each time (`std`'s
-/// `RandomState` is seeded from the operating system once per thread and moves on with
-/// every new state; not key material), or, after a seed, the same bits in the same order
-/// every run (hashed with `std`'s fixed keys), as a deterministic simulation needs.
-#[derive(Debug, Default)]
-pub(crate) struct Jitter {
-    seed: Option<u64>,
-    drawn: AtomicU64,
-}
-
-impl Jitter {
-    pub(crate) const fn seeded(seed: Option<u64>) -> Self {
-        Self {
-            seed,
-            drawn: AtomicU64::new(0),
-        }
-    }
-
-    /// The next 64 bits.
-    pub(crate) fn next(&self) -> u64 {
-        let mut hasher = match self.seed {
-            None => RandomState::new().build_hasher(),
-            Some(seed) => {
-                let mut hasher = DefaultHasher::new();
-                hasher.write_u64(seed);
-                hasher
-            }
-        };
-        hasher.write_u64(self.drawn.fetch_add(1, Ordering::Relaxed));
-        hasher.finish()
     }
 }
 

@@ -1,7 +1,9 @@
 //! The workload: checkouts at once, each a flow a shop runs through paytoken's client
-//! (a debit; a payment storing the card, then the token's first and repeated charges; a
-//! pre-authorisation captured, then refunded in two parts that race; one cancelled), each
-//! choice drawn from the checkout's own seed. A lost answer is settled the client's way
+//! (a debit, then its inquiry; a payment storing the card, then the token's first charge
+//! and a repeat of it; a customer signed up, a payment storing their card, the token's
+//! first charge and a later one the client names itself; a pre-authorisation captured,
+//! then refunded in two parts that race; one cancelled), each choice drawn from the
+//! checkout's own seed. A lost answer is settled the client's way
 //! (`Client::settle`), never by sending again; what the client then believes of each order
 //! is kept for the invariants.
 
@@ -10,6 +12,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use paytoken_hyper::{Client, Error};
 use paytoken_protocol::ops::cancel::Cancel;
 use paytoken_protocol::ops::capture::Capture;
+use paytoken_protocol::ops::customer_signup::CustomerSignup;
+use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::repeat_payment::RepeatPayment;
@@ -17,8 +21,8 @@ use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{PaymentStatus, Transaction};
 use paytoken_sandbox::cards;
 use paytoken_types::{
-    Amount, Card, CardNumber, Currency, Cvv, ExpiryMonth, ExpiryYear, MerchantTransactionId,
-    PaymentId, RecurringType,
+    Amount, Card, CardNumber, Currency, Customer, Cvv, Email, ExpiryMonth, ExpiryYear,
+    MerchantTransactionId, PaymentId, RecurringType, RegistrationId,
 };
 
 use crate::Defect;
@@ -78,6 +82,18 @@ enum Settled {
     Unknown,
 }
 
+/// The token a payment stored, when it was made.
+fn stored_token(settled: &Settled) -> Option<RegistrationId> {
+    match settled {
+        Settled::Done(transaction) => transaction
+            .registration_id
+            .as_ref()
+            .and_then(|id| id.value())
+            .copied(),
+        _ => None,
+    }
+}
+
 /// One checkout: its number, its own random source, the client, and where its orders go.
 pub(crate) struct Checkout {
     pub(crate) number: usize,
@@ -91,14 +107,16 @@ pub(crate) struct Checkout {
 impl Checkout {
     /// Runs the checkout's flow.
     pub(crate) async fn run(mut self) {
-        match self.random.u8(0..4) {
+        match self.random.u8(0..5) {
             0 => self.debit().await,
             1 => self.stored_card_series().await,
-            2 => self.authorise_capture_refund().await,
+            2 => self.customer_series().await,
+            3 => self.authorise_capture_refund().await,
             _ => self.authorise_cancel().await,
         }
     }
 
+    /// A debit, then what an inquiry says of it, which the client believes from then on.
     async fn debit(&mut self) {
         let amount = self.amount();
         let card = if self.random.u8(0..5) == 0 {
@@ -106,7 +124,88 @@ impl Checkout {
         } else {
             cards::APPROVED
         };
-        let _ = self.pay(1, amount, card, false, false).await;
+        let order = self.order_id(1);
+        let Some(payment) = self.payment(&order, amount, card) else {
+            return;
+        };
+        let settled = self.settle(self.client.pay(&payment).await).await;
+        let Settled::Done(paid) = settled else {
+            let _ = self.keep_payment(1, &order, settled);
+            return;
+        };
+        let inquiry = Inquiry::ByPaymentId(paid.payment_id);
+        let settled = match self.client.inquiry(&inquiry).await {
+            Ok(inquired) => Settled::Done(Box::new(inquired)),
+            // What the payment's own answer said stands.
+            Err(_) => Settled::Done(paid),
+        };
+        let _ = self.keep_payment(1, &order, settled);
+    }
+
+    /// A customer signed up, a payment storing their card, the token's first charge, then
+    /// a later one sent without an order id, which the client makes up.
+    async fn customer_series(&mut self) {
+        let Ok(email) = Email::new(&format!("shopper{}@example.com", self.number)) else {
+            return;
+        };
+        let customer = Customer {
+            given_name: Some("Sim".to_owned()),
+            surname: Some(format!("Shopper {}", self.number)),
+            email: Some(email),
+            ..Customer::default()
+        };
+        let customer_id = match self
+            .client
+            .customer_signup(&CustomerSignup::new(customer))
+            .await
+        {
+            Ok(signed_up) => signed_up.customer_id,
+            Err(error) => {
+                self.history.note(format_args!(
+                    "checkout {}: no sign-up: {error}",
+                    self.number
+                ));
+                return;
+            }
+        };
+        self.history.note(format_args!(
+            "checkout {}: customer {} signed up",
+            self.number,
+            customer_id.as_str()
+        ));
+        let amount = self.amount();
+        let order = self.order_id(1);
+        let Some(payment) = self.payment(&order, amount, cards::APPROVED) else {
+            return;
+        };
+        let payment = payment.store_card().customer(Customer {
+            customer_id: Some(customer_id),
+            ..Customer::default()
+        });
+        let settled = self.settle(self.client.pay(&payment).await).await;
+        let token = stored_token(&settled);
+        let _ = self.keep_payment(1, &order, settled);
+        let Some(token) = token else { return };
+        let order = self.order_id(2);
+        let first = TokenPayment::new(token, amount, Currency::EUR)
+            .merchant_transaction_id(order.clone())
+            .recurring(RecurringType::Initial);
+        let settled = self.settle(self.client.pay_with_token(&first).await).await;
+        if self.keep_payment(2, &order, settled).is_none() {
+            return;
+        }
+        let later =
+            TokenPayment::new(token, amount, Currency::EUR).recurring(RecurringType::Repeated);
+        let result = self.client.pay_with_token(&later).await;
+        // The id the client made up: in its answer, or in its unknown outcome.
+        let made_up = match &result {
+            Ok(transaction) => transaction.merchant_transaction_id.clone(),
+            Err(error) => error.merchant_transaction_id().cloned(),
+        };
+        let settled = self.settle(result).await;
+        if let Some(order) = made_up {
+            let _ = self.keep_payment(3, &order, settled);
+        }
     }
 
     async fn stored_card_series(&mut self) {
@@ -114,7 +213,6 @@ impl Checkout {
         let Some((_, Some(token))) = self.pay(1, amount, cards::APPROVED, false, true).await else {
             return;
         };
-        let Ok(token) = token.parse() else { return };
         let order = self.order_id(2);
         let first = TokenPayment::new(token, amount, Currency::EUR)
             .merchant_transaction_id(order.clone())
@@ -166,6 +264,22 @@ impl Checkout {
         self.moved(1, settled, |moves| moves.cancelled = true);
     }
 
+    /// A payment of `amount` with the test card `card` for `order`.
+    fn payment(
+        &self,
+        order: &MerchantTransactionId,
+        amount: Amount,
+        card: &str,
+    ) -> Option<Payment> {
+        let card = Card::new(
+            CardNumber::new(card).ok()?,
+            ExpiryMonth::new(12).ok()?,
+            ExpiryYear::new(2030).ok()?,
+            Cvv::new("123").ok()?,
+        );
+        Some(Payment::new(order.clone(), amount, Currency::EUR, card))
+    }
+
     /// Pays `amount` with `card` as order `number` of the checkout: the payment's id and
     /// the token it stored, when the client believes it was made and approved.
     async fn pay(
@@ -175,15 +289,9 @@ impl Checkout {
         card: &str,
         authorise: bool,
         store: bool,
-    ) -> Option<(PaymentId, Option<String>)> {
+    ) -> Option<(PaymentId, Option<RegistrationId>)> {
         let order = self.order_id(number);
-        let card = Card::new(
-            CardNumber::new(card).ok()?,
-            ExpiryMonth::new(12).ok()?,
-            ExpiryYear::new(2030).ok()?,
-            Cvv::new("123").ok()?,
-        );
-        let mut payment = Payment::new(order.clone(), amount, Currency::EUR, card);
+        let mut payment = self.payment(&order, amount, card)?;
         if authorise {
             payment = payment.preauthorization();
         }
@@ -201,14 +309,7 @@ impl Checkout {
             result = self.client.pay(&payment).await;
         }
         let settled = self.settle(result).await;
-        let token = match &settled {
-            Settled::Done(transaction) => transaction
-                .registration_id
-                .as_ref()
-                .and_then(|id| id.value())
-                .map(|id| id.as_str().to_owned()),
-            _ => None,
-        };
+        let token = stored_token(&settled);
         self.keep_payment(number, &order, settled)
             .map(|id| (id, token))
     }

@@ -202,7 +202,7 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
     );
     let client = match builder
         .request_timeout(CLIENT_TIMEOUT)
-        .jitter_seed(seed)
+        .seed(seed)
         .build_with_transport(network)
     {
         Ok(client) => client,

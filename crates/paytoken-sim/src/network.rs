@@ -39,7 +39,7 @@ enum Fault {
     BadGatewayAfter,
     /// The gateway acted; half its answer arrives.
     CutShort,
-    /// The answer arrives, late.
+    /// The gateway acts; its answer arrives late, within the client's timeout.
     Late,
     /// The sandbox's clock jumps an hour and more first: the auth token has expired.
     TokenExpired,
@@ -108,30 +108,33 @@ impl Network {
         }
     }
 
-    /// The fault for the next request, and how long the trip takes.
-    fn draw(&self) -> (Fault, Duration) {
+    /// The fault for the next request, how long its trip takes, and how much later than
+    /// that its answer comes back.
+    fn draw(&self) -> (Fault, Duration, Duration) {
         let mut random = self.random.lock().unwrap_or_else(PoisonError::into_inner);
         let mut pick = random.u32(0..WEIGHTS_TOTAL);
         let trip = Duration::from_millis(random.u64(1..20));
-        for (fault, weight) in WEIGHTS {
-            if pick < weight {
-                let late = if fault == Fault::Late {
-                    Duration::from_millis(random.u64(100..900))
-                } else {
-                    Duration::ZERO
-                };
-                return (fault, trip.saturating_add(late));
-            }
-            pick -= weight;
-        }
-        (Fault::None, trip)
+        let fault = WEIGHTS
+            .into_iter()
+            .find(|(_, weight)| {
+                let hit = pick < *weight;
+                pick = pick.saturating_sub(*weight);
+                hit
+            })
+            .map_or(Fault::None, |(fault, _)| fault);
+        let late = if fault == Fault::Late {
+            Duration::from_millis(random.u64(100..900))
+        } else {
+            Duration::ZERO
+        };
+        (fault, trip, late)
     }
 }
 
 impl Transport for Network {
     async fn send(&self, sent: TransportRequest<'_>) -> Result<TransportResponse, TransportError> {
         let request = sent.request;
-        let (fault, trip) = self.draw();
+        let (fault, trip, late) = self.draw();
         let what = described(
             request.operation().name(),
             request.path(),
@@ -165,6 +168,10 @@ impl Transport for Network {
                 Ok(page(status, &body))
             }
             Fault::BadGatewayAfter => Ok(page(502, BAD_GATEWAY_PAGE)),
+            Fault::Late => {
+                tokio::time::sleep(late).await;
+                Ok(page(status, &body))
+            }
             Fault::CutShort => {
                 let half = body.len() / 2;
                 Ok(page(status, body.get(..half).unwrap_or_default()))
