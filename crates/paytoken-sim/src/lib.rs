@@ -36,7 +36,7 @@ mod network;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use paytoken_hyper::Client;
+use paytoken::sandbox::client_builder_at;
 use paytoken_sandbox::simulation::InProcess;
 
 use checkout::Checkout;
@@ -190,7 +190,8 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
         gateway = gateway.with_stale_refund_check();
     }
     let gateway = Arc::new(gateway);
-    let Some(builder) = client_builder(&gateway) else {
+    // Never dialled: the network hands requests to the sandbox in this process.
+    let Some((builder, _)) = client_builder_at(gateway.config(), "http://sandbox.invalid") else {
         return failed(seed, plan, "the sandbox has no merchant");
     };
     let network = Network::new(
@@ -245,29 +246,6 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
         digest: history.digest(),
         broken,
     }
-}
-
-/// The client of the sandbox's first merchant, fetching its own auth token.
-fn client_builder(gateway: &InProcess) -> Option<paytoken_hyper::ClientBuilder> {
-    let (partner, merchant) = gateway.config().partners.iter().find_map(|partner| {
-        partner
-            .merchants
-            .first()
-            .map(|merchant| (partner, merchant))
-    })?;
-    let mut builder = Client::builder()
-        // Never dialled: the network hands requests to the sandbox in this process.
-        .base_url("http://sandbox.invalid")
-        .allow_http(true)
-        .credentials(merchant.credentials())
-        .fetch_auth_token(partner.partner_id, merchant.username.clone());
-    if let Some(account) = merchant.account_id {
-        builder = builder.account_id(account);
-    }
-    if let Some(terminal) = merchant.terminal_id {
-        builder = builder.terminal_id(terminal);
-    }
-    Some(builder)
 }
 
 fn failed(seed: u64, plan: &Plan, why: &str) -> Run {

@@ -149,15 +149,26 @@ impl TestGateway {
 /// configuration without a merchant.
 #[must_use]
 pub fn client_builder(sandbox: &Sandbox) -> Option<(ClientBuilder, SecureKey)> {
-    let (partner, merchant) = sandbox.config().partners.iter().find_map(|partner| {
+    client_builder_at(sandbox.config(), sandbox.base_url())
+}
+
+/// The same for a sandbox of the configuration `config` reached at `base_url`: one that is
+/// not a [`Sandbox`] of this process's, or none at all (a simulation's network, which hands
+/// each request to the sandbox's request handling itself, never dials it).
+#[must_use]
+pub fn client_builder_at(
+    config: &SandboxConfig,
+    base_url: &str,
+) -> Option<(ClientBuilder, SecureKey)> {
+    let (partner, merchant) = config.partners.iter().find_map(|partner| {
         partner
             .merchants
             .first()
             .map(|merchant| (partner, merchant))
     })?;
     let mut builder = Client::builder()
-        .base_url(sandbox.base_url())
-        .allow_http(sandbox.base_url().starts_with("http://"))
+        .base_url(base_url)
+        .allow_http(base_url.starts_with("http://"))
         .credentials(merchant.credentials())
         .fetch_auth_token(partner.partner_id, merchant.username.clone());
     if let Some(account) = merchant.account_id {

@@ -28,7 +28,8 @@ pub(crate) async fn conform(client: &str, extra: &[&str]) -> (i32, Value) {
     (run.code, report)
 }
 
-fn failed_ids(report: &Value) -> BTreeSet<String> {
+/// The ids of a report's failures.
+pub(crate) fn failed_ids(report: &Value) -> BTreeSet<String> {
     report["failures"]
         .as_array()
         .unwrap()

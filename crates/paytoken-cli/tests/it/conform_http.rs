@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::conform::{kit, taped};
+use crate::conform::{failed_ids, kit, taped};
 
 /// The example `conform_http`, which `cargo test` builds beside the command.
 fn rust_client() -> String {
@@ -90,16 +90,6 @@ fn scenarios() -> Vec<(String, Option<String>, Value)> {
 
 fn scenario_count() -> u64 {
     u64::try_from(scenarios().len()).unwrap()
-}
-
-/// The ids of a report's failures.
-fn failed_ids(report: &Value) -> BTreeSet<String> {
-    report["failures"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|failure| failure["id"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
