@@ -8,8 +8,25 @@ use paytoken_types::Amount;
 
 use crate::checkout::{Belief, Order};
 
+/// A broken invariant: what it says, and the ids it is about (the order's merchant
+/// transaction ids, the payments'), which pick its lines of the history.
+#[derive(Debug)]
+pub(crate) struct Broken {
+    pub(crate) said: String,
+    pub(crate) names: Vec<String>,
+}
+
+impl Broken {
+    /// One about `order` and the payments `payment_ids`.
+    fn of(order: &Order, payment_ids: &[&str], said: String) -> Self {
+        let mut names = order.sent_as.clone();
+        names.extend(payment_ids.iter().map(|id| (*id).to_owned()));
+        Self { said, names }
+    }
+}
+
 /// Every broken invariant, each naming the order or payment.
-pub(crate) fn broken(orders: &[Order], books: &[PaymentBooks]) -> Vec<String> {
+pub(crate) fn broken(orders: &[Order], books: &[PaymentBooks]) -> Vec<Broken> {
     let mut broken = Vec::new();
     for order in orders {
         let charged: Vec<&PaymentBooks> = books
@@ -26,38 +43,44 @@ pub(crate) fn broken(orders: &[Order], books: &[PaymentBooks]) -> Vec<String> {
                 .iter()
                 .map(|kept| kept.payment_id.as_str())
                 .collect();
-            broken.push(format!(
+            let said = format!(
                 "order {} ({}) charged {} times: payments {}",
                 order.name,
                 order.sent_as.join(", "),
                 charged.len(),
                 ids.join(", ")
-            ));
+            );
+            broken.push(Broken::of(order, &ids, said));
         }
         match &order.payment {
             Belief::Unknown => {}
             Belief::Refused => {
                 if let Some(kept) = charged.first() {
-                    broken.push(format!(
+                    let said = format!(
                         "order {}: the client believes it refused, the books hold payment {} approved",
                         order.name, kept.payment_id
-                    ));
+                    );
+                    broken.push(Broken::of(order, &[&kept.payment_id], said));
                 }
             }
             Belief::Made {
                 payment_id,
                 approved,
             } => match books.iter().find(|kept| kept.payment_id == *payment_id) {
-                None => broken.push(format!(
-                    "order {}: the client holds payment {payment_id}, the books none",
-                    order.name
-                )),
+                None => {
+                    let said = format!(
+                        "order {}: the client holds payment {payment_id}, the books none",
+                        order.name
+                    );
+                    broken.push(Broken::of(order, &[payment_id], said));
+                }
                 Some(kept) => {
                     if kept.approved != *approved {
-                        broken.push(format!(
+                        let said = format!(
                             "order {}: payment {payment_id} approved {approved} to the client, {} in the books",
                             order.name, kept.approved
-                        ));
+                        );
+                        broken.push(Broken::of(order, &[payment_id], said));
                     }
                     if order.moves.certain {
                         moves_agree(order, kept, &mut broken);
@@ -68,12 +91,18 @@ pub(crate) fn broken(orders: &[Order], books: &[PaymentBooks]) -> Vec<String> {
     }
     for kept in books {
         if kept.refunded > taken(kept) {
-            broken.push(format!(
+            let said = format!(
                 "payment {} refunded {} of {} taken",
                 kept.payment_id,
                 kept.refunded,
                 taken(kept)
-            ));
+            );
+            let names = [
+                Some(&kept.payment_id),
+                kept.merchant_transaction_id.as_ref(),
+            ];
+            let names = names.into_iter().flatten().cloned().collect();
+            broken.push(Broken { said, names });
         }
     }
     broken
@@ -88,13 +117,14 @@ fn taken(kept: &PaymentBooks) -> Amount {
     }
 }
 
-fn moves_agree(order: &Order, kept: &PaymentBooks, broken: &mut Vec<String>) {
+fn moves_agree(order: &Order, kept: &PaymentBooks, broken: &mut Vec<Broken>) {
     let moves = &order.moves;
     let said = |what: &str, client: String, books: String| {
-        format!(
+        let said = format!(
             "order {}: payment {} {what} {client} to the client, {books} in the books",
             order.name, kept.payment_id
-        )
+        );
+        Broken::of(order, &[&kept.payment_id], said)
     };
     if moves.captured != kept.captured {
         broken.push(said(

@@ -101,6 +101,8 @@ pub struct Run {
     history: Vec<String>,
     digest: u64,
     broken: Vec<String>,
+    /// The ids the broken invariants are about.
+    named: Vec<String>,
 }
 
 impl Run {
@@ -150,17 +152,9 @@ impl Run {
         for broken in &self.broken {
             report.push_str(&format!("  {broken}\n"));
         }
-        // The history of what the broken invariants name: their orders' ids, their
-        // payments.
-        let named: Vec<&str> = self
-            .broken
-            .iter()
-            .flat_map(|broken| broken.split(|c: char| !c.is_ascii_alphanumeric() && c != '-'))
-            .filter(|word| word.starts_with("sim-") || word.starts_with("600"))
-            .collect();
         report.push_str("history:\n");
         for line in &self.history {
-            if named.iter().any(|id| line.contains(id)) {
+            if self.named.iter().any(|id| line.contains(id.as_str())) {
                 report.push_str(&format!("  {line}\n"));
             }
         }
@@ -238,13 +232,18 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .clone();
-    broken.extend(invariants::broken(&orders, &gateway.books()));
+    let mut named = Vec::new();
+    for invariant in invariants::broken(&orders, &gateway.books()) {
+        broken.push(invariant.said);
+        named.extend(invariant.names);
+    }
     Run {
         seed,
         defects: plan.defects.clone(),
         history: history.lines(),
         digest: history.digest(),
         broken,
+        named,
     }
 }
 
@@ -255,5 +254,6 @@ fn failed(seed: u64, plan: &Plan, why: &str) -> Run {
         history: Vec::new(),
         digest: 0,
         broken: vec![why.to_owned()],
+        named: Vec::new(),
     }
 }
