@@ -7,7 +7,9 @@
 //! (`Client::settle`), never by sending again; what the client then believes of each order
 //! is kept for the invariants.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use paytoken_hyper::{Client, Error};
 use paytoken_protocol::ops::cancel::Cancel;
@@ -28,6 +30,11 @@ use paytoken_types::{
 use crate::Defect;
 use crate::history::History;
 use crate::network::Network;
+
+/// How often a lost answer is settled before the shop leaves it unknown, and how long it
+/// waits between two tries (virtual time).
+const SETTLE_ATTEMPTS: usize = 5;
+const SETTLE_PAUSE: Duration = Duration::from_secs(1);
 
 /// What the client came to believe of one order.
 #[derive(Debug, Clone, Default)]
@@ -102,6 +109,8 @@ pub(crate) struct Checkout {
     pub(crate) history: History,
     pub(crate) orders: Arc<Mutex<Vec<Order>>>,
     pub(crate) defects: Vec<Defect>,
+    /// Calls whose outcome no inquiry could settle (a refund the status cannot tell).
+    pub(crate) unknown_left: Arc<AtomicUsize>,
 }
 
 impl Checkout {
@@ -315,21 +324,31 @@ impl Checkout {
     }
 
     /// A call's result, a lost answer settled by the client's inquiry.
+    /// A shop keeps asking while the inquiry does not get through, a while apart.
     async fn settle(&self, result: Result<Transaction, Error>) -> Settled {
-        let settled = match result {
-            Err(error) if error.is_outcome_unknown() => {
-                self.history
-                    .note(format_args!("checkout {}: unknown, settling", self.number));
-                self.client.settle(error).await
+        let mut settled = result;
+        for _ in 0..SETTLE_ATTEMPTS {
+            match settled {
+                Err(error) if error.is_outcome_unknown() => {
+                    self.history
+                        .note(format_args!("checkout {}: unknown, settling", self.number));
+                    settled = self.client.settle(error).await;
+                    if settled.as_ref().is_err_and(Error::is_outcome_unknown) {
+                        tokio::time::sleep(SETTLE_PAUSE).await;
+                    }
+                }
+                _ => break,
             }
-            other => other,
-        };
+        }
         match settled {
             Ok(transaction) => Settled::Done(Box::new(transaction)),
             Err(error) if error.refusal().is_some() || !error.may_have_been_processed() => {
                 Settled::NotDone
             }
-            Err(_) => Settled::Unknown,
+            Err(_) => {
+                self.unknown_left.fetch_add(1, Ordering::Relaxed);
+                Settled::Unknown
+            }
         }
     }
 

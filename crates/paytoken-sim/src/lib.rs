@@ -33,6 +33,7 @@ mod history;
 mod invariants;
 mod network;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -103,6 +104,8 @@ pub struct Run {
     broken: Vec<String>,
     /// The ids the broken invariants are about.
     named: Vec<String>,
+    /// Calls whose outcome no inquiry could settle.
+    unknown_left: usize,
 }
 
 impl Run {
@@ -122,6 +125,13 @@ impl Run {
     #[must_use]
     pub const fn digest(&self) -> u64 {
         self.digest
+    }
+
+    /// How many calls no inquiry could settle: refunds whose status cannot tell (the
+    /// invariants count them as neither made nor refused).
+    #[must_use]
+    pub const fn unknown_left(&self) -> usize {
+        self.unknown_left
     }
 
     /// Every line of the history.
@@ -204,6 +214,7 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
         Err(error) => return failed(seed, plan, &format!("cannot build the client: {error}")),
     };
     let orders = Arc::new(Mutex::new(Vec::new()));
+    let unknown_left = Arc::new(AtomicUsize::new(0));
     let mut checkouts = tokio::task::JoinSet::new();
     for number in 1..=plan.checkouts {
         checkouts.spawn(
@@ -218,6 +229,7 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
                 history: history.clone(),
                 orders: Arc::clone(&orders),
                 defects: plan.defects.clone(),
+                unknown_left: Arc::clone(&unknown_left),
             }
             .run(),
         );
@@ -244,6 +256,7 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
         digest: history.digest(),
         broken,
         named,
+        unknown_left: unknown_left.load(Ordering::Relaxed),
     }
 }
 
@@ -255,5 +268,6 @@ fn failed(seed: u64, plan: &Plan, why: &str) -> Run {
         digest: 0,
         broken: vec![why.to_owned()],
         named: Vec::new(),
+        unknown_left: 0,
     }
 }

@@ -50,10 +50,12 @@ fn main() -> ExitCode {
     let started = Instant::now();
     let count = seeds.end.saturating_sub(seeds.start);
     let mut failed = 0_u64;
+    let mut unknown_left = 0_usize;
     // What the network did to the requests, by the words the history says it in.
     let mut mix: BTreeMap<String, u64> = BTreeMap::new();
     for seed in seeds {
         let run = run(seed, &plan);
+        unknown_left += run.unknown_left();
         for line in run.history() {
             let request = !line.contains(": answered ") && !line.contains(" checkout ");
             if let Some((_, fault)) = line.rsplit_once(": ").filter(|_| request) {
@@ -77,7 +79,10 @@ fn main() -> ExitCode {
         plan.checkouts
     );
     let requests: u64 = mix.values().sum();
-    let _ = writeln!(out, "{requests} requests:");
+    let _ = writeln!(
+        out,
+        "{unknown_left} call(s) no inquiry could settle; {requests} requests:"
+    );
     for (fault, times) in &mix {
         let _ = writeln!(out, "  {fault}: {times}");
     }
