@@ -109,7 +109,7 @@ pub(crate) struct Checkout {
     pub(crate) history: History,
     pub(crate) orders: Arc<Mutex<Vec<Order>>>,
     pub(crate) defects: Vec<Defect>,
-    /// Calls whose outcome no inquiry could settle (a refund the status cannot tell).
+    /// Calls whose outcome stayed unknown (a refund the status cannot tell, say).
     pub(crate) unknown_left: Arc<AtomicUsize>,
 }
 
@@ -323,8 +323,8 @@ impl Checkout {
             .map(|id| (id, token))
     }
 
-    /// A call's result, a lost answer settled by the client's inquiry.
-    /// A shop keeps asking while the inquiry does not get through, a while apart.
+    /// A call's result, a lost answer settled by the client's inquiry: asked again, a
+    /// while apart, while the inquiry does not get through, as a shop would.
     async fn settle(&self, result: Result<Transaction, Error>) -> Settled {
         let mut settled = result;
         for _ in 0..SETTLE_ATTEMPTS {
