@@ -379,18 +379,33 @@ impl Checkout {
             "checkout {}: order {order} believed {belief:?}",
             self.number
         ));
-        let mut orders = self.orders.lock().unwrap_or_else(PoisonError::into_inner);
-        let name = self.order_name(number);
-        match orders.iter_mut().find(|kept| kept.name == name) {
-            Some(kept) => kept.payment = belief,
-            None => orders.push(Order {
-                name,
-                sent_as: vec![order.as_str().to_owned()],
-                payment: belief,
-                moves: Moves::default(),
-            }),
-        }
+        self.with_order(number, order, |kept| kept.payment = belief);
         approved_id
+    }
+
+    /// Changes order `number`, kept first when it is new (sent as `order`).
+    fn with_order(
+        &self,
+        number: usize,
+        order: &MerchantTransactionId,
+        change: impl FnOnce(&mut Order),
+    ) {
+        let name = self.order_name(number);
+        let mut orders = self.orders.lock().unwrap_or_else(PoisonError::into_inner);
+        let at = match orders.iter().position(|kept| kept.name == name) {
+            Some(at) => at,
+            None => {
+                orders.push(Order {
+                    name,
+                    sent_as: vec![order.as_str().to_owned()],
+                    ..Order::default()
+                });
+                orders.len() - 1
+            }
+        };
+        if let Some(kept) = orders.get_mut(at) {
+            change(kept);
+        }
     }
 
     /// Keeps a move of order `number` the client believes applied (`apply`), or that it
@@ -415,19 +430,9 @@ impl Checkout {
     }
 
     fn note_sent_as(&self, number: usize, again: &MerchantTransactionId) {
-        let name = self.order_name(number);
-        let mut orders = self.orders.lock().unwrap_or_else(PoisonError::into_inner);
-        match orders.iter_mut().find(|kept| kept.name == name) {
-            Some(order) => order.sent_as.push(again.as_str().to_owned()),
-            None => orders.push(Order {
-                name,
-                sent_as: vec![
-                    self.order_id(number).as_str().to_owned(),
-                    again.as_str().to_owned(),
-                ],
-                ..Order::default()
-            }),
-        }
+        self.with_order(number, &self.order_id(number), |order| {
+            order.sent_as.push(again.as_str().to_owned());
+        });
     }
 
     fn order_name(&self, number: usize) -> String {
