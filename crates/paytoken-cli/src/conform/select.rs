@@ -103,11 +103,9 @@ impl Selection {
 
     /// Whether `--source` and `--level` take what carries this `source` and `level`.
     fn labelled(&self, labelled: &Value) -> bool {
-        let chosen = |asked: &[String], pointer: &str| {
-            let value = at(labelled, pointer).as_str().unwrap_or_default();
-            asked.is_empty() || asked.iter().any(|asked| asked == value)
-        };
-        chosen(&self.sources, "/source/kind") && chosen(&self.levels, "/level")
+        let level = at(labelled, "/level").as_str().unwrap_or_default();
+        self.takes_source(at(labelled, "/source/kind").as_str().unwrap_or_default())
+            && (self.levels.is_empty() || self.levels.iter().any(|asked| asked == level))
     }
 
     /// Names in the request `vector`'s `headersOpen` each header whose own label
