@@ -72,12 +72,16 @@ async fn reload_until(browser: &Client, css: &str, shown: impl Fn(&str) -> bool)
     }
 }
 
-/// The row of the table `table` whose text holds `needle`.
+/// The row of the table `table` whose text holds `needle`, reloading until one does: read
+/// once, right after navigating, it once found no table at all on a loaded CI machine.
 async fn row_with(browser: &Client, table: &str, needle: &str) -> String {
-    let rows = text_of(browser, &format!("#{table} tr")).await;
+    let rows = reload_until(browser, &format!("#{table} tr"), |rows| {
+        rows.lines().any(|row| row.contains(needle))
+    })
+    .await;
     rows.lines()
         .find(|row| row.contains(needle))
-        .unwrap_or_else(|| panic!("no row of #{table} holds {needle}:\n{rows}"))
+        .unwrap_or_default()
         .to_owned()
 }
 
