@@ -1,7 +1,8 @@
 //! The sandbox inside a deterministic simulation (feature `simulation`): its request
 //! handling called in the caller's process, with no server, no thread and no clock of its
-//! own, its ids and tokens drawn from a seed; and the defects a simulation must be able to
-//! catch, planted at run time. For a simulator's network to call; a shop's tests use
+//! own, its ids and tokens drawn from a seed; the notifications it posts handed to the
+//! simulation to deliver; and the defects a simulation must be able to catch, planted at
+//! run time. For a simulator's network to call; a shop's tests use
 //! [`Sandbox`](crate::Sandbox).
 //!
 //! ```
@@ -16,33 +17,56 @@
 //! assert!(gateway.books().is_empty());
 //! ```
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::clock::Clock;
 use crate::gateway::Gateway;
 use crate::invoices::InvoiceShape;
-use crate::{PaymentBooks, SandboxConfig};
+use crate::notifications::{Dispatcher, Outbox};
+use crate::ops::three_d_secure;
+use crate::{DEFAULT_PENDING_SETTLES_AFTER, PaymentBooks, SandboxConfig};
 
 /// The sandbox's gateway with the default configuration, answering in the caller's
 /// process.
 #[derive(Debug)]
 pub struct InProcess {
     gateway: Gateway,
+    /// Where the notifications the gateway posts wait for [`InProcess::posted`].
+    posted: Mutex<Dispatcher>,
+}
+
+/// A notification the gateway posted: where to, and its JSON body, signed with the
+/// payment owner's secure key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Posted {
+    /// The payment it is about.
+    pub payment_id: String,
+    /// The payment's `notificationUrl`.
+    pub url: String,
+    /// The body to post.
+    pub body: String,
 }
 
 impl InProcess {
-    /// A gateway whose ids and tokens come from `seed` and whose time is `clock`'s.
+    /// A gateway whose ids and tokens come from `seed` and whose time is `clock`'s. A
+    /// pending payment is approved [`DEFAULT_PENDING_SETTLES_AFTER`] after it was made,
+    /// once the gateway is next called or [`settle_due`](Self::settle_due) after it.
     #[must_use]
     pub fn new(seed: u64, clock: Arc<dyn Clock>) -> Self {
+        let (outbox, dispatcher) = Outbox::channel();
         let gateway = Gateway::new(
             SandboxConfig::default(),
             clock,
             InvoiceShape::default(),
             // Nothing is served: the 3-D Secure redirect names no reachable place.
             "http://sandbox.invalid".to_owned(),
-        );
+        )
+        .notifying(outbox, Some(DEFAULT_PENDING_SETTLES_AFTER));
         gateway.lock().entropy = crate::entropy::Entropy::seeded(seed);
-        Self { gateway }
+        Self {
+            gateway,
+            posted: Mutex::new(dispatcher),
+        }
     }
 
     /// Plants a defect: a refund's check reads what was refunded before as nothing, so
@@ -67,6 +91,39 @@ impl InProcess {
             .gateway
             .handle("POST", path, None, auth_token, body, None);
         (answer.status, answer.body)
+    }
+
+    /// The notifications posted since the last call, oldest first: the simulation delivers
+    /// them (the sandbox's own deliveries and their retries are not run).
+    #[must_use]
+    pub fn posted(&self) -> Vec<Posted> {
+        let mut dispatcher = self.posted.lock().unwrap_or_else(PoisonError::into_inner);
+        dispatcher
+            .take_posted()
+            .into_iter()
+            .map(|message| Posted {
+                payment_id: message.payment_id,
+                url: message.url,
+                body: message.body,
+            })
+            .collect()
+    }
+
+    /// Settles what has fallen due on the clock (pending payments, expired 3-D Secure
+    /// challenges), posting their notifications.
+    pub fn settle_due(&self) {
+        drop(self.gateway.lock());
+    }
+
+    /// Decides payment `payment_id`'s 3-D Secure challenge as its cardholder would:
+    /// approved or declined, notified; `false` when it is not waiting for one.
+    pub fn decide_three_d_secure(&self, payment_id: &str, approved: bool) -> bool {
+        three_d_secure::decide_waiting(
+            &self.gateway,
+            &mut self.gateway.lock(),
+            payment_id,
+            approved,
+        )
     }
 
     /// Every payment it holds, with what was done to it.

@@ -41,6 +41,8 @@ use hyper::header::HeaderName;
 pub(crate) use log::Keep;
 pub use log::{Attempt, NOTIFICATIONS_KEPT, SentNotification};
 pub(crate) use message::{Message, browser_return_fields};
+#[cfg(feature = "simulation")]
+pub(crate) use outbox::Dispatcher;
 pub(crate) use outbox::{NotResent, Outbox};
 
 /// The header every delivery carries (value `notification`), and which a sandbox refuses
@@ -93,7 +95,8 @@ impl Default for NotificationPolicy {
 impl NotificationPolicy {
     /// The wait before attempt `next` (2 or more): the first wait, doubled per attempt
     /// since, at most the longest.
-    pub(crate) fn wait_before(&self, next: u32) -> Duration {
+    #[must_use]
+    pub fn wait_before(&self, next: u32) -> Duration {
         let doublings = next.saturating_sub(2).min(31);
         self.first_retry_after
             .saturating_mul(1 << doublings)

@@ -141,6 +141,19 @@ impl Outbox {
 }
 
 impl Dispatcher {
+    /// The notifications posted since the last call, for a simulation that delivers them
+    /// itself; a resend asked of the console is not taken.
+    #[cfg(feature = "simulation")]
+    pub(crate) fn take_posted(&mut self) -> Vec<Message> {
+        let mut posted = Vec::new();
+        while let Ok(job) = self.receiver.try_recv() {
+            if let Job::New(message) = job {
+                posted.push(message);
+            }
+        }
+        posted
+    }
+
     /// Delivers what the outbox receives, as `policy` says, its waits on the sandbox's
     /// `clock`, never to the port of the sandbox listening at `sandbox`, and calls
     /// `settle` every [`SETTLE_EVERY`]; runs until the outbox is dropped (or the task

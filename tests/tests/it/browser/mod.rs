@@ -75,6 +75,11 @@ async fn headless_chromium() -> (Driver, Client) {
                 "--disable-gpu",
                 "--disable-dev-shm-usage",
                 "--window-size=1280,1200",
+                // The machine's network is closed: no background fetches to refuse.
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
             ],
         }),
     );
