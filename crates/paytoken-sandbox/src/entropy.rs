@@ -20,6 +20,7 @@ pub(crate) struct Entropy {
 
 impl Entropy {
     /// The same values in the same order every run.
+    #[cfg(any(test, feature = "simulation"))]
     pub(crate) const fn seeded(seed: u64) -> Self {
         Self {
             seed: Some(seed),
