@@ -14,7 +14,6 @@
 pub(crate) mod endpoint;
 mod verdict;
 
-use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -24,8 +23,10 @@ use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use hyper::{Method, Request, Response};
-use paytoken::protocol::notification::{DuplicateFilter, VerifiedNotification};
-use paytoken::{PaymentId, SecureKey};
+use paytoken::SecureKey;
+use paytoken::protocol::notification::{
+    Claim, DuplicateFilter, DuplicateKey, VerifiedNotification,
+};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
@@ -42,13 +43,11 @@ use crate::terminal;
 /// Notifications remembered to tell a duplicate.
 const REMEMBERED: usize = 10_000;
 
-/// What tells two notifications apart: the payment id and the short status.
-type Key = (PaymentId, String);
-
-/// What every connection shares: the key, the notifications seen, where to relay.
+/// What every connection shares: the key, the notifications acted on and being relayed,
+/// where to relay.
 pub(crate) struct Receiver {
     key: SecureKey,
-    seen: Mutex<Seen>,
+    seen: Mutex<DuplicateFilter>,
     forward: Option<Forward>,
 }
 
@@ -58,73 +57,41 @@ pub(crate) struct Forward {
     pub(crate) timeout: Duration,
 }
 
-/// The notifications settled, and those whose relay is under way.
-struct Seen {
-    settled: DuplicateFilter,
-    relaying: HashSet<Key>,
-}
-
-/// What a verified notification is to this receiver.
-enum Claim {
-    /// Settled before.
-    Duplicate,
-    /// Being relayed now.
-    InFlight,
-    /// New: handle it.
-    First,
-}
-
 impl Receiver {
     /// A receiver verifying with `key`, relaying verified notifications to `forward`.
     pub(crate) fn new(key: SecureKey, forward: Option<Forward>) -> Self {
         Self {
             key,
-            seen: Mutex::new(Seen {
-                settled: DuplicateFilter::new(REMEMBERED),
-                relaying: HashSet::new(),
-            }),
+            seen: Mutex::new(DuplicateFilter::new(REMEMBERED)),
             forward,
         }
     }
 
-    fn seen(&self) -> std::sync::MutexGuard<'_, Seen> {
+    fn seen(&self) -> std::sync::MutexGuard<'_, DuplicateFilter> {
         self.seen
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Whether `notification` is new, settled or in flight; a new one is counted as
-    /// settled at once (as in flight too, when it is to be relayed, until
-    /// [`Relaying`] ends).
+    /// What this receiver may do with `notification`; with nowhere to relay it, a claimed
+    /// one is settled at once, or it stays claimed until its [`Relaying`] ends.
     fn claim(&self, notification: &VerifiedNotification) -> Claim {
         let mut seen = self.seen();
-        let key = key_of(notification);
-        if seen.relaying.contains(&key) {
-            return Claim::InFlight;
+        let key = notification.duplicate_key();
+        let claim = seen.claim(&key);
+        if claim == Claim::Claimed && self.forward.is_none() {
+            seen.done(&key);
         }
-        if !seen.settled.first_time(notification) {
-            return Claim::Duplicate;
-        }
-        if self.forward.is_some() {
-            seen.relaying.insert(key);
-        }
-        Claim::First
+        claim
     }
 }
 
-fn key_of(notification: &VerifiedNotification) -> Key {
-    (
-        notification.payment_id,
-        paytoken::types::trimmed(notification.transaction_status.raw()).to_owned(),
-    )
-}
-
-/// A relay under way. However it ends, the notification stops being in flight; unless
-/// [`taken`](Self::taken) was called, it is forgotten as settled too, so that the
-/// gateway's retry is relayed.
+/// A relay under way. However it ends, its claim ends: done once
+/// [`taken`](Self::taken) was called, released otherwise, so that the gateway's retry is
+/// relayed.
 struct Relaying<'a> {
     receiver: &'a Receiver,
-    notification: &'a VerifiedNotification,
+    key: DuplicateKey,
     taken: bool,
 }
 
@@ -137,9 +104,10 @@ impl Relaying<'_> {
 impl Drop for Relaying<'_> {
     fn drop(&mut self) {
         let mut seen = self.receiver.seen();
-        seen.relaying.remove(&key_of(self.notification));
-        if !self.taken {
-            seen.settled.forget(self.notification);
+        if self.taken {
+            seen.done(&self.key);
+        } else {
+            seen.release(&self.key);
         }
     }
 }
@@ -295,16 +263,16 @@ async fn judge(receiver: &Receiver, body: Bytes, content_type: Option<HeaderValu
         Err(rejection) => return Verdict::Rejected(rejection),
     };
     match receiver.claim(&notification) {
-        Claim::Duplicate => return Verdict::Duplicate(notification),
-        Claim::InFlight => return Verdict::InFlight(notification),
-        Claim::First => {}
+        Claim::Claimed => {}
+        Claim::Done => return Verdict::Duplicate(notification),
+        _ => return Verdict::InFlight(notification),
     }
     let Some(forward) = &receiver.forward else {
         return Verdict::Verified(notification, None);
     };
     let relaying = Relaying {
         receiver,
-        notification: &notification,
+        key: notification.duplicate_key(),
         taken: false,
     };
     let relay = Relay {

@@ -499,54 +499,91 @@ impl fmt::Display for DuplicateKey {
     }
 }
 
-/// Remembers the notifications a handler has seen (payment id and short status, the
-/// newest `capacity` of them), so that the gateway's repeat, or a replay, is acted on once.
-/// A replay of an old notification past the bound is not recognised: keep the bound larger
-/// than the notifications of the replay window that matters to you.
+/// What a handler may do with a notification ([`DuplicateFilter::claim`],
+/// [`DuplicateStore::claim`](crate::DuplicateStore::claim)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Claim {
+    /// Nobody has acted on it and nobody is acting on it: it is this handler's. Act on it,
+    /// then mark it done, or release it when acting failed (and answer the gateway with an
+    /// error, so that its retry comes back).
+    Claimed,
+    /// Acted on before: the gateway's repeat, or a replay. Answer `2xx`, do nothing.
+    Done,
+    /// Another handler is acting on it now and may still fail: answer so that the gateway
+    /// sends it again (`503`), without acting.
+    Busy,
+}
+
+/// Remembers the notifications a handler has acted on (payment id and short status, the
+/// newest `capacity` of them) and those being acted on now, so that the gateway's repeat,
+/// or a replay, is acted on once, and a repeat that arrives while the first is still being
+/// acted on waits for its outcome instead of passing for done. A replay of an old
+/// notification past the bound is not recognised: keep the bound larger than the
+/// notifications of the replay window that matters to you.
 #[derive(Debug, Clone)]
 pub struct DuplicateFilter {
-    seen: VecDeque<DuplicateKey>,
+    done: VecDeque<DuplicateKey>,
+    claimed: VecDeque<DuplicateKey>,
     capacity: usize,
 }
 
 impl DuplicateFilter {
-    /// A filter that remembers the newest `capacity` notifications (at least one).
+    /// A filter that remembers the newest `capacity` notifications acted on, and as many
+    /// being acted on (at least one of each).
     #[must_use]
     pub fn new(capacity: usize) -> Self {
         Self {
-            seen: VecDeque::new(),
+            done: VecDeque::new(),
+            claimed: VecDeque::new(),
             capacity: capacity.max(1),
         }
     }
 
-    /// Whether `notification` is the first with its payment id and short status; it is
-    /// remembered either way.
+    /// Whether `notification` is the first with its payment id and short status, marked
+    /// done at once: [`claim`](Self::claim) and [`done`](Self::done) in one step, for a
+    /// handler whose action cannot fail.
     pub fn first_time(&mut self, notification: &VerifiedNotification) -> bool {
-        self.first_time_key(notification.duplicate_key())
-    }
-
-    /// [`first_time`](Self::first_time) for a notification's key.
-    pub fn first_time_key(&mut self, key: DuplicateKey) -> bool {
-        if self.seen.contains(&key) {
-            return false;
+        let key = notification.duplicate_key();
+        let claimed = self.claim(&key) == Claim::Claimed;
+        if claimed {
+            self.done(&key);
         }
-        if self.seen.len() == self.capacity {
-            self.seen.pop_front();
+        claimed
+    }
+
+    /// Claims `key` for the caller when nobody acted on it or is acting on it: what the
+    /// caller may do with it. A claim ends with [`done`](Self::done) or
+    /// [`release`](Self::release); past `capacity` claims at once, the oldest is let go.
+    pub fn claim(&mut self, key: &DuplicateKey) -> Claim {
+        if self.done.contains(key) {
+            return Claim::Done;
         }
-        self.seen.push_back(key);
-        true
+        if self.claimed.contains(key) {
+            return Claim::Busy;
+        }
+        if self.claimed.len() == self.capacity {
+            self.claimed.pop_front();
+        }
+        self.claimed.push_back(key.clone());
+        Claim::Claimed
     }
 
-    /// Forgets `notification`, so that the next one like it counts as the first: for a
-    /// handler whose own work on it failed, which answers the gateway with an error so that
-    /// its retry is acted on.
-    pub fn forget(&mut self, notification: &VerifiedNotification) {
-        self.forget_key(&notification.duplicate_key());
+    /// Marks `key` acted on: from now on it is a duplicate.
+    pub fn done(&mut self, key: &DuplicateKey) {
+        self.claimed.retain(|claimed| claimed != key);
+        if self.done.contains(key) {
+            return;
+        }
+        if self.done.len() == self.capacity {
+            self.done.pop_front();
+        }
+        self.done.push_back(key.clone());
     }
 
-    /// [`forget`](Self::forget) for a notification's key.
-    pub fn forget_key(&mut self, key: &DuplicateKey) {
-        self.seen.retain(|seen| seen != key);
+    /// Lets go of a claim on `key` whose action failed: the next one like it is claimed.
+    pub fn release(&mut self, key: &DuplicateKey) {
+        self.claimed.retain(|claimed| claimed != key);
     }
 }
 

@@ -15,6 +15,7 @@ use axum::extract::{DefaultBodyLimit, FromRef, State};
 use axum::http::StatusCode;
 use axum::routing::post;
 use paytoken::axum::Verified;
+use paytoken::notification::Claim;
 use paytoken::{DuplicateStore as _, MemoryDuplicates, PaymentId, PaymentStatus, SecureKey};
 use tokio::net::TcpListener;
 
@@ -44,20 +45,30 @@ impl FromRef<Shop> for SecureKey {
     }
 }
 
-/// 200 once the notification verified (its repeat too, so the gateway stops sending it);
-/// the extractor has answered 400 with the failed check when it does not. The gateway
-/// posts JSON, a browser coming back from 3-D Secure a form: the extractor reads either.
+/// 200 once the notification verified and was acted on (its repeat too, so the gateway
+/// stops sending it); 503 while another request is acting on it, so that the gateway
+/// sends it again; the extractor has answered 400 with the failed check when it does not
+/// verify. The gateway posts JSON, a browser coming back from 3-D Secure a form: the
+/// extractor reads either.
 async fn notification(
     State(shop): State<Shop>,
     Verified(verified): Verified,
 ) -> (StatusCode, &'static str) {
-    let Ok(first_time) = shop.seen.first_time(&verified.duplicate_key()).await;
-    if first_time && verified.status == PaymentStatus::Approved {
+    let key = verified.duplicate_key();
+    let Ok(claim) = shop.seen.claim(&key).await;
+    match claim {
+        Claim::Claimed => {}
+        Claim::Done => return (StatusCode::OK, "ok"),
+        _ => return (StatusCode::SERVICE_UNAVAILABLE, "being acted on"),
+    }
+    // The shop's action; one that can fail releases the claim instead and answers 500.
+    if verified.status == PaymentStatus::Approved {
         shop.paid
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push(verified.payment_id);
     }
+    let Ok(()) = shop.seen.done(&key).await;
     (StatusCode::OK, "ok")
 }
 

@@ -4,7 +4,7 @@
 
 use md5_oracle as md5;
 use paytoken_checksum::SecureKey;
-use paytoken_protocol::notification::{DuplicateFilter, Notification, NotificationCheck};
+use paytoken_protocol::notification::{Claim, DuplicateFilter, Notification, NotificationCheck};
 use paytoken_protocol::{Error, FieldValue, PaymentStatus};
 use paytoken_types::TransactionState;
 
@@ -194,22 +194,31 @@ fn a_repeated_notification_is_a_duplicate_within_the_bound() {
     assert!(filter.first_time(&verify("1", "P")));
 }
 
+/// Regression (found by the simulation, `paytoken-sim`): a repeat that arrived while the
+/// first delivery was still being acted on was told "seen", answered 200, and the gateway
+/// stopped; the first then failed, and the notification was never acted on.
 #[test]
-fn a_forgotten_notification_counts_as_the_first_again() {
+fn a_repeat_while_the_first_is_acted_on_is_busy_until_its_claim_ends() {
     let checksum = signed(&format!("7|o|1.00|Y|{KEY}"));
     let body = format!(
         r#"{{"paymentId":"7","merchantTransactionId":"o","amount":"1.00","transactionStatus":"Y","checksum":"{checksum}"}}"#
     );
-    let notification = Notification::from_json(body.as_bytes())
+    let key = Notification::from_json(body.as_bytes())
         .unwrap()
         .verify(&key())
-        .unwrap();
+        .unwrap()
+        .duplicate_key();
     let mut filter = DuplicateFilter::new(8);
-    assert!(filter.first_time(&notification));
-    // The handler's own work failed: it forgets, answers an error, and the retry is news.
-    filter.forget(&notification);
-    assert!(filter.first_time(&notification));
-    assert!(!filter.first_time(&notification));
+    assert_eq!(filter.claim(&key), Claim::Claimed);
+    assert_eq!(filter.claim(&key), Claim::Busy, "the repeat while acting");
+    // The handler's own work failed: it releases, answers an error, and the retry is news.
+    filter.release(&key);
+    assert_eq!(filter.claim(&key), Claim::Claimed);
+    filter.done(&key);
+    assert_eq!(filter.claim(&key), Claim::Done);
+    // A done key is never released.
+    filter.release(&key);
+    assert_eq!(filter.claim(&key), Claim::Done);
 }
 
 /// Regression: a body with two readings (Python's `json` keeps `"paymentId"`, Werkzeug's

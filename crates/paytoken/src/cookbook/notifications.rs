@@ -1,12 +1,13 @@
 //! Notifications: when a payment settles after its answer (3-D Secure, pending), the
-//! gateway posts the outcome to its `notificationUrl`, maybe more than once. Verify each
-//! with the secure key before acting on it, and act once.
+//! gateway posts the outcome to its `notificationUrl`, maybe more than once, and again
+//! while the first is still being handled. Verify each with the secure key before acting
+//! on it, and act once: claim it, act, then mark it done.
 //! (`examples/notifications_axum.rs` and `notifications_hyper.rs` are whole endpoints.)
 //!
 //! ```
 //! use std::time::Duration;
 //!
-//! use paytoken::notification::Notification;
+//! use paytoken::notification::{Claim, Notification};
 //! use paytoken::prelude::*;
 //! use paytoken::sandbox::{TestGateway, cards};
 //! # #[tokio::main(flavor = "current_thread")]
@@ -39,10 +40,14 @@
 //!     .verify(gateway.secure_key())?;
 //! assert_eq!(verified.payment_id, paid.payment_id);
 //! assert_eq!(verified.status, PaymentStatus::Approved);
-//! assert!(seen.first_time(&verified.duplicate_key()).await?); // fulfil the order now
+//! let key = verified.duplicate_key();
+//! assert_eq!(seen.claim(&key).await?, Claim::Claimed); // fulfil the order now
+//! // The gateway's repeat while the order is being fulfilled: answer 503, it comes back.
+//! assert_eq!(seen.claim(&key).await?, Claim::Busy);
+//! seen.done(&key).await?; // fulfilled: answer 200 (had it failed: `release`, answer 500)
 //! let again = Notification::from_request(Some("application/json"), body)?
 //!     .verify(gateway.secure_key())?;
-//! assert!(!seen.first_time(&again.duplicate_key()).await?); // a repeat: answer 200, do nothing
+//! assert_eq!(seen.claim(&again.duplicate_key()).await?, Claim::Done); // answer 200, do nothing
 //!
 //! // A forgery fails its checksum.
 //! let forged = String::from_utf8_lossy(body).replace("\"Y\"", "\"N\"");
