@@ -2,8 +2,9 @@
 //! (a debit, then its inquiry; a payment storing the card, then the token's first charge
 //! and a repeat of it; a customer signed up, a payment storing their card, the token's
 //! first charge and a later one the client names itself; a pre-authorisation captured,
-//! then refunded in two parts that race; one cancelled), each choice drawn from the
-//! checkout's own seed. A lost answer is settled the client's way
+//! then refunded in two parts that race; one cancelled; a payment that settles later, by
+//! 3-D Secure or pending, whose outcome the shop learns from its notification), each
+//! choice drawn from the checkout's own seed. A lost answer is settled the client's way
 //! (`Client::settle`), never by sending again; what the client then believes of each order
 //! is kept for the invariants.
 
@@ -21,7 +22,8 @@ use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{PaymentStatus, Transaction};
-use paytoken_sandbox::cards;
+use paytoken_sandbox::simulation::InProcess;
+use paytoken_sandbox::{THREE_D_SECURE_EXPIRES_AFTER, cards};
 use paytoken_types::{
     Amount, Card, CardNumber, Currency, Customer, Cvv, Email, ExpiryMonth, ExpiryYear,
     MerchantTransactionId, PaymentId, RecurringType, RegistrationId,
@@ -30,11 +32,17 @@ use paytoken_types::{
 use crate::Defect;
 use crate::history::History;
 use crate::network::Network;
+use crate::notifications::{SHOP_URL, Shop};
 
 /// How often a lost answer is settled before the shop leaves it unknown, and how long it
 /// waits between two tries (virtual time).
 const SETTLE_ATTEMPTS: usize = 5;
 const SETTLE_PAUSE: Duration = Duration::from_secs(1);
+
+/// How long a shop waits for a payment's notification, past the longest a 3-D Secure
+/// challenge stays open, before it asks the gateway instead.
+const NOTIFICATION_PATIENCE: Duration =
+    THREE_D_SECURE_EXPIRES_AFTER.saturating_add(Duration::from_secs(300));
 
 /// What the client came to believe of one order.
 #[derive(Debug, Clone, Default)]
@@ -111,18 +119,90 @@ pub(crate) struct Checkout {
     pub(crate) defects: Vec<Defect>,
     /// Calls whose outcome stayed unknown (a refund the status cannot tell, say).
     pub(crate) unknown_left: Arc<AtomicUsize>,
+    /// The gateway, where a cardholder decides a 3-D Secure challenge.
+    pub(crate) gateway: Arc<InProcess>,
+    /// The shop's notification endpoint.
+    pub(crate) shop: Arc<Shop>,
 }
 
 impl Checkout {
     /// Runs the checkout's flow.
     pub(crate) async fn run(mut self) {
-        match self.random.u8(0..5) {
+        match self.random.u8(0..6) {
             0 => self.debit().await,
             1 => self.stored_card_series().await,
             2 => self.customer_series().await,
             3 => self.authorise_capture_refund().await,
-            _ => self.authorise_cancel().await,
+            4 => self.authorise_cancel().await,
+            _ => self.settled_later().await,
         }
+    }
+
+    /// A payment whose outcome comes later (3-D Secure, which the cardholder approves,
+    /// declines or leaves to expire; or pending), believed as its notification says once
+    /// the shop has acted on it, or as an inquiry says when none came in time.
+    async fn settled_later(&mut self) {
+        let amount = self.amount();
+        let three_d_secure = self.random.bool();
+        let card = if three_d_secure {
+            cards::THREE_D_SECURE
+        } else {
+            cards::PENDING
+        };
+        let order = self.order_id(1);
+        let Some(payment) = self.payment(&order, amount, card) else {
+            return;
+        };
+        let payment = payment.notification_url(SHOP_URL);
+        let settled = self.settle(self.client.pay(&payment).await).await;
+        let Settled::Done(paid) = settled else {
+            let _ = self.keep_payment(1, &order, settled);
+            return;
+        };
+        let payment_id = paid.payment_id.as_str().to_owned();
+        if matches!(paid.status, PaymentStatus::ThreeDSecure { .. }) {
+            let decision = match self.random.u8(0..8) {
+                0..=4 => Some(true),
+                5 | 6 => Some(false),
+                _ => None,
+            };
+            self.history.note(format_args!(
+                "checkout {}: cardholder decides {payment_id}: {decision:?}",
+                self.number
+            ));
+            if let Some(approved) = decision {
+                self.gateway.decide_three_d_secure(&payment_id, approved);
+            }
+        }
+        let waited_since = tokio::time::Instant::now();
+        while waited_since.elapsed() < NOTIFICATION_PATIENCE {
+            if let Some(status) = self.shop.acted_on(&payment_id) {
+                let approved = status == PaymentStatus::Approved;
+                self.history.note(format_args!(
+                    "checkout {}: order {order} notified, approved {approved}",
+                    self.number
+                ));
+                self.with_order(1, &order, |kept| {
+                    kept.payment = Belief::Made {
+                        payment_id,
+                        approved,
+                    };
+                });
+                return;
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+        // An inquiry that does not get through tells nothing: asked again, then unknown.
+        let inquiry = Inquiry::ByPaymentId(paid.payment_id);
+        let mut settled = Settled::Unknown;
+        for _ in 0..SETTLE_ATTEMPTS {
+            if let Ok(inquired) = self.client.inquiry(&inquiry).await {
+                settled = Settled::Done(Box::new(inquired));
+                break;
+            }
+            tokio::time::sleep(SETTLE_PAUSE).await;
+        }
+        let _ = self.keep_payment(1, &order, settled);
     }
 
     /// A debit, then what an inquiry says of it, which the client believes from then on.

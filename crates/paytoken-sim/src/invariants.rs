@@ -1,12 +1,18 @@
 //! What must hold after every run, checked against the sandbox's books: no order charged
 //! twice; what the client believes of each payment (made or refused, approved or not,
 //! captured, refunded, cancelled) is the books' truth, lost answers settled included; no
-//! payment refunded beyond what it took.
+//! payment refunded beyond what it took. And of notifications: the shop verifies every
+//! genuine one, acts on each at most once, and on every one it answered `2xx` exactly
+//! once, as the books say.
 
+use paytoken::SecureKey;
+use paytoken_protocol::PaymentStatus;
+use paytoken_protocol::notification::Notification;
 use paytoken_sandbox::PaymentBooks;
 use paytoken_types::Amount;
 
 use crate::checkout::{Belief, Order};
+use crate::notifications::{Delivery, Shop};
 
 /// A broken invariant: what it says, and the ids it is about (the order's merchant
 /// transaction ids, the payments'), which pick its lines of the history.
@@ -147,4 +153,60 @@ fn moves_agree(order: &Order, kept: &PaymentBooks, broken: &mut Vec<Broken>) {
             kept.cancelled.to_string(),
         ));
     }
+}
+
+/// Every broken promise of the notifications: a genuine one the shop could not verify, one
+/// acted on twice, one the shop took (`2xx`) and never acted on, one acted on as the books
+/// do not say.
+pub(crate) fn notifications(
+    shop: &Shop,
+    deliveries: &[Delivery],
+    key: &SecureKey,
+    books: &[PaymentBooks],
+) -> Vec<Broken> {
+    let mut broken: Vec<Broken> = shop
+        .rejected()
+        .into_iter()
+        .map(|why| Broken {
+            said: format!("the shop could not verify a genuine notification: {why}"),
+            names: Vec::new(),
+        })
+        .collect();
+    let acted = shop.acted();
+    let about = |payment_id: &str, said: String| Broken {
+        said,
+        names: vec![payment_id.to_owned()],
+    };
+    for delivery in deliveries.iter().filter(|delivery| delivery.taken) {
+        let key = Notification::from_json(delivery.body.as_bytes())
+            .and_then(|notification| notification.verify(key))
+            .map(|verified| verified.duplicate_key().to_string());
+        let Ok(key) = key else { continue };
+        let times = acted.iter().filter(|acted| acted.key == key).count();
+        if times == 0 {
+            let said = format!("notification {key}: the shop answered 2xx and never acted on it");
+            broken.push(about(&delivery.payment_id, said));
+        }
+    }
+    for (at, first) in acted.iter().enumerate() {
+        let earlier = acted.iter().take(at).any(|other| other.key == first.key);
+        let times = acted.iter().filter(|other| other.key == first.key).count();
+        if times > 1 && !earlier {
+            let said = format!("notification {}: acted on {times} times", first.key);
+            broken.push(about(&first.payment_id, said));
+        }
+        let approved = first.status == PaymentStatus::Approved;
+        let booked = books
+            .iter()
+            .find(|kept| kept.payment_id == first.payment_id)
+            .map(|kept| kept.approved);
+        if booked != Some(approved) {
+            let said = format!(
+                "notification {}: acted on as approved {approved}, the books say {booked:?}",
+                first.key
+            );
+            broken.push(about(&first.payment_id, said));
+        }
+    }
+    broken
 }

@@ -32,21 +32,28 @@ mod clock;
 mod history;
 mod invariants;
 mod network;
+mod notifications;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use paytoken::sandbox::client_builder_at;
+use paytoken_sandbox::DEFAULT_MERCHANT_ID;
 use paytoken_sandbox::simulation::InProcess;
 
 use checkout::Checkout;
 use clock::VirtualClock;
 use history::History;
 use network::Network;
+use notifications::Shop;
 
 /// How long the client waits for an answer, in virtual time.
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How many notifications the shop's duplicate store remembers (one, under
+/// [`Defect::ForgetfulDuplicateStore`]).
+const REMEMBERED: usize = 10_000;
 
 /// A defect planted on purpose, which a run must catch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,13 +64,20 @@ pub enum Defect {
     FreshOrderOnLostAnswer,
     /// The sandbox's refund check reads what was refunded before as nothing.
     StaleRefundCheck,
+    /// The shop's duplicate store remembers one notification only.
+    ForgetfulDuplicateStore,
+    /// The shop marks a notification done when it claims it, before acting on it: a
+    /// repeat during the action passes for done, and a failed action is never retried.
+    DoneBeforeActing,
 }
 
 impl Defect {
     /// Every defect, by the name `cargo xtask sim --defect` takes.
-    pub const ALL: [(&'static str, Self); 2] = [
+    pub const ALL: [(&'static str, Self); 4] = [
         ("fresh-order-on-lost-answer", Self::FreshOrderOnLostAnswer),
         ("stale-refund-check", Self::StaleRefundCheck),
+        ("forgetful-duplicate-store", Self::ForgetfulDuplicateStore),
+        ("done-before-acting", Self::DoneBeforeActing),
     ];
 
     /// Its name.
@@ -213,6 +227,29 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
         Ok(client) => client,
         Err(error) => return failed(seed, plan, &format!("cannot build the client: {error}")),
     };
+    let Some(merchant) = gateway.config().merchant(DEFAULT_MERCHANT_ID) else {
+        return failed(seed, plan, "the sandbox has no default merchant");
+    };
+    let remembered = if plan.defects.contains(&Defect::ForgetfulDuplicateStore) {
+        1
+    } else {
+        REMEMBERED
+    };
+    let shop = Arc::new(Shop::new(
+        merchant.secure_key.clone(),
+        remembered,
+        plan.defects.contains(&Defect::DoneBeforeActing),
+        seed.rotate_left(17),
+        history.clone(),
+    ));
+    let stop = Arc::new(AtomicBool::new(false));
+    let dispatcher = tokio::spawn(notifications::dispatch(
+        Arc::clone(&gateway),
+        Arc::clone(&shop),
+        seed.rotate_left(31),
+        history.clone(),
+        Arc::clone(&stop),
+    ));
     let orders = Arc::new(Mutex::new(Vec::new()));
     let unknown_left = Arc::new(AtomicUsize::new(0));
     let mut checkouts = tokio::task::JoinSet::new();
@@ -230,6 +267,8 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
                 orders: Arc::clone(&orders),
                 defects: plan.defects.clone(),
                 unknown_left: Arc::clone(&unknown_left),
+                gateway: Arc::clone(&gateway),
+                shop: Arc::clone(&shop),
             }
             .run(),
         );
@@ -240,12 +279,24 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
             broken.push(format!("a checkout did not finish: {error}"));
         }
     }
+    stop.store(true, Ordering::SeqCst);
+    let deliveries = dispatcher.await.unwrap_or_else(|error| {
+        broken.push(format!(
+            "the notifications' dispatcher did not finish: {error}"
+        ));
+        Vec::new()
+    });
     let orders = orders
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .clone();
     let mut named = Vec::new();
-    for invariant in invariants::broken(&orders, &gateway.books()) {
+    let books = gateway.books();
+    let notified = invariants::notifications(&shop, &deliveries, &merchant.secure_key, &books);
+    for invariant in invariants::broken(&orders, &books)
+        .into_iter()
+        .chain(notified)
+    {
         broken.push(invariant.said);
         named.extend(invariant.names);
     }
@@ -258,6 +309,21 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
         named,
         unknown_left: unknown_left.load(Ordering::Relaxed),
     }
+}
+
+/// One of `table`'s choices, each as likely as its weight; `otherwise` when all weigh
+/// nothing.
+fn weighted<T: Copy>(random: &mut fastrand::Rng, table: &[(T, u32)], otherwise: T) -> T {
+    let total: u32 = table.iter().map(|(_, weight)| weight).sum();
+    let mut pick = random.u32(0..total.max(1));
+    table
+        .iter()
+        .find(|(_, weight)| {
+            let hit = pick < *weight;
+            pick = pick.saturating_sub(*weight);
+            hit
+        })
+        .map_or(otherwise, |(choice, _)| *choice)
 }
 
 fn failed(seed: u64, plan: &Plan, why: &str) -> Run {

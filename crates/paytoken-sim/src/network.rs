@@ -62,7 +62,7 @@ impl fmt::Display for Fault {
     }
 }
 
-/// The faults, each with its weight out of [`WEIGHTS_TOTAL`]: most requests pass.
+/// The faults, each with its weight: most requests pass.
 const WEIGHTS: [(Fault, u32); 10] = [
     (Fault::None, 700),
     (Fault::Refused, 30),
@@ -75,7 +75,6 @@ const WEIGHTS: [(Fault, u32); 10] = [
     (Fault::Late, 60),
     (Fault::TokenExpired, 10),
 ];
-const WEIGHTS_TOTAL: u32 = 1000;
 
 /// A proxy's error page.
 const BAD_GATEWAY_PAGE: &str = "<html><body><h1>502 Bad Gateway</h1></body></html>";
@@ -112,16 +111,8 @@ impl Network {
     /// that its answer comes back.
     fn draw(&self) -> (Fault, Duration, Duration) {
         let mut random = self.random.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut pick = random.u32(0..WEIGHTS_TOTAL);
+        let fault = crate::weighted(&mut random, &WEIGHTS, Fault::None);
         let trip = Duration::from_millis(random.u64(1..20));
-        let fault = WEIGHTS
-            .into_iter()
-            .find(|(_, weight)| {
-                let hit = pick < *weight;
-                pick = pick.saturating_sub(*weight);
-                hit
-            })
-            .map_or(Fault::None, |(fault, _)| fault);
         let late = if fault == Fault::Late {
             Duration::from_millis(random.u64(100..900))
         } else {

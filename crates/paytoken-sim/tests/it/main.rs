@@ -48,7 +48,9 @@ fn each_planted_defect_is_caught_within_the_seeds() {
         assert!(report.contains(&format!("--defect {name}")), "{report}");
         let expected = match defect {
             Defect::FreshOrderOnLostAnswer => "charged 2 times",
-            _ => "refunded",
+            Defect::StaleRefundCheck => "refunded",
+            Defect::ForgetfulDuplicateStore => "acted on 2 times",
+            _ => "answered 2xx and never acted on it",
         };
         assert!(report.contains(expected), "{report}");
         assert!(report.contains("history:\n  "), "{report}");
