@@ -40,7 +40,8 @@
 //! ```
 //!
 //! ## Features
-//! None.
+//! - `simulation`: exposes [`simulation`]`::Relay`, `listen --forward-to`'s relay in the
+//!   caller's process, for `paytoken-sim`.
 
 #![forbid(unsafe_code)]
 
@@ -71,6 +72,8 @@ mod report;
 mod serve;
 mod settings;
 mod shapes;
+#[cfg(feature = "simulation")]
+pub mod simulation;
 mod terminal;
 mod vectors;
 

@@ -14,7 +14,9 @@
 pub(crate) mod endpoint;
 mod verdict;
 
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -49,12 +51,40 @@ pub(crate) struct Receiver {
     key: SecureKey,
     seen: Mutex<DuplicateFilter>,
     forward: Option<Forward>,
+    /// A defect a simulation plants: a notification marked done when it is claimed,
+    /// before its target took it.
+    pub(crate) done_before_relaying: bool,
 }
 
 /// Where verified notifications are relayed, and how long a relay may take.
 pub(crate) struct Forward {
-    pub(crate) endpoint: Endpoint,
+    /// The target as `--forward-to` named it.
+    pub(crate) url: String,
+    pub(crate) target: Box<dyn RelayTarget>,
     pub(crate) timeout: Duration,
+}
+
+/// What a relay posts to: the merchant's endpoint ([`Endpoint`]), or a simulation's.
+pub(crate) trait RelayTarget: Send + Sync {
+    /// Posts `body` with `content_type` within `timeout`: the target's `2xx` status, or
+    /// why not.
+    fn post(
+        &self,
+        body: Bytes,
+        content_type: Option<HeaderValue>,
+        timeout: Duration,
+    ) -> Pin<Box<dyn Future<Output = Result<u16, String>> + Send + '_>>;
+}
+
+impl RelayTarget for Endpoint {
+    fn post(
+        &self,
+        body: Bytes,
+        content_type: Option<HeaderValue>,
+        timeout: Duration,
+    ) -> Pin<Box<dyn Future<Output = Result<u16, String>> + Send + '_>> {
+        Box::pin(Self::post(self, body, content_type, timeout))
+    }
 }
 
 impl Receiver {
@@ -64,6 +94,7 @@ impl Receiver {
             key,
             seen: Mutex::new(DuplicateFilter::new(REMEMBERED)),
             forward,
+            done_before_relaying: false,
         }
     }
 
@@ -79,7 +110,7 @@ impl Receiver {
         let mut seen = self.seen();
         let key = notification.duplicate_key();
         let claim = seen.claim(&key);
-        if claim == Claim::Claimed && self.forward.is_none() {
+        if claim == Claim::Claimed && (self.forward.is_none() || self.done_before_relaying) {
             seen.done(&key);
         }
         claim
@@ -125,7 +156,8 @@ pub(crate) async fn run(args: &ListenArgs, gateway: &GatewayArgs, json: bool) ->
         .transpose()
     {
         Ok(forward) => forward.map(|endpoint| Forward {
-            endpoint,
+            url: endpoint.url.clone(),
+            target: Box::new(endpoint),
             timeout: args.relay_timeout,
         }),
         Err(message) => return Report::from(Failure::usage(message)),
@@ -200,14 +232,14 @@ fn announce(
             "operation": "listen",
             "outcome": "ok",
             "listening": url,
-            "forwardTo": forward.map(|f| f.endpoint.url.as_str()),
+            "forwardTo": forward.map(|f| f.url.as_str()),
         });
         return terminal::out(&(terminal::json(&line) + "\n"));
     }
     let relay = forward.map_or_else(String::new, |forward| {
         format!(
             ", relaying verified ones to {}",
-            terminal::escape(&forward.endpoint.url)
+            terminal::escape(&forward.url)
         )
     });
     terminal::out(&format!(
@@ -256,7 +288,11 @@ async fn receive(
 /// Verifies `body`, and relays it when it is new and there is somewhere to relay it: the
 /// body as it came, which is the one verified (a body with two readings of a signed field
 /// does not verify).
-async fn judge(receiver: &Receiver, body: Bytes, content_type: Option<HeaderValue>) -> Verdict {
+pub(crate) async fn judge(
+    receiver: &Receiver,
+    body: Bytes,
+    content_type: Option<HeaderValue>,
+) -> Verdict {
     let media = content_type.as_ref().and_then(|value| value.to_str().ok());
     let notification = match verdict::verify(&body, media, &receiver.key) {
         Ok(notification) => notification,
@@ -276,9 +312,9 @@ async fn judge(receiver: &Receiver, body: Bytes, content_type: Option<HeaderValu
         taken: false,
     };
     let relay = Relay {
-        to: forward.endpoint.url.clone(),
+        to: forward.url.clone(),
         result: forward
-            .endpoint
+            .target
             .post(body, content_type, forward.timeout)
             .await,
     };

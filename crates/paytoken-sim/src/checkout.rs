@@ -32,7 +32,7 @@ use paytoken_types::{
 use crate::Defect;
 use crate::history::History;
 use crate::network::Network;
-use crate::notifications::{SHOP_URL, Shop};
+use crate::notifications::{Endpoints, RELAY_URL, SHOP_URL};
 
 /// How often a lost answer is settled before the shop leaves it unknown, and how long it
 /// waits between two tries (virtual time).
@@ -121,8 +121,8 @@ pub(crate) struct Checkout {
     pub(crate) unknown_left: Arc<AtomicUsize>,
     /// The gateway, where a cardholder decides a 3-D Secure challenge.
     pub(crate) gateway: Arc<InProcess>,
-    /// The shop's notification endpoint.
-    pub(crate) shop: Arc<Shop>,
+    /// Where notifications go: the shop, or `paytoken listen`'s relay.
+    pub(crate) endpoints: Arc<Endpoints>,
 }
 
 impl Checkout {
@@ -153,7 +153,12 @@ impl Checkout {
         let Some(payment) = self.payment(&order, amount, card) else {
             return;
         };
-        let payment = payment.notification_url(SHOP_URL);
+        let url = if self.random.bool() {
+            SHOP_URL
+        } else {
+            RELAY_URL
+        };
+        let payment = payment.notification_url(url);
         let settled = self.settle(self.client.pay(&payment).await).await;
         let Settled::Done(paid) = settled else {
             let _ = self.keep_payment(1, &order, settled);
@@ -176,7 +181,7 @@ impl Checkout {
         }
         let waited_since = tokio::time::Instant::now();
         while waited_since.elapsed() < NOTIFICATION_PATIENCE {
-            if let Some(status) = self.shop.acted_on(&payment_id) {
+            if let Some(status) = self.endpoints.acted_on(url, &payment_id) {
                 let approved = status == PaymentStatus::Approved;
                 self.history.note(format_args!(
                     "checkout {}: order {order} notified, approved {approved}",

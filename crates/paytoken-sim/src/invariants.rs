@@ -12,7 +12,7 @@ use paytoken_sandbox::PaymentBooks;
 use paytoken_types::Amount;
 
 use crate::checkout::{Belief, Order};
-use crate::notifications::{Delivery, Shop};
+use crate::notifications::{Delivery, Endpoints, Ledger, RELAY_URL, SHOP_URL};
 
 /// A broken invariant: what it says, and the ids it is about (the order's merchant
 /// transaction ids, the payments'), which pick its lines of the history.
@@ -155,24 +155,41 @@ fn moves_agree(order: &Order, kept: &PaymentBooks, broken: &mut Vec<Broken>) {
     }
 }
 
-/// Every broken promise of the notifications: a genuine one the shop could not verify, one
-/// acted on twice, one the shop took (`2xx`) and never acted on, one acted on as the books
-/// do not say.
+/// Every broken promise of the notifications, at the shop and behind the relay: a genuine
+/// one that could not be verified, one acted on twice, one answered `2xx` and never acted
+/// on, one acted on as the books do not say.
 pub(crate) fn notifications(
-    shop: &Shop,
+    endpoints: &Endpoints,
     deliveries: &[Delivery],
     key: &SecureKey,
     books: &[PaymentBooks],
 ) -> Vec<Broken> {
-    let mut broken: Vec<Broken> = shop
+    let mut broken = Vec::new();
+    for url in [SHOP_URL, RELAY_URL] {
+        let ledger = endpoints.ledger(url);
+        let sent: Vec<&Delivery> = deliveries.iter().filter(|sent| sent.url == url).collect();
+        broken.extend(kept_once(url, ledger, &sent, key, books));
+    }
+    broken
+}
+
+/// The promises of one endpoint at `url`, which acted as `ledger` says.
+fn kept_once(
+    url: &str,
+    ledger: &Ledger,
+    deliveries: &[&Delivery],
+    key: &SecureKey,
+    books: &[PaymentBooks],
+) -> Vec<Broken> {
+    let mut broken: Vec<Broken> = ledger
         .rejected()
         .into_iter()
         .map(|why| Broken {
-            said: format!("the shop could not verify a genuine notification: {why}"),
+            said: format!("{url} could not verify a genuine notification: {why}"),
             names: Vec::new(),
         })
         .collect();
-    let acted = shop.acted();
+    let acted = ledger.acted();
     let about = |payment_id: &str, said: String| Broken {
         said,
         names: vec![payment_id.to_owned()],
@@ -182,9 +199,8 @@ pub(crate) fn notifications(
             .and_then(|notification| notification.verify(key))
             .map(|verified| verified.duplicate_key().to_string());
         let Ok(key) = key else { continue };
-        let times = acted.iter().filter(|acted| acted.key == key).count();
-        if times == 0 {
-            let said = format!("notification {key}: the shop answered 2xx and never acted on it");
+        if !acted.iter().any(|acted| acted.key == key) {
+            let said = format!("notification {key}: {url} answered 2xx and never acted on it");
             broken.push(about(&delivery.payment_id, said));
         }
     }
@@ -192,7 +208,10 @@ pub(crate) fn notifications(
         let earlier = acted.iter().take(at).any(|other| other.key == first.key);
         let times = acted.iter().filter(|other| other.key == first.key).count();
         if times > 1 && !earlier {
-            let said = format!("notification {}: acted on {times} times", first.key);
+            let said = format!(
+                "notification {}: acted on {times} times at {url}",
+                first.key
+            );
             broken.push(about(&first.payment_id, said));
         }
         let approved = first.status == PaymentStatus::Approved;
@@ -202,7 +221,7 @@ pub(crate) fn notifications(
             .map(|kept| kept.approved);
         if booked != Some(approved) {
             let said = format!(
-                "notification {}: acted on as approved {approved}, the books say {booked:?}",
+                "notification {}: acted on at {url} as approved {approved}, the books say {booked:?}",
                 first.key
             );
             broken.push(about(&first.payment_id, said));

@@ -46,7 +46,7 @@ use checkout::Checkout;
 use clock::VirtualClock;
 use history::History;
 use network::Network;
-use notifications::Shop;
+use notifications::{Endpoints, Listener, Shop};
 
 /// How long the client waits for an answer, in virtual time.
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -69,15 +69,19 @@ pub enum Defect {
     /// The shop marks a notification done when it claims it, before acting on it: a
     /// repeat during the action passes for done, and a failed action is never retried.
     DoneBeforeActing,
+    /// `paytoken listen`'s relay marks a notification done when it claims it, before its
+    /// target took it.
+    DoneBeforeRelaying,
 }
 
 impl Defect {
     /// Every defect, by the name `cargo xtask sim --defect` takes.
-    pub const ALL: [(&'static str, Self); 4] = [
+    pub const ALL: [(&'static str, Self); 5] = [
         ("fresh-order-on-lost-answer", Self::FreshOrderOnLostAnswer),
         ("stale-refund-check", Self::StaleRefundCheck),
         ("forgetful-duplicate-store", Self::ForgetfulDuplicateStore),
         ("done-before-acting", Self::DoneBeforeActing),
+        ("done-before-relaying", Self::DoneBeforeRelaying),
     ];
 
     /// Its name.
@@ -235,17 +239,25 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
     } else {
         REMEMBERED
     };
-    let shop = Arc::new(Shop::new(
-        merchant.secure_key.clone(),
-        remembered,
-        plan.defects.contains(&Defect::DoneBeforeActing),
-        seed.rotate_left(17),
-        history.clone(),
-    ));
+    let endpoints = Arc::new(Endpoints {
+        shop: Shop::new(
+            merchant.secure_key.clone(),
+            remembered,
+            plan.defects.contains(&Defect::DoneBeforeActing),
+            seed.rotate_left(17),
+            history.clone(),
+        ),
+        listener: Listener::new(
+            merchant.secure_key.clone(),
+            seed.rotate_left(23),
+            plan.defects.contains(&Defect::DoneBeforeRelaying),
+            history.clone(),
+        ),
+    });
     let stop = Arc::new(AtomicBool::new(false));
     let dispatcher = tokio::spawn(notifications::dispatch(
         Arc::clone(&gateway),
-        Arc::clone(&shop),
+        Arc::clone(&endpoints),
         seed.rotate_left(31),
         history.clone(),
         Arc::clone(&stop),
@@ -268,7 +280,7 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
                 defects: plan.defects.clone(),
                 unknown_left: Arc::clone(&unknown_left),
                 gateway: Arc::clone(&gateway),
-                shop: Arc::clone(&shop),
+                endpoints: Arc::clone(&endpoints),
             }
             .run(),
         );
@@ -292,7 +304,7 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
         .clone();
     let mut named = Vec::new();
     let books = gateway.books();
-    let notified = invariants::notifications(&shop, &deliveries, &merchant.secure_key, &books);
+    let notified = invariants::notifications(&endpoints, &deliveries, &merchant.secure_key, &books);
     for invariant in invariants::broken(&orders, &books)
         .into_iter()
         .chain(notified)

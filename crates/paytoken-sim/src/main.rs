@@ -51,15 +51,15 @@ fn main() -> ExitCode {
     let count = seeds.end.saturating_sub(seeds.start);
     let mut failed = 0_u64;
     let mut unknown_left = 0_usize;
-    // What the network did to the requests, by the words the history says it in.
+    // What the network did to the requests and the notifications, what the relay's target
+    // and the shop did, by the words the history says it in.
     let mut mix: BTreeMap<String, u64> = BTreeMap::new();
     for seed in seeds {
         let run = run(seed, &plan);
         unknown_left += run.unknown_left();
         for line in run.history() {
-            let request = !line.contains(": answered ") && !line.contains(" checkout ");
-            if let Some((_, fault)) = line.rsplit_once(": ").filter(|_| request) {
-                *mix.entry(fault.to_owned()).or_default() += 1;
+            if let Some(what) = tallied(line) {
+                *mix.entry(what).or_default() += 1;
             }
         }
         if one {
@@ -78,19 +78,46 @@ fn main() -> ExitCode {
         started.elapsed(),
         plan.checkouts
     );
-    let requests: u64 = mix.values().sum();
+    let requests: u64 = mix
+        .iter()
+        .filter(|(what, _)| what.starts_with("request: "))
+        .map(|(_, times)| times)
+        .sum();
     let _ = writeln!(
         out,
         "{unknown_left} call(s) no inquiry could settle; {requests} requests:"
     );
-    for (fault, times) in &mix {
-        let _ = writeln!(out, "  {fault}: {times}");
+    for (what, times) in &mix {
+        let _ = writeln!(out, "  {what}: {times}");
     }
     if failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// What a history line tells of a request, a notification's attempt, the relay's target
+/// or the shop, as `kind: what`; `None` for the lines that tell an outcome.
+fn tallied(line: &str) -> Option<String> {
+    let (_, said) = line.split_once(" ms  ")?;
+    if said.contains(": answered ") || said.starts_with("checkout ") {
+        return None;
+    }
+    if let Some(rest) = said.strip_prefix("shop: ") {
+        let (_, outcome) = rest.split_once(' ')?;
+        return Some(format!("shop: {outcome}"));
+    }
+    if said.starts_with("relay target: ") {
+        return Some(said.to_owned());
+    }
+    let (subject, what) = said.rsplit_once(": ")?;
+    let kind = if subject.starts_with("notification of ") {
+        "notification"
+    } else {
+        "request"
+    };
+    Some(format!("{kind}: {what}"))
 }
 
 fn usage(message: &str) -> ExitCode {

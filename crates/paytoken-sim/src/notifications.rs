@@ -1,16 +1,22 @@
 //! Notifications in a run: the gateway's posts delivered the way the sandbox delivers them
 //! (at least once: its attempts, its waits, its attempt timeout), over a way that loses a
 //! request or its answer, repeats a delivery, or holds it long enough to reorder it and to
-//! cross the clock's jumps; and the shop that receives them with the SDK's handling
-//! (`Notification::from_request`, `verify`, a `DuplicateStore` claimed before acting),
-//! whose work on one is sometimes slow (past the gateway's patience) and sometimes fails
-//! (`500`, the claim released so that the retry is claimed again).
+//! cross the clock's jumps, to one of two endpoints:
+//!
+//! - the shop, receiving them with the SDK's handling (`Notification::from_request`,
+//!   `verify`, a `DuplicateStore` claimed before acting), its work on one sometimes slow
+//!   (past the gateway's patience) and sometimes failing (`500`, the claim released so
+//!   that the retry is claimed again);
+//! - `paytoken listen --forward-to`'s relay, in this process, relaying to a merchant's
+//!   endpoint that is down, fails, hangs past the relay's timeout, or takes it.
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use bytes::Bytes;
 use paytoken::SecureKey;
-use paytoken_protocol::notification::{Claim, Notification};
+use paytoken_cli::simulation::Relay;
+use paytoken_protocol::notification::{Claim, Notification, VerifiedNotification};
 use paytoken_protocol::{DuplicateStore as _, MemoryDuplicates, PaymentStatus};
 use paytoken_sandbox::NotificationPolicy;
 use paytoken_sandbox::simulation::{InProcess, Posted};
@@ -18,8 +24,12 @@ use tokio::task::JoinSet;
 
 use crate::history::History;
 
-/// Where every checkout asks its notifications to go.
+/// Where a checkout asks its notifications to go: the shop's endpoint, or the relay.
 pub(crate) const SHOP_URL: &str = "http://shop.invalid/notifications";
+pub(crate) const RELAY_URL: &str = "http://listen.invalid/";
+
+/// How long the relay waits for its target (`listen --relay-timeout`'s default).
+const RELAY_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// How long the gateway waits between two looks for what fell due and for notifications
 /// to send.
@@ -44,6 +54,18 @@ enum Way {
     Held,
 }
 
+impl std::fmt::Display for Way {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Clear => "delivered",
+            Self::Lost => "lost",
+            Self::AnswerLost => "answer lost",
+            Self::Repeated => "repeated",
+            Self::Held => "held",
+        })
+    }
+}
+
 /// Each way with its weight.
 const WAYS: [(Way, u32); 5] = [
     (Way::Clear, 60),
@@ -53,7 +75,7 @@ const WAYS: [(Way, u32); 5] = [
     (Way::Held, 10),
 ];
 
-/// A notification the shop acted on.
+/// A notification an endpoint acted on.
 #[derive(Debug, Clone)]
 pub(crate) struct Acted {
     /// Its duplicate key, `{payment id}:{short status}`.
@@ -65,9 +87,102 @@ pub(crate) struct Acted {
 /// A notification the gateway posted, and whether any attempt was answered `2xx`.
 #[derive(Debug, Clone)]
 pub(crate) struct Delivery {
+    pub(crate) url: String,
     pub(crate) payment_id: String,
     pub(crate) body: String,
     pub(crate) taken: bool,
+}
+
+/// What an endpoint acted on, and the genuine notifications it could not verify.
+#[derive(Debug, Default)]
+pub(crate) struct Ledger {
+    acted: Mutex<Vec<Acted>>,
+    rejected: Mutex<Vec<String>>,
+}
+
+impl Ledger {
+    /// Verifies `body` with `key`; the error is kept as a rejection.
+    fn verify(&self, body: &[u8], key: &SecureKey) -> Option<VerifiedNotification> {
+        let verified = Notification::from_request(Some("application/json"), body)
+            .and_then(|notification| notification.verify(key));
+        match verified {
+            Ok(verified) => Some(verified),
+            Err(error) => {
+                self.rejected
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(error.to_string());
+                None
+            }
+        }
+    }
+
+    fn act(&self, verified: &VerifiedNotification) {
+        let key = verified.duplicate_key();
+        self.acted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(Acted {
+                key: key.to_string(),
+                payment_id: key.payment_id.as_str().to_owned(),
+                status: verified.status.clone(),
+            });
+    }
+
+    /// What was acted on, in order.
+    pub(crate) fn acted(&self) -> Vec<Acted> {
+        self.acted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The genuine notifications that failed verification, with why.
+    pub(crate) fn rejected(&self) -> Vec<String> {
+        self.rejected
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// Both endpoints a notification may go to.
+#[derive(Debug)]
+pub(crate) struct Endpoints {
+    pub(crate) shop: Shop,
+    pub(crate) listener: Listener,
+}
+
+impl Endpoints {
+    /// The ledger of the endpoint at `url`: the shop's, or the relay target's.
+    pub(crate) fn ledger(&self, url: &str) -> &Ledger {
+        if url == RELAY_URL {
+            &self.listener.target.ledger
+        } else {
+            &self.shop.ledger
+        }
+    }
+
+    /// What the endpoint at `url` acted on for `payment_id`, if it did.
+    pub(crate) fn acted_on(&self, url: &str, payment_id: &str) -> Option<PaymentStatus> {
+        self.ledger(url)
+            .acted()
+            .into_iter()
+            .find(|acted| acted.payment_id == payment_id)
+            .map(|acted| acted.status)
+    }
+
+    /// Hands `body` to the endpoint at `url`: the status it answers.
+    async fn receive(&self, url: &str, body: &[u8]) -> u16 {
+        if url == RELAY_URL {
+            self.listener
+                .relay
+                .receive(body, Some("application/json"))
+                .await
+        } else {
+            self.shop.receive(body).await
+        }
+    }
 }
 
 /// The shop's notification endpoint.
@@ -77,9 +192,7 @@ pub(crate) struct Shop {
     seen: MemoryDuplicates,
     /// The planted defect: done when claimed, before acting.
     done_before_acting: bool,
-    acted: Mutex<Vec<Acted>>,
-    /// Genuine notifications the shop could not verify.
-    rejected: Mutex<Vec<String>>,
+    ledger: Ledger,
     random: Mutex<fastrand::Rng>,
     history: History,
 }
@@ -97,35 +210,10 @@ impl Shop {
             key,
             seen: MemoryDuplicates::new(remembered),
             done_before_acting,
-            acted: Mutex::new(Vec::new()),
-            rejected: Mutex::new(Vec::new()),
+            ledger: Ledger::default(),
             random: Mutex::new(fastrand::Rng::with_seed(seed)),
             history,
         }
-    }
-
-    /// What the shop acted on, in order.
-    pub(crate) fn acted(&self) -> Vec<Acted> {
-        self.acted
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    /// What the shop acted on for `payment_id`, if it did.
-    pub(crate) fn acted_on(&self, payment_id: &str) -> Option<PaymentStatus> {
-        self.acted()
-            .into_iter()
-            .find(|acted| acted.payment_id == payment_id)
-            .map(|acted| acted.status)
-    }
-
-    /// The genuine notifications that failed verification, with why.
-    pub(crate) fn rejected(&self) -> Vec<String> {
-        self.rejected
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
     }
 
     /// How long the work on the next notification takes, and whether it fails.
@@ -143,17 +231,8 @@ impl Shop {
     /// Handles one delivery of `body` as a shop's endpoint does: the status it answers.
     async fn receive(&self, body: &[u8]) -> u16 {
         let (work, fails) = self.draw();
-        let verified = match Notification::from_request(Some("application/json"), body)
-            .and_then(|notification| notification.verify(&self.key))
-        {
-            Ok(verified) => verified,
-            Err(error) => {
-                self.rejected
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(error.to_string());
-                return 400;
-            }
+        let Some(verified) = self.ledger.verify(body, &self.key) else {
+            return 400;
         };
         let key = verified.duplicate_key();
         let Ok(claim) = self.seen.claim(&key).await;
@@ -180,15 +259,102 @@ impl Shop {
         }
         let Ok(()) = self.seen.done(&key).await;
         self.history.note(format_args!("shop: {key} acted on"));
-        self.acted
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(Acted {
-                key: key.to_string(),
-                payment_id: key.payment_id.as_str().to_owned(),
-                status: verified.status,
-            });
+        self.ledger.act(&verified);
         200
+    }
+}
+
+/// `paytoken listen --forward-to` in this process, and the merchant's endpoint it relays
+/// to.
+pub(crate) struct Listener {
+    relay: Relay,
+    target: Arc<Target>,
+}
+
+impl std::fmt::Debug for Listener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Listener")
+    }
+}
+
+impl Listener {
+    /// The relay verifying with `key`, relaying to a target whose health `seed` draws;
+    /// marking a notification done before its target took it under the planted defect.
+    pub(crate) fn new(
+        key: SecureKey,
+        seed: u64,
+        done_before_relaying: bool,
+        history: History,
+    ) -> Self {
+        let target = Arc::new(Target {
+            key: key.clone(),
+            ledger: Ledger::default(),
+            random: Mutex::new(fastrand::Rng::with_seed(seed)),
+            history,
+        });
+        let posted_to = Arc::clone(&target);
+        let mut relay = Relay::new(key, RELAY_TIMEOUT, move |body| {
+            let target = Arc::clone(&posted_to);
+            async move { target.post(body).await }
+        });
+        if done_before_relaying {
+            relay = relay.with_done_before_relaying();
+        }
+        Self { relay, target }
+    }
+}
+
+/// What the merchant's endpoint behind the relay does with one post.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Health {
+    /// Takes it: verifies it, acts on it, answers `200`.
+    Up,
+    /// Refuses the connection.
+    Down,
+    /// Answers `500` without acting.
+    Failing,
+    /// Never answers, and never acts.
+    Hanging,
+}
+
+const HEALTH: [(Health, u32); 4] = [
+    (Health::Up, 60),
+    (Health::Down, 15),
+    (Health::Failing, 15),
+    (Health::Hanging, 10),
+];
+
+/// The merchant's endpoint behind the relay, which verifies what it is given too.
+#[derive(Debug)]
+struct Target {
+    key: SecureKey,
+    ledger: Ledger,
+    random: Mutex<fastrand::Rng>,
+    history: History,
+}
+
+impl Target {
+    async fn post(&self, body: Bytes) -> Result<u16, String> {
+        let health = {
+            let mut random = self.random.lock().unwrap_or_else(PoisonError::into_inner);
+            crate::weighted(&mut random, &HEALTH, Health::Up)
+        };
+        self.history.note(format_args!(
+            "relay target: {}",
+            format!("{health:?}").to_lowercase()
+        ));
+        match health {
+            Health::Up => {
+                let Some(verified) = self.ledger.verify(&body, &self.key) else {
+                    return Err("answered 400".to_owned());
+                };
+                self.ledger.act(&verified);
+                Ok(200)
+            }
+            Health::Down => Err("connection refused".to_owned()),
+            Health::Failing => Err("answered 500".to_owned()),
+            Health::Hanging => std::future::pending().await,
+        }
     }
 }
 
@@ -196,7 +362,7 @@ impl Shop {
 /// until `stop` is set and every delivery has ended; every delivery, then.
 pub(crate) async fn dispatch(
     gateway: Arc<InProcess>,
-    shop: Arc<Shop>,
+    endpoints: Arc<Endpoints>,
     seed: u64,
     history: History,
     stop: Arc<std::sync::atomic::AtomicBool>,
@@ -209,7 +375,7 @@ pub(crate) async fn dispatch(
         for posted in gateway.posted() {
             deliveries.spawn(deliver(
                 posted,
-                Arc::clone(&shop),
+                Arc::clone(&endpoints),
                 fastrand::Rng::with_seed(random.u64(..)),
                 history.clone(),
             ));
@@ -232,7 +398,7 @@ pub(crate) async fn dispatch(
 /// Delivers `posted` as the sandbox's policy says, over the way `random` draws.
 async fn deliver(
     posted: Posted,
-    shop: Arc<Shop>,
+    endpoints: Arc<Endpoints>,
     mut random: fastrand::Rng,
     history: History,
 ) -> Delivery {
@@ -244,7 +410,7 @@ async fn deliver(
         }
         let way = crate::weighted(&mut random, &WAYS, Way::Clear);
         history.note(format_args!(
-            "notification of {} attempt {attempt}: {way:?}",
+            "notification of {} attempt {attempt}: {way}",
             posted.payment_id
         ));
         tokio::time::sleep(Duration::from_millis(random.u64(1..50))).await;
@@ -252,14 +418,17 @@ async fn deliver(
             Way::Lost => continue,
             Way::Held => tokio::time::sleep(Duration::from_secs(random.u64(1..120))).await,
             Way::Repeated => {
-                let (shop, body) = (Arc::clone(&shop), posted.body.clone());
-                tokio::spawn(async move { shop.receive(body.as_bytes()).await });
+                let (endpoints, posted) = (Arc::clone(&endpoints), posted.clone());
+                tokio::spawn(async move {
+                    endpoints.receive(&posted.url, posted.body.as_bytes()).await
+                });
             }
             Way::Clear | Way::AnswerLost => {}
         }
-        // The shop goes on working when the gateway stops waiting.
-        let (handler, body) = (Arc::clone(&shop), posted.body.clone());
-        let answer = tokio::spawn(async move { handler.receive(body.as_bytes()).await });
+        // The endpoint goes on working when the gateway stops waiting.
+        let (handler, sent) = (Arc::clone(&endpoints), posted.clone());
+        let answer =
+            tokio::spawn(async move { handler.receive(&sent.url, sent.body.as_bytes()).await });
         let status = match tokio::time::timeout(policy.attempt_timeout, answer).await {
             Ok(Ok(status)) if way != Way::AnswerLost => Some(status),
             _ => None,
@@ -274,6 +443,7 @@ async fn deliver(
         }
     }
     Delivery {
+        url: posted.url,
         payment_id: posted.payment_id,
         body: posted.body,
         taken,
