@@ -50,9 +50,9 @@ impl DerefMut for StateGuard<'_> {
 
 impl Drop for StateGuard<'_> {
     fn drop(&mut self) {
-        if let Err(reason) = self.gateway.store.keep(&mut self.state) {
-            // The first failure is the one to tell; the sandbox answers nothing more.
-            let _ = self.gateway.broken.set(reason);
+        // The planted defect keeps them when the next call takes the lock instead.
+        if !self.gateway.defects.write_behind {
+            self.gateway.keep(&mut self.state);
         }
     }
 }
@@ -108,6 +108,8 @@ pub(crate) struct Gateway {
 pub(crate) struct Defects {
     /// A refund's check reads what was refunded before as nothing.
     pub(crate) stale_refund_check: bool,
+    /// A call's changes are written when the next call comes, after its answer left.
+    pub(crate) write_behind: bool,
 }
 
 /// How the incidental fields of the sandbox's answers are reshaped.
@@ -266,10 +268,21 @@ impl Gateway {
             .state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if self.defects.write_behind {
+            self.keep(&mut state);
+        }
         self.settle_due(&mut state);
         StateGuard {
             state,
             gateway: self,
+        }
+    }
+
+    /// Keeps what `state`'s journal says changed in the store; a failure stops the sandbox.
+    fn keep(&self, state: &mut State) {
+        if let Err(reason) = self.store.keep(state) {
+            // The first failure is the one to tell; the sandbox answers nothing more.
+            let _ = self.broken.set(reason);
         }
     }
 

@@ -261,13 +261,7 @@ impl SandboxBuilder {
     pub async fn start(self) -> Result<Sandbox, Error> {
         #[cfg(feature = "sqlite")]
         let (store, restored, notified, requested) = match &self.state_file {
-            Some(path) => {
-                let (file, restored) = crate::store::file::FileStore::open(path, &self.config)?;
-                let notified = file.notifications().map_err(|refusal| refusal.at(path))?;
-                let requested = file.requests().map_err(|refusal| refusal.at(path))?;
-                let file = Arc::new(std::sync::Mutex::new(file));
-                (Store::File(file), restored, notified, requested)
-            }
+            Some(path) => crate::store::open(path, &self.config)?,
             None => (Store::Memory, None, Vec::new(), Vec::new()),
         };
         #[cfg(not(feature = "sqlite"))]

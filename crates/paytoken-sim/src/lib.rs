@@ -51,6 +51,32 @@ use notifications::{Endpoints, Listener, Shop};
 /// How long the client waits for an answer, in virtual time.
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// One run in this many keeps the sandbox's state in a file and kills it now and then (the
+/// file store is slower); which ones, the seed salted with [`ON_FILE_SALT`] says.
+const ON_FILE_ONE_IN: u32 = 5;
+const ON_FILE_SALT: u64 = 0x5eed_f11e;
+
+/// A state file of its own for one run, removed with its SQLite companions when dropped.
+struct StateFile(std::path::PathBuf);
+
+impl StateFile {
+    fn new() -> Self {
+        static MADE: AtomicUsize = AtomicUsize::new(0);
+        let number = MADE.fetch_add(1, Ordering::Relaxed);
+        Self(std::env::temp_dir().join(format!("paytoken-sim-{}-{number}.db", std::process::id())))
+    }
+}
+
+impl Drop for StateFile {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = self.0.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
 /// How many notifications the shop's duplicate store remembers (one, under
 /// [`Defect::ForgetfulDuplicateStore`]).
 const REMEMBERED: usize = 10_000;
@@ -72,16 +98,20 @@ pub enum Defect {
     /// `paytoken listen`'s relay marks a notification done when it claims it, before its
     /// target took it.
     DoneBeforeRelaying,
+    /// The sandbox writes a call's changes to its state file when the next call comes,
+    /// after its answer left.
+    WriteBehind,
 }
 
 impl Defect {
     /// Every defect, by the name `cargo xtask sim --defect` takes.
-    pub const ALL: [(&'static str, Self); 5] = [
+    pub const ALL: [(&'static str, Self); 6] = [
         ("fresh-order-on-lost-answer", Self::FreshOrderOnLostAnswer),
         ("stale-refund-check", Self::StaleRefundCheck),
         ("forgetful-duplicate-store", Self::ForgetfulDuplicateStore),
         ("done-before-acting", Self::DoneBeforeActing),
         ("done-before-relaying", Self::DoneBeforeRelaying),
+        ("write-behind", Self::WriteBehind),
     ];
 
     /// Its name.
@@ -207,21 +237,38 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
     let clock = Arc::new(VirtualClock::start());
     let history = History::new(Arc::clone(&clock));
     let sandbox_clock: Arc<dyn paytoken_sandbox::Clock> = clock.clone();
-    let mut gateway = InProcess::new(seed, sandbox_clock);
+    // A seeded fraction of runs keep the sandbox's state in a file, and kill it.
+    let state_file = (fastrand::Rng::with_seed(seed ^ ON_FILE_SALT).u32(0..ON_FILE_ONE_IN) == 0)
+        .then(StateFile::new);
+    let mut gateway = match &state_file {
+        None => InProcess::new(seed, sandbox_clock),
+        Some(file) => match InProcess::on_file(seed, sandbox_clock, &file.0) {
+            Ok(gateway) => gateway,
+            Err(error) => {
+                return failed(seed, plan, &format!("cannot open the state file: {error}"));
+            }
+        },
+    };
     if plan.defects.contains(&Defect::StaleRefundCheck) {
         gateway = gateway.with_stale_refund_check();
+    }
+    if plan.defects.contains(&Defect::WriteBehind) {
+        gateway = gateway.with_write_behind();
     }
     let gateway = Arc::new(gateway);
     // Never dialled: the network hands requests to the sandbox in this process.
     let Some((builder, _)) = client_builder_at(gateway.config(), "http://sandbox.invalid") else {
         return failed(seed, plan, "the sandbox has no merchant");
     };
+    let failed_restarts = Arc::new(Mutex::new(Vec::new()));
     let network = Network::new(
         Arc::clone(&gateway),
         seed,
         Arc::clone(&clock),
         history.clone(),
         CLIENT_TIMEOUT,
+        state_file.is_some(),
+        Arc::clone(&failed_restarts),
     );
     let client = match builder
         .request_timeout(CLIENT_TIMEOUT)
@@ -303,6 +350,13 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
         .unwrap_or_else(PoisonError::into_inner)
         .clone();
     let mut named = Vec::new();
+    for why in failed_restarts
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+    {
+        broken.push(format!("the sandbox did not restart from its file: {why}"));
+    }
     let books = gateway.books();
     let notified = invariants::notifications(&endpoints, &deliveries, &merchant.secure_key, &books);
     for invariant in invariants::broken(&orders, &books)

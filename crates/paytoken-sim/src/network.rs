@@ -2,8 +2,9 @@
 //! which hands each request to the sandbox in the same process, and on the way draws from
 //! the run's seed what goes wrong: the connection refused, the request or the answer lost,
 //! the answer stalled past the client's timeout, a proxy's `502` page before or after the
-//! gateway acted, the body cut short, the answer late, or the sandbox's clock jumped past
-//! the auth token's life.
+//! gateway acted, the body cut short, the answer late, the sandbox's clock jumped past
+//! the auth token's life, or (in runs on a state file) the sandbox killed before or after
+//! it acted and restarted from its file.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -43,6 +44,12 @@ enum Fault {
     Late,
     /// The sandbox's clock jumps an hour and more first: the auth token has expired.
     TokenExpired,
+    /// The sandbox is killed before it acts, and restarts from its state file: the
+    /// connection breaks. Only in runs on a file; delivered otherwise.
+    KilledBefore,
+    /// The sandbox acts, is killed before its answer leaves, and restarts from its state
+    /// file: the connection breaks. Only in runs on a file; delivered otherwise.
+    KilledAfter,
 }
 
 impl fmt::Display for Fault {
@@ -58,12 +65,14 @@ impl fmt::Display for Fault {
             Self::CutShort => "answer cut short",
             Self::Late => "answer late",
             Self::TokenExpired => "token expired",
+            Self::KilledBefore => "sandbox killed before acting",
+            Self::KilledAfter => "sandbox killed after acting",
         })
     }
 }
 
 /// The faults, each with its weight: most requests pass.
-const WEIGHTS: [(Fault, u32); 10] = [
+const WEIGHTS: [(Fault, u32); 12] = [
     (Fault::None, 700),
     (Fault::Refused, 30),
     (Fault::RequestLost, 30),
@@ -74,6 +83,8 @@ const WEIGHTS: [(Fault, u32); 10] = [
     (Fault::CutShort, 30),
     (Fault::Late, 60),
     (Fault::TokenExpired, 10),
+    (Fault::KilledBefore, 30),
+    (Fault::KilledAfter, 30),
 ];
 
 /// A proxy's error page.
@@ -88,6 +99,10 @@ pub(crate) struct Network {
     history: History,
     /// Longer than the client waits: a stalled answer is one it never reads.
     stall: Duration,
+    /// Whether the sandbox keeps its state in a file, and may be killed.
+    on_file: bool,
+    /// Why a restart failed, each time one did.
+    failed_restarts: Arc<Mutex<Vec<String>>>,
 }
 
 impl Network {
@@ -97,6 +112,8 @@ impl Network {
         clock: Arc<VirtualClock>,
         history: History,
         client_timeout: Duration,
+        on_file: bool,
+        failed_restarts: Arc<Mutex<Vec<String>>>,
     ) -> Self {
         Self {
             gateway,
@@ -104,14 +121,30 @@ impl Network {
             clock,
             history,
             stall: client_timeout.saturating_mul(2),
+            on_file,
+            failed_restarts,
         }
+    }
+
+    /// Kills the sandbox and starts it again from its file.
+    fn restart(&self) {
+        if let Err(error) = self.gateway.restart() {
+            self.failed_restarts
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(error.to_string());
+        }
+        self.history.note("sandbox restarted from its file");
     }
 
     /// The fault for the next request, how long its trip takes, and how much later than
     /// that its answer comes back.
     fn draw(&self) -> (Fault, Duration, Duration) {
         let mut random = self.random.lock().unwrap_or_else(PoisonError::into_inner);
-        let fault = crate::weighted(&mut random, &WEIGHTS, Fault::None);
+        let mut fault = crate::weighted(&mut random, &WEIGHTS, Fault::None);
+        if !self.on_file && matches!(fault, Fault::KilledBefore | Fault::KilledAfter) {
+            fault = Fault::None;
+        }
         let trip = Duration::from_millis(random.u64(1..20));
         let late = if fault == Fault::Late {
             Duration::from_millis(random.u64(100..900))
@@ -137,6 +170,10 @@ impl Transport for Network {
             Fault::Refused => return Err(TransportError::new(TransportErrorKind::Connect)),
             Fault::RequestLost => return Err(TransportError::new(TransportErrorKind::Broken)),
             Fault::BadGatewayBefore => return Ok(page(502, BAD_GATEWAY_PAGE)),
+            Fault::KilledBefore => {
+                self.restart();
+                return Err(TransportError::new(TransportErrorKind::Broken));
+            }
             Fault::TokenExpired => self
                 .clock
                 .skip(paytoken_protocol::TOKEN_LIFETIME + Duration::from_secs(60)),
@@ -153,6 +190,10 @@ impl Transport for Network {
         ));
         match fault {
             Fault::AnswerLost => Err(TransportError::new(TransportErrorKind::Broken)),
+            Fault::KilledAfter => {
+                self.restart();
+                Err(TransportError::new(TransportErrorKind::Broken))
+            }
             Fault::Stalled => {
                 // The client gives up first; this attempt's future is dropped with it.
                 tokio::time::sleep(self.stall).await;

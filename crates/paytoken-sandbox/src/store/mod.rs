@@ -19,6 +19,31 @@ use crate::notifications::Keep;
 use crate::request_log::KeepRequests;
 use crate::state::State;
 
+/// What a state file holds, ready for [`Gateway::storing`](crate::gateway::Gateway::storing):
+/// the store, its state (`None` for a new file), its notifications and its request log.
+pub(crate) type Opened = (
+    Store,
+    Option<State>,
+    Vec<(u64, crate::notifications::SentNotification)>,
+    Vec<crate::LoggedRequest>,
+);
+
+/// Opens the state file at `path` (created when missing) for `config`'s sandbox.
+///
+/// # Errors
+/// [`Error::State`](crate::Error::State) for a file that cannot be used, saying why.
+#[cfg(feature = "sqlite")]
+pub(crate) fn open(
+    path: &std::path::Path,
+    config: &crate::SandboxConfig,
+) -> Result<Opened, crate::Error> {
+    let (file, restored) = file::FileStore::open(path, config)?;
+    let notified = file.notifications().map_err(|refusal| refusal.at(path))?;
+    let requested = file.requests().map_err(|refusal| refusal.at(path))?;
+    let file = Arc::new(Mutex::new(file));
+    Ok((Store::File(file), restored, notified, requested))
+}
+
 /// The store of a running sandbox.
 #[derive(Debug)]
 pub(crate) enum Store {

@@ -1,5 +1,6 @@
 //! The simulation at work: a fixed count of seeds keep every invariant; one seed gives one
-//! history; each planted defect is caught within the same seeds, with the command that
+//! history; each planted defect (in the client, the sandbox, its state file, the shop's
+//! duplicate store, the relay) is caught within the same seeds, with the command that
 //! replays its seed and the history of the order it broke.
 
 use paytoken_sim::{Defect, Plan, run};
@@ -50,6 +51,8 @@ fn each_planted_defect_is_caught_within_the_seeds() {
             Defect::FreshOrderOnLostAnswer => "charged 2 times",
             Defect::StaleRefundCheck => "refunded",
             Defect::ForgetfulDuplicateStore => "acted on 2 times",
+            // What the client was answered and the books after the kill disagree.
+            Defect::WriteBehind => "the books",
             _ => "answered 2xx and never acted on it",
         };
         assert!(report.contains(expected), "{report}");
