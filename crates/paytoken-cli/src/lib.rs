@@ -40,7 +40,7 @@
 //! ```
 //!
 //! ## Features
-//! - `simulation`: exposes [`simulation`]`::Relay`, `listen --forward-to`'s relay in the
+//! - `simulation`: exposes `simulation::Relay`, `listen --forward-to`'s relay in the
 //!   caller's process, for `paytoken-sim`.
 
 #![forbid(unsafe_code)]
