@@ -27,7 +27,7 @@ use hyper::header::{CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use hyper::{Method, Request, Response};
 use paytoken::SecureKey;
 use paytoken::protocol::notification::{
-    Claim, DuplicateFilter, DuplicateKey, VerifiedNotification,
+    Claim, DuplicateFilter, DuplicateKey, Fence, VerifiedNotification,
 };
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
@@ -50,6 +50,8 @@ const REMEMBERED: usize = 10_000;
 pub(crate) struct Receiver {
     key: SecureKey,
     seen: Mutex<DuplicateFilter>,
+    /// Where the claims' timeline starts.
+    since: tokio::time::Instant,
     forward: Option<Forward>,
     /// A defect a simulation plants: a notification marked done when it is claimed,
     /// before its target took it.
@@ -93,6 +95,7 @@ impl Receiver {
         Self {
             key,
             seen: Mutex::new(DuplicateFilter::new(REMEMBERED)),
+            since: tokio::time::Instant::now(),
             forward,
             done_before_relaying: false,
         }
@@ -105,13 +108,20 @@ impl Receiver {
     }
 
     /// What this receiver may do with `notification`; with nowhere to relay it, a claimed
-    /// one is settled at once, or it stays claimed until its [`Relaying`] ends.
+    /// one is settled at once, or it stays claimed until its [`Relaying`] ends (which the
+    /// lease, twice the relay's timeout, outlasts).
     fn claim(&self, notification: &VerifiedNotification) -> Claim {
         let mut seen = self.seen();
         let key = notification.duplicate_key();
-        let claim = seen.claim(&key);
-        if claim == Claim::Claimed && (self.forward.is_none() || self.done_before_relaying) {
-            seen.done(&key);
+        let lease = self
+            .forward
+            .as_ref()
+            .map_or(Duration::ZERO, |forward| forward.timeout.saturating_mul(2));
+        let claim = seen.claim(&key, self.since.elapsed(), lease);
+        if let Claim::Claimed(fence) = claim
+            && (self.forward.is_none() || self.done_before_relaying)
+        {
+            seen.done(&key, fence);
         }
         claim
     }
@@ -123,6 +133,7 @@ impl Receiver {
 struct Relaying<'a> {
     receiver: &'a Receiver,
     key: DuplicateKey,
+    fence: Fence,
     taken: bool,
 }
 
@@ -136,9 +147,9 @@ impl Drop for Relaying<'_> {
     fn drop(&mut self) {
         let mut seen = self.receiver.seen();
         if self.taken {
-            seen.done(&self.key);
+            seen.done(&self.key, self.fence);
         } else {
-            seen.release(&self.key);
+            seen.release(&self.key, self.fence);
         }
     }
 }
@@ -298,17 +309,18 @@ pub(crate) async fn judge(
         Ok(notification) => notification,
         Err(rejection) => return Verdict::Rejected(rejection),
     };
-    match receiver.claim(&notification) {
-        Claim::Claimed => {}
+    let fence = match receiver.claim(&notification) {
+        Claim::Claimed(fence) => fence,
         Claim::Done => return Verdict::Duplicate(notification),
         _ => return Verdict::InFlight(notification),
-    }
+    };
     let Some(forward) = &receiver.forward else {
         return Verdict::Verified(notification, None);
     };
     let relaying = Relaying {
         receiver,
         key: notification.duplicate_key(),
+        fence,
         taken: false,
     };
     let relay = Relay {

@@ -81,6 +81,7 @@ mod call;
 mod call_loop;
 mod client;
 mod conn;
+mod duplicates;
 mod exchange;
 mod hyper_transport;
 mod merchant_transaction_id;
@@ -99,6 +100,7 @@ pub use builder::{
     DEFAULT_POOL_MAX_IDLE_PER_HOST, DEFAULT_REQUEST_TIMEOUT, DEFAULT_USER_AGENT,
 };
 pub use client::Client;
+pub use duplicates::MemoryDuplicates;
 pub use hyper_transport::HyperTransport;
 pub use merchant_transaction_id::new_merchant_transaction_id;
 pub use paytoken_protocol::call::{Error, ErrorKind, TransportError, TransportErrorKind};

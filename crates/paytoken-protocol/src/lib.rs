@@ -133,7 +133,7 @@ mod wire;
 pub use answer::{Field, FieldValue};
 pub use base_url::BaseUrl;
 pub use context::{AuthToken, Context, Username};
-pub use duplicates::{DuplicateStore, MemoryDuplicates};
+pub use duplicates::DuplicateStore;
 pub use error::{Error, InvalidValue, Refusal};
 #[cfg(feature = "http")]
 pub use http::parse_http;

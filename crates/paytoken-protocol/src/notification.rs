@@ -27,7 +27,8 @@
 //!
 //! ```
 //! use paytoken_checksum::{SecureKey, rules};
-//! use paytoken_protocol::notification::{DuplicateFilter, Notification};
+//! use std::time::Duration;
+//! use paytoken_protocol::notification::{Claim, DuplicateFilter, Notification};
 //! use paytoken_protocol::PaymentStatus;
 //!
 //! let key = SecureKey::new("the-merchant's-secure-key")?;
@@ -37,14 +38,19 @@
 //! let verified = Notification::from_json(body.as_bytes())?.verify(&key)?;
 //! assert_eq!(verified.status, PaymentStatus::Approved);
 //! let mut seen = DuplicateFilter::new(10_000);
-//! assert!(seen.first_time(&verified));
-//! assert!(!seen.first_time(&verified), "the same notification again is a duplicate");
+//! let (now, lease) = (Duration::from_secs(0), Duration::from_secs(30));
+//! let id = verified.duplicate_key();
+//! let Claim::Claimed(fence) = seen.claim(&id, now, lease) else { panic!("a new one") };
+//! // ... act on it, then:
+//! assert!(seen.done(&id, fence));
+//! assert_eq!(seen.claim(&id, now, lease), Claim::Done, "the same again is a duplicate");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use alloc::collections::VecDeque;
 use alloc::string::String;
 use core::fmt;
+use core::time::Duration;
 
 use paytoken_checksum::{SecureKey, rules, verify};
 use paytoken_types::{
@@ -504,86 +510,113 @@ impl fmt::Display for DuplicateKey {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Claim {
-    /// Nobody has acted on it and nobody is acting on it: it is this handler's. Act on it,
-    /// then mark it done, or release it when acting failed (and answer the gateway with an
-    /// error, so that its retry comes back).
-    Claimed,
+    /// Nobody has acted on it and no live claim holds it: it is this handler's, until its
+    /// lease ends. Act on it, then mark it done with the fence, or release it when acting
+    /// failed (and answer the gateway with an error, so that its retry comes back).
+    Claimed(Fence),
     /// Acted on before: the gateway's repeat, or a replay. Answer `2xx`, do nothing.
     Done,
-    /// Another handler is acting on it now and may still fail: answer so that the gateway
-    /// sends it again (`503`), without acting.
+    /// Another handler holds a live claim on it and may still fail: answer so that the
+    /// gateway sends it again (`503`), without acting.
     Busy,
 }
 
+/// The number a store gave one claim, which only its holder knows: marking the key done
+/// with it succeeds only while no other claim has taken the key since (the lease ran out,
+/// and another handler claimed it). A shop whose action writes to the store's database
+/// checks it in the action's own transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Fence(u64);
+
+impl Fence {
+    /// The fence a store numbered `value` (a store keeps the number beside its claim).
+    #[must_use]
+    pub const fn new(value: u64) -> Self {
+        Self(value)
+    }
+
+    /// Its number.
+    #[must_use]
+    pub const fn get(self) -> u64 {
+        self.0
+    }
+}
+
 /// Remembers the notifications a handler has acted on (payment id and short status, the
-/// newest `capacity` of them) and those being acted on now, so that the gateway's repeat,
-/// or a replay, is acted on once, and a repeat that arrives while the first is still being
-/// acted on waits for its outcome instead of passing for done. A replay of an old
-/// notification past the bound is not recognised: keep the bound larger than the
-/// notifications of the replay window that matters to you.
+/// newest `capacity` of them) and the live claims on those being acted on, so that the
+/// gateway's repeat, or a replay, is acted on once, and a repeat that arrives while the
+/// first is still being acted on waits for its outcome instead of passing for done. A
+/// claim lives for its lease on the caller's timeline (`now`, a `Duration` since any start
+/// the caller keeps): a handler that never ended its claim does not hold the key forever.
+/// A replay of an old notification past the bound is not recognised: keep the bound
+/// larger than the notifications of the replay window that matters to you.
 #[derive(Debug, Clone)]
 pub struct DuplicateFilter {
     done: VecDeque<DuplicateKey>,
-    claimed: VecDeque<DuplicateKey>,
+    /// Each live or lapsed claim: its key, its fence, when its lease ends.
+    claimed: VecDeque<(DuplicateKey, Fence, Duration)>,
+    fences: u64,
     capacity: usize,
 }
 
 impl DuplicateFilter {
     /// A filter that remembers the newest `capacity` notifications acted on, and as many
-    /// being acted on (at least one of each).
+    /// claims (at least one of each).
     #[must_use]
     pub fn new(capacity: usize) -> Self {
         Self {
             done: VecDeque::new(),
             claimed: VecDeque::new(),
+            fences: 0,
             capacity: capacity.max(1),
         }
     }
 
-    /// Whether `notification` is the first with its payment id and short status, marked
-    /// done at once: [`claim`](Self::claim) and [`done`](Self::done) in one step, for a
-    /// handler whose action cannot fail.
-    pub fn first_time(&mut self, notification: &VerifiedNotification) -> bool {
-        let key = notification.duplicate_key();
-        let claimed = self.claim(&key) == Claim::Claimed;
-        if claimed {
-            self.done(&key);
-        }
-        claimed
-    }
-
-    /// Claims `key` for the caller when nobody acted on it or is acting on it: what the
-    /// caller may do with it. A claim ends with [`done`](Self::done) or
+    /// Claims `key` for the caller, at `now`, for `lease`, when nobody acted on it and no
+    /// live claim holds it. A claim ends with [`done`](Self::done) or
     /// [`release`](Self::release); past `capacity` claims at once, the oldest is let go.
-    pub fn claim(&mut self, key: &DuplicateKey) -> Claim {
+    pub fn claim(&mut self, key: &DuplicateKey, now: Duration, lease: Duration) -> Claim {
         if self.done.contains(key) {
             return Claim::Done;
         }
-        if self.claimed.contains(key) {
+        let live =
+            |(claimed, _, until): &(DuplicateKey, Fence, Duration)| claimed == key && *until > now;
+        if self.claimed.iter().any(live) {
             return Claim::Busy;
         }
+        self.claimed.retain(|(claimed, _, _)| claimed != key);
         if self.claimed.len() == self.capacity {
             self.claimed.pop_front();
         }
-        self.claimed.push_back(key.clone());
-        Claim::Claimed
+        self.fences = self.fences.wrapping_add(1);
+        let fence = Fence(self.fences);
+        self.claimed
+            .push_back((key.clone(), fence, now.saturating_add(lease)));
+        Claim::Claimed(fence)
     }
 
-    /// Marks `key` acted on: from now on it is a duplicate.
-    pub fn done(&mut self, key: &DuplicateKey) {
-        self.claimed.retain(|claimed| claimed != key);
-        if self.done.contains(key) {
-            return;
+    /// Marks `key` acted on, when `fence` still holds its claim (however late: nobody
+    /// claimed it since); from then on it is a duplicate. Whether it did: `false` when
+    /// another handler claimed the key after this lease ran out, which may act on it too.
+    pub fn done(&mut self, key: &DuplicateKey, fence: Fence) -> bool {
+        let before = self.claimed.len();
+        self.claimed
+            .retain(|(claimed, held, _)| !(claimed == key && *held == fence));
+        if self.claimed.len() == before {
+            return false;
         }
         if self.done.len() == self.capacity {
             self.done.pop_front();
         }
         self.done.push_back(key.clone());
+        true
     }
 
-    /// Lets go of a claim on `key` whose action failed: the next one like it is claimed.
-    pub fn release(&mut self, key: &DuplicateKey) {
-        self.claimed.retain(|claimed| claimed != key);
+    /// Lets go of the claim `fence` holds on `key`, whose action failed: the next one like
+    /// it is claimed at once.
+    pub fn release(&mut self, key: &DuplicateKey, fence: Fence) {
+        self.claimed
+            .retain(|(claimed, held, _)| !(claimed == key && *held == fence));
     }
 }
 

@@ -5,18 +5,22 @@
 //! sandbox's real request handling and state, joined by a simulated network that the run's
 //! seed drives (connections refused, requests and answers lost, answers stalled past the
 //! client's timeout, cut short or late, proxies' `502` pages before and after the gateway
-//! acted, auth tokens expired). Time is virtual (a paused tokio runtime on one thread), so
+//! acted, auth tokens expired, and in some runs the sandbox killed and restarted from its
+//! state file). The gateway's notifications are delivered at least once, lost, repeated
+//! and held, to a shop's handler built on the SDK's `DuplicateStore` and to `paytoken
+//! listen --forward-to`'s relay. Time is virtual (a paused tokio runtime on one thread), so
 //! a run of hours of shop time takes milliseconds, and one seed gives one history.
 //!
 //! **Layer:** beside the stack, like the tests: it uses the client through its
-//! [`Transport`](paytoken_hyper::Transport) and the sandbox through its `simulation`
-//! feature; nothing depends on it.
+//! [`Transport`](paytoken_hyper::Transport), the sandbox through its `simulation` feature
+//! and the relay through `paytoken-cli`'s; nothing depends on it.
 //!
 //! After each run, the invariants are checked against the sandbox's books: no order
 //! charged twice; what the client believes of each payment (made or refused, approved or
-//! not, captured, refunded, cancelled) is the books' truth; no payment refunded beyond
-//! what it took. Planted defects ([`Defect`]), chosen at run time, show that a broken
-//! client or gateway is caught.
+//! not, captured, refunded, cancelled) is the books' truth, after any restart; no payment
+//! refunded beyond what it took; no notification acted on twice, and every one answered
+//! `2xx` acted on, as the books say. Planted defects ([`Defect`]), chosen at run time, show
+//! that a broken client, gateway, store or relay is caught.
 //!
 //! ```
 //! let run = paytoken_sim::run(42, &paytoken_sim::Plan::default());
@@ -33,6 +37,7 @@ mod history;
 mod invariants;
 mod network;
 mod notifications;
+mod state_file;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -46,44 +51,11 @@ use checkout::Checkout;
 use clock::VirtualClock;
 use history::History;
 use network::Network;
-use notifications::{Endpoints, Listener, Shop};
+use notifications::{Endpoints, Listener, Shop, ShopDefect};
+use state_file::{ON_FILE_ONE_IN, ON_FILE_SALT, StateFile};
 
 /// How long the client waits for an answer, in virtual time.
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// One run in this many keeps the sandbox's state in a file and kills it now and then (the
-/// file store is slower); which ones, the seed salted with [`ON_FILE_SALT`] says.
-const ON_FILE_ONE_IN: u32 = 5;
-const ON_FILE_SALT: u64 = 0x5eed_f11e;
-
-/// A state file of its own for one run, removed with its SQLite companions when dropped.
-struct StateFile(std::path::PathBuf);
-
-impl StateFile {
-    /// A new path, in memory where the machine has a `/dev/shm`: a run kills the
-    /// sandbox's process, not the machine, so a disk's flushes would only be waited on.
-    fn new() -> Self {
-        static MADE: AtomicUsize = AtomicUsize::new(0);
-        let number = MADE.fetch_add(1, Ordering::Relaxed);
-        let shared_memory = std::path::Path::new("/dev/shm");
-        let folder = if shared_memory.is_dir() {
-            shared_memory.to_path_buf()
-        } else {
-            std::env::temp_dir()
-        };
-        Self(folder.join(format!("paytoken-sim-{}-{number}.db", std::process::id())))
-    }
-}
-
-impl Drop for StateFile {
-    fn drop(&mut self) {
-        for suffix in ["", "-wal", "-shm"] {
-            let mut path = self.0.clone().into_os_string();
-            path.push(suffix);
-            let _ = std::fs::remove_file(path);
-        }
-    }
-}
 
 /// How many notifications the shop's duplicate store remembers (one, under
 /// [`Defect::ForgetfulDuplicateStore`]).
@@ -103,6 +75,8 @@ pub enum Defect {
     /// The shop marks a notification done when it claims it, before acting on it: a
     /// repeat during the action passes for done, and a failed action is never retried.
     DoneBeforeActing,
+    /// The shop acts on a notification whether or not its claim's fence still holds it.
+    UnfencedAction,
     /// `paytoken listen`'s relay marks a notification done when it claims it, before its
     /// target took it.
     DoneBeforeRelaying,
@@ -113,11 +87,12 @@ pub enum Defect {
 
 impl Defect {
     /// Every defect, by the name `cargo xtask sim --defect` takes.
-    pub const ALL: [(&'static str, Self); 6] = [
+    pub const ALL: [(&'static str, Self); 7] = [
         ("fresh-order-on-lost-answer", Self::FreshOrderOnLostAnswer),
         ("stale-refund-check", Self::StaleRefundCheck),
         ("forgetful-duplicate-store", Self::ForgetfulDuplicateStore),
         ("done-before-acting", Self::DoneBeforeActing),
+        ("unfenced-action", Self::UnfencedAction),
         ("done-before-relaying", Self::DoneBeforeRelaying),
         ("write-behind", Self::WriteBehind),
     ];
@@ -298,7 +273,7 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
         shop: Shop::new(
             merchant.secure_key.clone(),
             remembered,
-            plan.defects.contains(&Defect::DoneBeforeActing),
+            shop_defect(&plan.defects),
             seed.rotate_left(17),
             history.clone(),
         ),
@@ -398,6 +373,15 @@ fn weighted<T: Copy>(random: &mut fastrand::Rng, table: &[(T, u32)], otherwise: 
             hit
         })
         .map_or(otherwise, |(choice, _)| *choice)
+}
+
+/// The defect planted in the shop, if any.
+fn shop_defect(defects: &[Defect]) -> Option<ShopDefect> {
+    defects.iter().find_map(|defect| match defect {
+        Defect::DoneBeforeActing => Some(ShopDefect::DoneBeforeActing),
+        Defect::UnfencedAction => Some(ShopDefect::Unfenced),
+        _ => None,
+    })
 }
 
 fn failed(seed: u64, plan: &Plan, why: &str) -> Run {

@@ -4,9 +4,10 @@
 //! cross the clock's jumps, to one of two endpoints:
 //!
 //! - the shop, receiving them with the SDK's handling (`Notification::from_request`,
-//!   `verify`, a `DuplicateStore` claimed before acting), its work on one sometimes slow
-//!   (past the gateway's patience) and sometimes failing (`500`, the claim released so
-//!   that the retry is claimed again);
+//!   `verify`, a `DuplicateStore` claimed for a lease before acting, the action and the
+//!   done mark one fenced step), its work on one sometimes slow (past the gateway's
+//!   patience, past its lease) and sometimes failing (`500`, the claim released so that
+//!   the retry is claimed again);
 //! - `paytoken listen --forward-to`'s relay, in this process, relaying to a merchant's
 //!   endpoint that is down, fails, hangs past the relay's timeout, or takes it.
 
@@ -14,10 +15,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
+use paytoken::MemoryDuplicates;
 use paytoken::SecureKey;
 use paytoken_cli::simulation::Relay;
 use paytoken_protocol::notification::{Claim, Notification, VerifiedNotification};
-use paytoken_protocol::{DuplicateStore as _, MemoryDuplicates, PaymentStatus};
+use paytoken_protocol::{DuplicateStore as _, PaymentStatus};
 use paytoken_sandbox::NotificationPolicy;
 use paytoken_sandbox::simulation::{InProcess, Posted};
 use tokio::task::JoinSet;
@@ -28,7 +30,8 @@ use crate::history::History;
 pub(crate) const SHOP_URL: &str = "http://shop.invalid/notifications";
 pub(crate) const RELAY_URL: &str = "http://listen.invalid/";
 
-/// How long the relay waits for its target (`listen --relay-timeout`'s default).
+/// How long the relay waits for its target: less than the gateway waits for the relay,
+/// as `listen --relay-timeout` must be, so that a failed relay is answered in time.
 const RELAY_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// How long the gateway waits between two looks for what fell due and for notifications
@@ -36,19 +39,23 @@ const RELAY_TIMEOUT: Duration = Duration::from_secs(3);
 const TICK: Duration = Duration::from_secs(1);
 
 /// The longest the shop works on one notification, in milliseconds: past the gateway's
-/// attempt timeout.
+/// attempt timeout, and past the shop's lease.
 const SLOWEST_WORK_MS: u64 = 12_000;
 
-/// What the way to the shop does to one attempt.
+/// How long the shop claims a notification for: shorter than its slowest work, so that
+/// a lease sometimes runs out while its handler still acts.
+const SHOP_LEASE: Duration = Duration::from_secs(6);
+
+/// What the way to an endpoint does to one attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Way {
     /// Delivered, its answer back.
     Clear,
-    /// The request never reached the shop.
+    /// The request never reached the endpoint.
     Lost,
-    /// The shop took it; its answer was lost.
+    /// The endpoint took it; its answer was lost.
     AnswerLost,
-    /// The shop was handed it twice.
+    /// The endpoint was handed it twice.
     Repeated,
     /// Held for a while first.
     Held,
@@ -185,13 +192,22 @@ impl Endpoints {
     }
 }
 
+/// A defect planted in the shop's handling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ShopDefect {
+    /// Marks a notification done when it claims it, before acting.
+    DoneBeforeActing,
+    /// Acts whether or not its fence still holds the claim.
+    Unfenced,
+}
+
 /// The shop's notification endpoint.
 #[derive(Debug)]
 pub(crate) struct Shop {
     key: SecureKey,
     seen: MemoryDuplicates,
-    /// The planted defect: done when claimed, before acting.
-    done_before_acting: bool,
+    /// The planted defect, if any.
+    defect: Option<ShopDefect>,
     ledger: Ledger,
     random: Mutex<fastrand::Rng>,
     history: History,
@@ -202,14 +218,14 @@ impl Shop {
     pub(crate) fn new(
         key: SecureKey,
         remembered: usize,
-        done_before_acting: bool,
+        defect: Option<ShopDefect>,
         seed: u64,
         history: History,
     ) -> Self {
         Self {
             key,
             seen: MemoryDuplicates::new(remembered),
-            done_before_acting,
+            defect,
             ledger: Ledger::default(),
             random: Mutex::new(fastrand::Rng::with_seed(seed)),
             history,
@@ -235,9 +251,9 @@ impl Shop {
             return 400;
         };
         let key = verified.duplicate_key();
-        let Ok(claim) = self.seen.claim(&key).await;
-        match claim {
-            Claim::Claimed => {}
+        let Ok(claim) = self.seen.claim(&key, SHOP_LEASE).await;
+        let fence = match claim {
+            Claim::Claimed(fence) => fence,
             Claim::Done => {
                 self.history.note(format_args!("shop: {key} again, 200"));
                 return 200;
@@ -247,17 +263,24 @@ impl Shop {
                     .note(format_args!("shop: {key} being acted on, 503"));
                 return 503;
             }
-        }
-        if self.done_before_acting {
-            let Ok(()) = self.seen.done(&key).await;
+        };
+        if self.defect == Some(ShopDefect::DoneBeforeActing) {
+            let Ok(_) = self.seen.done(&key, fence).await;
         }
         tokio::time::sleep(work).await;
         if fails {
-            let Ok(()) = self.seen.release(&key).await;
+            let Ok(()) = self.seen.release(&key, fence).await;
             self.history.note(format_args!("shop: {key} failed, 500"));
             return 500;
         }
-        let Ok(()) = self.seen.done(&key).await;
+        // The action and the done mark in one step, as one transaction fenced by the claim:
+        // a handler that outlived its lease, its key claimed again since, does not act.
+        let Ok(still_held) = self.seen.done(&key, fence).await;
+        if !(still_held || self.defect.is_some()) {
+            self.history
+                .note(format_args!("shop: {key} lease lost, 500"));
+            return 500;
+        }
         self.history.note(format_args!("shop: {key} acted on"));
         self.ledger.act(&verified);
         200

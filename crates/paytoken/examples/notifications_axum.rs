@@ -9,6 +9,7 @@
 //! Then give `http://127.0.0.1:8090/notifications` as the payment's `notificationUrl`.
 
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, FromRef, State};
@@ -38,6 +39,9 @@ impl Shop {
     }
 }
 
+/// How long a notification is claimed for: longer than the shop's work on one takes.
+const LEASE: Duration = Duration::from_secs(30);
+
 /// What the extractor verifies with.
 impl FromRef<Shop> for SecureKey {
     fn from_ref(shop: &Shop) -> Self {
@@ -55,12 +59,12 @@ async fn notification(
     Verified(verified): Verified,
 ) -> (StatusCode, &'static str) {
     let key = verified.duplicate_key();
-    let Ok(claim) = shop.seen.claim(&key).await;
-    match claim {
-        Claim::Claimed => {}
+    let Ok(claim) = shop.seen.claim(&key, LEASE).await;
+    let fence = match claim {
+        Claim::Claimed(fence) => fence,
         Claim::Done => return (StatusCode::OK, "ok"),
         _ => return (StatusCode::SERVICE_UNAVAILABLE, "being acted on"),
-    }
+    };
     // The shop's action; one that can fail releases the claim instead and answers 500.
     if verified.status == PaymentStatus::Approved {
         shop.paid
@@ -68,7 +72,7 @@ async fn notification(
             .unwrap_or_else(PoisonError::into_inner)
             .push(verified.payment_id);
     }
-    let Ok(()) = shop.seen.done(&key).await;
+    let Ok(_) = shop.seen.done(&key, fence).await;
     (StatusCode::OK, "ok")
 }
 

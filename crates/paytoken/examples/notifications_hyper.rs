@@ -10,6 +10,7 @@
 
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full, Limited};
@@ -18,17 +19,20 @@ use hyper::header::CONTENT_TYPE;
 use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use paytoken::notification::{DuplicateFilter, Notification, VerifiedNotification};
-use paytoken::{PaymentId, PaymentStatus, SecureKey};
+use paytoken::notification::{Claim, Notification, VerifiedNotification};
+use paytoken::{DuplicateStore as _, MemoryDuplicates, PaymentId, PaymentStatus, SecureKey};
 use tokio::net::TcpListener;
 
 /// A notification is a few hundred bytes: read no more than this.
 const MAX_NOTIFICATION: usize = 64 * 1024;
 
+/// How long a notification is claimed for: longer than the shop's work on one takes.
+const LEASE: Duration = Duration::from_secs(30);
+
 /// The shop: its key, the notifications it has seen, the orders it has settled.
 struct Shop {
     key: SecureKey,
-    seen: Mutex<DuplicateFilter>,
+    seen: MemoryDuplicates,
     paid: Mutex<Vec<PaymentId>>,
 }
 
@@ -36,7 +40,7 @@ impl Shop {
     fn new(key: SecureKey) -> Self {
         Self {
             key,
-            seen: Mutex::new(DuplicateFilter::new(10_000)),
+            seen: MemoryDuplicates::new(10_000),
             paid: Mutex::new(Vec::new()),
         }
     }
@@ -51,8 +55,9 @@ impl Shop {
         }
     }
 
-    /// One request: 200 once the notification verified (its repeat too, so the gateway
-    /// stops sending it), 400 when it does not.
+    /// One request: 200 once the notification verified and was acted on (its repeat too,
+    /// so the gateway stops sending it), 503 while another request acts on it, 400 when it
+    /// does not verify.
     async fn receive(&self, request: Request<Incoming>) -> Response<Full<Bytes>> {
         // The gateway posts JSON; a browser coming back from 3-D Secure posts a form.
         let content_type = request.headers().get(CONTENT_TYPE).cloned();
@@ -70,14 +75,16 @@ impl Shop {
             Ok(verified) => verified,
             Err(error) => return answer(StatusCode::BAD_REQUEST, &format!("{error}\n")),
         };
-        let first_time = self
-            .seen
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .first_time(&verified);
-        if first_time {
-            self.settle(&verified);
-        }
+        let key = verified.duplicate_key();
+        let Ok(claim) = self.seen.claim(&key, LEASE).await;
+        let fence = match claim {
+            Claim::Claimed(fence) => fence,
+            Claim::Done => return answer(StatusCode::OK, "ok\n"),
+            _ => return answer(StatusCode::SERVICE_UNAVAILABLE, "being acted on\n"),
+        };
+        // An action that can fail releases the claim instead (`release`) and answers 500.
+        self.settle(&verified);
+        let Ok(_) = self.seen.done(&key, fence).await;
         answer(StatusCode::OK, "ok\n")
     }
 }

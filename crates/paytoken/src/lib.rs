@@ -98,12 +98,13 @@ pub mod prelude;
 pub use paytoken_hyper::{
     Client, ClientBuilder, DEFAULT_BODY_LIMIT, DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_IDLE_TIMEOUT,
     DEFAULT_POOL_MAX_IDLE_PER_HOST, DEFAULT_REQUEST_TIMEOUT, DEFAULT_USER_AGENT, HyperTransport,
-    RetryPolicy, Transport, TransportRequest, TransportResponse, new_merchant_transaction_id,
+    MemoryDuplicates, RetryPolicy, Transport, TransportRequest, TransportResponse,
+    new_merchant_transaction_id,
 };
+pub use paytoken_protocol::DuplicateStore;
 /// The one error of a call, the same type with and without the client.
 pub use paytoken_protocol::call::Error;
 pub use paytoken_protocol::call::{ErrorKind, TransportError, TransportErrorKind};
-pub use paytoken_protocol::{DuplicateStore, MemoryDuplicates};
 
 #[cfg(feature = "axum")]
 pub mod axum;

@@ -46,5 +46,5 @@ pub use crate::{
     TransactionStatus, Username,
 };
 #[cfg(feature = "hyper")]
-pub use crate::{Client, ClientBuilder};
-pub use crate::{DuplicateStore as _, Error, ErrorKind, MemoryDuplicates};
+pub use crate::{Client, ClientBuilder, MemoryDuplicates};
+pub use crate::{DuplicateStore as _, Error, ErrorKind};

@@ -4,11 +4,16 @@
 
 use md5_oracle as md5;
 use paytoken_checksum::SecureKey;
+use std::time::Duration;
+
 use paytoken_protocol::notification::{Claim, DuplicateFilter, Notification, NotificationCheck};
 use paytoken_protocol::{Error, FieldValue, PaymentStatus};
 use paytoken_types::TransactionState;
 
 const KEY: &str = "w2Q8aZ2CrGc1dEbx0f9LkKmWu3YnN6sP";
+
+/// How long a test's claims hold.
+const LEASE: Duration = Duration::from_secs(30);
 
 fn key() -> SecureKey {
     SecureKey::new(KEY).unwrap()
@@ -182,16 +187,20 @@ fn a_repeated_notification_is_a_duplicate_within_the_bound() {
             .unwrap()
     };
     let mut filter = DuplicateFilter::new(2);
-    assert!(filter.first_time(&verify("1", "P")));
-    assert!(
-        !filter.first_time(&verify("1", "P")),
-        "the gateway's repeat"
-    );
+    let mut first_time = |verified: &paytoken_protocol::notification::VerifiedNotification| {
+        let key = verified.duplicate_key();
+        match filter.claim(&key, Duration::ZERO, LEASE) {
+            Claim::Claimed(fence) => filter.done(&key, fence),
+            _ => false,
+        }
+    };
+    assert!(first_time(&verify("1", "P")));
+    assert!(!first_time(&verify("1", "P")), "the gateway's repeat");
     // The same payment's next status is news.
-    assert!(filter.first_time(&verify("1", "Y")));
-    assert!(filter.first_time(&verify("2", "Y")));
+    assert!(first_time(&verify("1", "Y")));
+    assert!(first_time(&verify("2", "Y")));
     // The bound of two forgot the first.
-    assert!(filter.first_time(&verify("1", "P")));
+    assert!(first_time(&verify("1", "P")));
 }
 
 /// Regression (found by the simulation, `paytoken-sim`): a repeat that arrived while the
@@ -209,16 +218,50 @@ fn a_repeat_while_the_first_is_acted_on_is_busy_until_its_claim_ends() {
         .unwrap()
         .duplicate_key();
     let mut filter = DuplicateFilter::new(8);
-    assert_eq!(filter.claim(&key), Claim::Claimed);
-    assert_eq!(filter.claim(&key), Claim::Busy, "the repeat while acting");
+    let now = Duration::from_secs(100);
+    let Claim::Claimed(first) = filter.claim(&key, now, LEASE) else {
+        panic!("new")
+    };
+    assert_eq!(
+        filter.claim(&key, now, LEASE),
+        Claim::Busy,
+        "the repeat while acting"
+    );
     // The handler's own work failed: it releases, answers an error, and the retry is news.
-    filter.release(&key);
-    assert_eq!(filter.claim(&key), Claim::Claimed);
-    filter.done(&key);
-    assert_eq!(filter.claim(&key), Claim::Done);
+    filter.release(&key, first);
+    let Claim::Claimed(second) = filter.claim(&key, now, LEASE) else {
+        panic!("released")
+    };
+    assert!(!filter.done(&key, first), "a released fence marks nothing");
+    assert!(filter.done(&key, second));
+    assert_eq!(filter.claim(&key, now, LEASE), Claim::Done);
     // A done key is never released.
-    filter.release(&key);
-    assert_eq!(filter.claim(&key), Claim::Done);
+    filter.release(&key, second);
+    assert_eq!(filter.claim(&key, now, LEASE), Claim::Done);
+}
+
+/// A claim whose handler never ended it (cancelled, or dead) lapses with its lease: the
+/// key is claimed again with a new fence, and the late handler cannot mark it done.
+#[test]
+fn a_lapsed_claim_is_taken_over_and_its_fence_marks_nothing() {
+    let key = paytoken_protocol::notification::DuplicateKey {
+        payment_id: "7".parse().unwrap(),
+        transaction_status: "Y".to_owned(),
+    };
+    let mut filter = DuplicateFilter::new(8);
+    let start = Duration::from_secs(10);
+    let Claim::Claimed(late) = filter.claim(&key, start, LEASE) else {
+        panic!("new")
+    };
+    let within = start + LEASE - Duration::from_millis(1);
+    assert_eq!(filter.claim(&key, within, LEASE), Claim::Busy);
+    let Claim::Claimed(taken) = filter.claim(&key, start + LEASE, LEASE) else {
+        panic!("the lease ran out")
+    };
+    assert_ne!(late, taken);
+    assert!(!filter.done(&key, late), "fenced out");
+    assert!(filter.done(&key, taken));
+    assert_eq!(filter.claim(&key, start + LEASE, LEASE), Claim::Done);
 }
 
 /// Regression: a body with two readings (Python's `json` keeps `"paymentId"`, Werkzeug's

@@ -50,7 +50,7 @@ fn each_planted_defect_is_caught_within_the_seeds() {
         let expected = match defect {
             Defect::FreshOrderOnLostAnswer => "charged 2 times",
             Defect::StaleRefundCheck => "refunded",
-            Defect::ForgetfulDuplicateStore => "acted on 2 times",
+            Defect::ForgetfulDuplicateStore | Defect::UnfencedAction => "acted on 2 times",
             // What the client was answered and the books after the kill disagree.
             Defect::WriteBehind => "the books",
             _ => "answered 2xx and never acted on it",

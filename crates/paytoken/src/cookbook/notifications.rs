@@ -1,7 +1,8 @@
 //! Notifications: when a payment settles after its answer (3-D Secure, pending), the
 //! gateway posts the outcome to its `notificationUrl`, maybe more than once, and again
 //! while the first is still being handled. Verify each with the secure key before acting
-//! on it, and act once: claim it, act, then mark it done.
+//! on it, and act once: claim it for a lease, act, then mark it done with the claim's
+//! fence (a handler that outlived its lease, its key claimed again since, is told so).
 //! (`examples/notifications_axum.rs` and `notifications_hyper.rs` are whole endpoints.)
 //!
 //! ```
@@ -40,14 +41,18 @@
 //!     .verify(gateway.secure_key())?;
 //! assert_eq!(verified.payment_id, paid.payment_id);
 //! assert_eq!(verified.status, PaymentStatus::Approved);
-//! let key = verified.duplicate_key();
-//! assert_eq!(seen.claim(&key).await?, Claim::Claimed); // fulfil the order now
-//! // The gateway's repeat while the order is being fulfilled: answer 503, it comes back.
-//! assert_eq!(seen.claim(&key).await?, Claim::Busy);
-//! seen.done(&key).await?; // fulfilled: answer 200 (had it failed: `release`, answer 500)
+//! let (key, lease) = (verified.duplicate_key(), Duration::from_secs(30));
+//! let Claim::Claimed(fence) = seen.claim(&key, lease).await? else {
+//!     panic!("the first delivery is new")
+//! };
+//! // Fulfil the order now. The gateway's repeat meanwhile: answer 503, it comes back.
+//! assert_eq!(seen.claim(&key, lease).await?, Claim::Busy);
+//! // Fulfilled: answer 200 (had it failed: `release`, answer 500). With the order in the
+//! // same database as the store, the fulfilment and this mark are one transaction.
+//! assert!(seen.done(&key, fence).await?);
 //! let again = Notification::from_request(Some("application/json"), body)?
 //!     .verify(gateway.secure_key())?;
-//! assert_eq!(seen.claim(&again.duplicate_key()).await?, Claim::Done); // answer 200, do nothing
+//! assert_eq!(seen.claim(&again.duplicate_key(), lease).await?, Claim::Done); // 200, do nothing
 //!
 //! // A forgery fails its checksum.
 //! let forged = String::from_utf8_lossy(body).replace("\"Y\"", "\"N\"");
