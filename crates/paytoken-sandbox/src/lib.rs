@@ -44,7 +44,9 @@
 //! - `sqlite`: keeps the state in one SQLite file (`SandboxBuilder::state_file`), SQLite
 //!   compiled in. Without it, the state lives in memory.
 //! - `simulation`: exposes `simulation`, the request handling in the caller's process with
-//!   ids and tokens from a seed, for a deterministic simulator's network (paytoken-sim).
+//!   ids and tokens from a seed, the notifications it posts handed over, and (with
+//!   `sqlite`) a state file it is killed and restarted from, for a deterministic
+//!   simulator (paytoken-sim).
 
 #![forbid(unsafe_code)]
 
