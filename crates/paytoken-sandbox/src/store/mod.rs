@@ -21,6 +21,7 @@ use crate::state::State;
 
 /// What a state file holds, ready for [`Gateway::storing`](crate::gateway::Gateway::storing):
 /// the store, its state (`None` for a new file), its notifications and its request log.
+#[cfg(any(feature = "sqlite", feature = "simulation"))]
 pub(crate) type Opened = (
     Store,
     Option<State>,
