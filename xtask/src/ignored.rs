@@ -1,10 +1,12 @@
 //! The tests that need programs from Debian: the browser tests (headless chromium on the
-//! sandbox's 3-D Secure page and dashboard, through chromium-driver) and the conformance
+//! sandbox's 3-D Secure page and dashboard, through chromium-driver), the conformance
 //! kit's Python checker, its standard validators and a Python client generated from its
-//! OpenAPI document (at work, and scored by `paytoken conform --http`). `cargo test --workspace` leaves them out (they are `#[ignore]`d, so a
-//! fresh machine without the programs stays green); `cargo xtask ci` installs `chromium`,
-//! `chromium-driver`, `python3` and `python3-venv` where they are missing, the Python
-//! tools in a virtual environment (`python_tools.rs`), then runs them.
+//! OpenAPI document (at work, and scored by `paytoken conform --http`), and the fleet of
+//! shop instances on a PostgreSQL server. `cargo test --workspace` leaves them out (they
+//! are `#[ignore]`d, so a fresh machine without the programs stays green); `cargo xtask
+//! ci` installs `chromium`, `chromium-driver`, `python3`, `python3-venv` and `postgresql`
+//! where they are missing, the Python tools in a virtual environment (`python_tools.rs`),
+//! then runs them.
 //!
 //! `cargo xtask screenshot` runs the dashboard's browser test alone and copies the
 //! screenshot it leaves in the target folder (`browser/dashboard.png`) to the one the
@@ -23,7 +25,13 @@ const SCREENSHOT: &str = "browser/dashboard.png";
 const MANUAL_SCREENSHOT: &str = "crates/paytoken-sandbox/dashboard.png";
 
 /// The Debian packages the tests need.
-const PACKAGES: &[&str] = &["chromium", "chromium-driver", "python3", "python3-venv"];
+const PACKAGES: &[&str] = &[
+    "chromium",
+    "chromium-driver",
+    "python3",
+    "python3-venv",
+    "postgresql",
+];
 
 /// Installs the programs where missing, then runs the ignored tests that use them.
 pub(crate) fn run() -> Result<(), String> {
@@ -45,6 +53,7 @@ pub(crate) fn run() -> Result<(), String> {
             "browser::",
             "conformance::",
             "conform_http::",
+            "postgres::",
         ],
         &[("PAYTOKEN_CONFORMANCE_PYTHON", &python)],
     )
@@ -98,7 +107,13 @@ fn ensure_programs() -> Result<(), String> {
         .args(["-c", "import venv, ensurepip"])
         .output()
         .is_ok_and(|output| output.status.success());
-    if answers("chromium") && answers("chromedriver") && answers("python3") && venv {
+    // Debian keeps the server's programs off the `PATH`.
+    let postgres = fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
+        versions
+            .filter_map(Result::ok)
+            .any(|version| version.path().join("bin/initdb").exists())
+    });
+    if answers("chromium") && answers("chromedriver") && answers("python3") && venv && postgres {
         return Ok(());
     }
     eprintln!("xtask: installing {} with apt-get", PACKAGES.join(" and "));
@@ -116,15 +131,16 @@ fn apt_get(args: &[&str]) -> Result<(), String> {
     if args.first() == Some(&"install") {
         command.args(PACKAGES);
     }
-    let status = command.status().map_err(|error| {
-        format!("apt-get: {error} (install chromium, chromium-driver, python3 and python3-venv)")
-    })?;
+    let status = command
+        .status()
+        .map_err(|error| format!("apt-get: {error} (install {})", PACKAGES.join(", ")))?;
     if status.success() {
         Ok(())
     } else {
         Err(format!(
-            "apt-get {} failed ({status}): as root, install chromium, chromium-driver, python3 and python3-venv",
-            args.join(" ")
+            "apt-get {} failed ({status}): as root, install {}",
+            args.join(" "),
+            PACKAGES.join(", ")
         ))
     }
 }

@@ -57,6 +57,8 @@
 //!   for `[dev-dependencies]`.
 //! - `http`: `Request::into_http` and `parse_http`, for stacks that speak the `http` crate.
 //! - `axum`: an extractor that reads and verifies a notification (`axum::Verified`).
+//! - `postgres`: a `DuplicateStore` a fleet of instances shares, on PostgreSQL
+//!   (`postgres::PostgresDuplicates`, on tokio-postgres).
 //! - `sandbox`: the gateway simulated in the test's own process and a client for it
 //!   (`sandbox::TestGateway`), for `[dev-dependencies]`; it never brings SQLite.
 
@@ -110,6 +112,8 @@ pub use paytoken_protocol::call::{ErrorKind, TransportError, TransportErrorKind}
 pub mod axum;
 #[cfg(feature = "sandbox")]
 pub mod cookbook;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 

@@ -61,3 +61,8 @@
 //! gateway.shutdown().await;
 //! # Ok(()) }
 //! ```
+//!
+//! Several instances share their claims in a database: `postgres::PostgresDuplicates`
+//! (feature `postgres`) keeps them in a PostgreSQL table with leases on the database's
+//! clock, and its `done_in` marks a key done inside the transaction that fulfils the order,
+//! so both commit or neither does; `examples/duplicates_sqlite.rs` does the same on SQLite.

@@ -3,4 +3,5 @@
 #![cfg(test)]
 
 mod cookbook;
+mod postgres;
 mod test_gateway;
