@@ -173,10 +173,12 @@ impl Endpoints {
     /// What the endpoint at `url` acted on for `payment_id`, if it did.
     pub(crate) fn acted_on(&self, url: &str, payment_id: &str) -> Option<PaymentStatus> {
         self.ledger(url)
-            .acted()
-            .into_iter()
+            .acted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
             .find(|acted| acted.payment_id == payment_id)
-            .map(|acted| acted.status)
+            .map(|acted| acted.status.clone())
     }
 
     /// Hands `body` to the endpoint at `url`: the status it answers.
