@@ -1,39 +1,52 @@
 //! Notifications acted on once across a fleet (feature `postgres`): [`PostgresDuplicates`],
 //! a [`DuplicateStore`] on a PostgreSQL table every instance of a shop shares, its leases on
-//! the database's clock.
+//! the database's clock, through the instance's own pool of connections ([`deadpool_postgres`],
+//! which replaces a connection the server dropped).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::time::Duration;
 //! use paytoken::DuplicateStore as _;
 //! use paytoken::notification::{Claim, DuplicateKey};
+//! use paytoken::postgres::deadpool_postgres::{Manager, Pool, tokio_postgres};
 //! use paytoken::postgres::PostgresDuplicates;
 //!
-//! let (client, connection) =
-//!     tokio_postgres::connect("host=/run/postgresql user=shop", tokio_postgres::NoTls).await?;
-//! tokio::spawn(connection);
-//! let mut store = PostgresDuplicates::new(client);
+//! let config: tokio_postgres::Config = "host=/run/postgresql user=shop".parse()?;
+//! let pool = Pool::builder(Manager::new(config, tokio_postgres::NoTls)).build()?;
+//! let store = PostgresDuplicates::new(pool);
 //! store.create_table().await?;
+//!
+//! // In the notification handler, once the notification verified:
 //! let key = DuplicateKey { payment_id: "60001".parse()?, transaction_status: "Y".into() };
-//! if let Claim::Claimed(fence) = store.claim(&key, Duration::from_secs(30)).await? {
-//!     // The order's fulfilment and the done mark commit together, or not at all.
-//!     let transaction = store.client_mut().transaction().await?;
-//!     transaction.execute("UPDATE orders SET paid = true WHERE payment_id = $1", &[&"60001"]).await?;
-//!     if PostgresDuplicates::done_in(&transaction, &key, fence).await? {
-//!         transaction.commit().await?;
-//!     } // dropped uncommitted: another instance claimed the key after this lease ran out
-//! }
+//! let fence = match store.claim(&key, Duration::from_secs(30)).await {
+//!     Ok(Claim::Claimed(fence)) => fence,
+//!     Ok(Claim::Done) => return Ok(()), // answer 200: acted on before
+//!     Ok(_) => return Ok(()),           // answer 503: another instance is acting on it
+//!     Err(error) => return Err(error.into()), // answer 503: the gateway sends it again
+//! };
+//! // The order's fulfilment and the done mark commit together, or not at all.
+//! let mut connection = store.pool().get().await?;
+//! let transaction = connection.transaction().await?;
+//! transaction.execute("UPDATE orders SET paid = true WHERE payment_id = $1", &[&"60001"]).await?;
+//! if PostgresDuplicates::done_in(&*transaction, &key, fence).await? {
+//!     transaction.commit().await?; // answer 200; a failed commit: 503
+//! } // dropped uncommitted: another instance claimed the key after this lease ran out
 //! # Ok(()) }
 //! ```
 //!
-//! A shop whose action lives elsewhere (another database, a message) makes it idempotent
-//! by the notification's key, and marks the key done after it with
+//! A database that cannot be reached is an error from every call ([`PoolError`]): answer
+//! the gateway with a `503`, and its retry comes back; a commit whose acknowledgement was
+//! lost leaves either a done key (the retry is answered `200`) or a claim whose lease runs
+//! out (the retry acts). A shop whose action lives elsewhere (another database, a message)
+//! makes it idempotent by the notification's key, and marks the key done after it with
 //! [`done`](DuplicateStore::done): a handler that outlived its lease may then have acted
 //! beside the one that took its key over, and the key makes the second action a no-op.
 
 use std::time::Duration;
 
-use tokio_postgres::{Client, GenericClient};
+pub use deadpool_postgres;
+use deadpool_postgres::{Pool, PoolError};
+use tokio_postgres::GenericClient;
 
 use crate::DuplicateStore;
 use crate::notification::{Claim, DuplicateKey, Fence};
@@ -61,39 +74,34 @@ const DONE: &str =
 const RELEASE: &str =
     "DELETE FROM paytoken_notifications WHERE key = $1 AND fence = $2 AND NOT done";
 
-/// A [`DuplicateStore`] on the `paytoken_notifications` table ([`SCHEMA`]), through one
-/// connection of the shop's. The database's clock times every lease, so the instances'
-/// clocks never have to agree. An error (the database cannot be reached) is the driver's:
-/// answer the gateway with a `5xx`, and its retry comes back.
-#[derive(Debug)]
+/// A [`DuplicateStore`] on the `paytoken_notifications` table ([`SCHEMA`]), through the
+/// instance's pool. The database's clock times every lease, so the instances' clocks never
+/// have to agree.
+#[derive(Debug, Clone)]
 pub struct PostgresDuplicates {
-    client: Client,
+    pool: Pool,
 }
 
 impl PostgresDuplicates {
-    /// A store on `client`'s database.
+    /// A store on `pool`'s database.
     #[must_use]
-    pub const fn new(client: Client) -> Self {
-        Self { client }
+    pub const fn new(pool: Pool) -> Self {
+        Self { pool }
     }
 
     /// Creates the table and its sequence when missing ([`SCHEMA`]).
     ///
     /// # Errors
-    /// The database's.
-    pub async fn create_table(&self) -> Result<(), tokio_postgres::Error> {
-        self.client.batch_execute(SCHEMA).await
+    /// The pool's or the database's.
+    pub async fn create_table(&self) -> Result<(), PoolError> {
+        self.pool.get().await?.batch_execute(SCHEMA).await?;
+        Ok(())
     }
 
-    /// The connection.
+    /// The pool, for the shop's own transactions (see [`done_in`](Self::done_in)).
     #[must_use]
-    pub const fn client(&self) -> &Client {
-        &self.client
-    }
-
-    /// The connection, for the shop's own transactions (see [`done_in`](Self::done_in)).
-    pub const fn client_mut(&mut self) -> &mut Client {
-        &mut self.client
+    pub const fn pool(&self) -> &Pool {
+        &self.pool
     }
 
     /// Marks `key` done inside the shop's own transaction (or on any client) when `fence`
@@ -114,18 +122,17 @@ impl PostgresDuplicates {
 }
 
 impl DuplicateStore for PostgresDuplicates {
-    type Error = tokio_postgres::Error;
+    type Error = PoolError;
 
     async fn claim(&self, key: &DuplicateKey, lease: Duration) -> Result<Claim, Self::Error> {
         let lease_ms = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX);
         let text = key.to_string();
-        let claimed = self.client.query_opt(CLAIM, &[&text, &lease_ms]).await?;
-        if let Some(row) = claimed {
+        let connection = self.pool.get().await?;
+        if let Some(row) = connection.query_opt(CLAIM, &[&text, &lease_ms]).await? {
             let fence: i64 = row.try_get(0)?;
             return Ok(Claim::Claimed(Fence::new(fence.unsigned_abs())));
         }
-        let done = self
-            .client
+        let done = connection
             .query_opt(
                 "SELECT done FROM paytoken_notifications WHERE key = $1",
                 &[&text],
@@ -141,11 +148,14 @@ impl DuplicateStore for PostgresDuplicates {
     }
 
     async fn done(&self, key: &DuplicateKey, fence: Fence) -> Result<bool, Self::Error> {
-        Self::done_in(&self.client, key, fence).await
+        let connection = self.pool.get().await?;
+        Ok(Self::done_in(&**connection, key, fence).await?)
     }
 
     async fn release(&self, key: &DuplicateKey, fence: Fence) -> Result<(), Self::Error> {
-        self.client
+        self.pool
+            .get()
+            .await?
             .execute(RELEASE, &[&key.to_string(), &number(fence)])
             .await?;
         Ok(())

@@ -64,5 +64,8 @@
 //!
 //! Several instances share their claims in a database: `postgres::PostgresDuplicates`
 //! (feature `postgres`) keeps them in a PostgreSQL table with leases on the database's
-//! clock, and its `done_in` marks a key done inside the transaction that fulfils the order,
-//! so both commit or neither does; `examples/duplicates_sqlite.rs` does the same on SQLite.
+//! clock, through each instance's own pool (`deadpool_postgres`, which replaces the
+//! connections a restarted server dropped), and its `done_in` marks a key done inside the
+//! transaction that fulfils the order, so both commit or neither does. While the database
+//! cannot be reached, every call is an error: answer `503`, and the gateway sends the
+//! notification again. `examples/duplicates_sqlite.rs` does the same on SQLite.

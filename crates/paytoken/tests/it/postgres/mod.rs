@@ -1,0 +1,186 @@
+//! `PostgresDuplicates` against a real PostgreSQL server which the test starts, stops and
+//! starts again in a folder of its own ([`server`]), with a fleet of four shop instances
+//! and a gateway ([`fleet`]). Ignored by default (it needs Debian's `postgresql`);
+//! `cargo xtask ci` installs it and runs it:
+//!
+//! ```text
+//! cargo test -p paytoken --test it -- --ignored postgres::
+//! ```
+
+mod fleet;
+mod server;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use paytoken::DuplicateStore as _;
+use paytoken::SecureKey;
+use paytoken::notification::{Claim, DuplicateKey};
+use paytoken::postgres::PostgresDuplicates;
+
+use fleet::{Instance, Keeping, Shop, Watch};
+use server::Server;
+
+const NOTIFICATIONS: usize = 200;
+const DELIVERIES: usize = 10;
+
+/// What a run left: each notification's rows of `acted`, and what the fleet counted.
+struct Run {
+    acted: BTreeMap<usize, i64>,
+    watch: Arc<Watch>,
+    server: Server,
+}
+
+impl Run {
+    /// The notifications acted on other than once: (number, times).
+    fn not_once(&self) -> Vec<(usize, i64)> {
+        (0..NOTIFICATIONS)
+            .map(|number| (number, self.acted.get(&number).copied().unwrap_or(0)))
+            .filter(|&(_, times)| times != 1)
+            .collect()
+    }
+}
+
+fn key(number: usize) -> DuplicateKey {
+    DuplicateKey {
+        payment_id: format!("{}", 60_000 + number).parse().unwrap(),
+        transaction_status: "Y".to_owned(),
+    }
+}
+
+/// Waits (polling) until `done` holds.
+async fn until(done: impl Fn() -> bool) {
+    while !done() {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Four instances, each with its own pool, receive the same 200 notifications ten times
+/// each, sixteen at once and out of order. Instance 3 is killed holding its first three
+/// claims, between claim and done; once 600 deliveries were answered the server is stopped
+/// (the fleet answers `503` meanwhile) and started again; then instance 1 acts on one
+/// notification past its lease, which the database's clock runs out.
+async fn run(keeping: Keeping) -> Run {
+    let server = Server::start();
+    let setup = PostgresDuplicates::new(server.pool());
+    setup.create_table().await.unwrap();
+    setup
+        .pool()
+        .get()
+        .await
+        .unwrap()
+        .batch_execute("CREATE TABLE acted (key text NOT NULL)")
+        .await
+        .unwrap();
+    let secure_key = SecureKey::new("the-fleet-s-secure-key").unwrap();
+    let watch = Arc::new(Watch::default());
+    let shops: Vec<Shop> = (0..4)
+        .map(|_| Shop::new(&secure_key, server.pool(), keeping, &watch))
+        .collect();
+    let slow = Arc::clone(&shops[1].slow_next);
+    let mut instances: Vec<Instance> = shops
+        .into_iter()
+        .enumerate()
+        .map(|(number, shop)| {
+            Instance::start(if number == 3 {
+                shop.hanging_on(3)
+            } else {
+                shop
+            })
+        })
+        .collect();
+    let bodies = (0..NOTIFICATIONS)
+        .map(|number| fleet::body(&secure_key, number))
+        .collect();
+    let addresses = instances.iter().map(|instance| instance.address).collect();
+    let gateway = tokio::spawn(fleet::deliver(
+        addresses,
+        bodies,
+        DELIVERIES,
+        Arc::clone(&watch),
+    ));
+    let count = |counter: &AtomicUsize| counter.load(Ordering::SeqCst);
+
+    let settled = async {
+        until(|| count(&watch.hanging) == 3).await;
+        instances[3].kill();
+        until(|| count(&watch.answered) >= 600).await;
+        tokio::task::block_in_place(|| server.stop());
+        until(|| count(&watch.unreachable) >= 3).await;
+        tokio::task::block_in_place(|| server.resume());
+        slow.store(true, Ordering::SeqCst);
+        gateway.await.unwrap();
+    };
+    tokio::time::timeout(Duration::from_secs(120), settled)
+        .await
+        .expect("the fleet settles every notification");
+    let rows = setup
+        .pool()
+        .get()
+        .await
+        .unwrap()
+        .query("SELECT key, count(*) FROM acted GROUP BY key", &[])
+        .await
+        .unwrap();
+    let numbers: BTreeMap<String, usize> = (0..NOTIFICATIONS)
+        .map(|number| (key(number).to_string(), number))
+        .collect();
+    let acted = rows
+        .iter()
+        .map(|row| (numbers[&row.get::<_, String>(0)], row.get::<_, i64>(1)))
+        .collect();
+    drop(instances);
+    Run {
+        acted,
+        watch,
+        server,
+    }
+}
+
+/// Every notification has exactly one row of `acted`, through a kill, a restart of the
+/// database and a lease run out under its holder, whose late transaction was rolled back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Debian's postgresql; cargo xtask ci installs it and runs it"]
+async fn a_fleet_acts_on_each_notification_once() {
+    let run = run(Keeping::Fenced).await;
+    assert_eq!(run.not_once(), [], "(notification, times acted on)");
+    let watch = &run.watch;
+    assert!(watch.unreachable.load(Ordering::SeqCst) >= 3, "{watch:?}");
+    assert!(watch.fenced_out.load(Ordering::SeqCst) >= 1, "{watch:?}");
+
+    // A lease that lapses (none at all here) is taken over with a new fence; its late
+    // holder's mark changes nothing.
+    let (late, other) = (
+        PostgresDuplicates::new(run.server.pool()),
+        PostgresDuplicates::new(run.server.pool()),
+    );
+    let late_key = key(NOTIFICATIONS + 1);
+    let lease = Duration::from_secs(30);
+    let Claim::Claimed(late_fence) = late.claim(&late_key, Duration::ZERO).await.unwrap() else {
+        panic!("a new key")
+    };
+    let Claim::Claimed(fence) = other.claim(&late_key, lease).await.unwrap() else {
+        panic!("the lapsed claim is taken over")
+    };
+    assert_ne!(fence, late_fence);
+    assert!(!late.done(&late_key, late_fence).await.unwrap());
+    assert!(other.done(&late_key, fence).await.unwrap());
+    assert_eq!(other.claim(&late_key, lease).await.unwrap(), Claim::Done);
+}
+
+/// The same run with a store that marks a key done before the shop acts loses the
+/// notifications the killed instance held: the fleet test can fail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Debian's postgresql; cargo xtask ci installs it and runs it"]
+async fn a_store_marking_done_before_acting_loses_notifications() {
+    let run = run(Keeping::DoneBeforeActing).await;
+    let lost: Vec<usize> = run
+        .not_once()
+        .into_iter()
+        .filter(|&(_, times)| times == 0)
+        .map(|(number, _)| number)
+        .collect();
+    assert!(lost.len() >= 3, "lost: {lost:?}");
+}
