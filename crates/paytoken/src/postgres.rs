@@ -35,7 +35,8 @@
 //! ```
 //!
 //! A database that cannot be reached is an error from every call ([`PoolError`]): answer
-//! the gateway with a `503`, and its retry comes back; a commit whose acknowledgement was
+//! the gateway with a `503`, and its retry comes back (give the pool a `create_timeout` and
+//! a `wait_timeout`, on `Runtime::Tokio1`, so that one that hangs is an error too); a commit whose acknowledgement was
 //! lost leaves either a done key (the retry is answered `200`) or a claim whose lease runs
 //! out (the retry acts). A shop whose action lives elsewhere (another database, a message)
 //! makes it idempotent by the notification's key, and marks the key done after it with
