@@ -2,6 +2,7 @@
 //! the request's own safety allow.
 
 use paytoken_protocol::Request;
+use tracing::Instrument as _;
 
 use crate::span::CallLog;
 use crate::{
@@ -22,6 +23,7 @@ impl<T: Transport> Client<T> {
         let max_attempts = inner.retry.max_attempts.max(1);
         let mut attempt = 1;
         loop {
+            let span = log.attempt(attempt, request, &inner.base_url);
             let sending = inner.transport.send(TransportRequest {
                 base_url: &inner.base_url,
                 request,
@@ -30,18 +32,16 @@ impl<T: Transport> Client<T> {
             // The attempt's future, and with it its connection, is dropped here, before
             // any pause.
             let result = tokio::time::timeout(inner.request_timeout, sending)
+                .instrument(span.span().clone())
                 .await
                 .unwrap_or_else(|_| {
                     Err(TransportError::new(TransportErrorKind::Timeout {
                         after: inner.request_timeout,
                     }))
                 });
-            log.attempt(attempt);
+            span.finish(&result);
             let again = match &result {
-                Ok(answer) => {
-                    log.status(answer.status);
-                    request.is_retry_safe() && (500..=599).contains(&answer.status)
-                }
+                Ok(answer) => request.is_retry_safe() && (500..=599).contains(&answer.status),
                 Err(error) => match error.kind() {
                     TransportErrorKind::Connect => true,
                     TransportErrorKind::Broken => request.is_retry_safe(),

@@ -53,11 +53,15 @@
 //!   (1 MiB) beyond which nothing more is read. Redirects are not followed.
 //! - **Auth tokens**: fixed, or fetched with a login name, renewed before expiry and after
 //!   a refusal, one renewal at a time ([`ClientBuilder::fetch_auth_token`]).
-//! - **Tracing**: a span `paytoken.call` per call (target `paytoken`) with `operation`,
-//!   `merchant_transaction_id`, `payment_id`, `attempts`, `http.status`, `result.code`,
-//!   `outcome` and `elapsed_us`, and one `debug` event when the call ends (`call answered`
-//!   or `call failed`) with the same ids; never a key, a token, a card number, a CVV, a
-//!   request body or a path (paths hold registration ids).
+//! - **Tracing** (target `paytoken`), by OpenTelemetry's conventions for HTTP clients: a
+//!   span `paytoken.call` per call (`paytoken.operation`, `paytoken.merchant_transaction_id`,
+//!   `paytoken.payment_id`, `paytoken.attempts`, `paytoken.result_code`, `paytoken.outcome`,
+//!   `error.type`), a child `paytoken.attempt` of kind client per request sent
+//!   (`http.request.method`, `url.template`, `url.full`, `server.address`, `server.port`,
+//!   `http.request.resend_count`, `http.response.status_code`, `error.type`), a
+//!   `paytoken.settle` span around a settlement, and one `debug` event when a call ends
+//!   (`call answered` or `call failed`) with its ids; never a key, a token, a card number, a
+//!   CVV, a request body or an id in a URL (`url.template` names it instead).
 //!
 //! ## Transports
 //! [`HyperTransport`] (hyper-util's pool, hyper-rustls with ring and the webpki roots,

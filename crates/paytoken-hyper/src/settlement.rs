@@ -18,6 +18,7 @@ use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::{FieldValue, OperationKind, Transaction};
 use paytoken_types::{CodeFamily, MerchantTransactionId, PaymentId, TransactionState};
 
+use crate::span::{self, CallIds};
 use crate::{Client, Error, Transport};
 
 impl<T: Transport> Client<T> {
@@ -47,10 +48,21 @@ impl<T: Transport> Client<T> {
         &self,
         merchant_transaction_id: &MerchantTransactionId,
     ) -> Result<Transaction, Error> {
-        self.inquiry(&Inquiry::ByMerchantTransactionId(
-            merchant_transaction_id.clone(),
-        ))
+        let ids = CallIds {
+            merchant_transaction_id: Some(merchant_transaction_id),
+            payment_id: None,
+        };
+        span::settling(
+            span::settle(None, ids),
+            self.inquire_order(merchant_transaction_id),
+        )
         .await
+    }
+
+    /// The inquiry by the order's id.
+    async fn inquire_order(&self, id: &MerchantTransactionId) -> Result<Transaction, Error> {
+        self.inquiry(&Inquiry::ByMerchantTransactionId(id.clone()))
+            .await
     }
 
     /// Settles an [unknown outcome](Error::OutcomeUnknown) by inquiry, and never guesses.
@@ -79,6 +91,26 @@ impl<T: Transport> Client<T> {
     /// when the inquiry cannot tell; a card payment's inquiry's refusal when the gateway
     /// holds no such payment.
     pub async fn settle(&self, unknown: Error) -> Result<Transaction, Error> {
+        let span = match &unknown {
+            Error::OutcomeUnknown {
+                operation,
+                merchant_transaction_id,
+                payment_id,
+                ..
+            } => span::settle(
+                Some(*operation),
+                CallIds {
+                    merchant_transaction_id: merchant_transaction_id.as_ref(),
+                    payment_id: *payment_id,
+                },
+            ),
+            _ => span::settle(None, CallIds::default()),
+        };
+        span::settling(span, self.settle_unknown(unknown)).await
+    }
+
+    /// [`settle`](Self::settle), inside its span.
+    async fn settle_unknown(&self, unknown: Error) -> Result<Transaction, Error> {
         if let Error::OutcomeUnknown {
             operation,
             payment_id: Some(payment_id),
@@ -97,7 +129,7 @@ impl<T: Transport> Client<T> {
         else {
             return Err(unknown);
         };
-        match self.reconcile(id).await {
+        match self.inquire_order(id).await {
             Ok(transaction) => Ok(transaction),
             // The gateway looked and found no such card payment: it never arrived.
             Err(error)
@@ -129,14 +161,21 @@ impl<T: Transport> Client<T> {
         before: &TransactionState,
         after: &TransactionState,
     ) -> Result<Transaction, Error> {
-        let inquired = self.inquiry(&Inquiry::ByPaymentId(*payment_id)).await?;
-        verdict(
-            operation,
-            *payment_id,
-            Some((before, after)),
-            inquired,
-            None,
-        )
+        let ids = CallIds {
+            merchant_transaction_id: None,
+            payment_id: Some(*payment_id),
+        };
+        let settling = async {
+            let inquired = self.inquiry(&Inquiry::ByPaymentId(*payment_id)).await?;
+            verdict(
+                operation,
+                *payment_id,
+                Some((before, after)),
+                inquired,
+                None,
+            )
+        };
+        span::settling(span::settle(Some(operation), ids), settling).await
     }
 
     /// Inquires the payment a lost move was about and reads its status (`settlement`).

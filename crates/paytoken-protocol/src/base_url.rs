@@ -83,6 +83,18 @@ impl BaseUrl {
         authority.split(':').next().unwrap_or(authority)
     }
 
+    /// The port: the URL's own, or the scheme's (443, 80).
+    #[must_use]
+    pub fn port(&self) -> u16 {
+        let scheme_len = if self.https { 8 } else { 7 };
+        let authority = self.url.get(scheme_len..self.host_end).unwrap_or_default();
+        let after_host = authority.get(self.host().len()..).unwrap_or_default();
+        after_host
+            .strip_prefix(':')
+            .and_then(|port| port.parse().ok())
+            .unwrap_or(if self.https { 443 } else { 80 })
+    }
+
     /// Whether the host is a loopback address (`localhost`, `127.x.x.x`, `[::1]`), where
     /// plain `http` is acceptable.
     #[must_use]
@@ -152,6 +164,19 @@ mod tests {
         assert!(BaseUrl::new("http://127.0.0.1:9000").unwrap().is_loopback());
         assert!(BaseUrl::new("http://localhost").unwrap().is_loopback());
         assert!(BaseUrl::new("http://[::1]:80/").unwrap().is_loopback());
+    }
+
+    #[test]
+    fn knows_its_port_or_its_scheme_s() {
+        for (url, port) in [
+            ("https://gw.example:8443/api/", 8443),
+            ("https://gw.example/api", 443),
+            ("http://localhost", 80),
+            ("http://[::1]:9000/", 9000),
+            ("https://[::1]", 443),
+        ] {
+            assert_eq!(BaseUrl::new(url).unwrap().port(), port, "{url}");
+        }
     }
 
     #[test]

@@ -322,7 +322,35 @@ pub enum TransportErrorKind {
     Other,
 }
 
+impl ErrorKind<'_> {
+    /// Its name in traces and reports: `refused`, `outcome_unknown`, `invalid_input`,
+    /// `transport`, `unreadable`, `not_applied`.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Self::Refused(_) => "refused",
+            Self::OutcomeUnknown => "outcome_unknown",
+            Self::InvalidInput => "invalid_input",
+            Self::Transport => "transport",
+            Self::Unreadable => "unreadable",
+            Self::NotApplied => "not_applied",
+        }
+    }
+}
+
 impl TransportErrorKind {
+    /// Its name in traces: `connect`, `timeout`, `broken`, `response_too_large`, `other`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Connect => "connect",
+            Self::Timeout { .. } => "timeout",
+            Self::Broken => "broken",
+            Self::ResponseTooLarge { .. } => "response_too_large",
+            Self::Other => "other",
+        }
+    }
+
     /// Whether the request may have reached the gateway: true for everything but
     /// [`Connect`](Self::Connect).
     #[must_use]

@@ -143,6 +143,7 @@ pub use ops::Operation;
 pub use outcome::{CardSummary, PaymentStatus, Redirect, RedirectParameter, Transaction};
 pub use pager::InvoicePager;
 pub use request::{
-    AUTH_TOKEN_HEADER, Body, FORM_CONTENT_TYPE, Header, Method, OperationKind, Request,
+    AUTH_TOKEN_HEADER, Body, FORM_CONTENT_TYPE, Header, Method, OperationKind, PathTemplate,
+    Request,
 };
 pub use wire::Owner;

@@ -304,9 +304,65 @@ pub struct Request {
     method: Method,
     /// Borrowed for the paths that are constants; owned for those that end with an id.
     path: Cow<'static, str>,
+    template: PathTemplate,
     headers: Headers,
     body: Body,
     operation: OperationKind,
+}
+
+/// A request's path with its id left out, as OpenTelemetry's `url.template` names what was
+/// called: `/transactionServices/REST/v1/payments/{paymentId}`. The same for every request
+/// of one operation to one endpoint, and never an id (an order id has carried a card
+/// number).
+///
+/// ```
+/// use paytoken_protocol::ops::inquiry::Inquiry;
+/// use paytoken_checksum::{Credentials, SecureKey};
+/// use paytoken_protocol::{Context, Operation};
+///
+/// let context = Context::new(Credentials::merchant("11344".parse()?, SecureKey::new("key")?));
+/// let request = Inquiry::ByPaymentId("60001".parse()?).request(&context)?;
+/// assert_eq!(request.path(), "/transactionServices/REST/v1/payments/60001");
+/// assert_eq!(
+///     request.path_template().to_string(),
+///     "/transactionServices/REST/v1/payments/{paymentId}"
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathTemplate {
+    /// The path before the id, or the whole path.
+    fixed: &'static str,
+    /// The id's name, where the path ends with one.
+    parameter: Option<&'static str>,
+}
+
+impl PathTemplate {
+    /// A path that ends with no id.
+    pub(crate) const fn fixed(path: &'static str) -> Self {
+        Self {
+            fixed: path,
+            parameter: None,
+        }
+    }
+
+    /// This path, ended with the id named `parameter`.
+    pub(crate) const fn with_parameter(self, parameter: &'static str) -> Self {
+        Self {
+            fixed: self.fixed,
+            parameter: Some(parameter),
+        }
+    }
+}
+
+impl fmt::Display for PathTemplate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.fixed)?;
+        match self.parameter {
+            Some(parameter) => write!(f, "{{{parameter}}}"),
+            None => Ok(()),
+        }
+    }
 }
 
 /// A request's headers, held inline: a request has two at most (the content type, then the
@@ -362,6 +418,12 @@ impl Request {
     #[must_use]
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// The path with its id left out ([`PathTemplate`]).
+    #[must_use]
+    pub const fn path_template(&self) -> PathTemplate {
+        self.template
     }
 
     /// The path as held: borrowed for an operation's constant path.
@@ -451,7 +513,12 @@ pub(crate) fn build(
 ) -> Request {
     let mut body = WipedBytes::with_capacity(capacity);
     write(&mut FormWriter::new(&mut body.0));
-    Request::new(operation, Cow::Borrowed(path), context, body)
+    Request::new(
+        operation,
+        (Cow::Borrowed(path), PathTemplate::fixed(path)),
+        context,
+        body,
+    )
 }
 
 impl Request {
@@ -459,7 +526,7 @@ impl Request {
     /// context's auth token where the operation takes one.
     pub(crate) fn new(
         operation: OperationKind,
-        path: Cow<'static, str>,
+        (path, template): (Cow<'static, str>, PathTemplate),
         context: &Context,
         body: WipedBytes,
     ) -> Self {
@@ -474,6 +541,7 @@ impl Request {
         Self {
             method: Method::Post,
             path,
+            template,
             headers,
             body: Body::new(body),
             operation,
@@ -529,6 +597,7 @@ mod tests {
         let request = Request {
             method: Method::Post,
             path: "/x".into(),
+            template: PathTemplate::fixed("/x"),
             headers: with_token("secret-token"),
             body: Body::new(WipedBytes(b"card.number=4000000000000051".to_vec())),
             operation: OperationKind::Payment,
@@ -545,6 +614,7 @@ mod tests {
         let mut request = Request {
             method: Method::Post,
             path: "/x".into(),
+            template: PathTemplate::fixed("/x"),
             headers: with_token("old-token"),
             body: Body::new(WipedBytes(b"a=1".to_vec())),
             operation: OperationKind::Payment,

@@ -14,7 +14,7 @@ use alloc::string::String;
 use paytoken_checksum::{ChecksumWriter, Credentials};
 use paytoken_types::internal::{FormWriter, Signer};
 
-use crate::request::{Request, WipedBytes};
+use crate::request::{PathTemplate, Request, WipedBytes};
 use crate::{Context, Error, OperationKind, fields};
 
 /// One value a checksum signs, after the id and the key.
@@ -106,6 +106,7 @@ pub(crate) struct SignedRequest<'c> {
     operation: OperationKind,
     context: &'c Context,
     path: Cow<'static, str>,
+    template: PathTemplate,
     /// Wiped if the request is refused before it is made, as the request's body is after.
     body: WipedBytes,
     signing: Signing,
@@ -151,6 +152,7 @@ impl<'c> SignedRequest<'c> {
             context,
             // A constant path is not copied: only a path that ends with an id is owned.
             path: Cow::Borrowed(path),
+            template: PathTemplate::fixed(path),
             body: wiped,
             signing: Signing {
                 writer: ChecksumWriter::new(credentials),
@@ -170,12 +172,13 @@ impl<'c> SignedRequest<'c> {
         path.push_str(&self.path);
         push_path_segment(&mut path, id);
         self.path = Cow::Owned(path);
-        if matches!(
-            self.signing.rule.get(self.signing.next),
-            Some(Signed::PathSegment { .. })
-        ) {
+        // The rule names the id it signs; an id it does not sign is just an id.
+        let mut parameter = "id";
+        if let Some(&Signed::PathSegment { field }) = self.signing.rule.get(self.signing.next) {
+            parameter = field;
             self.signing.take(id);
         }
+        self.template = self.template.with_parameter(parameter);
         self
     }
 
@@ -200,6 +203,7 @@ impl<'c> SignedRequest<'c> {
             operation,
             context,
             path,
+            template,
             mut body,
             signing,
             checksum_at,
@@ -221,7 +225,7 @@ impl<'c> SignedRequest<'c> {
         if let Some(place) = body.0.get_mut(checksum_at..checksum_at + CHECKSUM_LEN) {
             place.copy_from_slice(hex.as_bytes());
         }
-        Ok(Request::new(operation, path, context, body))
+        Ok(Request::new(operation, (path, template), context, body))
     }
 }
 
@@ -284,6 +288,8 @@ mod tests {
         );
         assert_eq!(request.path(), "/p/a%20b");
         assert_eq!(request.body().as_bytes(), expected.as_bytes());
+        // The template names the id the rule signs, and holds none of it.
+        assert_eq!(request.path_template().to_string(), "/p/{id}");
     }
 
     #[test]

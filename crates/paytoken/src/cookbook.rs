@@ -29,6 +29,7 @@
 //! | [`notifications`] | verifying what the gateway posts, once per payment |
 //! | [`invoices`] | `invoices` (a stream), `invoice_page`, `next_invoice_page`, `all_invoices` |
 //! | [`auth_tokens`] | `fetch_auth_token`, `regenerate_auth_token` |
+//! | [`tracing`] | every call a span, exported to OpenTelemetry (feature `opentelemetry`) |
 
 pub mod auth_tokens;
 pub mod back_office;
@@ -39,3 +40,5 @@ pub mod payments;
 pub mod recovery;
 pub mod three_d_secure;
 pub mod tokens;
+#[cfg(feature = "opentelemetry")]
+pub mod tracing;

@@ -59,6 +59,9 @@
 //! - `axum`: an extractor that reads and verifies a notification (`axum::Verified`).
 //! - `postgres`: a `DuplicateStore` a fleet of instances shares, on PostgreSQL
 //!   (`postgres::PostgresDuplicates`, on tokio-postgres).
+//! - `opentelemetry`: the client's spans, which follow OpenTelemetry's conventions for HTTP
+//!   clients, exported as OpenTelemetry spans (`opentelemetry::layer`, on
+//!   tracing-opentelemetry).
 //! - `sandbox`: the gateway simulated in the test's own process and a client for it
 //!   (`sandbox::TestGateway`), for `[dev-dependencies]`; it never brings SQLite.
 
@@ -112,6 +115,8 @@ pub use paytoken_protocol::call::{ErrorKind, TransportError, TransportErrorKind}
 pub mod axum;
 #[cfg(feature = "sandbox")]
 pub mod cookbook;
+#[cfg(feature = "opentelemetry")]
+pub mod opentelemetry;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 #[cfg(feature = "sandbox")]

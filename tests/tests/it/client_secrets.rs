@@ -135,10 +135,10 @@ fn no_secret_reaches_a_log_line_or_an_error() {
     );
     let logs = capture.text();
     assert!(
-        logs.contains("span paytoken.call operation=\"pay\""),
+        logs.contains("span paytoken.call otel.name=\"pay\" paytoken.operation=\"pay\""),
         "{logs}"
     );
-    assert!(logs.contains("result.code=\"00001\""), "{logs}");
+    assert!(logs.contains("paytoken.result_code=\"00001\""), "{logs}");
     // One `debug` event a call, which names the order and the payment it was about.
     let answered = logs
         .lines()

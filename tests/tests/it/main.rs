@@ -25,3 +25,4 @@ mod names;
 mod protocol_http;
 mod readme_crate;
 mod signed_form;
+mod spans;

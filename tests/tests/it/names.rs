@@ -48,7 +48,7 @@ fn every_operation_s_span_says_its_one_name() {
         .lines()
         .filter(|line| line.starts_with("span paytoken.call "))
         .filter_map(|line| {
-            let (_, rest) = line.split_once(" operation=\"")?;
+            let (_, rest) = line.split_once(" paytoken.operation=\"")?;
             Some(rest.split_once('"')?.0.to_owned())
         })
         .collect();

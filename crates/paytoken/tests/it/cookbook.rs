@@ -2,7 +2,7 @@
 //! here, listed from the client's sources.
 
 /// The cookbook's recipes, as written.
-const RECIPES: [&str; 9] = [
+const RECIPES: [&str; 10] = [
     include_str!("../../src/cookbook/auth_tokens.rs"),
     include_str!("../../src/cookbook/back_office.rs"),
     include_str!("../../src/cookbook/customers.rs"),
@@ -12,6 +12,7 @@ const RECIPES: [&str; 9] = [
     include_str!("../../src/cookbook/recovery.rs"),
     include_str!("../../src/cookbook/three_d_secure.rs"),
     include_str!("../../src/cookbook/tokens.rs"),
+    include_str!("../../src/cookbook/tracing.rs"),
 ];
 
 /// The sources of the client's methods.

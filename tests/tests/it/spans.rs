@@ -1,0 +1,296 @@
+//! The client's spans as an OpenTelemetry SDK exports them (`paytoken::opentelemetry`): a
+//! payment whose answer was lost, settled by an inquiry that was sent twice, then refunded.
+//! Every attribute of the HTTP client conventions and paytoken's own, the parent-child
+//! shape, and no secret or whole card number anywhere in a span, its attributes or events.
+
+use std::collections::BTreeMap;
+
+use opentelemetry::trace::{SpanId, SpanKind, Status, TracerProvider as _};
+use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
+use paytoken::ops::payment::Payment;
+use paytoken::ops::refund::Refund;
+use paytoken::types::MerchantTransactionId;
+use paytoken_sandbox::{DEFAULT_MERCHANT_ID, FaultTarget, Faults, Sandbox, SandboxConfig, cards};
+use tracing_subscriber::layer::SubscriberExt as _;
+
+use crate::common::{card, client_for};
+
+/// An order id that carries the card number, as merchants' have.
+const ORDER: &str = "spans-4000000000000051";
+
+/// A span's attributes, by key, as text.
+fn attributes(span: &SpanData) -> BTreeMap<String, String> {
+    span.attributes
+        .iter()
+        .map(|kv| (kv.key.to_string(), kv.value.to_string()))
+        .collect()
+}
+
+/// The spans named `name`.
+fn named<'a>(spans: &'a [SpanData], name: &str) -> Vec<&'a SpanData> {
+    spans.iter().filter(|span| span.name == name).collect()
+}
+
+/// The one span named `name`.
+fn one<'a>(spans: &'a [SpanData], name: &str) -> &'a SpanData {
+    let found = named(spans, name);
+    assert_eq!(found.len(), 1, "{name}: {:#?}", names(spans));
+    found[0]
+}
+
+/// The children of `parent`, in the order they started.
+fn children<'a>(spans: &'a [SpanData], parent: &SpanData) -> Vec<&'a SpanData> {
+    let mut found: Vec<&SpanData> = spans
+        .iter()
+        .filter(|span| span.parent_span_id == parent.span_context.span_id())
+        .collect();
+    found.sort_by_key(|span| span.start_time);
+    found
+}
+
+fn names(spans: &[SpanData]) -> Vec<(String, SpanId, SpanId)> {
+    spans
+        .iter()
+        .map(|span| {
+            (
+                span.name.to_string(),
+                span.span_context.span_id(),
+                span.parent_span_id,
+            )
+        })
+        .collect()
+}
+
+/// Asserts that `span` holds each of `expected` (key, value).
+fn holds(span: &SpanData, expected: &[(&str, &str)]) {
+    let attributes = attributes(span);
+    for (key, value) in expected {
+        assert_eq!(
+            attributes.get(*key).map(String::as_str),
+            Some(*value),
+            "{key} of {}: {attributes:#?}",
+            span.name
+        );
+    }
+}
+
+#[test]
+fn a_retried_settled_and_refunded_payment_exports_its_spans() {
+    let exporter = InMemorySpanExporter::default();
+    let provider = SdkTracerProvider::builder()
+        .with_simple_exporter(exporter.clone())
+        .build();
+    let subscriber = tracing_subscriber::registry()
+        .with(paytoken::opentelemetry::layer(provider.tracer("spans")));
+    let dispatch = tracing::Dispatch::new(subscriber);
+    let (base_url, port) = {
+        let _guard = tracing::dispatcher::set_default(&dispatch);
+        // As `common::Capture` explains: another test's thread may have cached the
+        // client's callsites as unwanted before this subscriber was set.
+        let _anchor = tracing::Dispatch::new(tracing_subscriber::registry());
+        tracing::callsite::rebuild_interest_cache();
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(pay_settle_and_refund())
+    };
+    provider.force_flush().unwrap();
+    let spans = exporter.get_finished_spans().unwrap();
+
+    // The payment: a call, a token fetched inside it, one request whose answer was lost.
+    let pay = one(&spans, "pay");
+    assert_eq!(pay.parent_span_id, SpanId::INVALID, "{:#?}", names(&spans));
+    holds(
+        pay,
+        &[
+            ("paytoken.operation", "pay"),
+            ("paytoken.merchant_transaction_id", "spans-400000******0051"),
+            ("paytoken.attempts", "1"),
+            ("paytoken.outcome", "outcome_unknown"),
+            ("error.type", "outcome_unknown"),
+        ],
+    );
+    assert!(
+        matches!(pay.status, Status::Error { .. }),
+        "{:?}",
+        pay.status
+    );
+    let [renewal, sent] = children(&spans, pay)[..] else {
+        panic!(
+            "the token's call, then the payment's request: {:#?}",
+            names(&spans)
+        )
+    };
+    holds(
+        renewal,
+        &[
+            ("paytoken.operation", "fetch_auth_token"),
+            ("paytoken.outcome", "ok"),
+        ],
+    );
+    let [fetch] = children(&spans, renewal)[..] else {
+        panic!("one request for the token")
+    };
+    holds(
+        fetch,
+        &[("url.template", "/transactionServices/REST/v1/authToken")],
+    );
+    let template = "/transactionServices/REST/v1/payments";
+    assert_eq!(sent.name, format!("POST {template}"));
+    assert_eq!(sent.span_kind, SpanKind::Client);
+    holds(
+        sent,
+        &[
+            ("http.request.method", "POST"),
+            ("url.template", template),
+            ("url.full", &format!("{base_url}{template}")),
+            ("server.address", "127.0.0.1"),
+            ("server.port", &port.to_string()),
+            ("paytoken.attempt", "1"),
+        ],
+    );
+    assert!(
+        attributes(sent).contains_key("error.type"),
+        "the lost answer: {:?}",
+        attributes(sent)
+    );
+
+    // The settlement: its inquiry's call sent twice, the first answer a 502.
+    let settle = one(&spans, "paytoken.settle");
+    holds(
+        settle,
+        &[
+            ("paytoken.settles", "pay"),
+            ("paytoken.merchant_transaction_id", "spans-400000******0051"),
+            ("paytoken.outcome", "ok"),
+        ],
+    );
+    let [inquiry] = children(&spans, settle)[..] else {
+        panic!("one inquiry: {:#?}", names(&spans))
+    };
+    holds(
+        inquiry,
+        &[
+            ("paytoken.operation", "inquiry"),
+            ("paytoken.attempts", "2"),
+            ("paytoken.outcome", "ok"),
+        ],
+    );
+    assert!(attributes(inquiry).contains_key("paytoken.result_code"));
+    let by_order = "/transactionServices/REST/v1/payments/{merchantTransactionId}";
+    let [first, second] = children(&spans, inquiry)[..] else {
+        panic!("two requests: {:#?}", names(&spans))
+    };
+    holds(
+        first,
+        &[
+            ("url.template", by_order),
+            ("url.full", &format!("{base_url}{by_order}")),
+            ("http.response.status_code", "502"),
+            ("error.type", "502"),
+            ("paytoken.attempt", "1"),
+        ],
+    );
+    assert!(!attributes(first).contains_key("http.request.resend_count"));
+    holds(
+        second,
+        &[
+            ("http.response.status_code", "200"),
+            ("http.request.resend_count", "1"),
+            ("paytoken.attempt", "2"),
+        ],
+    );
+    assert!(!attributes(second).contains_key("error.type"));
+
+    // The refund: its payment id named, never in the URL.
+    let refund = one(&spans, "refund");
+    let payment_id = attributes(refund)["paytoken.payment_id"].clone();
+    let by_payment = "/transactionServices/REST/v1/payments/{paymentId}";
+    let [refunded] = children(&spans, refund)[..] else {
+        panic!("one request")
+    };
+    holds(
+        refunded,
+        &[
+            ("url.template", by_payment),
+            ("url.full", &format!("{base_url}{by_payment}")),
+            ("http.response.status_code", "200"),
+        ],
+    );
+
+    // No secret, no whole card number, no id in a URL: in names, attributes and events.
+    let merchant = SandboxConfig::default()
+        .merchant(DEFAULT_MERCHANT_ID)
+        .unwrap()
+        .clone();
+    let mut exported = String::new();
+    for span in &spans {
+        exported.push_str(&format!("{}\n{:?}\n", span.name, span.attributes));
+        for event in &span.events.events {
+            exported.push_str(&format!("{}\n{:?}\n", event.name, event.attributes));
+        }
+        let attributes = attributes(span);
+        let path = attributes.get("url.full").map(|url| {
+            url.strip_prefix(&base_url)
+                .unwrap_or_else(|| panic!("{url} is not under {base_url}"))
+        });
+        for path in path
+            .into_iter()
+            .chain(attributes.get("url.template").map(String::as_str))
+        {
+            assert!(
+                !path.contains(&payment_id) && !path.contains("spans-"),
+                "{path}"
+            );
+        }
+    }
+    for secret in [
+        merchant.secure_key.expose_secret(),
+        cards::APPROVED,
+        &cards::APPROVED[6..],
+        "card.number",
+        "card.cvv",
+        "authentication.sKey",
+        // The sandbox's auth tokens are JWT-shaped: base64url of `{"`.
+        "eyJ",
+    ] {
+        assert!(!exported.contains(secret), "{secret:?} in:\n{exported}");
+    }
+}
+
+/// Pays with the answer lost, settles by an inquiry whose first answer is a 502, refunds:
+/// the base URL and the port the spans name.
+async fn pay_settle_and_refund() -> (String, u16) {
+    let sandbox = Sandbox::start().await.unwrap();
+    let client = client_for(&sandbox).build().unwrap();
+    let order: MerchantTransactionId = ORDER.parse().unwrap();
+    let payment = Payment::new(
+        order,
+        "10.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(cards::APPROVED),
+    );
+    sandbox.fault_next(
+        FaultTarget::MONEY_MOVING,
+        Faults::parse("drop=after").unwrap(),
+    );
+    let lost = client.pay(&payment).await.unwrap_err();
+    assert!(lost.is_outcome_unknown(), "{lost}");
+    sandbox.fault_next(
+        FaultTarget::parse("inquiry").unwrap(),
+        Faults::parse("status=502").unwrap(),
+    );
+    let settled = client.settle(lost).await.unwrap();
+    let payment_id = settled.payment_id;
+    client
+        .refund(&Refund::new(
+            payment_id,
+            "10.00".parse().unwrap(),
+            "EUR".parse().unwrap(),
+        ))
+        .await
+        .unwrap();
+    let address = sandbox.address();
+    (format!("http://{address}"), address.port())
+}
