@@ -23,7 +23,7 @@ impl<T: Transport> Client<T> {
         let max_attempts = inner.retry.max_attempts.max(1);
         let mut attempt = 1;
         loop {
-            let span = log.attempt(attempt, request, &inner.base_url);
+            let span = log.attempt(request, &inner.base_url);
             let sending = inner.transport.send(TransportRequest {
                 base_url: &inner.base_url,
                 request,

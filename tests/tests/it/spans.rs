@@ -1,16 +1,20 @@
 //! The client's spans as an OpenTelemetry SDK exports them (`paytoken::opentelemetry`): a
-//! payment whose answer was lost, settled by an inquiry that was sent twice, then refunded.
+//! payment refused for its expired token, sent again with a renewed one and its answer
+//! lost, settled by an inquiry that was sent twice, then refunded.
 //! Every attribute of the HTTP client conventions and paytoken's own, the parent-child
 //! shape, and no secret or whole card number anywhere in a span, its attributes or events.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use opentelemetry::trace::{SpanId, SpanKind, Status, TracerProvider as _};
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
 use paytoken::ops::payment::Payment;
 use paytoken::ops::refund::Refund;
 use paytoken::types::MerchantTransactionId;
-use paytoken_sandbox::{DEFAULT_MERCHANT_ID, FaultTarget, Faults, Sandbox, SandboxConfig, cards};
+use paytoken_sandbox::{
+    AUTH_TOKEN_LIFETIME, DEFAULT_MERCHANT_ID, FaultTarget, Faults, Sandbox, SandboxConfig, cards,
+};
 use tracing_subscriber::layer::SubscriberExt as _;
 
 use crate::common::{card, client_for};
@@ -98,15 +102,27 @@ fn a_retried_settled_and_refunded_payment_exports_its_spans() {
     provider.force_flush().unwrap();
     let spans = exporter.get_finished_spans().unwrap();
 
-    // The payment: a call, a token fetched inside it, one request whose answer was lost.
-    let pay = one(&spans, "pay");
+    // The first payment fetched the token inside its call.
+    let pays = named(&spans, "pay");
+    let [first_pay, pay] = pays[..] else {
+        panic!("two payments: {:#?}", names(&spans))
+    };
+    let fetched = children(&spans, first_pay);
+    holds(fetched[0], &[("paytoken.operation", "fetch_auth_token")]);
+    holds(
+        children(&spans, fetched[0])[0],
+        &[("url.template", "/transactionServices/REST/v1/authToken")],
+    );
+
+    // The second: refused for its expired token, the token renewed in a call of its own,
+    // the payment sent again and its answer lost.
     assert_eq!(pay.parent_span_id, SpanId::INVALID, "{:#?}", names(&spans));
     holds(
         pay,
         &[
             ("paytoken.operation", "pay"),
             ("paytoken.merchant_transaction_id", "spans-400000******0051"),
-            ("paytoken.attempts", "1"),
+            ("paytoken.attempts", "2"),
             ("paytoken.outcome", "outcome_unknown"),
             ("error.type", "outcome_unknown"),
         ],
@@ -116,25 +132,18 @@ fn a_retried_settled_and_refunded_payment_exports_its_spans() {
         "{:?}",
         pay.status
     );
-    let [renewal, sent] = children(&spans, pay)[..] else {
+    let [refused, renewal, sent] = children(&spans, pay)[..] else {
         panic!(
-            "the token's call, then the payment's request: {:#?}",
+            "a request, the token's renewal, the request again: {:#?}",
             names(&spans)
         )
     };
-    holds(
-        renewal,
-        &[
-            ("paytoken.operation", "fetch_auth_token"),
-            ("paytoken.outcome", "ok"),
-        ],
-    );
-    let [fetch] = children(&spans, renewal)[..] else {
-        panic!("one request for the token")
-    };
-    holds(
-        fetch,
-        &[("url.template", "/transactionServices/REST/v1/authToken")],
+    holds(refused, &[("http.response.status_code", "200")]);
+    holds(renewal, &[("paytoken.outcome", "ok")]);
+    assert!(
+        attributes(renewal)["paytoken.operation"].ends_with("auth_token"),
+        "{:?}",
+        attributes(renewal)
     );
     let template = "/transactionServices/REST/v1/payments";
     assert_eq!(sent.name, format!("POST {template}"));
@@ -147,7 +156,8 @@ fn a_retried_settled_and_refunded_payment_exports_its_spans() {
             ("url.full", &format!("{base_url}{template}")),
             ("server.address", "127.0.0.1"),
             ("server.port", &port.to_string()),
-            ("paytoken.attempt", "1"),
+            ("paytoken.attempt", "2"),
+            ("http.request.resend_count", "1"),
         ],
     );
     assert!(
@@ -259,22 +269,31 @@ fn a_retried_settled_and_refunded_payment_exports_its_spans() {
     }
 }
 
-/// Pays with the answer lost, settles by an inquiry whose first answer is a 502, refunds:
-/// the base URL and the port the spans name.
+/// Pays once (fetching the token), then past the token's life on the gateway's clock with
+/// the second sending's answer lost; settles by an inquiry whose first answer is a 502;
+/// refunds: the base URL and the port the spans name.
 async fn pay_settle_and_refund() -> (String, u16) {
     let sandbox = Sandbox::start().await.unwrap();
     let client = client_for(&sandbox).build().unwrap();
-    let order: MerchantTransactionId = ORDER.parse().unwrap();
-    let payment = Payment::new(
-        order,
-        "10.00".parse().unwrap(),
-        "EUR".parse().unwrap(),
-        card(cards::APPROVED),
-    );
+    let payment = |order: &str| {
+        Payment::new(
+            order.parse::<MerchantTransactionId>().unwrap(),
+            "10.00".parse().unwrap(),
+            "EUR".parse().unwrap(),
+            card(cards::APPROVED),
+        )
+    };
+    client.pay(&payment("spans-first")).await.unwrap();
+    sandbox
+        .advance_clock(AUTH_TOKEN_LIFETIME + Duration::from_secs(60))
+        .unwrap();
+    // The refused sending takes no fault; the one after the renewal loses its answer.
+    sandbox.fault_next(FaultTarget::MONEY_MOVING, Faults::parse("none").unwrap());
     sandbox.fault_next(
         FaultTarget::MONEY_MOVING,
         Faults::parse("drop=after").unwrap(),
     );
+    let payment = payment(ORDER);
     let lost = client.pay(&payment).await.unwrap_err();
     assert!(lost.is_outcome_unknown(), "{lost}");
     sandbox.fault_next(
