@@ -89,7 +89,10 @@ impl CallLog {
     /// Opens the span of the next sending of `request` to `base_url`: numbered from 1 over
     /// the whole call, so a request sent again with a renewed token counts on.
     pub(crate) fn attempt(&self, request: &Request, base_url: &BaseUrl) -> Attempt {
-        let number = self.attempts.fetch_add(1, Ordering::Relaxed).saturating_add(1);
+        let number = self
+            .attempts
+            .fetch_add(1, Ordering::Relaxed)
+            .saturating_add(1);
         self.span.record("paytoken.attempts", number);
         let template = request.path_template();
         let method = request.method().as_str();

@@ -1,8 +1,10 @@
 //! The client's spans as an OpenTelemetry SDK exports them (`paytoken::opentelemetry`): a
 //! payment refused for its expired token, sent again with a renewed one and its answer
-//! lost, settled by an inquiry that was sent twice, then refunded.
-//! Every attribute of the HTTP client conventions and paytoken's own, the parent-child
-//! shape, and no secret or whole card number anywhere in a span, its attributes or events.
+//! lost, settled by an inquiry that was sent twice, then refunded: every attribute of the
+//! HTTP client conventions and paytoken's own, the parent-child shape, and no id in a URL.
+//! The secret audit over what is exported: no secure key, auth token, card number or field
+//! that carries one in a span's name, attributes or events, through that run and a whole
+//! life cycle.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -17,6 +19,7 @@ use paytoken_sandbox::{
 };
 use tracing_subscriber::layer::SubscriberExt as _;
 
+use crate::common::life_cycle::life_cycle;
 use crate::common::{card, client_for};
 
 /// An order id that carries the card number, as merchants' have.
@@ -78,8 +81,9 @@ fn holds(span: &SpanData, expected: &[(&str, &str)]) {
     }
 }
 
-#[test]
-fn a_retried_settled_and_refunded_payment_exports_its_spans() {
+/// Runs `work` with an OpenTelemetry SDK as the thread's subscriber: what it returned, and
+/// every span it exported.
+fn exported<T>(work: impl Future<Output = T>) -> (T, Vec<SpanData>) {
     let exporter = InMemorySpanExporter::default();
     let provider = SdkTracerProvider::builder()
         .with_simple_exporter(exporter.clone())
@@ -87,7 +91,7 @@ fn a_retried_settled_and_refunded_payment_exports_its_spans() {
     let subscriber = tracing_subscriber::registry()
         .with(paytoken::opentelemetry::layer(provider.tracer("spans")));
     let dispatch = tracing::Dispatch::new(subscriber);
-    let (base_url, port) = {
+    let done = {
         let _guard = tracing::dispatcher::set_default(&dispatch);
         // As `common::Capture` explains: another test's thread may have cached the
         // client's callsites as unwanted before this subscriber was set.
@@ -97,10 +101,61 @@ fn a_retried_settled_and_refunded_payment_exports_its_spans() {
             .enable_all()
             .build()
             .unwrap()
-            .block_on(pay_settle_and_refund())
+            .block_on(work)
     };
     provider.force_flush().unwrap();
-    let spans = exporter.get_finished_spans().unwrap();
+    (done, exporter.get_finished_spans().unwrap())
+}
+
+/// Every span's name, attributes, and events' names and attributes, as text.
+fn text_of(spans: &[SpanData]) -> String {
+    let mut text = String::new();
+    for span in spans {
+        text.push_str(&format!("{}\n{:?}\n", span.name, span.attributes));
+        for event in &span.events.events {
+            text.push_str(&format!("{}\n{:?}\n", event.name, event.attributes));
+        }
+    }
+    text
+}
+
+/// Asserts that no secret, whole card number or field that carries one is in `text`.
+fn holds_no_secret(text: &str) {
+    let merchant = SandboxConfig::default()
+        .merchant(DEFAULT_MERCHANT_ID)
+        .unwrap()
+        .clone();
+    for secret in [
+        merchant.secure_key.expose_secret(),
+        cards::APPROVED,
+        cards::INSTALLMENTS,
+        cards::DECLINED,
+        &cards::APPROVED[6..],
+        "card.number",
+        "card.cvv",
+        "authentication.sKey",
+        "authentication.checksum",
+        // The sandbox's auth tokens are JWT-shaped: base64url of `{"`.
+        "eyJ",
+    ] {
+        assert!(!text.contains(secret), "{secret:?} in:\n{text}");
+    }
+}
+
+#[test]
+fn a_whole_life_cycle_exports_no_secret() {
+    let ((), spans) = exported(async {
+        let sandbox = Sandbox::start().await.unwrap();
+        let client = client_for(&sandbox).build().unwrap();
+        life_cycle(&client, &sandbox).await;
+    });
+    assert!(spans.len() > 20, "{:#?}", names(&spans));
+    holds_no_secret(&text_of(&spans));
+}
+
+#[test]
+fn a_retried_settled_and_refunded_payment_exports_its_spans() {
+    let ((base_url, port), spans) = exported(pay_settle_and_refund());
 
     // The first payment fetched the token inside its call.
     let pays = named(&spans, "pay");
@@ -229,17 +284,8 @@ fn a_retried_settled_and_refunded_payment_exports_its_spans() {
         ],
     );
 
-    // No secret, no whole card number, no id in a URL: in names, attributes and events.
-    let merchant = SandboxConfig::default()
-        .merchant(DEFAULT_MERCHANT_ID)
-        .unwrap()
-        .clone();
-    let mut exported = String::new();
+    // No id in a URL, no secret or whole card number anywhere.
     for span in &spans {
-        exported.push_str(&format!("{}\n{:?}\n", span.name, span.attributes));
-        for event in &span.events.events {
-            exported.push_str(&format!("{}\n{:?}\n", event.name, event.attributes));
-        }
         let attributes = attributes(span);
         let path = attributes.get("url.full").map(|url| {
             url.strip_prefix(&base_url)
@@ -255,18 +301,7 @@ fn a_retried_settled_and_refunded_payment_exports_its_spans() {
             );
         }
     }
-    for secret in [
-        merchant.secure_key.expose_secret(),
-        cards::APPROVED,
-        &cards::APPROVED[6..],
-        "card.number",
-        "card.cvv",
-        "authentication.sKey",
-        // The sandbox's auth tokens are JWT-shaped: base64url of `{"`.
-        "eyJ",
-    ] {
-        assert!(!exported.contains(secret), "{secret:?} in:\n{exported}");
-    }
+    holds_no_secret(&text_of(&spans));
 }
 
 /// Pays once (fetching the token), then past the token's life on the gateway's clock with
