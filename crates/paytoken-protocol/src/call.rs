@@ -323,7 +323,7 @@ pub enum TransportErrorKind {
 }
 
 impl ErrorKind<'_> {
-    /// Its name in traces and reports: `refused`, `outcome_unknown`, `invalid_input`,
+    /// Its name in traces (`error.type`): `refused`, `outcome_unknown`, `invalid_input`,
     /// `transport`, `unreadable`, `not_applied`.
     #[must_use]
     pub const fn name(&self) -> &'static str {
@@ -339,7 +339,8 @@ impl ErrorKind<'_> {
 }
 
 impl TransportErrorKind {
-    /// Its name in traces: `connect`, `timeout`, `broken`, `response_too_large`, `other`.
+    /// Its name in traces (`error.type`): `connect`, `timeout`, `broken`,
+    /// `response_too_large`, `other`.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {

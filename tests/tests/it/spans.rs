@@ -45,14 +45,14 @@ fn one<'a>(spans: &'a [SpanData], name: &str) -> &'a SpanData {
     found[0]
 }
 
-/// The children of `parent`, in the order they started.
+/// The children of `parent`, in the order they ended (the order they were exported in,
+/// which for the requests and calls of one call, one after the other, is also the order
+/// they started in).
 fn children<'a>(spans: &'a [SpanData], parent: &SpanData) -> Vec<&'a SpanData> {
-    let mut found: Vec<&SpanData> = spans
+    spans
         .iter()
         .filter(|span| span.parent_span_id == parent.span_context.span_id())
-        .collect();
-    found.sort_by_key(|span| span.start_time);
-    found
+        .collect()
 }
 
 fn names(spans: &[SpanData]) -> Vec<(String, SpanId, SpanId)> {

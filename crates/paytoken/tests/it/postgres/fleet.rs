@@ -45,6 +45,16 @@ pub(super) struct Watch {
     pub(super) fenced_out: AtomicUsize,
     /// Deliveries answered `200`.
     pub(super) answered: AtomicUsize,
+    /// Set once the database is stopped: the gateway holds its later deliveries until
+    /// then, so that some meet the database away.
+    pub(super) database_stopped: AtomicBool,
+}
+
+/// Waits (polling) until `done` holds.
+pub(super) async fn until(done: impl Fn() -> bool) {
+    while !done() {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }
 
 /// One instance's state, cloned into each request.
@@ -218,11 +228,12 @@ pub(super) fn body(key: &SecureKey, number: usize) -> String {
 
 /// Posts every body `times` times, sixteen at once: notification `n` first around the
 /// `n`th tenth of the run, its repeats after it among the others'; each to an instance of
-/// its own, and on to the next one until one answers `200`.
+/// its own, and on to the next one until one answers `200`. The delivery numbered
+/// `hold_at` and those after it wait until the database is stopped.
 pub(super) async fn deliver(
     instances: Vec<SocketAddr>,
     bodies: Vec<String>,
-    times: usize,
+    (times, hold_at): (usize, usize),
     watch: Arc<Watch>,
 ) {
     let mut order: Vec<(usize, usize)> = (0..bodies.len())
@@ -233,7 +244,10 @@ pub(super) async fn deliver(
     let instances: Arc<[SocketAddr]> = instances.into();
     let in_flight = Arc::new(Semaphore::new(16));
     let mut deliveries = JoinSet::new();
-    for (number, round) in order {
+    for (index, (number, round)) in order.into_iter().enumerate() {
+        if index == hold_at {
+            until(|| watch.database_stopped.load(Ordering::SeqCst)).await;
+        }
         let permit = Arc::clone(&in_flight).acquire_owned().await.unwrap();
         let (bodies, instances, watch) = (
             Arc::clone(&bodies),

@@ -20,11 +20,15 @@ use paytoken::SecureKey;
 use paytoken::notification::{Claim, DuplicateKey};
 use paytoken::postgres::PostgresDuplicates;
 
-use fleet::{Instance, Keeping, Shop, Watch};
+use fleet::{Instance, Keeping, Shop, Watch, until};
 use server::Server;
 
 const NOTIFICATIONS: usize = 200;
 const DELIVERIES: usize = 10;
+/// The deliveries answered before the database is stopped; the gateway holds the ones
+/// after the next hundred until it is.
+const STOP_AFTER: usize = 600;
+const HOLD_AT: usize = STOP_AFTER + 100;
 
 /// What a run left: each notification's rows of `acted`, and what the fleet counted.
 struct Run {
@@ -47,13 +51,6 @@ fn key(number: usize) -> DuplicateKey {
     DuplicateKey {
         payment_id: format!("{}", 60_000 + number).parse().unwrap(),
         transaction_status: "Y".to_owned(),
-    }
-}
-
-/// Waits (polling) until `done` holds.
-async fn until(done: impl Fn() -> bool) {
-    while !done() {
-        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 
@@ -98,7 +95,7 @@ async fn run(keeping: Keeping) -> Run {
     let gateway = tokio::spawn(fleet::deliver(
         addresses,
         bodies,
-        DELIVERIES,
+        (DELIVERIES, HOLD_AT),
         Arc::clone(&watch),
     ));
     let count = |counter: &AtomicUsize| counter.load(Ordering::SeqCst);
@@ -106,8 +103,9 @@ async fn run(keeping: Keeping) -> Run {
     let settled = async {
         until(|| count(&watch.hanging) == 3).await;
         instances[3].kill();
-        until(|| count(&watch.answered) >= 600).await;
+        until(|| count(&watch.answered) >= STOP_AFTER).await;
         tokio::task::block_in_place(|| server.stop());
+        watch.database_stopped.store(true, Ordering::SeqCst);
         until(|| count(&watch.unreachable) >= 3).await;
         tokio::task::block_in_place(|| server.resume());
         slow.store(true, Ordering::SeqCst);
