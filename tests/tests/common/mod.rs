@@ -44,29 +44,65 @@ pub(crate) fn test_ca() -> (Vec<u8>, TlsIdentity) {
     (ca.der().to_vec(), identity)
 }
 
+/// Runs `work` to its end on a runtime of one thread, so that every task the client and
+/// hyper spawn reports to `dispatch`, the thread's subscriber meanwhile.
+pub(crate) fn run_traced<T>(dispatch: &tracing::Dispatch, work: impl Future<Output = T>) -> T {
+    let _guard = tracing::dispatcher::set_default(dispatch);
+    // `tracing` caches each callsite's interest for the whole process, and while a
+    // single dispatcher is registered it asks only the default of the thread that
+    // reaches the callsite first: another test's thread, with no subscriber, could cache
+    // the client's span as never wanted, and the capture would see no span (a test
+    // failed so, once, under the parallel run). A second registered dispatcher makes
+    // the cache ask every registered one; the rebuild mends what was cached before it.
+    let _anchor = tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default());
+    tracing::callsite::rebuild_interest_cache();
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(work)
+}
+
+/// Asserts that `text` (what `shown` names: logs, errors, spans) holds no secret the
+/// client was given, no test card, no part of one beyond its first six and last four
+/// digits, and no field that carries one.
+pub(crate) fn assert_no_secret(shown: &str, text: &str) {
+    let merchant = paytoken_sandbox::SandboxConfig::default()
+        .merchant(paytoken_sandbox::DEFAULT_MERCHANT_ID)
+        .unwrap()
+        .clone();
+    let cards = [
+        paytoken_sandbox::cards::APPROVED,
+        paytoken_sandbox::cards::INSTALLMENTS,
+        paytoken_sandbox::cards::DECLINED,
+    ];
+    for secret in [
+        merchant.secure_key.expose_secret(),
+        cards[0],
+        cards[1],
+        cards[2],
+        &cards[0][..10],
+        &cards[0][6..],
+        "card.number",
+        "card.cvv",
+        "authentication.sKey",
+        "authentication.checksum",
+        // The sandbox's auth tokens are JWT-shaped: base64url of `{"`.
+        "eyJ",
+    ] {
+        assert!(!text.contains(secret), "{shown} show {secret:?}:\n{text}");
+    }
+}
+
 /// A tracing subscriber that writes every span (with its fields, as they are recorded) and
 /// every event, at every level, into one text.
 #[derive(Clone, Default)]
 pub(crate) struct Capture(Arc<Mutex<String>>);
 
 impl Capture {
-    /// Runs `work` to its end on a runtime of one thread, so that every task the client and
-    /// hyper spawn logs here, with this capture as the thread's subscriber.
+    /// Runs `work` with this capture as the thread's subscriber ([`run_traced`]).
     pub(crate) fn run<T>(&self, work: impl Future<Output = T>) -> T {
-        let _guard = tracing::subscriber::set_default(self.clone());
-        // `tracing` caches each callsite's interest for the whole process, and while a
-        // single dispatcher is registered it asks only the default of the thread that
-        // reaches the callsite first: another test's thread, with no subscriber, could cache
-        // the client's span as never wanted, and the capture would see no span (a test
-        // failed so, once, under the parallel run). A second registered dispatcher makes
-        // the cache ask every registered one; the rebuild mends what was cached before it.
-        let _anchor = tracing::Dispatch::new(self.clone());
-        tracing::callsite::rebuild_interest_cache();
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
-            .block_on(work)
+        run_traced(&tracing::Dispatch::new(self.clone()), work)
     }
 
     pub(crate) fn text(&self) -> String {

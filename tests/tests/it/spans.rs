@@ -14,13 +14,11 @@ use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData
 use paytoken::ops::payment::Payment;
 use paytoken::ops::refund::Refund;
 use paytoken::types::MerchantTransactionId;
-use paytoken_sandbox::{
-    AUTH_TOKEN_LIFETIME, DEFAULT_MERCHANT_ID, FaultTarget, Faults, Sandbox, SandboxConfig, cards,
-};
+use paytoken_sandbox::{AUTH_TOKEN_LIFETIME, FaultTarget, Faults, Sandbox, cards};
 use tracing_subscriber::layer::SubscriberExt as _;
 
 use crate::common::life_cycle::life_cycle;
-use crate::common::{card, client_for};
+use crate::common::{assert_no_secret, card, client_for, run_traced};
 
 /// An order id that carries the card number, as merchants' have.
 const ORDER: &str = "spans-4000000000000051";
@@ -90,19 +88,7 @@ fn exported<T>(work: impl Future<Output = T>) -> (T, Vec<SpanData>) {
         .build();
     let subscriber = tracing_subscriber::registry()
         .with(paytoken::opentelemetry::layer(provider.tracer("spans")));
-    let dispatch = tracing::Dispatch::new(subscriber);
-    let done = {
-        let _guard = tracing::dispatcher::set_default(&dispatch);
-        // As `common::Capture` explains: another test's thread may have cached the
-        // client's callsites as unwanted before this subscriber was set.
-        let _anchor = tracing::Dispatch::new(tracing_subscriber::registry());
-        tracing::callsite::rebuild_interest_cache();
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
-            .block_on(work)
-    };
+    let done = run_traced(&tracing::Dispatch::new(subscriber), work);
     provider.force_flush().unwrap();
     (done, exporter.get_finished_spans().unwrap())
 }
@@ -119,29 +105,6 @@ fn text_of(spans: &[SpanData]) -> String {
     text
 }
 
-/// Asserts that no secret, whole card number or field that carries one is in `text`.
-fn holds_no_secret(text: &str) {
-    let merchant = SandboxConfig::default()
-        .merchant(DEFAULT_MERCHANT_ID)
-        .unwrap()
-        .clone();
-    for secret in [
-        merchant.secure_key.expose_secret(),
-        cards::APPROVED,
-        cards::INSTALLMENTS,
-        cards::DECLINED,
-        &cards::APPROVED[6..],
-        "card.number",
-        "card.cvv",
-        "authentication.sKey",
-        "authentication.checksum",
-        // The sandbox's auth tokens are JWT-shaped: base64url of `{"`.
-        "eyJ",
-    ] {
-        assert!(!text.contains(secret), "{secret:?} in:\n{text}");
-    }
-}
-
 #[test]
 fn a_whole_life_cycle_exports_no_secret() {
     let ((), spans) = exported(async {
@@ -150,7 +113,7 @@ fn a_whole_life_cycle_exports_no_secret() {
         life_cycle(&client, &sandbox).await;
     });
     assert!(spans.len() > 20, "{:#?}", names(&spans));
-    holds_no_secret(&text_of(&spans));
+    assert_no_secret("spans", &text_of(&spans));
 }
 
 #[test]
@@ -301,7 +264,7 @@ fn a_retried_settled_and_refunded_payment_exports_its_spans() {
             );
         }
     }
-    holds_no_secret(&text_of(&spans));
+    assert_no_secret("spans", &text_of(&spans));
 }
 
 /// Pays once (fetching the token), then past the token's life on the gateway's clock with
