@@ -268,11 +268,7 @@ fn payments(c: &mut Criterion) {
         per_second(median(&mut ours))
     );
     drop(on_file);
-    for suffix in ["", "-wal", "-shm"] {
-        let mut path = state_file.clone().into_os_string();
-        path.push(suffix);
-        let _ = std::fs::remove_file(path);
-    }
+    let _ = paytoken_sandbox::remove_state_file(&state_file);
 }
 
 criterion_group!(benches, payments);

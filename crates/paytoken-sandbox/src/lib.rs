@@ -155,6 +155,8 @@ pub use sandbox::{
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_RECORDS, DEFAULT_MAX_TOKENS,
     DEFAULT_PENDING_SETTLES_AFTER, DEFAULT_REQUEST_DEADLINE, Sandbox, SandboxBuilder,
 };
+#[cfg(feature = "sqlite")]
+pub use store::file::remove_state_file;
 #[cfg(feature = "tls")]
 pub use tls::TlsIdentity;
 pub use tokens::AUTH_TOKEN_LIFETIME;

@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub(crate) const ON_FILE_ONE_IN: u32 = 5;
 pub(crate) const ON_FILE_SALT: u64 = 0x5eed_f11e;
 
-/// A state file of its own for one run, removed with its SQLite companions when dropped.
+/// A state file of its own for one run, removed with its SQLite companions when dropped
+/// ([`paytoken_sandbox::remove_state_file`]).
 pub(crate) struct StateFile(pub(crate) std::path::PathBuf);
 
 impl StateFile {
@@ -29,10 +30,6 @@ impl StateFile {
 
 impl Drop for StateFile {
     fn drop(&mut self) {
-        for suffix in ["", "-wal", "-shm"] {
-            let mut path = self.0.clone().into_os_string();
-            path.push(suffix);
-            let _ = std::fs::remove_file(path);
-        }
+        let _ = paytoken_sandbox::remove_state_file(&self.0);
     }
 }

@@ -23,11 +23,7 @@ impl TempFile {
 
 impl Drop for TempFile {
     fn drop(&mut self) {
-        for suffix in ["", "-wal", "-shm"] {
-            let mut path = self.0.clone().into_os_string();
-            path.push(suffix);
-            let _ = std::fs::remove_file(path);
-        }
+        let _ = paytoken_sandbox::remove_state_file(&self.0);
     }
 }
 

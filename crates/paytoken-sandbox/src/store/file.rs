@@ -495,6 +495,24 @@ impl Keep for std::sync::Mutex<FileStore> {
 /// Whose `path` is, read without writing: `None` when it is missing, empty or an empty
 /// database (the sandbox makes it its own); its schema version when it is a sandbox's;
 /// why not otherwise (not a database, another program's, newer, damaged, in use).
+/// Removes the state file at `path` with the write-ahead log and shared-memory files
+/// SQLite keeps beside it (`-wal`, `-shm`); a file already gone is no error. For a state
+/// file no sandbox has open: a test's, once its sandbox stopped.
+///
+/// # Errors
+/// The first removal that failed for another reason than the file being gone.
+pub fn remove_state_file(path: &Path) -> std::io::Result<()> {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut companion = path.as_os_str().to_owned();
+        companion.push(suffix);
+        match std::fs::remove_file(companion) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(error),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 fn identify(path: &Path) -> Result<Option<i64>, Refusal> {
     let empty = std::fs::metadata(path).map_or(true, |found| found.len() == 0);
     if empty {
