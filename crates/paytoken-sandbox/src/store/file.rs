@@ -181,51 +181,39 @@ impl FileStore {
     /// Every notification kept, by number, with its attempts.
     pub(crate) fn notifications(&self) -> Result<Vec<(u64, SentNotification)>, Refusal> {
         let mut attempts: HashMap<i64, Vec<Attempt>> = HashMap::new();
-        for (number, outcome, status, reason) in self.rows(
+        for (number, attempt) in self.rows(
+            "notification_attempts",
             "SELECT notification, outcome, status, reason FROM notification_attempts ORDER BY notification, position",
-            |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?, row.get::<_, Option<u16>>(2)?, row.get::<_, Option<String>>(3)?)),
+            |row| {
+                let attempt = match (row.get::<String>(1)?.as_str(), row.get(2)?, row.get(3)?) {
+                    ("answered", Some(status), None) => Attempt::Answered(status),
+                    ("failed", None, Some(reason)) => Attempt::Failed(reason),
+                    ("not_sent", None, Some(reason)) => Attempt::NotSent(reason),
+                    ("resent", None, None) => Attempt::Resent,
+                    _ => return Err(row.damaged(1)),
+                };
+                Ok((row.get::<i64>(0)?, attempt))
+            },
         )? {
-            let attempt = match (outcome.as_str(), status, reason) {
-                ("answered", Some(status), None) => Attempt::Answered(status),
-                ("failed", None, Some(reason)) => Attempt::Failed(reason),
-                ("not_sent", None, Some(reason)) => Attempt::NotSent(reason),
-                ("resent", None, None) => Attempt::Resent,
-                _ => return Err(Refusal::damaged("notification_attempts", "outcome")),
-            };
             attempts.entry(number).or_default().push(attempt);
         }
         self.rows(
-            "SELECT number, payment_id, url, body, fault, delivered FROM notifications ORDER BY number",
+            "notifications",
+            "SELECT * FROM notifications ORDER BY number",
             |row| {
-                Ok((
-                    row.get::<_, i64>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, String>(2)?,
-                    row.get::<_, String>(3)?,
-                    row.get::<_, Option<String>>(4)?,
-                    row.get::<_, bool>(5)?,
-                ))
-            },
-        )?
-        .into_iter()
-        .map(|(number, payment_id, url, body, fault, delivered)| {
-            let fault = fault
-                .map(|name| NotificationFault::named(&name).ok_or_else(|| Refusal::damaged("notifications", "fault")))
-                .transpose()?;
-            let kept = u64::try_from(number).map_err(|_| Refusal::damaged("notifications", "number"))?;
-            Ok((
-                kept,
-                SentNotification {
-                    payment_id,
-                    url,
-                    body,
-                    fault,
+                let number = row.get::<i64>(0)?;
+                let kept = u64::try_from(number).map_err(|_| row.damaged(0))?;
+                let sent = SentNotification {
+                    payment_id: row.get(1)?,
+                    url: row.get(2)?,
+                    body: row.get(3)?,
+                    fault: row.optional(4, NotificationFault::named)?,
                     attempts: attempts.remove(&number).unwrap_or_default(),
-                    delivered,
-                },
-            ))
-        })
-        .collect()
+                    delivered: row.get(5)?,
+                };
+                Ok((kept, sent))
+            },
+        )
     }
 
     /// Writes the state's journal in one transaction.
@@ -421,65 +409,64 @@ impl FileStore {
                     .map_err(|_| Refusal::damaged("meta", "clock_advanced_ms"))?,
             );
         }
-        for (token, partner, member, expires_at) in self.rows(
-            "SELECT token, partner_id, member_id, expires_at FROM tokens",
-            |row| {
-                Ok((
-                    row.get::<_, String>(0)?,
-                    row.get(1)?,
-                    row.get(2)?,
-                    row.get(3)?,
-                ))
-            },
-        )? {
-            let principal = self.owners.principal(partner, member)?;
-            state.issue_token(
-                token,
+        for (token, issued) in self.rows("tokens", "SELECT * FROM tokens", |row| {
+            let principal = row.owner(&self.owners, 1)?;
+            let expires_at = row.get(3)?;
+            Ok((
+                row.get(0)?,
                 IssuedToken {
                     principal,
                     expires_at,
                 },
-            );
-        }
-        for (id, partner, member) in self.rows(
-            "SELECT customer_id, partner_id, member_id FROM customers",
-            |row| Ok((row.get::<_, String>(0)?, row.get(1)?, row.get(2)?)),
-        )? {
-            let id =
-                CustomerId::new(&id).map_err(|_| Refusal::damaged("customers", "customer_id"))?;
-            state.insert_customer(id, self.owners.principal(partner, member)?);
-        }
-        for registration in self.rows("SELECT * FROM registrations ORDER BY position", |row| {
-            RegistrationRow::read(row)
+            ))
         })? {
-            state.insert_registration(registration.into_registration(&self.owners)?);
+            state.issue_token(token, issued);
         }
-        for payment in self.rows("SELECT * FROM payments ORDER BY position", |row| {
-            PaymentRow::read(row)
+        for (id, owner) in self.rows("customers", "SELECT * FROM customers", |row| {
+            Ok((
+                row.parsed(0, |id| CustomerId::new(id).ok())?,
+                row.owner(&self.owners, 1)?,
+            ))
         })? {
-            let payment = payment.into_payment(&self.owners)?;
+            state.insert_customer(id, owner);
+        }
+        let in_order = |table| format!("SELECT * FROM {table} ORDER BY position");
+        for registration in self.rows("registrations", &in_order("registrations"), |row| {
+            row.registration(&self.owners)
+        })? {
+            state.insert_registration(registration);
+        }
+        for payment in self.rows("payments", &in_order("payments"), |row| {
+            row.payment(&self.owners)
+        })? {
             if payment.status == Status::Pending {
                 state.add_pending(payment.made_at, state.payments().len());
             }
             state.insert_payment(payment);
         }
-        for invoice in self.rows("SELECT * FROM invoices ORDER BY position", |row| {
-            InvoiceRow::read(row)
+        for invoice in self.rows("invoices", &in_order("invoices"), |row| {
+            row.invoice(&self.owners)
         })? {
-            state.push_invoice(invoice.into_invoice(&self.owners)?);
+            state.push_invoice(invoice);
         }
         state.forget_changes();
         Ok(state)
     }
 
-    /// Every row of `query`, read by `read`.
+    /// Every row of `query` on `table`, read by `read`.
     fn rows<T>(
         &self,
+        table: &'static str,
         query: &str,
-        read: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+        mut read: impl FnMut(&Record<'_, '_>) -> Result<T, Refusal>,
     ) -> Result<Vec<T>, Refusal> {
         let mut statement = self.connection.prepare(query)?;
-        Ok(statement.query_map([], read).and_then(Iterator::collect)?)
+        let mut rows = statement.query([])?;
+        let mut read_all = Vec::new();
+        while let Some(row) = rows.next()? {
+            read_all.push(read(&Record { row, table })?);
+        }
+        Ok(read_all)
     }
 }
 
@@ -658,276 +645,141 @@ impl Owners {
     }
 }
 
-/// A stored card's columns.
-struct CardColumns {
-    brand: Option<String>,
-    bin: Option<String>,
-    last_four: Option<String>,
-    expiry_month: Option<String>,
-    expiry_year: Option<String>,
-    holder: Option<String>,
-    behaviour: Option<String>,
+/// One row being read: its columns by index, and a refusal naming the column (read from
+/// the statement) when one holds what the sandbox never writes.
+struct Record<'r, 's> {
+    row: &'r Row<'s>,
+    table: &'static str,
 }
 
-impl CardColumns {
-    fn read(row: &Row<'_>, first: usize) -> rusqlite::Result<Self> {
-        Ok(Self {
-            brand: row.get(first)?,
-            bin: row.get(first + 1)?,
-            last_four: row.get(first + 2)?,
-            expiry_month: row.get(first + 3)?,
-            expiry_year: row.get(first + 4)?,
-            holder: row.get(first + 5)?,
-            behaviour: row.get(first + 6)?,
-        })
+impl Record<'_, '_> {
+    fn get<T: rusqlite::types::FromSql>(&self, index: usize) -> Result<T, Refusal> {
+        Ok(self.row.get(index)?)
     }
 
-    fn into_card(self, table: &str) -> Result<Option<StoredCard>, Refusal> {
-        let (Some(brand), Some(bin), Some(last_four), Some(expiry_month), Some(expiry_year)) = (
-            self.brand,
-            self.bin,
-            self.last_four,
-            self.expiry_month,
-            self.expiry_year,
-        ) else {
+    fn damaged(&self, index: usize) -> Refusal {
+        let column = self.row.as_ref().column_name(index).unwrap_or("?");
+        Refusal::damaged(self.table, column)
+    }
+
+    /// The text at `index`, read by `parse`.
+    fn parsed<T>(&self, index: usize, parse: impl FnOnce(&str) -> Option<T>) -> Result<T, Refusal> {
+        self.optional(index, parse)?
+            .ok_or_else(|| self.damaged(index))
+    }
+
+    /// The text at `index`, read by `parse` unless it is `NULL`.
+    fn optional<T>(
+        &self,
+        index: usize,
+        parse: impl FnOnce(&str) -> Option<T>,
+    ) -> Result<Option<T>, Refusal> {
+        self.get::<Option<String>>(index)?
+            .map(|text| parse(&text).ok_or_else(|| self.damaged(index)))
+            .transpose()
+    }
+
+    /// The amount in minor units at `index`.
+    fn amount(&self, index: usize) -> Result<Amount, Refusal> {
+        u64::try_from(self.get::<i64>(index)?)
+            .map(Amount::from_minor_units)
+            .map_err(|_| self.damaged(index))
+    }
+
+    fn owner(&self, owners: &Owners, partner: usize) -> Result<Principal, Refusal> {
+        owners.principal(self.get(partner)?, self.get(partner + 1)?)
+    }
+
+    /// The stored card in the seven columns from `first`, when they hold one.
+    fn card(&self, first: usize) -> Result<Option<StoredCard>, Refusal> {
+        let text = |offset: usize| self.get::<Option<String>>(first + offset);
+        let (Some(brand), Some(bin), Some(last_four), Some(expiry_month), Some(expiry_year)) =
+            (text(0)?, text(1)?, text(2)?, text(3)?, text(4)?)
+        else {
             return Ok(None);
         };
-        let behaviour = self
-            .behaviour
-            .as_deref()
-            .and_then(Behaviour::from_name)
-            .ok_or_else(|| Refusal::damaged(table, "card_behaviour"))?;
         Ok(Some(StoredCard {
             brand,
             bin,
             last_four,
             expiry_month,
             expiry_year,
-            holder: self.holder,
-            behaviour,
+            holder: text(5)?,
+            behaviour: self.parsed(first + 6, Behaviour::from_name)?,
         }))
     }
-}
 
-/// A row of `registrations`.
-struct RegistrationRow {
-    id: String,
-    partner: String,
-    member: Option<String>,
-    customer: Option<String>,
-    card: CardColumns,
-    masked_iban: Option<String>,
-    bic: Option<String>,
-    active: bool,
-    recurring: bool,
-}
-
-impl RegistrationRow {
-    fn read(row: &Row<'_>) -> rusqlite::Result<Self> {
-        Ok(Self {
-            id: row.get(1)?,
-            partner: row.get(2)?,
-            member: row.get(3)?,
-            customer: row.get(4)?,
-            card: CardColumns::read(row, 5)?,
-            masked_iban: row.get(12)?,
-            bic: row.get(13)?,
-            active: row.get(14)?,
-            recurring: row.get(15)?,
-        })
-    }
-
-    fn into_registration(self, owners: &Owners) -> Result<Registration, Refusal> {
-        const TABLE: &str = "registrations";
-        let instrument = match (self.card.into_card(TABLE)?, self.masked_iban, self.bic) {
-            (Some(card), None, None) => Instrument::Card(card),
-            (None, Some(masked_iban), Some(bic)) => Instrument::BankAccount { masked_iban, bic },
-            _ => return Err(Refusal::damaged(TABLE, "card_bin")),
+    /// A row of `registrations`.
+    fn registration(&self, owners: &Owners) -> Result<Registration, Refusal> {
+        let bank = (self.get(12)?, self.get(13)?);
+        let instrument = match (self.card(5)?, bank) {
+            (Some(card), (None, None)) => Instrument::Card(card),
+            (None, (Some(masked_iban), Some(bic))) => Instrument::BankAccount { masked_iban, bic },
+            _ => return Err(self.damaged(6)),
         };
         Ok(Registration {
-            id: RegistrationId::new(&self.id)
-                .map_err(|_| Refusal::damaged(TABLE, "registration_id"))?,
-            owner: owners.principal(self.partner, self.member)?,
-            customer_id: self
-                .customer
-                .map(|id| CustomerId::new(&id).map_err(|_| Refusal::damaged(TABLE, "customer_id")))
-                .transpose()?,
+            id: self.parsed(1, |id| RegistrationId::new(id).ok())?,
+            owner: self.owner(owners, 2)?,
+            customer_id: self.optional(4, |id| CustomerId::new(id).ok())?,
             instrument,
-            active: self.active,
-            recurring: self.recurring,
-        })
-    }
-}
-
-/// A row of `payments`.
-struct PaymentRow {
-    payment_id: String,
-    partner: String,
-    member: Option<String>,
-    merchant_transaction_id: Option<String>,
-    payment_type: String,
-    brand: Option<String>,
-    mode: Option<String>,
-    amount: i64,
-    currency: String,
-    status: String,
-    remark: Option<String>,
-    registration_id: Option<String>,
-    card: CardColumns,
-    descriptor: Option<String>,
-    redirect_back: Option<String>,
-    notify_url: Option<String>,
-    notify_fault: Option<String>,
-    timestamp: String,
-    made_at: i64,
-    captured: Option<i64>,
-    refunded: i64,
-    cancelled: bool,
-}
-
-impl PaymentRow {
-    fn read(row: &Row<'_>) -> rusqlite::Result<Self> {
-        Ok(Self {
-            payment_id: row.get(1)?,
-            partner: row.get(2)?,
-            member: row.get(3)?,
-            merchant_transaction_id: row.get(4)?,
-            payment_type: row.get(5)?,
-            brand: row.get(6)?,
-            mode: row.get(7)?,
-            amount: row.get(8)?,
-            currency: row.get(9)?,
-            status: row.get(10)?,
-            remark: row.get(11)?,
-            registration_id: row.get(12)?,
-            card: CardColumns::read(row, 13)?,
-            descriptor: row.get(20)?,
-            redirect_back: row.get(21)?,
-            notify_url: row.get(22)?,
-            notify_fault: row.get(23)?,
-            timestamp: row.get(24)?,
-            made_at: row.get(25)?,
-            captured: row.get(26)?,
-            refunded: row.get(27)?,
-            cancelled: row.get(28)?,
+            active: self.get(14)?,
+            recurring: self.get(15)?,
         })
     }
 
-    fn into_payment(self, owners: &Owners) -> Result<Payment, Refusal> {
-        const TABLE: &str = "payments";
-        let amount = |minor: i64, column| {
-            u64::try_from(minor)
-                .map(Amount::from_minor_units)
-                .map_err(|_| Refusal::damaged(TABLE, column))
-        };
-        let notify = match (self.notify_url, self.notify_fault) {
-            (None, None) => None,
-            (Some(url), fault) => Some(NotifyTo {
+    /// A row of `payments`.
+    fn payment(&self, owners: &Owners) -> Result<Payment, Refusal> {
+        let notify = match self.get::<Option<String>>(22)? {
+            Some(url) => Some(NotifyTo {
                 url,
-                fault: fault
-                    .map(|name| {
-                        NotificationFault::named(&name)
-                            .ok_or_else(|| Refusal::damaged(TABLE, "notify_fault"))
-                    })
-                    .transpose()?,
+                fault: self.optional(23, NotificationFault::named)?,
             }),
-            (None, Some(_)) => return Err(Refusal::damaged(TABLE, "notify_fault")),
+            None if self.get::<Option<String>>(23)?.is_none() => None,
+            None => return Err(self.damaged(23)),
         };
+        let remark: Option<String> = self.get(11)?;
         Ok(Payment {
-            payment_id: PaymentId::new(&self.payment_id)
-                .map_err(|_| Refusal::damaged(TABLE, "payment_id"))?,
-            owner: owners.principal(self.partner, self.member)?,
-            merchant_transaction_id: self
-                .merchant_transaction_id
-                .map(|id| {
-                    MerchantTransactionId::new(&id)
-                        .map_err(|_| Refusal::damaged(TABLE, "merchant_transaction_id"))
-                })
-                .transpose()?,
-            payment_type: PaymentType::from_wire(&self.payment_type),
-            brand: self.brand.as_deref().map(PaymentBrand::from_wire),
-            mode: self.mode.as_deref().map(PaymentMode::from_wire),
-            amount: amount(self.amount, "amount_minor")?,
-            currency: Currency::new(&self.currency)
-                .map_err(|_| Refusal::damaged(TABLE, "currency"))?,
-            status: Status::from_stored(&self.status, self.remark.as_deref())
-                .ok_or_else(|| Refusal::damaged(TABLE, "status"))?,
-            registration_id: self
-                .registration_id
-                .map(|id| {
-                    RegistrationId::new(&id).map_err(|_| Refusal::damaged(TABLE, "registration_id"))
-                })
-                .transpose()?,
-            card: self.card.into_card(TABLE)?,
-            descriptor: self.descriptor,
-            redirect_back: self.redirect_back,
+            payment_id: self.parsed(1, |id| PaymentId::new(id).ok())?,
+            owner: self.owner(owners, 2)?,
+            merchant_transaction_id: self.optional(4, |id| MerchantTransactionId::new(id).ok())?,
+            payment_type: self.parsed(5, |text| Some(PaymentType::from_wire(text)))?,
+            brand: self.optional(6, |text| Some(PaymentBrand::from_wire(text)))?,
+            mode: self.optional(7, |text| Some(PaymentMode::from_wire(text)))?,
+            amount: self.amount(8)?,
+            currency: self.parsed(9, |code| Currency::new(code).ok())?,
+            status: self.parsed(10, |short| Status::from_stored(short, remark.as_deref()))?,
+            registration_id: self.optional(12, |id| RegistrationId::new(id).ok())?,
+            card: self.card(13)?,
+            descriptor: self.get(20)?,
+            redirect_back: self.get(21)?,
             notify,
-            timestamp: self.timestamp,
-            made_at: self.made_at,
+            timestamp: self.get(24)?,
+            made_at: self.get(25)?,
             moves: Moves {
-                captured: self
-                    .captured
-                    .map(|minor| amount(minor, "captured_minor"))
-                    .transpose()?,
-                refunded: amount(self.refunded, "refunded_minor")?,
-                cancelled: self.cancelled,
+                captured: match self.get::<Option<i64>>(26)? {
+                    Some(_) => Some(self.amount(26)?),
+                    None => None,
+                },
+                refunded: self.amount(27)?,
+                cancelled: self.get(28)?,
             },
         })
     }
-}
 
-/// A row of `invoices`.
-struct InvoiceRow {
-    partner: String,
-    member: Option<String>,
-    system_invoice_id: String,
-    amount: i64,
-    currency: String,
-    created: String,
-    unix_seconds: i64,
-    status: String,
-    customer_name: String,
-    customer_email: String,
-    order_id: String,
-    order_description: String,
-}
-
-impl InvoiceRow {
-    fn read(row: &Row<'_>) -> rusqlite::Result<Self> {
-        Ok(Self {
-            partner: row.get(1)?,
-            member: row.get(2)?,
-            system_invoice_id: row.get(3)?,
-            amount: row.get(4)?,
-            currency: row.get(5)?,
-            created: row.get(6)?,
-            unix_seconds: row.get(7)?,
-            status: row.get(8)?,
-            customer_name: row.get(9)?,
-            customer_email: row.get(10)?,
-            order_id: row.get(11)?,
-            order_description: row.get(12)?,
-        })
-    }
-
-    fn into_invoice(self, owners: &Owners) -> Result<Invoice, Refusal> {
-        const TABLE: &str = "invoices";
+    /// A row of `invoices`.
+    fn invoice(&self, owners: &Owners) -> Result<Invoice, Refusal> {
         Ok(Invoice {
-            owner: owners.principal(self.partner, self.member)?,
-            system_invoice_id: self.system_invoice_id,
-            amount: u64::try_from(self.amount)
-                .map(Amount::from_minor_units)
-                .map_err(|_| Refusal::damaged(TABLE, "amount_minor"))?,
-            currency: Currency::new(&self.currency)
-                .map_err(|_| Refusal::damaged(TABLE, "currency"))?,
-            created: self.created,
-            unix_seconds: self.unix_seconds,
-            status: InvoiceStatus::from_wire(&self.status)
-                .ok_or_else(|| Refusal::damaged(TABLE, "status"))?,
-            customer_name: self.customer_name,
-            customer_email: self.customer_email,
-            order_id: self.order_id,
-            order_description: self.order_description,
+            owner: self.owner(owners, 1)?,
+            system_invoice_id: self.get(3)?,
+            amount: self.amount(4)?,
+            currency: self.parsed(5, |code| Currency::new(code).ok())?,
+            created: self.get(6)?,
+            unix_seconds: self.get(7)?,
+            status: self.parsed(8, InvoiceStatus::from_wire)?,
+            customer_name: self.get(9)?,
+            customer_email: self.get(10)?,
+            order_id: self.get(11)?,
+            order_description: self.get(12)?,
         })
     }
 }

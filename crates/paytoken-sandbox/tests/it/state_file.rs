@@ -466,6 +466,50 @@ async fn a_damaged_file_is_refused_and_left_as_it_was() {
 }
 
 #[tokio::test]
+async fn a_column_holding_what_no_sandbox_writes_is_refused_by_its_name() {
+    for (table, column, value) in [
+        ("payments", "status", "Q"),
+        ("payments", "refunded_minor", "-1"),
+        ("payments", "card_behaviour", "stolen"),
+        ("registrations", "card_bin", "NULL"),
+    ] {
+        let file = TempFile::new("column");
+        let sandbox = on_file(&file).await;
+        let context = signed_in(&sandbox, merchant(&sandbox)).await;
+        let pay = Payment::new(
+            order_id().parse().unwrap(),
+            "1.00".parse().unwrap(),
+            "EUR".parse().unwrap(),
+            card(cards::APPROVED),
+        )
+        .store_card();
+        call(&sandbox, &context, &pay).await.unwrap();
+        sandbox.shutdown().await;
+        let value = if value.starts_with(['-', 'N', '\'']) {
+            value.to_owned()
+        } else {
+            format!("'{value}'")
+        };
+        let changed = rusqlite::Connection::open(&file.0)
+            .unwrap()
+            .execute(&format!("UPDATE {table} SET {column} = {value}"), [])
+            .unwrap();
+        assert_eq!(changed, 1, "{table}.{column}");
+        let error = Sandbox::builder()
+            .state_file(&file.0)
+            .start()
+            .await
+            .unwrap_err();
+        assert!(
+            error.to_string().contains(&format!(
+                "{table}.{column} holds a value the sandbox never writes"
+            )),
+            "{table}.{column}: {error}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn the_file_holds_no_card_number_and_no_key() {
     // No column holds a CVV (schema.sql); a number or the key would show as text.
     let file = TempFile::new("secrets");

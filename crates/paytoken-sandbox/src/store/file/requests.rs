@@ -42,58 +42,24 @@ impl FileStore {
 
     /// The request log's entries kept, oldest first.
     pub(crate) fn requests(&self) -> Result<Vec<LoggedRequest>, Refusal> {
-        let rows = self.rows(
-            "SELECT number, at, method, path, operation, caller, status, result_code, explanation, fields FROM requests ORDER BY number",
+        self.rows(
+            "requests",
+            "SELECT * FROM requests ORDER BY number",
             |row| {
-                Ok((
-                    row.get::<_, i64>(0)?,
-                    row.get::<_, i64>(1)?,
-                    row.get::<_, String>(2)?,
-                    row.get::<_, String>(3)?,
-                    row.get::<_, Option<String>>(4)?,
-                    row.get::<_, Option<String>>(5)?,
-                    row.get::<_, u16>(6)?,
-                    row.get::<_, Option<String>>(7)?,
-                    row.get::<_, Option<String>>(8)?,
-                    row.get::<_, String>(9)?,
-                ))
+                Ok(LoggedRequest {
+                    number: u64::try_from(row.get::<i64>(0)?).map_err(|_| row.damaged(0))?,
+                    at: row.get(1)?,
+                    method: row.get(2)?,
+                    path: row.get(3)?,
+                    operation: row.optional(4, request_log::operation_named)?,
+                    caller: row.get(5)?,
+                    status: row.get(6)?,
+                    result_code: row.get(7)?,
+                    explanation: row.get(8)?,
+                    fields: row.parsed(9, |fields| serde_json::from_str(fields).ok())?,
+                })
             },
-        )?;
-        rows.into_iter()
-            .map(
-                |(
-                    number,
-                    at,
-                    method,
-                    path,
-                    operation,
-                    caller,
-                    status,
-                    result_code,
-                    explanation,
-                    fields,
-                )| {
-                    let damaged = |column| Refusal::damaged("requests", column);
-                    Ok(LoggedRequest {
-                        number: u64::try_from(number).map_err(|_| damaged("number"))?,
-                        at,
-                        method,
-                        path,
-                        operation: operation
-                            .map(|name| {
-                                request_log::operation_named(&name)
-                                    .ok_or_else(|| damaged("operation"))
-                            })
-                            .transpose()?,
-                        caller,
-                        status,
-                        result_code,
-                        explanation,
-                        fields: serde_json::from_str(&fields).map_err(|_| damaged("fields"))?,
-                    })
-                },
-            )
-            .collect()
+        )
     }
 }
 
