@@ -397,6 +397,28 @@ mod tests {
     }
 
     #[test]
+    fn lists_the_methods_a_setters_invocation_writes() {
+        let lines = lines_of(
+            "pub struct Payment { brand: Option<Brand> }\n\
+             impl Payment {\n\
+               paytoken_types::setters! {\n\
+                 /// Sets the brand.\n\
+                 pub fn brand(brand: Brand) => brand = Some(brand);\n\
+                 pub fn debit() => kind = Kind::Debit;\n\
+               }\n\
+             }\n",
+        );
+        assert_eq!(
+            lines,
+            [
+                "pub struct Payment { private fields }",
+                "impl Payment { pub fn brand(mut self, brand: Brand) -> Self }",
+                "impl Payment { pub fn debit(mut self) -> Self }",
+            ]
+        );
+    }
+
+    #[test]
     fn enums_list_every_variant_and_traits_every_item() {
         let lines = lines_of(
             "pub enum Outcome { Approved, Declined { code: String }, Pending(u8) = 3 }\n\

@@ -116,125 +116,73 @@ impl fmt::Debug for ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// The gateway's base URL, such as `https://sandbox.gateway.example` (required). Plain
-    /// `http://` needs [`allow_http`](Self::allow_http).
-    pub fn base_url(mut self, url: impl Into<String>) -> Self {
-        self.base_url = Some(url.into());
-        self
-    }
+    paytoken_types::setters! {
+        /// The gateway's base URL, such as `https://sandbox.gateway.example` (required). Plain
+        /// `http://` needs [`allow_http`](Self::allow_http).
+        pub fn base_url(url: impl Into<String>) => base_url = Some(url.into());
 
-    /// The merchant's or the partner's id and secure key (required).
-    pub fn credentials(mut self, credentials: Credentials) -> Self {
-        self.credentials = Some(credentials);
-        self
-    }
+        /// The merchant's or the partner's id and secure key (required).
+        pub fn credentials(credentials: Credentials) => credentials = Some(credentials);
 
-    /// `authentication.accountId`, sent where the interface takes it. None by default.
-    pub fn account_id(mut self, account_id: AccountId) -> Self {
-        self.account_id = Some(account_id);
-        self
-    }
+        /// `authentication.accountId`, sent where the interface takes it. None by default.
+        pub fn account_id(account_id: AccountId) => account_id = Some(account_id);
 
-    /// `authentication.terminalId`, sent where the interface takes it. None by default.
-    pub fn terminal_id(mut self, terminal_id: TerminalId) -> Self {
-        self.terminal_id = Some(terminal_id);
-        self
-    }
+        /// `authentication.terminalId`, sent where the interface takes it. None by default.
+        pub fn terminal_id(terminal_id: TerminalId) => terminal_id = Some(terminal_id);
 
-    /// Sends this auth token with every call, as it is. By default there is none.
-    pub fn auth_token(mut self, token: AuthToken) -> Self {
-        self.token = TokenSource::Fixed(token);
-        self
-    }
+        /// Sends this auth token with every call, as it is. By default there is none.
+        pub fn auth_token(token: AuthToken) => token = TokenSource::Fixed(token);
 
-    /// Fetches the auth token with `username` under `partner_id` before the first call,
-    /// renews it before it expires, and fetches a new one when the gateway refuses it (then
-    /// sends the refused call once more: a refusal means nothing was processed). One
-    /// renewal at a time, however many calls wait for it.
-    pub fn fetch_auth_token(mut self, partner_id: PartnerId, username: Username) -> Self {
-        self.token = TokenSource::Fetched(FetchAuthToken::new(partner_id, username));
-        self
-    }
+        /// Fetches the auth token with `username` under `partner_id` before the first call,
+        /// renews it before it expires, and fetches a new one when the gateway refuses it (then
+        /// sends the refused call once more: a refusal means nothing was processed). One
+        /// renewal at a time, however many calls wait for it.
+        pub fn fetch_auth_token(partner_id: PartnerId, username: Username) => token = TokenSource::Fetched(FetchAuthToken::new(partner_id, username));
 
-    /// How long fetched tokens live: one hour by default, as the gateway's do.
-    pub fn token_lifetime(mut self, lifetime: Duration) -> Self {
-        self.token_lifetime = lifetime;
-        self
-    }
+        /// How long fetched tokens live: one hour by default, as the gateway's do.
+        pub fn token_lifetime(lifetime: Duration) => token_lifetime = lifetime;
 
-    /// How long before expiry a fetched token is renewed: five minutes by default.
-    pub fn refresh_before(mut self, margin: Duration) -> Self {
-        self.refresh_before = margin;
-        self
-    }
+        /// How long before expiry a fetched token is renewed: five minutes by default.
+        pub fn refresh_before(margin: Duration) => refresh_before = margin;
 
-    /// How long opening a connection may take: [`DEFAULT_CONNECT_TIMEOUT`] (10 s).
-    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
-        self.connect_timeout = timeout;
-        self
-    }
+        /// How long opening a connection may take: [`DEFAULT_CONNECT_TIMEOUT`] (10 s).
+        pub fn connect_timeout(timeout: Duration) => connect_timeout = timeout;
 
-    /// How long one attempt may take, from the first byte sent to the last byte read:
-    /// [`DEFAULT_REQUEST_TIMEOUT`] (60 s). A read that is retried gets this per attempt.
-    /// An attempt past it ends at its deadline (`tokio::time::timeout`).
-    pub fn request_timeout(mut self, timeout: Duration) -> Self {
-        self.request_timeout = timeout;
-        self
-    }
+        /// How long one attempt may take, from the first byte sent to the last byte read:
+        /// [`DEFAULT_REQUEST_TIMEOUT`] (60 s). A read that is retried gets this per attempt.
+        /// An attempt past it ends at its deadline (`tokio::time::timeout`).
+        pub fn request_timeout(timeout: Duration) => request_timeout = timeout;
 
-    /// When requests are sent again: [`RetryPolicy::DEFAULT`] (three attempts).
-    pub fn retry_policy(mut self, policy: RetryPolicy) -> Self {
-        self.retry = policy;
-        self
-    }
+        /// When requests are sent again: [`RetryPolicy::DEFAULT`] (three attempts).
+        pub fn retry_policy(policy: RetryPolicy) => retry = policy;
 
-    /// Draws what the client would draw at random (the retries' jitter, the merchant
-    /// transaction ids it makes up for token payments and repeats sent without one) from
-    /// `seed` instead: the same in every run, for a deterministic simulation or test.
-    /// Unset by default; never set it in production, where ids must not repeat.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = Some(seed);
-        self
-    }
+        /// Draws what the client would draw at random (the retries' jitter, the merchant
+        /// transaction ids it makes up for token payments and repeats sent without one) from
+        /// `seed` instead: the same in every run, for a deterministic simulation or test.
+        /// Unset by default; never set it in production, where ids must not repeat.
+        pub fn seed(seed: u64) => seed = Some(seed);
 
-    /// The largest answer read: [`DEFAULT_BODY_LIMIT`] (1 MiB). A larger one is an error,
-    /// and no more of it is read.
-    pub fn body_limit(mut self, bytes: usize) -> Self {
-        self.body_limit = bytes;
-        self
-    }
+        /// The largest answer read: [`DEFAULT_BODY_LIMIT`] (1 MiB). A larger one is an error,
+        /// and no more of it is read.
+        pub fn body_limit(bytes: usize) => body_limit = bytes;
 
-    /// How many idle connections are kept per host: [`DEFAULT_POOL_MAX_IDLE_PER_HOST`]
-    /// (64). Connections beyond are opened as needed and closed when idle.
-    pub fn pool_max_idle_per_host(mut self, connections: usize) -> Self {
-        self.pool_max_idle_per_host = connections;
-        self
-    }
+        /// How many idle connections are kept per host: [`DEFAULT_POOL_MAX_IDLE_PER_HOST`]
+        /// (64). Connections beyond are opened as needed and closed when idle.
+        pub fn pool_max_idle_per_host(connections: usize) => pool_max_idle_per_host = connections;
 
-    /// How long an idle connection is kept: [`DEFAULT_POOL_IDLE_TIMEOUT`] (90 s).
-    pub fn pool_idle_timeout(mut self, timeout: Duration) -> Self {
-        self.pool_idle_timeout = timeout;
-        self
-    }
+        /// How long an idle connection is kept: [`DEFAULT_POOL_IDLE_TIMEOUT`] (90 s).
+        pub fn pool_idle_timeout(timeout: Duration) => pool_idle_timeout = timeout;
 
-    /// The `User-Agent` header: [`DEFAULT_USER_AGENT`] (`paytoken/<version>`).
-    pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
-        self.user_agent = user_agent.into();
-        self
-    }
+        /// The `User-Agent` header: [`DEFAULT_USER_AGENT`] (`paytoken/<version>`).
+        pub fn user_agent(user_agent: impl Into<String>) => user_agent = user_agent.into();
 
-    /// Allows a plain `http://` base URL: for the sandbox and other loopback servers. Off
-    /// by default: card data goes over TLS.
-    pub fn allow_http(mut self, allow: bool) -> Self {
-        self.allow_http = allow;
-        self
-    }
+        /// Allows a plain `http://` base URL: for the sandbox and other loopback servers. Off
+        /// by default: card data goes over TLS.
+        pub fn allow_http(allow: bool) => allow_http = allow;
 
-    /// Offers HTTP/2 in the TLS handshake (the server picks): on by default. Off keeps to
-    /// HTTP/1.1.
-    pub fn http2(mut self, enabled: bool) -> Self {
-        self.http2 = enabled;
-        self
+        /// Offers HTTP/2 in the TLS handshake (the server picks): on by default. Off keeps to
+        /// HTTP/1.1.
+        pub fn http2(enabled: bool) => http2 = enabled;
     }
 
     /// Trusts one more certificate authority (DER-encoded): a gateway behind a private CA,
@@ -244,11 +192,10 @@ impl ClientBuilder {
         self
     }
 
-    /// Whether the webpki roots (Mozilla's list) are trusted: yes by default. Off trusts
-    /// only the certificates added with [`add_root_certificate`](Self::add_root_certificate).
-    pub fn built_in_roots(mut self, trusted: bool) -> Self {
-        self.built_in_roots = trusted;
-        self
+    paytoken_types::setters! {
+        /// Whether the webpki roots (Mozilla's list) are trusted: yes by default. Off trusts
+        /// only the certificates added with [`add_root_certificate`](Self::add_root_certificate).
+        pub fn built_in_roots(trusted: bool) => built_in_roots = trusted;
     }
 
     /// The client over hyper and rustls.

@@ -90,108 +90,74 @@ impl Default for SandboxBuilder {
 }
 
 impl SandboxBuilder {
-    /// Partners and merchants other than the default ones.
-    pub fn config(mut self, config: SandboxConfig) -> Self {
-        self.config = config;
-        self
-    }
+    paytoken_types::setters! {
+        /// Partners and merchants other than the default ones.
+        pub fn config(config: SandboxConfig) => config = config;
 
-    /// A clock of the caller's, such as a shared [`ManualClock`](crate::ManualClock) that a
-    /// test moves forward to expire auth tokens.
-    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
-        self.clock = clock;
-        self
-    }
+        /// A clock of the caller's, such as a shared [`ManualClock`](crate::ManualClock) that a
+        /// test moves forward to expire auth tokens.
+        pub fn clock(clock: Arc<dyn Clock>) => clock = clock;
 
-    /// Faults applied to every request (a request's own fault header overrides them one by
-    /// one).
-    pub fn faults(mut self, faults: Faults) -> Self {
-        self.faults = faults;
-        self
-    }
+        /// Faults applied to every request (a request's own fault header overrides them one by
+        /// one).
+        pub fn faults(faults: Faults) => faults = faults;
 
-    /// The shape of the invoice list's answers.
-    pub fn invoice_shape(mut self, shape: InvoiceShape) -> Self {
-        self.invoice_shape = shape;
-        self
-    }
+        /// The shape of the invoice list's answers.
+        pub fn invoice_shape(shape: InvoiceShape) => invoice_shape = shape;
 
-    /// Serves the incidental fields of every JSON answer in the varied shapes other
-    /// deployments send (JSON numbers, `null`, `""`, lower case, ISO dates, one-element
-    /// lists, unknown fields, ...), chosen from `seed` so that a run can be repeated. The
-    /// fields that decide an answer (`paymentId`, the result, `transactionStatus`, the ids)
-    /// never change, and echoed ones only into equivalent forms (`50` for `50.00`, `eur`
-    /// for `EUR`): a tolerant client reads the same verdicts as without it. Replaces
-    /// [`SandboxBuilder::answers_like`].
-    pub fn vary_answers(mut self, seed: u64) -> Self {
-        self.reshape = Some(Reshape::Varied(Variation::new(seed)));
-        self
-    }
+        /// Serves the incidental fields of every JSON answer in the varied shapes other
+        /// deployments send (JSON numbers, `null`, `""`, lower case, ISO dates, one-element
+        /// lists, unknown fields, ...), chosen from `seed` so that a run can be repeated. The
+        /// fields that decide an answer (`paymentId`, the result, `transactionStatus`, the ids)
+        /// never change, and echoed ones only into equivalent forms (`50` for `50.00`, `eur`
+        /// for `EUR`): a tolerant client reads the same verdicts as without it. Replaces
+        /// [`SandboxBuilder::answers_like`].
+        pub fn vary_answers(seed: u64) => reshape = Some(Reshape::Varied(Variation::new(seed)));
 
-    /// Serves answers in the shapes one deployment sends, learned from its recorded
-    /// answers: which incidental fields appear, their JSON types, amount, case, expiry and
-    /// date formats, the fields only it sends, its lists of one, its invoice list. The
-    /// same shapes every time; deciding fields stay the sandbox's own, echoed ones take only
-    /// equivalent forms, and no value of the recording is ever written, only its shapes.
-    /// An operation (and result family) the recording lacks keeps the sandbox's own shape.
-    /// See [`AnswerShapes`](crate::AnswerShapes). Replaces
-    /// [`SandboxBuilder::vary_answers`].
-    pub fn answers_like(mut self, shapes: &crate::AnswerShapes) -> Self {
-        self.reshape = Some(Reshape::Like(shapes.decide()));
-        self
-    }
+        /// Serves answers in the shapes one deployment sends, learned from its recorded
+        /// answers: which incidental fields appear, their JSON types, amount, case, expiry and
+        /// date formats, the fields only it sends, its lists of one, its invoice list. The
+        /// same shapes every time; deciding fields stay the sandbox's own, echoed ones take only
+        /// equivalent forms, and no value of the recording is ever written, only its shapes.
+        /// An operation (and result family) the recording lacks keeps the sandbox's own shape.
+        /// See [`AnswerShapes`](crate::AnswerShapes). Replaces
+        /// [`SandboxBuilder::vary_answers`].
+        pub fn answers_like(shapes: &crate::AnswerShapes) => reshape = Some(Reshape::Like(shapes.decide()));
 
-    /// How long a client has to send one request, headers and body, once it has started
-    /// ([`DEFAULT_REQUEST_DEADLINE`] by default); a connection past it is closed, with
-    /// `408` when its headers were read. Idle keep-alive connections get as long.
-    pub fn request_deadline(mut self, deadline: Duration) -> Self {
-        self.request_deadline = deadline;
-        self
-    }
+        /// How long a client has to send one request, headers and body, once it has started
+        /// ([`DEFAULT_REQUEST_DEADLINE`] by default); a connection past it is closed, with
+        /// `408` when its headers were read. Idle keep-alive connections get as long.
+        pub fn request_deadline(deadline: Duration) => request_deadline = deadline;
 
-    /// How many connections are served at once ([`DEFAULT_MAX_CONNECTIONS`] by default);
-    /// one past that is closed as soon as it is accepted. With every connection held to
-    /// its [request deadline](Self::request_deadline), slow clients cannot hold the
-    /// sandbox for long.
-    pub fn max_connections(mut self, max: usize) -> Self {
-        self.max_connections = max.max(1);
-        self
-    }
+        /// How many connections are served at once ([`DEFAULT_MAX_CONNECTIONS`] by default);
+        /// one past that is closed as soon as it is accepted. With every connection held to
+        /// its [request deadline](Self::request_deadline), slow clients cannot hold the
+        /// sandbox for long.
+        pub fn max_connections(max: usize) => max_connections = max.max(1);
 
-    /// How many payments, registrations and customers the sandbox keeps, of each
-    /// ([`DEFAULT_MAX_RECORDS`] by default). Once one kind is full, every call that would
-    /// add one is refused with `90020` "Sandbox storage full": start a new sandbox. Reads
-    /// (auth tokens, inquiries, lists) are still answered. (Each record's fields are
-    /// bounded too, so memory is.)
-    pub fn max_records(mut self, max: usize) -> Self {
-        self.max_records = max.max(1);
-        self
-    }
+        /// How many payments, registrations and customers the sandbox keeps, of each
+        /// ([`DEFAULT_MAX_RECORDS`] by default). Once one kind is full, every call that would
+        /// add one is refused with `90020` "Sandbox storage full": start a new sandbox. Reads
+        /// (auth tokens, inquiries, lists) are still answered. (Each record's fields are
+        /// bounded too, so memory is.)
+        pub fn max_records(max: usize) => max_records = max.max(1);
 
-    /// How many live auth tokens the sandbox keeps ([`DEFAULT_MAX_TOKENS`] by default),
-    /// apart from the records: a token stops counting when it expires, and issuing one
-    /// past the bound lets go of the one that expires first (its holder is answered
-    /// `20002` and renews, as after its expiry). So tokens are always issued.
-    pub fn max_tokens(mut self, max: usize) -> Self {
-        self.max_tokens = max.max(1);
-        self
-    }
+        /// How many live auth tokens the sandbox keeps ([`DEFAULT_MAX_TOKENS`] by default),
+        /// apart from the records: a token stops counting when it expires, and issuing one
+        /// past the bound lets go of the one that expires first (its holder is answered
+        /// `20002` and renews, as after its expiry). So tokens are always issued.
+        pub fn max_tokens(max: usize) => max_tokens = max.max(1);
 
-    /// How notifications are delivered: attempts, waits, and where they may go
-    /// ([`NotificationPolicy`]'s default: six attempts, loopback only).
-    pub fn notifications(mut self, policy: NotificationPolicy) -> Self {
-        self.notifications = policy;
-        self
-    }
+        /// How notifications are delivered: attempts, waits, and where they may go
+        /// ([`NotificationPolicy`]'s default: six attempts, loopback only).
+        pub fn notifications(policy: NotificationPolicy) => notifications = policy;
 
-    /// How long a payment with the pending test card stays pending on the sandbox's clock
-    /// before the sandbox approves it and notifies it ([`DEFAULT_PENDING_SETTLES_AFTER`]
-    /// by default); `None` leaves it pending for good. With a
-    /// [`ManualClock`](crate::ManualClock), the payment settles when the test moves the
-    /// clock past it.
-    pub fn pending_settles_after(mut self, after: Option<Duration>) -> Self {
-        self.pending_settles_after = after;
-        self
+        /// How long a payment with the pending test card stays pending on the sandbox's clock
+        /// before the sandbox approves it and notifies it ([`DEFAULT_PENDING_SETTLES_AFTER`]
+        /// by default); `None` leaves it pending for good. With a
+        /// [`ManualClock`](crate::ManualClock), the payment settles when the test moves the
+        /// clock past it.
+        pub fn pending_settles_after(after: Option<Duration>) => pending_settles_after = after;
     }
 
     /// Keeps everything the sandbox remembers (auth tokens, customers, registrations,
@@ -205,10 +171,9 @@ impl SandboxBuilder {
         self
     }
 
-    /// Where to listen; `127.0.0.1:0` (a free port on loopback) by default.
-    pub fn address(mut self, address: SocketAddr) -> Self {
-        self.address = address;
-        self
+    paytoken_types::setters! {
+        /// Where to listen; `127.0.0.1:0` (a free port on loopback) by default.
+        pub fn address(address: SocketAddr) => address = address;
     }
 
     /// Serves HTTPS with this certificate and key; the base URL then starts `https://`.
@@ -244,12 +209,11 @@ impl SandboxBuilder {
         self
     }
 
-    /// Records every gateway request whole in `tap` (not the console's, nor a
-    /// notification's): for a harness in this process that holds a client's requests to
-    /// the interface's rules (see [`tap`](crate::tap)).
-    pub fn tap(mut self, tap: crate::tap::Tap) -> Self {
-        self.tap = Some(tap);
-        self
+    paytoken_types::setters! {
+        /// Records every gateway request whole in `tap` (not the console's, nor a
+        /// notification's): for a harness in this process that holds a client's requests to
+        /// the interface's rules (see [`tap`](crate::tap)).
+        pub fn tap(tap: crate::tap::Tap) => tap = Some(tap);
     }
 
     /// Opens the socket and starts serving on the current tokio runtime.

@@ -386,12 +386,10 @@ impl Card {
         }
     }
 
-    /// The card with the name on it (`card.holder`), checked as free text when the form
-    /// is written.
-    #[must_use]
-    pub fn holder(mut self, holder: impl Into<alloc::string::String>) -> Self {
-        self.holder = Some(holder.into());
-        self
+    crate::setters! {
+        /// The card with the name on it (`card.holder`), checked as free text when the form
+        /// is written.
+        pub fn holder(holder: impl Into<alloc::string::String>) => holder = Some(holder.into());
     }
 
     /// Whether the card has expired in the given month: a card is good through the last day

@@ -1,7 +1,7 @@
 //! The lines of one item: its declaration, its public fields, variants or trait items,
 //! the public items of an inherent `impl`, a trait implementation, a macro invocation.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::{Attribute, Fields, ImplItem, Item, Meta, TraitItem, Type};
 
@@ -243,6 +243,20 @@ impl<'a> At<'a> {
                     ImplItem::Fn(f) if is_pub(&f.vis) => {
                         format!("{}pub {}", kept(&f.attrs), text(&f.sig))
                     }
+                    ImplItem::Macro(m)
+                        if m.mac.path.is_ident("setters")
+                            || m.mac
+                                .path
+                                .segments
+                                .last()
+                                .is_some_and(|last| last.ident == "setters") =>
+                    {
+                        for setter in setters(&m.mac.tokens) {
+                            let text = format!("{head}{self_ty}{wc} {{ pub {} }}", text(&setter));
+                            self.push(out, &self_name, Kind::Method, text);
+                        }
+                        continue;
+                    }
                     ImplItem::Const(c) if is_pub(&c.vis) => format!(
                         "{}pub const {}: {} = {};",
                         kept(&c.attrs),
@@ -339,6 +353,32 @@ impl<'a> At<'a> {
             });
         }
     }
+}
+
+/// The methods a `setters!` invocation writes (`paytoken_types::setters`): its line
+/// `pub fn name(args) => field = value;` is `pub fn name(mut self, args) -> Self`.
+fn setters(tokens: &TokenStream) -> Vec<syn::Signature> {
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    tokens
+        .windows(4)
+        .filter_map(|window| match window {
+            [
+                TokenTree::Ident(pub_),
+                TokenTree::Ident(fn_),
+                TokenTree::Ident(name),
+                TokenTree::Group(args),
+            ] if pub_ == "pub" && fn_ == "fn" => {
+                let args = args.stream();
+                let comma = if args.is_empty() {
+                    quote::quote!()
+                } else {
+                    quote::quote!(,)
+                };
+                syn::parse2(quote::quote!(fn #name(mut self #comma #args) -> Self)).ok()
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The attributes that change what a user may do with an item, as written.

@@ -36,11 +36,9 @@ impl CustomerSignup {
         }
     }
 
-    /// Adds the shipping block.
-    #[must_use]
-    pub fn shipping(mut self, shipping: Shipping) -> Self {
-        self.shipping = Some(shipping);
-        self
+    paytoken_types::setters! {
+        /// Adds the shipping block.
+        pub fn shipping(shipping: Shipping) => shipping = Some(shipping);
     }
 }
 

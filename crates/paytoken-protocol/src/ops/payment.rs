@@ -116,81 +116,39 @@ impl Payment {
         }
     }
 
-    /// A pre-authorisation (`PA`) instead of a debit.
-    #[must_use]
-    pub fn preauthorization(mut self) -> Self {
-        self.payment_type = PaymentType::PreAuthorization;
-        self
-    }
+    paytoken_types::setters! {
+        /// A pre-authorisation (`PA`) instead of a debit.
+        pub fn preauthorization() => payment_type = PaymentType::PreAuthorization;
 
-    /// Stores the card (`createRegistration=true`).
-    #[must_use]
-    pub fn store_card(mut self) -> Self {
-        self.create_registration = true;
-        self
-    }
+        /// Stores the card (`createRegistration=true`).
+        pub fn store_card() => create_registration = true;
 
-    /// Opens a recurring series (`recurringType=INITIAL`).
-    #[must_use]
-    pub fn recurring(mut self, recurring_type: RecurringType) -> Self {
-        self.recurring_type = Some(recurring_type);
-        self
-    }
+        /// Opens a recurring series (`recurringType=INITIAL`).
+        pub fn recurring(recurring_type: RecurringType) => recurring_type = Some(recurring_type);
 
-    /// Sets the brand instead of telling it from the card number.
-    #[must_use]
-    pub fn brand(mut self, brand: PaymentBrand) -> Self {
-        self.payment_brand = Some(brand);
-        self
-    }
+        /// Sets the brand instead of telling it from the card number.
+        pub fn brand(brand: PaymentBrand) => payment_brand = Some(brand);
 
-    /// Sets the payment mode.
-    #[must_use]
-    pub fn mode(mut self, mode: PaymentMode) -> Self {
-        self.payment_mode = mode;
-        self
-    }
+        /// Sets the payment mode.
+        pub fn mode(mode: PaymentMode) => payment_mode = mode;
 
-    /// Adds the customer block.
-    #[must_use]
-    pub fn customer(mut self, customer: Customer) -> Self {
-        self.customer = Some(customer);
-        self
-    }
+        /// Adds the customer block.
+        pub fn customer(customer: Customer) => customer = Some(customer);
 
-    /// Adds the shipping block.
-    #[must_use]
-    pub fn shipping(mut self, shipping: Shipping) -> Self {
-        self.shipping = Some(shipping);
-        self
-    }
+        /// Adds the shipping block.
+        pub fn shipping(shipping: Shipping) => shipping = Some(shipping);
 
-    /// Adds the billing block.
-    #[must_use]
-    pub fn billing(mut self, billing: Billing) -> Self {
-        self.billing = Some(billing);
-        self
-    }
+        /// Adds the billing block.
+        pub fn billing(billing: Billing) => billing = Some(billing);
 
-    /// Sets `orderDescriptor`.
-    #[must_use]
-    pub fn order_descriptor(mut self, descriptor: impl Into<String>) -> Self {
-        self.order_descriptor = Some(descriptor.into());
-        self
-    }
+        /// Sets `orderDescriptor`.
+        pub fn order_descriptor(descriptor: impl Into<String>) => order_descriptor = Some(descriptor.into());
 
-    /// Sets `merchantRedirectUrl`.
-    #[must_use]
-    pub fn merchant_redirect_url(mut self, url: impl Into<String>) -> Self {
-        self.merchant_redirect_url = Some(url.into());
-        self
-    }
+        /// Sets `merchantRedirectUrl`.
+        pub fn merchant_redirect_url(url: impl Into<String>) => merchant_redirect_url = Some(url.into());
 
-    /// Sets `notificationUrl`.
-    #[must_use]
-    pub fn notification_url(mut self, url: impl Into<String>) -> Self {
-        self.notification_url = Some(url.into());
-        self
+        /// Sets `notificationUrl`.
+        pub fn notification_url(url: impl Into<String>) => notification_url = Some(url.into());
     }
 
     /// Sets `tmpl_amount` and `tmpl_currency`.

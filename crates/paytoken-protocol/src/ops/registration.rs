@@ -71,39 +71,21 @@ impl Registration {
         }
     }
 
-    /// Adds the customer block.
-    #[must_use]
-    pub fn customer(mut self, customer: Customer) -> Self {
-        self.customer = Some(customer);
-        self
-    }
+    paytoken_types::setters! {
+        /// Adds the customer block.
+        pub fn customer(customer: Customer) => customer = Some(customer);
 
-    /// Adds the shipping block.
-    #[must_use]
-    pub fn shipping(mut self, shipping: Shipping) -> Self {
-        self.shipping = Some(shipping);
-        self
-    }
+        /// Adds the shipping block.
+        pub fn shipping(shipping: Shipping) => shipping = Some(shipping);
 
-    /// Adds the billing block.
-    #[must_use]
-    pub fn billing(mut self, billing: Billing) -> Self {
-        self.billing = Some(billing);
-        self
-    }
+        /// Adds the billing block.
+        pub fn billing(billing: Billing) => billing = Some(billing);
 
-    /// Sets the brand.
-    #[must_use]
-    pub fn brand(mut self, brand: PaymentBrand) -> Self {
-        self.payment_brand = Some(brand);
-        self
-    }
+        /// Sets the brand.
+        pub fn brand(brand: PaymentBrand) => payment_brand = Some(brand);
 
-    /// Sets the payment mode.
-    #[must_use]
-    pub fn mode(mut self, mode: PaymentMode) -> Self {
-        self.payment_mode = Some(mode);
-        self
+        /// Sets the payment mode.
+        pub fn mode(mode: PaymentMode) => payment_mode = Some(mode);
     }
 
     fn brand_and_mode(&self) -> Result<(PaymentBrand, PaymentMode), Error> {

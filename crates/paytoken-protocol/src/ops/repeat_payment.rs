@@ -48,18 +48,12 @@ impl RepeatPayment {
         }
     }
 
-    /// A pre-authorisation (`PA`) instead of a debit.
-    #[must_use]
-    pub fn preauthorization(mut self) -> Self {
-        self.payment_type = PaymentType::PreAuthorization;
-        self
-    }
+    paytoken_types::setters! {
+        /// A pre-authorisation (`PA`) instead of a debit.
+        pub fn preauthorization() => payment_type = PaymentType::PreAuthorization;
 
-    /// Sets `merchantTransactionId`.
-    #[must_use]
-    pub fn merchant_transaction_id(mut self, id: MerchantTransactionId) -> Self {
-        self.merchant_transaction_id = Some(id);
-        self
+        /// Sets `merchantTransactionId`.
+        pub fn merchant_transaction_id(id: MerchantTransactionId) => merchant_transaction_id = Some(id);
     }
 
     fn validate(&self) -> Result<(), Error> {

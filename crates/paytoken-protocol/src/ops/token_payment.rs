@@ -68,46 +68,24 @@ impl TokenPayment {
         }
     }
 
-    /// A pre-authorisation (`PA`) instead of a debit.
-    #[must_use]
-    pub fn preauthorization(mut self) -> Self {
-        self.payment_type = PaymentType::PreAuthorization;
-        self
-    }
+    paytoken_types::setters! {
+        /// A pre-authorisation (`PA`) instead of a debit.
+        pub fn preauthorization() => payment_type = PaymentType::PreAuthorization;
 
-    /// Sets `merchantTransactionId`.
-    #[must_use]
-    pub fn merchant_transaction_id(mut self, id: MerchantTransactionId) -> Self {
-        self.merchant_transaction_id = Some(id);
-        self
-    }
+        /// Sets `merchantTransactionId`.
+        pub fn merchant_transaction_id(id: MerchantTransactionId) => merchant_transaction_id = Some(id);
 
-    /// Sets `recurringType`.
-    #[must_use]
-    pub fn recurring(mut self, recurring_type: RecurringType) -> Self {
-        self.recurring_type = Some(recurring_type);
-        self
-    }
+        /// Sets `recurringType`.
+        pub fn recurring(recurring_type: RecurringType) => recurring_type = Some(recurring_type);
 
-    /// Sets `installment`.
-    #[must_use]
-    pub fn installment(mut self, count: u16) -> Self {
-        self.installment = Some(count);
-        self
-    }
+        /// Sets `installment`.
+        pub fn installment(count: u16) => installment = Some(count);
 
-    /// Sets `card.cvv`.
-    #[must_use]
-    pub fn cvv(mut self, cvv: Cvv) -> Self {
-        self.cvv = Some(cvv);
-        self
-    }
+        /// Sets `card.cvv`.
+        pub fn cvv(cvv: Cvv) => cvv = Some(cvv);
 
-    /// Sets `customer.ip`.
-    #[must_use]
-    pub fn customer_ip(mut self, ip: IpAddr) -> Self {
-        self.customer_ip = Some(ip);
-        self
+        /// Sets `customer.ip`.
+        pub fn customer_ip(ip: IpAddr) => customer_ip = Some(ip);
     }
 
     fn validate(&self) -> Result<(), Error> {
