@@ -26,6 +26,7 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write as _};
 use core::net::IpAddr;
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, PercentEncode, utf8_percent_encode};
 use zeroize::Zeroize;
 
 use crate::Error;
@@ -380,6 +381,20 @@ const ENCODED: [[u8; 4]; 256] = byte_table!([[u8; 4]; 256], [0; 4], |b| {
         [b'%', high, low, 3]
     }
 });
+
+/// What a URL path segment keeps as it is: `A-Z a-z 0-9 - . _ ~`, RFC 3986's unreserved
+/// bytes.
+const PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// `segment` percent-encoded for a URL path, every byte but the unreserved ones as `%XX`,
+/// so that free text stays one segment: a space is `%20`, a slash `%2F`.
+pub fn path_segment(segment: &str) -> PercentEncode<'_> {
+    utf8_percent_encode(segment, PATH_SEGMENT)
+}
 
 /// Whether a byte stays as it is: `A-Z a-z 0-9 * - . _`.
 const fn stays(byte: u8) -> bool {

@@ -132,7 +132,9 @@ mod tolerant;
 /// API: no promise holds for anything under this path.
 #[doc(hidden)]
 pub mod internal {
-    pub use crate::form::{Decode, FormFields, FormValue, FormWriter, Signer, decode, encode_into};
+    pub use crate::form::{
+        Decode, FormFields, FormValue, FormWriter, Signer, decode, encode_into, path_segment,
+    };
     /// The table of the wire's fields: what each is to a reader and to whoever shows it.
     pub mod fields {
         pub use crate::fields::*;

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use md5::{Digest, Md5};
 use paytoken_checksum::SecureKey;
 use paytoken_types::Amount;
+use paytoken_types::internal::{encode_into, path_segment};
 
 use super::{Signed, Suspects, visible};
 
@@ -372,26 +373,14 @@ fn amount_texts(sent: &str) -> Vec<String> {
     texts
 }
 
-/// `A-Z a-z 0-9 * - . _` as is, a space as `+`, every other byte as `%XX`.
+/// The text as a form writes it (`A-Z a-z 0-9 * - . _` as is, a space as `+`).
 fn form_encoded(text: &str) -> String {
-    encoded(text, b"*-._", true)
+    let mut out = Vec::new();
+    encode_into(&mut out, text.as_bytes());
+    String::from_utf8(out).unwrap_or_default()
 }
 
-/// Every byte but `A-Z a-z 0-9 - . _ ~` as `%XX`.
+/// The text as a path carries it (every byte but `A-Z a-z 0-9 - . _ ~` as `%XX`).
 fn percent_encoded(text: &str) -> String {
-    encoded(text, b"-._~", false)
-}
-
-fn encoded(text: &str, unreserved: &[u8], space_as_plus: bool) -> String {
-    let mut out = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || unreserved.contains(&byte) {
-            out.push(char::from(byte));
-        } else if byte == b' ' && space_as_plus {
-            out.push('+');
-        } else {
-            let _ = write!(out, "%{byte:02X}");
-        }
-    }
-    out
+    path_segment(text).to_string()
 }

@@ -174,3 +174,12 @@ fn refuses_malformed_escapes_and_bad_utf8() {
     assert!(after_error.next().unwrap().is_err());
     assert!(after_error.next().is_none());
 }
+
+#[test]
+fn a_path_segment_keeps_only_the_unreserved_bytes() {
+    let encoded = path_segment("Rest Transaction 01/a:b|ü~x.y_z-*+").to_string();
+    assert_eq!(
+        encoded,
+        "Rest%20Transaction%2001%2Fa%3Ab%7C%C3%BC~x.y_z-%2A%2B"
+    );
+}
