@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand};
 use paytoken::{CustomerId, PaymentId, RegistrationId};
 
 use crate::examples;
+use crate::profile::SETTINGS;
 
 mod calls;
 mod console;
@@ -56,9 +57,10 @@ pub(crate) fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
     cli.operation = operation(&matches);
     // clap merged flags and variables; a flag beats a profile and so does a variable, but
     // `whoami` says which of the two it was.
-    cli.gateway.from_command_line = GatewayArgs::IDS
-        .iter()
-        .copied()
+    let ids = ["profile", "config_file"]
+        .into_iter()
+        .chain(SETTINGS.map(|(id, ..)| id));
+    cli.gateway.from_command_line = ids
         .filter(|id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
         .collect();
     Ok(cli)
@@ -195,20 +197,6 @@ pub(crate) struct GatewayArgs {
     /// The ids of the settings above given as flags rather than variables.
     #[arg(skip)]
     pub(crate) from_command_line: Vec<&'static str>,
-}
-
-impl GatewayArgs {
-    /// The ids of the settings a flag or a variable may give.
-    const IDS: [&'static str; 8] = [
-        "profile",
-        "config_file",
-        "base_url",
-        "member_id",
-        "partner_id",
-        "username",
-        "account_id",
-        "terminal_id",
-    ];
 }
 
 /// What to do.

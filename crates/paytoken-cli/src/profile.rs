@@ -33,14 +33,20 @@ pub(crate) const DEFAULT_PROFILE: &str = "default";
 /// The most the file reads: profiles are a few lines each.
 const FILE_BYTES: u64 = 256 * 1024;
 
-/// The settings a profile may hold, in the order `config show` prints them.
-pub(crate) const SETTINGS: &[&str] = &[
-    "base_url",
-    "member_id",
-    "partner_id",
-    "username",
-    "account_id",
-    "terminal_id",
+/// A setting a profile may hold: its key there (the flag's id too), flag and variable.
+pub(crate) type Named = (&'static str, &'static str, &'static str);
+
+pub(crate) const BASE_URL: Named = ("base_url", "--base-url", "PAYTOKEN_BASE_URL");
+
+/// The settings a flag, a variable or a profile may give, in the order `whoami` and
+/// `config show` print them.
+pub(crate) const SETTINGS: [Named; 6] = [
+    BASE_URL,
+    ("member_id", "--member-id", "PAYTOKEN_MEMBER_ID"),
+    ("partner_id", "--partner-id", "PAYTOKEN_PARTNER_ID"),
+    ("username", "--username", "PAYTOKEN_USERNAME"),
+    ("account_id", "--account-id", "PAYTOKEN_ACCOUNT_ID"),
+    ("terminal_id", "--terminal-id", "PAYTOKEN_TERMINAL_ID"),
 ];
 
 /// The profiles file, read and checked.
@@ -53,7 +59,7 @@ pub(crate) struct ProfileFile {
 /// One profile's settings, as written.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct Profile {
-    /// The settings of [`SETTINGS`] it holds, by name.
+    /// The [`SETTINGS`] it holds, by key.
     pub(crate) settings: BTreeMap<&'static str, String>,
     /// Where its secure key is.
     pub(crate) secure_key: Option<KeySource>,
@@ -69,7 +75,7 @@ pub(crate) enum KeySource {
 }
 
 impl Profile {
-    /// The value of `setting` (one of [`SETTINGS`]).
+    /// The value of `setting` (a key of [`SETTINGS`]).
     pub(crate) fn get(&self, setting: &str) -> Option<&str> {
         self.settings.get(setting).map(String::as_str)
     }
@@ -194,7 +200,7 @@ fn profile(name: &str, table: Table) -> Result<Profile, String> {
                 "`{key}` of profile `{name}`: a string or a whole number"
             )),
         };
-        if let Some(&setting) = SETTINGS.iter().find(|&&setting| setting == key) {
+        if let Some((setting, ..)) = SETTINGS.into_iter().find(|&(setting, ..)| setting == key) {
             profile.settings.insert(setting, text(value)?);
             continue;
         }
@@ -212,7 +218,7 @@ fn profile(name: &str, table: Table) -> Result<Profile, String> {
             _ => {
                 return Err(format!(
                     "profile `{name}` has an unknown key (known: {}, secure_key_file, secure_key_env)",
-                    SETTINGS.join(", ")
+                    SETTINGS.map(|(setting, ..)| setting).join(", ")
                 ));
             }
         };

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use crate::cli::GatewayArgs;
-use crate::profile::{self, KeySource, Profile, ProfileFile};
+use crate::profile::{self, BASE_URL, KeySource, Named, Profile, ProfileFile, SETTINGS};
 use crate::report::Failure;
 
 /// Where the secure key comes from when neither `--secure-key-file` nor a profile says.
@@ -82,16 +82,6 @@ pub(crate) struct Settings {
     pub(crate) secure_key: KeyOrigin,
 }
 
-/// A setting a profile may hold: its key there (the flag's id too), flag and variable.
-type Named = (&'static str, &'static str, &'static str);
-
-const BASE_URL: Named = ("base_url", "--base-url", "PAYTOKEN_BASE_URL");
-const MEMBER_ID: Named = ("member_id", "--member-id", "PAYTOKEN_MEMBER_ID");
-const PARTNER_ID: Named = ("partner_id", "--partner-id", "PAYTOKEN_PARTNER_ID");
-const USERNAME: Named = ("username", "--username", "PAYTOKEN_USERNAME");
-const ACCOUNT_ID: Named = ("account_id", "--account-id", "PAYTOKEN_ACCOUNT_ID");
-const TERMINAL_ID: Named = ("terminal_id", "--terminal-id", "PAYTOKEN_TERMINAL_ID");
-
 impl Settings {
     /// Resolves the settings of `args`: reads the profiles file, picks the profile (the one
     /// named, else one called `default` if there is one) and fills in what flags and the
@@ -116,13 +106,21 @@ impl Settings {
         let (chosen, profile) = choose(args, looked_at, loaded.as_ref())?;
         let in_use = chosen.as_ref().zip(profile);
         let pick = |named: Named, given: &Option<String>| setting(args, named, given, in_use);
+        let [
+            base_url,
+            member_id,
+            partner_id,
+            username,
+            account_id,
+            terminal_id,
+        ] = SETTINGS;
         Ok(Self {
-            base_url: pick(BASE_URL, &args.base_url),
-            member_id: pick(MEMBER_ID, &args.member_id),
-            partner_id: pick(PARTNER_ID, &args.partner_id),
-            username: pick(USERNAME, &args.username),
-            account_id: pick(ACCOUNT_ID, &args.account_id),
-            terminal_id: pick(TERMINAL_ID, &args.terminal_id),
+            base_url: pick(base_url, &args.base_url),
+            member_id: pick(member_id, &args.member_id),
+            partner_id: pick(partner_id, &args.partner_id),
+            username: pick(username, &args.username),
+            account_id: pick(account_id, &args.account_id),
+            terminal_id: pick(terminal_id, &args.terminal_id),
             secure_key: key_origin(args, in_use, loaded.as_ref()),
             profile: chosen,
             config_file,
@@ -132,19 +130,22 @@ impl Settings {
 
     /// The settings by their profile keys, in `whoami`'s order, each with its value as it
     /// is shown ([`shown`]).
-    pub(crate) fn named(&self) -> [(&'static str, Option<String>, &Setting); 6] {
-        [
-            (BASE_URL.0, &self.base_url),
-            (MEMBER_ID.0, &self.member_id),
-            (PARTNER_ID.0, &self.partner_id),
-            (USERNAME.0, &self.username),
-            (ACCOUNT_ID.0, &self.account_id),
-            (TERMINAL_ID.0, &self.terminal_id),
-        ]
-        .map(|(key, setting)| {
-            let value = setting.value.as_deref().map(|value| shown(key, value));
-            (key, value, setting)
-        })
+    pub(crate) fn named(&self) -> impl Iterator<Item = (&'static str, Option<String>, &Setting)> {
+        let settings = [
+            &self.base_url,
+            &self.member_id,
+            &self.partner_id,
+            &self.username,
+            &self.account_id,
+            &self.terminal_id,
+        ];
+        SETTINGS
+            .into_iter()
+            .zip(settings)
+            .map(|((key, ..), setting)| {
+                let value = setting.value.as_deref().map(|value| shown(key, value));
+                (key, value, setting)
+            })
     }
 
     /// The base URL as it is shown, or `None`.
