@@ -5,7 +5,7 @@
 //! nothing is sent), [`parse`](Operation::parse) turns the status and body into the typed
 //! response or an [`Error`].
 
-use paytoken_types::{Amount, CardNumber, PaymentBrand};
+use paytoken_types::{Amount, CardNumber, PaymentBrand, PaymentType};
 
 use crate::{Context, Error, OperationKind, Request};
 
@@ -62,6 +62,23 @@ pub(crate) fn check_positive(field: &'static str, amount: Amount) -> Result<(), 
         });
     }
     Ok(())
+}
+
+/// Refuses a zero amount, and a payment type other than a debit or a pre-authorisation
+/// with `refusal`, which says what the operation takes.
+pub(crate) fn check_charge(
+    amount: Amount,
+    payment_type: &PaymentType,
+    refusal: &'static str,
+) -> Result<(), Error> {
+    check_positive("amount", amount)?;
+    match payment_type {
+        PaymentType::Debit | PaymentType::PreAuthorization => Ok(()),
+        _ => Err(Error::Invalid {
+            field: "paymentType",
+            reason: refusal,
+        }),
+    }
 }
 
 /// The brand to send: the one set, or else the one the card number tells.

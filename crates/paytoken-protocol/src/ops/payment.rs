@@ -29,7 +29,7 @@ use paytoken_types::{
     PaymentType, RecurringType, Shipping, TextRule,
 };
 
-use super::{LARGE_BODY, Operation, brand_for, check_positive};
+use super::{LARGE_BODY, Operation, brand_for, check_charge};
 use crate::echo::Sent;
 use crate::outcome::{Transaction, parse_transaction};
 use crate::signed::{AuthFields, Signed, SignedRequest};
@@ -160,16 +160,7 @@ impl Payment {
     }
 
     fn validate(&self) -> Result<PaymentBrand, Error> {
-        check_positive("amount", self.amount)?;
-        if !matches!(
-            self.payment_type,
-            PaymentType::Debit | PaymentType::PreAuthorization
-        ) {
-            return Err(Error::Invalid {
-                field: "paymentType",
-                reason: "a payment is DB or PA",
-            });
-        }
+        check_charge(self.amount, &self.payment_type, "a payment is DB or PA")?;
         if !matches!(self.recurring_type, None | Some(RecurringType::Initial)) {
             return Err(Error::Invalid {
                 field: "recurringType",

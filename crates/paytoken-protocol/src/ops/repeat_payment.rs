@@ -11,7 +11,7 @@ use paytoken_types::{
     Amount, Currency, MerchantTransactionId, PaymentId, PaymentType, RecurringType,
 };
 
-use super::{Operation, SMALL_BODY, check_positive, inquiry};
+use super::{Operation, SMALL_BODY, check_charge, inquiry};
 use crate::echo::Sent;
 use crate::outcome::{Transaction, parse_transaction};
 use crate::signed::{AuthFields, Signed, SignedRequest};
@@ -57,16 +57,11 @@ impl RepeatPayment {
     }
 
     fn validate(&self) -> Result<(), Error> {
-        check_positive("amount", self.amount)?;
-        if !matches!(
-            self.payment_type,
-            PaymentType::Debit | PaymentType::PreAuthorization
-        ) {
-            return Err(Error::Invalid {
-                field: "paymentType",
-                reason: "a repeated payment is DB or PA",
-            });
-        }
+        check_charge(
+            self.amount,
+            &self.payment_type,
+            "a repeated payment is DB or PA",
+        )?;
         Ok(())
     }
 }

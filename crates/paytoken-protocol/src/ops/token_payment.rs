@@ -9,7 +9,7 @@ use paytoken_types::{
     RegistrationId, TextRule,
 };
 
-use super::{Operation, SMALL_BODY, check_positive};
+use super::{Operation, SMALL_BODY, check_charge};
 use crate::echo::Sent;
 use crate::outcome::{Transaction, parse_transaction};
 use crate::signed::{AuthFields, Signed, SignedRequest};
@@ -89,16 +89,11 @@ impl TokenPayment {
     }
 
     fn validate(&self) -> Result<(), Error> {
-        check_positive("amount", self.amount)?;
-        if !matches!(
-            self.payment_type,
-            PaymentType::Debit | PaymentType::PreAuthorization
-        ) {
-            return Err(Error::Invalid {
-                field: "paymentType",
-                reason: "a token payment is DB or PA (delete a token with DeleteToken)",
-            });
-        }
+        check_charge(
+            self.amount,
+            &self.payment_type,
+            "a token payment is DB or PA (delete a token with DeleteToken)",
+        )?;
         if let Some(RecurringType::Other(_)) = self.recurring_type {
             return Err(Error::Invalid {
                 field: "recurringType",
