@@ -40,7 +40,7 @@ impl RetryPolicy {
     /// The pause after failed attempt `attempt` (counting from 1), with its jitter drawn
     /// from `random`.
     #[must_use]
-    pub fn backoff(&self, attempt: u32, random: u64) -> Duration {
+    pub(crate) fn backoff(&self, attempt: u32, random: u64) -> Duration {
         let doublings = attempt.saturating_sub(1).min(31);
         let ceiling = self
             .initial_backoff

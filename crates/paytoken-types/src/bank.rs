@@ -71,7 +71,7 @@ impl Iban {
 
     /// The compact IBAN, for the form body only.
     #[must_use]
-    pub fn expose_str(&self) -> &str {
+    pub(crate) fn expose_str(&self) -> &str {
         self.0.as_str()
     }
 

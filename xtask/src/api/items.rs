@@ -302,14 +302,16 @@ impl<'a> At<'a> {
         self.push(out, &self_name, Kind::TraitImpl, text);
     }
 
-    /// An exported macro is listed whole; an invocation of one of the crate's own macros
+    /// An exported macro is listed whole, unless hidden (a macro for the workspace's own
+    /// crates, listed by what it writes); an invocation of one of the crate's own macros
     /// that writes public items is listed as written, one line per statement.
     fn macro_item(&self, m: &syn::ItemMacro, out: &mut Vec<Line>) {
         if let Some(name) = &m.ident {
-            if m.attrs
+            let exported = m
+                .attrs
                 .iter()
-                .any(|attr| attr.path().is_ident("macro_export"))
-            {
+                .any(|attr| attr.path().is_ident("macro_export"));
+            if exported && !m.attrs.iter().any(is_doc_hidden) {
                 let key = format!("{name}!");
                 self.push_sequence(out, &key, &format!("macro_rules! {name}"), &m.mac.tokens);
             }
@@ -397,11 +399,15 @@ fn kept(attrs: &[Attribute]) -> String {
             ]
             .iter()
             .any(|name| path.is_ident(name))
-                || matches!(&attr.meta, Meta::List(list)
-                    if list.path.is_ident("doc") && list.tokens.to_string() == "hidden")
+                || is_doc_hidden(attr)
         })
         .map(|attr| format!("{} ", text(attr)))
         .collect()
+}
+
+fn is_doc_hidden(attr: &Attribute) -> bool {
+    matches!(&attr.meta, Meta::List(list)
+        if list.path.is_ident("doc") && list.tokens.to_string() == "hidden")
 }
 
 fn where_clause(generics: &syn::Generics) -> String {
