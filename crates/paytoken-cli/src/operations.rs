@@ -17,14 +17,14 @@ use paytoken::ops::token_payment::TokenPayment;
 use paytoken::types::{PaymentBrand, Tolerant};
 use paytoken::{
     BankAccount, Card, CardNumber, Client, Customer, CustomerId, Cvv, Error, OperationKind,
-    PaymentId, PaymentStatus, RegistrationId, Shipping, Transaction,
+    PaymentId, PaymentStatus, Shipping, Transaction,
 };
 use zeroize::Zeroizing;
 
 use crate::bounded::read_bounded;
 use crate::cli::{
-    CardArgs, ChargeArgs, Command, InquiryArgs, InvoicesArgs, MoneyArgs, MoveArgs, PayArgs,
-    PersonArgs, RegisterArgs, RepeatArgs, SignupArgs,
+    CardArgs, ChargeArgs, Command, InquiryArgs, MoneyArgs, MoveArgs, PayArgs, PersonArgs,
+    RegisterArgs, RepeatArgs, SignupArgs,
 };
 use crate::listing;
 use crate::render;
@@ -40,10 +40,43 @@ pub(crate) async fn run(client: &Client, command: Command, json: bool) -> Report
         Command::Pay(args) => pay(client, &args).await,
         Command::Register(args) => register(client, &args).await,
         Command::Charge(args) => charge(client, &args).await,
-        Command::DeleteToken { registration_id } => delete(client, &registration_id).await,
-        Command::Installments { registration_id } => installments(client, &registration_id).await,
-        Command::Cards { customer_id } => cards(client, customer_id.as_ref()).await,
-        Command::Invoices(args) => invoices(client, &args).await,
+        Command::DeleteToken { registration_id } => {
+            let delete = DeleteToken::new(registration_id);
+            answered(
+                OperationKind::DeleteToken,
+                client.delete_token(&delete),
+                render::deleted,
+            )
+            .await
+        }
+        Command::Installments { registration_id } => {
+            let plans = Installments::new(registration_id);
+            answered(
+                OperationKind::Installments,
+                client.installments(&plans),
+                render::installments,
+            )
+            .await
+        }
+        Command::Cards { customer_id } => {
+            let list =
+                customer_id.map_or_else(CardsAndAccounts::all, CardsAndAccounts::of_customer);
+            answered(
+                OperationKind::CardsAndAccounts,
+                client.cards_and_accounts(&list),
+                render::stored,
+            )
+            .await
+        }
+        Command::Invoices(args) => {
+            let page = InvoiceList::new(args.page.unwrap_or(1), args.records);
+            answered(
+                OperationKind::InvoiceList,
+                client.invoice_page(&page),
+                |page| render::invoices(&page.invoices),
+            )
+            .await
+        }
         Command::Inquiry(args) => inquiry(client, &args).await,
         Command::Capture(args) => capture(client, &args).await,
         Command::Refund(args) => refund(client, &args).await,
@@ -76,6 +109,17 @@ async fn call<T>(
 ) -> Result<T, Failure> {
     call.await
         .map_err(|error| Failure::from_error(operation, &error))
+}
+
+/// The call of `operation` whose answer is shown as `render` shows it: the operation was
+/// done.
+async fn answered<T>(
+    operation: OperationKind,
+    answer: impl Future<Output = Result<T, Error>>,
+    render: impl FnOnce(&T) -> serde_json::Value,
+) -> Result<Report, Failure> {
+    let answer = call(operation, answer).await?;
+    Ok(ok_report(operation, render(&answer)))
 }
 
 fn transaction_report(operation: OperationKind, transaction: &Transaction) -> Report {
@@ -119,15 +163,8 @@ async fn signup(client: &Client, args: &SignupArgs) -> Result<Report, Failure> {
             ..Shipping::default()
         });
     }
-    let signed = call(
-        OperationKind::CustomerSignup,
-        client.customer_signup(&signup),
-    )
-    .await?;
-    Ok(ok_report(
-        OperationKind::CustomerSignup,
-        render::signed_up(&signed),
-    ))
+    let signed_up = client.customer_signup(&signup);
+    answered(OperationKind::CustomerSignup, signed_up, render::signed_up).await
 }
 
 /// A card from the flags. The number and CVV are checked here, so that no error repeats
@@ -278,11 +315,8 @@ async fn register(client: &Client, args: &RegisterArgs) -> Result<Report, Failur
     if let Some(shipping) = shipping(&args.person, true) {
         registration = registration.shipping(shipping);
     }
-    let registered = call(OperationKind::Registration, client.register(&registration)).await?;
-    Ok(ok_report(
-        OperationKind::Registration,
-        render::registered(&registered),
-    ))
+    let registered = client.register(&registration);
+    answered(OperationKind::Registration, registered, render::registered).await
 }
 
 async fn charge(client: &Client, args: &ChargeArgs) -> Result<Report, Failure> {
@@ -307,58 +341,6 @@ async fn charge(client: &Client, args: &ChargeArgs) -> Result<Report, Failure> {
     Ok(transaction_report(
         OperationKind::TokenPayment,
         &transaction,
-    ))
-}
-
-async fn delete(client: &Client, registration_id: &RegistrationId) -> Result<Report, Failure> {
-    let delete = DeleteToken::new(*registration_id);
-    let deleted = call(OperationKind::DeleteToken, client.delete_token(&delete)).await?;
-    Ok(ok_report(
-        OperationKind::DeleteToken,
-        render::deleted(&deleted),
-    ))
-}
-
-async fn installments(
-    client: &Client,
-    registration_id: &RegistrationId,
-) -> Result<Report, Failure> {
-    let plans = call(
-        OperationKind::Installments,
-        client.installments(&Installments::new(*registration_id)),
-    )
-    .await?;
-    Ok(ok_report(
-        OperationKind::Installments,
-        render::installments(&plans),
-    ))
-}
-
-async fn cards(client: &Client, customer_id: Option<&CustomerId>) -> Result<Report, Failure> {
-    let list = match customer_id {
-        Some(id) => CardsAndAccounts::of_customer(*id),
-        None => CardsAndAccounts::all(),
-    };
-    let stored = call(
-        OperationKind::CardsAndAccounts,
-        client.cards_and_accounts(&list),
-    )
-    .await?;
-    Ok(ok_report(
-        OperationKind::CardsAndAccounts,
-        render::stored(&stored),
-    ))
-}
-
-/// One page of invoices (`--all` streams them: `listing`).
-async fn invoices(client: &Client, args: &InvoicesArgs) -> Result<Report, Failure> {
-    let page = InvoiceList::new(args.page.unwrap_or(1), args.records);
-    let invoices = call(OperationKind::InvoiceList, client.invoice_page(&page))
-        .await?
-        .invoices;
-    Ok(ok_report(
-        OperationKind::InvoiceList,
-        render::invoices(&invoices),
     ))
 }
 
