@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use crate::common;
 
 use common::*;
-use paytoken_protocol::PaymentStatus;
 use paytoken_protocol::ops::capture::Capture;
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken_protocol::ops::customer_signup::CustomerSignup;
@@ -16,6 +15,7 @@ use paytoken_protocol::ops::invoice_list::InvoiceList;
 use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::token_payment::TokenPayment;
+use paytoken_protocol::{PaymentStatus, Transaction};
 use paytoken_sandbox::{Error, SEEDED_INVOICES_PER_MERCHANT, Sandbox, cards};
 use paytoken_types::{Customer, Email, PaymentType, RecurringType};
 
@@ -211,18 +211,7 @@ async fn another_program_s_database_is_refused_unchanged_by_hash_and_journal_mod
 
 #[tokio::test]
 async fn the_readme_s_queries_read_the_file() {
-    let file = TempFile::new("queries");
-    let sandbox = on_file(&file).await;
-    let context = signed_in(&sandbox, merchant(&sandbox)).await;
-    let pay = Payment::new(
-        order_id().parse().unwrap(),
-        "12.34".parse().unwrap(),
-        "EUR".parse().unwrap(),
-        card(cards::APPROVED),
-    )
-    .store_card();
-    let paid = call(&sandbox, &context, &pay).await.unwrap();
-    sandbox.shutdown().await;
+    let (file, paid) = a_file_with_a_stored_card("queries", "12.34").await;
 
     let readme = include_str!("../../../../docs/SANDBOX.md");
     let queries: Vec<&str> = readme
@@ -465,31 +454,34 @@ async fn a_damaged_file_is_refused_and_left_as_it_was() {
     assert_eq!(std::fs::read(&file.0).unwrap(), bytes, "never overwritten");
 }
 
+/// A state file of a sandbox that made one approved payment of `amount`, storing its card,
+/// and stopped; and the payment.
+async fn a_file_with_a_stored_card(name: &str, amount: &str) -> (TempFile, Transaction) {
+    let file = TempFile::new(name);
+    let sandbox = on_file(&file).await;
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let pay = Payment::new(
+        order_id().parse().unwrap(),
+        amount.parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(cards::APPROVED),
+    )
+    .store_card();
+    let paid = call(&sandbox, &context, &pay).await.unwrap();
+    sandbox.shutdown().await;
+    (file, paid)
+}
+
 #[tokio::test]
 async fn a_column_holding_what_no_sandbox_writes_is_refused_by_its_name() {
+    // Each value an SQL literal.
     for (table, column, value) in [
-        ("payments", "status", "Q"),
+        ("payments", "status", "'Q'"),
         ("payments", "refunded_minor", "-1"),
-        ("payments", "card_behaviour", "stolen"),
+        ("payments", "card_behaviour", "'stolen'"),
         ("registrations", "card_bin", "NULL"),
     ] {
-        let file = TempFile::new("column");
-        let sandbox = on_file(&file).await;
-        let context = signed_in(&sandbox, merchant(&sandbox)).await;
-        let pay = Payment::new(
-            order_id().parse().unwrap(),
-            "1.00".parse().unwrap(),
-            "EUR".parse().unwrap(),
-            card(cards::APPROVED),
-        )
-        .store_card();
-        call(&sandbox, &context, &pay).await.unwrap();
-        sandbox.shutdown().await;
-        let value = if value.starts_with(['-', 'N', '\'']) {
-            value.to_owned()
-        } else {
-            format!("'{value}'")
-        };
+        let (file, _) = a_file_with_a_stored_card("column", "1.00").await;
         let changed = rusqlite::Connection::open(&file.0)
             .unwrap()
             .execute(&format!("UPDATE {table} SET {column} = {value}"), [])
@@ -500,12 +492,8 @@ async fn a_column_holding_what_no_sandbox_writes_is_refused_by_its_name() {
             .start()
             .await
             .unwrap_err();
-        assert!(
-            error.to_string().contains(&format!(
-                "{table}.{column} holds a value the sandbox never writes"
-            )),
-            "{table}.{column}: {error}"
-        );
+        let refusal = format!("{table}.{column} holds a value the sandbox never writes");
+        assert!(error.to_string().contains(&refusal), "{error}");
     }
 }
 
