@@ -49,6 +49,9 @@ pub(crate) const SCHEMA_VERSION: i64 = 3;
 // A migration added without its version, or a version without its migration, does not build.
 const _: () = assert!(MIGRATIONS.len() + 1 == 3);
 
+/// The order the records of `registrations`, `payments` and `invoices` were made in.
+const IN_ORDER: &str = "ORDER BY position";
+
 /// An open state file.
 #[derive(Debug)]
 pub(crate) struct FileStore {
@@ -181,39 +184,32 @@ impl FileStore {
     /// Every notification kept, by number, with its attempts.
     pub(crate) fn notifications(&self) -> Result<Vec<(u64, SentNotification)>, Refusal> {
         let mut attempts: HashMap<i64, Vec<Attempt>> = HashMap::new();
-        for (number, attempt) in self.rows(
-            "notification_attempts",
-            "SELECT notification, outcome, status, reason FROM notification_attempts ORDER BY notification, position",
-            |row| {
-                let attempt = match (row.get::<String>(1)?.as_str(), row.get(2)?, row.get(3)?) {
-                    ("answered", Some(status), None) => Attempt::Answered(status),
-                    ("failed", None, Some(reason)) => Attempt::Failed(reason),
-                    ("not_sent", None, Some(reason)) => Attempt::NotSent(reason),
-                    ("resent", None, None) => Attempt::Resent,
-                    _ => return Err(row.damaged(1)),
-                };
-                Ok((row.get::<i64>(0)?, attempt))
-            },
-        )? {
+        let order = "ORDER BY notification, position";
+        for (number, attempt) in self.rows("notification_attempts", order, |row| {
+            let attempt = match (row.get::<String>(2)?.as_str(), row.get(3)?, row.get(4)?) {
+                ("answered", Some(status), None) => Attempt::Answered(status),
+                ("failed", None, Some(reason)) => Attempt::Failed(reason),
+                ("not_sent", None, Some(reason)) => Attempt::NotSent(reason),
+                ("resent", None, None) => Attempt::Resent,
+                _ => return Err(row.damaged(2)),
+            };
+            Ok((row.get::<i64>(0)?, attempt))
+        })? {
             attempts.entry(number).or_default().push(attempt);
         }
-        self.rows(
-            "notifications",
-            "SELECT * FROM notifications ORDER BY number",
-            |row| {
-                let number = row.get::<i64>(0)?;
-                let kept = u64::try_from(number).map_err(|_| row.damaged(0))?;
-                let sent = SentNotification {
-                    payment_id: row.get(1)?,
-                    url: row.get(2)?,
-                    body: row.get(3)?,
-                    fault: row.optional(4, NotificationFault::named)?,
-                    attempts: attempts.remove(&number).unwrap_or_default(),
-                    delivered: row.get(5)?,
-                };
-                Ok((kept, sent))
-            },
-        )
+        self.rows("notifications", "ORDER BY number", |row| {
+            let number = row.get::<i64>(0)?;
+            let kept = u64::try_from(number).map_err(|_| row.damaged(0))?;
+            let sent = SentNotification {
+                payment_id: row.get(1)?,
+                url: row.get(2)?,
+                body: row.get(3)?,
+                fault: row.optional(4, NotificationFault::named)?,
+                attempts: attempts.remove(&number).unwrap_or_default(),
+                delivered: row.get(5)?,
+            };
+            Ok((kept, sent))
+        })
     }
 
     /// Writes the state's journal in one transaction.
@@ -409,7 +405,7 @@ impl FileStore {
                     .map_err(|_| Refusal::damaged("meta", "clock_advanced_ms"))?,
             );
         }
-        for (token, issued) in self.rows("tokens", "SELECT * FROM tokens", |row| {
+        for (token, issued) in self.rows("tokens", "", |row| {
             let principal = row.owner(&self.owners, 1)?;
             let expires_at = row.get(3)?;
             Ok((
@@ -422,7 +418,7 @@ impl FileStore {
         })? {
             state.issue_token(token, issued);
         }
-        for (id, owner) in self.rows("customers", "SELECT * FROM customers", |row| {
+        for (id, owner) in self.rows("customers", "", |row| {
             Ok((
                 row.parsed(0, |id| CustomerId::new(id).ok())?,
                 row.owner(&self.owners, 1)?,
@@ -430,37 +426,35 @@ impl FileStore {
         })? {
             state.insert_customer(id, owner);
         }
-        let in_order = |table| format!("SELECT * FROM {table} ORDER BY position");
-        for registration in self.rows("registrations", &in_order("registrations"), |row| {
+        for registration in self.rows("registrations", IN_ORDER, |row| {
             row.registration(&self.owners)
         })? {
             state.insert_registration(registration);
         }
-        for payment in self.rows("payments", &in_order("payments"), |row| {
-            row.payment(&self.owners)
-        })? {
+        for payment in self.rows("payments", IN_ORDER, |row| row.payment(&self.owners))? {
             if payment.status == Status::Pending {
                 state.add_pending(payment.made_at, state.payments().len());
             }
             state.insert_payment(payment);
         }
-        for invoice in self.rows("invoices", &in_order("invoices"), |row| {
-            row.invoice(&self.owners)
-        })? {
+        for invoice in self.rows("invoices", IN_ORDER, |row| row.invoice(&self.owners))? {
             state.push_invoice(invoice);
         }
         state.forget_changes();
         Ok(state)
     }
 
-    /// Every row of `query` on `table`, read by `read`.
+    /// Every row of `table`, every column in the schema's order, sorted by `order` (an
+    /// `ORDER BY` clause or nothing), each read by `read`.
     fn rows<T>(
         &self,
         table: &'static str,
-        query: &str,
+        order: &str,
         mut read: impl FnMut(&Record<'_, '_>) -> Result<T, Refusal>,
     ) -> Result<Vec<T>, Refusal> {
-        let mut statement = self.connection.prepare(query)?;
+        let mut statement = self
+            .connection
+            .prepare(&format!("SELECT * FROM {table} {order}"))?;
         let mut rows = statement.query([])?;
         let mut read_all = Vec::new();
         while let Some(row) = rows.next()? {

@@ -42,24 +42,20 @@ impl FileStore {
 
     /// The request log's entries kept, oldest first.
     pub(crate) fn requests(&self) -> Result<Vec<LoggedRequest>, Refusal> {
-        self.rows(
-            "requests",
-            "SELECT * FROM requests ORDER BY number",
-            |row| {
-                Ok(LoggedRequest {
-                    number: u64::try_from(row.get::<i64>(0)?).map_err(|_| row.damaged(0))?,
-                    at: row.get(1)?,
-                    method: row.get(2)?,
-                    path: row.get(3)?,
-                    operation: row.optional(4, request_log::operation_named)?,
-                    caller: row.get(5)?,
-                    status: row.get(6)?,
-                    result_code: row.get(7)?,
-                    explanation: row.get(8)?,
-                    fields: row.parsed(9, |fields| serde_json::from_str(fields).ok())?,
-                })
-            },
-        )
+        self.rows("requests", "ORDER BY number", |row| {
+            Ok(LoggedRequest {
+                number: u64::try_from(row.get::<i64>(0)?).map_err(|_| row.damaged(0))?,
+                at: row.get(1)?,
+                method: row.get(2)?,
+                path: row.get(3)?,
+                operation: row.optional(4, request_log::operation_named)?,
+                caller: row.get(5)?,
+                status: row.get(6)?,
+                result_code: row.get(7)?,
+                explanation: row.get(8)?,
+                fields: row.parsed(9, |fields| serde_json::from_str(fields).ok())?,
+            })
+        })
     }
 }
 
