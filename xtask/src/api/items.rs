@@ -244,12 +244,11 @@ impl<'a> At<'a> {
                         format!("{}pub {}", kept(&f.attrs), text(&f.sig))
                     }
                     ImplItem::Macro(m)
-                        if m.mac.path.is_ident("setters")
-                            || m.mac
-                                .path
-                                .segments
-                                .last()
-                                .is_some_and(|last| last.ident == "setters") =>
+                        if m.mac
+                            .path
+                            .segments
+                            .last()
+                            .is_some_and(|last| last.ident == "setters") =>
                     {
                         for setter in setters(&m.mac.tokens) {
                             let text = format!("{head}{self_ty}{wc} {{ pub {} }}", text(&setter));

@@ -377,6 +377,7 @@ fn amount_texts(sent: &str) -> Vec<String> {
 fn form_encoded(text: &str) -> String {
     let mut out = Vec::new();
     encode_into(&mut out, text.as_bytes());
+    // The encoding is ASCII whatever the text: the fallback is never taken.
     String::from_utf8(out).unwrap_or_default()
 }
 
