@@ -354,3 +354,26 @@ impl Command {
         matches!(self, Self::Cards { .. } | Self::Invoices(_))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// clap's attributes name each setting's flag and variable again: they must be the
+    /// ones `whoami` reports.
+    #[test]
+    fn each_setting_s_flag_and_variable_are_the_command_line_s() {
+        let command = command();
+        for (id, flag, variable) in SETTINGS {
+            let arg = command
+                .get_arguments()
+                .find(|arg| arg.get_id() == id)
+                .unwrap();
+            assert_eq!(
+                arg.get_long().map(|long| format!("--{long}")).as_deref(),
+                Some(flag)
+            );
+            assert_eq!(arg.get_env(), Some(std::ffi::OsStr::new(variable)), "{id}");
+        }
+    }
+}
