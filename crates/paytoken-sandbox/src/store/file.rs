@@ -675,9 +675,19 @@ impl Record<'_, '_> {
 
     /// The amount in minor units at `index`.
     fn amount(&self, index: usize) -> Result<Amount, Refusal> {
-        u64::try_from(self.get::<i64>(index)?)
-            .map(Amount::from_minor_units)
-            .map_err(|_| self.damaged(index))
+        self.optional_amount(index)?
+            .ok_or_else(|| self.damaged(index))
+    }
+
+    /// The amount in minor units at `index` unless it is `NULL`.
+    fn optional_amount(&self, index: usize) -> Result<Option<Amount>, Refusal> {
+        self.get::<Option<i64>>(index)?
+            .map(|minor| {
+                u64::try_from(minor)
+                    .map(Amount::from_minor_units)
+                    .map_err(|_| self.damaged(index))
+            })
+            .transpose()
     }
 
     fn owner(&self, owners: &Owners, partner: usize) -> Result<Principal, Refusal> {
@@ -750,10 +760,7 @@ impl Record<'_, '_> {
             timestamp: self.get(24)?,
             made_at: self.get(25)?,
             moves: Moves {
-                captured: match self.get::<Option<i64>>(26)? {
-                    Some(_) => Some(self.amount(26)?),
-                    None => None,
-                },
+                captured: self.optional_amount(26)?,
                 refunded: self.amount(27)?,
                 cancelled: self.get(28)?,
             },

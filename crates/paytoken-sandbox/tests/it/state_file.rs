@@ -478,6 +478,7 @@ async fn a_column_holding_what_no_sandbox_writes_is_refused_by_its_name() {
     for (table, column, value) in [
         ("payments", "status", "'Q'"),
         ("payments", "refunded_minor", "-1"),
+        ("payments", "captured_minor", "-5"),
         ("payments", "card_behaviour", "'stolen'"),
         ("registrations", "card_bin", "NULL"),
     ] {
