@@ -8,15 +8,14 @@
 //!
 //! - [`Field<T>`] (public) keeps a scalar exactly as it came (a string's text, a number's
 //!   digits as written, `true`) beside a typed view that may fail on its own.
-//! - `Loose<T>` reads a `Field<T>` from any JSON value: `null`, blank text, `[]` and objects
-//!   of blank values are absence; a one-element list is its element; anything else is kept
-//!   as text (a structure as its JSON text).
-//! - `Text` is the same for plain text.
-//! - `Object<T>` reads a nested object, or the one object of a list; anything else is
-//!   absence.
-//! - `List<T>` reads a list, a single object as a list of one, anything else as empty.
-//! - `wire_object!` declares an answer's object: keys matched after trimming, the last of
-//!   repeated keys wins, unknown keys skipped.
+//! - `wire_object!` declares an answer's object, or reads into a public type: keys matched
+//!   after trimming, the last of repeated keys wins, unknown keys skipped. Each field reads
+//!   any JSON value by its type: `Option<Field<T>>` or `Option<String>` a scalar (`null`,
+//!   blank text, `[]` and objects of blank values are absence; a one-element list is its
+//!   element; anything else is kept as text, a structure as its JSON text), `String` the
+//!   same with absence as empty; `Option<T>` a nested object, or the one object of a list
+//!   (anything else is absence); `Vec<T>` a list, a single object as a list of one,
+//!   anything else as empty.
 //!
 //! So decoding an answer fails only when the body is not JSON at all; which fields then
 //! decide the verdict, and how, is each operation's business (`crate::outcome`).
@@ -256,11 +255,6 @@ fn replaced(mut bytes: &[u8]) -> String {
     }
 }
 
-/// The value a member holds, as its text lies in the body.
-fn raw<'de, D: Deserializer<'de>>(input: D) -> Result<&'de RawValue, D::Error> {
-    <&'de RawValue>::deserialize(input)
-}
-
 /// The items of a JSON list's text; `None` when it is not one.
 fn items(json: &str) -> Option<Vec<&RawValue>> {
     serde_json::from_str(json).ok()
@@ -277,7 +271,7 @@ fn string_text(json: &str) -> Cow<'_, str> {
     serde_json::from_str::<Decoded<'_>>(json).map_or(Cow::Borrowed(inner), |decoded| decoded.0)
 }
 
-/// The text of any JSON value, as [`Loose`] and [`Text`] read it; `None` for absence.
+/// The text of any JSON value, as a scalar field reads it; `None` for absence.
 fn text_of(raw: &RawValue) -> Option<Cow<'_, str>> {
     text_at(raw, 0)
 }
@@ -348,45 +342,11 @@ impl<'de> Deserialize<'de> for Members<'de> {
     }
 }
 
-/// A scalar field read from any JSON value (see the module docs).
-pub(crate) struct Loose<T>(pub(crate) Option<Field<T>>);
-
-impl<T> Default for Loose<T> {
-    fn default() -> Self {
-        Self(None)
-    }
-}
-
-impl<T> Blank for Loose<T> {
-    fn is_blank(&self) -> bool {
-        self.0.is_none()
-    }
-}
-
-impl<'de, T: Tolerant> Deserialize<'de> for Loose<T> {
-    fn deserialize<D: Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
-        Ok(Self(text_of(raw(input)?).map(|text| Field::of_text(&text))))
-    }
-}
-
-/// A text field read from any JSON value: the text, or `None` for absence.
-#[derive(Default)]
-pub(crate) struct Text(pub(crate) Option<String>);
-
-impl Blank for Text {
-    fn is_blank(&self) -> bool {
-        self.0.is_none()
-    }
-}
-
-impl<'de> Deserialize<'de> for Text {
-    fn deserialize<D: Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
-        Ok(Self(text_of(raw(input)?).map(Cow::into_owned)))
-    }
-}
-
 /// An object of an answer, as `wire_object!` declares one: its members read by their keys.
-pub(crate) trait WireObject: Default + Blank {
+pub(crate) trait WireObject: Blank + Sized {
+    /// The object before any member is read: every field absent.
+    fn empty() -> Self;
+
     /// Reads the value of `key`, the next of `map`, into its field; an unknown key's value
     /// is skipped.
     fn read_member<'de, A: MapAccess<'de>>(
@@ -408,7 +368,7 @@ impl<'de, T: WireObject> Deserialize<'de> for Whole<T> {
                 f.write_str("an object")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Whole<T>, A::Error> {
-                let mut object = T::default();
+                let mut object = T::empty();
                 while let Some(key) = map.next_key::<Decoded<'de>>()? {
                     object.read_member(key.as_str(), &mut map)?;
                 }
@@ -447,63 +407,78 @@ pub(crate) fn object_in<T: WireObject>(raw: &RawValue, depth: usize) -> Option<T
     }
 }
 
-/// A nested object: the object, the first such object of a list, or `None` for anything
-/// else or an object whose fields are all blank.
-pub(crate) struct Object<T>(pub(crate) Option<T>);
+/// A field of a `wire_object!`: read from any JSON value by its type's rule (see the module
+/// docs), never failing on one.
+pub(crate) trait Member: Blank + Default {
+    /// Reads the value of the member whose key `map` just gave.
+    fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error>;
+}
 
-impl<T> Default for Object<T> {
-    fn default() -> Self {
-        Self(None)
+impl<T: Tolerant> Member for Option<Field<T>> {
+    fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+        Ok(text_of(map.next_value()?).map(|text| Field::of_text(&text)))
     }
 }
 
-impl<T> Blank for Object<T> {
-    fn is_blank(&self) -> bool {
-        self.0.is_none()
+impl Member for Option<String> {
+    fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+        Ok(text_of(map.next_value()?).map(Cow::into_owned))
     }
 }
 
-impl<'de, T: WireObject> Deserialize<'de> for Object<T> {
-    fn deserialize<D: Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
-        Ok(Self(object_in(raw(input)?, 0)))
+/// Text that is never absent: absence reads as empty.
+impl Member for String {
+    fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+        Option::<Self>::read(map).map(Option::unwrap_or_default)
+    }
+}
+
+impl<T: WireObject> Member for Option<T> {
+    fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+        Ok(object_in(map.next_value()?, 0))
     }
 }
 
 /// A list: an array (its objects, in order; other items skipped), a single object as a
 /// list of one, and anything else as empty.
-pub(crate) struct List<T>(pub(crate) Vec<T>);
-
-impl<T> Default for List<T> {
-    fn default() -> Self {
-        Self(Vec::new())
-    }
-}
-
-impl<T> Blank for List<T> {
-    fn is_blank(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl<'de, T: WireObject> Deserialize<'de> for List<T> {
-    fn deserialize<D: Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
-        let raw = raw(input)?;
+impl<T: WireObject> Member for Vec<T> {
+    fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+        let raw: &RawValue = map.next_value()?;
         let json = raw.get();
-        Ok(Self(match json.as_bytes().first() {
+        Ok(match json.as_bytes().first() {
             Some(b'{') => object_in(raw, 0).into_iter().collect(),
             Some(b'[') => items(json)
                 .unwrap_or_default()
                 .into_iter()
                 .filter_map(|item| object_in(item, 1))
                 .collect(),
-            _ => Vec::new(),
-        }))
+            _ => Self::new(),
+        })
     }
 }
 
-/// Declares an object of an answer: its fields, each with its key and aliases. Every field
-/// type reads any JSON value (see the module docs), so reading the object fails only on
-/// JSON that is not well formed.
+impl<T> Blank for Option<T> {
+    fn is_blank(&self) -> bool {
+        self.is_none()
+    }
+}
+
+impl<T> Blank for Vec<T> {
+    fn is_blank(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+impl Blank for String {
+    fn is_blank(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+/// Declares an object of an answer, `struct Name { field: Type = "key" | "alias", .. }`,
+/// or reads a type declared elsewhere, `impl Name { field = "key" | "alias", .. }` (every
+/// field named). Every field type reads any JSON value (see the module docs), so reading
+/// the object fails only on JSON that is not well formed.
 macro_rules! wire_object {
     (
         $(#[$meta:meta])*
@@ -517,14 +492,21 @@ macro_rules! wire_object {
             $(pub(crate) $field: $ty,)+
         }
 
+        $crate::answer::wire_object!(impl $name { $($field = $key $(| $alias)*,)+ });
+    };
+    (impl $name:ident { $($field:ident = $key:literal $(| $alias:literal)*,)+ }) => {
         impl $crate::answer::WireObject for $name {
+            fn empty() -> Self {
+                Self { $($field: Default::default(),)+ }
+            }
+
             fn read_member<'de, A: serde::de::MapAccess<'de>>(
                 &mut self,
                 key: &str,
                 map: &mut A,
             ) -> Result<(), A::Error> {
                 match $crate::answer::trimmed(key) {
-                    $($key $(| $alias)* => self.$field = map.next_value()?,)+
+                    $($key $(| $alias)* => self.$field = $crate::answer::Member::read(map)?,)+
                     _ => {
                         map.next_value::<serde::de::IgnoredAny>()?;
                     }
@@ -554,19 +536,29 @@ mod tests {
     use super::*;
     use paytoken_types::Amount;
 
+    /// A nested object: the object, the first such object of a list, or `None` for anything
+    /// else or an object whose fields are all blank.
+    struct Object<T>(Option<T>);
+
+    impl<'de, T: WireObject> Deserialize<'de> for Object<T> {
+        fn deserialize<D: Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
+            Ok(Self(object_in(<&RawValue>::deserialize(input)?, 0)))
+        }
+    }
+
     wire_object! {
         struct Sample {
-            amount: Loose<Amount> = "amount",
-            note: Text = "note" | "remark",
-            short: Text = "short",
-            inner: Object<Inner> = "inner",
-            items: List<Inner> = "items",
+            amount: Option<Field<Amount>> = "amount",
+            note: Option<String> = "note" | "remark",
+            short: Option<String> = "short",
+            inner: Option<Inner> = "inner",
+            items: Vec<Inner> = "items",
         }
     }
 
     wire_object! {
         struct Inner {
-            name: Text = "name",
+            name: Option<String> = "name",
         }
     }
 
@@ -597,9 +589,9 @@ mod tests {
             (r#"{"amount":{"a":"","b":null}}"#, None, None),
         ] {
             let sample = read(json);
-            assert_eq!(sample.amount.0.raw(), raw, "{json}");
+            assert_eq!(sample.amount.raw(), raw, "{json}");
             assert_eq!(
-                sample.amount.0.value().map(|a| a.minor_units()),
+                sample.amount.value().map(|a| a.minor_units()),
                 minor,
                 "{json}"
             );
@@ -609,14 +601,14 @@ mod tests {
     #[test]
     fn objects_and_lists_in_any_form() {
         let sample = read(r#"{"inner":[{"name":"a"}],"items":{"name":"b"},"remark":7}"#);
-        assert_eq!(sample.inner.0.unwrap().name.0.as_deref(), Some("a"));
-        assert_eq!(sample.items.0.len(), 1);
-        assert_eq!(sample.note.0.as_deref(), Some("7"));
+        assert_eq!(sample.inner.unwrap().name.as_deref(), Some("a"));
+        assert_eq!(sample.items.len(), 1);
+        assert_eq!(sample.note.as_deref(), Some("7"));
         let blank = read(r#"{"inner":{"name":""},"items":"","amount":{"x":[null]}}"#);
-        assert!(blank.inner.0.is_none() && blank.items.0.is_empty() && blank.amount.0.is_none());
+        assert!(blank.inner.is_none() && blank.items.is_empty() && blank.amount.is_none());
         let odd = read(r#"{"inner":5,"items":[1,{"name":"c"},"x",{"name":""}]}"#);
-        assert!(odd.inner.0.is_none());
-        assert_eq!(odd.items.0.len(), 1);
+        assert!(odd.inner.is_none());
+        assert_eq!(odd.items.len(), 1);
     }
 
     #[test]
@@ -624,9 +616,9 @@ mod tests {
         // A number no float holds, where an object belongs, failed the whole answer; half a
         // surrogate pair made the text absent.
         let sample = read(r#"{"inner":1e400,"items":-1e999,"note":"a\ud800b","amount":1e400}"#);
-        assert!(sample.inner.0.is_none() && sample.items.0.is_empty());
-        assert_eq!(sample.note.0.as_deref(), Some("a\u{fffd}b"));
-        assert_eq!(sample.amount.0.raw(), Some("1e400"));
+        assert!(sample.inner.is_none() && sample.items.is_empty());
+        assert_eq!(sample.note.as_deref(), Some("a\u{fffd}b"));
+        assert_eq!(sample.amount.raw(), Some("1e400"));
     }
 
     /// Nothing deeper than serde_json's recursion limit is looked into, so a deep value
@@ -644,8 +636,8 @@ mod tests {
                 r#"{{"note":{value},"amount":{value},"inner":{value},"items":{value},"other":{value}}}"#
             );
             let sample = read(&json);
-            assert_eq!(sample.note.0.as_deref(), Some(text));
-            assert!(sample.inner.0.is_none() && sample.items.0.is_empty());
+            assert_eq!(sample.note.as_deref(), Some(text));
+            assert!(sample.inner.is_none() && sample.items.is_empty());
         }
         let found: Result<Object<Sample>, _> = read_all(&lists);
         assert!(
@@ -663,21 +655,21 @@ mod tests {
             (r#"{"short":["7"]}"#, Some("7")),
             (r#"{"short":" "}"#, None),
         ] {
-            assert_eq!(read(json).short.0.as_deref(), text, "{json}");
+            assert_eq!(read(json).short.as_deref(), text, "{json}");
         }
     }
 
     #[test]
     fn repeated_keys_the_last_wins_and_keys_are_trimmed() {
         let sample = read(r#"{"note":"a"," note ":"b","unknown":{"deep":[1,2]}}"#);
-        assert_eq!(sample.note.0.as_deref(), Some("b"));
+        assert_eq!(sample.note.as_deref(), Some("b"));
     }
 
     #[test]
     fn an_object_with_a_value_is_kept_even_when_a_repeated_key_is_blank() {
         // Found by the property test: `true` was sent, so the text is not absent.
         let sample = read(r#"{"note":{"":true,"":null}}"#);
-        assert_eq!(sample.note.0.as_deref(), Some(r#"{"":true,"":null}"#));
+        assert_eq!(sample.note.as_deref(), Some(r#"{"":true,"":null}"#));
     }
 
     mod properties {
@@ -790,7 +782,7 @@ mod tests {
                 let json = format!(r#"{{"note": {value} }}"#);
                 let raw: Box<RawValue> = serde_json::from_str(&value).unwrap();
                 let read = read_all::<Object<Sample>>(&json).unwrap().0.unwrap_or_default();
-                prop_assert_eq!(read.note.0, oracle(&raw));
+                prop_assert_eq!(read.note, oracle(&raw));
             }
 
             /// A deciding field reads as any text field does.
@@ -799,7 +791,7 @@ mod tests {
                 let json = format!(r#"{{"short": {value} }}"#);
                 let raw: Box<RawValue> = serde_json::from_str(&value).unwrap();
                 let read = read_all::<Object<Sample>>(&json).unwrap().0.unwrap_or_default();
-                prop_assert_eq!(read.short.0, oracle(&raw));
+                prop_assert_eq!(read.short, oracle(&raw));
             }
 
         }

@@ -14,11 +14,11 @@
 
 use paytoken_types::{Amount, Currency, Timestamp, TransactionState};
 
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess};
+use serde::de::{Deserialize, Deserializer, MapAccess};
 use serde_json::value::RawValue;
 
 use crate::answer::{
-    Blank, Field, Loose, Object, Text, WireObject, object_in, read_object, trimmed, wire_object,
+    Blank, Field, Member, WireObject, object_in, read_object, trimmed, wire_object,
 };
 
 /// One invoice.
@@ -69,89 +69,29 @@ pub struct InvoiceCustomer {
     pub email: Option<String>,
 }
 
-wire_object! {
-    struct WireCustomer {
-        name: Text = "customername",
-        address: Text = "customeraddress",
-        mobile: Text = "customermobileno",
-        email: Text = "customeremail",
-    }
-}
+wire_object!(impl InvoiceCustomer {
+    name = "customername",
+    address = "customeraddress",
+    mobile = "customermobileno",
+    email = "customeremail",
+});
 
-impl WireCustomer {
-    fn into_customer(self) -> InvoiceCustomer {
-        InvoiceCustomer {
-            name: self.name.0,
-            address: self.address.0,
-            mobile: self.mobile.0,
-            email: self.email.0,
-        }
-    }
-}
-
-impl Invoice {
-    /// Reads the value of `key`, the next of `map`, into its field, tolerantly (see
-    /// [`crate::answer`]); an unknown key's value is skipped.
-    fn read_field<'de, A: MapAccess<'de>>(
-        &mut self,
-        key: &str,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        fn text<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<String>, A::Error> {
-            map.next_value::<Text>().map(|text| text.0)
-        }
-        fn loose<'de, A: MapAccess<'de>, T: paytoken_types::Tolerant>(
-            map: &mut A,
-        ) -> Result<Option<Field<T>>, A::Error> {
-            map.next_value::<Loose<T>>().map(|loose| loose.0)
-        }
-        match trimmed(key) {
-            "amount" => self.amount = loose(map)?,
-            "currency" => self.currency = loose(map)?,
-            "expirationPeriod" => self.expiration_period = text(map)?,
-            "createdDate" => self.created_date = loose(map)?,
-            "systemInvoiceId" => self.system_invoice_id = text(map)?,
-            "transactionUrl" => self.transaction_url = text(map)?,
-            "invoiceStatus" => self.invoice_status = text(map)?,
-            "transactionStatus" => self.transaction_status = loose(map)?,
-            "customerDetails" | "invoiceDetails" => {
-                self.customer = map
-                    .next_value::<Object<WireCustomer>>()?
-                    .0
-                    .map(WireCustomer::into_customer);
-            }
-            "raiseby" => self.raised_by = text(map)?,
-            "orderId" => self.order_id = text(map)?,
-            "orderDescription" => self.order_description = text(map)?,
-            "trackingid" => self.tracking_id = text(map)?,
-            "dtstamp" => self.dtstamp = text(map)?,
-            _ => {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// An invoice object as it comes, read by [`Invoice::read_field`].
-#[derive(Default)]
-struct WireInvoice(Invoice);
-
-impl Blank for WireInvoice {
-    fn is_blank(&self) -> bool {
-        self.0 == Invoice::default()
-    }
-}
-
-impl WireObject for WireInvoice {
-    fn read_member<'de, A: MapAccess<'de>>(
-        &mut self,
-        key: &str,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        self.0.read_field(key, map)
-    }
-}
+wire_object!(impl Invoice {
+    amount = "amount",
+    currency = "currency",
+    expiration_period = "expirationPeriod",
+    created_date = "createdDate",
+    system_invoice_id = "systemInvoiceId",
+    transaction_url = "transactionUrl",
+    invoice_status = "invoiceStatus",
+    transaction_status = "transactionStatus",
+    customer = "customerDetails" | "invoiceDetails",
+    raised_by = "raiseby",
+    order_id = "orderId",
+    order_description = "orderDescription",
+    tracking_id = "trackingid",
+    dtstamp = "dtstamp",
+});
 
 /// `invoiceList` as an object: a position map, or a single invoice (see the module docs),
 /// read member by member: a position key starts a new invoice, any other key is a field of
@@ -177,6 +117,10 @@ impl Blank for PositionMap {
 }
 
 impl WireObject for PositionMap {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn read_member<'de, A: MapAccess<'de>>(
         &mut self,
         key: &str,
@@ -184,13 +128,12 @@ impl WireObject for PositionMap {
     ) -> Result<(), A::Error> {
         if is_position(key) {
             self.invoices.extend(self.current.take());
-            let invoice = map.next_value::<Object<WireInvoice>>()?.0;
-            self.current = Some(invoice.map(|invoice| invoice.0).unwrap_or_default());
+            self.current = Some(Option::<Invoice>::read(map)?.unwrap_or_default());
             Ok(())
         } else {
             self.current
                 .get_or_insert_with(Invoice::default)
-                .read_field(key, map)
+                .read_member(key, map)
         }
     }
 }
@@ -211,6 +154,12 @@ impl Blank for InvoiceEntries {
     }
 }
 
+impl Member for InvoiceEntries {
+    fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+        map.next_value()
+    }
+}
+
 impl<'de> Deserialize<'de> for InvoiceEntries {
     fn deserialize<D: Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
         let raw = <&RawValue>::deserialize(input)?;
@@ -219,8 +168,7 @@ impl<'de> Deserialize<'de> for InvoiceEntries {
             Some(b'[') => serde_json::from_str::<Vec<&RawValue>>(json)
                 .unwrap_or_default()
                 .into_iter()
-                .filter_map(|item| object_in::<WireInvoice>(item, 1))
-                .map(|invoice| invoice.0)
+                .filter_map(|item| object_in::<Invoice>(item, 1))
                 .collect(),
             Some(b'{') => read_object::<PositionMap>(json)
                 .map(PositionMap::into_invoices)

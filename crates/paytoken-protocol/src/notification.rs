@@ -61,10 +61,8 @@ use paytoken_types::{
 use crate::Error;
 use serde::de::MapAccess;
 
-use crate::answer::{
-    Blank, Field, Loose, Object, Text, WireObject, is_object_text, read_object, wire_object,
-};
-use crate::outcome::{CardSummary, Deciding, PaymentStatus, WireCard, status_of};
+use crate::answer::{Blank, Field, WireObject, is_object_text, read_object, wire_object};
+use crate::outcome::{CardSummary, Deciding, PaymentStatus, status_of};
 use crate::wire::{WireResult, result_of};
 
 /// Which check a notification failed: why it is not to be trusted.
@@ -185,6 +183,10 @@ impl Blank for Body {
 }
 
 impl WireObject for Body {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn read_member<'de, A: MapAccess<'de>>(
         &mut self,
         key: &str,
@@ -200,17 +202,17 @@ impl WireObject for Body {
 wire_object! {
     /// A notification's JSON body as it comes.
     struct WireNotification {
-        payment_id: Text = "paymentId",
-        merchant_transaction_id: Text = "merchantTransactionId",
-        amount: Text = "amount",
-        transaction_status: Text = "transactionStatus",
-        checksum: Text = "checksum",
-        state: Loose<TransactionState> = "status",
-        currency: Loose<Currency> = "currency",
-        result: Object<WireResult> = "result",
-        card: Object<WireCard> = "card",
-        remark: Text = "remark",
-        timestamp: Text = "timestamp",
+        payment_id: Option<String> = "paymentId",
+        merchant_transaction_id: Option<String> = "merchantTransactionId",
+        amount: Option<String> = "amount",
+        transaction_status: Option<String> = "transactionStatus",
+        checksum: Option<String> = "checksum",
+        state: Option<Field<TransactionState>> = "status",
+        currency: Option<Field<Currency>> = "currency",
+        result: Option<WireResult> = "result",
+        card: Option<CardSummary> = "card",
+        remark: Option<String> = "remark",
+        timestamp: Option<String> = "timestamp",
     }
 }
 
@@ -296,18 +298,18 @@ impl Notification {
         }
         let wire = body.wire;
         Ok(Self {
-            payment_id: wire.payment_id.0,
-            merchant_transaction_id: wire.merchant_transaction_id.0,
-            amount: wire.amount.0,
-            transaction_status: wire.transaction_status.0,
-            checksum: wire.checksum.0,
+            payment_id: wire.payment_id,
+            merchant_transaction_id: wire.merchant_transaction_id,
+            amount: wire.amount,
+            transaction_status: wire.transaction_status,
+            checksum: wire.checksum,
             unauthenticated: Unauthenticated {
                 result: result_of(wire.result),
-                state: wire.state.0,
-                currency: wire.currency.0,
-                card: wire.card.0.map(WireCard::into_summary),
-                remark: wire.remark.0,
-                timestamp: wire.timestamp.0,
+                state: wire.state,
+                currency: wire.currency,
+                card: wire.card,
+                remark: wire.remark,
+                timestamp: wire.timestamp,
             },
         })
     }

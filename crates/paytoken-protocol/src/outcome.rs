@@ -9,7 +9,7 @@ use paytoken_types::{
     TransactionState, TransactionStatus,
 };
 
-use crate::answer::{Field, List, Loose, Object, Text, wire_object};
+use crate::answer::{Field, wire_object};
 use crate::echo::{Echoed, Sent};
 use crate::wire::{self, WireResult};
 use crate::{Error, OperationKind};
@@ -150,40 +150,17 @@ pub struct RedirectParameter {
     pub value: String,
 }
 
-wire_object! {
-    struct WireRedirect {
-        url: Text = "url",
-        method: Text = "method",
-        target: Text = "target",
-        parameters: List<WireParameter> = "parameters",
-    }
-}
+wire_object!(impl Redirect {
+    url = "url",
+    method = "method",
+    target = "target",
+    parameters = "parameters",
+});
 
-wire_object! {
-    struct WireParameter {
-        name: Text = "name",
-        value: Text = "value",
-    }
-}
-
-impl WireRedirect {
-    fn into_redirect(self) -> Redirect {
-        Redirect {
-            url: self.url.0.unwrap_or_default(),
-            method: self.method.0.unwrap_or_default(),
-            target: self.target.0,
-            parameters: self
-                .parameters
-                .0
-                .into_iter()
-                .map(|parameter| RedirectParameter {
-                    name: parameter.name.0.unwrap_or_default(),
-                    value: parameter.value.0.unwrap_or_default(),
-                })
-                .collect(),
-        }
-    }
-}
+wire_object!(impl RedirectParameter {
+    name = "name",
+    value = "value",
+});
 
 /// What a response tells of a card: never the whole number.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -191,7 +168,7 @@ impl WireRedirect {
 pub struct CardSummary {
     /// `bin`: the first six digits.
     pub bin: Option<String>,
-    /// `last4Digits` (or `lastFourDigits`).
+    /// `last4Digits` (or `lastFourDigits`, the later of the two when both come).
     pub last_four: Option<String>,
     /// `holder`.
     pub holder: Option<String>,
@@ -201,51 +178,35 @@ pub struct CardSummary {
     pub expiry_year: Option<Field<ExpiryYear>>,
 }
 
-wire_object! {
-    /// The card object of a response as it comes.
-    pub(crate) struct WireCard {
-        bin: Text = "bin",
-        last4_digits: Text = "last4Digits",
-        last_four_digits: Text = "lastFourDigits",
-        holder: Text = "holder",
-        expiry_month: Loose<ExpiryMonth> = "expiryMonth",
-        expiry_year: Loose<ExpiryYear> = "expiryYear",
-    }
-}
-
-impl WireCard {
-    pub(crate) fn into_summary(self) -> CardSummary {
-        CardSummary {
-            bin: self.bin.0,
-            last_four: self.last4_digits.0.or(self.last_four_digits.0),
-            holder: self.holder.0,
-            expiry_month: self.expiry_month.0,
-            expiry_year: self.expiry_year.0,
-        }
-    }
-}
+wire_object!(impl CardSummary {
+    bin = "bin",
+    last_four = "last4Digits" | "lastFourDigits",
+    holder = "holder",
+    expiry_month = "expiryMonth",
+    expiry_year = "expiryYear",
+});
 
 wire_object! {
     /// A payment response as it comes (payments, token payments, inquiry).
     struct WireTransaction {
-        payment_id: Text = "paymentId",
-        registration_id: Loose<RegistrationId> = "registrationId",
-        merchant_transaction_id: Text = "merchantTransactionId",
-        amount: Loose<Amount> = "amount",
-        currency: Loose<Currency> = "currency",
-        payment_type: Loose<PaymentType> = "paymentType",
-        payment_brand: Loose<PaymentBrand> = "paymentBrand",
-        payment_mode: Loose<PaymentMode> = "paymentMode",
-        transaction_status: Text = "transactionStatus",
-        state: Loose<TransactionState> = "status",
-        descriptor: Text = "descriptor",
-        remark: Text = "remark",
-        card: Object<WireCard> = "card",
-        tmpl_amount: Loose<Amount> = "tmpl_amount",
-        tmpl_currency: Loose<Currency> = "tmpl_currency",
-        timestamp: Loose<Timestamp> = "timestamp",
-        result: Object<WireResult> = "result" | "statusInvoiceResult",
-        redirect: Object<WireRedirect> = "redirect",
+        payment_id: Option<String> = "paymentId",
+        registration_id: Option<Field<RegistrationId>> = "registrationId",
+        merchant_transaction_id: Option<String> = "merchantTransactionId",
+        amount: Option<Field<Amount>> = "amount",
+        currency: Option<Field<Currency>> = "currency",
+        payment_type: Option<Field<PaymentType>> = "paymentType",
+        payment_brand: Option<Field<PaymentBrand>> = "paymentBrand",
+        payment_mode: Option<Field<PaymentMode>> = "paymentMode",
+        transaction_status: Option<String> = "transactionStatus",
+        state: Option<Field<TransactionState>> = "status",
+        descriptor: Option<String> = "descriptor",
+        remark: Option<String> = "remark",
+        card: Option<CardSummary> = "card",
+        tmpl_amount: Option<Field<Amount>> = "tmpl_amount",
+        tmpl_currency: Option<Field<Currency>> = "tmpl_currency",
+        timestamp: Option<Field<Timestamp>> = "timestamp",
+        result: Option<WireResult> = "result" | "statusInvoiceResult",
+        redirect: Option<Redirect> = "redirect",
     }
 }
 
@@ -266,7 +227,7 @@ pub(crate) fn parse_transaction(
     let payment_id = wire::deciding_id::<PaymentId>(
         operation,
         PaymentId::FIELD,
-        wire.payment_id.0.as_deref(),
+        wire.payment_id.as_deref(),
         body,
     )?;
     let Some(payment_id) = payment_id else {
@@ -282,40 +243,34 @@ pub(crate) fn parse_transaction(
     let echoed_id = match sent.id {
         Some((field, _)) if field == PaymentId::FIELD => Some(payment_id.as_str()),
         Some((field, _)) if field == RegistrationId::FIELD => {
-            wire.registration_id.0.as_ref().map(Field::raw)
+            wire.registration_id.as_ref().map(Field::raw)
         }
         _ => None,
     };
     sent.check(
         operation,
         &Echoed {
-            merchant_transaction_id: wire.merchant_transaction_id.0.as_deref(),
-            amount: wire.amount.0.as_ref(),
-            currency: wire.currency.0.as_ref(),
+            merchant_transaction_id: wire.merchant_transaction_id.as_deref(),
+            amount: wire.amount.as_ref(),
+            currency: wire.currency.as_ref(),
             id: echoed_id,
         },
     )?;
     let result = result.unwrap_or_default();
     let transaction_status = wire
         .transaction_status
-        .0
         .as_deref()
         .and_then(TransactionStatus::read_tolerant);
     // An inquiry's code (`00026`, record found) says the record exists, not how the
     // payment went: there the short and the long status tell.
     let deciding = if operation == OperationKind::Inquiry {
-        Deciding::LongStatus(wire.state.0.as_ref())
+        Deciding::LongStatus(wire.state.as_ref())
     } else {
         Deciding::Code(&result)
     };
-    let status = status_of(
-        transaction_status.as_ref(),
-        wire.redirect.0.map(WireRedirect::into_redirect),
-        deciding,
-    );
+    let status = status_of(transaction_status.as_ref(), wire.redirect, deciding);
     let merchant_transaction_id = sent.merchant_transaction_id.cloned().or_else(|| {
         wire.merchant_transaction_id
-            .0
             .as_deref()
             .and_then(MerchantTransactionId::read_tolerant)
     });
@@ -325,19 +280,19 @@ pub(crate) fn parse_transaction(
         result,
         transaction_status,
         merchant_transaction_id,
-        registration_id: wire.registration_id.0,
-        state: wire.state.0,
-        amount: wire.amount.0,
-        currency: wire.currency.0,
-        payment_type: wire.payment_type.0,
-        payment_brand: wire.payment_brand.0,
-        payment_mode: wire.payment_mode.0,
-        descriptor: wire.descriptor.0,
-        remark: wire.remark.0,
-        card: wire.card.0.map(WireCard::into_summary),
-        tmpl_amount: wire.tmpl_amount.0,
-        tmpl_currency: wire.tmpl_currency.0,
-        timestamp: wire.timestamp.0,
+        registration_id: wire.registration_id,
+        state: wire.state,
+        amount: wire.amount,
+        currency: wire.currency,
+        payment_type: wire.payment_type,
+        payment_brand: wire.payment_brand,
+        payment_mode: wire.payment_mode,
+        descriptor: wire.descriptor,
+        remark: wire.remark,
+        card: wire.card,
+        tmpl_amount: wire.tmpl_amount,
+        tmpl_currency: wire.tmpl_currency,
+        timestamp: wire.timestamp,
     })
 }
 

@@ -6,8 +6,7 @@ use paytoken_types::{GatewayResult, MemberId, PartnerId, ResultCode, Tolerant};
 use serde_json::value::RawValue;
 
 use crate::answer::{
-    Field, Loose, Object, Text, WireObject, is_object_text, object_in, read_object, trimmed,
-    wire_object,
+    Field, WireObject, is_object_text, object_in, read_object, trimmed, wire_object,
 };
 use crate::excerpt::excerpt;
 use crate::{Error, OperationKind, Refusal};
@@ -96,23 +95,17 @@ wire_object! {
     /// The result object as it comes (`result`, or `statusInvoiceResult` on some
     /// endpoints): a result without a code is still read, and has no family.
     pub(crate) struct WireResult {
-        code: Text = "code",
-        description: Text = "description",
-    }
-}
-
-impl WireResult {
-    pub(crate) fn into_result(self) -> GatewayResult {
-        GatewayResult {
-            code: ResultCode::new(self.code.0.unwrap_or_default()),
-            description: self.description.0.unwrap_or_default(),
-        }
+        code: String = "code",
+        description: String = "description",
     }
 }
 
 /// The result of an answer: absent, or read whatever its shape.
-pub(crate) fn result_of(result: Object<WireResult>) -> Option<GatewayResult> {
-    result.0.map(WireResult::into_result)
+pub(crate) fn result_of(result: Option<WireResult>) -> Option<GatewayResult> {
+    result.map(|result| GatewayResult {
+        code: ResultCode::new(result.code),
+        description: result.description,
+    })
 }
 
 /// Passes a successful result, turns any other into a refusal.
@@ -163,8 +156,11 @@ pub enum Owner {
 impl Owner {
     /// The owner from the two fields a response may carry; the merchant wins when both are
     /// there, since a partner acting for a merchant gets the merchant's data.
-    pub(crate) fn from_fields(member: Loose<MemberId>, partner: Loose<PartnerId>) -> Option<Self> {
-        member.0.map(Self::Member).or(partner.0.map(Self::Partner))
+    pub(crate) fn from_fields(
+        member: Option<Field<MemberId>>,
+        partner: Option<Field<PartnerId>>,
+    ) -> Option<Self> {
+        member.map(Self::Member).or(partner.map(Self::Partner))
     }
 
     /// The id as the gateway sent it, whichever kind it is.
@@ -183,7 +179,7 @@ mod tests {
 
     wire_object! {
         struct Holder {
-            result: Object<WireResult> = "result" | "statusInvoiceResult",
+            result: Option<WireResult> = "result" | "statusInvoiceResult",
         }
     }
 

@@ -9,7 +9,7 @@ use paytoken_types::{GatewayResult, MemberId, PartnerId, Timestamp};
 
 use super::{Operation, SMALL_BODY};
 
-use crate::answer::{Blank, Field, Loose, Object, Text, wire_object};
+use crate::answer::{Blank, Field, Member, wire_object};
 use crate::context::Username;
 use crate::wire::{self, WireResult, require_success};
 use crate::{AuthToken, Context, Error, OperationKind, Request, fields, request};
@@ -85,11 +85,11 @@ pub struct AuthTokenGrant {
 wire_object! {
     struct WireGrant {
         token: Secret = "AuthToken" | "authToken" | "authtoken",
-        partner_id: Loose<PartnerId> = "partnerId",
-        member_id: Loose<MemberId> = "memberId",
-        login_name: Text = "LoginName" | "loginName",
-        result: Object<WireResult> = "result" | "statusInvoiceResult",
-        timestamp: Loose<Timestamp> = "timestamp",
+        partner_id: Option<Field<PartnerId>> = "partnerId",
+        member_id: Option<Field<MemberId>> = "memberId",
+        login_name: Option<String> = "LoginName" | "loginName",
+        result: Option<WireResult> = "result" | "statusInvoiceResult",
+        timestamp: Option<Field<Timestamp>> = "timestamp",
     }
 }
 
@@ -103,10 +103,11 @@ impl Blank for Secret {
     }
 }
 
-impl<'de> serde::Deserialize<'de> for Secret {
-    fn deserialize<D: serde::Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
-        let text = <Text as serde::Deserialize>::deserialize(input)?;
-        Ok(Self(text.0.map(zeroize::Zeroizing::new)))
+impl Member for Secret {
+    fn read<'de, A: serde::de::MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+        Ok(Self(
+            Option::<String>::read(map)?.map(zeroize::Zeroizing::new),
+        ))
     }
 }
 
@@ -128,11 +129,11 @@ pub(crate) fn parse_grant(
         .map_err(|error| wire::malformed(operation, format!("AuthToken: {error}"), body))?;
     Ok(AuthTokenGrant {
         token,
-        partner_id: wire.partner_id.0.and_then(Field::into_value),
-        member_id: wire.member_id.0.and_then(Field::into_value),
-        login_name: wire.login_name.0,
+        partner_id: wire.partner_id.and_then(Field::into_value),
+        member_id: wire.member_id.and_then(Field::into_value),
+        login_name: wire.login_name,
         result,
-        timestamp: wire.timestamp.0,
+        timestamp: wire.timestamp,
     })
 }
 

@@ -12,7 +12,7 @@ use paytoken_types::{
 };
 
 use super::{Operation, SMALL_BODY};
-use crate::answer::{Field, List, Loose, Object, Text, wire_object};
+use crate::answer::{Field, wire_object};
 use crate::echo::{Echoed, Sent};
 use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult, require_success};
@@ -99,49 +99,45 @@ pub struct StoredBankAccount {
     pub customer_id: Option<Field<CustomerId>>,
 }
 
-wire_object! {
-    struct WireCard {
-        registration_id: Loose<RegistrationId> = "registrationId",
-        registration_status: Loose<RegistrationStatus> = "registrationStatus",
-        card_type: Text = "cardType",
-        bin: Text = "bin",
-        last_four: Text = "last4Digits" | "lastFourDigits",
-        expiry_month: Loose<ExpiryMonth> = "expiryMonth",
-        expiry_year: Loose<ExpiryYear> = "expiryYear",
-        customer_id: Loose<CustomerId> = "customerId",
-    }
-}
+wire_object!(impl StoredCard {
+    registration_id = "registrationId",
+    registration_status = "registrationStatus",
+    card_type = "cardType",
+    bin = "bin",
+    last_four = "last4Digits" | "lastFourDigits",
+    expiry_month = "expiryMonth",
+    expiry_year = "expiryYear",
+    customer_id = "customerId",
+});
 
-wire_object! {
-    struct WireAccount {
-        registration_id: Loose<RegistrationId> = "registrationId",
-        registration_status: Loose<RegistrationStatus> = "registrationStatus",
-        masked_iban: Text = "iban",
-        bic: Text = "bic",
-        customer_id: Loose<CustomerId> = "customerId",
-    }
-}
+wire_object!(impl StoredBankAccount {
+    registration_id = "registrationId",
+    registration_status = "registrationStatus",
+    masked_iban = "iban",
+    bic = "bic",
+    customer_id = "customerId",
+});
 
 wire_object! {
     struct WireCards {
-        card: List<WireCard> = "card",
+        card: Vec<StoredCard> = "card",
     }
 }
 
 wire_object! {
     struct WireAccounts {
-        bankaccount: List<WireAccount> = "bankaccount",
+        bankaccount: Vec<StoredBankAccount> = "bankaccount",
     }
 }
 
 wire_object! {
     struct WireList {
-        member_id: Loose<MemberId> = "memberId",
-        partner_id: Loose<PartnerId> = "partnerId",
-        customer_id: Loose<CustomerId> = "customerId",
-        result: Object<WireResult> = "result",
-        cards: Object<WireCards> = "cards",
-        bankaccounts: Object<WireAccounts> = "bankaccounts",
+        member_id: Option<Field<MemberId>> = "memberId",
+        partner_id: Option<Field<PartnerId>> = "partnerId",
+        customer_id: Option<Field<CustomerId>> = "customerId",
+        result: Option<WireResult> = "result",
+        cards: Option<WireCards> = "cards",
+        bankaccounts: Option<WireAccounts> = "bankaccounts",
     }
 }
 
@@ -204,7 +200,7 @@ pub(crate) fn parse_list(
         Err(Error::Refused(refusal)) if is_no_registrations(&refusal.result) => refusal.result,
         Err(error) => return Err(error),
     };
-    let customer_id = wire.customer_id.0;
+    let customer_id = wire.customer_id;
     if let Some(asked) = customer {
         Sent {
             id: Some(("customerId", asked.as_str())),
@@ -215,39 +211,15 @@ pub(crate) fn parse_list(
             &Echoed::id(customer_id.as_ref().map(Field::raw)),
         )?;
     }
-    let cards = wire.cards.0.map(|cards| cards.card.0).unwrap_or_default();
-    let accounts = wire
-        .bankaccounts
-        .0
-        .map(|accounts| accounts.bankaccount.0)
-        .unwrap_or_default();
     Ok(StoredRegistrations {
         owner: Owner::from_fields(wire.member_id, wire.partner_id),
         customer_id,
         result,
-        cards: cards
-            .into_iter()
-            .map(|card| StoredCard {
-                registration_id: card.registration_id.0,
-                registration_status: card.registration_status.0,
-                card_type: card.card_type.0,
-                bin: card.bin.0,
-                last_four: card.last_four.0,
-                expiry_month: card.expiry_month.0,
-                expiry_year: card.expiry_year.0,
-                customer_id: card.customer_id.0,
-            })
-            .collect(),
-        bank_accounts: accounts
-            .into_iter()
-            .map(|account| StoredBankAccount {
-                registration_id: account.registration_id.0,
-                registration_status: account.registration_status.0,
-                masked_iban: account.masked_iban.0,
-                bic: account.bic.0,
-                customer_id: account.customer_id.0,
-            })
-            .collect(),
+        cards: wire.cards.map(|cards| cards.card).unwrap_or_default(),
+        bank_accounts: wire
+            .bankaccounts
+            .map(|accounts| accounts.bankaccount)
+            .unwrap_or_default(),
     })
 }
 

@@ -6,7 +6,7 @@ use paytoken_types::{
 };
 
 use super::{Operation, SMALL_BODY};
-use crate::answer::{Field, Loose, Object, Text, wire_object};
+use crate::answer::{Field, wire_object};
 use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult, require_success};
 use crate::{Context, Error, OperationKind, Request};
@@ -58,11 +58,11 @@ pub struct SignedUp {
 
 wire_object! {
     struct WireSignedUp {
-        customer_id: Text = "customerId",
-        member_id: Loose<MemberId> = "memberId",
-        partner_id: Loose<PartnerId> = "partnerId",
-        result: Object<WireResult> = "result",
-        timestamp: Loose<Timestamp> = "timestamp",
+        customer_id: Option<String> = "customerId",
+        member_id: Option<Field<MemberId>> = "memberId",
+        partner_id: Option<Field<PartnerId>> = "partnerId",
+        result: Option<WireResult> = "result",
+        timestamp: Option<Field<Timestamp>> = "timestamp",
     }
 }
 
@@ -134,7 +134,7 @@ pub(crate) fn parse_signed_up(status: u16, body: &[u8]) -> Result<SignedUp, Erro
     let customer_id = wire::deciding_id::<CustomerId>(
         OperationKind::CustomerSignup,
         "customerId",
-        wire.customer_id.0.as_deref(),
+        wire.customer_id.as_deref(),
         body,
     )?
     .ok_or_else(|| wire::missing(OperationKind::CustomerSignup, "customerId", body))?;
@@ -142,6 +142,6 @@ pub(crate) fn parse_signed_up(status: u16, body: &[u8]) -> Result<SignedUp, Erro
         customer_id,
         owner: Owner::from_fields(wire.member_id, wire.partner_id),
         result,
-        timestamp: wire.timestamp.0,
+        timestamp: wire.timestamp,
     })
 }

@@ -5,7 +5,7 @@ use paytoken_types::{GatewayResult, PaymentType, RegistrationId, Timestamp};
 
 use super::token_payment::PATH_PREFIX;
 use super::{Operation, SMALL_BODY};
-use crate::answer::{Field, Loose, Object, wire_object};
+use crate::answer::{Field, wire_object};
 use crate::echo::{Echoed, echo_of_registration};
 use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, WireResult, require_success};
@@ -40,9 +40,9 @@ pub struct Deleted {
 
 wire_object! {
     struct WireDeleted {
-        registration_id: Loose<RegistrationId> = "registrationId",
-        result: Object<WireResult> = "result",
-        timestamp: Loose<Timestamp> = "timestamp",
+        registration_id: Option<Field<RegistrationId>> = "registrationId",
+        result: Option<WireResult> = "result",
+        timestamp: Option<Field<Timestamp>> = "timestamp",
     }
 }
 
@@ -88,7 +88,7 @@ pub(crate) fn parse_deleted(
         wire::result_of(wire.result),
         body,
     )?;
-    let registration_id = wire.registration_id.0.filter(|id| id.raw().trim() != "-");
+    let registration_id = wire.registration_id.filter(|id| id.raw().trim() != "-");
     echo_of_registration(registration).check(
         OperationKind::DeleteToken,
         &Echoed::id(registration_id.as_ref().map(Field::raw)),
@@ -96,6 +96,6 @@ pub(crate) fn parse_deleted(
     Ok(Deleted {
         registration_id,
         result,
-        timestamp: wire.timestamp.0,
+        timestamp: wire.timestamp,
     })
 }

@@ -7,9 +7,9 @@
 use paytoken_types::RegistrationId;
 
 use super::{Operation, SMALL_BODY};
-use crate::answer::{Field, Loose, Object, Text, wire_object};
+use crate::answer::{Field, wire_object};
 use crate::echo::{Echoed, echo_of_registration};
-use crate::outcome::{CardSummary, WireCard};
+use crate::outcome::CardSummary;
 use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, WireResult};
 use crate::{Context, Error, OperationKind, Request};
@@ -46,10 +46,10 @@ pub struct InstallmentPlans {
 
 wire_object! {
     struct WirePlans {
-        registration_id: Loose<RegistrationId> = "registrationId",
-        card: Object<WireCard> = "card",
-        installment: Text = "installment" | "installments",
-        result: Object<WireResult> = "result",
+        registration_id: Option<Field<RegistrationId>> = "registrationId",
+        card: Option<CardSummary> = "card",
+        installment: Option<String> = "installment" | "installments",
+        result: Option<WireResult> = "result",
     }
 }
 
@@ -94,14 +94,13 @@ pub(crate) fn parse_plans(
     if let Some(result) = wire::result_of(wire.result).filter(|r| !r.code.is_success()) {
         return Err(wire::refused(OperationKind::Installments, result));
     }
-    let registration_id = wire.registration_id.0;
+    let registration_id = wire.registration_id;
     echo_of_registration(registration).check(
         OperationKind::Installments,
         &Echoed::id(registration_id.as_ref().map(Field::raw)),
     )?;
     let text = wire
         .installment
-        .0
         .ok_or_else(|| wire::missing(OperationKind::Installments, "installment", body))?;
     let counts = parse_counts(&text).ok_or_else(|| {
         wire::malformed(
@@ -112,7 +111,7 @@ pub(crate) fn parse_plans(
     })?;
     Ok(InstallmentPlans {
         registration_id,
-        card: wire.card.0.map(WireCard::into_summary).unwrap_or_default(),
+        card: wire.card.unwrap_or_default(),
         counts,
     })
 }

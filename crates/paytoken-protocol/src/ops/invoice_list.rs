@@ -4,7 +4,7 @@
 use paytoken_types::{GatewayResult, MemberId, PartnerId};
 
 use super::{Operation, SMALL_BODY};
-use crate::answer::{Loose, Object, wire_object};
+use crate::answer::{Field, wire_object};
 use crate::invoices::{Invoice, InvoiceEntries};
 use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult};
@@ -76,10 +76,10 @@ pub struct InvoicePage {
 
 wire_object! {
     struct WirePage {
-        member_id: Loose<MemberId> = "memberId",
-        partner_id: Loose<PartnerId> = "partnerId",
+        member_id: Option<Field<MemberId>> = "memberId",
+        partner_id: Option<Field<PartnerId>> = "partnerId",
         invoice_list: InvoiceEntries = "invoiceList",
-        result: Object<WireResult> = "result" | "statusInvoiceResult",
+        result: Option<WireResult> = "result" | "statusInvoiceResult",
     }
 }
 

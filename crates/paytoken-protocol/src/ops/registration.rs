@@ -7,7 +7,7 @@ use paytoken_types::{
 };
 
 use super::{LARGE_BODY, Operation, brand_for};
-use crate::answer::{Field, Loose, Object, Text, wire_object};
+use crate::answer::{Field, wire_object};
 use crate::signed::{AuthFields, Signed, SignedRequest};
 use crate::wire::{self, Owner, WireResult, require_success};
 use crate::{Context, Error, OperationKind, Request, fields};
@@ -124,13 +124,13 @@ pub struct Registered {
 
 wire_object! {
     struct WireRegistered {
-        registration_id: Text = "registrationId",
-        member_id: Loose<MemberId> = "memberId",
-        partner_id: Loose<PartnerId> = "partnerId",
-        payment_brand: Loose<PaymentBrand> = "paymentBrand",
-        payment_mode: Loose<PaymentMode> = "paymentMode",
-        result: Object<WireResult> = "result",
-        timestamp: Loose<Timestamp> = "timestamp",
+        registration_id: Option<String> = "registrationId",
+        member_id: Option<Field<MemberId>> = "memberId",
+        partner_id: Option<Field<PartnerId>> = "partnerId",
+        payment_brand: Option<Field<PaymentBrand>> = "paymentBrand",
+        payment_mode: Option<Field<PaymentMode>> = "paymentMode",
+        result: Option<WireResult> = "result",
+        timestamp: Option<Field<Timestamp>> = "timestamp",
     }
 }
 
@@ -188,16 +188,16 @@ pub(crate) fn parse_registered(status: u16, body: &[u8]) -> Result<Registered, E
     let registration_id = wire::deciding_id::<RegistrationId>(
         OperationKind::Registration,
         RegistrationId::FIELD,
-        wire.registration_id.0.as_deref(),
+        wire.registration_id.as_deref(),
         body,
     )?
     .ok_or_else(|| wire::missing(OperationKind::Registration, "registrationId", body))?;
     Ok(Registered {
         registration_id,
         owner: Owner::from_fields(wire.member_id, wire.partner_id),
-        payment_brand: wire.payment_brand.0,
-        payment_mode: wire.payment_mode.0,
+        payment_brand: wire.payment_brand,
+        payment_mode: wire.payment_mode,
         result,
-        timestamp: wire.timestamp.0,
+        timestamp: wire.timestamp,
     })
 }
