@@ -15,10 +15,10 @@
 //!   types (with their associated types);
 //! - every `pub use`, which says where an item is re-exported;
 //! - the items a crate's own `macro_rules!` writes, read from the macro's template with its
-//!   variables shown as `$name`, and every invocation of such a macro, so that a new method
-//!   in a macro shows as clearly as one written by hand; an exported macro whole, unless
-//!   hidden (the workspace's own), and the methods each `setters!` invocation writes, as
-//!   if written by hand.
+//!   variables shown as `$name` (a call of another such macro in it, as that call), and
+//!   every invocation of such a macro, so that a new method in a macro shows as clearly as
+//!   one written by hand; an exported macro whole, unless hidden (the workspace's own), and
+//!   the methods each `setters!` invocation writes, as if written by hand.
 //!
 //! Doc comments and function bodies are not listed: changing them changes no signature.
 
@@ -192,20 +192,24 @@ fn lines_of(modules: &[Module]) -> Vec<Line> {
     for item in modules.iter().flat_map(|module| &module.items) {
         learn_names(item, &mut scope);
     }
-    let mut templates = BTreeMap::new();
-    for module in modules {
-        for item in &module.items {
-            if let Item::Macro(mac) = item
-                && let Some(name) = &mac.ident
-            {
-                templates.insert(
-                    name.to_string(),
-                    macros::template(&module.path, mac, &scope),
-                );
+    // Twice: a template that invokes another of the crate's macros lists that invocation
+    // once the first round has learnt what the other writes.
+    for _ in 0..2 {
+        let mut templates = BTreeMap::new();
+        for module in modules {
+            for item in &module.items {
+                if let Item::Macro(mac) = item
+                    && let Some(name) = &mac.ident
+                {
+                    templates.insert(
+                        name.to_string(),
+                        macros::template(&module.path, mac, &scope),
+                    );
+                }
             }
         }
+        scope.macros = templates;
     }
-    scope.macros = templates;
 
     let mut lines = Vec::new();
     for module in modules {
@@ -394,6 +398,25 @@ mod tests {
                 "macro_rules! identifier => impl FromStr for $name { type Err = Error; }",
                 "macro_rules! identifier => pub struct $name(_);",
                 "identifier! | MemberId => \"authentication.memberId\";",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_template_lists_the_crate_s_macros_it_calls_but_not_its_own_arms() {
+        let lines = lines_of(
+            "macro_rules! identifier { ($name:ident) => { pub struct $name(u8); traits!($name(Display)); }; }\n\
+             macro_rules! traits {\n\
+               ($($name:ident($($t:ident),+)),+) => {$($(traits!(@$t $name);)+)+};\n\
+               (@Display $name:ident) => { impl Display for $name { fn fmt(&self) {} } };\n\
+             }\n",
+        );
+        assert_eq!(
+            lines,
+            [
+                "macro_rules! identifier => pub struct $name(_);",
+                "macro_rules! identifier => traits! | $name(Display)",
+                "macro_rules! traits => impl Display for $name",
             ]
         );
     }

@@ -4,7 +4,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::Error;
-use crate::serde_support::deserialize_from_str;
+use crate::text_traits::deserialize_from_str;
 
 const FIELD: &str = "amount";
 

@@ -2,12 +2,11 @@
 
 use alloc::string::String;
 use core::fmt;
-use core::str::FromStr;
 
 use crate::Error;
 use crate::error::{check_chars, check_len};
 use crate::inline::InlineAscii;
-use crate::serde_support::deserialize_from_str;
+use crate::text_traits::text_traits;
 
 /// An International Bank Account Number, checked with ISO 7064 mod 97-10.
 ///
@@ -110,13 +109,6 @@ impl fmt::Debug for Iban {
     }
 }
 
-impl FromStr for Iban {
-    type Err = Error;
-    fn from_str(text: &str) -> Result<Self, Error> {
-        Self::new(text)
-    }
-}
-
 /// A Business Identifier Code (SWIFT code): 8 or 11 letters and digits, upper-cased.
 ///
 /// Not a secret: a stand-alone bank-account registration hashes it in place of the card
@@ -179,20 +171,7 @@ impl fmt::Debug for Bic {
     }
 }
 
-impl fmt::Display for Bic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Bic {
-    type Err = Error;
-    fn from_str(text: &str) -> Result<Self, Error> {
-        Self::new(text)
-    }
-}
-
-deserialize_from_str!(Bic);
+text_traits!(Iban(FromStr), Bic(Display, FromStr, Deserialize));
 
 /// A bank account as a stand-alone registration sends it (`bankAccount.*`).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use crate::digits::Digits;
 use crate::error::{check_chars, check_len};
 use crate::inline::InlineAscii;
 use crate::sensitive::luhn_valid;
-use crate::serde_support::deserialize_from_str;
+use crate::text_traits::{deserialize_from_str, text_traits};
 use crate::{Error, PaymentBrand};
 
 /// A primary account number: 12 to 19 digits that pass the Luhn check.
@@ -123,13 +123,6 @@ impl fmt::Debug for CardNumber {
     }
 }
 
-impl FromStr for CardNumber {
-    type Err = Error;
-    fn from_str(text: &str) -> Result<Self, Error> {
-        Self::new(text)
-    }
-}
-
 /// A card number shown the way receipts show it (see [`CardNumber::masked`]).
 #[derive(Debug, Clone, Copy)]
 pub struct MaskedCardNumber<'a>(&'a CardNumber);
@@ -212,13 +205,6 @@ impl Drop for Cvv {
 impl fmt::Debug for Cvv {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Cvv(***)")
-    }
-}
-
-impl FromStr for Cvv {
-    type Err = Error;
-    fn from_str(text: &str) -> Result<Self, Error> {
-        Self::new(text)
     }
 }
 
@@ -338,6 +324,7 @@ pub(crate) fn parse_digits<
 }
 
 deserialize_from_str!(ExpiryMonth, ExpiryYear);
+text_traits!(CardNumber(FromStr), Cvv(FromStr));
 
 /// A card as a payment or registration sends it (`card.*`).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,31 +11,7 @@ use crate::card::parse_digits;
 use crate::digits::Digits;
 use crate::error::{check_chars, check_len};
 use crate::inline::InlineAscii;
-use crate::serde_support::deserialize_from_str;
-
-/// Implements `Display`, `FromStr`, `AsRef<str>` and `Deserialize` for a `String` newtype
-/// with a `new(&str)` and an `as_str()`.
-macro_rules! text_value {
-    ($($name:ident),+) => {$(
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-        impl FromStr for $name {
-            type Err = Error;
-            fn from_str(text: &str) -> Result<Self, Error> {
-                Self::new(text)
-            }
-        }
-        impl AsRef<str> for $name {
-            fn as_ref(&self) -> &str {
-                self.as_str()
-            }
-        }
-        deserialize_from_str!($name);
-    )+};
-}
+use crate::text_traits::{deserialize_from_str, text_traits};
 
 /// An e-mail address: one `@` with text on both sides, no blanks or control characters,
 /// at most 254 characters. Deliverability is the gateway's affair.
@@ -138,19 +114,6 @@ impl TelephoneCountryCode {
     }
 }
 
-impl fmt::Display for TelephoneCountryCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for TelephoneCountryCode {
-    type Err = Error;
-    fn from_str(text: &str) -> Result<Self, Error> {
-        Self::new(text)
-    }
-}
-
 /// A birth date, `yyyyMMdd` on the wire, checked against the calendar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct BirthDate {
@@ -225,7 +188,7 @@ impl FromStr for BirthDate {
     }
 }
 
-deserialize_from_str!(BirthDate, TelephoneCountryCode);
+deserialize_from_str!(BirthDate);
 
 impl crate::form::sealed::Sealed for TelephoneCountryCode {}
 
@@ -305,7 +268,13 @@ impl LanguageCode {
     }
 }
 
-text_value!(Email, Phone, CountryCode, LanguageCode);
+text_traits! {
+    Email(Display, FromStr, AsRef, Deserialize),
+    Phone(Display, FromStr, AsRef, Deserialize),
+    TelephoneCountryCode(Display, FromStr, Deserialize),
+    CountryCode(Display, FromStr, AsRef, Deserialize),
+    LanguageCode(Display, FromStr, AsRef, Deserialize),
+}
 
 impl crate::form::sealed::Sealed for Phone {}
 

@@ -1,10 +1,9 @@
 //! Currency codes.
 
 use core::fmt;
-use core::str::FromStr;
 
 use crate::Error;
-use crate::serde_support::deserialize_from_str;
+use crate::text_traits::text_traits;
 
 const FIELD: &str = "currency";
 
@@ -70,26 +69,7 @@ impl fmt::Debug for Currency {
     }
 }
 
-impl fmt::Display for Currency {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl AsRef<str> for Currency {
-    fn as_ref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl FromStr for Currency {
-    type Err = Error;
-    fn from_str(code: &str) -> Result<Self, Error> {
-        Self::new(code)
-    }
-}
-
-deserialize_from_str!(Currency);
+text_traits!(Currency(Display, FromStr, AsRef, Deserialize));
 
 #[cfg(test)]
 mod tests {

@@ -6,12 +6,11 @@
 //! merchant's own free text ([`crate::MerchantTransactionId`]).
 
 use core::fmt;
-use core::str::FromStr;
 
 use crate::Error;
 use crate::error::{check_chars, check_len};
 use crate::inline::InlineAscii;
-use crate::serde_support::deserialize_from_str;
+use crate::text_traits::text_traits;
 
 /// The longest identifier the gateway issues or accepts.
 pub(crate) const MAX_ID_LEN: usize = 32;
@@ -94,33 +93,7 @@ macro_rules! identifier {
             }
         }
 
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl FromStr for $name {
-            type Err = Error;
-            fn from_str(value: &str) -> Result<Self, Error> {
-                Self::new(value)
-            }
-        }
-
-        impl TryFrom<&str> for $name {
-            type Error = Error;
-            fn try_from(value: &str) -> Result<Self, Error> {
-                Self::new(value)
-            }
-        }
-
-        impl AsRef<str> for $name {
-            fn as_ref(&self) -> &str {
-                self.as_str()
-            }
-        }
-
-        deserialize_from_str!($name);
+        text_traits!($name(Display, FromStr, TryFrom, AsRef, Deserialize));
     )+};
 }
 

@@ -121,8 +121,8 @@ mod inline;
 mod merchant_transaction_id;
 mod result_code;
 mod sensitive;
-mod serde_support;
 mod text_rule;
+mod text_traits;
 mod timestamp;
 mod tolerant;
 

@@ -2,11 +2,10 @@
 
 use alloc::sync::Arc;
 use core::fmt;
-use core::str::FromStr;
 
 use crate::Error;
 use crate::error::check_len;
-use crate::serde_support::deserialize_from_str;
+use crate::text_traits::text_traits;
 
 /// The most characters a [`MerchantTransactionId`] may have.
 ///
@@ -83,33 +82,13 @@ impl fmt::Debug for MerchantTransactionId {
     }
 }
 
-impl fmt::Display for MerchantTransactionId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for MerchantTransactionId {
-    type Err = Error;
-    fn from_str(value: &str) -> Result<Self, Error> {
-        Self::new(value)
-    }
-}
-
-impl TryFrom<&str> for MerchantTransactionId {
-    type Error = Error;
-    fn try_from(value: &str) -> Result<Self, Error> {
-        Self::new(value)
-    }
-}
-
-impl AsRef<str> for MerchantTransactionId {
-    fn as_ref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-deserialize_from_str!(MerchantTransactionId);
+text_traits!(MerchantTransactionId(
+    Display,
+    FromStr,
+    TryFrom,
+    AsRef,
+    Deserialize
+));
 
 #[cfg(test)]
 mod tests {

@@ -5,7 +5,7 @@ use core::str::FromStr;
 
 use crate::Error;
 use crate::calendar::{civil_from_days, days_from_civil, is_valid_date};
-use crate::serde_support::deserialize_from_str;
+use crate::text_traits::deserialize_from_str;
 
 const FIELD: &str = "timestamp";
 

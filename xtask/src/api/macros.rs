@@ -49,8 +49,12 @@ pub(super) fn template(module: &str, mac: &syn::ItemMacro, scope: &Scope) -> Vec
             after => after,
         };
     }
+    // A template's call of its own macro (an arm choosing another) writes what that arm
+    // lists already.
+    let own = format!("{name}!");
+    lines.retain(|line| !(line.kind == Kind::Invocation && line.key == own));
     for line in &mut lines {
-        line.key = format!("{name}!");
+        line.key.clone_from(&own);
         line.kind = Kind::Macro;
     }
     lines
