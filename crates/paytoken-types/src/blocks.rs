@@ -16,12 +16,22 @@ use crate::{
     ExpiryMonth, ExpiryYear, Iban, LanguageCode, Phone, Sex, TelephoneCountryCode,
 };
 
+/// A block's free-text field: its wire name and its text, if any.
+type FreeText<'a> = (&'static str, &'a Option<String>);
+
 /// Checks every present free-text field of a block, naming the field on failure.
-fn check_all(fields: &[(&'static str, &Option<String>)]) -> Result<(), Error> {
+fn check_all(fields: &[FreeText<'_>]) -> Result<(), Error> {
     fields
         .iter()
         .filter_map(|(field, text)| text.as_deref().map(|text| (*field, text)))
         .try_for_each(|(field, text)| check_free_text(field, text))
+}
+
+/// Writes every present free-text field of a block, in order.
+fn write_all(form: &mut FormWriter<'_>, fields: &[FreeText<'_>]) {
+    for (field, text) in fields {
+        form.optional_text(field, text.as_deref(), TextRule::FreeText);
+    }
 }
 
 /// The customer (`customer.*`).
@@ -63,21 +73,20 @@ impl Customer {
     /// # Errors
     /// [`Error::Empty`] or [`Error::InvalidCharacter`], naming the field.
     pub fn validate(&self) -> Result<(), Error> {
-        check_all(&[
-            ("customer.givenName", &self.given_name),
-            ("customer.surname", &self.surname),
-        ])
+        check_all(&self.free_text())
+    }
+
+    fn free_text(&self) -> [FreeText<'_>; 2] {
+        [
+            (Self::GIVEN_NAME, &self.given_name),
+            (Self::SURNAME, &self.surname),
+        ]
     }
 }
 
 impl FormFields for Customer {
     fn write_fields(&self, form: &mut FormWriter<'_>) {
-        form.optional_text(
-            Self::GIVEN_NAME,
-            self.given_name.as_deref(),
-            TextRule::FreeText,
-        );
-        form.optional_text(Self::SURNAME, self.surname.as_deref(), TextRule::FreeText);
+        write_all(form, &self.free_text());
         form.optional("customer.sex", self.sex.as_ref());
         form.optional(Self::EMAIL, self.email.as_ref().map(Email::as_str));
         form.optional(Phone::FIELD, self.phone.as_ref());
@@ -120,43 +129,28 @@ impl Shipping {
     /// # Errors
     /// [`Error::Empty`] or [`Error::InvalidCharacter`], naming the field.
     pub fn validate(&self) -> Result<(), Error> {
-        check_all(&[
+        check_all(&self.free_text())
+    }
+
+    fn free_text(&self) -> [FreeText<'_>; 6] {
+        [
             ("shipping.city", &self.city),
             ("shipping.state", &self.state),
             ("shipping.postcode", &self.postcode),
             ("shipping.street1", &self.street1),
             ("shipping.givenName", &self.given_name),
             ("shipping.surname", &self.surname),
-        ])
+        ]
     }
 }
 
 impl FormFields for Shipping {
     fn write_fields(&self, form: &mut FormWriter<'_>) {
+        let [city, state, postcode, street, given_name, surname] = self.free_text();
         form.optional(CountryCode::FIELD, self.country.as_ref());
-        form.optional_text("shipping.city", self.city.as_deref(), TextRule::FreeText);
-        form.optional_text("shipping.state", self.state.as_deref(), TextRule::FreeText);
-        form.optional_text(
-            "shipping.postcode",
-            self.postcode.as_deref(),
-            TextRule::FreeText,
-        );
-        form.optional_text(
-            "shipping.street1",
-            self.street1.as_deref(),
-            TextRule::FreeText,
-        );
+        write_all(form, &[city, state, postcode, street]);
         form.optional(LanguageCode::FIELD, self.language.as_ref());
-        form.optional_text(
-            "shipping.givenName",
-            self.given_name.as_deref(),
-            TextRule::FreeText,
-        );
-        form.optional_text(
-            "shipping.surname",
-            self.surname.as_deref(),
-            TextRule::FreeText,
-        );
+        write_all(form, &[given_name, surname]);
     }
 }
 
@@ -183,26 +177,23 @@ impl Billing {
     /// # Errors
     /// [`Error::Empty`] or [`Error::InvalidCharacter`], naming the field.
     pub fn validate(&self) -> Result<(), Error> {
-        check_all(&[
+        check_all(&self.free_text())
+    }
+
+    fn free_text(&self) -> [FreeText<'_>; 4] {
+        [
             ("billing.city", &self.city),
             ("billing.state", &self.state),
             ("billing.postcode", &self.postcode),
             ("billing.street", &self.street),
-        ])
+        ]
     }
 }
 
 impl FormFields for Billing {
     fn write_fields(&self, form: &mut FormWriter<'_>) {
         form.optional("billing.country", self.country.as_ref());
-        form.optional_text("billing.city", self.city.as_deref(), TextRule::FreeText);
-        form.optional_text("billing.state", self.state.as_deref(), TextRule::FreeText);
-        form.optional_text(
-            "billing.postcode",
-            self.postcode.as_deref(),
-            TextRule::FreeText,
-        );
-        form.optional_text("billing.street", self.street.as_deref(), TextRule::FreeText);
+        write_all(form, &self.free_text());
     }
 }
 
@@ -215,7 +206,11 @@ impl Card {
     /// # Errors
     /// [`Error::Empty`] or [`Error::InvalidCharacter`] for `card.holder`.
     pub fn validate(&self) -> Result<(), Error> {
-        check_all(&[("card.holder", &self.holder)])
+        check_all(&[self.free_text()])
+    }
+
+    fn free_text(&self) -> FreeText<'_> {
+        ("card.holder", &self.holder)
     }
 }
 
@@ -225,7 +220,7 @@ impl FormFields for Card {
         form.field(ExpiryMonth::FIELD, &self.expiry_month.to_wire());
         form.field(ExpiryYear::FIELD, &self.expiry_year.to_wire());
         form.field(Cvv::FIELD, &self.cvv);
-        form.optional_text("card.holder", self.holder.as_deref(), TextRule::FreeText);
+        write_all(form, &[self.free_text()]);
     }
 }
 
@@ -238,7 +233,11 @@ impl BankAccount {
     /// # Errors
     /// [`Error::Empty`] or [`Error::InvalidCharacter`] for `bankAccount.holder`.
     pub fn validate(&self) -> Result<(), Error> {
-        check_all(&[("bankAccount.holder", &self.holder)])
+        check_all(&[self.free_text()])
+    }
+
+    fn free_text(&self) -> FreeText<'_> {
+        ("bankAccount.holder", &self.holder)
     }
 }
 
@@ -246,11 +245,7 @@ impl FormFields for BankAccount {
     fn write_fields(&self, form: &mut FormWriter<'_>) {
         form.field(Iban::FIELD, self.iban.expose_str());
         form.field(Self::BIC, self.bic.as_str());
-        form.optional_text(
-            "bankAccount.holder",
-            self.holder.as_deref(),
-            TextRule::FreeText,
-        );
+        write_all(form, &[self.free_text()]);
     }
 }
 
