@@ -463,8 +463,10 @@ impl Gateway {
         &self,
         caller: &Caller<'_>,
         form: &Form<'_>,
-        signed: Signed<'_>,
+        rule: &str,
+        parts: &[(&str, &str)],
     ) -> Result<(), Problems> {
+        let signed = Signed { rule, parts };
         let sent = form
             .get("authentication.checksum")
             .ok_or(Problem::missing("authentication.checksum"))?;
@@ -486,8 +488,10 @@ impl Gateway {
         &self,
         caller: &Caller<'_>,
         form: &Form<'_>,
-        signed: Signed<'_>,
+        rule: &str,
+        parts: &[(&str, &str)],
     ) -> Option<String> {
+        let signed = Signed { rule, parts };
         let not_checked = "not checked here, as the platform's validator for this request checks none (it checks the auth token, the member and the page values)";
         match form.get("authentication.checksum") {
             None => Some(format!(

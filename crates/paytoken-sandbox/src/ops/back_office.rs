@@ -17,7 +17,6 @@ use paytoken_types::{Amount, Currency};
 use super::payment::{parse_amount, read_currency};
 use crate::codes::{self, Code};
 use crate::exchange::{Answer, Call};
-use crate::explain::Signed;
 use crate::form::Form;
 use crate::gateway::{Caller, Gateway};
 use crate::json;
@@ -119,24 +118,15 @@ fn read(
     id: &str,
 ) -> Result<Option<(Amount, Currency)>, Problems> {
     if movement == Move::Cancel {
-        gateway.verify_checksum(
-            caller,
-            form,
-            Signed {
-                rule: movement.rule(),
-                parts: &[("paymentId", id)],
-            },
-        )?;
+        gateway.verify_checksum(caller, form, movement.rule(), &[("paymentId", id)])?;
         return Ok(None);
     }
     let [amount_text] = form.required_all(["amount"])?;
     gateway.verify_checksum(
         caller,
         form,
-        Signed {
-            rule: movement.rule(),
-            parts: &[("paymentId", id), ("amount", amount_text)],
-        },
+        movement.rule(),
+        &[("paymentId", id), ("amount", amount_text)],
     )?;
     let mut problems = Problems::default();
     let amount = parse_amount(amount_text, &mut problems);

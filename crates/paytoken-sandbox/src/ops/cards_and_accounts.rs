@@ -8,7 +8,6 @@ use paytoken_types::CustomerId;
 
 use crate::codes;
 use crate::exchange::{Answer, Call};
-use crate::explain::Signed;
 use crate::gateway::Gateway;
 use crate::json;
 use crate::problem::Problems;
@@ -20,14 +19,7 @@ pub(super) fn handle(
     call: &Call<'_, '_>,
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
-    gateway.verify_checksum(
-        &caller,
-        call.form,
-        Signed {
-            rule: "cards_and_accounts",
-            parts: &[],
-        },
-    )?;
+    gateway.verify_checksum(&caller, call.form, "cards_and_accounts", &[])?;
     let customer_id = call.form.get("customer.customerId");
     if customer_id.is_some_and(|id| !state.customer_visible(caller.principal, id)) {
         return Err(codes::CUSTOMER_NOT_FOUND.into());

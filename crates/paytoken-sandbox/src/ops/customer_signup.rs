@@ -4,7 +4,6 @@ use paytoken_types::{BirthDate, Email};
 
 use crate::codes;
 use crate::exchange::{Answer, Call};
-use crate::explain::Signed;
 use crate::gateway::Gateway;
 use crate::json;
 use crate::problem::{Problem, Problems};
@@ -23,14 +22,12 @@ pub(super) fn handle(
     gateway.verify_checksum(
         &caller,
         form,
-        Signed {
-            rule: "customer_signup",
-            parts: &[
-                ("customer.givenName", given_name),
-                ("customer.surname", surname),
-                ("customer.email", email),
-            ],
-        },
+        "customer_signup",
+        &[
+            ("customer.givenName", given_name),
+            ("customer.surname", surname),
+            ("customer.email", email),
+        ],
     )?;
     let mut problems = Problems::default();
     if email.parse::<Email>().is_err() {

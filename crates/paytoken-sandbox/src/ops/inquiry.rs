@@ -6,7 +6,6 @@
 use super::transaction;
 use crate::codes;
 use crate::exchange::{Answer, Call};
-use crate::explain::Signed;
 use crate::gateway::Gateway;
 use crate::problem::{Problem, Problems};
 use crate::state::State;
@@ -23,26 +22,15 @@ pub(super) fn handle(
         return Err(codes::INVALID_PAYMENT_TYPE.into());
     }
     let id = call.path_id.unwrap_or_default();
-    let by_order = form.get("idType") == Some("MID");
-    gateway.verify_checksum(
-        &caller,
-        form,
-        Signed {
-            rule: if by_order {
-                "inquiry_by_merchant_transaction_id"
-            } else {
-                "inquiry_by_payment_id"
-            },
-            parts: &[(
-                if by_order {
-                    "merchantTransactionId"
-                } else {
-                    "paymentId"
-                },
-                id,
-            )],
-        },
-    )?;
+    let (rule, field) = if form.get("idType") == Some("MID") {
+        (
+            "inquiry_by_merchant_transaction_id",
+            "merchantTransactionId",
+        )
+    } else {
+        ("inquiry_by_payment_id", "paymentId")
+    };
+    gateway.verify_checksum(&caller, form, rule, &[(field, id)])?;
     let index = match form.get("idType") {
         None | Some("PID") => state.payment_index(id),
         Some("MID") => state.payments().iter().position(|payment| {

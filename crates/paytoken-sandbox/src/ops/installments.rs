@@ -5,7 +5,6 @@ use super::token_payment::{active_registration, registration_id};
 use crate::cards;
 use crate::codes;
 use crate::exchange::{Answer, Call};
-use crate::explain::Signed;
 use crate::gateway::Gateway;
 use crate::json;
 use crate::problem::Problems;
@@ -21,10 +20,8 @@ pub(super) fn handle(
     gateway.verify_checksum(
         &caller,
         call.form,
-        Signed {
-            rule: "installments",
-            parts: &[("registrationId", id)],
-        },
+        "installments",
+        &[("registrationId", id)],
     )?;
     let registration = active_registration(state, &caller, id)?;
     let Instrument::Card(card) = &registration.instrument else {

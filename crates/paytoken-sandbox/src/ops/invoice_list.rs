@@ -7,7 +7,6 @@
 
 use crate::codes;
 use crate::exchange::{Answer, Call};
-use crate::explain::Signed;
 use crate::gateway::Gateway;
 use crate::invoices;
 use crate::json;
@@ -24,14 +23,7 @@ pub(super) fn handle(
 ) -> Result<Answer, Problems> {
     let caller = gateway.authenticate(state, call)?;
     let form = call.form;
-    let unchecked = gateway.unchecked_checksum(
-        &caller,
-        form,
-        Signed {
-            rule: "invoice_list",
-            parts: &[],
-        },
-    );
+    let unchecked = gateway.unchecked_checksum(&caller, form, "invoice_list", &[]);
     let mut problems = Problems::default();
     let page: Option<u32> = form.parsed_required("pagination.pageno", &mut problems);
     let records: Option<u32> = form.parsed_required("pagination.records", &mut problems);

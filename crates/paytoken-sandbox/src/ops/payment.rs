@@ -10,7 +10,6 @@ use super::{card_input, transaction, urls};
 use crate::codes;
 use crate::currencies;
 use crate::exchange::{Answer, Call};
-use crate::explain::Signed;
 use crate::form::Form;
 use crate::gateway::{Caller, Gateway};
 use crate::problem::{Problem, Problems};
@@ -127,13 +126,11 @@ fn verify<'f>(
     gateway.verify_checksum(
         caller,
         form,
-        Signed {
-            rule: "payment",
-            parts: &[
-                ("merchantTransactionId", transaction_id),
-                ("amount", amount_text),
-            ],
-        },
+        "payment",
+        &[
+            ("merchantTransactionId", transaction_id),
+            ("amount", amount_text),
+        ],
     )?;
     Ok([transaction_id, amount_text])
 }

@@ -6,7 +6,6 @@ use paytoken_types::{Bic, CustomerId, Iban};
 use super::card_input;
 use crate::codes;
 use crate::exchange::{Answer, Call};
-use crate::explain::Signed;
 use crate::form::Form;
 use crate::gateway::{Caller, Gateway};
 use crate::json;
@@ -76,14 +75,7 @@ fn verify(gateway: &Gateway, caller: &Caller<'_>, form: &Form<'_>) -> Result<boo
         ("card_registration", "card.number")
     };
     let [signed] = form.required_all([field])?;
-    gateway.verify_checksum(
-        caller,
-        form,
-        Signed {
-            rule,
-            parts: &[(field, signed)],
-        },
-    )?;
+    gateway.verify_checksum(caller, form, rule, &[(field, signed)])?;
     Ok(bank)
 }
 

@@ -16,7 +16,6 @@ use super::urls::Returns;
 use crate::cards::Behaviour;
 use crate::codes;
 use crate::exchange::{Answer, Call};
-use crate::explain::Signed;
 use crate::form::Form;
 use crate::gateway::{Caller, Gateway};
 use crate::problem::{Problem, Problems};
@@ -67,10 +66,8 @@ fn read<'f>(
     gateway.verify_checksum(
         caller,
         form,
-        Signed {
-            rule: "repeat_payment",
-            parts: &[("paymentId", first_id), ("amount", amount_text)],
-        },
+        "repeat_payment",
+        &[("paymentId", first_id), ("amount", amount_text)],
     )?;
     let mut problems = Problems::default();
     let amount = parse_amount(amount_text, &mut problems);

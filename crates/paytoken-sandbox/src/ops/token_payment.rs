@@ -9,7 +9,6 @@ use super::{transaction, urls};
 use crate::cards::{self, Behaviour};
 use crate::codes;
 use crate::exchange::{Answer, Call};
-use crate::explain::Signed;
 use crate::gateway::{Caller, Gateway};
 use crate::json;
 use crate::problem::{Problem, Problems};
@@ -156,10 +155,8 @@ fn read<'f>(
     gateway.verify_checksum(
         caller,
         form,
-        Signed {
-            rule: "token_payment",
-            parts: &[("registrationId", registration_id), ("amount", amount_text)],
-        },
+        "token_payment",
+        &[("registrationId", registration_id), ("amount", amount_text)],
     )?;
     let mut problems = Problems::default();
     let amount = parse_amount(amount_text, &mut problems);
@@ -248,10 +245,8 @@ fn delete(
     gateway.verify_checksum(
         caller,
         call.form,
-        Signed {
-            rule: "delete_token",
-            parts: &[("registrationId", registration_id)],
-        },
+        "delete_token",
+        &[("registrationId", registration_id)],
     )?;
     let id = active_registration(state, caller, registration_id)?.id;
     if let Some(registration) = state.registration_mut(&id) {
