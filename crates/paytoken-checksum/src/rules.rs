@@ -67,8 +67,17 @@ pub struct ChecksumInput<'a> {
 }
 
 impl<'a> ChecksumInput<'a> {
-    fn new(credentials: &'a Credentials, parts: [Option<Part<'a>>; 3]) -> Self {
-        Self { credentials, parts }
+    /// The id, the key and `parts` (three at the most: no rule signs more).
+    fn new<const N: usize>(credentials: &'a Credentials, parts: [Part<'a>; N]) -> Self {
+        const { assert!(N <= 3, "no rule signs more than three fields") };
+        let mut slots = [None; 3];
+        for (slot, part) in slots.iter_mut().zip(parts) {
+            *slot = Some(part);
+        }
+        Self {
+            credentials,
+            parts: slots,
+        }
     }
 
     fn parts(&self) -> impl Iterator<Item = &Part<'a>> {
@@ -125,6 +134,19 @@ fn text<'a>(field: &'static str, value: &'a str) -> Result<Part<'a>, Error> {
     Ok(Part::Text(value))
 }
 
+/// `id|key|text|amount`: the rule of every charge, and of the back-office moves that carry
+/// an amount.
+fn text_and_amount<'a>(
+    credentials: &'a Credentials,
+    text: &'a str,
+    amount: Amount,
+) -> ChecksumInput<'a> {
+    ChecksumInput::new(
+        credentials,
+        [Part::Text(text), Part::Amount(amount.to_wire())],
+    )
+}
+
 /// A payment, storing the card or not: `id|key|merchantTransactionId|amount`.
 #[must_use]
 pub fn payment<'a>(
@@ -132,14 +154,7 @@ pub fn payment<'a>(
     merchant_transaction_id: &'a MerchantTransactionId,
     amount: Amount,
 ) -> ChecksumInput<'a> {
-    ChecksumInput::new(
-        credentials,
-        [
-            Some(Part::Text(merchant_transaction_id.as_str())),
-            Some(Part::Amount(amount.to_wire())),
-            None,
-        ],
-    )
+    text_and_amount(credentials, merchant_transaction_id.as_str(), amount)
 }
 
 /// A stand-alone card registration: `id|key|cardNumber`.
@@ -148,10 +163,7 @@ pub fn card_registration<'a>(
     credentials: &'a Credentials,
     card_number: &'a CardNumber,
 ) -> ChecksumInput<'a> {
-    ChecksumInput::new(
-        credentials,
-        [Some(Part::CardNumber(card_number)), None, None],
-    )
+    ChecksumInput::new(credentials, [Part::CardNumber(card_number)])
 }
 
 /// A stand-alone bank-account registration, which hashes the BIC where a card
@@ -161,7 +173,7 @@ pub fn bank_account_registration<'a>(
     credentials: &'a Credentials,
     bic: &'a Bic,
 ) -> ChecksumInput<'a> {
-    ChecksumInput::new(credentials, [Some(Part::Text(bic.as_str())), None, None])
+    ChecksumInput::new(credentials, [Part::Text(bic.as_str())])
 }
 
 /// A payment with a stored token: `id|key|registrationId|amount`.
@@ -171,14 +183,7 @@ pub fn token_payment<'a>(
     registration_id: &'a RegistrationId,
     amount: Amount,
 ) -> ChecksumInput<'a> {
-    ChecksumInput::new(
-        credentials,
-        [
-            Some(Part::Text(registration_id.as_str())),
-            Some(Part::Amount(amount.to_wire())),
-            None,
-        ],
-    )
+    text_and_amount(credentials, registration_id.as_str(), amount)
 }
 
 /// Deleting a stored token: `id|key|registrationId`.
@@ -187,10 +192,7 @@ pub fn delete_token<'a>(
     credentials: &'a Credentials,
     registration_id: &'a RegistrationId,
 ) -> ChecksumInput<'a> {
-    ChecksumInput::new(
-        credentials,
-        [Some(Part::Text(registration_id.as_str())), None, None],
-    )
+    ChecksumInput::new(credentials, [Part::Text(registration_id.as_str())])
 }
 
 /// Customer sign-up by a merchant or a partner: `id|key|givenName|surname|email`.
@@ -206,9 +208,9 @@ pub fn customer_signup<'a>(
     Ok(ChecksumInput::new(
         credentials,
         [
-            Some(text("customer.givenName", given_name)?),
-            Some(text("customer.surname", surname)?),
-            Some(text("customer.email", email.as_str())?),
+            text("customer.givenName", given_name)?,
+            text("customer.surname", surname)?,
+            text("customer.email", email.as_str())?,
         ],
     ))
 }
@@ -216,7 +218,7 @@ pub fn customer_signup<'a>(
 /// The cards-and-accounts list of a merchant or a partner: `id|key`.
 #[must_use]
 pub fn cards_and_accounts(credentials: &Credentials) -> ChecksumInput<'_> {
-    ChecksumInput::new(credentials, [None, None, None])
+    ChecksumInput::new(credentials, [])
 }
 
 /// The installment plans of a token: `id|key|registrationId`.
@@ -225,16 +227,13 @@ pub fn installments<'a>(
     credentials: &'a Credentials,
     registration_id: &'a RegistrationId,
 ) -> ChecksumInput<'a> {
-    ChecksumInput::new(
-        credentials,
-        [Some(Part::Text(registration_id.as_str())), None, None],
-    )
+    ChecksumInput::new(credentials, [Part::Text(registration_id.as_str())])
 }
 
 /// The invoice list, where a gateway asks for a checksum: `id|key`.
 #[must_use]
 pub fn invoice_list(credentials: &Credentials) -> ChecksumInput<'_> {
-    ChecksumInput::new(credentials, [None, None, None])
+    ChecksumInput::new(credentials, [])
 }
 
 /// An inquiry by payment id (`idType=PID`): `id|key|paymentId`.
@@ -243,10 +242,7 @@ pub fn inquiry_by_payment_id<'a>(
     credentials: &'a Credentials,
     payment_id: &'a PaymentId,
 ) -> ChecksumInput<'a> {
-    ChecksumInput::new(
-        credentials,
-        [Some(Part::Text(payment_id.as_str())), None, None],
-    )
+    ChecksumInput::new(credentials, [Part::Text(payment_id.as_str())])
 }
 
 /// An inquiry by merchant transaction id (`idType=MID`): `id|key|merchantTransactionId`.
@@ -255,30 +251,7 @@ pub fn inquiry_by_merchant_transaction_id<'a>(
     credentials: &'a Credentials,
     merchant_transaction_id: &'a MerchantTransactionId,
 ) -> ChecksumInput<'a> {
-    ChecksumInput::new(
-        credentials,
-        [
-            Some(Part::Text(merchant_transaction_id.as_str())),
-            None,
-            None,
-        ],
-    )
-}
-
-/// `id|key|paymentId|amount`: the rule of the back-office moves that carry an amount.
-fn payment_id_and_amount<'a>(
-    credentials: &'a Credentials,
-    payment_id: &'a PaymentId,
-    amount: Amount,
-) -> ChecksumInput<'a> {
-    ChecksumInput::new(
-        credentials,
-        [
-            Some(Part::Text(payment_id.as_str())),
-            Some(Part::Amount(amount.to_wire())),
-            None,
-        ],
-    )
+    ChecksumInput::new(credentials, [Part::Text(merchant_transaction_id.as_str())])
 }
 
 /// A capture of a pre-authorisation (`paymentType=CP`): `id|key|paymentId|amount`.
@@ -288,7 +261,7 @@ pub fn capture<'a>(
     payment_id: &'a PaymentId,
     amount: Amount,
 ) -> ChecksumInput<'a> {
-    payment_id_and_amount(credentials, payment_id, amount)
+    text_and_amount(credentials, payment_id.as_str(), amount)
 }
 
 /// A refund of a captured or debited payment (`paymentType=RF`):
@@ -299,17 +272,14 @@ pub fn refund<'a>(
     payment_id: &'a PaymentId,
     amount: Amount,
 ) -> ChecksumInput<'a> {
-    payment_id_and_amount(credentials, payment_id, amount)
+    text_and_amount(credentials, payment_id.as_str(), amount)
 }
 
 /// A cancel (void) of a pre-authorisation not yet captured (`paymentType=RV`):
 /// `id|key|paymentId`.
 #[must_use]
 pub fn cancel<'a>(credentials: &'a Credentials, payment_id: &'a PaymentId) -> ChecksumInput<'a> {
-    ChecksumInput::new(
-        credentials,
-        [Some(Part::Text(payment_id.as_str())), None, None],
-    )
+    ChecksumInput::new(credentials, [Part::Text(payment_id.as_str())])
 }
 
 /// A `REPEATED` recurring payment by the first payment's id, instead of a token:
@@ -320,7 +290,7 @@ pub fn repeat_payment<'a>(
     first_payment_id: &'a PaymentId,
     amount: Amount,
 ) -> ChecksumInput<'a> {
-    payment_id_and_amount(credentials, first_payment_id, amount)
+    text_and_amount(credentials, first_payment_id.as_str(), amount)
 }
 
 /// A notification (the gateway's call to `notificationUrl`, and the browser's return to
