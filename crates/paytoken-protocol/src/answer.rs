@@ -35,8 +35,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use paytoken_types::Tolerant;
 pub(crate) use paytoken_types::trimmed;
+use paytoken_types::{ResultCode, Tolerant};
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess};
 use serde_json::value::RawValue;
 
@@ -433,6 +433,13 @@ impl Member for String {
     }
 }
 
+/// A result code: its text as it came, empty when absent.
+impl Member for ResultCode {
+    fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+        String::read(map).map(Self::new)
+    }
+}
+
 impl<T: WireObject> Member for Option<T> {
     fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
         Ok(object_in(map.next_value()?, 0))
@@ -472,6 +479,12 @@ impl<T> Blank for Vec<T> {
 impl Blank for String {
     fn is_blank(&self) -> bool {
         self.is_empty()
+    }
+}
+
+impl Blank for ResultCode {
+    fn is_blank(&self) -> bool {
+        self.as_str().is_empty()
     }
 }
 

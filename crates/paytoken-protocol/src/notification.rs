@@ -63,7 +63,6 @@ use serde::de::MapAccess;
 
 use crate::answer::{Blank, Field, WireObject, is_object_text, read_object, wire_object};
 use crate::outcome::{CardSummary, Deciding, PaymentStatus, status_of};
-use crate::wire::{WireResult, result_of};
 
 /// Which check a notification failed: why it is not to be trusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,7 +208,7 @@ wire_object! {
         checksum: Option<String> = "checksum",
         state: Option<Field<TransactionState>> = "status",
         currency: Option<Field<Currency>> = "currency",
-        result: Option<WireResult> = "result",
+        result: Option<GatewayResult> = "result",
         card: Option<CardSummary> = "card",
         remark: Option<String> = "remark",
         timestamp: Option<String> = "timestamp",
@@ -304,7 +303,7 @@ impl Notification {
             transaction_status: wire.transaction_status,
             checksum: wire.checksum,
             unauthenticated: Unauthenticated {
-                result: result_of(wire.result),
+                result: wire.result,
                 state: wire.state,
                 currency: wire.currency,
                 card: wire.card,

@@ -11,7 +11,7 @@ use paytoken_types::{
 
 use crate::answer::{Field, wire_object};
 use crate::echo::{Echoed, Sent};
-use crate::wire::{self, WireResult};
+use crate::wire;
 use crate::{Error, OperationKind};
 
 /// A transaction the gateway created: it has a real `paymentId`, whatever its status.
@@ -205,7 +205,7 @@ wire_object! {
         tmpl_amount: Option<Field<Amount>> = "tmpl_amount",
         tmpl_currency: Option<Field<Currency>> = "tmpl_currency",
         timestamp: Option<Field<Timestamp>> = "timestamp",
-        result: Option<WireResult> = "result" | "statusInvoiceResult",
+        result: Option<GatewayResult> = "result" | "statusInvoiceResult",
         redirect: Option<Redirect> = "redirect",
     }
 }
@@ -223,7 +223,7 @@ pub(crate) fn parse_transaction(
     sent: &Sent<'_>,
 ) -> Result<Transaction, Error> {
     let wire: WireTransaction = wire::decode(operation, status, body)?;
-    let result = wire::result_of(wire.result);
+    let result = wire.result;
     let payment_id = wire::deciding_id::<PaymentId>(
         operation,
         PaymentId::FIELD,

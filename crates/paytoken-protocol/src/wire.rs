@@ -1,7 +1,7 @@
 //! What every answer shares: the status check, JSON decoding with a located error, the
 //! result object, deciding ids, and the owner of a response.
 
-use paytoken_types::{GatewayResult, MemberId, PartnerId, ResultCode, Tolerant};
+use paytoken_types::{GatewayResult, MemberId, PartnerId, Tolerant};
 
 use serde_json::value::RawValue;
 
@@ -91,22 +91,12 @@ pub(crate) fn malformed(operation: OperationKind, detail: String, body: &[u8]) -
     }
 }
 
-wire_object! {
-    /// The result object as it comes (`result`, or `statusInvoiceResult` on some
-    /// endpoints): a result without a code is still read, and has no family.
-    pub(crate) struct WireResult {
-        code: String = "code",
-        description: String = "description",
-    }
-}
-
-/// The result of an answer: absent, or read whatever its shape.
-pub(crate) fn result_of(result: Option<WireResult>) -> Option<GatewayResult> {
-    result.map(|result| GatewayResult {
-        code: ResultCode::new(result.code),
-        description: result.description,
-    })
-}
+// The result object (`result`, or `statusInvoiceResult` on some endpoints): a result
+// without a code is still read, and has no family.
+wire_object!(impl GatewayResult {
+    code = "code",
+    description = "description",
+});
 
 /// Passes a successful result, turns any other into a refusal.
 pub(crate) fn require_success(
@@ -179,7 +169,7 @@ mod tests {
 
     wire_object! {
         struct Holder {
-            result: Option<WireResult> = "result" | "statusInvoiceResult",
+            result: Option<GatewayResult> = "result" | "statusInvoiceResult",
         }
     }
 
@@ -203,7 +193,7 @@ mod tests {
             br#"{"statusInvoiceResult":{"code":20,"description":"ok"}}"#,
         )
         .unwrap();
-        let result = result_of(holder.result).unwrap();
+        let result = holder.result.unwrap();
         assert_eq!(result.code.as_str(), "20");
         let holder: Holder = decode(
             OperationKind::Payment,
@@ -211,7 +201,7 @@ mod tests {
             br#"{"result":{"description":"no code"}}"#,
         )
         .unwrap();
-        assert_eq!(result_of(holder.result).unwrap().code.as_str(), "");
+        assert_eq!(holder.result.unwrap().code.as_str(), "");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::{Operation, SMALL_BODY};
 
 use crate::answer::{Blank, Field, Member, wire_object};
 use crate::context::Username;
-use crate::wire::{self, WireResult, require_success};
+use crate::wire::{self, require_success};
 use crate::{AuthToken, Context, Error, OperationKind, Request, fields, request};
 
 /// The path for a merchant's token.
@@ -88,7 +88,7 @@ wire_object! {
         partner_id: Option<Field<PartnerId>> = "partnerId",
         member_id: Option<Field<MemberId>> = "memberId",
         login_name: Option<String> = "LoginName" | "loginName",
-        result: Option<WireResult> = "result" | "statusInvoiceResult",
+        result: Option<GatewayResult> = "result" | "statusInvoiceResult",
         timestamp: Option<Field<Timestamp>> = "timestamp",
     }
 }
@@ -119,7 +119,7 @@ pub(crate) fn parse_grant(
     body: &[u8],
 ) -> Result<AuthTokenGrant, Error> {
     let wire: WireGrant = wire::decode(operation, status, body)?;
-    let result = require_success(operation, wire::result_of(wire.result), body)?;
+    let result = require_success(operation, wire.result, body)?;
     let text = wire
         .token
         .0

@@ -15,7 +15,7 @@ use super::{Operation, SMALL_BODY};
 use crate::answer::{Field, wire_object};
 use crate::echo::{Echoed, Sent};
 use crate::signed::{AuthFields, Signed, SignedRequest};
-use crate::wire::{self, Owner, WireResult, require_success};
+use crate::wire::{self, Owner, require_success};
 use crate::{Context, Error, OperationKind, Request, fields};
 
 /// The path of the list.
@@ -135,7 +135,7 @@ wire_object! {
         member_id: Option<Field<MemberId>> = "memberId",
         partner_id: Option<Field<PartnerId>> = "partnerId",
         customer_id: Option<Field<CustomerId>> = "customerId",
-        result: Option<WireResult> = "result",
+        result: Option<GatewayResult> = "result",
         cards: Option<WireCards> = "cards",
         bankaccounts: Option<WireAccounts> = "bankaccounts",
     }
@@ -191,11 +191,7 @@ pub(crate) fn parse_list(
     body: &[u8],
 ) -> Result<StoredRegistrations, Error> {
     let wire: WireList = wire::decode(OperationKind::CardsAndAccounts, status, body)?;
-    let result = match require_success(
-        OperationKind::CardsAndAccounts,
-        wire::result_of(wire.result),
-        body,
-    ) {
+    let result = match require_success(OperationKind::CardsAndAccounts, wire.result, body) {
         Ok(result) => result,
         Err(Error::Refused(refusal)) if is_no_registrations(&refusal.result) => refusal.result,
         Err(error) => return Err(error),

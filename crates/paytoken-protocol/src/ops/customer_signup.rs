@@ -8,7 +8,7 @@ use paytoken_types::{
 use super::{Operation, SMALL_BODY};
 use crate::answer::{Field, wire_object};
 use crate::signed::{AuthFields, Signed, SignedRequest};
-use crate::wire::{self, Owner, WireResult, require_success};
+use crate::wire::{self, Owner, require_success};
 use crate::{Context, Error, OperationKind, Request};
 
 /// The path of customer sign-up.
@@ -61,7 +61,7 @@ wire_object! {
         customer_id: Option<String> = "customerId",
         member_id: Option<Field<MemberId>> = "memberId",
         partner_id: Option<Field<PartnerId>> = "partnerId",
-        result: Option<WireResult> = "result",
+        result: Option<GatewayResult> = "result",
         timestamp: Option<Field<Timestamp>> = "timestamp",
     }
 }
@@ -126,11 +126,7 @@ impl Operation for CustomerSignup {
 /// answer (`crate::recorded`).
 pub(crate) fn parse_signed_up(status: u16, body: &[u8]) -> Result<SignedUp, Error> {
     let wire: WireSignedUp = wire::decode(OperationKind::CustomerSignup, status, body)?;
-    let result = require_success(
-        OperationKind::CustomerSignup,
-        wire::result_of(wire.result),
-        body,
-    )?;
+    let result = require_success(OperationKind::CustomerSignup, wire.result, body)?;
     let customer_id = wire::deciding_id::<CustomerId>(
         OperationKind::CustomerSignup,
         "customerId",

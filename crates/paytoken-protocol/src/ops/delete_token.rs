@@ -8,7 +8,7 @@ use super::{Operation, SMALL_BODY};
 use crate::answer::{Field, wire_object};
 use crate::echo::{Echoed, echo_of_registration};
 use crate::signed::{AuthFields, Signed, SignedRequest};
-use crate::wire::{self, WireResult, require_success};
+use crate::wire::{self, require_success};
 use crate::{Context, Error, OperationKind, Request, fields};
 
 /// Deletes the stored card or account `registration_id`.
@@ -41,7 +41,7 @@ pub struct Deleted {
 wire_object! {
     struct WireDeleted {
         registration_id: Option<Field<RegistrationId>> = "registrationId",
-        result: Option<WireResult> = "result",
+        result: Option<GatewayResult> = "result",
         timestamp: Option<Field<Timestamp>> = "timestamp",
     }
 }
@@ -83,11 +83,7 @@ pub(crate) fn parse_deleted(
     body: &[u8],
 ) -> Result<Deleted, Error> {
     let wire: WireDeleted = wire::decode(OperationKind::DeleteToken, status, body)?;
-    let result = require_success(
-        OperationKind::DeleteToken,
-        wire::result_of(wire.result),
-        body,
-    )?;
+    let result = require_success(OperationKind::DeleteToken, wire.result, body)?;
     let registration_id = wire.registration_id.filter(|id| id.raw().trim() != "-");
     echo_of_registration(registration).check(
         OperationKind::DeleteToken,

@@ -4,14 +4,14 @@
 //! The gateway answers success without a `result` object, with the counts in one text
 //! (`"installment": "3,4"`); "no installment plan" is an error result instead.
 
-use paytoken_types::RegistrationId;
+use paytoken_types::{GatewayResult, RegistrationId};
 
 use super::{Operation, SMALL_BODY};
 use crate::answer::{Field, wire_object};
 use crate::echo::{Echoed, echo_of_registration};
 use crate::outcome::CardSummary;
 use crate::signed::{AuthFields, Signed, SignedRequest};
-use crate::wire::{self, WireResult};
+use crate::wire;
 use crate::{Context, Error, OperationKind, Request};
 
 /// The path, without the id.
@@ -49,7 +49,7 @@ wire_object! {
         registration_id: Option<Field<RegistrationId>> = "registrationId",
         card: Option<CardSummary> = "card",
         installment: Option<String> = "installment" | "installments",
-        result: Option<WireResult> = "result",
+        result: Option<GatewayResult> = "result",
     }
 }
 
@@ -91,7 +91,7 @@ pub(crate) fn parse_plans(
     body: &[u8],
 ) -> Result<InstallmentPlans, Error> {
     let wire: WirePlans = wire::decode(OperationKind::Installments, status, body)?;
-    if let Some(result) = wire::result_of(wire.result).filter(|r| !r.code.is_success()) {
+    if let Some(result) = wire.result.filter(|r| !r.code.is_success()) {
         return Err(wire::refused(OperationKind::Installments, result));
     }
     let registration_id = wire.registration_id;

@@ -7,7 +7,7 @@ use super::{Operation, SMALL_BODY};
 use crate::answer::{Field, wire_object};
 use crate::invoices::{Invoice, InvoiceEntries};
 use crate::signed::{AuthFields, Signed, SignedRequest};
-use crate::wire::{self, Owner, WireResult};
+use crate::wire::{self, Owner};
 use crate::{Context, Error, InvalidValue, OperationKind, Request, fields};
 
 /// The path of the invoice list.
@@ -79,7 +79,7 @@ wire_object! {
         member_id: Option<Field<MemberId>> = "memberId",
         partner_id: Option<Field<PartnerId>> = "partnerId",
         invoice_list: InvoiceEntries = "invoiceList",
-        result: Option<WireResult> = "result" | "statusInvoiceResult",
+        result: Option<GatewayResult> = "result" | "statusInvoiceResult",
     }
 }
 
@@ -126,7 +126,7 @@ impl Operation for InvoiceList {
 /// answer (`crate::recorded`).
 pub(crate) fn parse_page(status: u16, body: &[u8]) -> Result<InvoicePage, Error> {
     let wire: WirePage = wire::decode(OperationKind::InvoiceList, status, body)?;
-    let result = wire::result_of(wire.result);
+    let result = wire.result;
     if let Some(result) = result.as_ref().filter(|r| !r.code.is_success()) {
         // "No records" leaves the list out; any other refusal is an error.
         if !(wire.invoice_list.0.is_empty() && is_no_records(result)) {

@@ -9,7 +9,7 @@ use paytoken_types::{
 use super::{LARGE_BODY, Operation, brand_for};
 use crate::answer::{Field, wire_object};
 use crate::signed::{AuthFields, Signed, SignedRequest};
-use crate::wire::{self, Owner, WireResult, require_success};
+use crate::wire::{self, Owner, require_success};
 use crate::{Context, Error, OperationKind, Request, fields};
 
 /// The path of stand-alone registrations.
@@ -129,7 +129,7 @@ wire_object! {
         partner_id: Option<Field<PartnerId>> = "partnerId",
         payment_brand: Option<Field<PaymentBrand>> = "paymentBrand",
         payment_mode: Option<Field<PaymentMode>> = "paymentMode",
-        result: Option<WireResult> = "result",
+        result: Option<GatewayResult> = "result",
         timestamp: Option<Field<Timestamp>> = "timestamp",
     }
 }
@@ -180,11 +180,7 @@ impl Operation for Registration {
 /// (`crate::recorded`).
 pub(crate) fn parse_registered(status: u16, body: &[u8]) -> Result<Registered, Error> {
     let wire: WireRegistered = wire::decode(OperationKind::Registration, status, body)?;
-    let result = require_success(
-        OperationKind::Registration,
-        wire::result_of(wire.result),
-        body,
-    )?;
+    let result = require_success(OperationKind::Registration, wire.result, body)?;
     let registration_id = wire::deciding_id::<RegistrationId>(
         OperationKind::Registration,
         RegistrationId::FIELD,
