@@ -147,7 +147,7 @@ impl Gateway {
         };
         // The `{id}` arrives percent-encoded (a merchant transaction id is free text); a
         // segment that does not decode to UTF-8 names nothing.
-        let path_id = match raw_id.map(ops::decode_segment) {
+        let path_id = match raw_id.map(paytoken_types::internal::decode_path_segment) {
             None => None,
             Some(Some(id)) => Some(id),
             Some(None) => {

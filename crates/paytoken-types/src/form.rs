@@ -396,6 +396,22 @@ pub fn path_segment(segment: &str) -> PercentEncode<'_> {
     utf8_percent_encode(segment, PATH_SEGMENT)
 }
 
+/// A path segment with its `%XX` escapes decoded (a `+` stays a `+`, as in any path);
+/// `None` for a broken escape or bytes that are not UTF-8.
+pub fn decode_path_segment(segment: &str) -> Option<alloc::borrow::Cow<'_, str>> {
+    let hex = |after: &str| {
+        after
+            .get(..2)
+            .is_some_and(|digits| digits.bytes().all(|b| b.is_ascii_hexdigit()))
+    };
+    if !segment.split('%').skip(1).all(hex) {
+        return None;
+    }
+    percent_encoding::percent_decode_str(segment)
+        .decode_utf8()
+        .ok()
+}
+
 /// Whether a byte stays as it is: `A-Z a-z 0-9 * - . _`.
 const fn stays(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || matches!(byte, b'*' | b'-' | b'.' | b'_')

@@ -133,7 +133,8 @@ mod tolerant;
 #[doc(hidden)]
 pub mod internal {
     pub use crate::form::{
-        Decode, FormFields, FormValue, FormWriter, Signer, decode, encode_into, path_segment,
+        Decode, FormFields, FormValue, FormWriter, Signer, decode, decode_path_segment,
+        encode_into, path_segment,
     };
     /// The table of the wire's fields: what each is to a reader and to whoever shows it.
     pub mod fields {

@@ -17,8 +17,6 @@ mod token_payment;
 mod transaction;
 mod urls;
 
-use std::borrow::Cow;
-
 use paytoken_protocol::OperationKind;
 use paytoken_protocol::ops as paths;
 
@@ -115,28 +113,6 @@ pub(crate) fn id_after<'p>(path: &'p str, prefix: &str) -> Option<&'p str> {
         .filter(|id| !id.is_empty() && !id.contains('/'))
 }
 
-/// A path segment with its `%XX` escapes decoded (a `+` stays a `+`, as in any path);
-/// `None` for a broken escape or bytes that are not UTF-8.
-pub(crate) fn decode_segment(segment: &str) -> Option<Cow<'_, str>> {
-    if !segment.contains('%') {
-        return Some(Cow::Borrowed(segment));
-    }
-    let mut bytes = Vec::with_capacity(segment.len());
-    let mut rest = segment.as_bytes();
-    while let Some((&byte, tail)) = rest.split_first() {
-        if byte == b'%' {
-            let hex = tail.get(..2)?;
-            let text = std::str::from_utf8(hex).ok()?;
-            bytes.push(u8::from_str_radix(text, 16).ok()?);
-            rest = tail.get(2..)?;
-        } else {
-            bytes.push(byte);
-            rest = tail;
-        }
-    }
-    String::from_utf8(bytes).ok().map(Cow::Owned)
-}
-
 /// Runs the operation of `route`.
 pub(crate) fn dispatch(
     gateway: &Gateway,
@@ -229,19 +205,6 @@ mod tests {
                     "{route:?}"
                 );
             }
-        }
-    }
-
-    #[test]
-    fn path_ids_are_percent_decoded() {
-        assert_eq!(
-            decode_segment("Rest%20Transaction%2001%2Fa+b").as_deref(),
-            Some("Rest Transaction 01/a+b")
-        );
-        assert_eq!(decode_segment("plain").as_deref(), Some("plain"));
-        assert_eq!(decode_segment("%C3%BC").as_deref(), Some("ü"));
-        for broken in ["%", "%2", "%zz", "%FF"] {
-            assert_eq!(decode_segment(broken), None, "{broken}");
         }
     }
 }

@@ -176,6 +176,29 @@ fn refuses_malformed_escapes_and_bad_utf8() {
 }
 
 #[test]
+fn a_path_segment_is_decoded_and_a_broken_escape_refused() {
+    let decoded = |segment| decode_path_segment(segment).map(alloc::borrow::Cow::into_owned);
+    assert_eq!(
+        decoded("Rest%20Transaction%2001%2Fa+b").as_deref(),
+        Some("Rest Transaction 01/a+b")
+    );
+    assert_eq!(decoded("plain").as_deref(), Some("plain"));
+    assert_eq!(decoded("%C3%BC").as_deref(), Some("ü"));
+    for broken in ["%", "%2", "%zz", "%FF", "%%41", "a%2"] {
+        assert_eq!(decoded(broken), None, "{broken}");
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn any_text_comes_back_from_its_path_segment(text in "\\PC*") {
+        let encoded = path_segment(&text).to_string();
+        let decoded = decode_path_segment(&encoded).map(alloc::borrow::Cow::into_owned);
+        proptest::prop_assert_eq!(decoded, Some(text));
+    }
+}
+
+#[test]
 fn a_path_segment_keeps_only_the_unreserved_bytes() {
     let encoded = path_segment("Rest Transaction 01/a:b|ü~x.y_z-*+").to_string();
     assert_eq!(
