@@ -1,36 +1,21 @@
 //! The duration flags' values (`--latency 250ms`, `--message-timeout 10s`): whole
-//! milliseconds or seconds, bounded.
+//! milliseconds or seconds, bounded, read as the sandbox reads its fault directives'.
 
 use std::time::Duration;
+
+use paytoken_sandbox::internal::parse_duration;
 
 /// A duration flag: whole milliseconds (`500ms`) or seconds (`3s`), above zero and at most
 /// 300 s.
 pub(crate) fn duration(text: &str) -> Result<Duration, String> {
-    duration_from(text, 1)
+    parse_duration(text)
+        .filter(|duration| !duration.is_zero())
         .ok_or_else(|| "a duration such as 3s or 500ms, above zero and at most 300s".to_owned())
 }
 
 /// A duration flag that may be zero (`0s`: at once), at most 300 s.
 pub(crate) fn duration_or_zero(text: &str) -> Result<Duration, String> {
-    duration_from(text, 0).ok_or_else(|| "a duration such as 10s or 500ms, at most 300s".to_owned())
-}
-
-/// `text` as whole milliseconds or seconds, from `least` ms to 300 s.
-fn duration_from(text: &str, least: u64) -> Option<Duration> {
-    let (digits, millis_each) = if let Some(digits) = text.strip_suffix("ms") {
-        (digits, 1)
-    } else {
-        (text.strip_suffix('s')?, 1_000)
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits
-        .parse::<u64>()
-        .ok()
-        .and_then(|count| count.checked_mul(millis_each))
-        .filter(|millis| (least..=300_000).contains(millis))
-        .map(Duration::from_millis)
+    parse_duration(text).ok_or_else(|| "a duration such as 10s or 500ms, at most 300s".to_owned())
 }
 
 #[cfg(test)]

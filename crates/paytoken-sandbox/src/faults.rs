@@ -298,8 +298,10 @@ const DURATION: &str = "expected a whole number of ms or s up to 300s, such as 2
 /// short enough that a connection cannot be held forever by asking.
 pub const MAX_FAULT_DURATION: Duration = Duration::from_secs(300);
 
-/// `250ms` or `2s`, at most [`MAX_FAULT_DURATION`].
-fn parse_duration(text: &str) -> Option<Duration> {
+/// `250ms` or `2s`: whole milliseconds or seconds, at most [`MAX_FAULT_DURATION`] (the
+/// command's duration flags read theirs with it too).
+#[must_use]
+pub fn parse_duration(text: &str) -> Option<Duration> {
     let (digits, unit): (&str, fn(u64) -> Duration) = if let Some(ms) = text.strip_suffix("ms") {
         (ms, Duration::from_millis)
     } else {

@@ -80,6 +80,7 @@ mod node;
 /// promise holds for anything under this path.
 #[doc(hidden)]
 pub mod internal {
+    pub use crate::faults::parse_duration;
     pub use crate::node::Node;
     /// The operation a request to the gateway is, by its one name, as far as its path and
     /// form tell (the sandbox's routing, which `paytoken record` names exchanges by).
