@@ -167,33 +167,24 @@ fn credentials(vectors: &[(&str, Value)]) -> Vec<Value> {
 }
 
 /// `paytoken conform`.
-pub(crate) fn run(args: &ConformArgs) -> Report {
+pub(crate) fn run(args: &ConformArgs) -> Result<Report, Failure> {
     if args.message_timeout.is_zero() {
-        return Report::from(Failure::usage("--message-timeout: must be more than zero"));
+        return Err(Failure::usage("--message-timeout: must be more than zero"));
     }
-    let (selection, mut vectors) =
-        match vectors(args.http).and_then(|all| Ok((Selection::of(args, &all)?, all))) {
-            Ok(found) => found,
-            Err(failure) => return Report::from(failure),
-        };
+    let mut vectors = vectors(args.http)?;
+    let selection = Selection::of(args, &vectors)?;
     vectors.retain(|(group, vector)| selection.takes(group, vector));
     for (_, vector) in &mut vectors {
         selection.leave_open(vector);
     }
     // With --http, the sandbox the scenarios run against, in this process.
     let same_order_safe = selection.takes_source("sandbox-choice");
-    let http = match args
+    let http = args
         .http
         .then(|| http::Http::start(same_order_safe))
-        .transpose()
-    {
-        Ok(http) => http,
-        Err(failure) => return Report::from(failure),
-    };
-    let mut client = match Client::start(&args.client, args.message_timeout) {
-        Ok(client) => client,
-        Err(reason) => return Report::from(Failure::usage(format!("--client: {reason}"))),
-    };
+        .transpose()?;
+    let mut client = Client::start(&args.client, args.message_timeout)
+        .map_err(|reason| Failure::usage(format!("--client: {reason}")))?;
     let kit = kit_version();
     let hello = match &http {
         Some(http) => http.hello(PROTOCOL, &kit),
@@ -248,7 +239,7 @@ pub(crate) fn run(args: &ConformArgs) -> Report {
     if let Some(http) = http {
         http.finish();
     }
-    report(&name, &kit, &score, protocol_error.as_deref())
+    Ok(report(&name, &kit, &score, protocol_error.as_deref()))
 }
 
 /// Asks `message` of the client for the vector (or scenario) `id`: its answer, or the

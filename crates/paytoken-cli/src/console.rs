@@ -28,14 +28,15 @@ const POLL_EVERY: Duration = Duration::from_millis(500);
 const MAX_PAGES: usize = 1000;
 
 /// Runs a console command against the sandbox the settings name.
-pub(crate) async fn run(command: &ConsoleCommand, args: &GatewayArgs, json: bool) -> Report {
-    let console = match Console::of(args) {
-        Ok(console) => console,
-        Err(failure) => return Report::from(failure),
-    };
-    let result = match command {
+pub(crate) async fn run(
+    command: &ConsoleCommand,
+    args: &GatewayArgs,
+    json: bool,
+) -> Result<Report, Failure> {
+    let console = Console::of(args)?;
+    match command {
         ConsoleCommand::Logs(crate::cli::LogsCommand::Tail { once }) => {
-            return tail(&console, *once, json).await;
+            tail(&console, *once, json).await
         }
         ConsoleCommand::Events(EventsCommand::List) => console
             .every_page("notifications", &["notifications"])
@@ -52,13 +53,10 @@ pub(crate) async fn run(command: &ConsoleCommand, args: &GatewayArgs, json: bool
             .get("clock")
             .await
             .map(|answer| clock("clock_show", answer)),
-        ConsoleCommand::Clock(ClockCommand::Advance { by }) => match seconds(by) {
-            Err(failure) => Err(failure),
-            Ok(seconds) => console
-                .post("clock/advance", &json!({ "seconds": seconds }))
-                .await
-                .map(|answer| clock("clock_advance", answer)),
-        },
+        ConsoleCommand::Clock(ClockCommand::Advance { by }) => console
+            .post("clock/advance", &json!({ "seconds": seconds(by)? }))
+            .await
+            .map(|answer| clock("clock_advance", answer)),
         ConsoleCommand::Faults(FaultsCommand::List) => console
             .get("faults")
             .await
@@ -85,8 +83,7 @@ pub(crate) async fn run(command: &ConsoleCommand, args: &GatewayArgs, json: bool
             )
             .await
             .map(books),
-    };
-    result.unwrap_or_else(Report::from)
+    }
 }
 
 /// A running sandbox's console.
@@ -188,13 +185,10 @@ impl Console {
 
 /// `logs tail`: the log, then each new entry as it comes (every half second) until
 /// Ctrl-C, or only what is there with `once`. One entry a line: JSON Lines with `json`.
-async fn tail(console: &Console, once: bool, json: bool) -> Report {
+async fn tail(console: &Console, once: bool, json: bool) -> Result<Report, Failure> {
     let mut after = 0;
     loop {
-        let answer = match console.get(&format!("requests?after={after}")).await {
-            Ok(answer) => answer,
-            Err(failure) => return Report::from(failure),
-        };
+        let answer = console.get(&format!("requests?after={after}")).await?;
         let mut text = String::new();
         for entry in field(&answer, "requests").as_array().into_iter().flatten() {
             if json {
@@ -207,8 +201,8 @@ async fn tail(console: &Console, once: bool, json: bool) -> Report {
         }
         match terminal::out(&text) {
             Ok(()) => {}
-            Err(Unwritten::Closed) => return Report::quiet(crate::report::Exit::Success),
-            Err(Unwritten::Failed(error)) => return Report::unwritten(&error),
+            Err(Unwritten::Closed) => return Ok(Report::quiet(crate::report::Exit::Success)),
+            Err(Unwritten::Failed(error)) => return Ok(Report::unwritten(&error)),
         }
         after = field(&answer, "last").as_u64().unwrap_or(after);
         // A page is followed by the next at once, until the log is read to its end.
@@ -216,11 +210,11 @@ async fn tail(console: &Console, once: bool, json: bool) -> Report {
             continue;
         }
         if once {
-            return Report::quiet(crate::report::Exit::Success);
+            return Ok(Report::quiet(crate::report::Exit::Success));
         }
         tokio::select! {
             () = tokio::time::sleep(POLL_EVERY) => {}
-            _ = tokio::signal::ctrl_c() => return Report::quiet(crate::report::Exit::Success),
+            _ = tokio::signal::ctrl_c() => return Ok(Report::quiet(crate::report::Exit::Success)),
         }
     }
 }

@@ -28,7 +28,7 @@ use crate::config;
 use crate::config_command::describe;
 use crate::connection::{self, Link, OpenError, Upstream, seconds};
 use crate::limits;
-use crate::report::Report;
+use crate::report::{Failure, Report};
 use crate::settings::Settings;
 
 /// The most the two clocks may differ before the check fails: the `Date` header counts
@@ -57,14 +57,9 @@ const GATEWAY_CHECKS: [&str; 8] = [
 ];
 
 /// `paytoken doctor`.
-pub(crate) async fn run(args: &GatewayArgs) -> Report {
-    if let Err(failure) = config::check_bounds(args) {
-        return Report::from(failure);
-    }
-    let settings = match Settings::resolve(args) {
-        Ok(settings) => settings,
-        Err(failure) => return Report::from(failure),
-    };
+pub(crate) async fn run(args: &GatewayArgs) -> Result<Report, Failure> {
+    config::check_bounds(args)?;
+    let settings = Settings::resolve(args)?;
     let described = describe(&settings);
     let signing = signing(args, &settings);
     let settings_check = settings_check(
@@ -95,7 +90,7 @@ pub(crate) async fn run(args: &GatewayArgs) -> Report {
         // A signing problem failed the settings check above.
         (Err(_), Ok(_)) => {}
     }
-    report(&checks, &seen, described.json)
+    Ok(report(&checks, &seen, described.json))
 }
 
 /// What the settings check finds: a caller, a base URL, a key that reads, and settings
@@ -167,7 +162,7 @@ fn summary(base_url: &BaseUrl) -> String {
 /// The trust and the way to an auth token, or what in the settings stops the client's
 /// signing.
 fn signing(args: &GatewayArgs, settings: &Settings) -> Result<Signing, String> {
-    let message = |failure: crate::report::Failure| failure.message().to_owned();
+    let message = |failure: Failure| failure.message().to_owned();
     config::credentials(settings).map_err(message)?;
     let roots = config::root_certificates(args).map_err(message)?;
     if let Some(account) = &settings.account_id.value {

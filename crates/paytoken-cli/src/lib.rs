@@ -115,45 +115,41 @@ pub fn main() -> ExitCode {
 }
 
 async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report {
-    match command {
-        Command::Demo(args) => demo::run(&args).await,
+    let report = match command {
+        Command::Demo(args) => Ok(demo::run(&args).await),
         Command::Sandbox(args) => serve::run(&args, gateway).await,
         Command::Listen(args) => listen::run(&args, gateway, json).await,
-        Command::Vectors(args) => vectors::run(&args),
-        Command::Completions { shell } => manual::completions(shell),
-        Command::ManPages { out } => manual::man_pages(&out),
-        Command::Whoami => config_command::whoami(gateway).unwrap_or_else(Report::from),
+        Command::Vectors(args) => Ok(vectors::run(&args)),
+        Command::Completions { shell } => Ok(manual::completions(shell)),
+        Command::ManPages { out } => Ok(manual::man_pages(&out)),
+        Command::Whoami => config_command::whoami(gateway),
         Command::Doctor => doctor::run(gateway).await,
         Command::Record(args) => record::run(&args, gateway, json).await,
-        Command::Replay { cassette } => replay::run(&cassette),
+        Command::Replay { cassette } => Ok(replay::run(&cassette)),
         Command::Conform(args) => conform::run(&args),
-        Command::Config(command) => {
-            config_command::config(&command, gateway).unwrap_or_else(Report::from)
-        }
+        Command::Config(command) => config_command::config(&command, gateway),
         Command::Console(command) => console::run(&command, gateway, json).await,
-        operation => match settings::Settings::resolve(gateway) {
-            Ok(settings) => call(operation, gateway, &settings, json).await,
-            Err(failure) => Report::from(failure),
-        },
-    }
+        operation => call(operation, gateway, json).await,
+    };
+    report.unwrap_or_else(Report::from)
 }
 
 /// Runs an operation of the gateway with the resolved settings.
 async fn call(
     operation: Command,
     gateway: &cli::GatewayArgs,
-    settings: &settings::Settings,
     json: bool,
-) -> Report {
+) -> Result<Report, Failure> {
+    let settings = settings::Settings::resolve(gateway)?;
     match operation {
-        Command::AuthToken => grant(OperationKind::AuthToken, gateway, settings).await,
+        Command::AuthToken => grant(OperationKind::AuthToken, gateway, &settings).await,
         Command::RegenerateAuthToken => {
-            grant(OperationKind::RegenerateAuthToken, gateway, settings).await
+            grant(OperationKind::RegenerateAuthToken, gateway, &settings).await
         }
-        operation => match config::client(gateway, settings, operation.lists()) {
-            Ok(client) => operations::run(&client, operation, json).await,
-            Err(failure) => Report::from(failure),
-        },
+        operation => {
+            let client = config::client(gateway, &settings, operation.lists())?;
+            Ok(operations::run(&client, operation, json).await)
+        }
     }
 }
 
@@ -162,26 +158,17 @@ async fn grant(
     kind: OperationKind,
     gateway: &cli::GatewayArgs,
     settings: &settings::Settings,
-) -> Report {
-    let client = match config::client(gateway, settings, false) {
-        Ok(client) => client,
-        Err(failure) => return Report::from(failure),
-    };
+) -> Result<Report, Failure> {
+    let client = config::client(gateway, settings, false)?;
     let answer = if kind == OperationKind::AuthToken {
-        match config::token_request(settings) {
-            Ok(fetch) => client.fetch_auth_token(&fetch).await,
-            Err(failure) => return Report::from(failure),
-        }
+        let fetch = config::token_request(settings)?;
+        client.fetch_auth_token(&fetch).await
     } else {
-        match config::regenerate_request(gateway, settings) {
-            Ok(regenerate) => client.regenerate_auth_token(&regenerate).await,
-            Err(failure) => return Report::from(failure),
-        }
+        let regenerate = config::regenerate_request(gateway, settings)?;
+        client.regenerate_auth_token(&regenerate).await
     };
-    match answer {
-        Ok(grant) => operations::ok_report(kind, render::grant(&grant)),
-        Err(error) => Report::from(Failure::from_error(kind, &error)),
-    }
+    let grant = answer.map_err(|error| Failure::from_error(kind, &error))?;
+    Ok(operations::ok_report(kind, render::grant(&grant)))
 }
 
 /// A command line that does not parse: clap's own help and version go out as they are;

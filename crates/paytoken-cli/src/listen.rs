@@ -155,32 +155,28 @@ impl Drop for Relaying<'_> {
 }
 
 /// Runs until Ctrl-C.
-pub(crate) async fn run(args: &ListenArgs, gateway: &GatewayArgs, json: bool) -> Report {
-    let key = match Settings::resolve(gateway).and_then(|s| config::secure_key(&s.secure_key)) {
-        Ok(key) => key,
-        Err(failure) => return Report::from(failure),
-    };
-    let forward = match args
+pub(crate) async fn run(
+    args: &ListenArgs,
+    gateway: &GatewayArgs,
+    json: bool,
+) -> Result<Report, Failure> {
+    let key = config::secure_key(&Settings::resolve(gateway)?.secure_key)?;
+    let forward = args
         .forward_to
         .as_deref()
         .map(|url| Endpoint::parse("--forward-to", url))
         .transpose()
-    {
-        Ok(forward) => forward.map(|endpoint| Forward {
+        .map_err(Failure::usage)?
+        .map(|endpoint| Forward {
             url: endpoint.url.clone(),
             target: Box::new(endpoint),
             timeout: args.relay_timeout,
-        }),
-        Err(message) => return Report::from(Failure::usage(message)),
-    };
-    let (listener, address) = match local_server::bind(args.addr).await {
-        Ok(bound) => bound,
-        Err(failure) => return Report::from(failure),
-    };
+        });
+    let (listener, address) = local_server::bind(args.addr).await?;
     match announce(address, forward.as_ref(), json) {
         Ok(()) => {}
-        Err(terminal::Unwritten::Closed) => return Report::quiet(Exit::Success),
-        Err(terminal::Unwritten::Failed(error)) => return Report::unwritten(&error),
+        Err(terminal::Unwritten::Closed) => return Ok(Report::quiet(Exit::Success)),
+        Err(terminal::Unwritten::Failed(error)) => return Ok(Report::unwritten(&error)),
     }
     let receiver = Arc::new(Receiver::new(key, forward));
     let print = move |printed: Value| {
@@ -201,7 +197,7 @@ pub(crate) async fn run(args: &ListenArgs, gateway: &GatewayArgs, json: bool) ->
         () = serve(listener, receiver, print) => {}
         _ = tokio::signal::ctrl_c() => {}
     }
-    Report::quiet(Exit::Success)
+    Ok(Report::quiet(Exit::Success))
 }
 
 /// Serves notifications on `listener` for as long as it is polled, handing each printed

@@ -59,20 +59,18 @@ struct Proxy {
 }
 
 /// Runs until Ctrl-C.
-pub(crate) async fn run(args: &RecordArgs, gateway: &GatewayArgs, json: bool) -> Report {
-    let proxy = match proxy(args, gateway) {
-        Ok(proxy) => Arc::new(proxy),
-        Err(failure) => return Report::from(failure),
-    };
+pub(crate) async fn run(
+    args: &RecordArgs,
+    gateway: &GatewayArgs,
+    json: bool,
+) -> Result<Report, Failure> {
+    let proxy = Arc::new(proxy(args, gateway)?);
     if !args.addr.ip().is_loopback() {
-        return Report::from(Failure::usage(
+        return Err(Failure::usage(
             "--addr: the proxy forwards your signed requests, so it listens on a loopback address only",
         ));
     }
-    let (listener, address) = match local_server::bind(args.addr).await {
-        Ok(bound) => bound,
-        Err(failure) => return Report::from(failure),
-    };
+    let (listener, address) = local_server::bind(args.addr).await?;
     let upstream = proxy.upstream.lock().await.base_url.as_str().to_owned();
     let announced = json!({
         "operation": "record",
@@ -92,8 +90,8 @@ pub(crate) async fn run(args: &RecordArgs, gateway: &GatewayArgs, json: bool) ->
     };
     match terminal::out(&text) {
         Ok(()) => {}
-        Err(terminal::Unwritten::Closed) => return Report::quiet(Exit::Success),
-        Err(terminal::Unwritten::Failed(error)) => return Report::unwritten(&error),
+        Err(terminal::Unwritten::Closed) => return Ok(Report::quiet(Exit::Success)),
+        Err(terminal::Unwritten::Failed(error)) => return Ok(Report::unwritten(&error)),
     }
     // `local_server` runs each exchange on a task of its own: a client that hangs up must
     // not cut an exchange the upstream may already have taken, nor its line in the
@@ -107,7 +105,7 @@ pub(crate) async fn run(args: &RecordArgs, gateway: &GatewayArgs, json: bool) ->
         () = local_server::serve(listener, limits::RECORD, handle, failed) => {}
         _ = tokio::signal::ctrl_c() => {}
     }
-    Report::quiet(Exit::Success)
+    Ok(Report::quiet(Exit::Success))
 }
 
 /// The proxy of the arguments: the upstream refused as every command refuses a base URL

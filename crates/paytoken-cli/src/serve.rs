@@ -195,26 +195,20 @@ fn write_profile(sandbox: &Sandbox, name: &str, gateway: &GatewayArgs) -> Result
 }
 
 /// Runs the sandbox until Ctrl-C (or SIGTERM's default), then shuts it down.
-pub(crate) async fn run(args: &SandboxArgs, gateway: &GatewayArgs) -> Report {
-    let (builder, answers_like) = match builder(args) {
-        Ok(built) => built,
-        Err(failure) => return Report::from(failure),
-    };
-    let sandbox = match builder.start().await {
-        Ok(sandbox) => sandbox,
+pub(crate) async fn run(args: &SandboxArgs, gateway: &GatewayArgs) -> Result<Report, Failure> {
+    let (builder, answers_like) = builder(args)?;
+    let sandbox = builder.start().await.map_err(|error| match error {
         // A state file it cannot use is the user's to fix, as a bad flag is.
-        Err(error @ paytoken_sandbox::Error::State { .. }) => {
-            return Report::from(Failure::usage(report::with_causes(&error)));
-        }
-        Err(error) => return Report::from(Failure::failed(report::with_causes(&error))),
-    };
+        paytoken_sandbox::Error::State { .. } => Failure::usage(report::with_causes(&error)),
+        _ => Failure::failed(report::with_causes(&error)),
+    })?;
     if let Some(Err(failure)) = args
         .write_profile
         .as_ref()
         .map(|name| write_profile(&sandbox, name, gateway))
     {
         sandbox.shutdown().await;
-        return Report::from(failure);
+        return Err(failure);
     }
     let mut first = announcement(sandbox.base_url(), sandbox.config());
     if let (Some(object), Some(summary)) = (first.as_object_mut(), answers_like) {
@@ -225,10 +219,8 @@ pub(crate) async fn run(args: &SandboxArgs, gateway: &GatewayArgs) -> Report {
         // Nobody reads the credentials line: serving on would be serving blind.
         sandbox.shutdown().await;
         return match unwritten {
-            terminal::Unwritten::Closed => {
-                Report::from(Failure::failed("standard output is closed"))
-            }
-            terminal::Unwritten::Failed(error) => Report::unwritten(&error),
+            terminal::Unwritten::Closed => Err(Failure::failed("standard output is closed")),
+            terminal::Unwritten::Failed(error) => Ok(Report::unwritten(&error)),
         };
     }
     if !sandbox.address().ip().is_loopback() {
@@ -239,10 +231,10 @@ pub(crate) async fn run(args: &SandboxArgs, gateway: &GatewayArgs) -> Report {
     }
     let _ = tokio::signal::ctrl_c().await;
     sandbox.shutdown().await;
-    Report {
+    Ok(Report {
         exit: Exit::Success,
         json: Value::Null,
         human: String::new(),
         error_line: None,
-    }
+    })
 }
