@@ -50,10 +50,10 @@ impl<T: Transport> Client<T> {
         }
         let mut renewed = false;
         loop {
-            let answer = match self.exchange(&request, log).await {
-                Ok(answer) => answer,
-                Err(error) => return Err(judge(&request, error)),
-            };
+            let answer = self
+                .exchange(&request, log)
+                .await
+                .map_err(|error| judge(&request, error))?;
             let error = match call.parse(answer.status, &answer.body) {
                 Ok(response) => return Ok(response),
                 Err(error) => error,

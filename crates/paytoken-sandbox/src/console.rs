@@ -245,8 +245,7 @@ fn route(
         if body.is_empty() {
             return Ok(json!({}));
         }
-        serde_json::from_slice(body)
-            .map_err(|_| error(StatusCode::BAD_REQUEST, "the body is not JSON"))
+        serde_json::from_slice(body).map_err(|_| bad_request("the body is not JSON"))
     };
     let page = || page(parts.uri.query());
     let reply = match (post, segments.as_slice()) {
@@ -259,9 +258,9 @@ fn route(
         }
         (true, ["notifications", number, "resend"]) => Ok(resend(gateway, number)),
         (false, ["clock"]) => Ok((StatusCode::OK, views::clock(gateway))),
-        (true, ["clock", "advance"]) => input().map(|input| advance(gateway, &input)),
+        (true, ["clock", "advance"]) => input().and_then(|input| advance(gateway, &input)),
         (false, ["faults"]) => Ok((StatusCode::OK, views::faults(faults))),
-        (true, ["faults"]) => input().map(|input| fault_next(faults, &input)),
+        (true, ["faults"]) => input().and_then(|input| fault_next(faults, &input)),
         (true, ["faults", "clear"]) => {
             faults.clear();
             Ok((StatusCode::OK, views::faults(faults)))
@@ -292,19 +291,14 @@ fn page(query: Option<&str>) -> Result<Page, Reply> {
             "after" => {
                 page.0 = value
                     .parse()
-                    .map_err(|_| error(StatusCode::BAD_REQUEST, "after: a whole number"))?;
+                    .map_err(|_| bad_request("after: a whole number"))?;
             }
             "limit" => {
                 page.1 = value
                     .parse()
                     .ok()
                     .filter(|limit| (1..=views::PAGE_LIMIT).contains(limit))
-                    .ok_or_else(|| {
-                        error(
-                            StatusCode::BAD_REQUEST,
-                            "limit: a whole number from 1 to 100",
-                        )
-                    })?;
+                    .ok_or_else(|| bad_request("limit: a whole number from 1 to 100"))?;
             }
             _ => {}
         }
@@ -333,71 +327,60 @@ fn resend(gateway: &Gateway, number: &str) -> Reply {
     }
 }
 
-fn advance(gateway: &Gateway, input: &Value) -> Reply {
-    let Some(seconds) = input
+/// A refusal of what an action's body asked for.
+fn bad_request(message: &str) -> Reply {
+    error(StatusCode::BAD_REQUEST, message)
+}
+
+fn advance(gateway: &Gateway, input: &Value) -> Result<Reply, Reply> {
+    let seconds = input
         .get("seconds")
         .and_then(Value::as_u64)
         .filter(|seconds| (1..=MAX_ADVANCE_SECONDS).contains(seconds))
-    else {
-        return error(
-            StatusCode::BAD_REQUEST,
-            "seconds: a whole number from 1 to ten years' worth; the clock never moves back",
-        );
-    };
-    if let Err(left) = gateway.advance_clock(Duration::from_secs(seconds)) {
-        return error(
-            StatusCode::BAD_REQUEST,
-            &crate::Error::ClockBound { left }.to_string(),
-        );
-    }
-    (StatusCode::OK, views::clock(gateway))
+        .ok_or_else(|| {
+            bad_request(
+                "seconds: a whole number from 1 to ten years' worth; the clock never moves back",
+            )
+        })?;
+    gateway
+        .advance_clock(Duration::from_secs(seconds))
+        .map_err(|left| bad_request(&crate::Error::ClockBound { left }.to_string()))?;
+    Ok((StatusCode::OK, views::clock(gateway)))
 }
 
-fn fault_next(queue: &FaultQueue, input: &Value) -> Reply {
+fn fault_next(queue: &FaultQueue, input: &Value) -> Result<Reply, Reply> {
     let target = match input.get("target") {
         None | Some(Value::Null) => FaultTarget::default(),
-        Some(Value::String(name)) => match FaultTarget::parse(name) {
-            Ok(target) => target,
-            Err(refused) => return error(StatusCode::BAD_REQUEST, &refused.to_string()),
-        },
+        Some(Value::String(name)) => {
+            FaultTarget::parse(name).map_err(|refused| bad_request(&refused.to_string()))?
+        }
         Some(_) => {
-            return error(
-                StatusCode::BAD_REQUEST,
+            return Err(bad_request(
                 "target: money-moving, any, or an operation such as \"pay\"",
-            );
+            ));
         }
     };
-    let Some(directives) = input.get("directives").and_then(Value::as_str) else {
-        return error(
-            StatusCode::BAD_REQUEST,
-            "directives: text such as \"drop=after\"",
-        );
-    };
+    let directives = input
+        .get("directives")
+        .and_then(Value::as_str)
+        .ok_or_else(|| bad_request("directives: text such as \"drop=after\""))?;
     let count = match input.get("count") {
         None => 1,
-        Some(count) => match count.as_u64().filter(|n| (1..=MAX_FAULTED).contains(n)) {
-            Some(count) => count,
-            None => {
-                return error(
-                    StatusCode::BAD_REQUEST,
-                    "count: a whole number from 1 to 100",
-                );
-            }
-        },
+        Some(count) => count
+            .as_u64()
+            .filter(|n| (1..=MAX_FAULTED).contains(n))
+            .ok_or_else(|| bad_request("count: a whole number from 1 to 100"))?,
     };
-    let faults = match Faults::parse(directives) {
-        Ok(faults) => faults,
-        Err(refused) => return error(StatusCode::BAD_REQUEST, &refused.to_string()),
-    };
+    let faults = Faults::parse(directives).map_err(|refused| bad_request(&refused.to_string()))?;
     for _ in 0..count {
         if !queue.push(target, faults) {
-            return error(
+            return Err(error(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "too many faults already wait for the next requests",
-            );
+            ));
         }
     }
-    (StatusCode::OK, views::faults(queue))
+    Ok((StatusCode::OK, views::faults(queue)))
 }
 
 fn decide(gateway: &Gateway, payment_id: &str, approve: bool) -> Reply {
