@@ -420,10 +420,7 @@ impl fmt::Display for TransportError {
 
 impl std::error::Error for TransportError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.source {
-            Some(source) => Some(source.as_ref()),
-            None => None,
-        }
+        self.source.as_deref().map(|source| source as _)
     }
 }
 

@@ -208,10 +208,10 @@ impl Http {
                 continue;
             }
             let asked = filled(step, outcomes);
-            let before = match at(step, "/fault").as_str() {
-                Some(directives) => Some(self.fault(&asked, directives)?),
-                None => None,
-            };
+            let before = at(step, "/fault")
+                .as_str()
+                .map(|directives| self.fault(&asked, directives))
+                .transpose()?;
             let message = json!({ "type": "step", "id": at(scenario, "/id"), "step": asked });
             let answer = ask(&message)?;
             let name = at(&asked, "/name").as_str().unwrap_or_default().to_owned();
