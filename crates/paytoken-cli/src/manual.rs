@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::cli;
 use crate::report::{Exit, Failure, Outcome, Report};
-use crate::vectors::{place, write};
+use crate::vectors::write_all;
 
 /// The completion script of `shell`: printed as it is, or as `script` in the JSON.
 pub(crate) fn completions(shell: clap_complete::Shell) -> Report {
@@ -26,28 +26,13 @@ pub(crate) fn completions(shell: clap_complete::Shell) -> Report {
 
 /// Writes `paytoken.1` and a page per subcommand (`paytoken-pay.1`,
 /// `paytoken-config-show.1`) under `out`.
-pub(crate) fn man_pages(out: &Path) -> Report {
+pub(crate) fn man_pages(out: &Path) -> Result<Report, Failure> {
     let mut pages = Vec::new();
-    if let Err(error) = render(cli::command(), &mut pages) {
-        return Report::from(Failure::failed(format!(
-            "cannot render a man page: {error}"
-        )));
-    }
-    // Every place checked before any page is written: a refusal leaves the folder as it was.
-    for (name, _) in &pages {
-        if let Err(failure) = place(out, name, false) {
-            return Report::from(failure);
-        }
-    }
-    let mut written = Vec::with_capacity(pages.len());
-    for (name, text) in &pages {
-        if let Err(failure) = write(out, name, text) {
-            return Report::from(failure);
-        }
-        written.push(out.join(name).display().to_string());
-    }
+    render(cli::command(), &mut pages)
+        .map_err(|error| Failure::failed(format!("cannot render a man page: {error}")))?;
+    let written = write_all(out, &pages)?;
     let folder = out.display().to_string();
-    Report {
+    Ok(Report {
         exit: Exit::Success,
         human: format!(
             "man_pages: {} pages in {folder} (read one with `man -l {}`)\n",
@@ -56,7 +41,7 @@ pub(crate) fn man_pages(out: &Path) -> Report {
         ),
         json: json!({ "outcome": Outcome::Ok.name(), "folder": folder, "files": written }),
         error_line: None,
-    }
+    })
 }
 
 /// The page of `command` and of each of its visible subcommands, as (file name, roff).

@@ -64,9 +64,9 @@ impl Replayed {
 }
 
 /// `paytoken replay --check CASSETTE`.
-pub(crate) fn run(cassette: &Path) -> Report {
+pub(crate) fn run(cassette: &Path) -> Result<Report, Failure> {
     let mut tally = Tally::default();
-    let result = each_line(cassette, "--check", |line| {
+    each_line(cassette, "--check", |line| {
         tally.add(match line {
             Line::Text(line) => replay(line),
             Line::TooLong => unreadable_line(&format!(
@@ -74,11 +74,8 @@ pub(crate) fn run(cassette: &Path) -> Report {
                 MAX_LINE_BYTES / (1024 * 1024)
             )),
         });
-    });
-    if let Err(failure) = result {
-        return Report::from(failure);
-    }
-    report(cassette, &tally)
+    })?;
+    Ok(report(cassette, &tally))
 }
 
 /// What `replay --check` keeps of the exchanges as they go by: the counts, and at most

@@ -51,21 +51,9 @@ pub(crate) const FILES: &[(&str, &str)] = kit![
 
 /// Writes the kit under `args.out`, creating the folders it needs; a file of the kit
 /// already there is replaced.
-pub(crate) fn run(args: &VectorsArgs) -> Report {
+pub(crate) fn run(args: &VectorsArgs) -> Result<Report, Failure> {
     let out = &args.out;
-    // Every place checked before any file is written: a refusal leaves the folder as it was.
-    for (name, _) in FILES {
-        if let Err(failure) = place(out, name, false) {
-            return Report::from(failure);
-        }
-    }
-    let mut written = Vec::with_capacity(FILES.len());
-    for (name, text) in FILES {
-        if let Err(failure) = write(out, name, text) {
-            return Report::from(failure);
-        }
-        written.push(out.join(name).display().to_string());
-    }
+    let written = write_all(out, FILES)?;
     let folder = out.display().to_string();
     let mut human = format!(
         "vectors: wrote the conformance kit, {} files, to {folder}\n",
@@ -75,12 +63,30 @@ pub(crate) fn run(args: &VectorsArgs) -> Report {
         "  check them with: python3 {}\n",
         out.join("check.py").display()
     ));
-    Report {
+    Ok(Report {
         exit: Exit::Success,
         json: json!({ "outcome": Outcome::Ok.name(), "folder": folder, "files": written }),
         human,
         error_line: None,
+    })
+}
+
+/// Writes each of `files` (name, text) under `out`, once every place is checked (a
+/// refusal leaves the folder as it was); the paths written, in order.
+pub(crate) fn write_all<N: AsRef<str>, T: AsRef<str>>(
+    out: &Path,
+    files: &[(N, T)],
+) -> Result<Vec<String>, Failure> {
+    for (name, _) in files {
+        place(out, name.as_ref(), false)?;
     }
+    files
+        .iter()
+        .map(|(name, text)| {
+            write(out, name.as_ref(), text.as_ref())?;
+            Ok(out.join(name.as_ref()).display().to_string())
+        })
+        .collect()
 }
 
 /// Writes `text` as `name` (a path with `/`) under `out`, once [`place`] allows it. The

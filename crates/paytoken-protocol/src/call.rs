@@ -420,7 +420,8 @@ impl fmt::Display for TransportError {
 
 impl std::error::Error for TransportError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source.as_deref().map(|source| source as _)
+        let source: &(dyn std::error::Error + 'static) = self.source.as_deref()?;
+        Some(source)
     }
 }
 
