@@ -38,11 +38,6 @@ fn field_json(name: &str, value: &str) -> Value {
     counted.unwrap_or_else(|| value.into())
 }
 
-/// Runs the demo and reports every step.
-pub(crate) async fn run(args: &DemoArgs) -> Report {
-    life_cycle(args).await.unwrap_or_else(Report::from)
-}
-
 /// A client for the sandbox's default merchant, fetching its own auth token.
 fn client_for(sandbox: &Sandbox) -> Result<(Client, FetchAuthToken), Failure> {
     let config = sandbox.config();
@@ -74,8 +69,9 @@ fn client_for(sandbox: &Sandbox) -> Result<(Client, FetchAuthToken), Failure> {
     ))
 }
 
-/// Starts a sandbox, runs the life-cycle script against it and reports its steps.
-async fn life_cycle(args: &DemoArgs) -> Result<Report, Failure> {
+/// Runs the demo: starts a sandbox, runs the life-cycle script against it and reports its
+/// steps.
+pub(crate) async fn run(args: &DemoArgs) -> Result<Report, Failure> {
     let started = Instant::now();
     let mut sandbox = Sandbox::builder();
     if let Some(seed) = args.vary_answers {

@@ -116,7 +116,7 @@ pub fn main() -> ExitCode {
 
 async fn run(command: Command, gateway: &cli::GatewayArgs, json: bool) -> Report {
     let report = match command {
-        Command::Demo(args) => Ok(demo::run(&args).await),
+        Command::Demo(args) => demo::run(&args).await,
         Command::Sandbox(args) => serve::run(&args, gateway).await,
         Command::Listen(args) => listen::run(&args, gateway, json).await,
         Command::Vectors(args) => vectors::run(&args),
