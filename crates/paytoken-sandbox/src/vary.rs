@@ -22,6 +22,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use fastrand::Rng;
+
 use crate::node::{Kind, Node, kind};
 
 /// The variation of a sandbox: its seed, and how many answers it has varied.
@@ -45,14 +47,14 @@ impl Variation {
             return body.to_owned();
         };
         let number = self.answers.fetch_add(1, Ordering::Relaxed);
-        let mut random = SplitMix(self.seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut random = Rng::with_seed(self.seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         vary_object(&mut node, &mut random);
         node.to_json(body.len() + 64)
     }
 }
 
 /// Varies the fields of an object (and of the objects inside it that hold fields).
-fn vary_object(node: &mut Node, random: &mut SplitMix) {
+fn vary_object(node: &mut Node, random: &mut Rng) {
     let Node::Object(fields) = node else {
         if let Node::List(items) = node {
             items.iter_mut().for_each(|item| vary_object(item, random));
@@ -70,8 +72,8 @@ fn vary_object(node: &mut Node, random: &mut SplitMix) {
         };
         vary_value(kind, value, random);
     }
-    if random.one_in(3) {
-        let (key, extra) = match random.below(3) {
+    if random.usize(..3) == 0 {
+        let (key, extra) = match random.usize(..3) {
             0 => ("eci", Node::Text("05".into())),
             1 => ("terminalId", Node::Raw("7".into())),
             _ => (
@@ -91,22 +93,22 @@ fn holds_registrations(node: &Node) -> bool {
     }
 }
 
-fn vary_value(kind: Kind, value: &mut Node, random: &mut SplitMix) {
+fn vary_value(kind: Kind, value: &mut Node, random: &mut Rng) {
     let Node::Text(text) = value else {
         if kind == Kind::Container || kind == Kind::Card {
             vary_object(value, random);
         }
-        if kind == Kind::Card && random.one_in(2) {
+        if kind == Kind::Card && random.bool() {
             *value = Node::List(vec![value.clone()]);
         }
         return;
     };
     let varied = match kind {
         Kind::Money => money(text, random),
-        Kind::Code if random.one_in(2) => Some(Node::Text(text.to_ascii_lowercase())),
+        Kind::Code if random.bool() => Some(Node::Text(text.to_ascii_lowercase())),
         Kind::Month | Kind::Year => short_number(text, kind, random),
-        Kind::Time if random.one_in(2) => Some(Node::Text(text.replacen(' ', "T", 1))),
-        Kind::Id if random.one_in(2) && is_number(text) => Some(Node::Raw(text.clone())),
+        Kind::Time if random.bool() => Some(Node::Text(text.replacen(' ', "T", 1))),
+        Kind::Id if random.bool() && is_number(text) => Some(Node::Raw(text.clone())),
         Kind::Informational => Some(informational(text, random)),
         _ => None,
     };
@@ -117,14 +119,14 @@ fn vary_value(kind: Kind, value: &mut Node, random: &mut SplitMix) {
 
 /// The same amount in another form: no fraction when there are no cents, one digit when
 /// the second is a zero, a JSON number.
-fn money(text: &str, random: &mut SplitMix) -> Option<Node> {
+fn money(text: &str, random: &mut Rng) -> Option<Node> {
     let (whole, cents) = text.split_once('.')?;
     let short = match cents {
         "00" => whole.to_owned(),
         _ if cents.ends_with('0') => format!("{whole}.{}", cents.get(..1)?),
         _ => text.to_owned(),
     };
-    Some(match random.below(3) {
+    Some(match random.usize(..3) {
         0 => Node::Text(short),
         1 => Node::Raw(short),
         _ => Node::Text(format!("{text}0")),
@@ -132,12 +134,12 @@ fn money(text: &str, random: &mut SplitMix) -> Option<Node> {
 }
 
 /// `07` as `7` or the number 7; `2030` as `30` or the number 2030.
-fn short_number(text: &str, kind: Kind, random: &mut SplitMix) -> Option<Node> {
+fn short_number(text: &str, kind: Kind, random: &mut Rng) -> Option<Node> {
     if !is_number(text) {
         return None;
     }
     let trimmed = text.trim_start_matches('0');
-    Some(match (kind, random.below(2)) {
+    Some(match (kind, random.usize(..2)) {
         (Kind::Month, 0) => Node::Text(trimmed.to_owned()),
         (Kind::Year, 0) => Node::Text(text.get(2..)?.to_owned()),
         _ => Node::Raw(trimmed.to_owned()),
@@ -151,36 +153,14 @@ fn is_number(text: &str) -> bool {
 }
 
 /// Anything at all: a client that reads the verdict must not care.
-fn informational(text: &str, random: &mut SplitMix) -> Node {
-    match random.below(6) {
+fn informational(text: &str, random: &mut Rng) -> Node {
+    match random.usize(..6) {
         0 => Node::Raw("null".into()),
         1 => Node::Text(String::new()),
         2 => Node::Raw("12345".into()),
         3 => Node::Text(text.chars().cycle().take(200).collect()),
         4 => Node::Object(vec![("value".into(), Node::Text(text.to_owned()))]),
         _ => Node::List(vec![Node::Text(text.to_owned())]),
-    }
-}
-
-/// A small, fast, seeded generator (SplitMix64): reproducible, not secret.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `bound` (which is small, so the modulo's bias does not matter here).
-    fn below(&mut self, bound: usize) -> usize {
-        usize::try_from(self.next() % u64::try_from(bound.max(1)).unwrap_or(1)).unwrap_or(0)
-    }
-
-    fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
     }
 }
 
@@ -219,7 +199,7 @@ mod tests {
 
     #[test]
     fn money_keeps_its_value() {
-        let mut random = SplitMix(1);
+        let mut random = Rng::with_seed(1);
         for _ in 0..20 {
             let Some(Node::Text(text) | Node::Raw(text)) = money("50.00", &mut random) else {
                 panic!("money is text or a number")
