@@ -4,8 +4,6 @@
 //! Latin-1, another separator, a leading zero dropped, a part left out, an extra part, the
 //! key of another caller.
 
-use std::fmt::Write as _;
-
 use md5::{Digest, Md5};
 use paytoken_checksum::SecureKey;
 use paytoken_types::Amount;
@@ -19,15 +17,6 @@ const MAX_PARTS: usize = 5;
 /// The most unsigned fields tried as an extra part.
 const MAX_EXTRA_FIELDS: usize = 64;
 
-fn hex(digest: &[u8]) -> String {
-    digest
-        .iter()
-        .fold(String::with_capacity(32), |mut hex, byte| {
-            let _ = write!(hex, "{byte:02x}");
-            hex
-        })
-}
-
 /// MD5 of `parts` joined with `separator`.
 fn md5_joined(parts: &[&str], separator: &str) -> String {
     let mut md5 = Md5::new();
@@ -37,7 +26,7 @@ fn md5_joined(parts: &[&str], separator: &str) -> String {
         }
         md5.update(part.as_bytes());
     }
-    hex(&md5.finalize())
+    format!("{:x}", md5.finalize())
 }
 
 fn md5_hex(parts: &[&str]) -> String {
@@ -221,7 +210,7 @@ fn latin_1(expected: &Parts<'_>, sent: &str) -> Option<String> {
         .chars()
         .map(|c| u8::try_from(u32::from(c)).ok())
         .collect::<Option<_>>()?;
-    (hex(&Md5::digest(&bytes)) == sent).then(|| {
+    (format!("{:x}", Md5::digest(&bytes)) == sent).then(|| {
         "closest mistake: the joined text hashed as Latin-1 (ISO 8859-1) bytes; hash its UTF-8 bytes".to_owned()
     })
 }
