@@ -223,21 +223,13 @@ async fn send_http(
 
 /// Why a request to the gateway failed: no connection opened (nothing of it left), or the
 /// exchange failed after it started.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub(crate) enum SendError {
+    #[error("{0}")]
     Connect(String),
+    #[error("{0}")]
     Exchange(String),
 }
-
-impl std::fmt::Display for SendError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Connect(error) | Self::Exchange(error) => f.write_str(error),
-        }
-    }
-}
-
-impl std::error::Error for SendError {}
 
 /// A gateway reached through one connection at a time: opened when first needed, and
 /// again when the gateway closed it (as servers may after an answer).

@@ -2,7 +2,6 @@
 //! loop, its bounds and a clean shutdown): the console's and the gateway's requests told
 //! apart, and fault injection between the socket and the gateway.
 
-use std::fmt;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -36,16 +35,9 @@ pub(crate) const MAX_REQUEST_BODY: usize = 64 * 1024;
 pub(crate) const WITHHELD_FOR: Duration = Duration::from_secs(300);
 
 /// The connection is closed without an answer (a `drop` fault, or a withheld answer).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("connection dropped by fault injection")]
 struct Dropped;
-
-impl fmt::Display for Dropped {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("connection dropped by fault injection")
-    }
-}
-
-impl std::error::Error for Dropped {}
 
 /// The socket and what applies to every connection on it.
 pub(crate) struct Listening {
