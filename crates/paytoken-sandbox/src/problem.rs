@@ -58,6 +58,13 @@ impl Problems {
         if self.0.is_empty() { Ok(()) } else { Err(self) }
     }
 
+    /// The values read, when nothing was found: each value missing pushed a problem as it
+    /// was read, so `None` is never reached then (a malformed body if it were).
+    pub(crate) fn or_values<T>(self, values: Option<T>) -> Result<T, Self> {
+        self.into_result()?;
+        values.ok_or_else(|| codes::MALFORMED_BODY.into())
+    }
+
     /// `"30001 | 30002"`.
     pub(crate) fn code(&self) -> String {
         self.0

@@ -131,12 +131,7 @@ fn read(
     let mut problems = Problems::default();
     let amount = parse_amount(amount_text, &mut problems);
     let currency = read_currency(form, &mut problems);
-    problems.into_result()?;
-    match (amount, currency) {
-        (Some(amount), Some(currency)) => Ok(Some((amount, currency))),
-        // Each `None` above pushed a problem, so `into_result` returned already.
-        _ => Err(codes::MALFORMED_BODY.into()),
-    }
+    problems.or_values(amount.zip(currency)).map(Some)
 }
 
 /// Applies `movement` of `amount` to `payment`, or says why not; the code of success.

@@ -33,11 +33,7 @@ pub(super) fn handle(
     if records.is_some_and(|records| records == 0 || records > MAX_RECORDS) {
         problems.push(Problem::invalid("pagination.records"));
     }
-    problems.into_result()?;
-    let (Some(page), Some(records)) = (page, records) else {
-        // Each `None` above pushed a problem, so `into_result` returned already.
-        return Err(codes::MALFORMED_BODY.into());
-    };
+    let (page, records) = problems.or_values(page.zip(records))?;
     let skip = usize::try_from(u64::from(page - 1) * u64::from(records)).unwrap_or(usize::MAX);
     let take = usize::try_from(records).unwrap_or(usize::MAX);
     let invoices: Vec<_> = state

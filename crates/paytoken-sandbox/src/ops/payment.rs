@@ -92,13 +92,8 @@ fn read<'f>(
     if customer_id.is_some_and(|id| !state.customer_visible(caller.principal, id)) {
         problems.push(codes::CUSTOMER_NOT_FOUND);
     }
-    problems.into_result()?;
-    let (Some(amount), Some(currency), Some(payment_type), Some(card)) =
-        (amount, currency, payment_type, card)
-    else {
-        // Each `None` above pushed a problem, so `into_result` returned already.
-        return Err(codes::MALFORMED_BODY.into());
-    };
+    let (((amount, currency), payment_type), card) =
+        problems.or_values(amount.zip(currency).zip(payment_type).zip(card))?;
     Ok(Asked {
         transaction_id,
         amount,

@@ -39,11 +39,7 @@ pub(super) fn handle(
     if customer_id.is_some_and(|id| !state.customer_visible(caller.principal, id)) {
         problems.push(codes::CUSTOMER_NOT_FOUND);
     }
-    problems.into_result()?;
-    let (Some(instrument), Some(brand), Some(mode)) = (instrument, brand, mode) else {
-        // Each `None` above pushed a problem, so `into_result` returned already.
-        return Err(codes::MALFORMED_BODY.into());
-    };
+    let ((instrument, brand), mode) = problems.or_values(instrument.zip(brand).zip(mode))?;
     let id = state.entropy.registration_id();
     state.insert_registration(Registration {
         id,

@@ -79,11 +79,7 @@ fn read<'f>(
     if !matches!(payment_type, "DB" | "PA") {
         problems.push(codes::INVALID_PAYMENT_TYPE);
     }
-    problems.into_result()?;
-    let (Some(amount), Some(currency)) = (amount, currency) else {
-        // Each `None` above pushed a problem, so `into_result` returned already.
-        return Err(codes::MALFORMED_BODY.into());
-    };
+    let (amount, currency) = problems.or_values(amount.zip(currency))?;
     Ok(Charge {
         payment_type,
         amount,

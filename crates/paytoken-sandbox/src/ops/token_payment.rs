@@ -183,11 +183,7 @@ fn read<'f>(
             &mut problems,
         ),
     };
-    problems.into_result()?;
-    let (Some(amount), Some(currency)) = (amount, currency) else {
-        // Each `None` above pushed a problem, so `into_result` returned already.
-        return Err(codes::MALFORMED_BODY.into());
-    };
+    let (amount, currency) = problems.or_values(amount.zip(currency))?;
     Ok(Asked {
         charge: Charge {
             payment_type: form.get("paymentType").unwrap_or("DB"),
