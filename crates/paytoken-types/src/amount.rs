@@ -4,7 +4,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::Error;
-use crate::text_traits::deserialize_from_str;
+use crate::text_traits::{deserialize_from_str, text_traits};
 
 const FIELD: &str = "amount";
 
@@ -160,11 +160,7 @@ impl fmt::Debug for AmountText {
     }
 }
 
-impl AsRef<str> for AmountText {
-    fn as_ref(&self) -> &str {
-        self.as_str()
-    }
-}
+text_traits!(AmountText(AsRef));
 
 impl fmt::Display for Amount {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

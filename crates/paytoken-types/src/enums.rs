@@ -58,17 +58,7 @@ macro_rules! open_enum {
             }
         }
 
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl AsRef<str> for $name {
-            fn as_ref(&self) -> &str {
-                self.as_str()
-            }
-        }
+        $crate::text_traits::text_traits!($name(Display, AsRef));
 
         impl FromStr for $name {
             type Err = Infallible;
