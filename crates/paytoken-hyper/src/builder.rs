@@ -3,7 +3,6 @@
 use core::fmt;
 use std::time::Duration;
 
-use http::header::HeaderValue;
 use paytoken_checksum::Credentials;
 use paytoken_protocol::ops::auth_token::FetchAuthToken;
 use paytoken_protocol::{
@@ -61,18 +60,11 @@ pub struct ClientBuilder {
     token: TokenSource,
     token_lifetime: Duration,
     refresh_before: Duration,
-    connect_timeout: Duration,
     request_timeout: Duration,
     retry: RetryPolicy,
     seed: Option<u64>,
     body_limit: usize,
-    pool_max_idle_per_host: usize,
-    pool_idle_timeout: Duration,
-    user_agent: String,
-    allow_http: bool,
-    http2: bool,
-    extra_roots: Vec<Vec<u8>>,
-    built_in_roots: bool,
+    connection: HyperSettings,
 }
 
 impl Default for ClientBuilder {
@@ -85,18 +77,20 @@ impl Default for ClientBuilder {
             token: TokenSource::None,
             token_lifetime: TOKEN_LIFETIME,
             refresh_before: DEFAULT_REFRESH_BEFORE,
-            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             retry: RetryPolicy::DEFAULT,
             seed: None,
             body_limit: DEFAULT_BODY_LIMIT,
-            pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
-            pool_idle_timeout: DEFAULT_POOL_IDLE_TIMEOUT,
-            user_agent: DEFAULT_USER_AGENT.to_owned(),
-            allow_http: false,
-            http2: true,
-            extra_roots: Vec::new(),
-            built_in_roots: true,
+            connection: HyperSettings {
+                connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+                pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
+                pool_idle_timeout: DEFAULT_POOL_IDLE_TIMEOUT,
+                user_agent: DEFAULT_USER_AGENT.to_owned(),
+                allow_http: false,
+                http2: true,
+                extra_roots: Vec::new(),
+                built_in_roots: true,
+            },
         }
     }
 }
@@ -107,10 +101,10 @@ impl fmt::Debug for ClientBuilder {
             .field("base_url", &self.base_url)
             .field("credentials", &self.credentials)
             .field("request_timeout", &self.request_timeout)
-            .field("connect_timeout", &self.connect_timeout)
+            .field("connect_timeout", &self.connection.connect_timeout)
             .field("retry", &self.retry)
             .field("body_limit", &self.body_limit)
-            .field("allow_http", &self.allow_http)
+            .field("allow_http", &self.connection.allow_http)
             .finish_non_exhaustive()
     }
 }
@@ -146,7 +140,7 @@ impl ClientBuilder {
         pub fn refresh_before(margin: Duration) => refresh_before = margin;
 
         /// How long opening a connection may take: [`DEFAULT_CONNECT_TIMEOUT`] (10 s).
-        pub fn connect_timeout(timeout: Duration) => connect_timeout = timeout;
+        pub fn connect_timeout(timeout: Duration) => connection.connect_timeout = timeout;
 
         /// How long one attempt may take, from the first byte sent to the last byte read:
         /// [`DEFAULT_REQUEST_TIMEOUT`] (60 s). A read that is retried gets this per attempt.
@@ -168,34 +162,34 @@ impl ClientBuilder {
 
         /// How many idle connections are kept per host: [`DEFAULT_POOL_MAX_IDLE_PER_HOST`]
         /// (64). Connections beyond are opened as needed and closed when idle.
-        pub fn pool_max_idle_per_host(connections: usize) => pool_max_idle_per_host = connections;
+        pub fn pool_max_idle_per_host(connections: usize) => connection.pool_max_idle_per_host = connections;
 
         /// How long an idle connection is kept: [`DEFAULT_POOL_IDLE_TIMEOUT`] (90 s).
-        pub fn pool_idle_timeout(timeout: Duration) => pool_idle_timeout = timeout;
+        pub fn pool_idle_timeout(timeout: Duration) => connection.pool_idle_timeout = timeout;
 
         /// The `User-Agent` header: [`DEFAULT_USER_AGENT`] (`paytoken/<version>`).
-        pub fn user_agent(user_agent: impl Into<String>) => user_agent = user_agent.into();
+        pub fn user_agent(user_agent: impl Into<String>) => connection.user_agent = user_agent.into();
 
         /// Allows a plain `http://` base URL: for the sandbox and other loopback servers. Off
         /// by default: card data goes over TLS.
-        pub fn allow_http(allow: bool) => allow_http = allow;
+        pub fn allow_http(allow: bool) => connection.allow_http = allow;
 
         /// Offers HTTP/2 in the TLS handshake (the server picks): on by default. Off keeps to
         /// HTTP/1.1.
-        pub fn http2(enabled: bool) => http2 = enabled;
+        pub fn http2(enabled: bool) => connection.http2 = enabled;
     }
 
     /// Trusts one more certificate authority (DER-encoded): a gateway behind a private CA,
     /// or a test's.
     pub fn add_root_certificate(mut self, der: impl Into<Vec<u8>>) -> Self {
-        self.extra_roots.push(der.into());
+        self.connection.extra_roots.push(der.into());
         self
     }
 
     paytoken_types::setters! {
         /// Whether the webpki roots (Mozilla's list) are trusted: yes by default. Off trusts
         /// only the certificates added with [`add_root_certificate`](Self::add_root_certificate).
-        pub fn built_in_roots(trusted: bool) => built_in_roots = trusted;
+        pub fn built_in_roots(trusted: bool) => connection.built_in_roots = trusted;
     }
 
     /// The client over hyper and rustls.
@@ -205,20 +199,7 @@ impl ClientBuilder {
     /// [`allow_http`](Self::allow_http), no credentials, a bad user agent or root
     /// certificate, a zero timeout or body limit.
     pub fn build(self) -> Result<Client, Error> {
-        let user_agent = HeaderValue::from_str(&self.user_agent).map_err(|_| Error::Config {
-            setting: "user_agent",
-            reason: "cannot be carried in an http header",
-        })?;
-        let transport = HyperTransport::new(HyperSettings {
-            connect_timeout: self.connect_timeout,
-            pool_max_idle_per_host: self.pool_max_idle_per_host,
-            pool_idle_timeout: self.pool_idle_timeout,
-            user_agent,
-            allow_http: self.allow_http,
-            http2: self.http2,
-            extra_roots: self.extra_roots.clone(),
-            built_in_roots: self.built_in_roots,
-        })?;
+        let transport = HyperTransport::new(&self.connection)?;
         self.build_with_transport(transport)
     }
 
@@ -235,7 +216,7 @@ impl ClientBuilder {
             .as_deref()
             .ok_or(config("base_url", "is required"))?;
         let base_url = BaseUrl::new(url).map_err(|error| config("base_url", error.reason))?;
-        if !base_url.is_https() && !self.allow_http {
+        if !base_url.is_https() && !self.connection.allow_http {
             return Err(config(
                 "base_url",
                 "is plain http; card data needs https (allow_http(true) for the sandbox or loopback)",
@@ -247,7 +228,7 @@ impl ClientBuilder {
         if self.request_timeout.is_zero() {
             return Err(config("request_timeout", "must be longer than zero"));
         }
-        if self.connect_timeout.is_zero() {
+        if self.connection.connect_timeout.is_zero() {
             return Err(config("connect_timeout", "must be longer than zero"));
         }
         if self.body_limit == 0 {

@@ -17,14 +17,14 @@ use crate::{
     Error, Transport, TransportError, TransportErrorKind, TransportRequest, TransportResponse,
 };
 
-/// The settings the hyper transport is built from; [`ClientBuilder`](crate::ClientBuilder)
-/// fills them in.
+/// The settings the hyper transport is built from: the connection's part of a
+/// [`ClientBuilder`](crate::ClientBuilder), which holds and sets them.
 #[derive(Debug, Clone)]
 pub(crate) struct HyperSettings {
     pub(crate) connect_timeout: Duration,
     pub(crate) pool_max_idle_per_host: usize,
     pub(crate) pool_idle_timeout: Duration,
-    pub(crate) user_agent: HeaderValue,
+    pub(crate) user_agent: String,
     pub(crate) allow_http: bool,
     pub(crate) http2: bool,
     pub(crate) extra_roots: Vec<Vec<u8>>,
@@ -40,7 +40,12 @@ pub struct HyperTransport {
 }
 
 impl HyperTransport {
-    pub(crate) fn new(settings: HyperSettings) -> Result<Self, Error> {
+    pub(crate) fn new(settings: &HyperSettings) -> Result<Self, Error> {
+        let user_agent =
+            HeaderValue::from_str(&settings.user_agent).map_err(|_| Error::Config {
+                setting: "user_agent",
+                reason: "cannot be carried in an http header",
+            })?;
         let mut http = HttpConnector::new();
         // The https connector decides which schemes pass; this one only opens sockets.
         http.enforce_http(false);
@@ -64,10 +69,7 @@ impl HyperTransport {
             .pool_idle_timeout(settings.pool_idle_timeout)
             .pool_max_idle_per_host(settings.pool_max_idle_per_host)
             .build(connector);
-        Ok(Self {
-            client,
-            user_agent: settings.user_agent,
-        })
+        Ok(Self { client, user_agent })
     }
 
     /// The request for hyper: the protocol crate's one conversion, with the shared body

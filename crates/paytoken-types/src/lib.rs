@@ -86,17 +86,18 @@ macro_rules! byte_table {
 /// Chained setters, each written as the one assignment it makes:
 /// `pub fn brand(brand: PaymentBrand) => payment_brand = Some(brand);` is
 /// `pub fn brand(mut self, brand: PaymentBrand) -> Self`, which sets the field and returns
-/// `self`; the doc comment above a line is its method's. The builders of paytoken's own
-/// crates use it; not part of the API, like [`internal`].
+/// `self` (the field may be a path, `connection.http2`); the doc comment above a line is
+/// its method's. The builders of paytoken's own crates use it; not part of the API, like
+/// [`internal`].
 #[doc(hidden)]
 #[macro_export]
 macro_rules! setters {
-    ($($(#[$doc:meta])* pub fn $name:ident($($arg:ident: $ty:ty),*) => $field:ident = $value:expr;)*) => {
+    ($($(#[$doc:meta])* pub fn $name:ident($($arg:ident: $ty:ty),*) => $($field:ident).+ = $value:expr;)*) => {
         $(
             $(#[$doc])*
             #[must_use]
             pub fn $name(mut self, $($arg: $ty),*) -> Self {
-                self.$field = $value;
+                self.$($field).+ = $value;
                 self
             }
         )*
