@@ -15,7 +15,7 @@ use crate::limits;
 use crate::listen::endpoint::Endpoint;
 use crate::report::{Failure, Outcome, Report};
 use crate::settings::Settings;
-use crate::terminal::{self, Unwritten, escape};
+use crate::terminal::{self, escape};
 
 /// Where the console's paths begin.
 const PREFIX: &str = "/sandbox/console/";
@@ -199,10 +199,8 @@ async fn tail(console: &Console, once: bool, json: bool) -> Result<Report, Failu
                 text.push_str(&request_line(entry));
             }
         }
-        match terminal::out(&text) {
-            Ok(()) => {}
-            Err(Unwritten::Closed) => return Ok(Report::quiet(crate::report::Exit::Success)),
-            Err(Unwritten::Failed(error)) => return Ok(Report::unwritten(&error)),
+        if let Err(unwritten) = terminal::out(&text) {
+            return Ok(unwritten.into());
         }
         after = field(&answer, "last").as_u64().unwrap_or(after);
         // A page is followed by the next at once, until the log is read to its end.

@@ -180,10 +180,11 @@ fn usage(error: &clap::Error, json: bool, operation: &str) -> ExitCode {
         error.kind(),
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
     ) {
-        if let Err(terminal::Unwritten::Failed(error)) = terminal::out(&error.to_string()) {
-            return Report::unwritten(&error).print(json, operation);
-        }
-        return ExitCode::SUCCESS;
+        // A closed standard output is a quiet success, as for every command.
+        return match terminal::out(&error.to_string()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(unwritten) => Report::from(unwritten).print(json, operation),
+        };
     }
     let message: String = refused_value(error)
         .unwrap_or_else(|| error.to_string())

@@ -173,10 +173,8 @@ pub(crate) async fn run(
             timeout: args.relay_timeout,
         });
     let (listener, address) = local_server::bind(args.addr).await?;
-    match announce(address, forward.as_ref(), json) {
-        Ok(()) => {}
-        Err(terminal::Unwritten::Closed) => return Ok(Report::quiet(Exit::Success)),
-        Err(terminal::Unwritten::Failed(error)) => return Ok(Report::unwritten(&error)),
+    if let Err(unwritten) = announce(address, forward.as_ref(), json) {
+        return Ok(unwritten.into());
     }
     let receiver = Arc::new(Receiver::new(key, forward));
     let print = move |printed: Value| {

@@ -42,18 +42,11 @@ pub(crate) async fn all_invoices(client: &Client, args: &InvoicesArgs, json: boo
         };
         pages += 1;
         invoices += page.invoices.len();
-        match print_page(&page.invoices, json) {
-            Ok(()) => {}
-            // The reader went away (`| head`): ask for no more pages, say nothing more.
-            Err(Unwritten::Closed) => {
-                clear_progress(progress);
-                return Report::quiet(Exit::Success);
-            }
-            // The output is cut (a full disk): no summary that would say it is whole.
-            Err(Unwritten::Failed(error)) => {
-                clear_progress(progress);
-                return Report::unwritten(&error);
-            }
+        // The reader went away (`| head`): ask for no more pages, say nothing more. Or the
+        // output is cut (a full disk): no summary that would say it is whole.
+        if let Err(unwritten) = print_page(&page.invoices, json) {
+            clear_progress(progress);
+            return unwritten.into();
         }
         if progress {
             terminal::progress(&format!("{pages} pages, {invoices} invoices"));

@@ -88,10 +88,8 @@ pub(crate) async fn run(
             terminal::escape(&args.cassette.display().to_string())
         )
     };
-    match terminal::out(&text) {
-        Ok(()) => {}
-        Err(terminal::Unwritten::Closed) => return Ok(Report::quiet(Exit::Success)),
-        Err(terminal::Unwritten::Failed(error)) => return Ok(Report::unwritten(&error)),
+    if let Err(unwritten) = terminal::out(&text) {
+        return Ok(unwritten.into());
     }
     // `local_server` runs each exchange on a task of its own: a client that hangs up must
     // not cut an exchange the upstream may already have taken, nor its line in the

@@ -160,16 +160,6 @@ impl Report {
         }
     }
 
-    /// Standard output failed: nothing more for it, the error on stderr, exit 6.
-    pub(crate) fn unwritten(error: &std::io::Error) -> Self {
-        Self {
-            exit: Exit::Output,
-            json: Value::Null,
-            human: String::new(),
-            error_line: Some(unwritten_line(error)),
-        }
-    }
-
     /// Prints the report of the command `operation` and gives the exit code: the JSON
     /// object names `operation` unless it names its own. Gateway text is escaped on the way
     /// ([`terminal`](crate::terminal)). A closed standard output is not an error: the
@@ -200,6 +190,20 @@ impl Report {
 /// What stderr says when standard output failed.
 fn unwritten_line(error: &std::io::Error) -> String {
     format!("cannot write to standard output: {error}")
+}
+
+/// Standard output took no more: a closed one ends the command quietly, a success; a failed
+/// one leaves nothing more for it, the error on stderr, exit 6.
+impl From<Unwritten> for Report {
+    fn from(unwritten: Unwritten) -> Self {
+        match unwritten {
+            Unwritten::Closed => Self::quiet(Exit::Success),
+            Unwritten::Failed(error) => Self {
+                error_line: Some(unwritten_line(&error)),
+                ..Self::quiet(Exit::Output)
+            },
+        }
+    }
 }
 
 impl From<Failure> for Report {

@@ -220,7 +220,7 @@ pub(crate) async fn run(args: &SandboxArgs, gateway: &GatewayArgs) -> Result<Rep
         sandbox.shutdown().await;
         return match unwritten {
             terminal::Unwritten::Closed => Err(Failure::failed("standard output is closed")),
-            terminal::Unwritten::Failed(error) => Ok(Report::unwritten(&error)),
+            failed @ terminal::Unwritten::Failed(_) => Ok(failed.into()),
         };
     }
     if !sandbox.address().ip().is_loopback() {
