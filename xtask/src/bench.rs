@@ -213,23 +213,17 @@ fn machine() -> String {
     format!("{cpu}, {cores} cores, {rustc}")
 }
 
-/// Today's date (UTC) from the system clock: days since 1970 to a civil date.
+/// Today's date (UTC) from the system clock, by the types crate's calendar.
 fn today() -> String {
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |elapsed| elapsed.as_secs());
-    let days = i64::try_from(seconds / 86_400).unwrap_or(0);
-    // Howard Hinnant's days-to-civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    i64::try_from(seconds)
+        .ok()
+        .and_then(paytoken_types::Timestamp::from_unix_seconds)
+        .map_or_else(String::new, |now| {
+            format!("{:04}-{:02}-{:02}", now.year(), now.month(), now.day())
+        })
 }
 
 fn record(medians: &[(String, f64)], ratios: &[Ratio], summary: &[String]) -> String {
