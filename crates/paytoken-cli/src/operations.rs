@@ -267,27 +267,15 @@ async fn pay(client: &Client, args: &PayArgs) -> Result<Report, Failure> {
     let mut payment = Payment::new(order, amount, currency, card);
     payment.payment_brand = brand(&args.card);
     if let Some(mode) = &args.card.mode {
-        payment = payment.mode(mode.clone());
+        payment.payment_mode = mode.clone();
     }
     payment.payment_type = args.payment_type.into();
-    if args.store_card {
-        payment = payment.store_card();
-    }
-    if let Some(recurring) = args.recurring {
-        payment = payment.recurring(recurring.into());
-    }
-    if let Some(customer) = customer(&args.person, args.customer_id.as_ref(), true) {
-        payment = payment.customer(customer);
-    }
-    if let Some(shipping) = shipping(&args.person, false) {
-        payment = payment.shipping(shipping);
-    }
-    if let Some(url) = &args.notification_url {
-        payment = payment.notification_url(url);
-    }
-    if let Some(url) = &args.redirect_url {
-        payment = payment.merchant_redirect_url(url);
-    }
+    payment.create_registration = args.store_card;
+    payment.recurring_type = args.recurring.map(Into::into);
+    payment.customer = customer(&args.person, args.customer_id.as_ref(), true);
+    payment.shipping = shipping(&args.person, false);
+    payment.notification_url = args.notification_url.clone();
+    payment.merchant_redirect_url = args.redirect_url.clone();
     let transaction = call(OperationKind::Payment, client.pay(&payment)).await?;
     Ok(transaction_report(OperationKind::Payment, &transaction))
 }
@@ -305,16 +293,10 @@ async fn register(client: &Client, args: &RegisterArgs) -> Result<Report, Failur
             registration
         }
     };
-    if let Some(mode) = &args.card.mode {
-        registration = registration.mode(mode.clone());
-    }
+    registration.payment_mode = args.card.mode.clone();
     // The interface takes a registration's names in the shipping block.
-    if let Some(customer) = customer(&args.person, args.customer_id.as_ref(), false) {
-        registration = registration.customer(customer);
-    }
-    if let Some(shipping) = shipping(&args.person, true) {
-        registration = registration.shipping(shipping);
-    }
+    registration.customer = customer(&args.person, args.customer_id.as_ref(), false);
+    registration.shipping = shipping(&args.person, true);
     let registered = client.register(&registration);
     answered(OperationKind::Registration, registered, render::registered).await
 }
@@ -323,20 +305,16 @@ async fn charge(client: &Client, args: &ChargeArgs) -> Result<Report, Failure> {
     let MoneyArgs { amount, currency } = args.money;
     let mut payment = TokenPayment::new(args.registration_id, amount, currency);
     // Without one, the client makes the id up, so that `inquiry` can find the charge.
-    if let Some(id) = &args.merchant_transaction_id {
-        payment = payment.merchant_transaction_id(id.clone());
-    }
+    payment.merchant_transaction_id = args.merchant_transaction_id.clone();
     payment.payment_type = args.payment_type.into();
-    if let Some(recurring) = args.recurring {
-        payment = payment.recurring(recurring.into());
-    }
-    if let Some(count) = args.installment {
-        payment = payment.installment(count);
-    }
-    if let Some(cvv) = &args.cvv {
-        payment =
-            payment.cvv(Cvv::new(cvv).map_err(|error| Failure::usage(format!("--cvv: {error}")))?);
-    }
+    payment.recurring_type = args.recurring.map(Into::into);
+    payment.installment = args.installment;
+    payment.cvv = args
+        .cvv
+        .as_deref()
+        .map(Cvv::new)
+        .transpose()
+        .map_err(|error| Failure::usage(format!("--cvv: {error}")))?;
     let transaction = call(OperationKind::TokenPayment, client.pay_with_token(&payment)).await?;
     Ok(transaction_report(
         OperationKind::TokenPayment,
@@ -414,9 +392,7 @@ async fn repeat(client: &Client, args: &RepeatArgs) -> Result<Report, Failure> {
     let MoneyArgs { amount, currency } = args.money;
     let mut payment = RepeatPayment::new(args.first_payment_id, amount, currency);
     // Without one, the client makes the id up, so that `inquiry` can find the payment.
-    if let Some(id) = &args.merchant_transaction_id {
-        payment = payment.merchant_transaction_id(id.clone());
-    }
+    payment.merchant_transaction_id = args.merchant_transaction_id.clone();
     payment.payment_type = args.payment_type.into();
     let transaction = call(
         OperationKind::RepeatPayment,
