@@ -6,7 +6,6 @@
 
 use alloc::string::String;
 use core::convert::Infallible;
-use core::fmt;
 use core::str::FromStr;
 
 macro_rules! open_enum {
@@ -100,7 +99,7 @@ macro_rules! open_enum {
                 struct Visitor;
                 impl serde::de::Visitor<'_> for Visitor {
                     type Value = $name;
-                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                         f.write_str("a string")
                     }
                     fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<$name, E> {
