@@ -106,7 +106,7 @@ fn millis(elapsed: Duration) -> String {
     format!("{}.{}", tenths / 10, tenths % 10)
 }
 
-fn transcript(base_url: &str, run: &LifeCycle<'_>, total: Duration) -> Report {
+fn transcript(base_url: &str, run: &LifeCycle, total: Duration) -> Report {
     let steps = &run.steps;
     let passed = steps.iter().filter(|s| s.shown.ok).count();
     let all_ok = run.all_ok();

@@ -140,10 +140,8 @@ pub struct Step {
 
 /// A run of the life cycle: its steps, and every answer the steps after it or a test may
 /// need, kept as the client returned it.
-#[derive(Debug)]
-pub struct LifeCycle<'a> {
-    client: &'a Client,
-    fetch: FetchAuthToken,
+#[derive(Debug, Default)]
+pub struct LifeCycle {
     /// Every step so far, in order.
     pub steps: Vec<Step>,
     /// The customer of the run, with the id sign-up gave it.
@@ -178,8 +176,8 @@ pub struct LifeCycle<'a> {
     pub three_d_secure_payment: Option<Transaction>,
     /// Its notification, as `paytoken listen --json` prints it (with the secure key only).
     pub notification: Option<serde_json::Value>,
-    /// The steps a whole run has at least.
-    expected_steps: usize,
+    /// The 3-D Secure steps the run has besides the [`STEPS`] (none without the key).
+    three_d_secure_steps: usize,
 }
 
 /// Runs the whole life cycle with `client`, which may fetch its own auth token; `fetch` is
@@ -193,56 +191,32 @@ pub async fn run(
     client: &Client,
     fetch: FetchAuthToken,
     secure_key: Option<SecureKey>,
-) -> LifeCycle<'_> {
-    let mut life = LifeCycle::new(client, fetch);
-    life.auth_token().await;
-    life.customer_signup().await;
-    life.payment().await;
-    life.registration().await;
-    life.token_payments().await;
-    life.installments().await;
-    life.cards_and_accounts().await;
-    life.invoices().await;
-    life.delete_token().await;
-    life.refused_payment().await;
-    life.back_office().await;
+) -> LifeCycle {
+    let mut life = LifeCycle::default();
+    life.auth_token(client, fetch).await;
+    life.customer_signup(client).await;
+    life.payment(client).await;
+    life.registration(client).await;
+    life.token_payments(client).await;
+    life.installments(client).await;
+    life.cards_and_accounts(client).await;
+    life.invoices(client).await;
+    life.delete_token(client).await;
+    life.refused_payment(client).await;
+    life.back_office(client).await;
     if let Some(key) = secure_key {
-        life.expected_steps += THREE_D_SECURE_STEPS;
-        life.three_d_secure(key).await;
+        life.three_d_secure_steps = THREE_D_SECURE_STEPS;
+        life.three_d_secure(client, key).await;
     }
     life
 }
 
-impl<'a> LifeCycle<'a> {
-    fn new(client: &'a Client, fetch: FetchAuthToken) -> Self {
-        Self {
-            client,
-            fetch,
-            steps: Vec::new(),
-            customer: Customer::default(),
-            grant: None,
-            signed_up: None,
-            payment: None,
-            paid: None,
-            registered: None,
-            token_payments: Vec::new(),
-            plans: None,
-            stored: None,
-            invoices: Vec::new(),
-            deleted: None,
-            refused: None,
-            moves: Vec::new(),
-            statuses: Vec::new(),
-            three_d_secure_payment: None,
-            notification: None,
-            expected_steps: STEPS,
-        }
-    }
-
+impl LifeCycle {
     /// Whether every step did what it should, and none was left out.
     #[must_use]
     pub fn all_ok(&self) -> bool {
-        self.steps.len() >= self.expected_steps && self.steps.iter().all(|step| step.shown.ok)
+        self.steps.len() >= STEPS + self.three_d_secure_steps
+            && self.steps.iter().all(|step| step.shown.ok)
     }
 
     /// The token of the card the first payment stored.
@@ -331,9 +305,7 @@ impl<'a> LifeCycle<'a> {
 
     /// An auth token on request (the client fetched its own before the first call too),
     /// shown by its length only.
-    async fn auth_token(&mut self) {
-        let client = self.client;
-        let fetch = self.fetch.clone();
+    async fn auth_token(&mut self, client: &Client, fetch: FetchAuthToken) {
         self.grant = self
             .step(
                 ("auth token", OperationKind::AuthToken.name()),
@@ -350,7 +322,7 @@ impl<'a> LifeCycle<'a> {
     }
 
     /// The customer signs up, and keeps the id the gateway gave.
-    async fn customer_signup(&mut self) {
+    async fn customer_signup(&mut self, client: &Client) {
         const STEP: (&str, &str) = ("customer sign-up", OperationKind::CustomerSignup.name());
         let Some(email) = self.own(STEP, Email::new("ada@example.com")) else {
             return;
@@ -361,7 +333,6 @@ impl<'a> LifeCycle<'a> {
             email: Some(email),
             ..Customer::default()
         };
-        let client = self.client;
         let signup = CustomerSignup::new(self.customer.clone());
         self.signed_up = self
             .step(STEP, client.customer_signup(&signup), |signed_up| {
@@ -375,7 +346,7 @@ impl<'a> LifeCycle<'a> {
     }
 
     /// A payment with an approved test card that stores the card: the first token.
-    async fn payment(&mut self) {
+    async fn payment(&mut self, client: &Client) {
         const STEP: (&str, &str) = ("payment, storing the card", OperationKind::Payment.name());
         let amount = "49.90".parse::<Amount>();
         let (Some(amount), Some(order), Some(card)) = (
@@ -389,7 +360,6 @@ impl<'a> LifeCycle<'a> {
             .store_card()
             .recurring(RecurringType::Initial)
             .customer(self.customer.clone());
-        let client = self.client;
         self.paid = self
             .step(STEP, client.pay(&payment), Shown::transaction)
             .await;
@@ -397,7 +367,7 @@ impl<'a> LifeCycle<'a> {
     }
 
     /// A second card, stored without a payment: the second token.
-    async fn registration(&mut self) {
+    async fn registration(&mut self, client: &Client) {
         const STEP: (&str, &str) = (
             "registration of a second card",
             OperationKind::Registration.name(),
@@ -406,7 +376,6 @@ impl<'a> LifeCycle<'a> {
             return;
         };
         let registration = Registration::card(card).customer(self.customer.clone());
-        let client = self.client;
         self.registered = self
             .step(STEP, client.register(&registration), |registered| {
                 Shown::answer(
@@ -418,7 +387,7 @@ impl<'a> LifeCycle<'a> {
     }
 
     /// A recurring series on the first token: INITIAL, then REPEATED.
-    async fn token_payments(&mut self) {
+    async fn token_payments(&mut self, client: &Client) {
         let Some(token) = self.first_token() else {
             return;
         };
@@ -438,7 +407,6 @@ impl<'a> LifeCycle<'a> {
             let Some(payment) = self.charge(step, token, recurring) else {
                 continue;
             };
-            let client = self.client;
             if let Some(transaction) = self
                 .step(step, client.pay_with_token(&payment), Shown::transaction)
                 .await
@@ -449,11 +417,10 @@ impl<'a> LifeCycle<'a> {
     }
 
     /// The installment plans of the second card.
-    async fn installments(&mut self) {
+    async fn installments(&mut self, client: &Client) {
         let Some(token) = self.second_token() else {
             return;
         };
-        let client = self.client;
         self.plans = self
             .step(
                 (
@@ -475,8 +442,7 @@ impl<'a> LifeCycle<'a> {
     }
 
     /// The merchant's stored cards and accounts: both cards, active.
-    async fn cards_and_accounts(&mut self) {
-        let client = self.client;
+    async fn cards_and_accounts(&mut self, client: &Client) {
         self.stored = self
             .step(
                 ("cards and accounts", OperationKind::CardsAndAccounts.name()),
@@ -506,14 +472,13 @@ impl<'a> LifeCycle<'a> {
     }
 
     /// Five invoices a page, until a short one: a step a page.
-    async fn invoices(&mut self) {
+    async fn invoices(&mut self, client: &Client) {
         const NAMES: [&str; 4] = [
             "invoices, page 1",
             "invoices, page 2",
             "invoices, page 3",
             "invoices, page 4",
         ];
-        let client = self.client;
         for page in 1..=MAX_INVOICE_PAGES {
             let name = usize::try_from(page - 1)
                 .ok()
@@ -561,11 +526,10 @@ impl<'a> LifeCycle<'a> {
     }
 
     /// The first card's token deleted; a payment with it is then refused, charging nothing.
-    async fn delete_token(&mut self) {
+    async fn delete_token(&mut self, client: &Client) {
         let Some(token) = self.first_token() else {
             return;
         };
-        let client = self.client;
         self.deleted = self
             .step(
                 (
@@ -581,7 +545,7 @@ impl<'a> LifeCycle<'a> {
     }
 
     /// A payment with the deleted token: the gateway refuses it, and nothing is charged.
-    async fn refused_payment(&mut self) {
+    async fn refused_payment(&mut self, client: &Client) {
         const STEP: (&str, &str) = (
             "payment with the deleted token (refused)",
             OperationKind::TokenPayment.name(),
@@ -592,8 +556,6 @@ impl<'a> LifeCycle<'a> {
         let Some(payment) = self.charge(STEP, token, RecurringType::Repeated) else {
             return;
         };
-        let client = self.client;
-
         let started = Instant::now();
         let result = client.pay_with_token(&payment).await;
         let elapsed = started.elapsed();

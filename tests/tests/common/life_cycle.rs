@@ -33,7 +33,7 @@ pub(crate) async fn life_cycle(client: &Client, sandbox: &Sandbox) {
 }
 
 /// The 3-D Secure payment waited, and its notification verified as approved.
-fn check_the_notification(run: &LifeCycle<'_>) {
+fn check_the_notification(run: &LifeCycle) {
     let waiting = run.three_d_secure_payment.as_ref().unwrap();
     assert!(
         matches!(
@@ -51,7 +51,7 @@ fn check_the_notification(run: &LifeCycle<'_>) {
 }
 
 /// What each step of the script kept.
-fn check_the_script(run: &LifeCycle<'_>) {
+fn check_the_script(run: &LifeCycle) {
     let grant = run.grant.as_ref().unwrap();
     assert_eq!(grant.result.code.as_str(), "200");
     assert_eq!(grant.member_id.unwrap().as_str(), DEFAULT_MERCHANT_ID);
@@ -121,7 +121,7 @@ fn check_the_script(run: &LifeCycle<'_>) {
 }
 
 /// The calls the demo leaves out, on what the script made.
-async fn beyond_the_script(client: &Client, run: &LifeCycle<'_>) {
+async fn beyond_the_script(client: &Client, run: &LifeCycle) {
     let first_token = run.first_token().unwrap();
     let second_token = run.second_token().unwrap();
 

@@ -7,7 +7,7 @@ use paytoken::ops::inquiry::Inquiry;
 use paytoken::ops::payment::Payment;
 use paytoken::ops::refund::Refund;
 use paytoken::types::{Currency, TransactionState};
-use paytoken::{Amount, FieldValue, OperationKind, PaymentId, Transaction};
+use paytoken::{Amount, Client, FieldValue, OperationKind, PaymentId, Transaction};
 use paytoken_sandbox::{cards, samples};
 
 use super::{LifeCycle, Shown, order_id};
@@ -15,11 +15,11 @@ use super::{LifeCycle, Shown, order_id};
 /// A step's name and operation.
 type StepName = (&'static str, &'static str);
 
-impl LifeCycle<'_> {
+impl LifeCycle {
     /// Captures a pre-authorisation, refunds it in two parts, and cancels another.
-    pub(super) async fn back_office(&mut self) {
+    pub(super) async fn back_office(&mut self, client: &Client) {
         if let Some(id) = self
-            .preauthorization(("pre-authorisation", OperationKind::Payment.name()))
+            .preauthorization(client, ("pre-authorisation", OperationKind::Payment.name()))
             .await
         {
             let steps = [
@@ -40,10 +40,11 @@ impl LifeCycle<'_> {
                 ),
             ];
             for (step, amount, led_to) in steps {
-                if !self.amount_move(step, id, amount).await {
+                if !self.amount_move(client, step, id, amount).await {
                     break;
                 }
                 self.status_after(
+                    client,
                     (
                         "inquiry: the payment's status",
                         OperationKind::Inquiry.name(),
@@ -55,10 +56,12 @@ impl LifeCycle<'_> {
             }
         }
         if let Some(id) = self
-            .preauthorization(("another pre-authorisation", OperationKind::Payment.name()))
+            .preauthorization(
+                client,
+                ("another pre-authorisation", OperationKind::Payment.name()),
+            )
             .await
         {
-            let client = self.client;
             let cancelled = self
                 .step(
                     ("cancel of the second", OperationKind::Cancel.name()),
@@ -69,6 +72,7 @@ impl LifeCycle<'_> {
             if let Some(cancelled) = cancelled {
                 self.moves.push(cancelled);
                 self.status_after(
+                    client,
                     (
                         "inquiry: the payment's status",
                         OperationKind::Inquiry.name(),
@@ -82,12 +86,11 @@ impl LifeCycle<'_> {
     }
 
     /// A pre-authorisation of 50.00 EUR with an approved test card: its payment id.
-    async fn preauthorization(&mut self, step: StepName) -> Option<PaymentId> {
+    async fn preauthorization(&mut self, client: &Client, step: StepName) -> Option<PaymentId> {
         let amount = self.own(step, "50.00".parse::<Amount>())?;
         let order = self.own(step, order_id())?;
         let card = self.own(step, samples::card(cards::APPROVED))?;
         let payment = Payment::new(order, amount, Currency::EUR, card).preauthorization();
-        let client = self.client;
         self.step(step, client.pay(&payment), Shown::transaction)
             .await
             .map(|transaction| transaction.payment_id)
@@ -95,11 +98,16 @@ impl LifeCycle<'_> {
 
     /// A capture (the step's operation says which) or refund of `amount` EUR on `id`;
     /// whether it went through.
-    async fn amount_move(&mut self, step: StepName, id: PaymentId, amount: &str) -> bool {
+    async fn amount_move(
+        &mut self,
+        client: &Client,
+        step: StepName,
+        id: PaymentId,
+        amount: &str,
+    ) -> bool {
         let Some(amount) = self.own(step, amount.parse::<Amount>()) else {
             return false;
         };
-        let client = self.client;
         let moved = if step.1 == "capture" {
             let capture = Capture::new(id, amount, Currency::EUR);
             self.step(step, client.capture(&capture), move_shown).await
@@ -113,8 +121,13 @@ impl LifeCycle<'_> {
     }
 
     /// The inquiry's long status of `id`, as expected when it is `led_to`.
-    async fn status_after(&mut self, step: StepName, id: PaymentId, led_to: &TransactionState) {
-        let client = self.client;
+    async fn status_after(
+        &mut self,
+        client: &Client,
+        step: StepName,
+        id: PaymentId,
+        led_to: &TransactionState,
+    ) {
         let found = self
             .step(step, client.inquiry(&Inquiry::ByPaymentId(id)), |found| {
                 let state = found.state.value();

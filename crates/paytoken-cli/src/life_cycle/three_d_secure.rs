@@ -9,7 +9,7 @@ use bytes::Bytes;
 use hyper::header::HeaderValue;
 use paytoken::ops::payment::Payment;
 use paytoken::types::Currency;
-use paytoken::{Amount, OperationKind, PaymentStatus, SecureKey, Transaction};
+use paytoken::{Amount, Client, OperationKind, PaymentStatus, SecureKey, Transaction};
 use paytoken_sandbox::{cards, samples};
 use serde_json::Value;
 use tokio::net::TcpListener;
@@ -41,10 +41,10 @@ impl Drop for Stopping {
     }
 }
 
-impl LifeCycle<'_> {
+impl LifeCycle {
     /// Pays with the 3-D Secure card, approves on the page the redirect leads to, and
     /// waits for the notification, verified with `key`.
-    pub(super) async fn three_d_secure(&mut self, key: SecureKey) {
+    pub(super) async fn three_d_secure(&mut self, client: &Client, key: SecureKey) {
         let Some(listener) = self.own(PAY, TcpListener::bind("127.0.0.1:0").await) else {
             return;
         };
@@ -64,7 +64,6 @@ impl LifeCycle<'_> {
         let Some(payment) = self.challenged_payment(&format!("http://{address}/")) else {
             return;
         };
-        let client = self.client;
         let Some(waiting) = self
             .step(PAY, client.pay(&payment), |transaction| Shown {
                 ok: redirect_of(transaction).is_some(),
