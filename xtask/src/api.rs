@@ -431,6 +431,9 @@ mod tests {
                  /// Sets the brand.\n\
                  pub fn brand(brand: Brand) => brand = Some(brand);\n\
                  pub fn debit() => kind = Kind::Debit;\n\
+                 /// Stores in a file.\n\
+                 #[cfg(feature = \"file\")]\n\
+                 pub fn file(path: impl Into<PathBuf>) => file = Some(path.into());\n\
                }\n\
              }\n",
         );
@@ -438,6 +441,7 @@ mod tests {
             lines,
             [
                 "pub struct Payment { private fields }",
+                "impl Payment { #[cfg(feature = \"file\")] pub fn file(mut self, path: impl Into<PathBuf>) -> Self }",
                 "impl Payment { pub fn brand(mut self, brand: Brand) -> Self }",
                 "impl Payment { pub fn debit(mut self) -> Self }",
             ]

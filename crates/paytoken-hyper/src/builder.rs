@@ -177,6 +177,10 @@ impl ClientBuilder {
         /// Offers HTTP/2 in the TLS handshake (the server picks): on by default. Off keeps to
         /// HTTP/1.1.
         pub fn http2(enabled: bool) => connection.http2 = enabled;
+
+        /// Whether the webpki roots (Mozilla's list) are trusted: yes by default. Off trusts
+        /// only the certificates added with [`add_root_certificate`](Self::add_root_certificate).
+        pub fn built_in_roots(trusted: bool) => connection.built_in_roots = trusted;
     }
 
     /// Trusts one more certificate authority (DER-encoded): a gateway behind a private CA,
@@ -184,12 +188,6 @@ impl ClientBuilder {
     pub fn add_root_certificate(mut self, der: impl Into<Vec<u8>>) -> Self {
         self.connection.extra_roots.push(der.into());
         self
-    }
-
-    paytoken_types::setters! {
-        /// Whether the webpki roots (Mozilla's list) are trusted: yes by default. Off trusts
-        /// only the certificates added with [`add_root_certificate`](Self::add_root_certificate).
-        pub fn built_in_roots(trusted: bool) => connection.built_in_roots = trusted;
     }
 
     /// The client over hyper and rustls.

@@ -158,58 +158,45 @@ impl SandboxBuilder {
         /// [`ManualClock`](crate::ManualClock), the payment settles when the test moves the
         /// clock past it.
         pub fn pending_settles_after(after: Option<Duration>) => pending_settles_after = after;
-    }
 
-    /// Keeps everything the sandbox remembers (auth tokens, customers, registrations,
-    /// payments with their captures, refunds and cancels, invoices, the ids handed out) in
-    /// the SQLite file `path`, created when missing, so that it survives a restart or a
-    /// killed process: every answer reflects a committed write (feature `sqlite`). The
-    /// configuration must name every merchant the file holds records of.
-    #[cfg(feature = "sqlite")]
-    pub fn state_file(mut self, path: impl Into<std::path::PathBuf>) -> Self {
-        self.state_file = Some(path.into());
-        self
-    }
+        /// Keeps everything the sandbox remembers (auth tokens, customers, registrations,
+        /// payments with their captures, refunds and cancels, invoices, the ids handed out) in
+        /// the SQLite file `path`, created when missing, so that it survives a restart or a
+        /// killed process: every answer reflects a committed write (feature `sqlite`). The
+        /// configuration must name every merchant the file holds records of.
+        #[cfg(feature = "sqlite")]
+        pub fn state_file(path: impl Into<std::path::PathBuf>) => state_file = Some(path.into());
 
-    paytoken_types::setters! {
         /// Where to listen; `127.0.0.1:0` (a free port on loopback) by default.
         pub fn address(address: SocketAddr) => address = address;
-    }
 
-    /// Serves HTTPS with this certificate and key; the base URL then starts `https://`.
-    #[cfg(feature = "tls")]
-    pub fn tls(mut self, identity: crate::TlsIdentity) -> Self {
-        self.tls = Some(identity);
-        self
-    }
+        /// Serves HTTPS with this certificate and key; the base URL then starts `https://`.
+        #[cfg(feature = "tls")]
+        pub fn tls(identity: crate::TlsIdentity) => tls = Some(identity);
 
-    /// Explains each refusal to the integrator: a line in the answer's
-    /// [`EXPLAIN_HEADER`](crate::EXPLAIN_HEADER) header, also handed to `sink` (the command
-    /// prints it on stderr). For a checksum mismatch it names the rule and its parts in
-    /// order, shows the joined text with the key masked (a card number as its first six and
-    /// last four digits), and the first usual mistake whose checksum is the one sent:
-    /// upper-case hex, the key at the wrong end, another order, another amount text, the
-    /// values form- or percent-encoded. Off by default: the body is the gateway's either way.
-    ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), paytoken_sandbox::Error> {
-    /// use paytoken_sandbox::Sandbox;
-    ///
-    /// let sandbox = Sandbox::builder()
-    ///     .explain(|line| eprintln!("sandbox: {line}"))
-    ///     .start()
-    ///     .await?;
-    /// # sandbox.shutdown().await;
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn explain(mut self, sink: impl Fn(&str) + Send + Sync + 'static) -> Self {
-        self.explain = Some(crate::gateway::Explainer(Arc::new(sink)));
-        self
-    }
+        /// Explains each refusal to the integrator: a line in the answer's
+        /// [`EXPLAIN_HEADER`](crate::EXPLAIN_HEADER) header, also handed to `sink` (the command
+        /// prints it on stderr). For a checksum mismatch it names the rule and its parts in
+        /// order, shows the joined text with the key masked (a card number as its first six and
+        /// last four digits), and the first usual mistake whose checksum is the one sent:
+        /// upper-case hex, the key at the wrong end, another order, another amount text, the
+        /// values form- or percent-encoded. Off by default: the body is the gateway's either way.
+        ///
+        /// ```
+        /// # #[tokio::main(flavor = "current_thread")]
+        /// # async fn main() -> Result<(), paytoken_sandbox::Error> {
+        /// use paytoken_sandbox::Sandbox;
+        ///
+        /// let sandbox = Sandbox::builder()
+        ///     .explain(|line| eprintln!("sandbox: {line}"))
+        ///     .start()
+        ///     .await?;
+        /// # sandbox.shutdown().await;
+        /// # Ok(())
+        /// # }
+        /// ```
+        pub fn explain(sink: impl Fn(&str) + Send + Sync + 'static) => explain = Some(crate::gateway::Explainer(Arc::new(sink)));
 
-    paytoken_types::setters! {
         /// Records every gateway request whole in `tap` (not the console's, nor a
         /// notification's): for a harness in this process that holds a client's requests to
         /// the interface's rules (see [`tap`](crate::tap)).

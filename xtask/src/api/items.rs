@@ -3,6 +3,7 @@
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
+use syn::parse::Parser as _;
 use syn::{Attribute, Fields, ImplItem, Item, Meta, TraitItem, Type};
 
 use super::tokens::{pretty, says_pub};
@@ -250,8 +251,9 @@ impl<'a> At<'a> {
                             .last()
                             .is_some_and(|last| last.ident == "setters") =>
                     {
-                        for setter in setters(&m.mac.tokens) {
-                            let text = format!("{head}{self_ty}{wc} {{ pub {} }}", text(&setter));
+                        for (attrs, setter) in setters(&m.mac.tokens) {
+                            let (kept, setter) = (kept(&attrs), text(&setter));
+                            let text = format!("{head}{self_ty}{wc} {{ {kept}pub {setter} }}");
                             self.push(out, &self_name, Kind::Method, text);
                         }
                         continue;
@@ -356,28 +358,34 @@ impl<'a> At<'a> {
     }
 }
 
-/// The methods a `setters!` invocation writes (`paytoken_types::setters`): its line
-/// `pub fn name(args) => field = value;` is `pub fn name(mut self, args) -> Self`.
-fn setters(tokens: &TokenStream) -> Vec<syn::Signature> {
+/// The methods a `setters!` invocation writes (`paytoken_types::setters`), with their
+/// attributes: its line `#[attrs] pub fn name(args) => field = value;` is
+/// `#[attrs] pub fn name(mut self, args) -> Self`.
+fn setters(tokens: &TokenStream) -> Vec<(Vec<Attribute>, syn::Signature)> {
     let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let is_semicolon =
+        |token: &TokenTree| matches!(token, TokenTree::Punct(p) if p.as_char() == ';');
     tokens
-        .windows(4)
-        .filter_map(|window| match window {
-            [
-                TokenTree::Ident(pub_),
-                TokenTree::Ident(fn_),
-                TokenTree::Ident(name),
-                TokenTree::Group(args),
-            ] if pub_ == "pub" && fn_ == "fn" => {
-                let args = args.stream();
-                let comma = if args.is_empty() {
-                    quote::quote!()
-                } else {
-                    quote::quote!(,)
-                };
-                syn::parse2(quote::quote!(fn #name(mut self #comma #args) -> Self)).ok()
-            }
-            _ => None,
+        .split(is_semicolon)
+        .filter_map(|line| {
+            let at = line.windows(2).position(|pair| {
+                matches!(pair, [TokenTree::Ident(a), TokenTree::Ident(b)] if a == "pub" && b == "fn")
+            })?;
+            let (head, rest) = line.split_at(at);
+            let [_, _, TokenTree::Ident(name), TokenTree::Group(args), ..] = rest else {
+                return None;
+            };
+            let attrs = Attribute::parse_outer
+                .parse2(head.iter().cloned().collect())
+                .ok()?;
+            let args = args.stream();
+            let comma = if args.is_empty() {
+                quote::quote!()
+            } else {
+                quote::quote!(,)
+            };
+            let signature = syn::parse2(quote::quote!(fn #name(mut self #comma #args) -> Self));
+            Some((attrs, signature.ok()?))
         })
         .collect()
 }
