@@ -2,7 +2,6 @@
 //! client returns (`paytoken_hyper`'s, and any client built on this crate), and the
 //! transport's own. Sans-IO like the rest of the crate: the client fills it in.
 
-use core::fmt;
 use core::time::Duration;
 
 use crate::{OperationKind, Refusal};
@@ -298,27 +297,32 @@ pub enum ErrorKind<'a> {
 }
 
 /// What went wrong below HTTP, as a `Transport` reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TransportErrorKind {
     /// The connection could not be opened (refused, unreachable, name not resolved, TLS
     /// handshake failed, connect timeout). Nothing of the request was sent, so any call may
     /// be tried again.
+    #[error("could not connect")]
     Connect,
     /// The whole request took longer than allowed. The request may have been processed.
+    #[error("no complete answer within {after:?}")]
     Timeout {
         /// The bound that was reached.
         after: Duration,
     },
     /// The connection broke after the request started to go out. It may have been
     /// processed.
+    #[error("the connection broke")]
     Broken,
     /// The answer is larger than the client's body limit; the rest was not read.
+    #[error("the answer is larger than the limit of {limit} bytes")]
     ResponseTooLarge {
         /// The limit, in bytes.
         limit: usize,
     },
     /// Anything else the transport could not do.
+    #[error("the transport failed")]
     Other,
 }
 
@@ -360,27 +364,16 @@ impl TransportErrorKind {
     }
 }
 
-impl fmt::Display for TransportErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Connect => f.write_str("could not connect"),
-            Self::Timeout { after } => write!(f, "no complete answer within {after:?}"),
-            Self::Broken => f.write_str("the connection broke"),
-            Self::ResponseTooLarge { limit } => {
-                write!(f, "the answer is larger than the limit of {limit} bytes")
-            }
-            Self::Other => f.write_str("the transport failed"),
-        }
-    }
-}
-
 /// The error a `Transport` returns: what kind of failure, and the
 /// underlying error when there is one, as its `source()` (so it can be downcast to the io
-/// or hyper error). `Display` shows the kind only. A transport must not put secrets
-/// (headers, bodies) in the underlying error.
-#[derive(Debug)]
+/// or hyper error). `Display` shows the kind only: reporters print the `source()` after it,
+/// so the chain is never printed twice. A transport must not put secrets (headers, bodies)
+/// in the underlying error.
+#[derive(Debug, thiserror::Error)]
+#[error("{kind}")]
 pub struct TransportError {
     kind: TransportErrorKind,
+    #[source]
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
 }
 
@@ -407,21 +400,6 @@ impl TransportError {
     #[must_use]
     pub const fn kind(&self) -> TransportErrorKind {
         self.kind
-    }
-}
-
-impl fmt::Display for TransportError {
-    /// The kind only: the underlying error is the `source()`, which reporters print after
-    /// it (the chain is never printed twice).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.kind, f)
-    }
-}
-
-impl std::error::Error for TransportError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        let source: &(dyn std::error::Error + 'static) = self.source.as_deref()?;
-        Some(source)
     }
 }
 

@@ -65,28 +65,34 @@ use crate::answer::{Blank, Field, WireObject, is_object_text, read_object, wire_
 use crate::outcome::{CardSummary, Deciding, PaymentStatus, status_of};
 
 /// Which check a notification failed: why it is not to be trusted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum NotificationCheck {
     /// The body is neither a JSON object nor a form.
+    #[error("the body is neither a json object nor a form")]
     NotReadable,
     /// A field the checksum signs, or the checksum, is missing.
+    #[error("{field} is missing")]
     Missing {
         /// Its name.
         field: &'static str,
     },
     /// A signed field holds `|`, which would make the signed text ambiguous.
+    #[error("{field} holds `|`")]
     Separator {
         /// Its name.
         field: &'static str,
     },
     /// The checksum is not 32 hexadecimal digits.
+    #[error("the checksum is not 32 hexadecimal digits")]
     MalformedChecksum,
     /// The checksum does not match the fields and the key: forged, tampered with, or
     /// signed with another key.
+    #[error("the checksum does not match the signed fields and the key")]
     ChecksumMismatch,
     /// The checksum matches, but a signed field cannot be read (a payment id that is not
     /// one).
+    #[error("{field} cannot be read")]
     UnreadableField {
         /// Its name.
         field: &'static str,
@@ -94,29 +100,11 @@ pub enum NotificationCheck {
     /// A signed field, or the checksum, appears more than once (a repeated form field, a
     /// repeated JSON key) or under its name with blanks around it: readers disagree on
     /// which value it has, so the one verified may not be the one acted on.
+    #[error("{field} appears more than once, or with blanks around its name")]
     Ambiguous {
         /// Its name.
         field: &'static str,
     },
-}
-
-impl fmt::Display for NotificationCheck {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NotReadable => f.write_str("the body is neither a json object nor a form"),
-            Self::Missing { field } => write!(f, "{field} is missing"),
-            Self::Separator { field } => write!(f, "{field} holds `|`"),
-            Self::MalformedChecksum => f.write_str("the checksum is not 32 hexadecimal digits"),
-            Self::ChecksumMismatch => {
-                f.write_str("the checksum does not match the signed fields and the key")
-            }
-            Self::UnreadableField { field } => write!(f, "{field} cannot be read"),
-            Self::Ambiguous { field } => write!(
-                f,
-                "{field} appears more than once, or with blanks around its name"
-            ),
-        }
-    }
 }
 
 /// The names of the fields, as the gateway sends them.
