@@ -71,7 +71,7 @@ impl Report {
         outcome: Outcome,
         operation: OperationKind,
         detail: Option<&str>,
-        mut json: Value,
+        json: Value,
     ) -> Self {
         let operation = operation.name();
         let title = match detail {
@@ -80,17 +80,7 @@ impl Report {
         };
         let mut human = format!("{title}\n");
         write_fields(&mut human, &json, "  ");
-        if let Some(object) = json.as_object_mut() {
-            object.insert("operation".into(), operation.into());
-            object.insert("outcome".into(), outcome.name().into());
-        }
-        let exit = outcome.exit();
-        Self {
-            exit,
-            json,
-            human,
-            error_line: (exit != Exit::Success).then_some(title),
-        }
+        Self::checked(operation, outcome, human, json)
     }
 
     /// The report with another exit code than its outcome's (an inquiry exits with the
@@ -112,22 +102,13 @@ impl Report {
     }
 
     /// [`Report::local`] with its own readable text.
-    pub(crate) fn local_text(operation: &'static str, human: String, mut json: Value) -> Self {
-        if let Some(object) = json.as_object_mut() {
-            object.insert("operation".into(), operation.into());
-            object.insert("outcome".into(), Outcome::Ok.name().into());
-        }
-        Self {
-            exit: Exit::Success,
-            json,
-            human,
-            error_line: None,
-        }
+    pub(crate) fn local_text(operation: &'static str, human: String, json: Value) -> Self {
+        Self::checked(operation, Outcome::Ok, human, json)
     }
 
-    /// The report of a command that checks (`doctor`): its own readable text, `json` with
-    /// `operation` and `outcome` added, the outcome's exit code; the first line goes to
-    /// stderr when that is not success.
+    /// The report of `operation`'s `outcome` (a command that checks, such as `doctor`, and
+    /// every report above): its readable text, `json` with `operation` and `outcome` added,
+    /// the outcome's exit code; the first line goes to stderr when that is not success.
     pub(crate) fn checked(
         operation: &'static str,
         outcome: Outcome,
