@@ -21,7 +21,7 @@ use std::collections::HashSet;
 use paytoken_checksum::{Credentials, SecureKey};
 use paytoken_protocol::{Context, Username};
 use paytoken_types::{AccountId, MemberId, PartnerId, TerminalId};
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer, de};
 
 use crate::Error;
 
@@ -46,37 +46,47 @@ pub const OTHER_MERCHANT_USERNAME: &str = "other.admin";
 pub const OTHER_MERCHANT_SECURE_KEY: &str = "sandbox-other-merchant-secure-key";
 
 /// Every partner the sandbox knows, each with its merchants.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SandboxConfig {
     /// The partners.
     pub partners: Vec<PartnerConfig>,
 }
 
 /// A partner: it signs up customers and lists the data of all its merchants.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PartnerConfig {
     /// `authentication.partnerId`.
     pub partner_id: PartnerId,
     /// `partner.userName` of the partner auth-token request.
+    #[serde(deserialize_with = "username")]
     pub username: Username,
     /// The partner's own secure key.
+    #[serde(deserialize_with = "secure_key")]
     pub secure_key: SecureKey,
     /// The partner's merchants.
+    #[serde(default)]
     pub merchants: Vec<MerchantConfig>,
 }
 
 /// A merchant: it pays, stores and uses tokens, and sees only its own data.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct MerchantConfig {
     /// `authentication.memberId`.
     pub member_id: MemberId,
     /// `merchant.username` of the auth-token request.
+    #[serde(deserialize_with = "username")]
     pub username: Username,
     /// The merchant's secure key.
+    #[serde(deserialize_with = "secure_key")]
     pub secure_key: SecureKey,
     /// `authentication.accountId`, when the merchant has one (not checked by the sandbox).
+    #[serde(default)]
     pub account_id: Option<AccountId>,
     /// `authentication.terminalId`, when the merchant has one (not checked by the sandbox).
+    #[serde(default)]
     pub terminal_id: Option<TerminalId>,
 }
 
@@ -117,34 +127,37 @@ impl Default for SandboxConfig {
     /// One partner (`100`) with two merchants (`11344` and `11345`), keys in the
     /// `DEFAULT_*` and `OTHER_*` constants.
     fn default() -> Self {
-        let raw = RawConfig {
-            partners: vec![RawPartner {
-                partner_id: DEFAULT_PARTNER_ID.into(),
-                username: DEFAULT_PARTNER_USERNAME.into(),
-                secure_key: DEFAULT_PARTNER_SECURE_KEY.into(),
-                merchants: vec![
-                    RawMerchant {
-                        member_id: DEFAULT_MERCHANT_ID.into(),
-                        username: DEFAULT_MERCHANT_USERNAME.into(),
-                        secure_key: DEFAULT_MERCHANT_SECURE_KEY.into(),
-                        account_id: Some("2541".into()),
-                        terminal_id: Some("2541".into()),
-                    },
-                    RawMerchant {
-                        member_id: OTHER_MERCHANT_ID.into(),
-                        username: OTHER_MERCHANT_USERNAME.into(),
-                        secure_key: OTHER_MERCHANT_SECURE_KEY.into(),
-                        account_id: Some("2542".into()),
-                        terminal_id: Some("2542".into()),
-                    },
-                ],
-            }],
-        };
-        match raw.validate() {
-            Ok(config) => config,
+        let merchants = [
+            (
+                DEFAULT_MERCHANT_ID,
+                DEFAULT_MERCHANT_USERNAME,
+                DEFAULT_MERCHANT_SECURE_KEY,
+                "2541",
+            ),
+            (
+                OTHER_MERCHANT_ID,
+                OTHER_MERCHANT_USERNAME,
+                OTHER_MERCHANT_SECURE_KEY,
+                "2542",
+            ),
+        ]
+        .map(|(member_id, username, secure_key, account)| {
+            serde_json::json!({
+                "memberId": member_id, "username": username, "secureKey": secure_key,
+                "accountId": account, "terminalId": account,
+            })
+        });
+        let config = serde_json::json!({ "partners": [{
+            "partnerId": DEFAULT_PARTNER_ID,
+            "username": DEFAULT_PARTNER_USERNAME,
+            "secureKey": DEFAULT_PARTNER_SECURE_KEY,
+            "merchants": merchants,
+        }]});
+        match serde_json::from_value::<Self>(config).map(Self::validated) {
+            Ok(Ok(config)) => config,
             // The constants above are valid ids and keys; the unit test
             // `default_configuration_is_valid` proves it.
-            Err(_) => Self {
+            _ => Self {
                 partners: Vec::new(),
             },
         }
@@ -163,11 +176,9 @@ impl SandboxConfig {
     /// `|`-holding key, a member or partner id used twice, or a login name used twice under
     /// one partner.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        let raw: RawConfig = serde_json::from_str(text).map_err(|error| Error::Config {
-            what: "the file".into(),
-            reason: error.to_string(),
-        })?;
-        raw.validate()
+        serde_json::from_str::<Self>(text)
+            .map_err(|error| config_error("the file".into(), error))?
+            .validated()
     }
 
     /// Reads a configuration from a JSON file of at most [`MAX_CONFIG_FILE_BYTES`]; no more
@@ -216,30 +227,15 @@ impl SandboxConfig {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RawConfig {
-    partners: Vec<RawPartner>,
+/// A login name of the file, checked as [`Username::new`] checks one.
+fn username<'de, D: Deserializer<'de>>(input: D) -> Result<Username, D::Error> {
+    Username::new(String::deserialize(input)?).map_err(de::Error::custom)
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RawPartner {
-    partner_id: String,
-    username: String,
-    secure_key: String,
-    #[serde(default)]
-    merchants: Vec<RawMerchant>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RawMerchant {
-    member_id: String,
-    username: String,
-    secure_key: String,
-    account_id: Option<String>,
-    terminal_id: Option<String>,
+/// A secure key of the file, checked as [`SecureKey::new`] checks one (its errors never
+/// repeat the key).
+fn secure_key<'de, D: Deserializer<'de>>(input: D) -> Result<SecureKey, D::Error> {
+    SecureKey::new(String::deserialize(input)?).map_err(de::Error::custom)
 }
 
 fn config_error(what: String, reason: impl ToString) -> Error {
@@ -249,67 +245,37 @@ fn config_error(what: String, reason: impl ToString) -> Error {
     }
 }
 
-impl RawConfig {
-    fn validate(self) -> Result<SandboxConfig, Error> {
+impl SandboxConfig {
+    /// The configuration, once it names at least one partner, no partner or member id
+    /// twice, and no login name twice under one partner.
+    fn validated(self) -> Result<Self, Error> {
         if self.partners.is_empty() {
             return Err(config_error("partners".into(), "names no partner"));
         }
         let mut partner_ids = HashSet::new();
         let mut member_ids = HashSet::new();
-        let mut partners = Vec::with_capacity(self.partners.len());
-        for (p, raw) in self.partners.into_iter().enumerate() {
-            let at = |field: &str| format!("partners[{p}].{field}");
-            let partner_id =
-                PartnerId::new(&raw.partner_id).map_err(|e| config_error(at("partnerId"), e))?;
-            if !partner_ids.insert(partner_id) {
-                return Err(config_error(at("partnerId"), "is used twice"));
+        for (p, partner) in self.partners.iter().enumerate() {
+            if !partner_ids.insert(partner.partner_id) {
+                return Err(config_error(
+                    format!("partners[{p}].partnerId"),
+                    "is used twice",
+                ));
             }
-            let username =
-                Username::new(raw.username).map_err(|e| config_error(at("username"), e))?;
-            let secure_key =
-                SecureKey::new(raw.secure_key).map_err(|e| config_error(at("secureKey"), e))?;
-            let mut usernames = HashSet::from([username.as_str().to_owned()]);
-            let mut merchants = Vec::with_capacity(raw.merchants.len());
-            for (m, merchant) in raw.merchants.into_iter().enumerate() {
+            let mut usernames = HashSet::from([partner.username.as_str()]);
+            for (m, merchant) in partner.merchants.iter().enumerate() {
                 let at = |field: &str| format!("partners[{p}].merchants[{m}].{field}");
-                let member_id = MemberId::new(&merchant.member_id)
-                    .map_err(|e| config_error(at("memberId"), e))?;
-                if !member_ids.insert(member_id) {
+                if !member_ids.insert(merchant.member_id) {
                     return Err(config_error(at("memberId"), "is used twice"));
                 }
-                let username = Username::new(merchant.username)
-                    .map_err(|e| config_error(at("username"), e))?;
-                if !usernames.insert(username.as_str().to_owned()) {
+                if !usernames.insert(merchant.username.as_str()) {
                     return Err(config_error(
                         at("username"),
                         "is used twice under one partner",
                     ));
                 }
-                merchants.push(MerchantConfig {
-                    member_id,
-                    username,
-                    secure_key: SecureKey::new(merchant.secure_key)
-                        .map_err(|e| config_error(at("secureKey"), e))?,
-                    account_id: merchant
-                        .account_id
-                        .map(|id| AccountId::new(&id))
-                        .transpose()
-                        .map_err(|e| config_error(at("accountId"), e))?,
-                    terminal_id: merchant
-                        .terminal_id
-                        .map(|id| TerminalId::new(&id))
-                        .transpose()
-                        .map_err(|e| config_error(at("terminalId"), e))?,
-                });
             }
-            partners.push(PartnerConfig {
-                partner_id,
-                username,
-                secure_key,
-                merchants,
-            });
         }
-        Ok(SandboxConfig { partners })
+        Ok(self)
     }
 }
 
@@ -336,6 +302,20 @@ mod tests {
         .unwrap_err();
         assert!(
             error.to_string().contains("merchants[1].memberId"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_form_is_named_with_its_line() {
+        let error = SandboxConfig::from_json(
+            "{\"partners\": [{\"partnerId\": \"1\", \"username\": \"p\", \"secureKey\": \"k\",\n\
+             \"merchants\": [{\"memberId\": \"5x!\", \"username\": \"a\", \"secureKey\": \"k1\"}]}]}",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains("memberId") && error.contains("line 2"),
             "{error}"
         );
     }

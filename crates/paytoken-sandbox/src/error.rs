@@ -11,7 +11,8 @@ pub enum Error {
     /// the wrong form. `what` names the place; secure keys are never repeated.
     #[error("invalid sandbox configuration: {what}: {reason}")]
     Config {
-        /// Where in the configuration, such as `partners[0].merchants[1].memberId`.
+        /// Where in the configuration, such as `partners[0].merchants[1].memberId`; `the
+        /// file` for a value of the wrong form, whose field, line and column `reason` says.
         what: String,
         /// What is wrong with it.
         reason: String,
