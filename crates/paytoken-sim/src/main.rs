@@ -13,39 +13,49 @@ use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use clap::Parser;
 use paytoken_sim::{Defect, Plan, run};
 
+/// Runs seeds of the simulation.
+#[derive(Parser)]
+#[command(name = "paytoken-sim")]
+struct Args {
+    /// Runs seeds 0 to N-1.
+    #[arg(long, value_name = "N", default_value_t = 1_000)]
+    seeds: u64,
+    /// Runs seed S alone and prints its whole history.
+    #[arg(long, value_name = "S", conflicts_with = "seeds")]
+    seed: Option<u64>,
+    /// How many checkouts each run has.
+    #[arg(long, value_name = "K")]
+    checkouts: Option<usize>,
+    /// Plants a defect the invariants must catch (repeatable).
+    #[arg(long, value_name = "NAME", value_parser = defect)]
+    defect: Vec<Defect>,
+}
+
+/// A planted defect by its name in [`Defect::ALL`].
+fn defect(name: &str) -> Result<Defect, String> {
+    Defect::ALL
+        .iter()
+        .find(|(known, _)| *known == name)
+        .map(|(_, defect)| *defect)
+        .ok_or_else(|| "not a planted defect".to_owned())
+}
+
 fn main() -> ExitCode {
-    let mut plan = Plan::default();
-    let mut seeds = 0..1_000;
-    let mut one = false;
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let value = args.next().unwrap_or_default();
-        let number = || value.parse::<u64>().ok();
-        match flag.as_str() {
-            "--seeds" => match number() {
-                Some(count) => seeds = 0..count,
-                None => return usage(&format!("--seeds {value}: a number")),
-            },
-            "--seed" => match number() {
-                Some(seed) => {
-                    seeds = seed..seed.saturating_add(1);
-                    one = true;
-                }
-                None => return usage(&format!("--seed {value}: a number")),
-            },
-            "--checkouts" => match value.parse() {
-                Ok(count) => plan.checkouts = count,
-                Err(_) => return usage(&format!("--checkouts {value}: a number")),
-            },
-            "--defect" => match Defect::ALL.iter().find(|(name, _)| *name == value) {
-                Some((_, defect)) => plan.defects.push(*defect),
-                None => return usage(&format!("--defect {value}: not a planted defect")),
-            },
-            other => return usage(&format!("{other}: not a flag")),
-        }
+    let args = Args::parse();
+    let mut plan = Plan {
+        defects: args.defect,
+        ..Plan::default()
+    };
+    if let Some(checkouts) = args.checkouts {
+        plan.checkouts = checkouts;
     }
+    let seeds = args
+        .seed
+        .map_or(0..args.seeds, |seed| seed..seed.saturating_add(1));
+    let one = args.seed.is_some();
     let mut out = std::io::stdout().lock();
     let started = Instant::now();
     let count = seeds.end.saturating_sub(seeds.start);
@@ -118,12 +128,4 @@ fn tallied(line: &str) -> Option<String> {
         "request"
     };
     Some(format!("{kind}: {what}"))
-}
-
-fn usage(message: &str) -> ExitCode {
-    let _ = writeln!(
-        std::io::stderr(),
-        "paytoken-sim: {message}\nusage: paytoken-sim [--seeds N] [--seed S] [--checkouts K] [--defect NAME]..."
-    );
-    ExitCode::from(2)
 }
