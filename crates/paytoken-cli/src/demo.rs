@@ -6,9 +6,9 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use paytoken::Client;
 use paytoken::ops::auth_token::FetchAuthToken;
-use paytoken_sandbox::{DEFAULT_MERCHANT_ID, Sandbox};
+use paytoken::{Client, SecureKey};
+use paytoken_sandbox::Sandbox;
 use serde_json::{Value, json};
 
 use crate::answers_like;
@@ -38,35 +38,19 @@ fn field_json(name: &str, value: &str) -> Value {
     counted.unwrap_or_else(|| value.into())
 }
 
-/// A client for the sandbox's default merchant, fetching its own auth token.
-fn client_for(sandbox: &Sandbox) -> Result<(Client, FetchAuthToken), Failure> {
-    let config = sandbox.config();
-    let merchant = config
-        .merchant(DEFAULT_MERCHANT_ID)
-        .ok_or_else(|| Failure::failed("the sandbox has no default merchant"))?;
-    let partner_id = config
-        .partners
-        .first()
-        .map(|partner| partner.partner_id)
-        .ok_or_else(|| Failure::failed("the sandbox has no partner"))?;
-    let mut builder = Client::builder()
-        .base_url(sandbox.base_url())
-        .allow_http(true)
-        .credentials(merchant.credentials())
-        .fetch_auth_token(partner_id, merchant.username.clone());
-    if let Some(account) = merchant.account_id {
-        builder = builder.account_id(account);
-    }
-    if let Some(terminal) = merchant.terminal_id {
-        builder = builder.terminal_id(terminal);
-    }
+/// A client for the sandbox's first merchant, fetching its own auth token, as
+/// `paytoken::sandbox` makes one; the request of the step that fetches one on request; the
+/// merchant's secure key.
+fn client_for(sandbox: &Sandbox) -> Result<(Client, FetchAuthToken, SecureKey), Failure> {
+    let no_merchant = || Failure::failed("the sandbox has no merchant");
+    let (builder, key) = paytoken::sandbox::client_builder(sandbox).ok_or_else(no_merchant)?;
+    let partner = sandbox.config().partners.first().ok_or_else(no_merchant)?;
+    let merchant = partner.merchants.first().ok_or_else(no_merchant)?;
+    let fetch = FetchAuthToken::new(partner.partner_id, merchant.username.clone());
     let client = builder
         .build()
         .map_err(|error| Failure::failed(error.to_string()))?;
-    Ok((
-        client,
-        FetchAuthToken::new(partner_id, merchant.username.clone()),
-    ))
+    Ok((client, fetch, key))
 }
 
 /// Runs the demo: starts a sandbox, runs the life-cycle script against it and reports its
@@ -84,12 +68,8 @@ pub(crate) async fn run(args: &DemoArgs) -> Result<Report, Failure> {
         .start()
         .await
         .map_err(|error| Failure::failed(format!("cannot start the sandbox: {error}")))?;
-    let (client, fetch) = client_for(&sandbox)?;
-    let key = sandbox
-        .config()
-        .merchant(DEFAULT_MERCHANT_ID)
-        .map(|merchant| merchant.secure_key.clone());
-    let run = life_cycle::run(&client, fetch, key).await;
+    let (client, fetch, key) = client_for(&sandbox)?;
+    let run = life_cycle::run(&client, fetch, Some(key)).await;
     let base_url = sandbox.base_url().to_owned();
     sandbox.shutdown().await;
     Ok(transcript(&base_url, &run, started.elapsed()))
