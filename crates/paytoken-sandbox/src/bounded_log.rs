@@ -9,10 +9,9 @@
 use std::collections::VecDeque;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-/// A log that keeps its newest `kept` entries, numbered.
+/// A log that keeps its newest `KEPT` entries (at least one), numbered; empty by default.
 #[derive(Debug)]
-pub(crate) struct BoundedLog<T> {
-    kept: usize,
+pub(crate) struct BoundedLog<T, const KEPT: usize> {
     entries: Mutex<Numbered<T>>,
 }
 
@@ -24,18 +23,19 @@ struct Numbered<T> {
     entries: VecDeque<(u64, T)>,
 }
 
-impl<T> BoundedLog<T> {
-    /// An empty log that keeps the newest `kept` entries (at least one).
-    pub(crate) fn new(kept: usize) -> Self {
+impl<T, const KEPT: usize> Default for BoundedLog<T, KEPT> {
+    fn default() -> Self {
+        const { assert!(KEPT > 0, "a log keeps at least one entry") };
         Self {
-            kept: kept.max(1),
             entries: Mutex::new(Numbered {
                 last: 0,
                 entries: VecDeque::new(),
             }),
         }
     }
+}
 
+impl<T, const KEPT: usize> BoundedLog<T, KEPT> {
     fn lock(&self) -> MutexGuard<'_, Numbered<T>> {
         // An entry is pushed or changed whole, or not at all: a poison means nothing.
         self.entries.lock().unwrap_or_else(PoisonError::into_inner)
@@ -49,7 +49,7 @@ impl<T> BoundedLog<T> {
         log.last += 1;
         let number = log.last;
         let entry = make(number);
-        if log.entries.len() >= self.kept {
+        if log.entries.len() >= KEPT {
             log.entries.pop_front();
         }
         log.entries.push_back((number, entry));
@@ -113,7 +113,7 @@ impl<T> BoundedLog<T> {
     /// its newest the bound allows; the next entry is numbered after the newest of them.
     pub(crate) fn restore(&self, kept: Vec<(u64, T)>) {
         let mut log = self.lock();
-        let skip = kept.len().saturating_sub(self.kept);
+        let skip = kept.len().saturating_sub(KEPT);
         log.last = kept.last().map_or(0, |(number, _)| *number);
         log.entries = kept.into_iter().skip(skip).collect();
     }
@@ -125,7 +125,7 @@ mod tests {
 
     #[test]
     fn entries_are_numbered_and_the_oldest_dropped_past_the_bound() {
-        let log = BoundedLog::new(3);
+        let log = BoundedLog::<_, 3>::default();
         assert_eq!(log.last(), 0);
         let numbers: Vec<u64> = (0..5).map(|n| log.push(n * 10)).collect();
         assert_eq!(numbers, [1, 2, 3, 4, 5]);
@@ -145,7 +145,7 @@ mod tests {
 
     #[test]
     fn a_page_says_whether_more_follow() {
-        let log = BoundedLog::new(10);
+        let log = BoundedLog::<_, 10>::default();
         for n in 0..5 {
             log.push(n);
         }
@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn a_restored_log_keeps_its_numbers_gaps_included() {
-        let log = BoundedLog::new(2);
+        let log = BoundedLog::<_, 2>::default();
         log.restore(vec![(3, 'a'), (4, 'b'), (7, 'c')]);
         assert_eq!(
             log.page(0, 10, |number, entry| (number, *entry)).0,

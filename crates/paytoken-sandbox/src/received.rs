@@ -18,14 +18,8 @@ pub struct Received {
 }
 
 /// The log, shared by the server (which writes) and the `Sandbox` handle (which reads).
-#[derive(Debug)]
-pub(crate) struct ReceivedLog(BoundedLog<Received>);
-
-impl Default for ReceivedLog {
-    fn default() -> Self {
-        Self(BoundedLog::new(RECEIVED_KEPT))
-    }
-}
+#[derive(Debug, Default)]
+pub(crate) struct ReceivedLog(BoundedLog<Received, RECEIVED_KEPT>);
 
 impl ReceivedLog {
     pub(crate) fn record(&self, method: &str, path: &str) {

@@ -97,22 +97,12 @@ pub(crate) trait KeepRequests: Send + Sync + fmt::Debug {
 }
 
 /// The log, bounded; with a state file, each entry is kept there too.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct RequestLog {
-    entries: BoundedLog<Recorded>,
+    entries: BoundedLog<Recorded, REQUESTS_KEPT>,
     keeper: OnceLock<Arc<dyn KeepRequests>>,
     /// Why the keeper could not write, the first time it could not.
     failure: OnceLock<String>,
-}
-
-impl Default for RequestLog {
-    fn default() -> Self {
-        Self {
-            entries: BoundedLog::new(REQUESTS_KEPT),
-            keeper: OnceLock::new(),
-            failure: OnceLock::new(),
-        }
-    }
 }
 
 /// An entry as the log holds it: its fields in one form-encoded string (masked already),

@@ -61,14 +61,8 @@ impl fmt::Debug for Tapped {
 }
 
 /// The tap: shared by the sandbox, which records, and the harness, which takes.
-#[derive(Clone)]
-pub struct Tap(Arc<BoundedLog<Tapped>>);
-
-impl Default for Tap {
-    fn default() -> Self {
-        Self(Arc::new(BoundedLog::new(TAP_KEPT)))
-    }
-}
+#[derive(Clone, Default)]
+pub struct Tap(Arc<BoundedLog<Tapped, TAP_KEPT>>);
 
 impl fmt::Debug for Tap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

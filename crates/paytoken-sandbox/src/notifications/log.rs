@@ -66,22 +66,12 @@ pub(crate) trait Keep: Send + Sync + fmt::Debug {
 /// with a state file, each notification and attempt is kept there as it happens.
 /// Notifications are numbered from 1, as the request log's entries are: one numbering for
 /// what `events list` shows and `events resend N` takes.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct NotificationLog {
-    entries: BoundedLog<SentNotification>,
+    entries: BoundedLog<SentNotification, NOTIFICATIONS_KEPT>,
     keeper: OnceLock<Arc<dyn Keep>>,
     /// Why the keeper could not write, the first time it could not.
     failure: OnceLock<String>,
-}
-
-impl Default for NotificationLog {
-    fn default() -> Self {
-        Self {
-            entries: BoundedLog::new(NOTIFICATIONS_KEPT),
-            keeper: OnceLock::new(),
-            failure: OnceLock::new(),
-        }
-    }
 }
 
 impl NotificationLog {
