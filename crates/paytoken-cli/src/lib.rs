@@ -84,7 +84,7 @@ use clap::error::ErrorKind;
 use crate::cli::Command;
 use paytoken::OperationKind;
 
-use crate::report::{Failure, Report};
+use crate::report::{Exit, Failure, Report};
 
 /// The `paytoken` command: reads its arguments, runs what they ask, prints the report
 /// and returns the exit code.
@@ -193,7 +193,7 @@ fn usage(error: &clap::Error, json: bool, operation: &str) -> ExitCode {
         .collect();
     if !json {
         terminal::err(&message);
-        return ExitCode::from(2);
+        return Exit::Usage.into();
     }
     Report::from(Failure::usage(summary(&message))).print(json, operation)
 }

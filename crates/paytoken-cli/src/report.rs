@@ -164,7 +164,7 @@ impl Report {
         if let Some(line) = &self.error_line {
             terminal::err_line(&format!("paytoken: {line}"));
         }
-        ExitCode::from(exit.code())
+        exit.into()
     }
 }
 
