@@ -79,11 +79,6 @@ impl ManualClock {
                 Some(now.saturating_add(seconds))
             });
     }
-
-    /// Sets the clock to `seconds` after the epoch.
-    pub fn set_unix_seconds(&self, seconds: i64) {
-        self.seconds.store(seconds, Ordering::SeqCst);
-    }
 }
 
 impl Clock for ManualClock {
