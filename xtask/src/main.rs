@@ -442,19 +442,10 @@ fn names(line: &str, path: &str) -> bool {
 
 /// Fails on the first source file under `dir` that names one of [`FORBIDDEN_CALLS`].
 fn no_clock_in(dir: &Path) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|error| format!("{}: {error}", dir.display()))?;
-    for entry in entries {
-        let path = entry
-            .map_err(|error| format!("{}: {error}", dir.display()))?
-            .path();
+    let mut files = Vec::new();
+    tidy::files_with("rs", dir, &mut files)?;
+    for path in files {
         let shown = path.display().to_string();
-        if path.is_dir() {
-            no_clock_in(&path)?;
-            continue;
-        }
-        if path.extension().is_none_or(|ext| ext != "rs") {
-            continue;
-        }
         let text = std::fs::read_to_string(&path).map_err(|error| format!("{shown}: {error}"))?;
         for (number, line) in text.lines().enumerate() {
             if let Some(call) = FORBIDDEN_CALLS.iter().find(|call| names(line, call)) {

@@ -180,16 +180,8 @@ fn breaches_in(shown: &str, text: &str) -> Vec<String> {
 /// The crate roots under `crates/` (and the `tests` and `xtask` packages) that do not open
 /// with their docs.
 fn undocumented_crate_roots(root: &Path) -> Result<Vec<String>, String> {
-    let mut packages = vec![root.join("tests"), root.join("xtask")];
-    let crates = root.join("crates");
-    for entry in fs::read_dir(&crates).map_err(|error| format!("{}: {error}", crates.display()))? {
-        let path = entry
-            .map_err(|error| format!("{}: {error}", crates.display()))?
-            .path();
-        if path.is_dir() {
-            packages.push(path);
-        }
-    }
+    let mut packages = crate::layered_crates(root);
+    packages.push(root.join("tests"));
     let mut breaches = Vec::new();
     for package in packages {
         let lib = package.join("src/lib.rs");
