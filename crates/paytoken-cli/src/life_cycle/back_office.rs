@@ -43,16 +43,7 @@ impl LifeCycle {
                 if !self.amount_move(client, step, id, amount).await {
                     break;
                 }
-                self.status_after(
-                    client,
-                    (
-                        "inquiry: the payment's status",
-                        OperationKind::Inquiry.name(),
-                    ),
-                    id,
-                    &led_to,
-                )
-                .await;
+                self.status_after(client, id, &led_to).await;
             }
         }
         if let Some(id) = self
@@ -71,16 +62,8 @@ impl LifeCycle {
                 .await;
             if let Some(cancelled) = cancelled {
                 self.moves.push(cancelled);
-                self.status_after(
-                    client,
-                    (
-                        "inquiry: the payment's status",
-                        OperationKind::Inquiry.name(),
-                    ),
-                    id,
-                    &TransactionState::Cancelled,
-                )
-                .await;
+                self.status_after(client, id, &TransactionState::Cancelled)
+                    .await;
             }
         }
     }
@@ -121,13 +104,11 @@ impl LifeCycle {
     }
 
     /// The inquiry's long status of `id`, as expected when it is `led_to`.
-    async fn status_after(
-        &mut self,
-        client: &Client,
-        step: StepName,
-        id: PaymentId,
-        led_to: &TransactionState,
-    ) {
+    async fn status_after(&mut self, client: &Client, id: PaymentId, led_to: &TransactionState) {
+        let step = (
+            "inquiry: the payment's status",
+            OperationKind::Inquiry.name(),
+        );
         let found = self
             .step(step, client.inquiry(&Inquiry::ByPaymentId(id)), |found| {
                 let state = found.state.value();
