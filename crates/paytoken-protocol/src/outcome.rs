@@ -126,6 +126,24 @@ pub enum PaymentStatus {
     Unknown,
 }
 
+impl PaymentStatus {
+    /// Its name, in snake case: `approved`, `pending`, `three_d_secure`, `declined`,
+    /// `cancelled`, `refunded`, `charged_back`, `unknown`.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Self::Approved => "approved",
+            Self::Pending => "pending",
+            Self::ThreeDSecure { .. } => "three_d_secure",
+            Self::Declined => "declined",
+            Self::Cancelled => "cancelled",
+            Self::Refunded => "refunded",
+            Self::ChargedBack => "charged_back",
+            Self::Unknown => "unknown",
+        }
+    }
+}
+
 /// Where a 3-D Secure payment sends the cardholder's browser.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
