@@ -1,0 +1,120 @@
+"""Types of paytoken's compiled module; `paytoken` re-exports every name."""
+
+from typing import Optional
+
+class PaytokenError(Exception): ...
+class InvalidInput(PaytokenError): ...
+class Refused(PaytokenError): ...
+class OutcomeUnknown(PaytokenError): ...
+class Unreadable(OutcomeUnknown): ...
+class Contradiction(OutcomeUnknown): ...
+class NotificationRejected(PaytokenError): ...
+
+class SecureKey:
+    """A secure key, shown as ``SecureKey(***)``."""
+    def __init__(self, key: str) -> None: ...
+
+class Credentials:
+    """A merchant's or a partner's id with its secure key."""
+    @staticmethod
+    def merchant(member_id: str, key: SecureKey) -> Credentials: ...
+    @staticmethod
+    def partner(partner_id: str, key: SecureKey) -> Credentials: ...
+    @property
+    def id(self) -> str: ...
+
+class Context:
+    """What a request is built in: credentials, account, terminal, auth token."""
+    def __init__(
+        self,
+        credentials: Credentials,
+        *,
+        auth_token: Optional[str] = None,
+        account_id: Optional[str] = None,
+        terminal_id: Optional[str] = None,
+    ) -> None: ...
+
+class Card:
+    """A card, shown with its number masked and no CVV."""
+    def __init__(
+        self, number: str, expiry_month: str, expiry_year: str, cvv: str, *, holder: Optional[str] = None
+    ) -> None: ...
+
+class Request:
+    """A signed request: send ``method`` to ``url(base_url)`` with ``headers`` and ``body``."""
+    @property
+    def method(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    def url(self, base_url: str) -> str: ...
+    @property
+    def headers(self) -> list[tuple[str, str]]: ...
+    @property
+    def body(self) -> bytes: ...
+    @property
+    def operation(self) -> str: ...
+    @property
+    def is_retry_safe(self) -> bool: ...
+
+class Transaction:
+    """A transaction the gateway created, or the one an inquiry found."""
+    payment_id: str
+    status: str
+    is_approved: bool
+    result_code: str
+    result_description: str
+    merchant_transaction_id: Optional[str]
+    registration_id: Optional[str]
+    amount: Optional[str]
+    currency: Optional[str]
+    redirect_url: Optional[str]
+
+class AuthTokenGrant:
+    """An auth token fetched, shown by its length only."""
+    @property
+    def token(self) -> str: ...
+
+class VerifiedNotification:
+    """A notification whose checksum matched."""
+    payment_id: str
+    merchant_transaction_id: Optional[str]
+    amount: str
+    transaction_status: str
+    status: str
+    is_approved: bool
+    duplicate_key: str
+
+class Operation:
+    """An operation: ``request(context)`` builds it, ``parse(status, body)`` reads its answer."""
+    @property
+    def name(self) -> str: ...
+    def request(self, context: Context) -> Request: ...
+    def parse(self, status: int, body: bytes) -> Transaction | AuthTokenGrant: ...
+
+def fetch_auth_token(partner_id: str, username: str) -> Operation: ...
+def payment(
+    merchant_transaction_id: str,
+    amount: str,
+    currency: str,
+    card: Card,
+    *,
+    payment_type: str = "DB",
+    store_card: bool = False,
+    recurring: Optional[str] = None,
+    notification_url: Optional[str] = None,
+    merchant_redirect_url: Optional[str] = None,
+) -> Operation: ...
+def token_payment(
+    registration_id: str,
+    amount: str,
+    currency: str,
+    *,
+    merchant_transaction_id: Optional[str] = None,
+    payment_type: str = "DB",
+    recurring: Optional[str] = None,
+) -> Operation: ...
+def capture(payment_id: str, amount: str, currency: str) -> Operation: ...
+def refund(payment_id: str, amount: str, currency: str) -> Operation: ...
+def cancel(payment_id: str) -> Operation: ...
+def inquiry(*, payment_id: Optional[str] = None, merchant_transaction_id: Optional[str] = None) -> Operation: ...
+def verify_notification(body: bytes, key: SecureKey, *, content_type: Optional[str] = None) -> VerifiedNotification: ...

@@ -1,0 +1,89 @@
+//! The answers, as Python objects: what decides them, and the incidental fields as the
+//! gateway sent them.
+
+use paytoken_protocol::ops::auth_token::AuthTokenGrant as Grant;
+use paytoken_protocol::{FieldValue as _, Transaction as Paid};
+use pyo3::prelude::*;
+
+/// A transaction the gateway created: a payment, a token payment, a capture, refund or
+/// cancel, or the one an inquiry found.
+#[pyclass(frozen, get_all, module = "paytoken")]
+#[derive(Debug, Clone)]
+pub(crate) struct Transaction {
+    /// `paymentId`.
+    payment_id: String,
+    /// What became of it: `approved`, `pending`, `three_d_secure`, `declined`,
+    /// `cancelled`, `refunded`, `charged_back` or `unknown`.
+    status: &'static str,
+    /// Whether the money moved (or is reserved) and stays with the merchant: the one
+    /// ship / don't-ship decision.
+    is_approved: bool,
+    /// The result code (`00001`...), empty when the answer had none.
+    result_code: String,
+    /// The result's description.
+    result_description: String,
+    /// `merchantTransactionId`: the shop's own order id.
+    merchant_transaction_id: Option<String>,
+    /// `registrationId`: the token a payment stored, as it came.
+    registration_id: Option<String>,
+    /// `amount`, as it came.
+    amount: Option<String>,
+    /// `currency`, as it came.
+    currency: Option<String>,
+    /// Where to send the cardholder's browser, for a payment waiting for 3-D Secure.
+    redirect_url: Option<String>,
+}
+
+#[pymethods]
+impl Transaction {
+    fn __repr__(&self) -> String {
+        format!("Transaction({}, {})", self.payment_id, self.status)
+    }
+}
+
+pub(crate) fn transaction(py: Python<'_>, paid: Paid) -> PyResult<Py<PyAny>> {
+    let redirect_url = match &paid.status {
+        paytoken_protocol::PaymentStatus::ThreeDSecure { redirect } => {
+            redirect.as_ref().map(|redirect| redirect.url.clone())
+        }
+        _ => None,
+    };
+    let made = Transaction {
+        payment_id: paid.payment_id.to_string(),
+        status: paid.status.name(),
+        is_approved: paid.is_approved(),
+        result_code: paid.result.code.as_str().to_owned(),
+        result_description: paid.result.description.clone(),
+        merchant_transaction_id: paid.merchant_transaction_id.map(|id| id.to_string()),
+        registration_id: paid.registration_id.raw().map(str::to_owned),
+        amount: paid.amount.raw().map(str::to_owned),
+        currency: paid.currency.raw().map(str::to_owned),
+        redirect_url,
+    };
+    Py::new(py, made).map(Py::into_any)
+}
+
+/// An auth token fetched: the token, shown by its length only.
+#[pyclass(frozen, module = "paytoken")]
+#[derive(Debug)]
+pub(crate) struct AuthTokenGrant(Grant);
+
+#[pymethods]
+impl AuthTokenGrant {
+    /// The token, for `Context(auth_token=...)`.
+    #[getter]
+    fn token(&self) -> &str {
+        self.0.token.expose_secret()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "AuthTokenGrant(token=*** ({} characters))",
+            self.0.token.expose_secret().len()
+        )
+    }
+}
+
+pub(crate) fn grant(py: Python<'_>, grant: Grant) -> PyResult<Py<PyAny>> {
+    Py::new(py, AuthTokenGrant(grant)).map(Py::into_any)
+}

@@ -1,0 +1,68 @@
+//! The exceptions: one base class, and a subclass for each way an operation ends without
+//! its answer, as the protocol crate's `Error` tells them apart.
+
+use paytoken_protocol::Error;
+use pyo3::PyErr;
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+
+create_exception!(
+    paytoken,
+    PaytokenError,
+    PyException,
+    "Every error of paytoken. Its text never holds a secure key, an auth token, a card number or a CVV."
+);
+create_exception!(
+    paytoken,
+    InvalidInput,
+    PaytokenError,
+    "A value refused before anything was sent; `field` names it, never its value."
+);
+create_exception!(
+    paytoken,
+    Refused,
+    PaytokenError,
+    "The gateway refused the request before it created anything: fix the cause (`code`, `description`) before sending again."
+);
+create_exception!(
+    paytoken,
+    OutcomeUnknown,
+    PaytokenError,
+    "The request may have been processed: settle it by inquiry, never by sending it again."
+);
+create_exception!(
+    paytoken,
+    Unreadable,
+    OutcomeUnknown,
+    "An answer that is not the one the operation expects (an HTTP status other than 200, a body that is not its JSON): the request may have been processed."
+);
+create_exception!(
+    paytoken,
+    Contradiction,
+    OutcomeUnknown,
+    "An answer about another transaction than the request's: the request may have been processed."
+);
+create_exception!(
+    paytoken,
+    NotificationRejected,
+    PaytokenError,
+    "A notification that did not verify: nothing in it may be trusted."
+);
+
+/// The exception for `error`, its text the error's own (which holds no secret).
+pub(crate) fn raised(error: &Error) -> PyErr {
+    let text = error.to_string();
+    match error {
+        Error::Refused(_) => Refused::new_err(text),
+        Error::UnexpectedStatus { .. } | Error::Undecodable { .. } => Unreadable::new_err(text),
+        Error::Contradiction { .. } => Contradiction::new_err(text),
+        Error::Unverified { .. } => NotificationRejected::new_err(text),
+        _ if error.is_invalid_input() => InvalidInput::new_err(text),
+        _ => PaytokenError::new_err(text),
+    }
+}
+
+/// A value of the caller's that no type of paytoken takes.
+pub(crate) fn invalid(error: impl ToString) -> PyErr {
+    InvalidInput::new_err(error.to_string())
+}

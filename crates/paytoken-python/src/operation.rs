@@ -1,0 +1,257 @@
+//! The operations: each made from keyword arguments by a function of the module
+//! (`paytoken.payment(...)`), all one class, [`Operation`], whose `request` builds the signed
+//! request and whose `parse` reads the answer, both by the protocol crate's `Operation`.
+
+use paytoken_protocol::Operation as _;
+use paytoken_protocol::ops::auth_token::FetchAuthToken;
+use paytoken_protocol::ops::cancel::Cancel;
+use paytoken_protocol::ops::capture::Capture;
+use paytoken_protocol::ops::inquiry::Inquiry;
+use paytoken_protocol::ops::payment::Payment;
+use paytoken_protocol::ops::refund::Refund;
+use paytoken_protocol::ops::token_payment::TokenPayment;
+use paytoken_protocol::{Error, Username};
+use paytoken_types::{Amount, Currency, MerchantTransactionId, PaymentType, RecurringType};
+use pyo3::prelude::*;
+
+use crate::answer;
+use crate::credentials::Context;
+use crate::errors::{invalid, raised};
+use crate::request::Request;
+use crate::values::Card;
+
+/// The operations this module builds.
+#[derive(Debug, Clone)]
+enum Op {
+    FetchAuthToken(FetchAuthToken),
+    Payment(Box<Payment>),
+    TokenPayment(TokenPayment),
+    Capture(Capture),
+    Refund(Refund),
+    Cancel(Cancel),
+    Inquiry(Inquiry),
+}
+
+/// One operation of the interface, its values checked: `request(context)` gives the signed
+/// request to send with any HTTP client, `parse(status, body)` reads the answer to it.
+#[pyclass(frozen, module = "paytoken")]
+#[derive(Debug, Clone)]
+pub(crate) struct Operation(Op);
+
+#[pymethods]
+impl Operation {
+    /// The operation's name: `payment`, `token_payment`, `inquiry`...
+    #[getter]
+    fn name(&self) -> &'static str {
+        match &self.0 {
+            Op::FetchAuthToken(op) => name_of(op),
+            Op::Payment(op) => name_of(op.as_ref()),
+            Op::TokenPayment(op) => name_of(op),
+            Op::Capture(op) => name_of(op),
+            Op::Refund(op) => name_of(op),
+            Op::Cancel(op) => name_of(op),
+            Op::Inquiry(op) => name_of(op),
+        }
+    }
+
+    /// The signed request, for the caller's HTTP client to send.
+    ///
+    /// Raises `InvalidInput` naming the field a value does not fit; nothing is built then.
+    fn request(&self, context: &Context) -> PyResult<Request> {
+        let context = &context.0;
+        let request = match &self.0 {
+            Op::FetchAuthToken(op) => op.request(context),
+            Op::Payment(op) => op.request(context),
+            Op::TokenPayment(op) => op.request(context),
+            Op::Capture(op) => op.request(context),
+            Op::Refund(op) => op.request(context),
+            Op::Cancel(op) => op.request(context),
+            Op::Inquiry(op) => op.request(context),
+        };
+        request.map(Request).map_err(|error| raised(&error))
+    }
+
+    /// The answer to the request: an `AuthTokenGrant` or a `Transaction`.
+    ///
+    /// Raises `Refused` when the gateway refused before it created anything,
+    /// `OutcomeUnknown` (`Unreadable`, `Contradiction`) when the request may have been
+    /// processed.
+    fn parse(&self, py: Python<'_>, status: u16, body: &[u8]) -> PyResult<Py<PyAny>> {
+        let paid = |result: Result<paytoken_protocol::Transaction, Error>| {
+            result
+                .map_err(|error| raised(&error))
+                .and_then(|paid| answer::transaction(py, paid))
+        };
+        match &self.0 {
+            Op::FetchAuthToken(op) => op
+                .parse(status, body)
+                .map_err(|error| raised(&error))
+                .and_then(|grant| answer::grant(py, grant)),
+            Op::Payment(op) => paid(op.parse(status, body)),
+            Op::TokenPayment(op) => paid(op.parse(status, body)),
+            Op::Capture(op) => paid(op.parse(status, body)),
+            Op::Refund(op) => paid(op.parse(status, body)),
+            Op::Cancel(op) => paid(op.parse(status, body)),
+            Op::Inquiry(op) => paid(op.parse(status, body)),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Operation({})", self.name())
+    }
+}
+
+fn name_of<O: paytoken_protocol::Operation>(_: &O) -> &'static str {
+    O::KIND.name()
+}
+
+fn amount(text: &str) -> PyResult<Amount> {
+    text.parse().map_err(invalid)
+}
+
+fn currency(text: &str) -> PyResult<Currency> {
+    text.parse().map_err(invalid)
+}
+
+fn order_id(text: &str) -> PyResult<MerchantTransactionId> {
+    MerchantTransactionId::new(text).map_err(invalid)
+}
+
+/// `DB` (a debit, the default) or `PA` (a pre-authorisation).
+fn charge_type(text: &str) -> PyResult<PaymentType> {
+    match text {
+        "DB" => Ok(PaymentType::Debit),
+        "PA" => Ok(PaymentType::PreAuthorization),
+        _ => Err(invalid("paymentType: is DB or PA")),
+    }
+}
+
+/// `INITIAL` or `REPEATED`.
+fn recurring(text: Option<&str>) -> PyResult<Option<RecurringType>> {
+    text.map(|text| match text {
+        "INITIAL" => Ok(RecurringType::Initial),
+        "REPEATED" => Ok(RecurringType::Repeated),
+        _ => Err(invalid("recurringType: is INITIAL or REPEATED")),
+    })
+    .transpose()
+}
+
+/// An auth token for `username` under `partner_id` (the partner's own, or its merchant's).
+#[pyfunction]
+pub(crate) fn fetch_auth_token(partner_id: &str, username: &str) -> PyResult<Operation> {
+    let partner_id = partner_id.parse().map_err(invalid)?;
+    let username = Username::new(username).map_err(invalid)?;
+    Ok(Operation(Op::FetchAuthToken(FetchAuthToken::new(
+        partner_id, username,
+    ))))
+}
+
+/// A payment with a card: a debit (`DB`) or a pre-authorisation (`PA`), storing the card
+/// as a token when `store_card`.
+#[pyfunction]
+#[pyo3(signature = (
+    merchant_transaction_id, amount, currency, card, *, payment_type="DB", store_card=false,
+    recurring=None, notification_url=None, merchant_redirect_url=None,
+))]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "Python's keyword arguments: each is a field of the payment"
+)]
+pub(crate) fn payment(
+    merchant_transaction_id: &str,
+    amount: &str,
+    currency: &str,
+    card: &Card,
+    payment_type: &str,
+    store_card: bool,
+    recurring: Option<&str>,
+    notification_url: Option<String>,
+    merchant_redirect_url: Option<String>,
+) -> PyResult<Operation> {
+    let mut payment = Payment::new(
+        order_id(merchant_transaction_id)?,
+        self::amount(amount)?,
+        self::currency(currency)?,
+        card.0.clone(),
+    );
+    payment.payment_type = charge_type(payment_type)?;
+    payment.create_registration = store_card;
+    payment.recurring_type = self::recurring(recurring)?;
+    payment.notification_url = notification_url;
+    payment.merchant_redirect_url = merchant_redirect_url;
+    Ok(Operation(Op::Payment(Box::new(payment))))
+}
+
+/// A payment with a stored card or account (`registration_id`, its token).
+#[pyfunction]
+#[pyo3(signature = (
+    registration_id, amount, currency, *, merchant_transaction_id=None, payment_type="DB",
+    recurring=None,
+))]
+pub(crate) fn token_payment(
+    registration_id: &str,
+    amount: &str,
+    currency: &str,
+    merchant_transaction_id: Option<&str>,
+    payment_type: &str,
+    recurring: Option<&str>,
+) -> PyResult<Operation> {
+    let mut payment = TokenPayment::new(
+        registration_id.parse().map_err(invalid)?,
+        self::amount(amount)?,
+        self::currency(currency)?,
+    );
+    payment.merchant_transaction_id = merchant_transaction_id.map(order_id).transpose()?;
+    payment.payment_type = charge_type(payment_type)?;
+    payment.recurring_type = self::recurring(recurring)?;
+    Ok(Operation(Op::TokenPayment(payment)))
+}
+
+/// A capture of `amount` of the pre-authorisation `payment_id`.
+#[pyfunction]
+pub(crate) fn capture(payment_id: &str, amount: &str, currency: &str) -> PyResult<Operation> {
+    let capture = Capture::new(
+        payment_id.parse().map_err(invalid)?,
+        self::amount(amount)?,
+        self::currency(currency)?,
+    );
+    Ok(Operation(Op::Capture(capture)))
+}
+
+/// A refund of `amount` of the payment `payment_id`.
+#[pyfunction]
+pub(crate) fn refund(payment_id: &str, amount: &str, currency: &str) -> PyResult<Operation> {
+    let refund = Refund::new(
+        payment_id.parse().map_err(invalid)?,
+        self::amount(amount)?,
+        self::currency(currency)?,
+    );
+    Ok(Operation(Op::Refund(refund)))
+}
+
+/// A cancel (void) of the pre-authorisation `payment_id`.
+#[pyfunction]
+pub(crate) fn cancel(payment_id: &str) -> PyResult<Operation> {
+    let cancel = Cancel::new(payment_id.parse().map_err(invalid)?);
+    Ok(Operation(Op::Cancel(cancel)))
+}
+
+/// An inquiry: by the gateway's `payment_id`, or by the shop's own
+/// `merchant_transaction_id`.
+#[pyfunction]
+#[pyo3(signature = (*, payment_id=None, merchant_transaction_id=None))]
+pub(crate) fn inquiry(
+    payment_id: Option<&str>,
+    merchant_transaction_id: Option<&str>,
+) -> PyResult<Operation> {
+    let inquiry = match (payment_id, merchant_transaction_id) {
+        (Some(id), None) => Inquiry::ByPaymentId(id.parse().map_err(invalid)?),
+        (None, Some(id)) => Inquiry::ByMerchantTransactionId(order_id(id)?),
+        _ => {
+            return Err(invalid(
+                "inquiry: give payment_id or merchant_transaction_id, one of them",
+            ));
+        }
+    };
+    Ok(Operation(Op::Inquiry(inquiry)))
+}

@@ -1,0 +1,147 @@
+"""The binding as a shop uses it: against a running sandbox, with the standard library's
+HTTP client doing the I/O; and no secret in any repr, str or exception text.
+
+Run by `cargo test -p paytoken-python`, which builds the module, starts a sandbox and
+sets PAYTOKEN_BASE_URL, PAYTOKEN_MEMBER_ID, PAYTOKEN_SECURE_KEY, PAYTOKEN_PARTNER_ID and
+PAYTOKEN_USERNAME.
+"""
+
+import http.server
+import os
+import queue
+import threading
+import unittest
+import urllib.error
+import urllib.request
+import uuid
+
+import paytoken
+
+BASE_URL = os.environ["PAYTOKEN_BASE_URL"]
+APPROVED_CARD = "4000000000000051"
+THREE_D_SECURE_CARD = "4000000000000002"
+
+
+def send(request):
+    """Sends a paytoken request with urllib: the status and the body."""
+    sent = urllib.request.Request(
+        request.url(BASE_URL), data=request.body, headers=dict(request.headers), method=request.method
+    )
+    try:
+        with urllib.request.urlopen(sent, timeout=10) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def call(operation, context):
+    return operation.parse(*send(operation.request(context)))
+
+
+def order_id():
+    return f"py-{uuid.uuid4().hex[:20]}"
+
+
+class Shop(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        key = paytoken.SecureKey(os.environ["PAYTOKEN_SECURE_KEY"])
+        cls.key = key
+        credentials = paytoken.Credentials.merchant(os.environ["PAYTOKEN_MEMBER_ID"], key)
+        fetch = paytoken.fetch_auth_token(os.environ["PAYTOKEN_PARTNER_ID"], os.environ["PAYTOKEN_USERNAME"])
+        grant = call(fetch, paytoken.Context(credentials))
+        cls.context = paytoken.Context(credentials, auth_token=grant.token)
+
+    def card(self, number=APPROVED_CARD):
+        return paytoken.Card(number, "12", "2030", "745")
+
+    def test_pays_stores_the_card_charges_the_token_refunds_and_decides_the_inquiry(self):
+        order = order_id()
+        paid = call(paytoken.payment(order, "50.00", "EUR", self.card(), store_card=True), self.context)
+        self.assertTrue(paid.is_approved)
+        self.assertEqual(paid.merchant_transaction_id, order)
+        self.assertIsNotNone(paid.registration_id)
+
+        charge_order = order_id()
+        charge = paytoken.token_payment(
+            paid.registration_id, "9.99", "EUR", merchant_transaction_id=charge_order, recurring="INITIAL"
+        )
+        charged = call(charge, self.context)
+        self.assertTrue(charged.is_approved)
+        self.assertEqual(charged.merchant_transaction_id, charge_order)
+
+        found = call(paytoken.inquiry(merchant_transaction_id=order), self.context)
+        self.assertTrue(found.is_approved, "ship: the payment stands approved")
+
+        refunded = call(paytoken.refund(paid.payment_id, "50.00", "EUR"), self.context)
+        self.assertEqual(refunded.result_code[:1], "0")
+        found = call(paytoken.inquiry(payment_id=paid.payment_id), self.context)
+        self.assertFalse(found.is_approved, "do not ship: the payment was refunded")
+        self.assertEqual(found.status, "refunded")
+
+    def test_a_declined_card_is_a_transaction_and_a_bad_token_a_refusal(self):
+        declined = call(paytoken.payment(order_id(), "5.00", "EUR", self.card("4000000000000069")), self.context)
+        self.assertFalse(declined.is_approved)
+        self.assertEqual(declined.status, "declined")
+        with self.assertRaises(paytoken.Refused):
+            call(paytoken.token_payment("0" * 32, "1.00", "EUR"), self.context)
+
+    def test_a_3d_secure_payment_is_approved_by_its_verified_notification(self):
+        received = queue.Queue()
+
+        class Receiver(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                received.put((self.headers.get("Content-Type"), body))
+                self.send_response(200)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.HTTPServer(("127.0.0.1", 0), Receiver)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            url = f"http://127.0.0.1:{server.server_port}/"
+            payment = paytoken.payment(
+                order_id(), "50.00", "EUR", self.card(THREE_D_SECURE_CARD), notification_url=url
+            )
+            waiting = call(payment, self.context)
+            self.assertEqual(waiting.status, "three_d_secure")
+            approve = urllib.request.Request(waiting.redirect_url, data=b"decision=approve", method="POST")
+            urllib.request.urlopen(approve, timeout=10).close()
+            content_type, body = received.get(timeout=10)
+        finally:
+            server.shutdown()
+        notified = paytoken.verify_notification(body, self.key, content_type=content_type)
+        self.assertEqual(notified.payment_id, waiting.payment_id)
+        self.assertTrue(notified.is_approved)
+        with self.assertRaises(paytoken.NotificationRejected):
+            paytoken.verify_notification(body, paytoken.SecureKey("another-key"), content_type=content_type)
+
+
+class Secrets(unittest.TestCase):
+    def test_no_secret_in_any_repr_str_or_exception(self):
+        secret_key, token, number, cvv = "s3cr3t-key-value", "eyJ0.c2VjcmV0.c2ln", "4000000000000051", "987"
+        key = paytoken.SecureKey(secret_key)
+        context = paytoken.Context(paytoken.Credentials.merchant("11344", key), auth_token=token)
+        card = paytoken.Card(number, "12", "2030", cvv)
+        request = paytoken.payment("order-1", "50.00", "EUR", card).request(context)
+        shown = [key, context, card, request, paytoken.Credentials.merchant("11344", key)]
+        texts = [repr(value) for value in shown] + [str(value) for value in shown]
+        for bad in [
+            lambda: paytoken.Card("4000000000000052", "12", "2030", cvv),
+            lambda: paytoken.Card(number, "12", "2030", "98x7"),
+            lambda: paytoken.SecureKey("a|b"),
+            lambda: paytoken.Context(paytoken.Credentials.merchant("11344", key), auth_token="a b"),
+        ]:
+            with self.assertRaises(paytoken.InvalidInput) as raised:
+                bad()
+            texts += [str(raised.exception), repr(raised.exception)]
+        for text in texts:
+            for secret in (secret_key, token, number, cvv, "4000000000000052", "98x7"):
+                self.assertNotIn(secret, text)
+
+
+if __name__ == "__main__":
+    unittest.main()
