@@ -33,6 +33,7 @@
 #![forbid(unsafe_code)]
 
 mod answer;
+mod checksum;
 mod credentials;
 mod errors;
 mod notification;
@@ -56,6 +57,7 @@ fn _paytoken(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<answer::AuthTokenGrant>()?;
     module.add_class::<notification::VerifiedNotification>()?;
     module.add_function(wrap_pyfunction!(notification::verify_notification, module)?)?;
+    module.add_function(wrap_pyfunction!(checksum::sign, module)?)?;
     module.add_function(wrap_pyfunction!(operation::fetch_auth_token, module)?)?;
     module.add_function(wrap_pyfunction!(operation::payment, module)?)?;
     module.add_function(wrap_pyfunction!(operation::token_payment, module)?)?;

@@ -42,6 +42,7 @@ from ._paytoken import (
     inquiry,
     payment,
     refund,
+    sign,
     token_payment,
     verify_notification,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "inquiry",
     "payment",
     "refund",
+    "sign",
     "token_payment",
     "verify_notification",
 ]

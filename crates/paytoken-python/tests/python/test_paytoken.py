@@ -12,6 +12,7 @@ import queue
 import threading
 import unittest
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 
@@ -118,6 +119,25 @@ class Shop(unittest.TestCase):
         self.assertTrue(notified.is_approved)
         with self.assertRaises(paytoken.NotificationRejected):
             paytoken.verify_notification(body, paytoken.SecureKey("another-key"), content_type=content_type)
+
+
+class Checksums(unittest.TestCase):
+    def test_a_rule_signs_its_parts_as_the_request_does(self):
+        key = paytoken.SecureKey("key")
+        credentials = paytoken.Credentials.merchant("11344", key)
+        card = paytoken.Card(APPROVED_CARD, "12", "2030", "745")
+        request = paytoken.payment("order-7", "50.00", "EUR", card).request(paytoken.Context(credentials))
+        fields = dict(urllib.parse.parse_qsl(request.body.decode()))
+        values = {"merchantTransactionId": "order-7", "amount": "50.00"}
+        self.assertEqual(paytoken.sign("payment", credentials, values), fields["authentication.checksum"])
+        # The documentation's notification: MD5 of `21565|testTransaction|50.00|Y|key`.
+        notified = {"paymentId": "21565", "merchantTransactionId": "testTransaction", "amount": "50.00"}
+        notified["transactionStatus"] = "Y"
+        self.assertEqual(paytoken.sign("notification", credentials, notified), "a85a0d08535985bb1e0a37ff61394f46")
+        with self.assertRaises(paytoken.InvalidInput):
+            paytoken.sign("payment", credentials, {"amount": "50.00"})
+        with self.assertRaises(paytoken.InvalidInput):
+            paytoken.sign("no_such_rule", credentials, {})
 
 
 class Secrets(unittest.TestCase):

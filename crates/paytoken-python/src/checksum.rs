@@ -1,0 +1,85 @@
+//! The checksum rules on their own: `sign(rule, credentials, values)` is the checksum
+//! crate's function of that name, its values read by their wire names.
+
+use std::collections::HashMap;
+
+use paytoken_checksum::rules;
+use paytoken_types::{Amount, Email, MerchantTransactionId};
+use pyo3::prelude::*;
+
+use crate::credentials::Credentials;
+use crate::errors::{invalid, raised};
+
+/// The checksum of `rule` (`payment`, `token_payment`, `inquiry_by_payment_id`, ... as
+/// the conformance kit's `checksum-rules.json` names them) for `credentials`, its other
+/// parts from `values` by their wire names (`merchantTransactionId`, `amount`, ...): 32
+/// lowercase hexadecimal digits.
+///
+/// Raises `InvalidInput` for an unknown rule, or a part missing or of the wrong form.
+#[pyfunction]
+pub(crate) fn sign(
+    rule: &str,
+    credentials: &Credentials,
+    values: HashMap<String, String>,
+) -> PyResult<String> {
+    let value = |name: &'static str| {
+        values
+            .get(name)
+            .map(String::as_str)
+            .ok_or_else(|| invalid(format!("{name}: is missing")))
+    };
+    let amount = || value("amount")?.parse::<Amount>().map_err(invalid);
+    let payment_id = || value("paymentId")?.parse().map_err(invalid);
+    let registration_id = || value("registrationId")?.parse().map_err(invalid);
+    let order_id = || MerchantTransactionId::new(value("merchantTransactionId")?).map_err(invalid);
+    let credentials = &credentials.0;
+    let checksum = match rule {
+        "payment" => rules::payment(credentials, &order_id()?, amount()?).compute(),
+        "card_registration" => {
+            let number = value("card.number")?.parse().map_err(invalid)?;
+            rules::card_registration(credentials, &number).compute()
+        }
+        "bank_account_registration" => {
+            let bic = value("bankAccount.bic")?.parse().map_err(invalid)?;
+            rules::bank_account_registration(credentials, &bic).compute()
+        }
+        "token_payment" => {
+            rules::token_payment(credentials, &registration_id()?, amount()?).compute()
+        }
+        "delete_token" => rules::delete_token(credentials, &registration_id()?).compute(),
+        "installments" => rules::installments(credentials, &registration_id()?).compute(),
+        "customer_signup" => {
+            let email = Email::new(value("customer.email")?).map_err(invalid)?;
+            rules::customer_signup(
+                credentials,
+                value("customer.givenName")?,
+                value("customer.surname")?,
+                &email,
+            )
+            .map_err(|error| raised(&error.into()))?
+            .compute()
+        }
+        "cards_and_accounts" => rules::cards_and_accounts(credentials).compute(),
+        "invoice_list" => rules::invoice_list(credentials).compute(),
+        "inquiry_by_payment_id" => {
+            rules::inquiry_by_payment_id(credentials, &payment_id()?).compute()
+        }
+        "inquiry_by_merchant_transaction_id" => {
+            rules::inquiry_by_merchant_transaction_id(credentials, &order_id()?).compute()
+        }
+        "capture" => rules::capture(credentials, &payment_id()?, amount()?).compute(),
+        "refund" => rules::refund(credentials, &payment_id()?, amount()?).compute(),
+        "cancel" => rules::cancel(credentials, &payment_id()?).compute(),
+        "repeat_payment" => rules::repeat_payment(credentials, &payment_id()?, amount()?).compute(),
+        "notification" => rules::notification(
+            credentials.secure_key(),
+            value("paymentId")?,
+            value("merchantTransactionId")?,
+            value("amount")?,
+            value("transactionStatus")?,
+        )
+        .map_err(|error| raised(&error.into()))?,
+        _ => return Err(invalid(format!("{rule}: is not a checksum rule"))),
+    };
+    Ok(checksum.to_hex().as_str().to_owned())
+}
