@@ -2,6 +2,10 @@
 //! gateway sent them.
 
 use paytoken_protocol::ops::auth_token::AuthTokenGrant as Grant;
+use paytoken_protocol::ops::customer_signup::SignedUp as Created;
+use paytoken_protocol::ops::delete_token::Deleted as Gone;
+use paytoken_protocol::ops::installments::InstallmentPlans as Plans;
+use paytoken_protocol::ops::registration::Registered as Stored;
 use paytoken_protocol::{FieldValue as _, Transaction as Paid};
 use pyo3::prelude::*;
 
@@ -86,4 +90,75 @@ impl AuthTokenGrant {
 
 pub(crate) fn grant(py: Python<'_>, grant: Grant) -> PyResult<Py<PyAny>> {
     Py::new(py, AuthTokenGrant(grant)).map(Py::into_any)
+}
+
+/// A card or account the gateway stored: its token.
+#[pyclass(frozen, get_all, module = "paytoken")]
+#[derive(Debug, Clone)]
+pub(crate) struct Registered {
+    /// `registrationId`: the token for later payments.
+    registration_id: String,
+    /// The result code.
+    result_code: String,
+    /// The result's description.
+    result_description: String,
+}
+
+pub(crate) fn registered(py: Python<'_>, stored: Stored) -> PyResult<Py<PyAny>> {
+    let made = Registered {
+        registration_id: stored.registration_id.to_string(),
+        result_code: stored.result.code.as_str().to_owned(),
+        result_description: stored.result.description,
+    };
+    Py::new(py, made).map(Py::into_any)
+}
+
+/// A customer the gateway created: the id to send from now on.
+#[pyclass(frozen, get_all, module = "paytoken")]
+#[derive(Debug, Clone)]
+pub(crate) struct SignedUp {
+    /// `customerId`.
+    customer_id: String,
+    /// The result code.
+    result_code: String,
+    /// The result's description.
+    result_description: String,
+}
+
+pub(crate) fn signed_up(py: Python<'_>, created: Created) -> PyResult<Py<PyAny>> {
+    let made = SignedUp {
+        customer_id: created.customer_id.to_string(),
+        result_code: created.result.code.as_str().to_owned(),
+        result_description: created.result.description,
+    };
+    Py::new(py, made).map(Py::into_any)
+}
+
+/// A token deleted: payments with it are refused from now on.
+#[pyclass(frozen, get_all, module = "paytoken")]
+#[derive(Debug, Clone)]
+pub(crate) struct Deleted {
+    /// `registrationId`, when the answer repeats it.
+    registration_id: Option<String>,
+    /// The result code.
+    result_code: String,
+    /// The result's description.
+    result_description: String,
+}
+
+pub(crate) fn deleted(py: Python<'_>, gone: Gone) -> PyResult<Py<PyAny>> {
+    let made = Deleted {
+        registration_id: gone.registration_id.raw().map(str::to_owned),
+        result_code: gone.result.code.as_str().to_owned(),
+        result_description: gone.result.description,
+    };
+    Py::new(py, made).map(Py::into_any)
+}
+
+/// The installment counts a token may be charged in, in the gateway's order.
+pub(crate) fn installments(py: Python<'_>, plans: Plans) -> PyResult<Py<PyAny>> {
+    plans
+        .counts
+        .into_pyobject(py)
+        .map(|list| list.into_any().unbind())
 }

@@ -55,6 +55,9 @@ fn _paytoken(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<request::Request>()?;
     module.add_class::<answer::Transaction>()?;
     module.add_class::<answer::AuthTokenGrant>()?;
+    module.add_class::<answer::Registered>()?;
+    module.add_class::<answer::SignedUp>()?;
+    module.add_class::<answer::Deleted>()?;
     module.add_class::<notification::VerifiedNotification>()?;
     module.add_function(wrap_pyfunction!(notification::verify_notification, module)?)?;
     module.add_function(wrap_pyfunction!(checksum::sign, module)?)?;
@@ -65,6 +68,11 @@ fn _paytoken(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(operation::refund, module)?)?;
     module.add_function(wrap_pyfunction!(operation::cancel, module)?)?;
     module.add_function(wrap_pyfunction!(operation::inquiry, module)?)?;
+    module.add_function(wrap_pyfunction!(operation::repeat_payment, module)?)?;
+    module.add_function(wrap_pyfunction!(operation::register_card, module)?)?;
+    module.add_function(wrap_pyfunction!(operation::customer_signup, module)?)?;
+    module.add_function(wrap_pyfunction!(operation::delete_token, module)?)?;
+    module.add_function(wrap_pyfunction!(operation::installments, module)?)?;
     module.add("PaytokenError", py.get_type::<errors::PaytokenError>())?;
     module.add("InvalidInput", py.get_type::<errors::InvalidInput>())?;
     module.add("Refused", py.get_type::<errors::Refused>())?;

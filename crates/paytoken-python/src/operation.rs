@@ -6,12 +6,19 @@ use paytoken_protocol::Operation as _;
 use paytoken_protocol::ops::auth_token::FetchAuthToken;
 use paytoken_protocol::ops::cancel::Cancel;
 use paytoken_protocol::ops::capture::Capture;
+use paytoken_protocol::ops::customer_signup::CustomerSignup;
+use paytoken_protocol::ops::delete_token::DeleteToken;
 use paytoken_protocol::ops::inquiry::Inquiry;
+use paytoken_protocol::ops::installments::Installments;
 use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::refund::Refund;
+use paytoken_protocol::ops::registration::Registration;
+use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{Error, Username};
-use paytoken_types::{Amount, Currency, MerchantTransactionId, PaymentType, RecurringType};
+use paytoken_types::{
+    Amount, Currency, Customer, Email, MerchantTransactionId, PaymentType, RecurringType,
+};
 use pyo3::prelude::*;
 
 use crate::answer;
@@ -30,6 +37,31 @@ enum Op {
     Refund(Refund),
     Cancel(Cancel),
     Inquiry(Inquiry),
+    RepeatPayment(RepeatPayment),
+    Registration(Box<Registration>),
+    CustomerSignup(Box<CustomerSignup>),
+    DeleteToken(DeleteToken),
+    Installments(Installments),
+}
+
+/// `$body` for the operation inside `$op`, whichever it is.
+macro_rules! with_each {
+    ($op:expr, $each:ident => $body:expr) => {
+        match $op {
+            Op::FetchAuthToken($each) => $body,
+            Op::Payment($each) => $body,
+            Op::TokenPayment($each) => $body,
+            Op::Capture($each) => $body,
+            Op::Refund($each) => $body,
+            Op::Cancel($each) => $body,
+            Op::Inquiry($each) => $body,
+            Op::RepeatPayment($each) => $body,
+            Op::Registration($each) => $body,
+            Op::CustomerSignup($each) => $body,
+            Op::DeleteToken($each) => $body,
+            Op::Installments($each) => $body,
+        }
+    };
 }
 
 /// One operation of the interface, its values checked: `request(context)` gives the signed
@@ -43,35 +75,21 @@ impl Operation {
     /// The operation's name: `payment`, `token_payment`, `inquiry`...
     #[getter]
     fn name(&self) -> &'static str {
-        match &self.0 {
-            Op::FetchAuthToken(op) => name_of(op),
-            Op::Payment(op) => name_of(op.as_ref()),
-            Op::TokenPayment(op) => name_of(op),
-            Op::Capture(op) => name_of(op),
-            Op::Refund(op) => name_of(op),
-            Op::Cancel(op) => name_of(op),
-            Op::Inquiry(op) => name_of(op),
-        }
+        with_each!(&self.0, op => op.kind().name())
     }
 
     /// The signed request, for the caller's HTTP client to send.
     ///
     /// Raises `InvalidInput` naming the field a value does not fit; nothing is built then.
     fn request(&self, context: &Context) -> PyResult<Request> {
-        let context = &context.0;
-        let request = match &self.0 {
-            Op::FetchAuthToken(op) => op.request(context),
-            Op::Payment(op) => op.request(context),
-            Op::TokenPayment(op) => op.request(context),
-            Op::Capture(op) => op.request(context),
-            Op::Refund(op) => op.request(context),
-            Op::Cancel(op) => op.request(context),
-            Op::Inquiry(op) => op.request(context),
-        };
-        request.map(Request).map_err(|error| raised(&error))
+        with_each!(&self.0, op => op.request(&context.0))
+            .map(Request)
+            .map_err(|error| raised(&error))
     }
 
-    /// The answer to the request: an `AuthTokenGrant` or a `Transaction`.
+    /// The answer to the request: a `Transaction` (the payments, the back office's moves,
+    /// an inquiry), an `AuthTokenGrant`, `Registered`, `SignedUp`, `Deleted`, or the
+    /// installment counts as a list.
     ///
     /// Raises `Refused` when the gateway refused before it created anything,
     /// `OutcomeUnknown` (`Unreadable`, `Contradiction`) when the request may have been
@@ -82,10 +100,11 @@ impl Operation {
                 .map_err(|error| raised(&error))
                 .and_then(|paid| answer::transaction(py, paid))
         };
+        let raised = |error: Error| raised(&error);
         match &self.0 {
             Op::FetchAuthToken(op) => op
                 .parse(status, body)
-                .map_err(|error| raised(&error))
+                .map_err(raised)
                 .and_then(|grant| answer::grant(py, grant)),
             Op::Payment(op) => paid(op.parse(status, body)),
             Op::TokenPayment(op) => paid(op.parse(status, body)),
@@ -93,6 +112,23 @@ impl Operation {
             Op::Refund(op) => paid(op.parse(status, body)),
             Op::Cancel(op) => paid(op.parse(status, body)),
             Op::Inquiry(op) => paid(op.parse(status, body)),
+            Op::RepeatPayment(op) => paid(op.parse(status, body)),
+            Op::Registration(op) => op
+                .parse(status, body)
+                .map_err(raised)
+                .and_then(|stored| answer::registered(py, stored)),
+            Op::CustomerSignup(op) => op
+                .parse(status, body)
+                .map_err(raised)
+                .and_then(|created| answer::signed_up(py, created)),
+            Op::DeleteToken(op) => op
+                .parse(status, body)
+                .map_err(raised)
+                .and_then(|gone| answer::deleted(py, gone)),
+            Op::Installments(op) => op
+                .parse(status, body)
+                .map_err(raised)
+                .and_then(|plans| answer::installments(py, plans)),
         }
     }
 
@@ -101,8 +137,15 @@ impl Operation {
     }
 }
 
-fn name_of<O: paytoken_protocol::Operation>(_: &O) -> &'static str {
-    O::KIND.name()
+/// An operation's kind, asked of a value (a method, so that a boxed one answers too).
+trait Kind {
+    fn kind(&self) -> paytoken_protocol::OperationKind;
+}
+
+impl<O: paytoken_protocol::Operation> Kind for O {
+    fn kind(&self) -> paytoken_protocol::OperationKind {
+        O::KIND
+    }
 }
 
 fn amount(text: &str) -> PyResult<Amount> {
@@ -254,4 +297,68 @@ pub(crate) fn inquiry(
         }
     };
     Ok(Operation(Op::Inquiry(inquiry)))
+}
+
+/// A repeat of a recurring series by its first payment's id (`REPEATED`).
+#[pyfunction]
+#[pyo3(signature = (
+    first_payment_id, amount, currency, *, merchant_transaction_id=None, payment_type="DB",
+))]
+pub(crate) fn repeat_payment(
+    first_payment_id: &str,
+    amount: &str,
+    currency: &str,
+    merchant_transaction_id: Option<&str>,
+    payment_type: &str,
+) -> PyResult<Operation> {
+    let mut payment = RepeatPayment::new(
+        first_payment_id.parse().map_err(invalid)?,
+        self::amount(amount)?,
+        self::currency(currency)?,
+    );
+    payment.merchant_transaction_id = merchant_transaction_id.map(order_id).transpose()?;
+    payment.payment_type = charge_type(payment_type)?;
+    Ok(Operation(Op::RepeatPayment(payment)))
+}
+
+/// A card stored as a token without a payment, for the customer `customer_id` when given.
+#[pyfunction]
+#[pyo3(signature = (card, *, customer_id=None))]
+pub(crate) fn register_card(card: &Card, customer_id: Option<&str>) -> PyResult<Operation> {
+    let mut registration = Registration::card(card.0.clone());
+    if let Some(id) = customer_id {
+        registration.customer = Some(Customer {
+            customer_id: Some(id.parse().map_err(invalid)?),
+            ..Customer::default()
+        });
+    }
+    Ok(Operation(Op::Registration(Box::new(registration))))
+}
+
+/// A customer signed up: their names and email address.
+#[pyfunction]
+pub(crate) fn customer_signup(given_name: &str, surname: &str, email: &str) -> PyResult<Operation> {
+    let customer = Customer {
+        given_name: Some(given_name.to_owned()),
+        surname: Some(surname.to_owned()),
+        email: Some(Email::new(email).map_err(invalid)?),
+        ..Customer::default()
+    };
+    Ok(Operation(Op::CustomerSignup(Box::new(
+        CustomerSignup::new(customer),
+    ))))
+}
+
+/// The token `registration_id` deleted: payments with it are refused from then on.
+#[pyfunction]
+pub(crate) fn delete_token(registration_id: &str) -> PyResult<Operation> {
+    let delete = DeleteToken::new(registration_id.parse().map_err(invalid)?);
+    Ok(Operation(Op::DeleteToken(delete)))
+}
+
+/// The installment counts the token `registration_id` may be charged in.
+#[pyfunction]
+pub(crate) fn installments(registration_id: &str) -> PyResult<Operation> {
+    let plans = Installments::new(registration_id.parse().map_err(invalid)?);
+    Ok(Operation(Op::Installments(plans)))
 }

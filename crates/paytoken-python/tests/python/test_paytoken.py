@@ -21,6 +21,7 @@ import paytoken
 BASE_URL = os.environ["PAYTOKEN_BASE_URL"]
 APPROVED_CARD = "4000000000000051"
 THREE_D_SECURE_CARD = "4000000000000002"
+INSTALLMENTS_CARD = "4444333322221111"
 
 
 def send(request):
@@ -79,6 +80,31 @@ class Shop(unittest.TestCase):
         found = call(paytoken.inquiry(payment_id=paid.payment_id), self.context)
         self.assertFalse(found.is_approved, "do not ship: the payment was refunded")
         self.assertEqual(found.status, "refunded")
+
+    def test_signs_up_stores_a_card_reads_its_plans_repeats_a_series_and_deletes_the_token(self):
+        signed_up = call(paytoken.customer_signup("Ada", "Lovelace", "ada@example.com"), self.context)
+        self.assertTrue(signed_up.customer_id)
+        stored = call(
+            paytoken.register_card(self.card(INSTALLMENTS_CARD), customer_id=signed_up.customer_id), self.context
+        )
+        counts = call(paytoken.installments(stored.registration_id), self.context)
+        self.assertTrue(counts and all(isinstance(count, int) for count in counts), counts)
+
+        first = call(
+            paytoken.payment(order_id(), "20.00", "EUR", self.card(), store_card=True, recurring="INITIAL"),
+            self.context,
+        )
+        repeated = call(
+            paytoken.repeat_payment(first.payment_id, "20.00", "EUR", merchant_transaction_id=order_id()),
+            self.context,
+        )
+        self.assertTrue(repeated.is_approved)
+
+        deleted = call(paytoken.delete_token(stored.registration_id), self.context)
+        self.assertEqual(deleted.result_code, "00003")
+        with self.assertRaises(paytoken.Refused):
+            charge = paytoken.token_payment(stored.registration_id, "1.00", "EUR", merchant_transaction_id=order_id())
+            call(charge, self.context)
 
     def test_a_declined_card_is_a_transaction_and_a_bad_token_a_refusal(self):
         declined = call(paytoken.payment(order_id(), "5.00", "EUR", self.card("4000000000000069")), self.context)
