@@ -2,9 +2,11 @@
 //! gateway sent them.
 
 use paytoken_protocol::ops::auth_token::AuthTokenGrant as Grant;
+use paytoken_protocol::ops::cards_and_accounts::StoredRegistrations as Listed;
 use paytoken_protocol::ops::customer_signup::SignedUp as Created;
 use paytoken_protocol::ops::delete_token::Deleted as Gone;
 use paytoken_protocol::ops::installments::InstallmentPlans as Plans;
+use paytoken_protocol::ops::invoice_list::InvoicePage as Page;
 use paytoken_protocol::ops::registration::Registered as Stored;
 use paytoken_protocol::{FieldValue as _, Transaction as Paid};
 use pyo3::prelude::*;
@@ -159,6 +161,122 @@ pub(crate) fn deleted(py: Python<'_>, gone: Gone) -> PyResult<Py<PyAny>> {
 pub(crate) fn installments(py: Python<'_>, plans: Plans) -> PyResult<Py<PyAny>> {
     plans
         .counts
+        .into_pyobject(py)
+        .map(|list| list.into_any().unbind())
+}
+
+/// A stored card, as the list shows it (never its whole number).
+#[pyclass(frozen, get_all, module = "paytoken")]
+#[derive(Debug, Clone)]
+pub(crate) struct StoredCard {
+    /// `registrationId`: its token, as it came.
+    registration_id: Option<String>,
+    /// `registrationStatus`, as it came (`ACTIVE`...).
+    registration_status: Option<String>,
+    /// The card's first six digits.
+    bin: Option<String>,
+    /// Its last four digits.
+    last_four: Option<String>,
+    /// `expiryMonth`, as it came.
+    expiry_month: Option<String>,
+    /// `expiryYear`, as it came.
+    expiry_year: Option<String>,
+}
+
+/// A stored bank account, as the list shows it.
+#[pyclass(frozen, get_all, module = "paytoken")]
+#[derive(Debug, Clone)]
+pub(crate) struct StoredBankAccount {
+    /// `registrationId`: its token, as it came.
+    registration_id: Option<String>,
+    /// `registrationStatus`, as it came.
+    registration_status: Option<String>,
+    /// The IBAN as the gateway masks it.
+    masked_iban: Option<String>,
+    /// `bic`.
+    bic: Option<String>,
+}
+
+/// The stored cards and bank accounts, of the merchant or of one customer.
+#[pyclass(frozen, get_all, module = "paytoken")]
+#[derive(Debug, Clone)]
+pub(crate) struct StoredRegistrations {
+    /// The cards, in the gateway's order.
+    cards: Vec<StoredCard>,
+    /// The bank accounts, in the gateway's order.
+    bank_accounts: Vec<StoredBankAccount>,
+    /// The result code.
+    result_code: String,
+}
+
+pub(crate) fn stored(py: Python<'_>, listed: Listed) -> PyResult<Py<PyAny>> {
+    let cards = listed
+        .cards
+        .into_iter()
+        .map(|card| StoredCard {
+            registration_id: card.registration_id.raw().map(str::to_owned),
+            registration_status: card.registration_status.raw().map(str::to_owned),
+            bin: card.bin,
+            last_four: card.last_four,
+            expiry_month: card.expiry_month.raw().map(str::to_owned),
+            expiry_year: card.expiry_year.raw().map(str::to_owned),
+        })
+        .collect();
+    let bank_accounts = listed
+        .bank_accounts
+        .into_iter()
+        .map(|account| StoredBankAccount {
+            registration_id: account.registration_id.raw().map(str::to_owned),
+            registration_status: account.registration_status.raw().map(str::to_owned),
+            masked_iban: account.masked_iban,
+            bic: account.bic,
+        })
+        .collect();
+    let made = StoredRegistrations {
+        cards,
+        bank_accounts,
+        result_code: listed.result.code.as_str().to_owned(),
+    };
+    Py::new(py, made).map(Py::into_any)
+}
+
+/// One invoice of the list, its fields as they came.
+#[pyclass(frozen, get_all, module = "paytoken")]
+#[derive(Debug, Clone)]
+pub(crate) struct Invoice {
+    /// `orderId`.
+    order_id: Option<String>,
+    /// `amount`, as it came.
+    amount: Option<String>,
+    /// `currency`, as it came.
+    currency: Option<String>,
+    /// `invoiceStatus`.
+    invoice_status: Option<String>,
+    /// `transactionStatus`, as it came.
+    transaction_status: Option<String>,
+    /// `createdDate`, as it came.
+    created_date: Option<String>,
+    /// `systemInvoiceId`.
+    system_invoice_id: Option<String>,
+}
+
+/// One page of invoices: those of the page, in the gateway's order (an empty list past the
+/// last page).
+pub(crate) fn invoices(py: Python<'_>, page: Page) -> PyResult<Py<PyAny>> {
+    let invoices: Vec<Invoice> = page
+        .invoices
+        .into_iter()
+        .map(|invoice| Invoice {
+            order_id: invoice.order_id,
+            amount: invoice.amount.raw().map(str::to_owned),
+            currency: invoice.currency.raw().map(str::to_owned),
+            invoice_status: invoice.invoice_status,
+            transaction_status: invoice.transaction_status.raw().map(str::to_owned),
+            created_date: invoice.created_date.raw().map(str::to_owned),
+            system_invoice_id: invoice.system_invoice_id,
+        })
+        .collect();
+    invoices
         .into_pyobject(py)
         .map(|list| list.into_any().unbind())
 }

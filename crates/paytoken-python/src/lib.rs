@@ -58,6 +58,10 @@ fn _paytoken(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<answer::Registered>()?;
     module.add_class::<answer::SignedUp>()?;
     module.add_class::<answer::Deleted>()?;
+    module.add_class::<answer::StoredRegistrations>()?;
+    module.add_class::<answer::StoredCard>()?;
+    module.add_class::<answer::StoredBankAccount>()?;
+    module.add_class::<answer::Invoice>()?;
     module.add_class::<notification::VerifiedNotification>()?;
     module.add_function(wrap_pyfunction!(notification::verify_notification, module)?)?;
     module.add_function(wrap_pyfunction!(checksum::sign, module)?)?;
@@ -73,6 +77,8 @@ fn _paytoken(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(operation::customer_signup, module)?)?;
     module.add_function(wrap_pyfunction!(operation::delete_token, module)?)?;
     module.add_function(wrap_pyfunction!(operation::installments, module)?)?;
+    module.add_function(wrap_pyfunction!(operation::cards_and_accounts, module)?)?;
+    module.add_function(wrap_pyfunction!(operation::invoice_list, module)?)?;
     module.add("PaytokenError", py.get_type::<errors::PaytokenError>())?;
     module.add("InvalidInput", py.get_type::<errors::InvalidInput>())?;
     module.add("Refused", py.get_type::<errors::Refused>())?;

@@ -6,10 +6,12 @@ use paytoken_protocol::Operation as _;
 use paytoken_protocol::ops::auth_token::FetchAuthToken;
 use paytoken_protocol::ops::cancel::Cancel;
 use paytoken_protocol::ops::capture::Capture;
+use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken_protocol::ops::customer_signup::CustomerSignup;
 use paytoken_protocol::ops::delete_token::DeleteToken;
 use paytoken_protocol::ops::inquiry::Inquiry;
 use paytoken_protocol::ops::installments::Installments;
+use paytoken_protocol::ops::invoice_list::InvoiceList;
 use paytoken_protocol::ops::payment::Payment;
 use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::registration::Registration;
@@ -42,6 +44,8 @@ enum Op {
     CustomerSignup(Box<CustomerSignup>),
     DeleteToken(DeleteToken),
     Installments(Installments),
+    CardsAndAccounts(CardsAndAccounts),
+    InvoiceList(InvoiceList),
 }
 
 /// `$body` for the operation inside `$op`, whichever it is.
@@ -60,6 +64,8 @@ macro_rules! with_each {
             Op::CustomerSignup($each) => $body,
             Op::DeleteToken($each) => $body,
             Op::Installments($each) => $body,
+            Op::CardsAndAccounts($each) => $body,
+            Op::InvoiceList($each) => $body,
         }
     };
 }
@@ -88,8 +94,8 @@ impl Operation {
     }
 
     /// The answer to the request: a `Transaction` (the payments, the back office's moves,
-    /// an inquiry), an `AuthTokenGrant`, `Registered`, `SignedUp`, `Deleted`, or the
-    /// installment counts as a list.
+    /// an inquiry), an `AuthTokenGrant`, `Registered`, `SignedUp`, `Deleted`,
+    /// `StoredRegistrations`, or a list: the installment counts, a page's invoices.
     ///
     /// Raises `Refused` when the gateway refused before it created anything,
     /// `OutcomeUnknown` (`Unreadable`, `Contradiction`) when the request may have been
@@ -129,6 +135,14 @@ impl Operation {
                 .parse(status, body)
                 .map_err(raised)
                 .and_then(|plans| answer::installments(py, plans)),
+            Op::CardsAndAccounts(op) => op
+                .parse(status, body)
+                .map_err(raised)
+                .and_then(|listed| answer::stored(py, listed)),
+            Op::InvoiceList(op) => op
+                .parse(status, body)
+                .map_err(raised)
+                .and_then(|page| answer::invoices(py, page)),
         }
     }
 
@@ -361,4 +375,21 @@ pub(crate) fn delete_token(registration_id: &str) -> PyResult<Operation> {
 pub(crate) fn installments(registration_id: &str) -> PyResult<Operation> {
     let plans = Installments::new(registration_id.parse().map_err(invalid)?);
     Ok(Operation(Op::Installments(plans)))
+}
+
+/// The stored cards and bank accounts: all the caller sees, or one customer's.
+#[pyfunction]
+#[pyo3(signature = (*, customer_id=None))]
+pub(crate) fn cards_and_accounts(customer_id: Option<&str>) -> PyResult<Operation> {
+    let list = match customer_id {
+        Some(id) => CardsAndAccounts::of_customer(id.parse().map_err(invalid)?),
+        None => CardsAndAccounts::all(),
+    };
+    Ok(Operation(Op::CardsAndAccounts(list)))
+}
+
+/// One page of the invoice list: `page` from 1, `records` a page.
+#[pyfunction]
+pub(crate) fn invoice_list(page: u32, records: u32) -> Operation {
+    Operation(Op::InvoiceList(InvoiceList::new(page, records)))
 }

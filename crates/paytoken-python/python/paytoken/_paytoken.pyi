@@ -92,6 +92,38 @@ class Deleted:
     result_code: str
     result_description: str
 
+class StoredCard:
+    """A stored card, as the list shows it (never its whole number)."""
+    registration_id: Optional[str]
+    registration_status: Optional[str]
+    bin: Optional[str]
+    last_four: Optional[str]
+    expiry_month: Optional[str]
+    expiry_year: Optional[str]
+
+class StoredBankAccount:
+    """A stored bank account, as the list shows it."""
+    registration_id: Optional[str]
+    registration_status: Optional[str]
+    masked_iban: Optional[str]
+    bic: Optional[str]
+
+class StoredRegistrations:
+    """The stored cards and bank accounts."""
+    cards: list[StoredCard]
+    bank_accounts: list[StoredBankAccount]
+    result_code: str
+
+class Invoice:
+    """One invoice of the list, its fields as they came."""
+    order_id: Optional[str]
+    amount: Optional[str]
+    currency: Optional[str]
+    invoice_status: Optional[str]
+    transaction_status: Optional[str]
+    created_date: Optional[str]
+    system_invoice_id: Optional[str]
+
 class VerifiedNotification:
     """A notification whose checksum matched."""
     payment_id: str
@@ -109,7 +141,9 @@ class Operation:
     def request(self, context: Context) -> Request: ...
     def parse(
         self, status: int, body: bytes
-    ) -> Transaction | AuthTokenGrant | Registered | SignedUp | Deleted | list[int]: ...
+    ) -> (
+        Transaction | AuthTokenGrant | Registered | SignedUp | Deleted | StoredRegistrations | list[int] | list[Invoice]
+    ): ...
 
 def fetch_auth_token(partner_id: str, username: str) -> Operation: ...
 def payment(
@@ -149,5 +183,7 @@ def register_card(card: Card, *, customer_id: Optional[str] = None) -> Operation
 def customer_signup(given_name: str, surname: str, email: str) -> Operation: ...
 def delete_token(registration_id: str) -> Operation: ...
 def installments(registration_id: str) -> Operation: ...
+def cards_and_accounts(*, customer_id: Optional[str] = None) -> Operation: ...
+def invoice_list(page: int, records: int) -> Operation: ...
 def sign(rule: str, credentials: Credentials, values: dict[str, str]) -> str: ...
 def verify_notification(body: bytes, key: SecureKey, *, content_type: Optional[str] = None) -> VerifiedNotification: ...

@@ -74,6 +74,8 @@ class Shop(unittest.TestCase):
 
         found = call(paytoken.inquiry(merchant_transaction_id=order), self.context)
         self.assertTrue(found.is_approved, "ship: the payment stands approved")
+        invoices = call(paytoken.invoice_list(1, 100), self.context)
+        self.assertIn(order, [invoice.order_id for invoice in invoices])
 
         refunded = call(paytoken.refund(paid.payment_id, "50.00", "EUR"), self.context)
         self.assertEqual(refunded.result_code[:1], "0")
@@ -89,6 +91,9 @@ class Shop(unittest.TestCase):
         )
         counts = call(paytoken.installments(stored.registration_id), self.context)
         self.assertTrue(counts and all(isinstance(count, int) for count in counts), counts)
+        listed = call(paytoken.cards_and_accounts(customer_id=signed_up.customer_id), self.context)
+        self.assertEqual([card.registration_id for card in listed.cards], [stored.registration_id])
+        self.assertEqual(listed.cards[0].last_four, INSTALLMENTS_CARD[-4:])
 
         first = call(
             paytoken.payment(order_id(), "20.00", "EUR", self.card(), store_card=True, recurring="INITIAL"),
