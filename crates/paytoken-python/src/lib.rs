@@ -74,6 +74,8 @@ fn _paytoken(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(operation::inquiry, module)?)?;
     module.add_function(wrap_pyfunction!(operation::repeat_payment, module)?)?;
     module.add_function(wrap_pyfunction!(operation::register_card, module)?)?;
+    module.add_function(wrap_pyfunction!(operation::register_bank_account, module)?)?;
+    module.add_function(wrap_pyfunction!(operation::regenerate_auth_token, module)?)?;
     module.add_function(wrap_pyfunction!(operation::customer_signup, module)?)?;
     module.add_function(wrap_pyfunction!(operation::delete_token, module)?)?;
     module.add_function(wrap_pyfunction!(operation::installments, module)?)?;

@@ -3,7 +3,7 @@
 //! request and whose `parse` reads the answer, both by the protocol crate's `Operation`.
 
 use paytoken_protocol::Operation as _;
-use paytoken_protocol::ops::auth_token::FetchAuthToken;
+use paytoken_protocol::ops::auth_token::{FetchAuthToken, RegenerateAuthToken};
 use paytoken_protocol::ops::cancel::Cancel;
 use paytoken_protocol::ops::capture::Capture;
 use paytoken_protocol::ops::cards_and_accounts::CardsAndAccounts;
@@ -17,9 +17,10 @@ use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
-use paytoken_protocol::{Error, Username};
+use paytoken_protocol::{AuthToken, Error, Username};
 use paytoken_types::{
-    Amount, Currency, Customer, Email, MerchantTransactionId, PaymentType, RecurringType,
+    Amount, BankAccount, Currency, Customer, Email, MerchantTransactionId, PaymentType,
+    RecurringType,
 };
 use pyo3::prelude::*;
 
@@ -33,6 +34,7 @@ use crate::values::Card;
 #[derive(Debug, Clone)]
 enum Op {
     FetchAuthToken(FetchAuthToken),
+    RegenerateAuthToken(RegenerateAuthToken),
     Payment(Box<Payment>),
     TokenPayment(TokenPayment),
     Capture(Capture),
@@ -53,6 +55,7 @@ macro_rules! with_each {
     ($op:expr, $each:ident => $body:expr) => {
         match $op {
             Op::FetchAuthToken($each) => $body,
+            Op::RegenerateAuthToken($each) => $body,
             Op::Payment($each) => $body,
             Op::TokenPayment($each) => $body,
             Op::Capture($each) => $body,
@@ -109,6 +112,10 @@ impl Operation {
         let raised = |error: Error| raised(&error);
         match &self.0 {
             Op::FetchAuthToken(op) => op
+                .parse(status, body)
+                .map_err(raised)
+                .and_then(|grant| answer::grant(py, grant)),
+            Op::RegenerateAuthToken(op) => op
                 .parse(status, body)
                 .map_err(raised)
                 .and_then(|grant| answer::grant(py, grant)),
@@ -201,6 +208,17 @@ pub(crate) fn fetch_auth_token(partner_id: &str, username: &str) -> PyResult<Ope
     Ok(Operation(Op::FetchAuthToken(FetchAuthToken::new(
         partner_id, username,
     ))))
+}
+
+/// A fresh auth token for `token`, still valid, under `partner_id`; the old one stops
+/// working.
+#[pyfunction]
+pub(crate) fn regenerate_auth_token(partner_id: &str, token: &str) -> PyResult<Operation> {
+    let partner_id = partner_id.parse().map_err(invalid)?;
+    let token = AuthToken::new(token).map_err(invalid)?;
+    Ok(Operation(Op::RegenerateAuthToken(
+        RegenerateAuthToken::new(partner_id, token),
+    )))
 }
 
 /// A payment with a card: a debit (`DB`) or a pre-authorisation (`PA`), storing the card
@@ -339,7 +357,28 @@ pub(crate) fn repeat_payment(
 #[pyfunction]
 #[pyo3(signature = (card, *, customer_id=None))]
 pub(crate) fn register_card(card: &Card, customer_id: Option<&str>) -> PyResult<Operation> {
-    let mut registration = Registration::card(card.0.clone());
+    registered(Registration::card(card.0.clone()), customer_id)
+}
+
+/// A bank account (`iban`, `bic`) stored as a token, for the customer `customer_id` when
+/// given.
+#[pyfunction]
+#[pyo3(signature = (iban, bic, *, holder=None, customer_id=None))]
+pub(crate) fn register_bank_account(
+    iban: &str,
+    bic: &str,
+    holder: Option<String>,
+    customer_id: Option<&str>,
+) -> PyResult<Operation> {
+    let account = BankAccount {
+        iban: iban.parse().map_err(invalid)?,
+        bic: bic.parse().map_err(invalid)?,
+        holder,
+    };
+    registered(Registration::bank_account(account), customer_id)
+}
+
+fn registered(mut registration: Registration, customer_id: Option<&str>) -> PyResult<Operation> {
     if let Some(id) = customer_id {
         registration.customer = Some(Customer {
             customer_id: Some(id.parse().map_err(invalid)?),

@@ -50,8 +50,9 @@ class Shop(unittest.TestCase):
         key = paytoken.SecureKey(os.environ["PAYTOKEN_SECURE_KEY"])
         cls.key = key
         credentials = paytoken.Credentials.merchant(os.environ["PAYTOKEN_MEMBER_ID"], key)
-        fetch = paytoken.fetch_auth_token(os.environ["PAYTOKEN_PARTNER_ID"], os.environ["PAYTOKEN_USERNAME"])
-        grant = call(fetch, paytoken.Context(credentials))
+        cls.credentials = credentials
+        cls.fetch = paytoken.fetch_auth_token(os.environ["PAYTOKEN_PARTNER_ID"], os.environ["PAYTOKEN_USERNAME"])
+        grant = call(cls.fetch, paytoken.Context(credentials))
         cls.context = paytoken.Context(credentials, auth_token=grant.token)
 
     def card(self, number=APPROVED_CARD):
@@ -110,6 +111,20 @@ class Shop(unittest.TestCase):
         with self.assertRaises(paytoken.Refused):
             charge = paytoken.token_payment(stored.registration_id, "1.00", "EUR", merchant_transaction_id=order_id())
             call(charge, self.context)
+
+    def test_a_bank_account_is_stored_and_an_auth_token_regenerated(self):
+        stored = call(
+            paytoken.register_bank_account("DE89370400440532013000", "COBADEFFXXX", holder="Ada Lovelace"),
+            self.context,
+        )
+        self.assertTrue(stored.registration_id)
+        old = call(self.fetch, paytoken.Context(self.credentials)).token
+        regenerate = paytoken.regenerate_auth_token(os.environ["PAYTOKEN_PARTNER_ID"], old)
+        fresh = call(regenerate, paytoken.Context(self.credentials))
+        self.assertNotEqual(fresh.token, old)
+        self.assertNotIn(fresh.token, repr(fresh))
+        with self.assertRaises(paytoken.Refused):
+            call(paytoken.inquiry(merchant_transaction_id="never-made"), paytoken.Context(self.credentials, auth_token=old))
 
     def test_a_declined_card_is_a_transaction_and_a_bad_token_a_refusal(self):
         declined = call(paytoken.payment(order_id(), "5.00", "EUR", self.card("4000000000000069")), self.context)
