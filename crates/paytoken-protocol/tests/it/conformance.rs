@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use md5_oracle as md5;
 use paytoken_checksum::SecureKey;
 use paytoken_protocol::notification::{Notification, NotificationCheck};
-use paytoken_protocol::{Error, Operation, OperationKind, PaymentStatus, Request, Transaction};
+use paytoken_protocol::{Error, Operation, OperationKind, Request, Transaction};
 use serde_json::{Map, Value, json};
 
 fn conformance() -> PathBuf {
@@ -426,23 +426,9 @@ fn verdict(asked: &Asked, status: u16, body: &[u8]) -> Value {
     }
 }
 
-/// A payment status's name in the vectors.
-fn status_name(status: &PaymentStatus) -> &'static str {
-    match status {
-        PaymentStatus::Approved => "approved",
-        PaymentStatus::Pending => "pending",
-        PaymentStatus::Declined => "declined",
-        PaymentStatus::Cancelled => "cancelled",
-        PaymentStatus::ThreeDSecure { .. } => "three_d_secure",
-        PaymentStatus::Refunded => "refunded",
-        PaymentStatus::ChargedBack => "charged_back",
-        _ => "unknown",
-    }
-}
-
 fn transaction(tx: &Transaction) -> Value {
     json!({
-        "paymentStatus": status_name(&tx.status),
+        "paymentStatus": tx.status.name(),
         "paymentId": tx.payment_id.as_str(),
         "resultCode": tx.result.code.as_str(),
         "transactionStatus": tx.transaction_status.as_ref().map(|status| status.as_str()),
@@ -762,7 +748,7 @@ fn notification_vectors() -> Value {
                     "verifies": true,
                     "paymentId": verified.payment_id.as_str(),
                     "transactionStatus": verified.transaction_status.raw(),
-                    "paymentStatus": status_name(&verified.status),
+                    "paymentStatus": verified.status.name(),
                 }),
                 Err(Error::Unverified { check }) => json!({
                     "verifies": false,
