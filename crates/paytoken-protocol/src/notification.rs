@@ -107,6 +107,23 @@ pub enum NotificationCheck {
     },
 }
 
+impl NotificationCheck {
+    /// Its name, in snake case: `not_readable`, `missing_field`, `separator_in_field`,
+    /// `malformed_checksum`, `checksum_mismatch`, `unreadable_field`, `ambiguous_field`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::NotReadable => "not_readable",
+            Self::Missing { .. } => "missing_field",
+            Self::Separator { .. } => "separator_in_field",
+            Self::MalformedChecksum => "malformed_checksum",
+            Self::ChecksumMismatch => "checksum_mismatch",
+            Self::UnreadableField { .. } => "unreadable_field",
+            Self::Ambiguous { .. } => "ambiguous_field",
+        }
+    }
+}
+
 /// The names of the fields, as the gateway sends them.
 mod names {
     pub(super) const PAYMENT_ID: &str = "paymentId";

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 
 use md5_oracle as md5;
 use paytoken_checksum::SecureKey;
-use paytoken_protocol::notification::{Notification, NotificationCheck};
+use paytoken_protocol::notification::Notification;
 use paytoken_protocol::{Error, Operation, OperationKind, Request, Transaction};
 use serde_json::{Map, Value, json};
 
@@ -590,19 +590,6 @@ fn documented(amount_json: &str, status: &str, checksum: &str) -> String {
     )
 }
 
-fn check_name(check: NotificationCheck) -> &'static str {
-    match check {
-        NotificationCheck::ChecksumMismatch => "checksum_mismatch",
-        NotificationCheck::MalformedChecksum => "malformed_checksum",
-        NotificationCheck::Missing { .. } => "missing_field",
-        NotificationCheck::NotReadable => "not_readable",
-        NotificationCheck::Separator { .. } => "separator_in_field",
-        NotificationCheck::UnreadableField { .. } => "unreadable_field",
-        NotificationCheck::Ambiguous { .. } => "ambiguous_field",
-        _ => "other",
-    }
-}
-
 fn notification_vectors() -> Value {
     let key = NOTIFICATION_KEY;
     let sign = |text: &str| signed(&format!("{text}|{key}"));
@@ -752,7 +739,7 @@ fn notification_vectors() -> Value {
                 }),
                 Err(Error::Unverified { check }) => json!({
                     "verifies": false,
-                    "reason": check_name(check),
+                    "reason": check.name(),
                 }),
                 Err(other) => panic!("{name}: {other:?}"),
             };
