@@ -28,6 +28,8 @@ pub(crate) struct Transaction {
     result_code: String,
     /// The result's description.
     result_description: String,
+    /// `transactionStatus`, the short status (`Y`, `N`, `P`, `3D`, `C`), when it came.
+    transaction_status: Option<String>,
     /// `merchantTransactionId`: the shop's own order id.
     merchant_transaction_id: Option<String>,
     /// `registrationId`: the token a payment stored, as it came.
@@ -60,6 +62,10 @@ pub(crate) fn transaction(py: Python<'_>, paid: Paid) -> PyResult<Py<PyAny>> {
         is_approved: paid.is_approved(),
         result_code: paid.result.code.as_str().to_owned(),
         result_description: paid.result.description.clone(),
+        transaction_status: paid
+            .transaction_status
+            .as_ref()
+            .map(|status| status.as_str().to_owned()),
         merchant_transaction_id: paid.merchant_transaction_id.map(|id| id.to_string()),
         registration_id: paid.registration_id.raw().map(str::to_owned),
         amount: paid.amount.raw().map(str::to_owned),
@@ -80,6 +86,12 @@ impl AuthTokenGrant {
     #[getter]
     fn token(&self) -> &str {
         self.0.token.expose_secret()
+    }
+
+    /// The result code (`200` when fetched).
+    #[getter]
+    fn result_code(&self) -> &str {
+        self.0.result.code.as_str()
     }
 
     fn __repr__(&self) -> String {
@@ -260,8 +272,16 @@ pub(crate) struct Invoice {
     system_invoice_id: Option<String>,
 }
 
-/// One page of invoices: those of the page, in the gateway's order (an empty list past the
-/// last page).
+/// One page of the invoice list.
+#[pyclass(frozen, get_all, module = "paytoken")]
+#[derive(Debug, Clone)]
+pub(crate) struct InvoicePage {
+    /// The invoices of the page, in the gateway's order (none past the last page).
+    invoices: Vec<Invoice>,
+    /// The result code, when the gateway sent a result.
+    result_code: Option<String>,
+}
+
 pub(crate) fn invoices(py: Python<'_>, page: Page) -> PyResult<Py<PyAny>> {
     let invoices: Vec<Invoice> = page
         .invoices
@@ -276,7 +296,9 @@ pub(crate) fn invoices(py: Python<'_>, page: Page) -> PyResult<Py<PyAny>> {
             system_invoice_id: invoice.system_invoice_id,
         })
         .collect();
-    invoices
-        .into_pyobject(py)
-        .map(|list| list.into_any().unbind())
+    let made = InvoicePage {
+        invoices,
+        result_code: page.result.map(|result| result.code.as_str().to_owned()),
+    };
+    Py::new(py, made).map(Py::into_any)
 }

@@ -2,9 +2,10 @@
 //! its answer, as the protocol crate's `Error` tells them apart.
 
 use paytoken_protocol::Error;
-use pyo3::PyErr;
+use paytoken_protocol::excerpt::redact;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
 
 create_exception!(
     paytoken,
@@ -49,18 +50,45 @@ create_exception!(
     "A notification that did not verify: nothing in it may be trusted."
 );
 
-/// The exception for `error`, its text the error's own (which holds no secret).
+/// The exception for `error`, its text the error's own (which holds no secret), with the
+/// facts a handler decides on as attributes: `may_have_been_processed` (inquire before
+/// sending again), `field` (the input at fault, or `None`), for a refusal `code` and
+/// `description` (redacted as the message is), for a rejected notification `reason` (its
+/// failed check's name).
 pub(crate) fn raised(error: &Error) -> PyErr {
     let text = error.to_string();
-    match error {
+    let raised = match error {
         Error::Refused(_) => Refused::new_err(text),
         Error::UnexpectedStatus { .. } | Error::Undecodable { .. } => Unreadable::new_err(text),
         Error::Contradiction { .. } => Contradiction::new_err(text),
         Error::Unverified { .. } => NotificationRejected::new_err(text),
         _ if error.is_invalid_input() => InvalidInput::new_err(text),
         _ => PaytokenError::new_err(text),
-    }
+    };
+    Python::attach(|py| {
+        let value = raised.value(py);
+        let facts = || -> PyResult<()> {
+            value.setattr("may_have_been_processed", error.may_have_been_processed())?;
+            value.setattr("field", error.field())?;
+            if let Error::Unverified { check } = error {
+                value.setattr("reason", check.name())?;
+            }
+            if let Some(refusal) = error.refusal() {
+                value.setattr("code", refusal.result.code.as_str())?;
+                let description = redact(&refusal.result.description, MAX_DESCRIPTION);
+                value.setattr("description", description)?;
+            }
+            Ok(())
+        };
+        match facts() {
+            Ok(()) => raised,
+            Err(failed) => failed,
+        }
+    })
 }
+
+/// The most characters of a refusal's description kept.
+const MAX_DESCRIPTION: usize = 200;
 
 /// A value of the caller's that no type of paytoken takes.
 pub(crate) fn invalid(error: impl ToString) -> PyErr {

@@ -38,6 +38,7 @@ mod credentials;
 mod errors;
 mod notification;
 mod operation;
+mod recorded;
 mod request;
 mod values;
 
@@ -62,9 +63,11 @@ fn _paytoken(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<answer::StoredCard>()?;
     module.add_class::<answer::StoredBankAccount>()?;
     module.add_class::<answer::Invoice>()?;
+    module.add_class::<answer::InvoicePage>()?;
     module.add_class::<notification::VerifiedNotification>()?;
     module.add_function(wrap_pyfunction!(notification::verify_notification, module)?)?;
     module.add_function(wrap_pyfunction!(checksum::sign, module)?)?;
+    module.add_function(wrap_pyfunction!(recorded::read_answer, module)?)?;
     module.add_function(wrap_pyfunction!(operation::fetch_auth_token, module)?)?;
     module.add_function(wrap_pyfunction!(operation::payment, module)?)?;
     module.add_function(wrap_pyfunction!(operation::token_payment, module)?)?;

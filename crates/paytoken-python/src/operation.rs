@@ -98,7 +98,7 @@ impl Operation {
 
     /// The answer to the request: a `Transaction` (the payments, the back office's moves,
     /// an inquiry), an `AuthTokenGrant`, `Registered`, `SignedUp`, `Deleted`,
-    /// `StoredRegistrations`, or a list: the installment counts, a page's invoices.
+    /// `StoredRegistrations`, `InvoicePage`, or the installment counts as a list.
     ///
     /// Raises `Refused` when the gateway refused before it created anything,
     /// `OutcomeUnknown` (`Unreadable`, `Contradiction`) when the request may have been

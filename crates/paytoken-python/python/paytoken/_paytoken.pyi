@@ -2,13 +2,22 @@
 
 from typing import Optional
 
-class PaytokenError(Exception): ...
+class PaytokenError(Exception):
+    may_have_been_processed: bool
+    field: Optional[str]
+
 class InvalidInput(PaytokenError): ...
-class Refused(PaytokenError): ...
+
+class Refused(PaytokenError):
+    code: str
+    description: str
+
 class OutcomeUnknown(PaytokenError): ...
 class Unreadable(OutcomeUnknown): ...
 class Contradiction(OutcomeUnknown): ...
-class NotificationRejected(PaytokenError): ...
+
+class NotificationRejected(PaytokenError):
+    reason: str
 
 class SecureKey:
     """A secure key, shown as ``SecureKey(***)``."""
@@ -63,6 +72,7 @@ class Transaction:
     is_approved: bool
     result_code: str
     result_description: str
+    transaction_status: Optional[str]
     merchant_transaction_id: Optional[str]
     registration_id: Optional[str]
     amount: Optional[str]
@@ -73,6 +83,8 @@ class AuthTokenGrant:
     """An auth token fetched, shown by its length only."""
     @property
     def token(self) -> str: ...
+    @property
+    def result_code(self) -> str: ...
 
 class Registered:
     """A card or account the gateway stored: its token."""
@@ -124,6 +136,11 @@ class Invoice:
     created_date: Optional[str]
     system_invoice_id: Optional[str]
 
+class InvoicePage:
+    """One page of the invoice list."""
+    invoices: list[Invoice]
+    result_code: Optional[str]
+
 class VerifiedNotification:
     """A notification whose checksum matched."""
     payment_id: str
@@ -142,7 +159,7 @@ class Operation:
     def parse(
         self, status: int, body: bytes
     ) -> (
-        Transaction | AuthTokenGrant | Registered | SignedUp | Deleted | StoredRegistrations | list[int] | list[Invoice]
+        Transaction | AuthTokenGrant | Registered | SignedUp | Deleted | StoredRegistrations | InvoicePage | list[int]
     ): ...
 
 def fetch_auth_token(partner_id: str, username: str) -> Operation: ...
@@ -190,4 +207,7 @@ def installments(registration_id: str) -> Operation: ...
 def cards_and_accounts(*, customer_id: Optional[str] = None) -> Operation: ...
 def invoice_list(page: int, records: int) -> Operation: ...
 def sign(rule: str, credentials: Credentials, values: dict[str, str]) -> str: ...
+def read_answer(
+    operation: str, sent: dict[str, str], status: int, body: bytes
+) -> Transaction | AuthTokenGrant | Registered | SignedUp | Deleted | StoredRegistrations | InvoicePage | list[int]: ...
 def verify_notification(body: bytes, key: SecureKey, *, content_type: Optional[str] = None) -> VerifiedNotification: ...

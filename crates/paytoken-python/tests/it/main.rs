@@ -40,7 +40,9 @@ fn the_python_suite_passes_against_a_sandbox() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let sandbox = runtime.block_on(Sandbox::builder().start()).unwrap();
     let root = package();
-    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python");
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let suite = crate_dir.join("tests/python");
+    let python_path = std::env::join_paths([root.clone(), crate_dir.join("examples")]).unwrap();
     let output = Command::new("python3")
         .args([
             "-m",
@@ -50,7 +52,8 @@ fn the_python_suite_passes_against_a_sandbox() {
             "--start-directory",
         ])
         .arg(&suite)
-        .env("PYTHONPATH", &root)
+        .env("PYTHONPATH", python_path)
+        .env("PAYTOKEN_KIT", crate_dir.join("../../fixtures/conformance"))
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("PAYTOKEN_BASE_URL", sandbox.base_url())
         .env("PAYTOKEN_MEMBER_ID", DEFAULT_MERCHANT_ID)
@@ -63,5 +66,5 @@ fn the_python_suite_passes_against_a_sandbox() {
     let _ = std::fs::remove_dir_all(&root);
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "the Python suite failed:\n{said}");
-    assert!(said.contains("Ran 7 tests"), "{said}");
+    assert!(said.contains("Ran 10 tests"), "{said}");
 }

@@ -7,7 +7,9 @@ PAYTOKEN_USERNAME.
 """
 
 import http.server
+import json
 import os
+import pathlib
 import queue
 import threading
 import unittest
@@ -16,6 +18,7 @@ import urllib.parse
 import urllib.request
 import uuid
 
+import conform_adapter
 import paytoken
 
 BASE_URL = os.environ["PAYTOKEN_BASE_URL"]
@@ -75,8 +78,8 @@ class Shop(unittest.TestCase):
 
         found = call(paytoken.inquiry(merchant_transaction_id=order), self.context)
         self.assertTrue(found.is_approved, "ship: the payment stands approved")
-        invoices = call(paytoken.invoice_list(1, 100), self.context)
-        self.assertIn(order, [invoice.order_id for invoice in invoices])
+        page = call(paytoken.invoice_list(1, 100), self.context)
+        self.assertIn(order, [invoice.order_id for invoice in page.invoices])
 
         refunded = call(paytoken.refund(paid.payment_id, "50.00", "EUR"), self.context)
         self.assertEqual(refunded.result_code[:1], "0")
@@ -184,6 +187,37 @@ class Checksums(unittest.TestCase):
             paytoken.sign("payment", credentials, {"amount": "50.00"})
         with self.assertRaises(paytoken.InvalidInput):
             paytoken.sign("no_such_rule", credentials, {})
+
+
+class Kit(unittest.TestCase):
+    """The conformance kit's checksum, answer and notification vectors, as `paytoken conform`
+    sends them, answered by the example adapter through the module: every one as the kit
+    says."""
+
+    @classmethod
+    def setUpClass(cls):
+        kit = pathlib.Path(os.environ["PAYTOKEN_KIT"])
+        cls.vectors = {
+            group: json.loads((kit / f"{group}-vectors.json").read_text())["vectors"]
+            for group in ("checksum", "answer", "notification")
+        }
+
+    def test_every_checksum_vector_is_signed_as_the_kit_says(self):
+        for vector in self.vectors["checksum"]:
+            caller = {"kind": vector["credentials"], "id": vector["callerId"], "secureKey": vector["secureKey"]}
+            message = {"type": "sign", "rule": vector["rule"], "caller": caller, "values": vector["values"]}
+            self.assertEqual(conform_adapter.answer(message), {"checksum": vector["checksum"]}, vector["id"])
+
+    def test_every_answer_vector_is_decided_as_the_kit_says(self):
+        for vector in self.vectors["answer"]:
+            message = {"type": "decide", "asked": vector["asked"], "status": vector["status"], "body": vector["body"]}
+            self.assertEqual(conform_adapter.answer(message), {"verdict": vector["verdict"]}, vector["id"])
+
+    def test_every_notification_vector_is_verified_as_the_kit_says(self):
+        for vector in self.vectors["notification"]:
+            message = {"type": "verify", "format": vector["format"], "secureKey": vector["secureKey"]}
+            message["body"] = vector["body"]
+            self.assertEqual(conform_adapter.answer(message), {"verdict": vector["verdict"]}, vector["id"])
 
 
 class Secrets(unittest.TestCase):

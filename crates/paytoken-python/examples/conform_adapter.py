@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""paytoken for Python under `paytoken conform`: the module answering the harness's
+messages (protocol 1 of the conformance kit), one JSON object a line.
+
+    paytoken conform --client "python3 crates/paytoken-python/examples/conform_adapter.py"
+
+It signs, decides answers and verifies notifications through the module; requests
+(`build`) and read-back checks are left unsupported for now.
+"""
+
+import json
+import sys
+
+import paytoken
+
+
+def credentials(caller):
+    key = paytoken.SecureKey(caller["secureKey"])
+    make = paytoken.Credentials.partner if caller["kind"] == "partner" else paytoken.Credentials.merchant
+    return make(caller["id"], key)
+
+
+def decided(answer):
+    """A read answer in the kit's words (answer-vectors.json)."""
+    if isinstance(answer, paytoken.Transaction):
+        return {
+            "paymentId": answer.payment_id,
+            "paymentStatus": answer.status,
+            "resultCode": answer.result_code,
+            "transactionStatus": answer.transaction_status,
+        }
+    if isinstance(answer, paytoken.AuthTokenGrant):
+        return {"authToken": answer.token, "resultCode": answer.result_code}
+    if isinstance(answer, paytoken.Registered):
+        return {"registrationId": answer.registration_id, "resultCode": answer.result_code}
+    if isinstance(answer, paytoken.SignedUp):
+        return {"customerId": answer.customer_id, "resultCode": answer.result_code}
+    if isinstance(answer, paytoken.Deleted):
+        return {"resultCode": answer.result_code}
+    if isinstance(answer, paytoken.StoredRegistrations):
+        return {"resultCode": answer.result_code, "cards": len(answer.cards), "bankAccounts": len(answer.bank_accounts)}
+    if isinstance(answer, paytoken.InvoicePage):
+        return {"resultCode": answer.result_code, "invoices": len(answer.invoices)}
+    return {"installmentCounts": answer}
+
+
+def decide(message):
+    asked = message["asked"]
+    try:
+        answer = paytoken.read_answer(asked["operation"], asked["sent"], message["status"], message["body"].encode())
+    except paytoken.Refused as refused:
+        return {"outcome": "refused", "resultCode": refused.code, "mayHaveBeenProcessed": False}
+    except paytoken.OutcomeUnknown as unknown:
+        error = {paytoken.Contradiction: "contradiction"}.get(type(unknown))
+        if error is None:
+            error = "unexpected_status" if message["status"] != 200 else "undecodable"
+        return {"outcome": "error", "error": error, "mayHaveBeenProcessed": True}
+    return dict(outcome="ok", **decided(answer))
+
+
+def verify(message):
+    content_type = "application/json" if message["format"] == "json" else "application/x-www-form-urlencoded"
+    key = paytoken.SecureKey(message["secureKey"])
+    try:
+        notified = paytoken.verify_notification(message["body"].encode(), key, content_type=content_type)
+    except paytoken.NotificationRejected as rejected:
+        return {"verifies": False, "reason": rejected.reason}
+    return {
+        "verifies": True,
+        "paymentId": notified.payment_id,
+        "paymentStatus": notified.status,
+        "transactionStatus": notified.transaction_status,
+    }
+
+
+def answer(message):
+    kind = message["type"]
+    if kind == "sign":
+        return {"checksum": paytoken.sign(message["rule"], credentials(message["caller"]), message["values"])}
+    if kind == "decide":
+        return {"verdict": decide(message)}
+    if kind == "verify":
+        return {"verdict": verify(message)}
+    return {"unsupported": True}
+
+
+def main():
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "hello":
+            reply = {"type": "hello", "protocol": 1, "name": "paytoken for Python"}
+        else:
+            reply = dict(answer(message), id=message["id"])
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
