@@ -27,6 +27,10 @@ use paytoken_types::{
     Amount, Currency, CustomerId, MerchantTransactionId, PaymentId, RegistrationId,
 };
 
+mod asked;
+
+pub use asked::{AnyOperation, asked};
+
 use crate::echo::Sent;
 use crate::ops::auth_token::{AuthTokenGrant, parse_grant};
 use crate::ops::cards_and_accounts::{StoredRegistrations, parse_list};
