@@ -4,12 +4,13 @@ messages (protocol 1 of the conformance kit), one JSON object a line.
 
     paytoken conform --client "python3 crates/paytoken-python/examples/conform_adapter.py"
 
-It signs, decides answers and verifies notifications through the module; requests
-(`build`) and read-back checks are left unsupported for now.
+Every kind of message is answered through the module: it signs, builds requests, decides
+answers, verifies notifications, and refuses the requests paytoken would never send.
 """
 
 import json
 import sys
+import urllib.parse
 
 import paytoken
 
@@ -18,6 +19,57 @@ def credentials(caller):
     key = paytoken.SecureKey(caller["secureKey"])
     make = paytoken.Credentials.partner if caller["kind"] == "partner" else paytoken.Credentials.merchant
     return make(caller["id"], key)
+
+
+def context(caller):
+    return paytoken.Context(
+        credentials(caller),
+        auth_token=caller.get("authToken"),
+        account_id=caller.get("accountId"),
+        terminal_id=caller.get("terminalId"),
+    )
+
+
+def build(message):
+    """The request paytoken sends for the vector's operation and form."""
+    path_id = next(iter(message["pathValues"].values()), None)
+    operation = paytoken.asked(message["operation"], [tuple(pair) for pair in message["fields"]], path_id=path_id)
+    request = operation.request(context(message["caller"]))
+    fields = urllib.parse.parse_qsl(request.body.decode(), keep_blank_values=True)
+    if message["rule"] is None:
+        # The invoice request as the specification shows it, unsigned; paytoken signs it.
+        fields = [pair for pair in fields if pair[0] != "authentication.checksum"]
+    return {
+        "method": request.method,
+        "path": request.path,
+        "headers": [list(header) for header in request.headers],
+        "body": urllib.parse.urlencode(fields),
+    }
+
+
+def refusal(message):
+    """Why paytoken would never send the request of a `check` message, or None."""
+    if message["query"]:
+        return "a query string: the fields go in the body"
+    media_type = message["contentType"].split(";")[0].strip().lower()
+    if media_type != "application/x-www-form-urlencoded":
+        return f"a body of {media_type}, not a form"
+    try:
+        pairs = urllib.parse.parse_qsl(message["body"], keep_blank_values=True, strict_parsing=True)
+    except ValueError:
+        return "a body that is not a form"
+    names = [name for name, _ in pairs]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        return f"{repeated[0]} sent twice"
+    fields = dict(pairs)
+    try:
+        checksum = paytoken.sign(message["rule"], credentials(message["caller"]), fields)
+    except paytoken.InvalidInput as refused:
+        return str(refused)
+    if fields.get("authentication.checksum") != checksum:
+        return "a checksum that is not the rule's"
+    return None
 
 
 def decided(answer):
@@ -77,10 +129,15 @@ def answer(message):
     kind = message["type"]
     if kind == "sign":
         return {"checksum": paytoken.sign(message["rule"], credentials(message["caller"]), message["values"])}
+    if kind == "build":
+        return build(message)
     if kind == "decide":
         return {"verdict": decide(message)}
     if kind == "verify":
         return {"verdict": verify(message)}
+    if kind == "check":
+        reason = refusal(message)
+        return {"refused": True, "reason": reason} if reason else {"refused": False}
     return {"unsupported": True}
 
 

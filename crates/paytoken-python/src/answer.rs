@@ -8,8 +8,30 @@ use paytoken_protocol::ops::delete_token::Deleted as Gone;
 use paytoken_protocol::ops::installments::InstallmentPlans as Plans;
 use paytoken_protocol::ops::invoice_list::InvoicePage as Page;
 use paytoken_protocol::ops::registration::Registered as Stored;
+use paytoken_protocol::recorded::Reading;
 use paytoken_protocol::{FieldValue as _, Transaction as Paid};
 use pyo3::prelude::*;
+
+use crate::errors::invalid;
+
+/// An answer as Python sees it: a `Transaction` (the payments, the back office's moves, an
+/// inquiry), an `AuthTokenGrant`, `Registered`, `SignedUp`, `Deleted`,
+/// `StoredRegistrations`, `InvoicePage`, or the installment counts as a list.
+pub(crate) fn reading(py: Python<'_>, reading: Reading) -> PyResult<Py<PyAny>> {
+    match reading {
+        Reading::Transaction(paid) => transaction(py, *paid),
+        Reading::AuthToken(made) => grant(py, made),
+        Reading::Registered(stored) => registered(py, stored),
+        Reading::SignedUp(created) => signed_up(py, created),
+        Reading::Deleted(gone) => deleted(py, gone),
+        Reading::Installments(plans) => installments(py, plans),
+        Reading::CardsAndAccounts(listed) => stored(py, listed),
+        Reading::Invoices(page) => invoices(py, page),
+        _ => Err(invalid(
+            "an answer of an operation this version does not know",
+        )),
+    }
+}
 
 /// A transaction the gateway created: a payment, a token payment, a capture, refund or
 /// cancel, or the one an inquiry found.

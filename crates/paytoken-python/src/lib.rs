@@ -68,6 +68,7 @@ fn _paytoken(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(notification::verify_notification, module)?)?;
     module.add_function(wrap_pyfunction!(checksum::sign, module)?)?;
     module.add_function(wrap_pyfunction!(recorded::read_answer, module)?)?;
+    module.add_function(wrap_pyfunction!(recorded::asked, module)?)?;
     module.add_function(wrap_pyfunction!(operation::fetch_auth_token, module)?)?;
     module.add_function(wrap_pyfunction!(operation::payment, module)?)?;
     module.add_function(wrap_pyfunction!(operation::token_payment, module)?)?;

@@ -2,7 +2,6 @@
 //! (`paytoken.payment(...)`), all one class, [`Operation`], whose `request` builds the signed
 //! request and whose `parse` reads the answer, both by the protocol crate's `Operation`.
 
-use paytoken_protocol::Operation as _;
 use paytoken_protocol::ops::auth_token::{FetchAuthToken, RegenerateAuthToken};
 use paytoken_protocol::ops::cancel::Cancel;
 use paytoken_protocol::ops::capture::Capture;
@@ -17,7 +16,8 @@ use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
-use paytoken_protocol::{AuthToken, Error, Username};
+use paytoken_protocol::recorded::AnyOperation;
+use paytoken_protocol::{AuthToken, Username};
 use paytoken_types::{
     Amount, BankAccount, Currency, Customer, Email, MerchantTransactionId, PaymentType,
     RecurringType,
@@ -30,68 +30,26 @@ use crate::errors::{invalid, raised};
 use crate::request::Request;
 use crate::values::Card;
 
-/// The operations this module builds.
-#[derive(Debug, Clone)]
-enum Op {
-    FetchAuthToken(FetchAuthToken),
-    RegenerateAuthToken(RegenerateAuthToken),
-    Payment(Box<Payment>),
-    TokenPayment(TokenPayment),
-    Capture(Capture),
-    Refund(Refund),
-    Cancel(Cancel),
-    Inquiry(Inquiry),
-    RepeatPayment(RepeatPayment),
-    Registration(Box<Registration>),
-    CustomerSignup(Box<CustomerSignup>),
-    DeleteToken(DeleteToken),
-    Installments(Installments),
-    CardsAndAccounts(CardsAndAccounts),
-    InvoiceList(InvoiceList),
-}
-
-/// `$body` for the operation inside `$op`, whichever it is.
-macro_rules! with_each {
-    ($op:expr, $each:ident => $body:expr) => {
-        match $op {
-            Op::FetchAuthToken($each) => $body,
-            Op::RegenerateAuthToken($each) => $body,
-            Op::Payment($each) => $body,
-            Op::TokenPayment($each) => $body,
-            Op::Capture($each) => $body,
-            Op::Refund($each) => $body,
-            Op::Cancel($each) => $body,
-            Op::Inquiry($each) => $body,
-            Op::RepeatPayment($each) => $body,
-            Op::Registration($each) => $body,
-            Op::CustomerSignup($each) => $body,
-            Op::DeleteToken($each) => $body,
-            Op::Installments($each) => $body,
-            Op::CardsAndAccounts($each) => $body,
-            Op::InvoiceList($each) => $body,
-        }
-    };
-}
-
 /// One operation of the interface, its values checked: `request(context)` gives the signed
 /// request to send with any HTTP client, `parse(status, body)` reads the answer to it.
 #[pyclass(frozen, module = "paytoken")]
 #[derive(Debug, Clone)]
-pub(crate) struct Operation(Op);
+pub(crate) struct Operation(pub(crate) AnyOperation);
 
 #[pymethods]
 impl Operation {
     /// The operation's name: `payment`, `token_payment`, `inquiry`...
     #[getter]
     fn name(&self) -> &'static str {
-        with_each!(&self.0, op => op.kind().name())
+        self.0.kind().name()
     }
 
     /// The signed request, for the caller's HTTP client to send.
     ///
     /// Raises `InvalidInput` naming the field a value does not fit; nothing is built then.
     fn request(&self, context: &Context) -> PyResult<Request> {
-        with_each!(&self.0, op => op.request(&context.0))
+        self.0
+            .request(&context.0)
             .map(Request)
             .map_err(|error| raised(&error))
     }
@@ -104,68 +62,12 @@ impl Operation {
     /// `OutcomeUnknown` (`Unreadable`, `Contradiction`) when the request may have been
     /// processed.
     fn parse(&self, py: Python<'_>, status: u16, body: &[u8]) -> PyResult<Py<PyAny>> {
-        let paid = |result: Result<paytoken_protocol::Transaction, Error>| {
-            result
-                .map_err(|error| raised(&error))
-                .and_then(|paid| answer::transaction(py, paid))
-        };
-        let raised = |error: Error| raised(&error);
-        match &self.0 {
-            Op::FetchAuthToken(op) => op
-                .parse(status, body)
-                .map_err(raised)
-                .and_then(|grant| answer::grant(py, grant)),
-            Op::RegenerateAuthToken(op) => op
-                .parse(status, body)
-                .map_err(raised)
-                .and_then(|grant| answer::grant(py, grant)),
-            Op::Payment(op) => paid(op.parse(status, body)),
-            Op::TokenPayment(op) => paid(op.parse(status, body)),
-            Op::Capture(op) => paid(op.parse(status, body)),
-            Op::Refund(op) => paid(op.parse(status, body)),
-            Op::Cancel(op) => paid(op.parse(status, body)),
-            Op::Inquiry(op) => paid(op.parse(status, body)),
-            Op::RepeatPayment(op) => paid(op.parse(status, body)),
-            Op::Registration(op) => op
-                .parse(status, body)
-                .map_err(raised)
-                .and_then(|stored| answer::registered(py, stored)),
-            Op::CustomerSignup(op) => op
-                .parse(status, body)
-                .map_err(raised)
-                .and_then(|created| answer::signed_up(py, created)),
-            Op::DeleteToken(op) => op
-                .parse(status, body)
-                .map_err(raised)
-                .and_then(|gone| answer::deleted(py, gone)),
-            Op::Installments(op) => op
-                .parse(status, body)
-                .map_err(raised)
-                .and_then(|plans| answer::installments(py, plans)),
-            Op::CardsAndAccounts(op) => op
-                .parse(status, body)
-                .map_err(raised)
-                .and_then(|listed| answer::stored(py, listed)),
-            Op::InvoiceList(op) => op
-                .parse(status, body)
-                .map_err(raised)
-                .and_then(|page| answer::invoices(py, page)),
-        }
+        let reading = self.0.parse(status, body).map_err(|error| raised(&error))?;
+        answer::reading(py, reading)
     }
 
     fn __repr__(&self) -> String {
         format!("Operation({})", self.name())
-    }
-}
-
-/// An operation's kind, asked of a value (a method, so that a boxed one answers too).
-trait Kind {
-    fn kind(&self) -> paytoken_protocol::OperationKind;
-}
-
-impl<O: paytoken_protocol::Operation> Kind for O {
-    fn kind(&self) -> paytoken_protocol::OperationKind {
-        O::KIND
     }
 }
 
@@ -205,9 +107,9 @@ fn recurring(text: Option<&str>) -> PyResult<Option<RecurringType>> {
 pub(crate) fn fetch_auth_token(partner_id: &str, username: &str) -> PyResult<Operation> {
     let partner_id = partner_id.parse().map_err(invalid)?;
     let username = Username::new(username).map_err(invalid)?;
-    Ok(Operation(Op::FetchAuthToken(FetchAuthToken::new(
-        partner_id, username,
-    ))))
+    Ok(Operation(AnyOperation::FetchAuthToken(
+        FetchAuthToken::new(partner_id, username),
+    )))
 }
 
 /// A fresh auth token for `token`, still valid, under `partner_id`; the old one stops
@@ -216,7 +118,7 @@ pub(crate) fn fetch_auth_token(partner_id: &str, username: &str) -> PyResult<Ope
 pub(crate) fn regenerate_auth_token(partner_id: &str, token: &str) -> PyResult<Operation> {
     let partner_id = partner_id.parse().map_err(invalid)?;
     let token = AuthToken::new(token).map_err(invalid)?;
-    Ok(Operation(Op::RegenerateAuthToken(
+    Ok(Operation(AnyOperation::RegenerateAuthToken(
         RegenerateAuthToken::new(partner_id, token),
     )))
 }
@@ -254,7 +156,7 @@ pub(crate) fn payment(
     payment.recurring_type = self::recurring(recurring)?;
     payment.notification_url = notification_url;
     payment.merchant_redirect_url = merchant_redirect_url;
-    Ok(Operation(Op::Payment(Box::new(payment))))
+    Ok(Operation(AnyOperation::Payment(Box::new(payment))))
 }
 
 /// A payment with a stored card or account (`registration_id`, its token).
@@ -279,7 +181,7 @@ pub(crate) fn token_payment(
     payment.merchant_transaction_id = merchant_transaction_id.map(order_id).transpose()?;
     payment.payment_type = charge_type(payment_type)?;
     payment.recurring_type = self::recurring(recurring)?;
-    Ok(Operation(Op::TokenPayment(payment)))
+    Ok(Operation(AnyOperation::TokenPayment(payment)))
 }
 
 /// A capture of `amount` of the pre-authorisation `payment_id`.
@@ -290,7 +192,7 @@ pub(crate) fn capture(payment_id: &str, amount: &str, currency: &str) -> PyResul
         self::amount(amount)?,
         self::currency(currency)?,
     );
-    Ok(Operation(Op::Capture(capture)))
+    Ok(Operation(AnyOperation::Capture(capture)))
 }
 
 /// A refund of `amount` of the payment `payment_id`.
@@ -301,14 +203,14 @@ pub(crate) fn refund(payment_id: &str, amount: &str, currency: &str) -> PyResult
         self::amount(amount)?,
         self::currency(currency)?,
     );
-    Ok(Operation(Op::Refund(refund)))
+    Ok(Operation(AnyOperation::Refund(refund)))
 }
 
 /// A cancel (void) of the pre-authorisation `payment_id`.
 #[pyfunction]
 pub(crate) fn cancel(payment_id: &str) -> PyResult<Operation> {
     let cancel = Cancel::new(payment_id.parse().map_err(invalid)?);
-    Ok(Operation(Op::Cancel(cancel)))
+    Ok(Operation(AnyOperation::Cancel(cancel)))
 }
 
 /// An inquiry: by the gateway's `payment_id`, or by the shop's own
@@ -328,7 +230,7 @@ pub(crate) fn inquiry(
             ));
         }
     };
-    Ok(Operation(Op::Inquiry(inquiry)))
+    Ok(Operation(AnyOperation::Inquiry(inquiry)))
 }
 
 /// A repeat of a recurring series by its first payment's id (`REPEATED`).
@@ -350,7 +252,7 @@ pub(crate) fn repeat_payment(
     );
     payment.merchant_transaction_id = merchant_transaction_id.map(order_id).transpose()?;
     payment.payment_type = charge_type(payment_type)?;
-    Ok(Operation(Op::RepeatPayment(payment)))
+    Ok(Operation(AnyOperation::RepeatPayment(payment)))
 }
 
 /// A card stored as a token without a payment, for the customer `customer_id` when given.
@@ -385,7 +287,9 @@ fn registered(mut registration: Registration, customer_id: Option<&str>) -> PyRe
             ..Customer::default()
         });
     }
-    Ok(Operation(Op::Registration(Box::new(registration))))
+    Ok(Operation(AnyOperation::Registration(Box::new(
+        registration,
+    ))))
 }
 
 /// A customer signed up: their names and email address.
@@ -397,7 +301,7 @@ pub(crate) fn customer_signup(given_name: &str, surname: &str, email: &str) -> P
         email: Some(Email::new(email).map_err(invalid)?),
         ..Customer::default()
     };
-    Ok(Operation(Op::CustomerSignup(Box::new(
+    Ok(Operation(AnyOperation::CustomerSignup(Box::new(
         CustomerSignup::new(customer),
     ))))
 }
@@ -406,14 +310,14 @@ pub(crate) fn customer_signup(given_name: &str, surname: &str, email: &str) -> P
 #[pyfunction]
 pub(crate) fn delete_token(registration_id: &str) -> PyResult<Operation> {
     let delete = DeleteToken::new(registration_id.parse().map_err(invalid)?);
-    Ok(Operation(Op::DeleteToken(delete)))
+    Ok(Operation(AnyOperation::DeleteToken(delete)))
 }
 
 /// The installment counts the token `registration_id` may be charged in.
 #[pyfunction]
 pub(crate) fn installments(registration_id: &str) -> PyResult<Operation> {
     let plans = Installments::new(registration_id.parse().map_err(invalid)?);
-    Ok(Operation(Op::Installments(plans)))
+    Ok(Operation(AnyOperation::Installments(plans)))
 }
 
 /// The stored cards and bank accounts: all the caller sees, or one customer's.
@@ -424,11 +328,11 @@ pub(crate) fn cards_and_accounts(customer_id: Option<&str>) -> PyResult<Operatio
         Some(id) => CardsAndAccounts::of_customer(id.parse().map_err(invalid)?),
         None => CardsAndAccounts::all(),
     };
-    Ok(Operation(Op::CardsAndAccounts(list)))
+    Ok(Operation(AnyOperation::CardsAndAccounts(list)))
 }
 
 /// One page of the invoice list: `page` from 1, `records` a page.
 #[pyfunction]
 pub(crate) fn invoice_list(page: u32, records: u32) -> Operation {
-    Operation(Op::InvoiceList(InvoiceList::new(page, records)))
+    Operation(AnyOperation::InvoiceList(InvoiceList::new(page, records)))
 }

@@ -4,11 +4,12 @@
 use std::collections::HashMap;
 
 use paytoken_protocol::OperationKind;
-use paytoken_protocol::recorded::{self, Reading, SentFields};
+use paytoken_protocol::recorded::{self, SentFields};
 use pyo3::prelude::*;
 
 use crate::answer;
 use crate::errors::{invalid, raised};
+use crate::operation::Operation;
 
 /// The answer `status` and `body` to a request of `operation` (`pay`, `inquiry`, ... as
 /// `Operation.name` says) that sent `sent`, its fields by wire name (`merchantTransactionId`,
@@ -22,10 +23,7 @@ pub(crate) fn read_answer(
     status: u16,
     body: &[u8],
 ) -> PyResult<Py<PyAny>> {
-    let kind = OperationKind::ALL
-        .into_iter()
-        .find(|kind| kind.name() == operation)
-        .ok_or_else(|| invalid(format!("{operation}: is not an operation")))?;
+    let kind = kind(operation)?;
     let path_id = sent
         .get("paymentId")
         .or_else(|| sent.get("registrationId"))
@@ -34,17 +32,35 @@ pub(crate) fn read_answer(
         .iter()
         .map(|(name, value)| (name.as_str(), value.as_str()));
     let sent = SentFields::from_wire(path_id, fields);
-    match recorded::read(kind, &sent, status, body).map_err(|error| raised(&error))? {
-        Reading::Transaction(paid) => answer::transaction(py, *paid),
-        Reading::AuthToken(grant) => answer::grant(py, grant),
-        Reading::Registered(stored) => answer::registered(py, stored),
-        Reading::SignedUp(created) => answer::signed_up(py, created),
-        Reading::Deleted(gone) => answer::deleted(py, gone),
-        Reading::Installments(plans) => answer::installments(py, plans),
-        Reading::CardsAndAccounts(listed) => answer::stored(py, listed),
-        Reading::Invoices(page) => answer::invoices(py, page),
-        _ => Err(invalid(format!(
-            "{operation}: has no reading in this version"
-        ))),
-    }
+    let reading = recorded::read(kind, &sent, status, body).map_err(|error| raised(&error))?;
+    answer::reading(py, reading)
+}
+
+/// The operation a recorded request is: its form's fields as sent (`[(name, value), ...]`;
+/// the caller's own and the checksum are the context's), and the id its path ends with.
+/// Its `request(context)` sends that form again, signed.
+///
+/// Raises `InvalidInput` for a field of the wrong form, a field the operation never sends,
+/// or a path id missing.
+#[pyfunction]
+#[pyo3(signature = (operation, fields, *, path_id=None))]
+pub(crate) fn asked(
+    operation: &str,
+    fields: Vec<(String, String)>,
+    path_id: Option<&str>,
+) -> PyResult<Operation> {
+    let fields = fields
+        .iter()
+        .map(|(name, value)| (name.as_str(), value.as_str()));
+    recorded::asked(kind(operation)?, path_id, fields)
+        .map(Operation)
+        .map_err(|error| raised(&error))
+}
+
+/// The operation named `name`, as `Operation.name` says it.
+fn kind(name: &str) -> PyResult<OperationKind> {
+    OperationKind::ALL
+        .into_iter()
+        .find(|kind| kind.name() == name)
+        .ok_or_else(|| invalid(format!("{name}: is not an operation")))
 }

@@ -190,16 +190,15 @@ class Checksums(unittest.TestCase):
 
 
 class Kit(unittest.TestCase):
-    """The conformance kit's checksum, answer and notification vectors, as `paytoken conform`
-    sends them, answered by the example adapter through the module: every one as the kit
-    says."""
+    """Every vector of the conformance kit, as `paytoken conform` sends it, answered by the
+    example adapter through the module as the kit says."""
 
     @classmethod
     def setUpClass(cls):
         kit = pathlib.Path(os.environ["PAYTOKEN_KIT"])
         cls.vectors = {
             group: json.loads((kit / f"{group}-vectors.json").read_text())["vectors"]
-            for group in ("checksum", "answer", "notification")
+            for group in ("checksum", "request", "answer", "notification", "negative")
         }
 
     def test_every_checksum_vector_is_signed_as_the_kit_says(self):
@@ -207,6 +206,19 @@ class Kit(unittest.TestCase):
             caller = {"kind": vector["credentials"], "id": vector["callerId"], "secureKey": vector["secureKey"]}
             message = {"type": "sign", "rule": vector["rule"], "caller": caller, "values": vector["values"]}
             self.assertEqual(conform_adapter.answer(message), {"checksum": vector["checksum"]}, vector["id"])
+
+    def test_every_request_vector_is_built_as_the_kit_says(self):
+        for vector in self.vectors["request"]:
+            form = [pair for pair in vector["form"] if pair[0] != "authentication.checksum"]
+            rule = vector["checksum"] and vector["checksum"]["rule"]
+            message = {"type": "build", "operation": vector["operation"], "rule": rule, "caller": vector["caller"]}
+            message.update(fields=form, pathTemplate=vector["pathTemplate"], pathValues=vector["pathValues"])
+            built = conform_adapter.answer(message)
+            self.assertEqual((built["method"], built["path"]), (vector["method"], vector["path"]), vector["id"])
+            sent = sorted(urllib.parse.parse_qsl(built["body"], keep_blank_values=True))
+            self.assertEqual(sent, sorted(tuple(pair) for pair in vector["form"]), vector["id"])
+            for header in vector["headers"]:
+                self.assertIn(header, built["headers"], vector["id"])
 
     def test_every_answer_vector_is_decided_as_the_kit_says(self):
         for vector in self.vectors["answer"]:
@@ -218,6 +230,13 @@ class Kit(unittest.TestCase):
             message = {"type": "verify", "format": vector["format"], "secureKey": vector["secureKey"]}
             message["body"] = vector["body"]
             self.assertEqual(conform_adapter.answer(message), {"verdict": vector["verdict"]}, vector["id"])
+
+
+    def test_every_negative_vector_is_refused(self):
+        for vector in self.vectors["negative"]:
+            message = {"type": "check", **{key: vector[key] for key in ("rule", "caller", "method", "path")}}
+            message.update(query=vector["query"], contentType=vector["contentType"], body=vector["body"])
+            self.assertTrue(conform_adapter.answer(message)["refused"], vector["id"])
 
 
 class Secrets(unittest.TestCase):
