@@ -15,7 +15,9 @@
 //!   dashboard, the conformance kit's Python checker, its standard validators, and a
 //!   Python client generated from its OpenAPI document against the sandbox; the Debian
 //!   packages and the Python tools installed where missing; run even with
-//!   `--skip-tests`), the sandbox's suite again on its file store
+//!   `--skip-tests`), paytoken for Python as a user gets it (`binding.rs`: the wheel
+//!   maturin builds, the Python suite under pytest, the example adapter under `paytoken
+//!   conform`, every vector passed), the sandbox's suite again on its file store
 //!   (`PAYTOKEN_TEST_STORE=file`, the binary the tests built, run again alone), the docs
 //!   with `-D warnings` and the facade's pages read for a link left as text or leading
 //!   out of the facade (`doc_links.rs`), the `no_std` builds, the check that
@@ -25,6 +27,7 @@
 //!   `cargo deny`, and the fuzz targets for a few seconds each.
 //! - `cargo xtask api`: writes each library crate's public items into `api/<crate>.txt`,
 //!   after an API change that is meant (and said in CHANGELOG.md).
+//! - `cargo xtask python`: paytoken for Python's step of `ci` alone (`binding.rs`).
 //! - `cargo xtask dist`: the `paytoken` command's completion scripts and man pages, written
 //!   into `target/dist/` (`dist.rs`).
 //! - `cargo xtask screenshot`: the dashboard's browser test, then its screenshot copied to
@@ -51,6 +54,7 @@ use std::time::Instant;
 
 mod api;
 mod bench;
+mod binding;
 mod dist;
 mod doc_links;
 mod fuzz;
@@ -108,13 +112,14 @@ fn main() -> ExitCode {
         (Some("api"), None) => api::record(&root),
         (Some("dist"), None) => dist::run(),
         (Some("screenshot"), None) => ignored::screenshot(),
+        (Some("python"), None) => binding::check(),
         (Some("bench"), _) => bench::run(args.get(1..).unwrap_or_default()),
         (Some("fuzz"), Some("--smoke")) => fuzz::run(SMOKE_SECONDS),
         (Some("fuzz"), Some("--long")) => fuzz::run(LONG_SECONDS),
         (Some("sim"), _) => sim(args.get(1..).unwrap_or_default()),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci [--skip-tests] | api | dist | screenshot | bench [criterion args] | fuzz --smoke|--long | sim [--seeds N] [--seed S] [--defect NAME]"
+                "usage: cargo xtask ci [--skip-tests] | api | dist | screenshot | python | bench [criterion args] | fuzz --smoke|--long | sim [--seeds N] [--seed S] [--defect NAME]"
             );
             return ExitCode::from(2);
         }
@@ -264,6 +269,7 @@ fn ci_steps(tests: Tests, timed: &mut Timed) -> Result<(), String> {
         timed.step("test", || cargo(&["test", "--workspace", "--locked"], &[]))?;
     }
     timed.step("ignored tests", ignored::run)?;
+    timed.step("python binding", binding::check)?;
     timed.step("sandbox suite on files", sandbox_suite_on_files)?;
     timed.step("doc", || {
         cargo(

@@ -19,16 +19,22 @@ const TOOLS: &[&str] = &[
 /// The environment's `python3`, with [`TOOLS`] installed: made once, again when the pins
 /// change.
 pub(crate) fn python() -> Result<PathBuf, String> {
-    let venv = crate::target_dir().join("conformance-python");
+    venv("conformance-python", TOOLS)
+}
+
+/// The `python3` of the virtual environment `name` in the target folder, with `pins`
+/// installed from PyPI: made once, again when the pins change.
+pub(crate) fn venv(name: &str, pins: &[&str]) -> Result<PathBuf, String> {
+    let venv = crate::target_dir().join(name);
     let python = venv.join("bin").join("python3");
     let stamp = venv.join("paytoken-tools.txt");
-    let pins = TOOLS.join("\n");
-    if python.exists() && fs::read_to_string(&stamp).is_ok_and(|text| text == pins) {
+    let pinned = pins.join("\n");
+    if python.exists() && fs::read_to_string(&stamp).is_ok_and(|text| text == pinned) {
         return Ok(python);
     }
     eprintln!(
         "xtask: installing {} in {}",
-        TOOLS.join(", "),
+        pins.join(", "),
         venv.display()
     );
     run(Command::new("python3")
@@ -42,12 +48,12 @@ pub(crate) fn python() -> Result<PathBuf, String> {
             "--quiet",
             "--disable-pip-version-check",
         ])
-        .args(TOOLS))?;
-    fs::write(&stamp, pins).map_err(|error| format!("{}: {error}", stamp.display()))?;
+        .args(pins))?;
+    fs::write(&stamp, pinned).map_err(|error| format!("{}: {error}", stamp.display()))?;
     Ok(python)
 }
 
-fn run(command: &mut Command) -> Result<(), String> {
+pub(crate) fn run(command: &mut Command) -> Result<(), String> {
     let shown = format!("{command:?}");
     let status = command
         .status()

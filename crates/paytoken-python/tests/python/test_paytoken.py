@@ -1,9 +1,12 @@
 """The binding as a shop uses it: against a running sandbox, with the standard library's
-HTTP client doing the I/O; and no secret in any repr, str or exception text.
+HTTP client doing the I/O; every vector of the conformance kit through the example
+adapter; and no secret in any repr, str or exception text.
 
-Run by `cargo test -p paytoken-python`, which builds the module, starts a sandbox and
-sets PAYTOKEN_BASE_URL, PAYTOKEN_MEMBER_ID, PAYTOKEN_SECURE_KEY, PAYTOKEN_PARTNER_ID and
-PAYTOKEN_USERNAME.
+`cargo test -p paytoken-python` runs it with the module it built, against a sandbox it
+started (PAYTOKEN_BASE_URL, PAYTOKEN_MEMBER_ID, PAYTOKEN_SECURE_KEY, PAYTOKEN_PARTNER_ID,
+PAYTOKEN_USERNAME). `cargo xtask ci` runs it under pytest with the wheel maturin built;
+without PAYTOKEN_BASE_URL it starts `paytoken sandbox` itself (the command PAYTOKEN_COMMAND
+names) and reads the sandbox's first line.
 """
 
 import http.server
@@ -11,6 +14,8 @@ import json
 import os
 import pathlib
 import queue
+import subprocess
+import sys
 import threading
 import unittest
 import urllib.error
@@ -18,19 +23,49 @@ import urllib.parse
 import urllib.request
 import uuid
 
-import conform_adapter
 import paytoken
 
-BASE_URL = os.environ["PAYTOKEN_BASE_URL"]
+ROOT = pathlib.Path(__file__).resolve().parents[4]
+sys.path.insert(0, str(ROOT / "crates/paytoken-python/examples"))
+import conform_adapter  # noqa: E402 (found beside the crate's examples)
+
+#: The sandbox the suite runs against: from the environment, or started by setUpModule.
+SANDBOX = {}
 APPROVED_CARD = "4000000000000051"
 THREE_D_SECURE_CARD = "4000000000000002"
 INSTALLMENTS_CARD = "4444333322221111"
 
 
+def setUpModule():
+    names = ("BASE_URL", "MEMBER_ID", "SECURE_KEY", "PARTNER_ID", "USERNAME")
+    if "PAYTOKEN_BASE_URL" in os.environ:
+        SANDBOX.update({name: os.environ[f"PAYTOKEN_{name}"] for name in names})
+        return
+    command = [os.environ.get("PAYTOKEN_COMMAND", "paytoken"), "sandbox", "--addr", "127.0.0.1:0"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    first = json.loads(process.stdout.readline())
+    SANDBOX["process"] = process
+    SANDBOX.update(
+        BASE_URL=first["baseUrl"],
+        MEMBER_ID=first["memberId"],
+        SECURE_KEY=first["secureKey"],
+        PARTNER_ID=first["partnerId"],
+        USERNAME=first["username"],
+    )
+
+
+def tearDownModule():
+    process = SANDBOX.get("process")
+    if process is not None:
+        process.terminate()
+        process.wait(timeout=10)
+        process.stdout.close()
+
+
 def send(request):
     """Sends a paytoken request with urllib: the status and the body."""
     sent = urllib.request.Request(
-        request.url(BASE_URL), data=request.body, headers=dict(request.headers), method=request.method
+        request.url(SANDBOX["BASE_URL"]), data=request.body, headers=dict(request.headers), method=request.method
     )
     try:
         with urllib.request.urlopen(sent, timeout=10) as answer:
@@ -50,11 +85,11 @@ def order_id():
 class Shop(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        key = paytoken.SecureKey(os.environ["PAYTOKEN_SECURE_KEY"])
+        key = paytoken.SecureKey(SANDBOX["SECURE_KEY"])
         cls.key = key
-        credentials = paytoken.Credentials.merchant(os.environ["PAYTOKEN_MEMBER_ID"], key)
+        credentials = paytoken.Credentials.merchant(SANDBOX["MEMBER_ID"], key)
         cls.credentials = credentials
-        cls.fetch = paytoken.fetch_auth_token(os.environ["PAYTOKEN_PARTNER_ID"], os.environ["PAYTOKEN_USERNAME"])
+        cls.fetch = paytoken.fetch_auth_token(SANDBOX["PARTNER_ID"], SANDBOX["USERNAME"])
         grant = call(cls.fetch, paytoken.Context(credentials))
         cls.context = paytoken.Context(credentials, auth_token=grant.token)
 
@@ -122,7 +157,7 @@ class Shop(unittest.TestCase):
         )
         self.assertTrue(stored.registration_id)
         old = call(self.fetch, paytoken.Context(self.credentials)).token
-        regenerate = paytoken.regenerate_auth_token(os.environ["PAYTOKEN_PARTNER_ID"], old)
+        regenerate = paytoken.regenerate_auth_token(SANDBOX["PARTNER_ID"], old)
         fresh = call(regenerate, paytoken.Context(self.credentials))
         self.assertNotEqual(fresh.token, old)
         self.assertNotIn(fresh.token, repr(fresh))
@@ -195,7 +230,7 @@ class Kit(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        kit = pathlib.Path(os.environ["PAYTOKEN_KIT"])
+        kit = ROOT / "fixtures/conformance"
         cls.vectors = {
             group: json.loads((kit / f"{group}-vectors.json").read_text())["vectors"]
             for group in ("checksum", "request", "answer", "notification", "negative")
