@@ -12,7 +12,7 @@ use paytoken_protocol::recorded::Reading;
 use paytoken_protocol::{FieldValue as _, Transaction as Paid};
 use pyo3::prelude::*;
 
-use crate::errors::invalid;
+use crate::errors::PaytokenError;
 
 /// An answer as Python sees it: a `Transaction` (the payments, the back office's moves, an
 /// inquiry), an `AuthTokenGrant`, `Registered`, `SignedUp`, `Deleted`,
@@ -27,8 +27,8 @@ pub(crate) fn reading(py: Python<'_>, reading: Reading) -> PyResult<Py<PyAny>> {
         Reading::Installments(plans) => installments(py, plans),
         Reading::CardsAndAccounts(listed) => stored(py, listed),
         Reading::Invoices(page) => invoices(py, page),
-        _ => Err(invalid(
-            "an answer of an operation this version does not know",
+        _ => Err(PaytokenError::new_err(
+            "an answer of an operation this version of the binding does not know",
         )),
     }
 }

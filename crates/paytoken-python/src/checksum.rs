@@ -8,7 +8,7 @@ use paytoken_types::{Amount, Email, MerchantTransactionId};
 use pyo3::prelude::*;
 
 use crate::credentials::Credentials;
-use crate::errors::{invalid, raised};
+use crate::errors::{invalid, invalid_field};
 
 /// The checksum of `rule` (`payment`, `token_payment`, `inquiry_by_payment_id`, ... as
 /// the conformance kit's `checksum-rules.json` names them) for `credentials`, its other
@@ -26,7 +26,7 @@ pub(crate) fn sign(
         values
             .get(name)
             .map(String::as_str)
-            .ok_or_else(|| invalid(format!("{name}: is missing")))
+            .ok_or_else(|| invalid_field(name, "is missing"))
     };
     let amount = || value("amount")?.parse::<Amount>().map_err(invalid);
     let payment_id = || value("paymentId")?.parse().map_err(invalid);
@@ -56,7 +56,7 @@ pub(crate) fn sign(
                 value("customer.surname")?,
                 &email,
             )
-            .map_err(|error| raised(&error.into()))?
+            .map_err(invalid)?
             .compute()
         }
         "cards_and_accounts" => rules::cards_and_accounts(credentials).compute(),
@@ -78,8 +78,8 @@ pub(crate) fn sign(
             value("amount")?,
             value("transactionStatus")?,
         )
-        .map_err(|error| raised(&error.into()))?,
-        _ => return Err(invalid(format!("{rule}: is not a checksum rule"))),
+        .map_err(invalid)?,
+        _ => return Err(invalid_field("rule", "is not a checksum rule")),
     };
     Ok(checksum.to_hex().as_str().to_owned())
 }

@@ -90,7 +90,13 @@ pub(crate) fn raised(error: &Error) -> PyErr {
 /// The most characters of a refusal's description kept.
 const MAX_DESCRIPTION: usize = 200;
 
-/// A value of the caller's that no type of paytoken takes.
-pub(crate) fn invalid(error: impl ToString) -> PyErr {
-    InvalidInput::new_err(error.to_string())
+/// A value of the caller's that no type of paytoken takes: `InvalidInput`, with its
+/// `field` as every exception has it.
+pub(crate) fn invalid(error: impl Into<Error>) -> PyErr {
+    raised(&error.into())
+}
+
+/// `InvalidInput` for `field`, saying `reason`.
+pub(crate) fn invalid_field(field: &'static str, reason: &'static str) -> PyErr {
+    invalid(Error::Invalid { field, reason })
 }

@@ -1,6 +1,6 @@
 //! The operations: each made from keyword arguments by a function of the module
-//! (`paytoken.payment(...)`), all one class, [`Operation`], whose `request` builds the signed
-//! request and whose `parse` reads the answer, both by the protocol crate's `Operation`.
+//! (`paytoken.payment(...)`), all one class, [`Operation`], holding the protocol crate's
+//! `AnyOperation`: its `request` builds the signed request, its `parse` reads the answer.
 
 use paytoken_protocol::ops::auth_token::{FetchAuthToken, RegenerateAuthToken};
 use paytoken_protocol::ops::cancel::Cancel;
@@ -26,7 +26,7 @@ use pyo3::prelude::*;
 
 use crate::answer;
 use crate::credentials::Context;
-use crate::errors::{invalid, raised};
+use crate::errors::{invalid, invalid_field, raised};
 use crate::request::Request;
 use crate::values::Card;
 
@@ -38,7 +38,8 @@ pub(crate) struct Operation(pub(crate) AnyOperation);
 
 #[pymethods]
 impl Operation {
-    /// The operation's name: `payment`, `token_payment`, `inquiry`...
+    /// The operation's name, as the command and the conformance kit say it: `pay`,
+    /// `pay_with_token`, `inquiry`...
     #[getter]
     fn name(&self) -> &'static str {
         self.0.kind().name()
@@ -88,7 +89,7 @@ fn charge_type(text: &str) -> PyResult<PaymentType> {
     match text {
         "DB" => Ok(PaymentType::Debit),
         "PA" => Ok(PaymentType::PreAuthorization),
-        _ => Err(invalid("paymentType: is DB or PA")),
+        _ => Err(invalid_field("paymentType", "is DB or PA")),
     }
 }
 
@@ -97,7 +98,7 @@ fn recurring(text: Option<&str>) -> PyResult<Option<RecurringType>> {
     text.map(|text| match text {
         "INITIAL" => Ok(RecurringType::Initial),
         "REPEATED" => Ok(RecurringType::Repeated),
-        _ => Err(invalid("recurringType: is INITIAL or REPEATED")),
+        _ => Err(invalid_field("recurringType", "is INITIAL or REPEATED")),
     })
     .transpose()
 }
@@ -225,8 +226,9 @@ pub(crate) fn inquiry(
         (Some(id), None) => Inquiry::ByPaymentId(id.parse().map_err(invalid)?),
         (None, Some(id)) => Inquiry::ByMerchantTransactionId(order_id(id)?),
         _ => {
-            return Err(invalid(
-                "inquiry: give payment_id or merchant_transaction_id, one of them",
+            return Err(invalid_field(
+                "idType",
+                "give payment_id or merchant_transaction_id, one of them",
             ));
         }
     };

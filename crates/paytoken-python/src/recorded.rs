@@ -8,7 +8,7 @@ use paytoken_protocol::recorded::{self, SentFields};
 use pyo3::prelude::*;
 
 use crate::answer;
-use crate::errors::{invalid, raised};
+use crate::errors::{invalid_field, raised};
 use crate::operation::Operation;
 
 /// The answer `status` and `body` to a request of `operation` (`pay`, `inquiry`, ... as
@@ -62,5 +62,5 @@ fn kind(name: &str) -> PyResult<OperationKind> {
     OperationKind::ALL
         .into_iter()
         .find(|kind| kind.name() == name)
-        .ok_or_else(|| invalid(format!("{name}: is not an operation")))
+        .ok_or_else(|| invalid_field("operation", "is not an operation of the interface"))
 }

@@ -291,6 +291,8 @@ class Secrets(unittest.TestCase):
         ]:
             with self.assertRaises(paytoken.InvalidInput) as raised:
                 bad()
+            self.assertTrue(raised.exception.field, "an input error names its field")
+            self.assertFalse(raised.exception.may_have_been_processed)
             texts += [str(raised.exception), repr(raised.exception)]
         for text in texts:
             for secret in (secret_key, token, number, cvv, "4000000000000052", "98x7"):
