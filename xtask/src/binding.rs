@@ -35,9 +35,10 @@ pub(crate) fn check() -> Result<(), String> {
         ])
         .args(["--force-reinstall", "--no-deps"])
         .arg(wheel_in(&wheels)?))?;
-    // The command the suite starts its sandbox with, and that scores the adapter: with the
-    // workspace's features, as the tests built it, so nothing is built again.
-    cargo(&["build", "--workspace", "--bins", "--locked"], &[])?;
+    // The command the suite starts its sandbox with, and that scores the adapter: the one
+    // the workspace's tests built and run (`cargo build` unifies features without the
+    // dev-dependencies' and would build the whole tree again, for a minute).
+    cargo(&["test", "--workspace", "--no-run", "--locked"], &[])?;
     let paytoken = target_dir().join("debug").join("paytoken");
     run(Command::new(&python)
         .args(["-m", "pytest", "--quiet", "-p", "no:cacheprovider"])
