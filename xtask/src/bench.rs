@@ -26,7 +26,7 @@ const END: &str = "<!-- cargo xtask bench: end -->";
 /// clock) when there is one, from criterion's medians otherwise. Set so that serde_json,
 /// tokio and hyper doing the work meet them, and paytoken stays ahead of what users pick
 /// instead.
-const RATIO_BUDGETS: [(&str, &str, f64, &str); 6] = [
+const RATIO_BUDGETS: [(&str, &str, f64, &str); 7] = [
     (
         "protocol/payment_round_trip/paytoken",
         "protocol/payment_round_trip/baseline_hand_written",
@@ -63,7 +63,16 @@ const RATIO_BUDGETS: [(&str, &str, f64, &str); 6] = [
         0.5,
         "sandbox ≥ 0.5 of a fixed-answer hyper server's payments/s",
     ),
+    (
+        PYTHON_BENCH,
+        "python/payment_round_trip/reference_adapter",
+        1.0,
+        "Python: payment build + sign + read ≥ 1× the pure-Python reference adapter",
+    ),
 ];
+
+/// The Python binding's benchmark, run after criterion's unless a filter leaves it out.
+const PYTHON_BENCH: &str = "python/payment_round_trip/paytoken";
 
 /// One `RATIO ours baseline ratio ours_ns baseline_ns` line of a bench.
 #[derive(Debug, Clone, PartialEq)]
@@ -122,6 +131,16 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         .map_err(|error| format!("cargo bench: {error}"))?;
     if !status.success() {
         return Err(format!("cargo bench failed ({status})"));
+    }
+    if args
+        .iter()
+        .all(|arg| arg.starts_with('-') || PYTHON_BENCH.contains(arg.as_str()))
+    {
+        eprintln!("xtask: paytoken for Python against the reference adapter");
+        for line in crate::binding::bench()?.lines() {
+            println!("{line}");
+            ratios.extend(Ratio::parse(line));
+        }
     }
     let medians = medians(&crate::target_dir().join("criterion"), started)?;
     let record = record(&medians, &ratios, &summary);

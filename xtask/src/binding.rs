@@ -1,13 +1,15 @@
 //! `paytoken` for Python as a user gets it: the wheel maturin builds (a debug build, into
-//! the target folder), installed in a virtual environment of its own beside pinned pytest;
+//! the target folder; a release build for `cargo xtask bench`), installed in a virtual
+//! environment of its own beside pinned pytest;
 //! then the Python suite under pytest, against a `paytoken sandbox` it starts, and the
-//! example adapter under `paytoken conform`, which must pass every vector of the kit.
+//! example adapters under `paytoken conform`, which must pass every vector of the kit and
+//! every scenario of `--http`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::python_tools::{run, venv};
+use crate::python_tools::{pip_install, run, venv};
 use crate::{cargo, project_root, target_dir};
 
 /// The build and test tools, pinned.
@@ -16,25 +18,7 @@ const TOOLS: &[&str] = &["maturin==1.16.0", "pytest==8.3.4"];
 /// Builds and installs the wheel, runs the suite and scores the adapter.
 pub(crate) fn check() -> Result<(), String> {
     let root = project_root();
-    let python = venv("binding-python", TOOLS)?;
-    let wheels = target_dir().join("wheels");
-    let _ = fs::remove_dir_all(&wheels);
-    let maturin = python.with_file_name("maturin");
-    run(Command::new(maturin)
-        .args(["build", "--quiet", "--out"])
-        .arg(&wheels)
-        .arg("--manifest-path")
-        .arg(root.join("crates/paytoken-python/Cargo.toml")))?;
-    run(Command::new(&python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-        ])
-        .args(["--force-reinstall", "--no-deps"])
-        .arg(wheel_in(&wheels)?))?;
+    let python = installed(Profile::Debug)?;
     // The command the suite starts its sandbox with, and that scores the adapter: the one
     // the workspace's tests built and run (`cargo build` unifies features without the
     // dev-dependencies' and would build the whole tree again, for a minute).
@@ -46,7 +30,71 @@ pub(crate) fn check() -> Result<(), String> {
         .env("PAYTOKEN_COMMAND", &paytoken)
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .current_dir(target_dir()))?;
-    conform(&paytoken, &python, &root)
+    conform(&paytoken, &python, &root, Kit::Vectors)?;
+    conform(&paytoken, &python, &root, Kit::Http)
+}
+
+/// The binding's benchmark against the kit's pure-Python reference adapter, on a release
+/// wheel: what it printed (its `RATIO` line among it).
+pub(crate) fn bench() -> Result<String, String> {
+    let python = installed(Profile::Release)?;
+    let script = project_root().join("crates/paytoken-python/benches/payment_round_trip.py");
+    let output = Command::new(&python)
+        .arg(&script)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .map_err(|error| format!("{}: {error}", script.display()))?;
+    if !output.status.success() {
+        let said = String::from_utf8_lossy(&output.stderr);
+        return Err(format!(
+            "{} failed ({}): {said}",
+            script.display(),
+            output.status
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// What `paytoken conform` scores: the vectors, or whole flows over HTTP (`--http`).
+#[derive(Clone, Copy, Debug)]
+enum Kit {
+    Vectors,
+    Http,
+}
+
+/// How maturin builds the wheel: debug for the checks, release for the benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Profile {
+    Debug,
+    Release,
+}
+
+/// The `python3` of the binding's virtual environment, with the wheel maturin built for
+/// `profile` (into `target/wheels/<profile>`) installed.
+pub(crate) fn installed(profile: Profile) -> Result<PathBuf, String> {
+    let python = venv("binding-python", TOOLS)?;
+    let folder = if profile == Profile::Release {
+        "release"
+    } else {
+        "debug"
+    };
+    let wheels = target_dir().join("wheels").join(folder);
+    let _ = fs::remove_dir_all(&wheels);
+    let mut maturin = Command::new(python.with_file_name("maturin"));
+    maturin.args(["build", "--quiet", "--out"]).arg(&wheels);
+    if profile == Profile::Release {
+        maturin.arg("--release");
+    }
+    let manifest = project_root().join("crates/paytoken-python/Cargo.toml");
+    run(maturin.arg("--manifest-path").arg(manifest))?;
+    let wheel = wheel_in(&wheels)?;
+    let reinstall = [
+        "--force-reinstall".as_ref(),
+        "--no-deps".as_ref(),
+        wheel.as_os_str(),
+    ];
+    pip_install(&python, &reinstall)?;
+    Ok(python)
 }
 
 /// The one wheel maturin wrote.
@@ -59,13 +107,19 @@ fn wheel_in(wheels: &Path) -> Result<PathBuf, String> {
         .ok_or_else(|| format!("maturin wrote no wheel in {}", wheels.display()))
 }
 
-/// `paytoken conform` with the example adapter on the installed wheel: every vector must
-/// pass, none skipped.
-fn conform(paytoken: &Path, python: &Path, root: &Path) -> Result<(), String> {
-    let adapter = root.join("crates/paytoken-python/examples/conform_adapter.py");
+/// `paytoken conform` with the example adapter of `kit` on the installed wheel: every
+/// vector or scenario must pass, none skipped.
+fn conform(paytoken: &Path, python: &Path, root: &Path, kit: Kit) -> Result<(), String> {
+    let (adapter, mode): (_, &[&str]) = match kit {
+        Kit::Vectors => ("conform_adapter.py", &[]),
+        Kit::Http => ("conform_http.py", &["--http"]),
+    };
+    let adapter = root.join("crates/paytoken-python/examples").join(adapter);
     let client = format!("'{}' '{}'", python.display(), adapter.display());
     let output = Command::new(paytoken)
-        .args(["--json", "conform", "--client", &client])
+        .args(["--json", "conform"])
+        .args(mode)
+        .args(["--client", &client])
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .map_err(|error| format!("{}: {error}", paytoken.display()))?;
@@ -74,14 +128,14 @@ fn conform(paytoken: &Path, python: &Path, root: &Path) -> Result<(), String> {
     let count = |name: &str| report.get(name).and_then(serde_json::Value::as_u64);
     let (passed, failed, skipped) = (count("passed"), count("failed"), count("skipped"));
     eprintln!(
-        "xtask: paytoken for Python under paytoken conform: {passed:?} passed, {failed:?} failed, {skipped:?} skipped"
+        "xtask: paytoken for Python under paytoken conform ({kit:?}): {passed:?} passed, {failed:?} failed, {skipped:?} skipped"
     );
     if output.status.success() && failed == Some(0) && skipped == Some(0) {
         Ok(())
     } else {
         let failures = report.get("failures").cloned().unwrap_or_default();
         Err(format!(
-            "paytoken conform scored the Python adapter {passed:?} passed, {failed:?} failed, {skipped:?} skipped: {failures}"
+            "paytoken conform ({kit:?}) scored the Python adapter {passed:?} passed, {failed:?} failed, {skipped:?} skipped: {failures}"
         ))
     }
 }

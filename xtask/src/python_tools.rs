@@ -5,8 +5,9 @@
 //! a Python virtual environment of their own in the target folder, made and filled from
 //! PyPI where missing.
 
+use std::ffi::OsStr;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The packages, pinned: what the kit's checks were written against.
@@ -40,7 +41,14 @@ pub(crate) fn venv(name: &str, pins: &[&str]) -> Result<PathBuf, String> {
     run(Command::new("python3")
         .args(["-m", "venv", "--clear"])
         .arg(&venv))?;
-    run(Command::new(&python)
+    pip_install(&python, pins)?;
+    fs::write(&stamp, pinned).map_err(|error| format!("{}: {error}", stamp.display()))?;
+    Ok(python)
+}
+
+/// `pip install` of `what` (pins, a wheel, options) into the environment of `python`.
+pub(crate) fn pip_install<S: AsRef<OsStr>>(python: &Path, what: &[S]) -> Result<(), String> {
+    run(Command::new(python)
         .args([
             "-m",
             "pip",
@@ -48,9 +56,7 @@ pub(crate) fn venv(name: &str, pins: &[&str]) -> Result<PathBuf, String> {
             "--quiet",
             "--disable-pip-version-check",
         ])
-        .args(pins))?;
-    fs::write(&stamp, pinned).map_err(|error| format!("{}: {error}", stamp.display()))?;
-    Ok(python)
+        .args(what))
 }
 
 pub(crate) fn run(command: &mut Command) -> Result<(), String> {

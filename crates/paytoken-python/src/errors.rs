@@ -3,6 +3,7 @@
 
 use paytoken_protocol::Error;
 use paytoken_protocol::excerpt::redact;
+use paytoken_types::CodeFamily;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -23,7 +24,7 @@ create_exception!(
     paytoken,
     Refused,
     PaytokenError,
-    "The gateway refused the request before it created anything: fix the cause (`code`, `description`) before sending again."
+    "The gateway refused the request before it created anything: fix the cause (`code`, `description`) before sending again; `token_refused` (a 2xxxx code): fetch a new auth token and send once more."
 );
 create_exception!(
     paytoken,
@@ -52,9 +53,10 @@ create_exception!(
 
 /// The exception for `error`, its text the error's own (which holds no secret), with the
 /// facts a handler decides on as attributes: `may_have_been_processed` (inquire before
-/// sending again), `field` (the input at fault, or `None`), for a refusal `code` and
-/// `description` (redacted as the message is), for a rejected notification `reason` (its
-/// failed check's name).
+/// sending again), `field` (the input at fault, or `None`), for a refusal `code`,
+/// `description` (redacted as the message is) and `token_refused` (a system check's code,
+/// after which the Rust client fetches a new auth token and sends once more), for a
+/// rejected notification `reason` (its failed check's name).
 pub(crate) fn raised(error: &Error) -> PyErr {
     let text = error.to_string();
     let raised = match error {
@@ -77,6 +79,8 @@ pub(crate) fn raised(error: &Error) -> PyErr {
                 value.setattr("code", refusal.result.code.as_str())?;
                 let description = redact(&refusal.result.description, MAX_DESCRIPTION);
                 value.setattr("description", description)?;
+                let token_refused = refusal.family() == CodeFamily::SystemCheck;
+                value.setattr("token_refused", token_refused)?;
             }
             Ok(())
         };

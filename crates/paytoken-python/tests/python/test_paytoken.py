@@ -1,6 +1,7 @@
 """The binding as a shop uses it: against a running sandbox, with the standard library's
 HTTP client doing the I/O; every vector of the conformance kit through the example
-adapter; and no secret in any repr, str or exception text.
+adapter; the benchmark's two sides doing the same work; and no secret in any repr, str or
+exception text.
 
 `cargo test -p paytoken-python` runs it with the module it built, against a sandbox it
 started (PAYTOKEN_BASE_URL, PAYTOKEN_MEMBER_ID, PAYTOKEN_SECURE_KEY, PAYTOKEN_PARTNER_ID,
@@ -27,7 +28,9 @@ import paytoken
 
 ROOT = pathlib.Path(__file__).resolve().parents[4]
 sys.path.insert(0, str(ROOT / "crates/paytoken-python/examples"))
+sys.path.insert(0, str(ROOT / "crates/paytoken-python/benches"))
 import conform_adapter  # noqa: E402 (found beside the crate's examples)
+import payment_round_trip  # noqa: E402 (the benchmark's two sides)
 
 #: The sandbox the suite runs against: from the environment, or started by setUpModule.
 SANDBOX = {}
@@ -161,15 +164,18 @@ class Shop(unittest.TestCase):
         fresh = call(regenerate, paytoken.Context(self.credentials))
         self.assertNotEqual(fresh.token, old)
         self.assertNotIn(fresh.token, repr(fresh))
-        with self.assertRaises(paytoken.Refused):
-            call(paytoken.inquiry(merchant_transaction_id="never-made"), paytoken.Context(self.credentials, auth_token=old))
+        stale = paytoken.Context(self.credentials, auth_token=old)
+        with self.assertRaises(paytoken.Refused) as refused:
+            call(paytoken.inquiry(merchant_transaction_id="never-made"), stale)
+        self.assertTrue(refused.exception.token_refused, "a token that was regenerated: fetch a new one")
 
     def test_a_declined_card_is_a_transaction_and_a_bad_token_a_refusal(self):
         declined = call(paytoken.payment(order_id(), "5.00", "EUR", self.card("4000000000000069")), self.context)
         self.assertFalse(declined.is_approved)
         self.assertEqual(declined.status, "declined")
-        with self.assertRaises(paytoken.Refused):
+        with self.assertRaises(paytoken.Refused) as refused:
             call(paytoken.token_payment("0" * 32, "1.00", "EUR"), self.context)
+        self.assertFalse(refused.exception.token_refused, "an unknown card token, not the auth token")
 
     def test_a_3d_secure_payment_is_approved_by_its_verified_notification(self):
         received = queue.Queue()
@@ -266,12 +272,16 @@ class Kit(unittest.TestCase):
             message["body"] = vector["body"]
             self.assertEqual(conform_adapter.answer(message), {"verdict": vector["verdict"]}, vector["id"])
 
-
     def test_every_negative_vector_is_refused(self):
         for vector in self.vectors["negative"]:
             message = {"type": "check", **{key: vector[key] for key in ("rule", "caller", "method", "path")}}
             message.update(query=vector["query"], contentType=vector["contentType"], body=vector["body"])
             self.assertTrue(conform_adapter.answer(message)["refused"], vector["id"])
+
+
+class Benchmark(unittest.TestCase):
+    def test_the_binding_and_the_reference_adapter_do_the_same_work(self):
+        payment_round_trip.Rounds().check()
 
 
 class Secrets(unittest.TestCase):
