@@ -64,21 +64,18 @@ enum Kit {
 
 /// How maturin builds the wheel: debug for the checks, release for the benchmark.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Profile {
+enum Profile {
     Debug,
     Release,
 }
 
 /// The `python3` of the binding's virtual environment, with the wheel maturin built for
 /// `profile` (into `target/wheels/<profile>`) installed.
-pub(crate) fn installed(profile: Profile) -> Result<PathBuf, String> {
+fn installed(profile: Profile) -> Result<PathBuf, String> {
     let python = venv("binding-python", TOOLS)?;
-    let folder = if profile == Profile::Release {
-        "release"
-    } else {
-        "debug"
-    };
-    let wheels = target_dir().join("wheels").join(folder);
+    let wheels = target_dir()
+        .join("wheels")
+        .join(format!("{profile:?}").to_lowercase());
     let _ = fs::remove_dir_all(&wheels);
     let mut maturin = Command::new(python.with_file_name("maturin"));
     maturin.args(["build", "--quiet", "--out"]).arg(&wheels);

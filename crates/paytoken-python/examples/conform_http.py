@@ -83,8 +83,8 @@ class Shop:
             return self.listener.verdict(dict(fields)["paymentId"], self.key)
         if name == "invoices":
             return self.every_invoice(int(dict(fields)["pagination.records"]))
-        operation = paytoken.asked(name, [tuple(pair) for pair in fields], path_id=next(iter(path.values()), None))
         try:
+            operation = paytoken.asked(name, [tuple(pair) for pair in fields], path_id=next(iter(path.values()), None))
             return verdict(self.call(operation))
         except (Lost, paytoken.OutcomeUnknown):
             return self.settled(name, dict(fields), path)
