@@ -61,7 +61,30 @@ pub(crate) struct Transaction {
     /// `currency`, as it came.
     currency: Option<String>,
     /// Where to send the cardholder's browser, for a payment waiting for 3-D Secure.
-    redirect_url: Option<String>,
+    redirect: Option<Redirect>,
+}
+
+/// Where a payment waiting for 3-D Secure sends the cardholder's browser: `method` (`GET`
+/// or `POST`) to `url`, with `parameters` (`[(name, value), ...]`, in order) as its form
+/// or query, in the window `target` names.
+#[pyclass(frozen, get_all, module = "paytoken")]
+#[derive(Debug, Clone)]
+pub(crate) struct Redirect {
+    /// `url`.
+    url: String,
+    /// `method`, as it came.
+    method: String,
+    /// `target`, such as `_self`, when it came.
+    target: Option<String>,
+    /// `parameters`: the fields to send along, in order.
+    parameters: Vec<(String, String)>,
+}
+
+#[pymethods]
+impl Redirect {
+    fn __repr__(&self) -> String {
+        format!("Redirect({} {})", self.method, self.url)
+    }
 }
 
 #[pymethods]
@@ -72,10 +95,17 @@ impl Transaction {
 }
 
 pub(crate) fn transaction(py: Python<'_>, paid: Paid) -> PyResult<Py<PyAny>> {
-    let redirect_url = match &paid.status {
-        paytoken_protocol::PaymentStatus::ThreeDSecure { redirect } => {
-            redirect.as_ref().map(|redirect| redirect.url.clone())
-        }
+    let redirect = match &paid.status {
+        paytoken_protocol::PaymentStatus::ThreeDSecure {
+            redirect: Some(redirect),
+        } => Some(Redirect {
+            url: redirect.url.clone(),
+            method: redirect.method.clone(),
+            target: redirect.target.clone(),
+            parameters: (redirect.parameters.iter())
+                .map(|parameter| (parameter.name.clone(), parameter.value.clone()))
+                .collect(),
+        }),
         _ => None,
     };
     let made = Transaction {
@@ -92,7 +122,7 @@ pub(crate) fn transaction(py: Python<'_>, paid: Paid) -> PyResult<Py<PyAny>> {
         registration_id: paid.registration_id.raw().map(str::to_owned),
         amount: paid.amount.raw().map(str::to_owned),
         currency: paid.currency.raw().map(str::to_owned),
-        redirect_url,
+        redirect,
     };
     Py::new(py, made).map(Py::into_any)
 }

@@ -55,6 +55,7 @@ fn _paytoken(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<operation::Operation>()?;
     module.add_class::<request::Request>()?;
     module.add_class::<answer::Transaction>()?;
+    module.add_class::<answer::Redirect>()?;
     module.add_class::<answer::AuthTokenGrant>()?;
     module.add_class::<answer::Registered>()?;
     module.add_class::<answer::SignedUp>()?;

@@ -78,7 +78,14 @@ class Transaction:
     registration_id: Optional[str]
     amount: Optional[str]
     currency: Optional[str]
-    redirect_url: Optional[str]
+    redirect: Optional[Redirect]
+
+class Redirect:
+    """Where a payment waiting for 3-D Secure sends the cardholder's browser."""
+    url: str
+    method: str
+    target: Optional[str]
+    parameters: list[tuple[str, str]]
 
 class AuthTokenGrant:
     """An auth token fetched, shown by its length only."""

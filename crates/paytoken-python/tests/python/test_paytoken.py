@@ -199,7 +199,12 @@ class Shop(unittest.TestCase):
             )
             waiting = call(payment, self.context)
             self.assertEqual(waiting.status, "three_d_secure")
-            approve = urllib.request.Request(waiting.redirect_url, data=b"decision=approve", method="POST")
+            redirect = waiting.redirect
+            self.assertEqual(redirect.method, "POST")
+            self.assertIn(("MD", waiting.payment_id), redirect.parameters)
+            # The cardholder's browser posts the parameters; the sandbox's page adds the choice.
+            form = urllib.parse.urlencode([*redirect.parameters, ("decision", "approve")]).encode()
+            approve = urllib.request.Request(redirect.url, data=form, method=redirect.method)
             urllib.request.urlopen(approve, timeout=10).close()
             content_type, body = received.get(timeout=10)
         finally:
