@@ -16,6 +16,10 @@ use crate::errors::{invalid, invalid_field};
 /// lowercase hexadecimal digits.
 ///
 /// Raises `InvalidInput` for an unknown rule, or a part missing or of the wrong form.
+///
+/// >>> credentials = paytoken.Credentials.merchant("11344", paytoken.SecureKey("key"))
+/// >>> paytoken.sign("payment", credentials, {"merchantTransactionId": "order-7", "amount": "50.00"})
+/// '0aa6dbcdec108ad588ecd5259430c2d1'
 #[pyfunction]
 pub(crate) fn sign(
     rule: &str,

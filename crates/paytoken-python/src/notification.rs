@@ -39,6 +39,15 @@ impl VerifiedNotification {
 /// the merchant's secure key.
 ///
 /// Raises `NotificationRejected`, saying which check failed, when it does not verify.
+///
+/// >>> body = (b'{"paymentId": "21565", "merchantTransactionId": "testTransaction", '
+/// ...     b'"amount": "50.00", "transactionStatus": "Y", "checksum": "a85a0d08535985bb1e0a37ff61394f46"}')
+/// >>> notified = paytoken.verify_notification(body, paytoken.SecureKey("key"), content_type="application/json")
+/// >>> notified.payment_id, notified.is_approved
+/// ('21565', True)
+/// >>> paytoken.verify_notification(body, paytoken.SecureKey("another"), content_type="application/json")
+/// Traceback (most recent call last):
+/// paytoken.NotificationRejected: ...
 #[pyfunction]
 #[pyo3(signature = (body, key, *, content_type=None))]
 pub(crate) fn verify_notification(

@@ -126,6 +126,16 @@ pub(crate) fn regenerate_auth_token(partner_id: &str, token: &str) -> PyResult<O
 
 /// A payment with a card: a debit (`DB`) or a pre-authorisation (`PA`), storing the card
 /// as a token when `store_card`.
+///
+/// >>> card = paytoken.Card("4000000000000051", "12", "2030", "745")
+/// >>> payment = paytoken.payment("order-7", "50.00", "EUR", card, store_card=True)
+/// >>> key = paytoken.SecureKey("key")
+/// >>> context = paytoken.Context(paytoken.Credentials.merchant("11344", key), auth_token="t0ken")
+/// >>> request = payment.request(context)
+/// >>> request.method, request.url("https://gateway.example")
+/// ('POST', 'https://gateway.example/transactionServices/REST/v1/payments')
+/// >>> b"card.number=4000000000000051" in request.body, "4000000000000051" in repr(request)
+/// (True, False)
 #[pyfunction]
 #[pyo3(signature = (
     merchant_transaction_id, amount, currency, card, *, payment_type="DB", store_card=false,
@@ -215,7 +225,14 @@ pub(crate) fn cancel(payment_id: &str) -> PyResult<Operation> {
 }
 
 /// An inquiry: by the gateway's `payment_id`, or by the shop's own
-/// `merchant_transaction_id`.
+/// `merchant_transaction_id`. Its transaction's `is_approved` is the ship / don't-ship
+/// decision.
+///
+/// >>> inquiry = paytoken.inquiry(merchant_transaction_id="order-7")
+/// >>> found = inquiry.parse(200, b"""{"paymentId": "54279", "merchantTransactionId": "order-7",
+/// ...     "transactionStatus": "Y", "result": {"code": "00001", "description": "ok"}}""")
+/// >>> found.status, found.is_approved
+/// ('approved', True)
 #[pyfunction]
 #[pyo3(signature = (*, payment_id=None, merchant_transaction_id=None))]
 pub(crate) fn inquiry(

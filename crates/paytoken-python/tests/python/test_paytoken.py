@@ -1,7 +1,7 @@
 """The binding as a shop uses it: against a running sandbox, with the standard library's
 HTTP client doing the I/O; every vector of the conformance kit through the example
-adapter; the benchmark's two sides doing the same work; and no secret in any repr, str or
-exception text.
+adapter; the docstrings' examples; the benchmark's two sides doing the same work; and no
+secret in any repr, str or exception text.
 
 `cargo test -p paytoken-python` runs it with the module it built, against a sandbox it
 started (PAYTOKEN_BASE_URL, PAYTOKEN_MEMBER_ID, PAYTOKEN_SECURE_KEY, PAYTOKEN_PARTNER_ID,
@@ -10,6 +10,7 @@ without PAYTOKEN_BASE_URL it starts `paytoken sandbox` itself (the command PAYTO
 names) and reads the sandbox's first line.
 """
 
+import doctest
 import http.server
 import json
 import os
@@ -282,6 +283,17 @@ class Kit(unittest.TestCase):
             message = {"type": "check", **{key: vector[key] for key in ("rule", "caller", "method", "path")}}
             message.update(query=vector["query"], contentType=vector["contentType"], body=vector["body"])
             self.assertTrue(conform_adapter.answer(message)["refused"], vector["id"])
+
+
+class Docstrings(unittest.TestCase):
+    def test_every_example_in_a_docstring_runs_as_shown(self):
+        finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+        for name in paytoken.__all__:
+            for test in finder.find(getattr(paytoken, name), name, globs={"paytoken": paytoken}):
+                runner.run(test)
+        results = runner.summarize(verbose=False)
+        self.assertGreaterEqual(results.attempted, 10, "the examples of payment, inquiry, sign, verify_notification")
+        self.assertEqual(results.failed, 0)
 
 
 class Benchmark(unittest.TestCase):
