@@ -10,8 +10,8 @@ use core::net::IpAddr;
 use core::str::FromStr;
 
 use paytoken_types::{
-    BankAccount, Billing, Card, Customer, MerchantTransactionId, PaymentBrand, PaymentMode,
-    PaymentType, RecurringType, Sex, Shipping,
+    BankAccount, Billing, Card, CardNumber, Customer, MerchantTransactionId, PaymentBrand,
+    PaymentMode, PaymentType, RecurringType, Sex, Shipping,
 };
 
 use crate::ops::auth_token::{FetchAuthToken, RegenerateAuthToken};
@@ -28,7 +28,7 @@ use crate::ops::refund::Refund;
 use crate::ops::registration::Registration;
 use crate::ops::repeat_payment::RepeatPayment;
 use crate::ops::token_payment::TokenPayment;
-use crate::{AuthToken, Context, Error, Operation as _, OperationKind, Request, Username};
+use crate::{AuthToken, Context, Error, Operation as _, OperationKind, Request, Username, fields};
 
 use super::Reading;
 
@@ -210,7 +210,7 @@ pub fn asked<'a>(
             ))
         }
         OperationKind::RegenerateAuthToken => {
-            let token = AuthToken::new(form.required_text("authToken")?)?;
+            let token = AuthToken::new(form.required_text(fields::AUTH_TOKEN)?)?;
             AnyOperation::RegenerateAuthToken(RegenerateAuthToken::new(
                 form.required("authentication.partnerId")?,
                 token,
@@ -227,7 +227,7 @@ pub fn asked<'a>(
             payment.merchant_transaction_id = form.optional("merchantTransactionId")?;
             payment.recurring_type = form.take("recurringType").map(RecurringType::from_wire);
             payment.installment = form.number("installment")?;
-            payment.cvv = form.optional("card.cvv")?;
+            payment.cvv = form.optional(fields::CARD_CVV)?;
             payment.customer_ip = form.ip()?;
             payment.merchant_redirect_url = form.text("merchantRedirectUrl");
             AnyOperation::TokenPayment(payment)
@@ -414,10 +414,10 @@ impl<'a> Form<'a> {
 
     fn card(&mut self) -> Result<Card, Error> {
         Ok(Card {
-            number: self.required("card.number")?,
+            number: self.required(CardNumber::FIELD)?,
             expiry_month: self.required("card.expiryMonth")?,
             expiry_year: self.required("card.expiryYear")?,
-            cvv: self.required("card.cvv")?,
+            cvv: self.required(fields::CARD_CVV)?,
             holder: self.text("card.holder"),
         })
     }
