@@ -1,0 +1,82 @@
+//! The errors JavaScript catches: an `Error` whose `code` says which way an operation
+//! ended without its answer, as the protocol crate's `Error` tells them apart, with the
+//! facts a handler decides on as properties.
+
+use napi::JsValue as _;
+use napi::bindgen_prelude::{Env, JsObjectValue as _, Object};
+use paytoken_protocol::Error;
+use paytoken_protocol::excerpt::redact;
+use paytoken_types::CodeFamily;
+
+/// A value refused before anything was sent; `field` names it, never its value.
+const INVALID_INPUT: &str = "PAYTOKEN_INVALID_INPUT";
+/// The gateway refused before it created anything: fix the cause before sending again.
+const REFUSED: &str = "PAYTOKEN_REFUSED";
+/// An answer that is not the operation's: the request may have been processed.
+const UNREADABLE: &str = "PAYTOKEN_UNREADABLE";
+/// An answer about another transaction: the request may have been processed.
+const CONTRADICTION: &str = "PAYTOKEN_CONTRADICTION";
+/// A notification that did not verify: nothing in it may be trusted.
+const NOTIFICATION_REJECTED: &str = "PAYTOKEN_NOTIFICATION_REJECTED";
+/// Anything else.
+const OTHER: &str = "PAYTOKEN_ERROR";
+
+/// The most characters of a refusal's description kept.
+const MAX_DESCRIPTION: usize = 200;
+
+/// The `code` of `error`.
+fn code(error: &Error) -> &'static str {
+    match error {
+        Error::Refused(_) => REFUSED,
+        Error::UnexpectedStatus { .. } | Error::Undecodable { .. } => UNREADABLE,
+        Error::Contradiction { .. } => CONTRADICTION,
+        Error::Unverified { .. } => NOTIFICATION_REJECTED,
+        _ if error.is_invalid_input() => INVALID_INPUT,
+        _ => OTHER,
+    }
+}
+
+/// The JavaScript `Error` for `error`, thrown when returned: its message the error's own
+/// (which holds no secret), its `code` one of `PAYTOKEN_INVALID_INPUT`, `PAYTOKEN_REFUSED`,
+/// `PAYTOKEN_UNREADABLE`, `PAYTOKEN_CONTRADICTION`, `PAYTOKEN_NOTIFICATION_REJECTED`,
+/// `PAYTOKEN_ERROR`; `mayHaveBeenProcessed` (inquire before sending again) and `field`
+/// (the input at fault, or `null`) on every one; for a refusal `resultCode`,
+/// `description` (redacted as the message is) and `tokenRefused` (a system check's code,
+/// after which the Rust client fetches a new auth token and sends once more); for a
+/// rejected notification `reason` (its failed check's name).
+pub(crate) fn thrown(env: &Env, error: &Error) -> napi::Error {
+    match error_object(env, error) {
+        Ok(object) => napi::Error::from(object.to_unknown()),
+        Err(failed) => failed,
+    }
+}
+
+fn error_object<'env>(env: &'env Env, error: &Error) -> napi::Result<Object<'env>> {
+    let plain = napi::Error::new(napi::Status::GenericFailure, error.to_string());
+    let mut object = env.create_error(plain)?;
+    object.set_named_property("code", code(error))?;
+    object.set_named_property("mayHaveBeenProcessed", error.may_have_been_processed())?;
+    object.set_named_property("field", error.field())?;
+    if let Error::Unverified { check } = error {
+        object.set_named_property("reason", check.name())?;
+    }
+    if let Some(refusal) = error.refusal() {
+        object.set_named_property("resultCode", refusal.result.code.as_str())?;
+        let description = redact(&refusal.result.description, MAX_DESCRIPTION);
+        object.set_named_property("description", description)?;
+        let token_refused = refusal.family() == CodeFamily::SystemCheck;
+        object.set_named_property("tokenRefused", token_refused)?;
+    }
+    Ok(object)
+}
+
+/// A value of the caller's that no type of paytoken takes: `PAYTOKEN_INVALID_INPUT`,
+/// with its `field` as every error has it.
+pub(crate) fn invalid(env: &Env, error: impl Into<Error>) -> napi::Error {
+    thrown(env, &error.into())
+}
+
+/// `PAYTOKEN_INVALID_INPUT` for `field`, saying `reason`.
+pub(crate) fn invalid_field(env: &Env, field: &'static str, reason: &'static str) -> napi::Error {
+    invalid(env, Error::Invalid { field, reason })
+}
