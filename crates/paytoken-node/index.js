@@ -17,7 +17,12 @@ for (const exported of Object.values(addon)) {
   }
 }
 
-module.exports = addon
+module.exports = { ...addon, isPaytokenError }
+
+// Whether `error` is one paytoken threw: an `Error` whose `code` is a paytoken code.
+function isPaytokenError(error) {
+  return error instanceof Error && typeof error.code === 'string' && error.code.startsWith('PAYTOKEN_')
+}
 
 // The addon `napi build --platform` wrote for this platform (`paytoken.linux-x64-gnu.node`),
 // else the one a plain `napi build` writes for the machine it ran on (`paytoken.node`).

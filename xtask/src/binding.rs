@@ -9,6 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::conform::{Kit, score};
 use crate::python_tools::{pip_install, run, venv};
 use crate::{cargo, project_root, target_dir};
 
@@ -55,13 +56,6 @@ pub(crate) fn bench() -> Result<String, String> {
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
-/// What `paytoken conform` scores: the vectors, or whole flows over HTTP (`--http`).
-#[derive(Clone, Copy, Debug)]
-enum Kit {
-    Vectors,
-    Http,
-}
-
 /// How maturin builds the wheel: debug for the checks, release for the benchmark.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Profile {
@@ -104,35 +98,14 @@ fn wheel_in(wheels: &Path) -> Result<PathBuf, String> {
         .ok_or_else(|| format!("maturin wrote no wheel in {}", wheels.display()))
 }
 
-/// `paytoken conform` with the example adapter of `kit` on the installed wheel: every
-/// vector or scenario must pass, none skipped.
+/// `paytoken conform` with the example adapter of `kit` on the installed wheel.
 fn conform(paytoken: &Path, python: &Path, root: &Path, kit: Kit) -> Result<(), String> {
-    let (adapter, mode): (_, &[&str]) = match kit {
-        Kit::Vectors => ("conform_adapter.py", &[]),
-        Kit::Http => ("conform_http.py", &["--http"]),
+    let adapter = match kit {
+        Kit::Vectors => "conform_adapter.py",
+        Kit::Http => "conform_http.py",
     };
     let adapter = root.join("crates/paytoken-python/examples").join(adapter);
     let client = format!("'{}' '{}'", python.display(), adapter.display());
-    let output = Command::new(paytoken)
-        .args(["--json", "conform"])
-        .args(mode)
-        .args(["--client", &client])
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .output()
-        .map_err(|error| format!("{}: {error}", paytoken.display()))?;
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout)
-        .map_err(|error| format!("paytoken conform: no JSON report: {error}"))?;
-    let count = |name: &str| report.get(name).and_then(serde_json::Value::as_u64);
-    let (passed, failed, skipped) = (count("passed"), count("failed"), count("skipped"));
-    eprintln!(
-        "xtask: paytoken for Python under paytoken conform ({kit:?}): {passed:?} passed, {failed:?} failed, {skipped:?} skipped"
-    );
-    if output.status.success() && failed == Some(0) && skipped == Some(0) {
-        Ok(())
-    } else {
-        let failures = report.get("failures").cloned().unwrap_or_default();
-        Err(format!(
-            "paytoken conform ({kit:?}) scored the Python adapter {passed:?} passed, {failed:?} failed, {skipped:?} skipped: {failures}"
-        ))
-    }
+    let env = [("PYTHONDONTWRITEBYTECODE", "1".as_ref())];
+    score(paytoken, &client, "Python", kit, &env)
 }

@@ -55,11 +55,13 @@ use std::time::Instant;
 mod api;
 mod bench;
 mod binding;
+mod conform;
 mod dist;
 mod doc_links;
 mod fuzz;
 mod ignored;
 mod layers;
+mod node;
 mod python_tools;
 mod tidy;
 
@@ -113,13 +115,14 @@ fn main() -> ExitCode {
         (Some("dist"), None) => dist::run(),
         (Some("screenshot"), None) => ignored::screenshot(),
         (Some("python"), None) => binding::check(),
+        (Some("node"), None) => node::check(),
         (Some("bench"), _) => bench::run(args.get(1..).unwrap_or_default()),
         (Some("fuzz"), Some("--smoke")) => fuzz::run(SMOKE_SECONDS),
         (Some("fuzz"), Some("--long")) => fuzz::run(LONG_SECONDS),
         (Some("sim"), _) => sim(args.get(1..).unwrap_or_default()),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci [--skip-tests] | api | dist | screenshot | python | bench [criterion args] | fuzz --smoke|--long | sim [--seeds N] [--seed S] [--defect NAME]"
+                "usage: cargo xtask ci [--skip-tests] | api | dist | screenshot | python | node | bench [criterion args] | fuzz --smoke|--long | sim [--seeds N] [--seed S] [--defect NAME]"
             );
             return ExitCode::from(2);
         }
@@ -152,6 +155,13 @@ fn cargo_command() -> Command {
     let program = CARGO.get_or_init(|| env::var("CARGO").unwrap_or_else(|_| String::from("cargo")));
     let mut command = Command::new(program);
     command.current_dir(project_root());
+    forget_xtask(&mut command);
+    command
+}
+
+/// `command` without the variables `cargo run` set to describe xtask itself, for a
+/// command that runs cargo (see [`cargo_command`]).
+fn forget_xtask(command: &mut Command) {
     for (name, _) in env::vars_os() {
         let describes_xtask = name.to_str().is_some_and(|name| {
             name.starts_with("CARGO_PKG_")
@@ -165,7 +175,6 @@ fn cargo_command() -> Command {
             command.env_remove(name);
         }
     }
-    command
 }
 
 /// Runs `cargo` with `args` (and extra environment), failing on a non-zero exit.
@@ -270,6 +279,7 @@ fn ci_steps(tests: Tests, timed: &mut Timed) -> Result<(), String> {
     }
     timed.step("ignored tests", ignored::run)?;
     timed.step("python binding", binding::check)?;
+    timed.step("node binding", node::check)?;
     timed.step("sandbox suite on files", sandbox_suite_on_files)?;
     timed.step("doc", || {
         cargo(

@@ -32,7 +32,7 @@ function build(message) {
   const [pathId] = Object.values(message.pathValues)
   const operation = paytoken.asked(message.operation, message.fields, pathId)
   const request = operation.request(context(message.caller))
-  const form = new URLSearchParams(request.body.toString())
+  const form = new URLSearchParams(request.body)
   if (message.rule === null) {
     // The invoice request as the specification shows it, unsigned; paytoken signs it.
     form.delete('authentication.checksum')

@@ -17,7 +17,8 @@ use crate::errors::thrown;
 
 /// An answer: a `Transaction` (the payments, the back office's moves, an inquiry), an
 /// `AuthTokenGrant`, `Registered`, `SignedUp`, `Deleted`, `InstallmentCounts`,
-/// `StoredRegistrations` or `InvoicePage`; `kind` tells them apart.
+/// `StoredRegistrations` or `InvoicePage`; `kind` tells them apart. (The functions that
+/// return one spell it out: napi-rs writes their TypeScript from what they spell.)
 pub(crate) type Answer = Either8<
     Transaction,
     AuthTokenGrant,

@@ -4,42 +4,57 @@
 
 use napi::JsValue as _;
 use napi::bindgen_prelude::{Env, JsObjectValue as _, Object};
+use napi_derive::napi;
 use paytoken_protocol::Error;
 use paytoken_protocol::excerpt::redact;
 use paytoken_types::CodeFamily;
 
-/// A value refused before anything was sent; `field` names it, never its value.
-const INVALID_INPUT: &str = "PAYTOKEN_INVALID_INPUT";
-/// The gateway refused before it created anything: fix the cause before sending again.
-const REFUSED: &str = "PAYTOKEN_REFUSED";
-/// An answer that is not the operation's: the request may have been processed.
-const UNREADABLE: &str = "PAYTOKEN_UNREADABLE";
-/// An answer about another transaction: the request may have been processed.
-const CONTRADICTION: &str = "PAYTOKEN_CONTRADICTION";
-/// A notification that did not verify: nothing in it may be trusted.
-const NOTIFICATION_REJECTED: &str = "PAYTOKEN_NOTIFICATION_REJECTED";
-/// Anything else.
-const OTHER: &str = "PAYTOKEN_ERROR";
+/// The `code` of every error paytoken throws: which way an operation ended without its
+/// answer, as the protocol crate's `Error` tells them apart.
+#[napi(string_enum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// A value refused before anything was sent; `field` names it, never its value.
+    #[napi(value = "PAYTOKEN_INVALID_INPUT")]
+    InvalidInput,
+    /// The gateway refused before it created anything: fix the cause (`resultCode`,
+    /// `description`) before sending again; after `tokenRefused`, fetch a new auth token
+    /// and send once more.
+    #[napi(value = "PAYTOKEN_REFUSED")]
+    Refused,
+    /// An answer that is not the operation's (an HTTP status other than 200, a body that
+    /// is not its JSON): the request may have been processed.
+    #[napi(value = "PAYTOKEN_UNREADABLE")]
+    Unreadable,
+    /// An answer about another transaction than the request's: the request may have been
+    /// processed.
+    #[napi(value = "PAYTOKEN_CONTRADICTION")]
+    Contradiction,
+    /// A notification that did not verify: nothing in it may be trusted.
+    #[napi(value = "PAYTOKEN_NOTIFICATION_REJECTED")]
+    NotificationRejected,
+    /// Anything else.
+    #[napi(value = "PAYTOKEN_ERROR")]
+    Other,
+}
 
 /// The most characters of a refusal's description kept.
 const MAX_DESCRIPTION: usize = 200;
 
 /// The `code` of `error`.
-fn code(error: &Error) -> &'static str {
+fn code(error: &Error) -> ErrorCode {
     match error {
-        Error::Refused(_) => REFUSED,
-        Error::UnexpectedStatus { .. } | Error::Undecodable { .. } => UNREADABLE,
-        Error::Contradiction { .. } => CONTRADICTION,
-        Error::Unverified { .. } => NOTIFICATION_REJECTED,
-        _ if error.is_invalid_input() => INVALID_INPUT,
-        _ => OTHER,
+        Error::Refused(_) => ErrorCode::Refused,
+        Error::UnexpectedStatus { .. } | Error::Undecodable { .. } => ErrorCode::Unreadable,
+        Error::Contradiction { .. } => ErrorCode::Contradiction,
+        Error::Unverified { .. } => ErrorCode::NotificationRejected,
+        _ if error.is_invalid_input() => ErrorCode::InvalidInput,
+        _ => ErrorCode::Other,
     }
 }
 
 /// The JavaScript `Error` for `error`, thrown when returned: its message the error's own
-/// (which holds no secret), its `code` one of `PAYTOKEN_INVALID_INPUT`, `PAYTOKEN_REFUSED`,
-/// `PAYTOKEN_UNREADABLE`, `PAYTOKEN_CONTRADICTION`, `PAYTOKEN_NOTIFICATION_REJECTED`,
-/// `PAYTOKEN_ERROR`; `mayHaveBeenProcessed` (inquire before sending again) and `field`
+/// (which holds no secret), its `code` an [`ErrorCode`]; `mayHaveBeenProcessed` (inquire before sending again) and `field`
 /// (the input at fault, or `null`) on every one; for a refusal `resultCode`,
 /// `description` (redacted as the message is) and `tokenRefused` (a system check's code,
 /// after which the Rust client fetches a new auth token and sends once more); for a

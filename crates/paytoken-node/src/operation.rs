@@ -2,7 +2,7 @@
 //! one class, [`Operation`], holding the protocol crate's `AnyOperation`: its `request`
 //! builds the signed request, its `parse` reads the answer.
 
-use napi::bindgen_prelude::{Either, Env, Uint8Array};
+use napi::bindgen_prelude::{Either, Either8, Env, Uint8Array};
 use napi_derive::napi;
 use paytoken_protocol::ops::auth_token::{FetchAuthToken, RegenerateAuthToken};
 use paytoken_protocol::ops::cancel::Cancel;
@@ -25,7 +25,10 @@ use paytoken_types::{
     RecurringType,
 };
 
-use crate::answer::{self, Answer};
+use crate::answer::{
+    self, AuthTokenGrant, Deleted, InstallmentCounts, InvoicePage, Registered, SignedUp,
+    StoredRegistrations, Transaction,
+};
 use crate::credentials::Context;
 use crate::errors::{invalid, invalid_field, thrown};
 use crate::request::Request;
@@ -67,12 +70,27 @@ impl Operation {
     /// `PAYTOKEN_CONTRADICTION`) when the request may have been processed: settle that by
     /// an inquiry, never by sending the request again.
     #[napi]
+    #[allow(
+        clippy::type_complexity,
+        reason = "napi-rs writes the TypeScript union from the type spelled out here"
+    )]
     pub fn parse(
         &self,
         env: &Env,
         status: u16,
         body: Either<String, Uint8Array>,
-    ) -> napi::Result<Answer> {
+    ) -> napi::Result<
+        Either8<
+            Transaction,
+            AuthTokenGrant,
+            Registered,
+            SignedUp,
+            Deleted,
+            InstallmentCounts,
+            StoredRegistrations,
+            InvoicePage,
+        >,
+    > {
         let body: &[u8] = match &body {
             Either::A(text) => text.as_bytes(),
             Either::B(bytes) => bytes,

@@ -4,12 +4,15 @@
 
 use std::collections::HashMap;
 
-use napi::bindgen_prelude::{Either, Env, Uint8Array};
+use napi::bindgen_prelude::{Either, Either8, Env, Uint8Array};
 use napi_derive::napi;
 use paytoken_protocol::OperationKind;
 use paytoken_protocol::recorded::{self, SentFields};
 
-use crate::answer::{self, Answer};
+use crate::answer::{
+    self, AuthTokenGrant, Deleted, InstallmentCounts, InvoicePage, Registered, SignedUp,
+    StoredRegistrations, Transaction,
+};
 use crate::errors::{invalid_field, thrown};
 use crate::operation::Operation;
 
@@ -18,13 +21,28 @@ use crate::operation::Operation;
 /// (`merchantTransactionId`, `amount`, `currency`, and the path's id as `paymentId` or
 /// `registrationId`): what `parse` of that operation gives, or throws.
 #[napi]
+#[allow(
+    clippy::type_complexity,
+    reason = "napi-rs writes the TypeScript union from the type spelled out here"
+)]
 pub fn read_answer(
     env: &Env,
     operation: String,
     sent: HashMap<String, String>,
     status: u16,
     body: Either<String, Uint8Array>,
-) -> napi::Result<Answer> {
+) -> napi::Result<
+    Either8<
+        Transaction,
+        AuthTokenGrant,
+        Registered,
+        SignedUp,
+        Deleted,
+        InstallmentCounts,
+        StoredRegistrations,
+        InvoicePage,
+    >,
+> {
     let kind = kind(env, &operation)?;
     let body: &[u8] = match &body {
         Either::A(text) => text.as_bytes(),

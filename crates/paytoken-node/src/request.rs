@@ -1,6 +1,6 @@
 //! A signed request, as the caller's HTTP client (`fetch`) sends it.
 
-use napi::bindgen_prelude::{Buffer, Env};
+use napi::bindgen_prelude::Env;
 use napi_derive::napi;
 use paytoken_protocol::BaseUrl;
 
@@ -45,10 +45,11 @@ impl Request {
             .collect()
     }
 
-    /// The form-encoded body.
+    /// The form-encoded body, as `fetch` sends it.
     #[napi(getter)]
-    pub fn body(&self) -> Buffer {
-        Buffer::from(self.0.body().to_vec())
+    pub fn body(&self) -> String {
+        // The form's encoding writes ASCII alone: no byte is replaced.
+        String::from_utf8_lossy(self.0.body()).into_owned()
     }
 
     /// Which operation this is: `pay`, `inquiry`... (as `Operation.name` says it).

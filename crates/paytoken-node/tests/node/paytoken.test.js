@@ -222,7 +222,7 @@ describe('the checksum rules', () => {
   it('sign the parts as the request does', () => {
     const credentials = paytoken.Credentials.merchant('11344', new paytoken.SecureKey('key'))
     const request = paytoken.payment('order-7', '50.00', 'EUR', card()).request(new paytoken.Context(credentials))
-    const sent = new URLSearchParams(request.body.toString())
+    const sent = new URLSearchParams(request.body)
     const values = { merchantTransactionId: 'order-7', amount: '50.00' }
     assert.equal(paytoken.sign('payment', credentials, values), sent.get('authentication.checksum'))
     // The documentation's notification: MD5 of `21565|testTransaction|50.00|Y|key`.
