@@ -2,8 +2,8 @@
 //! into the target folder; a release build for `cargo xtask bench`) with its TypeScript
 //! definitions, assembled in `target/node/<profile>/paytoken`; then the definitions
 //! checked against a typed example by `tsc`, the `node --test` suite against a `paytoken
-//! sandbox` it starts, and the example adapter under `paytoken conform`, which must pass
-//! every vector of the kit.
+//! sandbox` it starts, and the example adapters under `paytoken conform`, which must pass
+//! every vector of the kit and every scenario of `--http`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -17,7 +17,7 @@ use crate::{cargo, forget_xtask, project_root, target_dir};
 const CRATE: &str = "crates/paytoken-node";
 const SHIPPED: [&str; 3] = ["index.js", "package.json", "README.md"];
 
-/// Builds the package, checks its types, runs the suite and scores the adapter.
+/// Builds the package, checks its types, runs the suite and scores the adapters.
 pub(crate) fn check() -> Result<(), String> {
     let root = project_root();
     let modules = package(Profile::Debug)?;
@@ -31,15 +31,16 @@ pub(crate) fn check() -> Result<(), String> {
         .arg(root.join(CRATE).join("tests/node"))
         .env("NODE_PATH", &modules)
         .env("PAYTOKEN_COMMAND", &paytoken))?;
-    let adapter = root.join(CRATE).join("examples/conform_adapter.js");
-    let client = format!("node '{}'", adapter.display());
-    score(
-        &paytoken,
-        &client,
-        "Node",
-        Kit::Vectors,
-        &[("NODE_PATH", modules.as_os_str())],
-    )
+    for (adapter, kit) in [
+        ("conform_adapter.js", Kit::Vectors),
+        ("conform_http.js", Kit::Http),
+    ] {
+        let adapter = root.join(CRATE).join("examples").join(adapter);
+        let client = format!("node '{}'", adapter.display());
+        let env = [("NODE_PATH", modules.as_os_str())];
+        score(&paytoken, &client, "Node", kit, &env)?;
+    }
+    Ok(())
 }
 
 /// How `napi build` builds the addon: debug for the checks, release for the benchmark.
