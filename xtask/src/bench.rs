@@ -26,7 +26,7 @@ const END: &str = "<!-- cargo xtask bench: end -->";
 /// clock) when there is one, from criterion's medians otherwise. Set so that serde_json,
 /// tokio and hyper doing the work meet them, and paytoken stays ahead of what users pick
 /// instead.
-const RATIO_BUDGETS: [(&str, &str, f64, &str); 7] = [
+const RATIO_BUDGETS: [(&str, &str, f64, &str); 8] = [
     (
         "protocol/payment_round_trip/paytoken",
         "protocol/payment_round_trip/baseline_hand_written",
@@ -69,10 +69,21 @@ const RATIO_BUDGETS: [(&str, &str, f64, &str); 7] = [
         1.0,
         "Python: payment build + sign + read ≥ 1× the pure-Python reference adapter",
     ),
+    (
+        NODE_BENCH,
+        "node/payment_round_trip/plain_js",
+        1.0,
+        "Node: payment build + sign + read ≥ 1× plain JavaScript with node:crypto",
+    ),
 ];
 
 /// The Python binding's benchmark, run after criterion's unless a filter leaves it out.
 const PYTHON_BENCH: &str = "python/payment_round_trip/paytoken";
+/// The Node binding's, likewise.
+const NODE_BENCH: &str = "node/payment_round_trip/paytoken";
+
+/// A binding's benchmark: builds what it measures, runs it, and returns what it printed.
+type BindingBench = fn() -> Result<String, String>;
 
 /// One `RATIO ours baseline ratio ours_ns baseline_ns` line of a bench.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,14 +143,28 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     if !status.success() {
         return Err(format!("cargo bench failed ({status})"));
     }
-    if args
-        .iter()
-        .all(|arg| arg.starts_with('-') || PYTHON_BENCH.contains(arg.as_str()))
-    {
-        eprintln!("xtask: paytoken for Python against the reference adapter");
-        for line in crate::binding::bench()?.lines() {
-            println!("{line}");
-            ratios.extend(Ratio::parse(line));
+    let bindings: [(&str, &str, BindingBench); 2] = [
+        (
+            PYTHON_BENCH,
+            "paytoken for Python against the reference adapter",
+            crate::binding::bench,
+        ),
+        (
+            NODE_BENCH,
+            "paytoken for Node against plain JavaScript",
+            crate::node::bench,
+        ),
+    ];
+    for (id, what, bench) in bindings {
+        if args
+            .iter()
+            .all(|arg| arg.starts_with('-') || id.contains(arg.as_str()))
+        {
+            eprintln!("xtask: {what}");
+            for line in bench()?.lines() {
+                println!("{line}");
+                ratios.extend(Ratio::parse(line));
+            }
         }
     }
     let medians = medians(&crate::target_dir().join("criterion"), started)?;

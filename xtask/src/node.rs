@@ -43,6 +43,29 @@ pub(crate) fn check() -> Result<(), String> {
     Ok(())
 }
 
+/// The binding's benchmark against plain JavaScript, on the release package: what it
+/// printed (its `RATIO` line among it).
+pub(crate) fn bench() -> Result<String, String> {
+    let modules = package(Profile::Release)?;
+    let script = project_root()
+        .join(CRATE)
+        .join("benches/payment_round_trip.js");
+    let output = Command::new("node")
+        .arg(&script)
+        .env("NODE_PATH", &modules)
+        .output()
+        .map_err(|error| format!("{}: {error}", script.display()))?;
+    if !output.status.success() {
+        let said = String::from_utf8_lossy(&output.stderr);
+        return Err(format!(
+            "{} failed ({}): {said}",
+            script.display(),
+            output.status
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
 /// How `napi build` builds the addon: debug for the checks, release for the benchmark.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Profile {

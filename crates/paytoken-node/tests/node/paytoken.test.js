@@ -1,7 +1,7 @@
 'use strict'
 // The addon as a shop uses it: against a running sandbox, with `fetch` doing the I/O; every
-// vector of the conformance kit through the example adapter; and no secret in any
-// inspected value, string or error.
+// vector of the conformance kit through the example adapter; the benchmark's two sides
+// doing the same work; and no secret in any inspected value, string or error.
 //
 // `cargo test -p paytoken-node` runs it with the addon cargo built, against a sandbox it
 // started (PAYTOKEN_BASE_URL, PAYTOKEN_MEMBER_ID, PAYTOKEN_SECURE_KEY, PAYTOKEN_PARTNER_ID,
@@ -24,6 +24,7 @@ const paytoken = require('paytoken')
 
 const ROOT = path.resolve(__dirname, '../../../..')
 const adapter = require(path.join(ROOT, 'crates/paytoken-node/examples/conform_adapter.js'))
+const { Rounds } = require(path.join(ROOT, 'crates/paytoken-node/benches/payment_round_trip.js'))
 
 const APPROVED_CARD = '4000000000000051'
 const DECLINED_CARD = '4000000000000069'
@@ -283,6 +284,12 @@ describe('the conformance kit', () => {
       Object.assign(message, { query: vector.query, contentType: vector.contentType, body: vector.body })
       assert.ok(adapter.answer(message).refused, vector.id)
     }
+  })
+})
+
+describe('the benchmark', () => {
+  it('does the same work through the binding and in plain JavaScript', () => {
+    new Rounds().check()
   })
 })
 
