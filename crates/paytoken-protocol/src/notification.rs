@@ -125,12 +125,12 @@ impl NotificationCheck {
 }
 
 /// The names of the fields, as the gateway sends them.
-mod names {
-    pub(super) const PAYMENT_ID: &str = "paymentId";
-    pub(super) const MERCHANT_TRANSACTION_ID: &str = "merchantTransactionId";
-    pub(super) const AMOUNT: &str = "amount";
-    pub(super) const TRANSACTION_STATUS: &str = "transactionStatus";
-    pub(super) const CHECKSUM: &str = "checksum";
+pub(crate) mod names {
+    pub(crate) const PAYMENT_ID: &str = "paymentId";
+    pub(crate) const MERCHANT_TRANSACTION_ID: &str = "merchantTransactionId";
+    pub(crate) const AMOUNT: &str = "amount";
+    pub(crate) const TRANSACTION_STATUS: &str = "transactionStatus";
+    pub(crate) const CHECKSUM: &str = "checksum";
 
     /// What the checksum covers, and the checksum: each must appear once, under its own
     /// name.

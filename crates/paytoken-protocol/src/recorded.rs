@@ -28,8 +28,10 @@ use paytoken_types::{
 };
 
 mod asked;
+mod by_rule;
 
 pub use asked::{AnyOperation, asked};
+pub use by_rule::checksum_by_rule;
 
 use crate::echo::Sent;
 use crate::ops::auth_token::{AuthTokenGrant, parse_grant};

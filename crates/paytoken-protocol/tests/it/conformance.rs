@@ -862,3 +862,43 @@ fn a_field_an_operation_never_sends_is_refused_by_name_of_the_form() {
             .unwrap_err();
     assert_eq!(error.field(), Some("path"));
 }
+
+#[test]
+fn every_checksum_vector_is_signed_by_its_rule_name() {
+    let text = std::fs::read_to_string(conformance().join("checksum-vectors.json")).unwrap();
+    let vectors: Value = serde_json::from_str(&text).unwrap();
+    let vectors = vectors["vectors"].as_array().unwrap();
+    assert!(vectors.len() > 30, "the kit's checksum vectors");
+    for vector in vectors {
+        let key = SecureKey::new(vector["secureKey"].as_str().unwrap()).unwrap();
+        let id = vector["callerId"].as_str().unwrap();
+        let credentials = match vector["credentials"].as_str() {
+            Some("partner") => paytoken_checksum::Credentials::partner(id.parse().unwrap(), key),
+            _ => paytoken_checksum::Credentials::merchant(id.parse().unwrap(), key),
+        };
+        let values = &vector["values"];
+        let value = |name: &str| values[name].as_str();
+        let rule = vector["rule"].as_str().unwrap();
+        let checksum =
+            paytoken_protocol::recorded::checksum_by_rule(rule, &credentials, value).unwrap();
+        assert_eq!(
+            checksum.to_hex().as_str(),
+            vector["checksum"],
+            "{}",
+            vector["id"]
+        );
+    }
+    let credentials = paytoken_checksum::Credentials::merchant(
+        "11344".parse().unwrap(),
+        SecureKey::new("key").unwrap(),
+    );
+    let none = |_: &str| None;
+    for (rule, field) in [
+        ("no_such_rule", "rule"),
+        ("payment", "merchantTransactionId"),
+    ] {
+        let error =
+            paytoken_protocol::recorded::checksum_by_rule(rule, &credentials, none).unwrap_err();
+        assert_eq!(error.field(), Some(field), "{rule}");
+    }
+}
