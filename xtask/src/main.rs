@@ -16,8 +16,10 @@
 //!   Python client generated from its OpenAPI document against the sandbox; the Debian
 //!   packages and the Python tools installed where missing; run even with
 //!   `--skip-tests`), paytoken for Python as a user gets it (`binding.rs`: the wheel
-//!   maturin builds, the Python suite under pytest, the example adapter under `paytoken
-//!   conform`, every vector passed), the sandbox's suite again on its file store
+//!   maturin builds, the Python suite under pytest, the example adapters under `paytoken
+//!   conform`, every vector and scenario passed), paytoken for Node likewise (`node.rs`:
+//!   the package `napi build` makes, its types checked by `tsc`, the suite under `node
+//!   --test`, the adapters under `paytoken conform`), the sandbox's suite again on its file store
 //!   (`PAYTOKEN_TEST_STORE=file`, the binary the tests built, run again alone), the docs
 //!   with `-D warnings` and the facade's pages read for a link left as text or leading
 //!   out of the facade (`doc_links.rs`), the `no_std` builds, the check that
@@ -28,6 +30,7 @@
 //! - `cargo xtask api`: writes each library crate's public items into `api/<crate>.txt`,
 //!   after an API change that is meant (and said in CHANGELOG.md).
 //! - `cargo xtask python`: paytoken for Python's step of `ci` alone (`binding.rs`).
+//! - `cargo xtask node`: paytoken for Node's step of `ci` alone (`node.rs`).
 //! - `cargo xtask dist`: the `paytoken` command's completion scripts and man pages, written
 //!   into `target/dist/` (`dist.rs`).
 //! - `cargo xtask screenshot`: the dashboard's browser test, then its screenshot copied to
