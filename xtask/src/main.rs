@@ -19,10 +19,10 @@
 //!   maturin builds, the Python suite under pytest, the example adapters under `paytoken
 //!   conform`, every vector and scenario passed), paytoken for Node likewise (`node.rs`:
 //!   the package `napi build` makes, its types checked by `tsc`, the suite under `node
-//!   --test`, the adapters under `paytoken conform`), the sandbox's suite again on its file store
-//!   (`PAYTOKEN_TEST_STORE=file`, the binary the tests built, run again alone), the docs
-//!   with `-D warnings` and the facade's pages read for a link left as text or leading
-//!   out of the facade (`doc_links.rs`), the `no_std` builds, the check that
+//!   --test`, the adapters under `paytoken conform`), the sandbox's suite again on its
+//!   file store (`PAYTOKEN_TEST_STORE=file`, the binary the tests built, run again alone),
+//!   the docs with `-D warnings` and the facade's pages read for a link left as text or
+//!   leading out of the facade (`doc_links.rs`), the `no_std` builds, the check that
 //!   `paytoken-protocol` (and `paytoken` without its `hyper` feature) depends on no I/O
 //!   crate, the check that `paytoken` with every feature does not build SQLite (the
 //!   sandbox's alone), the check that no crate's modules import each other in a circle,
