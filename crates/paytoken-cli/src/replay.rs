@@ -190,7 +190,10 @@ fn replay(line: &[u8]) -> Replayed {
     };
     let answer = field("answer");
     let (Some(kind), Some(status), Some(body)) = (
-        replayed.operation.as_deref().and_then(kind_of),
+        replayed
+            .operation
+            .as_deref()
+            .and_then(OperationKind::from_name),
         answer.get("status").and_then(Value::as_u64),
         answer.get("body").filter(|body| !body.is_null()),
     ) else {
@@ -267,13 +270,6 @@ fn sent_fields(request: &Value) -> SentFields {
         .filter_map(|field| Some((field.get("name")?.as_str()?, field.get("value")?.as_str()?)))
         .collect();
     SentFields::from_wire(path_id.as_deref(), fields)
-}
-
-/// The operation a cassette names, by its one name.
-fn kind_of(name: &str) -> Option<OperationKind> {
-    OperationKind::ALL
-        .into_iter()
-        .find(|kind| kind.name() == name)
 }
 
 fn report(cassette: &Path, tally: &Tally) -> Report {

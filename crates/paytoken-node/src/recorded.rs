@@ -78,7 +78,6 @@ pub fn asked(
 
 /// The operation named `name`, as `Operation.name` says it.
 fn kind(env: &Env, name: &str) -> napi::Result<OperationKind> {
-    (OperationKind::ALL.into_iter())
-        .find(|kind| kind.name() == name)
+    OperationKind::from_name(name)
         .ok_or_else(|| invalid_field(env, "operation", "is not an operation of the interface"))
 }

@@ -90,6 +90,19 @@ impl OperationKind {
         }
     }
 
+    /// The operation [`name`](Self::name) names (`pay`, `inquiry`, ...), or `None`.
+    ///
+    /// ```
+    /// use paytoken_protocol::OperationKind;
+    ///
+    /// assert_eq!(OperationKind::from_name("pay_with_token"), Some(OperationKind::TokenPayment));
+    /// assert_eq!(OperationKind::from_name("pay-with-token"), None);
+    /// ```
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
     /// Whether a request of this kind may be sent again after its bytes may have reached the
     /// gateway: true for reads (installments, lists, inquiry, auth tokens), false for
     /// everything that moves money or changes what is stored (payments, captures, refunds,

@@ -59,8 +59,6 @@ pub(crate) fn asked(
 
 /// The operation named `name`, as `Operation.name` says it.
 fn kind(name: &str) -> PyResult<OperationKind> {
-    OperationKind::ALL
-        .into_iter()
-        .find(|kind| kind.name() == name)
+    OperationKind::from_name(name)
         .ok_or_else(|| invalid_field("operation", "is not an operation of the interface"))
 }

@@ -419,11 +419,7 @@ fn held(kept: &PaymentBooks) -> Value {
 /// The rules a sandbox leaves to the client (RULES.md Q1 to Q3), held for the request
 /// numbered `number` of the scenario: what breaks one is named, never a value.
 fn wire(number: usize, request: &Tapped, breaches: &mut Vec<String>) {
-    let operation = operation_of(&request.path, &request.body).and_then(|name| {
-        OperationKind::ALL
-            .into_iter()
-            .find(|kind| kind.name() == name)
-    });
+    let operation = operation_of(&request.path, &request.body).and_then(OperationKind::from_name);
     let what = operation.map_or("a request to no operation", |kind| kind.name());
     let mut breach = |rule: &str, broken: String| {
         breaches.push(format!("request {number} ({what}): {broken} ({rule})"));
