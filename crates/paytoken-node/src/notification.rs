@@ -8,6 +8,7 @@ use paytoken_protocol::notification::Notification;
 
 use crate::credentials::SecureKey;
 use crate::errors::thrown;
+use crate::values::bytes_of;
 
 /// A notification whose checksum matched: the signed fields, and the verdict they give.
 #[napi(object, object_from_js = false)]
@@ -49,11 +50,7 @@ pub fn verify_notification(
     key: &SecureKey,
     content_type: Option<String>,
 ) -> napi::Result<VerifiedNotification> {
-    let body: &[u8] = match &body {
-        Either::A(text) => text.as_bytes(),
-        Either::B(bytes) => bytes,
-    };
-    let verified = Notification::from_request(content_type.as_deref(), body)
+    let verified = Notification::from_request(content_type.as_deref(), bytes_of(&body))
         .and_then(|notification| notification.verify(&key.0))
         .map_err(|error| thrown(env, &error))?;
     Ok(VerifiedNotification {

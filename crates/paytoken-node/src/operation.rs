@@ -32,7 +32,7 @@ use crate::answer::{
 use crate::credentials::Context;
 use crate::errors::{invalid, invalid_field, thrown};
 use crate::request::Request;
-use crate::values::Card;
+use crate::values::{Card, bytes_of};
 
 /// One operation of the interface, its values checked: `request(context)` gives the signed
 /// request to send with `fetch` (or any HTTP client), `parse(status, body)` reads the
@@ -91,11 +91,8 @@ impl Operation {
             InvoicePage,
         >,
     > {
-        let body: &[u8] = match &body {
-            Either::A(text) => text.as_bytes(),
-            Either::B(bytes) => bytes,
-        };
-        let reading = (self.0.parse(status, body)).map_err(|error| thrown(env, &error))?;
+        let reading =
+            (self.0.parse(status, bytes_of(&body))).map_err(|error| thrown(env, &error))?;
         answer::reading(env, reading)
     }
 

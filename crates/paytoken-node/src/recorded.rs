@@ -15,6 +15,7 @@ use crate::answer::{
 };
 use crate::errors::{invalid_field, thrown};
 use crate::operation::Operation;
+use crate::values::bytes_of;
 
 /// The answer `status` and `body` to a request of `operation` (`pay`, `inquiry`, ... as
 /// `Operation.name` says) that sent `sent`, its fields by wire name
@@ -44,16 +45,13 @@ pub fn read_answer(
     >,
 > {
     let kind = kind(env, &operation)?;
-    let body: &[u8] = match &body {
-        Either::A(text) => text.as_bytes(),
-        Either::B(bytes) => bytes,
-    };
     let path_id = (sent.get("paymentId"))
         .or_else(|| sent.get("registrationId"))
         .map(String::as_str);
     let fields = (sent.iter()).map(|(name, value)| (name.as_str(), value.as_str()));
     let sent = SentFields::from_wire(path_id, fields);
-    let reading = recorded::read(kind, &sent, status, body).map_err(|error| thrown(env, &error))?;
+    let reading = recorded::read(kind, &sent, status, bytes_of(&body))
+        .map_err(|error| thrown(env, &error))?;
     answer::reading(env, reading)
 }
 

@@ -1,6 +1,6 @@
-//! The values a caller hands in that hold secrets: a card.
+//! The values a caller hands in: a card, which holds secrets, and a body as text or bytes.
 
-use napi::bindgen_prelude::Env;
+use napi::bindgen_prelude::{Either, Env, Uint8Array};
 use napi_derive::napi;
 use paytoken_types::{CardNumber, Cvv};
 
@@ -51,5 +51,14 @@ impl Card {
     #[napi(js_name = "toJSON")]
     pub fn to_json(&self) -> String {
         self.shown()
+    }
+}
+
+/// The bytes of a body handed in as a string (`await response.text()`) or as the bytes
+/// that came (`new Uint8Array(await response.arrayBuffer())`).
+pub(crate) fn bytes_of(body: &Either<String, Uint8Array>) -> &[u8] {
+    match body {
+        Either::A(text) => text.as_bytes(),
+        Either::B(bytes) => bytes,
     }
 }
