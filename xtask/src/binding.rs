@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::conform::{Kit, score};
-use crate::python_tools::{pip_install, run, venv};
+use crate::python_tools::{pip_install, run, stdout_of, venv};
 use crate::{cargo, project_root, target_dir};
 
 /// The build and test tools, pinned.
@@ -40,20 +40,11 @@ pub(crate) fn check() -> Result<(), String> {
 pub(crate) fn bench() -> Result<String, String> {
     let python = installed(Profile::Release)?;
     let script = project_root().join("crates/paytoken-python/benches/payment_round_trip.py");
-    let output = Command::new(&python)
-        .arg(&script)
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .output()
-        .map_err(|error| format!("{}: {error}", script.display()))?;
-    if !output.status.success() {
-        let said = String::from_utf8_lossy(&output.stderr);
-        return Err(format!(
-            "{} failed ({}): {said}",
-            script.display(),
-            output.status
-        ));
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    stdout_of(
+        Command::new(&python)
+            .arg(&script)
+            .env("PYTHONDONTWRITEBYTECODE", "1"),
+    )
 }
 
 /// How maturin builds the wheel: debug for the checks, release for the benchmark.

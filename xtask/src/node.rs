@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::conform::{Kit, score};
-use crate::python_tools::run;
+use crate::python_tools::{run, stdout_of};
 use crate::{cargo, forget_xtask, project_root, target_dir};
 
 /// The crate, its `package.json` and the files the package ships beside the addon.
@@ -50,20 +50,7 @@ pub(crate) fn bench() -> Result<String, String> {
     let script = project_root()
         .join(CRATE)
         .join("benches/payment_round_trip.js");
-    let output = Command::new("node")
-        .arg(&script)
-        .env("NODE_PATH", &modules)
-        .output()
-        .map_err(|error| format!("{}: {error}", script.display()))?;
-    if !output.status.success() {
-        let said = String::from_utf8_lossy(&output.stderr);
-        return Err(format!(
-            "{} failed ({}): {said}",
-            script.display(),
-            output.status
-        ));
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    stdout_of(Command::new("node").arg(&script).env("NODE_PATH", &modules))
 }
 
 /// How `napi build` builds the addon: debug for the checks, release for the benchmark.

@@ -59,6 +59,19 @@ pub(crate) fn pip_install<S: AsRef<OsStr>>(python: &Path, what: &[S]) -> Result<
         .args(what))
 }
 
+/// What `command` printed on stdout, failing (with its stderr) on a non-zero exit.
+pub(crate) fn stdout_of(command: &mut Command) -> Result<String, String> {
+    let shown = format!("{command:?}");
+    let output = command
+        .output()
+        .map_err(|error| format!("{shown}: {error}"))?;
+    if !output.status.success() {
+        let said = String::from_utf8_lossy(&output.stderr);
+        return Err(format!("{shown} failed ({}): {said}", output.status));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
 pub(crate) fn run(command: &mut Command) -> Result<(), String> {
     let shown = format!("{command:?}");
     let status = command
