@@ -8,6 +8,7 @@ mod answers_like;
 mod audit;
 mod bounds;
 mod cli;
+mod doors;
 #[path = "../common/mod.rs"]
 mod common;
 mod conform;
