@@ -189,7 +189,7 @@ fn usage(error: &clap::Error, json: bool, operation: &str) -> ExitCode {
     let message: String = refused_value(error)
         .unwrap_or_else(|| error.to_string())
         .lines()
-        .map(|line| paytoken::protocol::excerpt::redact(line, 4096) + "\n")
+        .map(|line| paytoken::protocol::redact::redact(line, 4096) + "\n")
         .collect();
     if !json {
         terminal::err(&message);

@@ -12,6 +12,7 @@ use paytoken::ops::delete_token::Deleted;
 use paytoken::ops::installments::InstallmentPlans;
 use paytoken::ops::registration::Registered;
 use paytoken::protocol::{CardSummary, Invoice, Owner, PaymentStatus};
+use paytoken::protocol::redact::Redactor;
 use paytoken::types::GatewayResult;
 use serde_json::{Map, Value, json};
 
@@ -38,8 +39,20 @@ impl Object {
     }
 }
 
-fn result(result: &GatewayResult) -> Value {
-    json!({ "code": result.code.as_str(), "description": result.description })
+/// The most characters of a gateway's description the command shows.
+pub(crate) const SHOWN_DESCRIPTION: usize = 1024;
+
+/// A result, its description as the one redactor shows free text: the ids the answer
+/// carries as its own (`ids`) stay whole, whatever else could be a secret is masked.
+fn result(result: &GatewayResult, ids: &[&str]) -> Value {
+    json!({ "code": result.code.as_str(), "description": description(&result.description, ids) })
+}
+
+/// A gateway's free text as the command shows it (see [`result`]).
+pub(crate) fn description(text: &str, ids: &[&str]) -> String {
+    ids.iter()
+        .fold(Redactor::new(), |redactor, id| redactor.knowing(id))
+        .redact(text, SHOWN_DESCRIPTION)
 }
 
 fn owner(object: Object, owner: Option<&Owner>) -> Object {
@@ -81,7 +94,19 @@ pub(crate) fn transaction(transaction: &Transaction) -> Value {
         .text("tmpl_amount", transaction.tmpl_amount.as_ref())
         .text("tmpl_currency", transaction.tmpl_currency.as_ref())
         .text("timestamp", transaction.timestamp.as_ref())
-        .value("result", result(&transaction.result));
+        .value(
+            "result",
+            result(
+                &transaction.result,
+                &[
+                    transaction.payment_id.as_str(),
+                    transaction
+                        .registration_id
+                        .as_ref()
+                        .map_or("", |id| id.raw()),
+                ],
+            ),
+        );
     if let Some(summary) = &transaction.card {
         object = object.value("card", card(summary));
     }
@@ -111,7 +136,7 @@ pub(crate) fn signed_up(signed: &SignedUp) -> Value {
         signed.owner.as_ref(),
     )
     .text("timestamp", signed.timestamp.as_ref())
-    .value("result", result(&signed.result))
+    .value("result", result(&signed.result, &[signed.customer_id.as_str()]))
     .done()
 }
 
@@ -123,7 +148,10 @@ pub(crate) fn registered(registered: &Registered) -> Value {
     .text("paymentBrand", registered.payment_brand.as_ref())
     .text("paymentMode", registered.payment_mode.as_ref())
     .text("timestamp", registered.timestamp.as_ref())
-    .value("result", result(&registered.result))
+    .value(
+        "result",
+        result(&registered.result, &[registered.registration_id.as_str()]),
+    )
     .done()
 }
 
@@ -131,7 +159,13 @@ pub(crate) fn deleted(deleted: &Deleted) -> Value {
     Object::default()
         .text("registrationId", deleted.registration_id.as_ref())
         .text("timestamp", deleted.timestamp.as_ref())
-        .value("result", result(&deleted.result))
+        .value(
+            "result",
+            result(
+                &deleted.result,
+                &[deleted.registration_id.as_ref().map_or("", |id| id.raw())],
+            ),
+        )
         .done()
 }
 
@@ -177,7 +211,7 @@ pub(crate) fn stored(stored: &StoredRegistrations) -> Value {
         .collect();
     owner(Object::default(), stored.owner.as_ref())
         .text("customerId", stored.customer_id.as_ref())
-        .value("result", result(&stored.result))
+        .value("result", result(&stored.result, &[]))
         .value("cards", cards.into())
         .value("accounts", accounts.into())
         .done()
@@ -224,6 +258,6 @@ pub(crate) fn grant(grant: &AuthTokenGrant) -> Value {
         .text("memberId", grant.member_id.as_ref())
         .text("LoginName", grant.login_name.as_ref())
         .text("timestamp", grant.timestamp.as_ref())
-        .value("result", result(&grant.result))
+        .value("result", result(&grant.result, &[]))
         .done()
 }

@@ -264,7 +264,10 @@ impl Failure {
         } else if let Some(refusal) = error.refusal() {
             detail.insert(
                 "result".into(),
-                json!({"code": refusal.result.code.as_str(), "description": refusal.result.description}),
+                json!({
+                    "code": refusal.result.code.as_str(),
+                    "description": crate::render::description(&refusal.result.description, &[]),
+                }),
             );
             (Outcome::Refused, "refused")
         } else if error.is_outcome_unknown() {

@@ -17,7 +17,7 @@ use paytoken_protocol::ops::registration::Registered;
 use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::{Context, Error, InvoicePager, OperationKind, Request, Transaction};
-use paytoken_types::PaymentId;
+use paytoken_types::{GatewayResult, PaymentId};
 
 use crate::span::CallIds;
 
@@ -83,9 +83,12 @@ impl Call for NextPage<'_> {
     }
 }
 
-/// What the log of a call names from its answer: the result code, and the payment id.
+/// What the log of a call names from its answer: the result code, and the payment id;
+/// and the result whose free text the call loop masks.
 pub(crate) trait Observed {
     fn result_code(&self) -> Option<&str>;
+
+    fn result_mut(&mut self) -> Option<&mut GatewayResult>;
 
     fn payment_id(&self) -> Option<PaymentId> {
         None
@@ -98,6 +101,10 @@ macro_rules! observed_by_result {
             fn result_code(&self) -> Option<&str> {
                 Some(self.result.code.as_str())
             }
+
+            fn result_mut(&mut self) -> Option<&mut GatewayResult> {
+                Some(&mut self.result)
+            }
         }
     )*};
 }
@@ -105,6 +112,10 @@ macro_rules! observed_by_result {
 impl Observed for Transaction {
     fn result_code(&self) -> Option<&str> {
         Some(self.result.code.as_str())
+    }
+
+    fn result_mut(&mut self) -> Option<&mut GatewayResult> {
+        Some(&mut self.result)
     }
 
     fn payment_id(&self) -> Option<PaymentId> {
@@ -124,11 +135,19 @@ impl Observed for InvoicePage {
     fn result_code(&self) -> Option<&str> {
         self.result.as_ref().map(|result| result.code.as_str())
     }
+
+    fn result_mut(&mut self) -> Option<&mut GatewayResult> {
+        self.result.as_mut()
+    }
 }
 
 impl Observed for InstallmentPlans {
     /// The gateway's installment answer carries no result.
     fn result_code(&self) -> Option<&str> {
+        None
+    }
+
+    fn result_mut(&mut self) -> Option<&mut GatewayResult> {
         None
     }
 }

@@ -1,13 +1,15 @@
 //! The one call path every operation takes: build and sign the request once, put a fresh
 //! auth token into it when one is due, send it (the retries are [`crate::exchange`]'s),
 //! parse the answer, and after a refused token renew it and send the same request again,
-//! once.
+//! once. The gateway's free text enters here: a result's description that echoes the
+//! caller's own secure key or auth token has them masked before anyone sees it.
 
-use paytoken_protocol::Request;
+use paytoken_protocol::{Context, Request};
 use paytoken_types::CodeFamily;
 use tracing::Instrument as _;
 
 use crate::call::{Call, Observed};
+use crate::held;
 use crate::span::CallLog;
 use crate::{Client, Error, Transport};
 
@@ -54,10 +56,14 @@ impl<T: Transport> Client<T> {
                 .exchange(&request, log)
                 .await
                 .map_err(|error| judge(&request, error))?;
-            let error = match call.parse(answer.status, &answer.body) {
-                Ok(response) => return Ok(response),
+            let mut error = match call.parse(answer.status, &answer.body) {
+                Ok(mut response) => {
+                    held::mask(&context, response.result_mut());
+                    return Ok(response);
+                }
                 Err(error) => error,
             };
+            held::mask_refusal(&context, &mut error);
             if let Some(refusal) = error.refusal() {
                 // A refusal means nothing was processed, so even a payment may go again,
                 // once, with a fresh token.
@@ -76,7 +82,7 @@ impl<T: Transport> Client<T> {
 }
 
 /// Puts the token of `context` (the renewal's) into the built request.
-fn put_token(request: &mut Request, context: &paytoken_protocol::Context) {
+fn put_token(request: &mut Request, context: &Context) {
     if let Some(token) = &context.auth_token {
         request.set_auth_token(token);
     }

@@ -87,6 +87,7 @@ mod client;
 mod conn;
 mod duplicates;
 mod exchange;
+mod held;
 mod hyper_transport;
 mod merchant_transaction_id;
 mod randomness;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use paytoken_protocol::{Context, OperationKind};
 use tracing::Instrument as _;
 
+use crate::held;
 use crate::span::{CallIds, CallLog};
 use crate::{Client, Error, Transport};
 
@@ -60,7 +61,10 @@ impl<T: Transport> Client<T> {
                 lifecycle
                     .parse(answer.status, &answer.body, sent_at)
                     .cloned()
-                    .map_err(Error::from)
+                    .map_err(|mut error| {
+                        held::mask_refusal(&current.context, &mut error);
+                        Error::from(error)
+                    })
             });
             let code = parsed
                 .as_ref()

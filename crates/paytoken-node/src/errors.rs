@@ -6,7 +6,7 @@ use napi::JsValue as _;
 use napi::bindgen_prelude::{Env, JsObjectValue as _, Object};
 use napi_derive::napi;
 use paytoken_protocol::Error;
-use paytoken_protocol::excerpt::redact;
+use paytoken_protocol::redact::redact;
 use paytoken_types::CodeFamily;
 
 /// The `code` of every error paytoken throws: which way an operation ended without its

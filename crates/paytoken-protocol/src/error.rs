@@ -167,7 +167,7 @@ impl From<InvalidValue> for Error {
 
 /// A request the gateway refused before anything was created.
 ///
-/// `Debug` and `Display` show the description redacted (see [`crate::excerpt`]): a gateway
+/// `Debug` and `Display` show the description redacted (see [`crate::redact`]): a gateway
 /// may echo what it was sent. The fields hold it as it came.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Refusal {
@@ -204,7 +204,7 @@ impl core::fmt::Debug for Refusal {
             .field("code", &self.result.code.as_str())
             .field(
                 "description",
-                &crate::excerpt::redact(&self.result.description, 200),
+                &crate::redact::redact(&self.result.description, 200),
             )
             .finish()
     }
@@ -218,7 +218,7 @@ impl core::fmt::Display for Refusal {
             self.operation,
             self.family(),
             self.result.code,
-            crate::excerpt::redact(&self.result.description, 200)
+            crate::redact::redact(&self.result.description, 200)
         )
     }
 }

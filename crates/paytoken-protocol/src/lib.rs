@@ -115,7 +115,7 @@ mod context;
 mod duplicates;
 pub mod echo;
 mod error;
-pub mod excerpt;
+pub mod redact;
 mod fields;
 #[cfg(feature = "http")]
 mod http;

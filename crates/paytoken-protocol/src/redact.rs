@@ -1,17 +1,43 @@
-//! Short, redacted excerpts of answers, for error messages and logs.
+//! The one redactor of free text: what arrives where no field names it, such as a
+//! gateway's description, a body that did not read, a command line, a header's value or a
+//! field's name. A [`Redactor`] masks, wherever they stand:
 //!
-//! A body that failed to parse can still echo what was sent: a card number, an auth token.
-//! An excerpt keeps the start of the body for a human to recognise (an HTML 502 page, a cut
-//! JSON object) and masks what could be a secret: the value of every field the table of
-//! fields calls secret (`"accessToken":"…"`, `sKey=…`, a `{"name":"checksum","value":…}`
-//! pair), every run of 12 or more digits (a card number or an IBAN's digits) and every
-//! unbroken word of 24 or more token characters (a JWT, a key). Control characters become
-//! spaces.
+//! - the secrets its caller holds ([`Redactor::holding`]: the secure key, the auth token),
+//!   as written, percent-encoded, form-encoded and JSON-escaped, when at least
+//!   [`MIN_HELD_SECRET`] characters long (a shorter one is told from no other word);
+//! - card numbers (Luhn-valid, 12 to 19 digits, single spaces or dashes between groups)
+//!   and IBANs (whole or spaced), as the table of fields masks them
+//!   (`400000******0051`, `DE****************3000`);
+//! - the parts of a joined checksum text (`11344|o-1|10.00|EUR|key`) that could be a key:
+//!   every part after the first of at least [`MIN_HELD_SECRET`] characters that is not a
+//!   plain number, shown as `***` as the sandbox's explanations show the key;
+//! - the value of every field the table of fields calls secret (`"accessToken":"…"`,
+//!   `sKey=…`, a `{"name":"checksum","value":…}` pair);
+//! - every other run of 12 or more digits (`[digits]`) and every unbroken word of 24 or
+//!   more token characters with a digit in it (a JWT, a key), unless it is an id the
+//!   answer being read carries as its own ([`Redactor::knowing`]): gateway ids are never
+//!   masked.
+//!
+//! Control characters become spaces. [`excerpt`] is the start of a body, redacted, for an
+//! error's message.
 
-use paytoken_types::internal::sensitive::{self, REDACTED, Sensitivity};
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use paytoken_types::internal::sensitive::{self, REDACTED};
+use zeroize::Zeroizing;
 
 /// How much of a body an error message shows, in characters.
 pub(crate) const EXCERPT_CHARS: usize = 120;
+
+/// The shortest secret a [`Redactor`] masks for being held: a shorter one could be any
+/// word of the text.
+pub const MIN_HELD_SECRET: usize = 8;
+
+/// What replaces a part of a joined checksum text that could be a key.
+const JOINED_PART: &str = "***";
 
 /// Runs of digits this long or longer are masked.
 const DIGIT_RUN: usize = 12;
@@ -24,63 +50,207 @@ pub(crate) fn excerpt(body: &[u8]) -> String {
     redact(&String::from_utf8_lossy(body), EXCERPT_CHARS)
 }
 
-/// Redacts `text` (long digit runs and token-like words masked) and cuts it to
+/// `text` redacted by a [`Redactor`] that holds no secret and knows no id, cut to
 /// `max_chars` characters: for any text that may echo a secret, such as a command line.
 #[must_use]
 pub fn redact(text: &str, max_chars: usize) -> String {
-    // Read a little beyond the cut, so a secret that straddles it is still seen whole;
-    // a word cut off by that read is dropped, since its start alone could be a secret's.
-    let lookahead = max_chars + TOKEN_WORD + DIGIT_RUN;
-    let (head, read_all) = match text.char_indices().nth(lookahead) {
-        Some((end, _)) => (text.get(..end).unwrap_or_default(), false),
-        None => (text, true),
-    };
-    let head = if read_all {
-        head
-    } else {
-        head.trim_end_matches(is_token_char)
-    };
+    Redactor::new().redact(text, max_chars)
+}
 
-    let mut out = String::with_capacity(head.len());
-    let mut reader = Reader::default();
-    let mut word_start = None;
-    for (index, c) in head.char_indices() {
-        if reader.in_secret_text {
-            // The rest of a secret's quoted value, up to its closing quote, is not shown.
-            if reader.escaped {
-                reader.escaped = false;
-            } else if c == '\\' {
-                reader.escaped = true;
-            } else if c == '"' {
-                reader.in_secret_text = false;
-                out.push(c);
+/// The one redactor of free text (see the module's docs): the secrets a caller holds and
+/// the ids an answer carries, and the masks that need neither.
+///
+/// Its `Debug` shows how many secrets it holds, never one; they are wiped when it drops.
+#[derive(Clone, Default)]
+pub struct Redactor {
+    /// Each held secret in each form it may be echoed in, longest first.
+    held: Vec<Zeroizing<String>>,
+    /// Ids the gateway issued, shown as they are.
+    ids: Vec<String>,
+}
+
+impl fmt::Debug for Redactor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Redactor")
+            .field("held", &self.held.len())
+            .field("ids", &self.ids)
+            .finish()
+    }
+}
+
+impl Redactor {
+    /// A redactor that holds no secret and knows no id.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Masks `secret` too, as written, percent-encoded (`%20` and `+` for a space) and
+    /// JSON-escaped, when it is at least [`MIN_HELD_SECRET`] characters long.
+    #[must_use]
+    pub fn holding(mut self, secret: &str) -> Self {
+        if secret.chars().count() < MIN_HELD_SECRET {
+            return self;
+        }
+        let mut form = Zeroizing::new(Vec::with_capacity(secret.len() * 3));
+        paytoken_types::internal::encode_into(&mut form, secret.as_bytes());
+        let forms = [
+            Some(Zeroizing::new(String::from(secret))),
+            core::str::from_utf8(&form)
+                .ok()
+                .map(|form| Zeroizing::new(String::from(form))),
+            Some(Zeroizing::new(alloc::format!(
+                "{}",
+                paytoken_types::internal::path_segment(secret)
+            ))),
+            serde_json::to_string(secret)
+                .ok()
+                .map(|quoted| Zeroizing::new(String::from(quoted.trim_matches('"')))),
+        ];
+        for form in forms.into_iter().flatten() {
+            if !self.held.iter().any(|held| **held == *form) {
+                self.held.push(form);
             }
-            continue;
         }
-        if is_token_char(c) {
-            word_start.get_or_insert(index);
-            continue;
+        self.held.sort_by_key(|held| core::cmp::Reverse(held.len()));
+        self
+    }
+
+    /// Shows `id` as it is wherever it stands: an id the gateway issued (a `paymentId`, a
+    /// `registrationId`) that the answer being read carries as its own.
+    #[must_use]
+    pub fn knowing(mut self, id: &str) -> Self {
+        if !id.is_empty() {
+            self.ids.push(String::from(id));
         }
-        if let Some(start) = word_start.take() {
-            reader.word(&mut out, head.get(start..index).unwrap_or_default());
-            if reader.in_secret_text && c != '"' {
+        self
+    }
+
+    /// `text` with the secrets held replaced by `[redacted]`, and nothing else changed;
+    /// borrowed when it holds none.
+    #[must_use]
+    pub fn mask_held<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        let mut masked = Cow::Borrowed(text);
+        for secret in &self.held {
+            if masked.contains(secret.as_str()) {
+                masked = Cow::Owned(masked.replace(secret.as_str(), REDACTED));
+            }
+        }
+        masked
+    }
+
+    /// `text` redacted (see the module's docs) and cut to `max_chars` characters (plus `…`
+    /// when cut).
+    #[must_use]
+    pub fn redact(&self, text: &str, max_chars: usize) -> String {
+        // The held secrets first, over the whole text: one that straddles the cut is
+        // still seen whole.
+        let held = self.mask_held(text);
+        // Read a little beyond the cut, so a secret that straddles it is still seen whole;
+        // a word cut off by that read is dropped, since its start alone could be a secret's.
+        let lookahead = max_chars + TOKEN_WORD + DIGIT_RUN;
+        let (head, read_all) = match held.char_indices().nth(lookahead) {
+            Some((end, _)) => (held.get(..end).unwrap_or_default(), false),
+            None => (held.as_ref(), true),
+        };
+        let head = if read_all {
+            head
+        } else {
+            head.trim_end_matches(is_token_char)
+        };
+        let head = sensitive::mask_in_text(head);
+        let head = mask_joined(&head);
+
+        let mut out = String::with_capacity(head.len());
+        let mut reader = Reader {
+            ids: &self.ids,
+            ..Reader::default()
+        };
+        let mut word_start = None;
+        for (index, c) in head.char_indices() {
+            if reader.in_secret_text {
+                // The rest of a secret's quoted value, up to its closing quote, is not shown.
+                if reader.escaped {
+                    reader.escaped = false;
+                } else if c == '\\' {
+                    reader.escaped = true;
+                } else if c == '"' {
+                    reader.in_secret_text = false;
+                    out.push(c);
+                }
                 continue;
             }
-            reader.in_secret_text = false;
+            if is_token_char(c) {
+                word_start.get_or_insert(index);
+                continue;
+            }
+            if let Some(start) = word_start.take() {
+                reader.word(&mut out, head.get(start..index).unwrap_or_default());
+                if reader.in_secret_text && c != '"' {
+                    continue;
+                }
+                reader.in_secret_text = false;
+            }
+            reader.between.push(c);
+            out.push(if c.is_control() { ' ' } else { c });
         }
-        reader.between.push(c);
-        out.push(if c.is_control() { ' ' } else { c });
-    }
-    if let Some(start) = word_start {
-        reader.word(&mut out, head.get(start..).unwrap_or_default());
-    }
+        if let Some(start) = word_start {
+            reader.word(&mut out, head.get(start..).unwrap_or_default());
+        }
 
-    if out.chars().count() > max_chars || !read_all {
-        let mut cut: String = out.chars().take(max_chars).collect();
-        cut.push('…');
-        return cut;
+        if out.chars().count() > max_chars || !read_all {
+            let mut cut: String = out.chars().take(max_chars).collect();
+            cut.push('…');
+            return cut;
+        }
+        out
     }
-    out
+}
+
+/// `text` with the parts of each joined checksum text that could be a key shown as `***`:
+/// in a run of characters other than whitespace holding two `|` or more, every part after
+/// the first of at least [`MIN_HELD_SECRET`] characters that is not a plain number (an
+/// amount, an id of digits). A masked card number is no key.
+fn mask_joined(text: &str) -> Cow<'_, str> {
+    if text.matches('|').count() < 2 {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let run_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let (run, after) = rest.split_at(run_end);
+        if run.matches('|').count() >= 2 {
+            for (index, part) in run.split('|').enumerate() {
+                if index > 0 {
+                    out.push('|');
+                }
+                let number = part.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+                let masked_card = part.contains("******");
+                if index > 0 && part.chars().count() >= MIN_HELD_SECRET && !number && !masked_card
+                {
+                    out.push_str(JOINED_PART);
+                    changed = true;
+                } else {
+                    out.push_str(part);
+                }
+            }
+        } else {
+            out.push_str(run);
+        }
+        let spaces = after
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(after.len());
+        let (space, next) = after.split_at(spaces);
+        out.push_str(space);
+        rest = next;
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
+    }
 }
 
 fn is_token_char(c: char) -> bool {
@@ -89,7 +259,9 @@ fn is_token_char(c: char) -> bool {
 
 /// What the words read so far say of the next one: whether it is a secret's value.
 #[derive(Default)]
-struct Reader {
+struct Reader<'i> {
+    /// Ids shown as they are.
+    ids: &'i [String],
     /// The characters since the last word (`":"`, `", "`).
     between: String,
     /// The last word named a secret field.
@@ -104,7 +276,7 @@ struct Reader {
     escaped: bool,
 }
 
-impl Reader {
+impl Reader<'_> {
     /// Writes one word: redacted when the words before it make it a secret's value, or when
     /// it is long and token-like; with long digit runs masked.
     fn word(&mut self, out: &mut String, word: &str) {
@@ -116,7 +288,7 @@ impl Reader {
         let pair_name = is_value && self.names_a_pair;
         self.in_secret_text = secret && self.between.ends_with('"');
         self.between.clear();
-        let word_names_a_secret = sensitive::of(word) == Sensitivity::Secret;
+        let word_names_a_secret = sensitive::is_secret(word);
         self.names_a_pair = word == "name";
         self.names_a_secret = word_names_a_secret || (word == "value" && self.secret_pair);
         self.secret_pair = (pair_name && word_names_a_secret) || (self.secret_pair && !secret);
@@ -124,12 +296,14 @@ impl Reader {
             out.push_str(REDACTED);
         } else if let Some((name, _)) = word
             .split_once('=')
-            .filter(|(name, _)| sensitive::of(name) == Sensitivity::Secret)
+            .filter(|(name, _)| sensitive::is_secret(name))
         {
             // A form's `sKey=…`.
             out.push_str(name);
             out.push('=');
             out.push_str(REDACTED);
+        } else if self.ids.iter().any(|id| id == word) {
+            out.push_str(word);
         } else {
             flush_word(out, word);
         }
@@ -180,7 +354,8 @@ mod tests {
         let shown = redact(text, 400);
         assert!(!shown.contains("4000000000000051"), "{shown}");
         assert!(!shown.contains("eyJhbGci"), "{shown}");
-        assert!(shown.contains("[digits]") && shown.contains("[redacted]"));
+        assert!(shown.contains("400000******0051") && shown.contains("[redacted]"));
+        assert_eq!(redact("ref 1234567890123", 40), "ref [digits]");
         assert!(shown.contains(r#""amount":"50.00""#), "{shown}");
     }
 
@@ -214,6 +389,64 @@ mod tests {
     fn a_number_cut_by_the_limit_is_still_masked() {
         let shown = redact("x 4000000000000051", 5);
         assert!(!shown.contains("4000"), "{shown}");
+    }
+
+    #[test]
+    fn held_secrets_are_masked_in_every_form_they_are_echoed_in() {
+        let key = "Held key/+&8q\"x";
+        let redactor = Redactor::new().holding(key).holding("tok-held-Zq93");
+        let text = "key Held key/+&8q\"x, form Held+key%2F%2B%268q%22x, path Held%20key%2F%2B%268q%22x, json \"Held key/+&8q\\\"x\", token tok-held-Zq93.";
+        let shown = redactor.redact(text, 400);
+        for form in ["Held", "%2F", "Zq93"] {
+            assert!(!shown.contains(form), "{form}: {shown}");
+        }
+        assert_eq!(shown.matches(REDACTED).count(), 5, "{shown}");
+        // A short secret is no held secret: it could be any word.
+        assert_eq!(Redactor::new().holding("k3y").redact("k3y", 10), "k3y");
+        assert_eq!(
+            Redactor::new().holding("a-secret-key").mask_held("no secret"),
+            Cow::Borrowed("no secret")
+        );
+        assert!(!alloc::format!("{redactor:?}").contains("Held"));
+    }
+
+    #[test]
+    fn grouped_card_numbers_spaced_ibans_and_joined_checksums_are_masked() {
+        let shown = redact(
+            "card 4000 0000 0000 0051 / 4000-0000-0000-0051 declined; iban DE89 3704 0044 0532 0130 00",
+            400,
+        );
+        assert_eq!(
+            shown,
+            "card 400000******0051 / 400000******0051 declined; iban DE****************3000"
+        );
+        assert_eq!(
+            redact("Invalid checksum; computed over 11344|o-1|10.00|EUR|short-Key-9", 400),
+            "Invalid checksum; computed over 11344|o-1|10.00|EUR|***"
+        );
+        // Joined codes and descriptions are no checksum text.
+        for kept in ["30001 | 30002", "a | b | c", "50.00|EUR"] {
+            assert_eq!(redact(kept, 400), kept);
+        }
+    }
+
+    #[test]
+    fn a_long_word_is_masked_unless_it_is_an_id_the_answer_carries() {
+        let id = "8a82944a4cc25ebf014cc2c782423202";
+        let text = alloc::format!("payment {id} by eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl");
+        assert_eq!(
+            redact(&text, 400),
+            "payment [redacted] by [redacted]"
+        );
+        assert_eq!(
+            Redactor::new().knowing(id).redact(&text, 400),
+            alloc::format!("payment {id} by [redacted]")
+        );
+        // A media type or a path without a digit stays.
+        assert_eq!(
+            redact("application/x-www-form-urlencoded", 400),
+            "application/x-www-form-urlencoded"
+        );
     }
 
     #[test]

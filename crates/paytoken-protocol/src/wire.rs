@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 use crate::answer::{
     Field, WireObject, is_object_text, object_in, read_object, trimmed, wire_object,
 };
-use crate::excerpt::excerpt;
+use crate::redact::excerpt;
 use crate::{Error, OperationKind, Refusal};
 
 /// Checks the status and reads the JSON body into `T`, an object declared with

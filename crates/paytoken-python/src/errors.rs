@@ -2,7 +2,7 @@
 //! its answer, as the protocol crate's `Error` tells them apart.
 
 use paytoken_protocol::Error;
-use paytoken_protocol::excerpt::redact;
+use paytoken_protocol::redact::redact;
 use paytoken_types::CodeFamily;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;

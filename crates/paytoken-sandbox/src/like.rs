@@ -220,7 +220,7 @@ pub(crate) fn role(name: &str) -> Role {
     // What a client decides on, or what echoes its request as text, no answer ever gets
     // from a recording; nor a secret (the answer's own signature, a token).
     let field = fields::find(name);
-    if sensitive::of(name) == sensitive::Sensitivity::Secret
+    if sensitive::is_secret(name)
         || field.is_some_and(|field| {
             matches!(field.role, fields::Role::Deciding | fields::Role::Echoed)
                 && field.form == fields::Form::Text

@@ -258,20 +258,13 @@ impl Node {
     }
 
     fn redacted_as(&self, name: &str, keep_personal: bool) -> Self {
-        use paytoken_types::internal::sensitive::{self, PERSONAL, REDACTED, Sensitivity};
-        // A structure where a secret, a card number or a personal value belongs (`{"holder":
-        // {"value": "Ada"}}`, as deployments nest text) is replaced whole: what its members
-        // are called says nothing of what they hold.
-        if matches!(self, Self::Object(_) | Self::List(_)) {
-            match sensitive::of(name) {
-                Sensitivity::Secret | Sensitivity::CardNumber | Sensitivity::Iban => {
-                    return Self::Text(REDACTED.to_owned());
-                }
-                Sensitivity::Personal if !keep_personal => {
-                    return Self::Text(PERSONAL.to_owned());
-                }
-                _ => {}
-            }
+        use paytoken_types::internal::sensitive;
+        // A structure where a secret, a card number or a personal value belongs is
+        // replaced whole, as the table says.
+        if matches!(self, Self::Object(_) | Self::List(_))
+            && let Some(marker) = sensitive::structure_shown(name, keep_personal)
+        {
+            return Self::Text(marker.to_owned());
         }
         match self {
             Self::Object(fields) => {

@@ -255,9 +255,19 @@ pub const WIRE_SECRETS: &[&str] = &[
     "cvv",
 ];
 
-/// Parts of a name that make it a secret wherever they stand in its last segment
-/// (`accessToken`, `x-api-key`).
-pub(crate) const SECRET_PARTS: &[&str] = &["checksum", "token", "password", "secret", "apikey"];
+/// Parts of a name that make it a secret wherever they stand in its last segment: a
+/// field's (`accessToken`, `apiKey`, `sKey`) or a header's (`X-Api-Key`, `Authorization`,
+/// `Cookie`), which the table reads as it reads a field's.
+pub(crate) const SECRET_PARTS: &[&str] = &[
+    "checksum",
+    "token",
+    "password",
+    "secret",
+    "key",
+    "authorization",
+    "cookie",
+    "credential",
+];
 
 /// The longest name segment the table is asked about; a longer one is not in it.
 const LONGEST_SEGMENT: usize = 64;

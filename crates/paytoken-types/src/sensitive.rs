@@ -28,17 +28,26 @@ pub fn of(name: &str) -> Sensitivity {
     fields::sensitivity(name)
 }
 
-/// Whether a header carries a credential by its name (`AuthToken`, `X-Api-Key`,
-/// `Authorization`, `Cookie`): its value is never kept.
+/// Whether the field or header `name` holds a secret (`authentication.sKey`, `cvv2`,
+/// `AuthToken`, `X-Api-Key`, `Authorization`, `Cookie`): its value is never shown or kept.
+/// The one question every layer asks of a name.
 #[must_use]
-pub fn is_secret_header(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    lower.contains("token")
-        || lower.contains("key")
-        || lower.contains("authorization")
-        || lower.contains("cookie")
-        || lower.contains("secret")
-        || lower.contains("password")
+pub fn is_secret(name: &str) -> bool {
+    of(name) == Sensitivity::Secret
+}
+
+/// What replaces a structure (an object or a list) found under `name` where a single
+/// value belongs: a secret, a card number or an IBAN is [`REDACTED`] whole, a personal
+/// value [`PERSONAL`] unless `keep_personal`; `None` when its members are shown one by one.
+/// What a structure's members are called says nothing of what they hold
+/// (`{"holder": {"value": "Ada"}}`, as deployments nest text).
+#[must_use]
+pub fn structure_shown(name: &str, keep_personal: bool) -> Option<&'static str> {
+    match of(name) {
+        Sensitivity::Secret | Sensitivity::CardNumber | Sensitivity::Iban => Some(REDACTED),
+        Sensitivity::Personal if !keep_personal => Some(PERSONAL),
+        _ => None,
+    }
 }
 
 /// The value of the field `name` as it may be shown: a secret redacted, a card number or
@@ -133,13 +142,7 @@ fn parameter<'v>(name: &str, value: &'v str) -> Cow<'v, str> {
         rest = rest.get(at + length..).unwrap_or_default();
     }
     read.push_str(rest);
-    match of(&read) {
-        Sensitivity::Secret => Cow::Borrowed(REDACTED),
-        Sensitivity::CardNumber => Cow::Owned(mask_card_number(value)),
-        Sensitivity::Iban => Cow::Owned(mask_iban(value)),
-        Sensitivity::Personal => Cow::Borrowed(PERSONAL),
-        Sensitivity::Issued | Sensitivity::Plain => Cow::Borrowed(value),
-    }
+    shown(&read, value, false)
 }
 
 /// A card number as it may be shown, `400000******0051` (the first six digits only of a
@@ -304,7 +307,10 @@ fn card_number_at(bytes: &[u8], start: usize) -> Option<(usize, FoundDigits)> {
 }
 
 /// Where an IBAN that starts at `start` ends: two capital letters, two digits and 11 to
-/// 30 capital letters or digits, not inside a longer word, its mod-97 check holding.
+/// 30 capital letters or digits, written whole or in groups of four with single spaces
+/// between (`DE89 3704 0044 0532 0130 00`), not inside a longer word, its mod-97 check
+/// holding. Of the spaced forms the longest whose check holds is taken, so a word after
+/// the last group is not read as part of it.
 fn iban_at(bytes: &[u8], start: usize) -> Option<usize> {
     if start > 0 && bytes.get(start - 1).is_some_and(u8::is_ascii_alphanumeric) {
         return None;
@@ -318,16 +324,37 @@ fn iban_at(bytes: &[u8], start: usize) -> Option<usize> {
     {
         return None;
     }
-    let length = bytes
-        .get(start..)?
-        .iter()
-        .take_while(|byte| byte.is_ascii_uppercase() || byte.is_ascii_digit())
-        .count();
-    if !(15..=34).contains(&length) {
+    let character = |byte: &u8| byte.is_ascii_uppercase() || byte.is_ascii_digit();
+    // The characters read, without spaces, and where each count of them ends in `bytes`.
+    let mut compact = [0_u8; 34];
+    let mut ends = [0_usize; 35];
+    let mut count = 0;
+    let mut at = start;
+    while count < compact.len() {
+        match bytes.get(at) {
+            Some(byte) if character(byte) => {
+                *compact.get_mut(count)? = *byte;
+                count += 1;
+                at += 1;
+                *ends.get_mut(count)? = at;
+            }
+            // A single space between groups of four.
+            Some(b' ') if count % 4 == 0 && bytes.get(at + 1).is_some_and(character) => at += 1,
+            _ => break,
+        }
+    }
+    // A run longer than any IBAN, or run on into a word, is none.
+    if bytes.get(ends.get(count).copied()?).is_some_and(character) {
         return None;
     }
-    let candidate = bytes.get(start..start + length)?;
-    iban_check_holds(candidate).then_some(start + length)
+    (15..=count.min(34))
+        .rev()
+        // Written whole, only the whole run is a candidate; spaced, any group's end is.
+        .filter(|&length| {
+            length == count || ends.get(length).and_then(|&end| bytes.get(end)) == Some(&b' ')
+        })
+        .find(|&length| compact.get(..length).is_some_and(iban_check_holds))
+        .and_then(|length| ends.get(length).copied())
 }
 
 /// The IBAN check over capital letters and digits: the first four characters moved to
@@ -389,6 +416,11 @@ mod tests {
             "cvv2",
             "card.cvc",
             "x-api-key",
+            "X-Auth-Token",
+            "Authorization",
+            "Cookie",
+            "Proxy-Authorization",
+            "apiKey",
         ] {
             assert_eq!(of(name), Sensitivity::Secret, "{name}");
         }
@@ -477,6 +509,10 @@ mod tests {
             "pay to DE****************3000 now"
         );
         assert_eq!(mask_in_text("a4000000000000051x"), "a400000******0051x");
+        assert_eq!(
+            mask_in_text("iban DE89 3704 0044 0532 0130 00; IBAN DE89 3704 0044 0532 0130 00 NOW"),
+            "iban DE****************3000; IBAN DE****************3000 NOW"
+        );
         // Not Luhn-valid, too short, inside a longer run, or no IBAN's check: as they are.
         for kept in [
             "4000000000000052",

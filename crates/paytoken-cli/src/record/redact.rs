@@ -10,7 +10,7 @@ pub(crate) use sensitive::REDACTED;
 /// What the cassette keeps of a header: a credential (by its name) replaced, a card number
 /// or an IBAN in any other masked.
 pub(crate) fn header(name: &str, value: &str) -> String {
-    if sensitive::is_secret_header(name) {
+    if sensitive::is_secret(name) {
         REDACTED.to_owned()
     } else {
         sensitive::mask_in_url(value).into_owned()
