@@ -9,6 +9,7 @@ mod clock;
 mod common;
 mod concurrency;
 mod console;
+mod doors;
 mod explain;
 mod faults;
 mod hostile;

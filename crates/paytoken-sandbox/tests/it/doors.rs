@@ -1,0 +1,109 @@
+//! The sandbox's doors where text arrives unnamed, each tried with planted secrets: a body
+//! that is not a form, a field whose name holds a secret. The request log, the console
+//! and the state file show none of them.
+
+use std::path::PathBuf;
+
+use crate::common;
+
+use common::*;
+use paytoken_protocol::AUTH_TOKEN_HEADER;
+use paytoken_sandbox::{CONSOLE_PREFIX, Sandbox, cards};
+
+const CARD: &str = cards::APPROVED;
+const CVV: &str = "739";
+
+/// A state file in the system's temporary folder, removed with SQLite's files when dropped.
+struct StateFile(PathBuf);
+
+impl Drop for StateFile {
+    fn drop(&mut self) {
+        let _ = paytoken_sandbox::remove_state_file(&self.0);
+    }
+}
+
+/// Everything the sandbox's state file and its journal hold, as text.
+fn file_text(file: &StateFile) -> String {
+    let mut text = String::new();
+    for suffix in ["", "-wal"] {
+        let mut path = file.0.clone().into_os_string();
+        path.push(suffix);
+        if let Ok(bytes) = std::fs::read(&path) {
+            text.push_str(&String::from_utf8_lossy(&bytes));
+        }
+    }
+    text
+}
+
+/// The console's request log and the log as the library gives it, as text.
+async fn log_text(sandbox: &Sandbox) -> String {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let mut stream = tokio::net::TcpStream::connect(sandbox.address())
+        .await
+        .unwrap();
+    let request = format!(
+        "GET {CONSOLE_PREFIX}requests HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut page = String::new();
+    stream.read_to_string(&mut page).await.unwrap();
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    format!("{page}\n{:?}", sandbox.requests_after(0))
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_a_form_and_secret_names_show_nothing_they_hold() {
+    let file = StateFile(std::env::temp_dir().join(format!(
+        "paytoken-doors-{}-{}.db",
+        std::process::id(),
+        order_id()
+    )));
+    let sandbox = Sandbox::builder()
+        .state_file(&file.0)
+        .start()
+        .await
+        .unwrap();
+    let merchant = merchant(&sandbox);
+    let key = merchant.secure_key.expose_secret().to_owned();
+    let token = merchant_token(&sandbox, merchant).await;
+    let token = token.expose_secret();
+    let path = "/transactionServices/REST/v1/payments";
+    // A JSON body, as a client that forgot to form-encode sends it.
+    let json = format!(
+        r#"{{"authentication.sKey":"{key}","card.number":"{CARD}","card.cvv":"{CVV}"}}"#
+    );
+    let headers = [
+        (AUTH_TOKEN_HEADER, token),
+        ("Content-Type", "application/json"),
+    ];
+    exchange(sandbox.address(), "POST", path, &headers, json.as_bytes())
+        .await
+        .unwrap();
+    // A form whose field names hold the key, a card number and a CVV.
+    let named = form(&[
+        (&format!(r#"{{"sKey":"{key}"}}"#), "1"),
+        (&format!("sKey={key}"), "2"),
+        (&format!("card {CARD}"), "3"),
+        (&format!(r#"{{"card.cvv":"{CVV}"}}"#), "4"),
+        ("amount", "1.00"),
+    ]);
+    let form_headers = [
+        (AUTH_TOKEN_HEADER, token),
+        ("Content-Type", "application/x-www-form-urlencoded"),
+    ];
+    exchange(sandbox.address(), "POST", path, &form_headers, &named)
+        .await
+        .unwrap();
+
+    let log = log_text(&sandbox).await;
+    assert!(log.contains("(json), not kept"), "{log}");
+    sandbox.shutdown().await;
+    let cvv = format!(r#""card.cvv":"{CVV}""#);
+    for secret in [key.as_str(), token, CARD, &cvv] {
+        assert!(!log.contains(secret), "the request log shows {secret}: {log}");
+    }
+    let kept = file_text(&file);
+    for secret in [key.as_str(), CARD, &cvv] {
+        assert!(!kept.contains(secret), "the state file shows {secret}");
+    }
+}
