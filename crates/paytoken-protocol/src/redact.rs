@@ -57,6 +57,25 @@ pub fn redact(text: &str, max_chars: usize) -> String {
     Redactor::new().redact(text, max_chars)
 }
 
+/// The most characters of a name [`name`] shows.
+const SHOWN_NAME: usize = 128;
+
+/// A field's name as it may be shown: through the redactor, since a name can hold what a
+/// value would (`{"sKey":"…"}`, `card 4000…`), cut to 128 characters. A name of letters,
+/// `.`, `_`, `-`, `[` and `]` under 24 characters, in which the redactor finds nothing,
+/// is borrowed as it is.
+#[must_use]
+pub fn name(name: &str) -> Cow<'_, str> {
+    let plain = name.len() < TOKEN_WORD
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_alphabetic() || matches!(byte, b'.' | b'_' | b'-' | b'[' | b']'));
+    if plain {
+        return Cow::Borrowed(name);
+    }
+    Cow::Owned(redact(name, SHOWN_NAME))
+}
+
 /// The one redactor of free text (see the module's docs): the secrets a caller holds and
 /// the ids an answer carries, and the masks that need neither.
 ///

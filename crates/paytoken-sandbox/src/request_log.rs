@@ -16,6 +16,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
+use paytoken_protocol::redact;
 use paytoken_types::internal::sensitive;
 
 use crate::bounded_log::BoundedLog;
@@ -257,12 +258,26 @@ pub(crate) fn masked_fields(form: &Form<'_>) -> Box<str> {
         .map(|(name, value)| {
             let shown = sensitive::shown(name, value, false);
             (
-                name,
+                redact::name(name),
                 Cow::Owned(explain::clip(&shown, MAX_LOGGED_VALUE).into_owned()),
             )
         });
-    let order = order_id.map(|id| (ORDER_ID, sensitive::mask_in_text(id)));
+    let order = order_id.map(|id| (Cow::Borrowed(ORDER_ID), sensitive::mask_in_text(id)));
     encode(order.into_iter().chain(others), MAX_LOGGED_FIELDS)
+}
+
+/// What the log keeps of a body that is not a form (JSON, a bare word, bytes): its kind
+/// and length, in one pair named [`LEFT_OUT`]; what it holds is named by nothing, so none
+/// of it is kept.
+pub(crate) fn not_a_form(body: &[u8]) -> Box<str> {
+    let text = body.trim_ascii_start();
+    let kind = if text.starts_with(b"{") || text.starts_with(b"[") {
+        "json"
+    } else {
+        "not a form"
+    };
+    let said = format!("a body of {} bytes ({kind}), not kept", body.len());
+    encode(std::iter::once((LEFT_OUT, said)), MAX_LOGGED_FIELDS)
 }
 
 /// What the log keeps of a body that was refused before it was read as a form: its order
@@ -279,7 +294,10 @@ pub(crate) fn order_id_of_unread(body: &[u8]) -> Box<str> {
 
 /// `name=value&...`, form-encoded, up to `bound` bytes of names and values; the pairs
 /// past it counted in a last pair named [`LEFT_OUT`].
-fn encode<'a, V: AsRef<str>>(fields: impl Iterator<Item = (&'a str, V)>, bound: usize) -> Box<str> {
+fn encode<N: AsRef<str>, V: AsRef<str>>(
+    fields: impl Iterator<Item = (N, V)>,
+    bound: usize,
+) -> Box<str> {
     let mut out = Vec::with_capacity(256);
     let mut kept = 0;
     let mut left_out = 0_usize;
@@ -292,7 +310,7 @@ fn encode<'a, V: AsRef<str>>(fields: impl Iterator<Item = (&'a str, V)>, bound: 
         paytoken_types::internal::encode_into(out, value.as_bytes());
     };
     for (name, value) in fields {
-        let value = value.as_ref();
+        let (name, value) = (name.as_ref(), value.as_ref());
         if left_out > 0 || kept + name.len() + value.len() > bound {
             left_out += 1;
             continue;

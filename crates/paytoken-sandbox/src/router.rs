@@ -178,7 +178,11 @@ impl Gateway {
         };
         seen.operation = Some(route.operation(&form));
         seen.caller = request_log::caller(&form);
-        seen.fields = request_log::masked_fields(&form);
+        seen.fields = if paytoken_types::internal::is_form(body) {
+            request_log::masked_fields(&form)
+        } else {
+            request_log::not_a_form(body)
+        };
         let call = Call {
             form: &form,
             auth_token,

@@ -396,6 +396,15 @@ pub fn path_segment(segment: &str) -> PercentEncode<'_> {
     utf8_percent_encode(segment, PATH_SEGMENT)
 }
 
+/// Whether `body` reads as a form of the interface: empty, or printable ASCII in which
+/// every `&`-separated pair has a `=`. What is not one (JSON, a bare word, bytes) is shown
+/// and kept by its kind and length only, since what it holds is not named.
+#[must_use]
+pub fn is_form(body: &[u8]) -> bool {
+    body.iter().all(u8::is_ascii_graphic)
+        && (body.is_empty() || body.split(|byte| *byte == b'&').all(|pair| pair.contains(&b'=')))
+}
+
 /// A path segment with its `%XX` escapes decoded (a `+` stays a `+`, as in any path);
 /// `None` for a broken escape or bytes that are not UTF-8.
 pub fn decode_path_segment(segment: &str) -> Option<alloc::borrow::Cow<'_, str>> {

@@ -135,7 +135,7 @@ mod tolerant;
 pub mod internal {
     pub use crate::form::{
         Decode, FormFields, FormValue, FormWriter, Signer, decode, decode_path_segment,
-        encode_into, path_segment,
+        encode_into, is_form, path_segment,
     };
     /// The table of the wire's fields: what each is to a reader and to whoever shows it.
     pub mod fields {
