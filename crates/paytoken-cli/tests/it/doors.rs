@@ -126,3 +126,45 @@ async fn the_approved_payments_id_shows_whole_beside_a_masked_description() {
         .to_owned();
     assert_eq!(description, format!("ok {id} for [redacted]"), "{}", run.stdout);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cassette_keeps_no_secret_in_a_fields_name_or_a_headers_value() {
+    use crate::common::fresh_folder;
+    use crate::record::record;
+    use paytoken_test_support::http::post;
+
+    let url = gateway(r#"{"paymentId":"-","result":{"code":"30001","description":"no"}}"#.into()).await;
+    let cassette = fresh_folder("doors-cassette").join("cassette.jsonl");
+    let (recorder, proxy) = record(&url, &cassette, &[]).await;
+    let names = [
+        format!("sKey={FOREIGN_KEY}"),
+        format!(r#"{{"authentication.sKey":"{FOREIGN_KEY}"}}"#),
+        format!("card {CARD}"),
+    ];
+    let body: Vec<String> = names
+        .iter()
+        .map(|name| {
+            let mut pair = Vec::new();
+            paytoken::types::internal::encode_into(&mut pair, name.as_bytes());
+            format!("{}=1", String::from_utf8(pair).unwrap())
+        })
+        .chain(["amount=1.00".to_owned()])
+        .collect();
+    post(
+        &format!("{proxy}/transactionServices/REST/v1/payments"),
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("X-Debug", &format!("sKey={FOREIGN_KEY}; card={CARD}")),
+            ("X-Trace", &format!("seen {FOREIGN_TOKEN}")),
+        ],
+        &body.join("&"),
+    )
+    .await;
+    let stderr = recorder.stop();
+    let recorded = std::fs::read_to_string(&cassette).unwrap();
+    assert!(recorded.contains("amount"), "{recorded}");
+    for (place, text) in [("the cassette", &recorded), ("the recorder's stderr", &stderr)] {
+        let leaked = found(text);
+        assert!(leaked.is_empty(), "{place} shows {leaked:?}: {text}");
+    }
+}
