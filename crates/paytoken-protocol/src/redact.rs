@@ -204,7 +204,8 @@ impl Redactor {
                 continue;
             }
             if let Some(start) = word_start.take() {
-                reader.word(&mut out, head.get(start..index).unwrap_or_default());
+                let after = head.get(index..).unwrap_or_default();
+                reader.word(&mut out, head.get(start..index).unwrap_or_default(), after);
                 if reader.in_secret_text && c != '"' {
                     continue;
                 }
@@ -214,7 +215,7 @@ impl Redactor {
             out.push(if c.is_control() { ' ' } else { c });
         }
         if let Some(start) = word_start {
-            reader.word(&mut out, head.get(start..).unwrap_or_default());
+            reader.word(&mut out, head.get(start..).unwrap_or_default(), "");
         }
 
         if out.chars().count() > max_chars || !read_all {
@@ -298,7 +299,9 @@ struct Reader<'i> {
 impl Reader<'_> {
     /// Writes one word: redacted when the words before it make it a secret's value, or when
     /// it is long and token-like; with long digit runs masked.
-    fn word(&mut self, out: &mut String, word: &str) {
+    /// `after` is the text that follows the word: a secret's value already masked there
+    /// (`sKey=[redacted]`) is not masked again.
+    fn word(&mut self, out: &mut String, word: &str, after: &str) {
         // `"name":"value"` or `name: value`: a JSON member's value (a form's `name=value` is
         // one word, read below).
         let is_value = self.between.contains(':')
@@ -315,7 +318,9 @@ impl Reader<'_> {
             out.push_str(REDACTED);
         } else if let Some((name, _)) = word
             .split_once('=')
-            .filter(|(name, _)| sensitive::is_secret(name))
+            .filter(|(name, value)| {
+                sensitive::is_secret(name) && !(value.is_empty() && after.starts_with(REDACTED))
+            })
         {
             // A form's `sKey=…`.
             out.push_str(name);
@@ -466,6 +471,20 @@ mod tests {
             redact("application/x-www-form-urlencoded", 400),
             "application/x-www-form-urlencoded"
         );
+    }
+
+    #[test]
+    fn redacting_twice_changes_nothing_more() {
+        let redactor = Redactor::new().holding("Held key/+&8q");
+        for text in [
+            "https://shop.example/back?sKey=k&checksum=c",
+            r#"{"accessToken":"a b","token":"k","parameters":[{"name":"checksum","value":"c1"}]}"#,
+            "card 4000 0000 0000 0051, iban DE89 3704 0044 0532 0130 00, 11344|o-1|short-Key-9",
+            "key Held key/+&8q and eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl ref 1234567890123",
+        ] {
+            let once = redactor.redact(text, 400);
+            assert_eq!(redactor.redact(&once, 400), once, "{text}");
+        }
     }
 
     #[test]

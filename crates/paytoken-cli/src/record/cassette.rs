@@ -42,7 +42,7 @@ pub(crate) fn line(exchange: &Exchange<'_>, keep_personal: bool) -> Value {
             fields
                 .iter()
                 .map(|(name, value)| json!({
-                    "name": name,
+                    "name": redact::name(name),
                     "value": redact::field(name, value, keep_personal),
                 }))
                 .collect::<Vec<_>>()
@@ -101,23 +101,14 @@ fn unrecorded(reason: &str, length: usize) -> Value {
     json!({ "reason": reason, "length": length })
 }
 
-/// The form's fields in order, or `None` when the body is not a form of text fields.
+/// The form's fields in order, or `None` when the body is not a form
+/// (`paytoken_types`' `is_form`).
 fn form(body: &[u8]) -> Option<Vec<(String, String)>> {
-    if body.is_empty() {
-        return Some(Vec::new());
-    }
-    // A form is printable ASCII: anything else is not one, whatever it claims to be.
-    if !body.iter().all(|byte| byte.is_ascii_graphic()) {
-        return None;
-    }
-    let fields: Vec<(String, String)> = form_urlencoded::parse(body)
-        .map(|(name, value)| (name.into_owned(), value.into_owned()))
-        .collect();
-    // Every field has a name and `=`; a bare word is not a form field of the interface.
-    let pairs = body
-        .split(|byte| *byte == b'&')
-        .all(|pair| pair.contains(&b'='));
-    pairs.then_some(fields)
+    paytoken::types::internal::is_form(body).then(|| {
+        form_urlencoded::parse(body)
+            .map(|(name, value)| (name.into_owned(), value.into_owned()))
+            .collect()
+    })
 }
 
 /// The answer as text beside `body` (a JSON value), when that value would lose something

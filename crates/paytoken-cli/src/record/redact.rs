@@ -1,20 +1,31 @@
 //! What a cassette may keep of a value, as the table of fields (`paytoken_types::internal::
 //! sensitive`, the one the sandbox's request log asks) says: secrets replaced by a marker,
 //! card numbers and IBANs masked wherever they appear (in any field, a header or a path),
-//! personal data replaced unless the user keeps it.
+//! personal data replaced unless the user keeps it. What no name tells (a field's name, a
+//! header's value) goes through the one redactor of free text.
 
+use paytoken::protocol::redact;
 use paytoken::types::internal::sensitive;
+
+/// The most characters of a header's value a cassette keeps.
+const KEPT_HEADER: usize = 4096;
 
 pub(crate) use sensitive::REDACTED;
 
-/// What the cassette keeps of a header: a credential (by its name) replaced, a card number
-/// or an IBAN in any other masked.
+/// What the cassette keeps of a header: a credential (by its name) replaced; any other
+/// value with a URL's credentials redacted and then through the redactor (`X-Debug:
+/// sKey=...`).
 pub(crate) fn header(name: &str, value: &str) -> String {
     if sensitive::is_secret(name) {
         REDACTED.to_owned()
     } else {
-        sensitive::mask_in_url(value).into_owned()
+        redact::redact(&sensitive::mask_in_url(value), KEPT_HEADER)
     }
+}
+
+/// What the cassette keeps of a field's name: as the redactor shows a name.
+pub(crate) fn name(name: &str) -> String {
+    redact::name(name).into_owned()
 }
 
 /// What the cassette keeps of a request's path: a card number or an IBAN in it (an order
