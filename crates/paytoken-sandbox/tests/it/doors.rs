@@ -107,3 +107,99 @@ async fn a_body_that_is_not_a_form_and_secret_names_show_nothing_they_hold() {
         assert!(!kept.contains(secret), "the state file shows {secret}");
     }
 }
+
+/// A GET of `target` under the console's rules, as a local tool sends it: the whole answer.
+async fn read(sandbox: &Sandbox, target: &str) -> String {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let mut stream = tokio::net::TcpStream::connect(sandbox.address())
+        .await
+        .unwrap();
+    let request = format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut page = String::new();
+    stream.read_to_string(&mut page).await.unwrap();
+    assert!(page.starts_with("HTTP/1.1 200"), "{target}: {page}");
+    page
+}
+
+#[tokio::test]
+async fn an_id_holding_a_card_number_shows_masked_and_is_kept_as_sent() {
+    use paytoken_protocol::ops::inquiry::Inquiry;
+    use paytoken_protocol::ops::payment::Payment;
+    use paytoken_sandbox::{DASHBOARD_PATH, EXPLAIN_HEADER};
+    use std::sync::{Arc, Mutex};
+
+    const ORDER: &str = "plant-order-5555555555554444";
+    let file = StateFile(std::env::temp_dir().join(format!(
+        "paytoken-ids-{}-{}.db",
+        std::process::id(),
+        order_id()
+    )));
+    let explained = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = Arc::clone(&explained);
+    let sandbox = Sandbox::builder()
+        .state_file(&file.0)
+        .explain(move |line| sink.lock().unwrap().push(line.to_owned()))
+        .start()
+        .await
+        .unwrap();
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    let payment = Payment::new(
+        ORDER.parse().unwrap(),
+        "50.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(cards::APPROVED),
+    );
+    let paid = call(&sandbox, &context, &payment).await.unwrap();
+    // A refund to a path whose id is a card number, with a wrong checksum: explained.
+    let token = context.auth_token.as_ref().unwrap().expose_secret();
+    let refused = post(
+        &sandbox,
+        &format!("/transactionServices/REST/v1/payments/{CARD}"),
+        Some(token),
+        &[
+            ("authentication.memberId", merchant(&sandbox).member_id.as_str()),
+            ("authentication.checksum", "00"),
+            ("amount", "1.00"),
+            ("currency", "EUR"),
+            ("paymentType", "RF"),
+        ],
+    )
+    .await;
+    let header = refused.header(EXPLAIN_HEADER).expect("explained").to_owned();
+
+    let mut shown = vec![("the explanation's header", header)];
+    shown.push(("the explanations", explained.lock().unwrap().join("\n")));
+    for path in ["books", "requests"] {
+        shown.push((path, read(&sandbox, &format!("{CONSOLE_PREFIX}{path}")).await));
+    }
+    shown.push(("the dashboard", read(&sandbox, DASHBOARD_PATH).await));
+    assert!(shown[1].1.contains("checksum"), "{}", shown[1].1);
+    for (place, text) in &shown {
+        for number in ["5555555555554444", CARD] {
+            assert!(!text.contains(number), "{place} shows {number}: {text}");
+        }
+    }
+    assert!(shown[2].1.contains("plant-order-555555******4444"), "{}", shown[2].1);
+
+    // The books keep the id as sent: found by it after a restart from the file.
+    sandbox.shutdown().await;
+    let again = Sandbox::builder()
+        .state_file(&file.0)
+        .start()
+        .await
+        .unwrap();
+    let context = signed_in(&again, merchant(&again)).await;
+    let found = call(
+        &again,
+        &context,
+        &Inquiry::ByMerchantTransactionId(ORDER.parse().unwrap()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(found.payment_id, paid.payment_id);
+    assert_eq!(
+        found.merchant_transaction_id.as_ref().map(|id| id.as_str()),
+        Some(ORDER)
+    );
+}
