@@ -255,11 +255,11 @@ impl fmt::Display for UrlFull<'_> {
 /// An order id as a trace shows it: a card number a merchant put in it masked, as the
 /// table of fields masks one anywhere.
 fn shown(id: &MerchantTransactionId) -> Cow<'_, str> {
-    sensitive::mask_in_text(id.as_str())
+    sensitive::id_shown(id.as_str())
 }
 
 /// A payment id as a trace shows it, masked by the same table (a gateway's ids are its
 /// own, and a long one must not pass for a card number in a trace).
 fn shown_payment(id: PaymentId) -> Cow<'static, str> {
-    Cow::Owned(sensitive::mask_in_text(id.as_str()).into_owned())
+    Cow::Owned(sensitive::id_shown(id.as_str()).into_owned())
 }

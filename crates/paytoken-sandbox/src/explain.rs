@@ -91,9 +91,9 @@ pub(crate) fn checksum_mismatch_showing(
 
 /// A value as the diagnostic shows it: as the table of fields says it may be shown (a
 /// card number as its first six and last four digits, a personal value replaced unless
-/// `keep_personal`).
+/// `keep_personal`), and an id the caller sent (a path's) as every display shows one.
 fn shown(name: &str, value: &str, keep_personal: bool) -> String {
-    sensitive::shown(name, value, keep_personal).into_owned()
+    sensitive::id_shown(&sensitive::shown(name, value, keep_personal)).into_owned()
 }
 
 /// The line for a refusal other than a checksum mismatch: its code and description.

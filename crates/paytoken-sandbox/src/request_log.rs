@@ -262,7 +262,7 @@ pub(crate) fn masked_fields(form: &Form<'_>) -> Box<str> {
                 Cow::Owned(explain::clip(&shown, MAX_LOGGED_VALUE).into_owned()),
             )
         });
-    let order = order_id.map(|id| (Cow::Borrowed(ORDER_ID), sensitive::mask_in_text(id)));
+    let order = order_id.map(|id| (Cow::Borrowed(ORDER_ID), sensitive::id_shown(id)));
     encode(order.into_iter().chain(others), MAX_LOGGED_FIELDS)
 }
 
@@ -288,7 +288,7 @@ pub(crate) fn order_id_of_unread(body: &[u8]) -> Box<str> {
         .split(|byte| *byte == b'&')
         .filter_map(|pair| paytoken_types::internal::decode(pair).next()?.ok())
         .find(|(name, value)| name == ORDER_ID && value.chars().count() <= 255)
-        .map(|(_, value)| (ORDER_ID, sensitive::mask_in_text(&value).into_owned()));
+        .map(|(_, value)| (ORDER_ID, sensitive::id_shown(&value).into_owned()));
     encode(order.into_iter(), MAX_LOGGED_FIELDS)
 }
 

@@ -50,6 +50,15 @@ pub fn structure_shown(name: &str, keep_personal: bool) -> Option<&'static str> 
     }
 }
 
+/// An id as every display shows it (an order id, a path's id, an id a caller sent as a
+/// payment's): a card number or an IBAN a caller put in it masked, as
+/// [`mask_in_text`] masks one anywhere. Display only: whoever keeps or finds by an id
+/// keeps it as it was sent.
+#[must_use]
+pub fn id_shown(id: &str) -> Cow<'_, str> {
+    mask_in_text(id)
+}
+
 /// The value of the field `name` as it may be shown: a secret redacted, a card number or
 /// an IBAN masked, a personal value replaced unless `keep_personal`, an issued value as it
 /// is, and any other with the card numbers and IBANs inside it masked.

@@ -113,7 +113,7 @@ pub(super) fn books(gateway: &Gateway, page: Page) -> Value {
         .map(|payment| {
             json!({
                 "paymentId": payment.payment_id.as_str(),
-                "merchantTransactionId": payment.merchant_transaction_id.as_ref().map(|id| id.as_str()),
+                "merchantTransactionId": payment.merchant_transaction_id.as_ref().map(|id| sensitive::id_shown(id.as_str())),
                 "owner": owner(config, payment.owner),
                 "paymentType": payment.payment_type.to_string(),
                 "amount": payment.amount.to_wire().as_str(),
@@ -173,7 +173,7 @@ pub(super) fn books(gateway: &Gateway, page: Page) -> Value {
             json!({
                 "systemInvoiceId": invoice.system_invoice_id,
                 "owner": owner(config, invoice.owner),
-                "orderId": invoice.order_id,
+                "orderId": sensitive::id_shown(&invoice.order_id),
                 "amount": invoice.amount.to_wire().as_str(),
                 "currency": invoice.currency.as_str(),
                 "invoiceStatus": invoice.status.as_str(),
