@@ -264,6 +264,9 @@ async fn the_readme_s_queries_read_the_file() {
     );
 }
 
+/// An auth token a file of an older version kept as itself.
+const KEPT_TOKEN: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJvbGQifQ.a2VwdC1ieS12MQ";
+
 #[tokio::test]
 async fn a_file_of_schema_version_1_is_migrated_and_its_books_still_serve() {
     let file = TempFile::new("v1");
@@ -272,8 +275,21 @@ async fn a_file_of_schema_version_1_is_migrated_and_its_books_still_serve() {
         connection
             .execute_batch(include_str!("../fixtures/state-v1.sql"))
             .unwrap();
+        // A token the file kept as itself, as versions before 4 did.
+        connection
+            .execute(
+                "INSERT INTO tokens VALUES (?1, '100', '11344', 4102444800)",
+                [KEPT_TOKEN],
+            )
+            .unwrap();
     }
     let sandbox = on_file(&file).await;
+    // The token the old file kept still signs its merchant in.
+    let kept = paytoken_protocol::Context {
+        auth_token: Some(paytoken_protocol::AuthToken::new(KEPT_TOKEN).unwrap()),
+        ..merchant(&sandbox).context()
+    };
+    call(&sandbox, &kept, &CardsAndAccounts::all()).await.unwrap();
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let token = "6f1e0b2c9d8a7b6c5d4e3f2a1b0c9d8e".parse().unwrap();
     let repeated = TokenPayment::new(token, "9.99".parse().unwrap(), "EUR".parse().unwrap())
@@ -319,7 +335,21 @@ async fn a_file_of_schema_version_1_is_migrated_and_its_books_still_serve() {
             |row| row.get(0),
         )
         .unwrap();
-    assert_eq!(version, "3");
+    assert_eq!(version, "4");
+    let digests: Vec<String> = connection
+        .prepare("SELECT digest FROM tokens")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(digests.len() >= 2, "{digests:?}");
+    assert!(
+        digests
+            .iter()
+            .all(|digest| digest.len() == 32 && digest != KEPT_TOKEN),
+        "tokens are kept as digests only: {digests:?}"
+    );
     let notifications: i64 = connection
         .query_row("SELECT count(*) FROM notifications", [], |row| row.get(0))
         .unwrap();
