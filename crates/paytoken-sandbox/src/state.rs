@@ -294,14 +294,45 @@ const FIRST_PAYMENT_ID: u64 = 60_001;
 /// The first customer id handed out.
 const FIRST_CUSTOMER_ID: u64 = 1_250;
 
+/// An auth token as the sandbox remembers it, in memory and in a state file: a digest
+/// (MD5, in hex, over a label and the token), never the token, so that nothing it keeps
+/// signs a caller in. A token is unpredictable (its last part is random), so its digest
+/// cannot be turned back into it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct TokenDigest(String);
+
+impl TokenDigest {
+    /// What every digest is taken over first: no other MD5 of the sandbox's is one.
+    const LABEL: &'static [u8] = b"paytoken-sandbox auth token\0";
+
+    /// The digest of `token`.
+    pub(crate) fn of(token: &str) -> Self {
+        use md5::{Digest as _, Md5};
+        let mut md5 = Md5::new();
+        md5.update(Self::LABEL);
+        md5.update(token.as_bytes());
+        Self(format!("{:x}", md5.finalize()))
+    }
+
+    /// A digest as a store kept it.
+    pub(crate) fn kept(hex: String) -> Self {
+        Self(hex)
+    }
+
+    /// The digest in hex, as a store keeps it.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 /// A change to what the sandbox remembers, journalled as it is made: what one call
 /// changed, so that a store can keep exactly that (and a file store in one transaction).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Change {
-    /// An auth token issued.
-    TokenIssued(String),
-    /// An auth token revoked (regenerated).
-    TokenRevoked(String),
+    /// An auth token issued, by its digest.
+    TokenIssued(TokenDigest),
+    /// An auth token revoked (regenerated), by its digest.
+    TokenRevoked(TokenDigest),
     /// Every token expired at this time let go.
     TokensExpired(i64),
     /// A customer signed up.
@@ -321,7 +352,7 @@ pub(crate) enum Change {
 /// through a method that journals it (the fields are private, so none can be missed).
 #[derive(Debug, Default)]
 pub(crate) struct State {
-    tokens: HashMap<String, IssuedToken>,
+    tokens: HashMap<TokenDigest, IssuedToken>,
     customers: HashMap<CustomerId, Principal>,
     /// Customer ids in the order they were made, for listing.
     customer_order: Vec<CustomerId>,
@@ -465,9 +496,9 @@ impl State {
             .tokens
             .iter()
             .min_by_key(|(_, issued)| issued.expires_at)
-            .map(|(token, _)| token.clone());
-        first.is_some_and(|token| {
-            self.revoke_token(&token);
+            .map(|(digest, _)| digest.clone());
+        first.is_some_and(|digest| {
+            self.revoke_digest(&digest);
             true
         })
     }
@@ -480,17 +511,32 @@ impl State {
 
     /// The live token `token`, if it was issued.
     pub(crate) fn token(&self, token: &str) -> Option<IssuedToken> {
-        self.tokens.get(token).copied()
+        self.tokens.get(&TokenDigest::of(token)).copied()
     }
 
-    pub(crate) fn issue_token(&mut self, token: String, issued: IssuedToken) {
-        self.changes.push(Change::TokenIssued(token.clone()));
-        self.tokens.insert(token, issued);
+    /// The token of `digest`, if it is held: what a store reads back.
+    pub(crate) fn token_by_digest(&self, digest: &TokenDigest) -> Option<IssuedToken> {
+        self.tokens.get(digest).copied()
+    }
+
+    /// Remembers `token`, by its digest.
+    pub(crate) fn issue_token(&mut self, token: &str, issued: IssuedToken) {
+        self.issue_digest(TokenDigest::of(token), issued);
+    }
+
+    /// Remembers a token by its `digest`, as a store kept it.
+    pub(crate) fn issue_digest(&mut self, digest: TokenDigest, issued: IssuedToken) {
+        self.changes.push(Change::TokenIssued(digest.clone()));
+        self.tokens.insert(digest, issued);
     }
 
     pub(crate) fn revoke_token(&mut self, token: &str) {
-        if self.tokens.remove(token).is_some() {
-            self.changes.push(Change::TokenRevoked(token.to_owned()));
+        self.revoke_digest(&TokenDigest::of(token));
+    }
+
+    fn revoke_digest(&mut self, digest: &TokenDigest) {
+        if self.tokens.remove(digest).is_some() {
+            self.changes.push(Change::TokenRevoked(digest.clone()));
         }
     }
 
@@ -692,7 +738,7 @@ mod tests {
             principal: OWNER,
             expires_at: 10,
         };
-        state.issue_token("first".into(), issued);
+        state.issue_token("first", issued);
         let customer = state.next_customer_id();
         state.insert_customer(customer, OWNER);
         let first = payment(&state);
@@ -712,18 +758,18 @@ mod tests {
             order_description: String::new(),
         });
         state.revoke_token("first");
-        state.issue_token("second".into(), issued);
+        state.issue_token("second", issued);
         state.expire_tokens(10);
         assert_eq!(
             state.take_changes(),
             [
-                Change::TokenIssued("first".into()),
+                Change::TokenIssued(TokenDigest::of("first")),
                 Change::Customer(customer),
                 Change::Payment(0),
                 Change::Payment(0),
                 Change::Invoice(0),
-                Change::TokenRevoked("first".into()),
-                Change::TokenIssued("second".into()),
+                Change::TokenRevoked(TokenDigest::of("first")),
+                Change::TokenIssued(TokenDigest::of("second")),
                 Change::TokensExpired(10),
             ]
         );

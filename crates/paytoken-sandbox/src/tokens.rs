@@ -1,5 +1,5 @@
 //! Auth tokens: JWT-shaped (three base64url parts), unpredictable, remembered by the
-//! sandbox with their owner and expiry. Clients treat them as opaque, as they must the
+//! sandbox by their digest only (`state::TokenDigest`) with their owner and expiry. Clients treat them as opaque, as they must the
 //! real gateway's.
 
 use base64::Engine as _;
@@ -28,7 +28,7 @@ pub(crate) fn issue(state: &mut State, principal: Principal, subject: &str, now:
     token.push('.');
     URL_SAFE_NO_PAD.encode_string(state.entropy.bytes(), &mut token);
     state.issue_token(
-        token.clone(),
+        &token,
         IssuedToken {
             principal,
             expires_at,

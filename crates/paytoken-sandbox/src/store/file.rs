@@ -31,7 +31,7 @@ use crate::faults::NotificationFault;
 use crate::notifications::{Attempt, Keep, SentNotification};
 use crate::state::{
     Change, Instrument, Invoice, InvoiceStatus, IssuedToken, Moves, NotifyTo, Payment, Principal,
-    Registration, State, Status, StoredCard,
+    Registration, State, Status, StoredCard, TokenDigest,
 };
 
 /// The schema's first version, as a person reads it: the tables and what each column holds.
@@ -41,13 +41,14 @@ const SCHEMA: &str = include_str!("schema.sql");
 const MIGRATIONS: &[&str] = &[
     include_str!("migrations/1_to_2.sql"),
     include_str!("migrations/2_to_3.sql"),
+    include_str!("migrations/3_to_4.sql"),
 ];
 /// What `meta.application` says in a sandbox's state file.
 const APPLICATION: &str = "paytoken-sandbox";
 /// The schema this sandbox writes: the first version and every migration.
-pub(crate) const SCHEMA_VERSION: i64 = 3;
+pub(crate) const SCHEMA_VERSION: i64 = 4;
 // A migration added without its version, or a version without its migration, does not build.
-const _: () = assert!(MIGRATIONS.len() + 1 == 3);
+const _: () = assert!(MIGRATIONS.len() + 1 == 4);
 
 /// The order the records of `registrations`, `payments` and `invoices` were made in.
 const IN_ORDER: &str = "ORDER BY position";
@@ -131,6 +132,9 @@ impl FileStore {
         let transaction = self.connection.unchecked_transaction()?;
         for migration in missing {
             transaction.execute_batch(migration)?;
+        }
+        if version < 4 {
+            digest_tokens(&transaction)?;
         }
         transaction.execute(
             "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
@@ -224,17 +228,20 @@ impl FileStore {
         let transaction = self.connection.transaction()?;
         for change in state.changes() {
             match change {
-                Change::TokenIssued(token) => {
-                    if let Some(issued) = state.token(token) {
+                Change::TokenIssued(digest) => {
+                    if let Some(issued) = state.token_by_digest(digest) {
                         let (partner, member) = owners.ids(issued.principal);
                         transaction.execute(
                             "INSERT OR REPLACE INTO tokens VALUES (?1, ?2, ?3, ?4)",
-                            params![token, partner, member, issued.expires_at],
+                            params![digest.as_str(), partner, member, issued.expires_at],
                         )?;
                     }
                 }
-                Change::TokenRevoked(token) => {
-                    transaction.execute("DELETE FROM tokens WHERE token = ?1", [token])?;
+                Change::TokenRevoked(digest) => {
+                    transaction.execute(
+                        "DELETE FROM tokens WHERE digest = ?1",
+                        [digest.as_str()],
+                    )?;
                 }
                 Change::ClockAdvanced(advanced_ms) => {
                     transaction.execute(
@@ -405,18 +412,18 @@ impl FileStore {
                     .map_err(|_| Refusal::damaged("meta", "clock_advanced_ms"))?,
             );
         }
-        for (token, issued) in self.rows("tokens", "", |row| {
+        for (digest, issued) in self.rows("tokens", "", |row| {
             let principal = row.owner(&self.owners, 1)?;
             let expires_at = row.get(3)?;
             Ok((
-                row.get(0)?,
+                TokenDigest::kept(row.get(0)?),
                 IssuedToken {
                     principal,
                     expires_at,
                 },
             ))
         })? {
-            state.issue_token(token, issued);
+            state.issue_digest(digest, issued);
         }
         for (id, owner) in self.rows("customers", "", |row| {
             Ok((
@@ -783,4 +790,21 @@ impl Record<'_, '_> {
             order_description: self.get(12)?,
         })
     }
+}
+
+/// Version 4 keeps auth tokens by their digest: each token a file of an older version
+/// kept is replaced by its digest (`3_to_4.sql` renamed the column), so the callers it
+/// signed in stay signed in.
+fn digest_tokens(transaction: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    let tokens: Vec<String> = transaction
+        .prepare("SELECT digest FROM tokens")?
+        .query_map([], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    for token in tokens {
+        transaction.execute(
+            "UPDATE tokens SET digest = ?1 WHERE digest = ?2",
+            [TokenDigest::of(&token).as_str(), token.as_str()],
+        )?;
+    }
+    Ok(())
 }
