@@ -6,7 +6,11 @@
 //!   crate whose `main.rs` says `#![cfg(test)]`, so `clippy.toml`'s test settings cover
 //!   them; an allowance a test needs goes on the item, with its reason;
 //! - no source file over [`MAX_LINES`] lines;
-//! - plumbing with one home ([`ONE_HOME`]) written nowhere else.
+//! - plumbing with one home ([`ONE_HOME`]) written nowhere else;
+//! - one decider of what is secret: only the table of fields ([`TABLE_OF_FIELDS`]) asks a
+//!   name's sensitivity or matches on it ([`DECIDING`]); everyone else asks it
+//!   (`sensitive::is_secret`, `shown`, `structure_shown`, `id_shown`) or the one redactor
+//!   of free text (`paytoken_protocol::redact`).
 //!
 //! Run by `cargo xtask ci` and by `cargo test -p xtask`.
 
@@ -83,6 +87,20 @@ const TABLE_OF_FIELDS: [&str; 2] = [
     "crates/paytoken-types/src/sensitive.rs",
 ];
 
+/// What marks a module that decides for itself what is secret: reading a name's
+/// sensitivity, or matching on it, or a predicate of its own (written in halves so that
+/// this file does not hold them itself).
+const DECIDING: [&str; 4] = [
+    concat!("Sensitivity", "::"),
+    concat!("sensitive::", "of("),
+    concat!("fields::", "sensitivity("),
+    concat!("fn is_", "secret"),
+];
+
+/// Where [`DECIDING`] may be written but for the table: the test oracle that holds every
+/// mask to the table's answer, which must not ask the masks it checks.
+const DECIDING_ORACLES: [&str; 1] = ["crates/paytoken-test-support/src/shown.rs"];
+
 /// The markers a masked value is shown with, spelled only by the table (written in two
 /// halves so that this file does not spell them itself).
 const MARKERS: [&str; 2] = [concat!("\"[red", "acted]\""), concat!("\"[per", "sonal]\"")];
@@ -150,6 +168,13 @@ fn breaches_in(shown: &str, text: &str) -> Vec<String> {
         {
             breaches.push(format!(
                 "{shown}:{}: the secret field \"{name}\" named where values are masked: ask the table",
+                number + 1
+            ));
+        }
+        let decides = shows && !DECIDING_ORACLES.contains(&shown);
+        if decides && let Some(mark) = DECIDING.iter().find(|mark| code.contains(*mark)) {
+            breaches.push(format!(
+                "{shown}:{}: `{mark}` decides here what is secret: ask the table (sensitive::is_secret, shown) or the redactor",
                 number + 1
             ));
         }
@@ -240,6 +265,30 @@ mod tests {
         assert_eq!(check(&root), Ok(()));
     }
 
+    /// Every function of the project's sources that decides what is secret, found by
+    /// [`DECIDING`]'s marks: one home, the table of fields.
+    #[test]
+    fn one_decider_of_what_is_secret() {
+        let root = crate::project_root();
+        let mut files = Vec::new();
+        files_with("rs", &root.join("crates"), &mut files).unwrap();
+        let mut deciding: Vec<String> = files
+            .iter()
+            .filter_map(|path| {
+                let shown = path.strip_prefix(&root).ok()?.display().to_string();
+                let source = shown.contains("/src/") && !shown.contains("/tests/");
+                let text = fs::read_to_string(path).ok()?;
+                let code = text.split("mod tests").next().unwrap_or_default();
+                (source
+                    && !DECIDING_ORACLES.contains(&shown.as_str())
+                    && DECIDING.iter().any(|mark| code.contains(mark)))
+                .then_some(shown)
+            })
+            .collect();
+        deciding.sort();
+        assert_eq!(deciding, TABLE_OF_FIELDS, "the modules that decide what is secret");
+    }
+
     #[test]
     fn each_rule_catches_its_breach() {
         let unfinished = format!("fn f() {{ {}) }}", FORBIDDEN_MACROS[0]);
@@ -271,6 +320,14 @@ mod tests {
         assert_eq!(breaches_in(&elsewhere, &using).len(), 1);
         assert!(breaches_in(homes[0], &using).is_empty());
         assert!(breaches_in(&elsewhere, &format!("mod tests {{ {using} }}")).is_empty());
+
+        for mark in DECIDING {
+            let deciding = format!("fn f(name: &str) {{ let _ = {mark}; }}");
+            assert_eq!(breaches_in("crates/a/src/x.rs", &deciding).len(), 1, "{mark}");
+            assert!(breaches_in(TABLE_OF_FIELDS[1], &deciding).is_empty());
+            assert!(breaches_in(DECIDING_ORACLES[0], &deciding).is_empty());
+            assert!(breaches_in("crates/a/tests/it/x.rs", &deciding).is_empty());
+        }
 
         let long = "\n".repeat(MAX_LINES + 1);
         assert_eq!(breaches_in("crates/a/src/x.rs", &long).len(), 1);
