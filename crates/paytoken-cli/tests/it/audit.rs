@@ -25,7 +25,12 @@ const ORDER: &str = "audit-4000000000000051";
 /// The commands' own order id: what a command prints of its answer holds it as given.
 const COMMAND_ORDER: &str = "audit-order-1";
 const GROUPED: &str = "4000 0000 0000 0051";
+const DASHED: &str = "4000-0000-0000-0051";
 const IBAN: &str = "DE89370400440532013000";
+const IBAN_SPACED: &str = "DE89 3704 0044 0532 0130 00";
+/// A key and a token the command does not hold, as a hostile gateway may echo them.
+const FOREIGN_KEY: &str = "foreign-secure-key-of-shop-7731";
+const FOREIGN_TOKEN: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJvdGhlciJ9.c2lnbmF0dXJl";
 /// A CVV under the names other gateways give it.
 const CVV: &str = "Q7cvv9Z";
 /// Personal values, each in one field of the audit's requests.
@@ -42,14 +47,15 @@ const IBAN_SHOWN: &str = "DE****************3000";
 const REDACTED: &str = "[redacted]";
 const PERSONAL_SHOWN: &str = "[personal]";
 
-/// Each planted value found in `output`, named with where it was found.
+/// Each planted value found in `output`, named with where it was found; a card number or
+/// an IBAN also when grouped by spaces or dashes.
 fn leaks(planted: &[&str], place: &str, output: &str) -> Vec<String> {
     let compact: String = output.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
     planted
         .iter()
         .filter(|value| {
             output.contains(**value)
-                || (value.bytes().all(|b| b.is_ascii_digit()) && compact.contains(**value))
+                || (value.bytes().all(|b| b.is_ascii_alphanumeric()) && compact.contains(**value))
         })
         .map(|value| format!("{place} shows {value}"))
         .collect()
@@ -86,12 +92,14 @@ async fn get(sandbox: &Sandbox, path: &str) -> String {
 async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
     let explained = Arc::new(Mutex::new(Vec::<String>::new()));
     let sink = Arc::clone(&explained);
+    let folder = fresh_folder("audit");
+    let state = folder.join("state.db");
     let sandbox = Sandbox::builder()
         .explain(move |line| sink.lock().unwrap().push(line.to_owned()))
+        .state_file(&state)
         .start()
         .await
         .unwrap();
-    let folder = fresh_folder("audit");
     let cassette = folder.join("cassette.jsonl");
     let (recorder, proxy) = record(sandbox.base_url(), &cassette, &[]).await;
     let (flags, env) = merchant_of(&sandbox);
@@ -204,6 +212,36 @@ async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
     )
     .await;
     outputs.push(("a planted request's answer".into(), planted_names));
+    // The same as JSON rather than a form, a header that carries the key, and field names
+    // that hold what values would.
+    let token = paytoken_test_support::raw::merchant_token(
+        &sandbox,
+        sandbox.config().merchant(paytoken_sandbox::DEFAULT_MERCHANT_ID).unwrap(),
+    )
+    .await;
+    let json_body = serde_json::json!({
+        "authentication.sKey": key,
+        "card.number": CARD,
+        "card.cvv": CVV,
+        "bankAccount.iban": IBAN_SPACED,
+    })
+    .to_string();
+    for (content_type, body) in [
+        ("application/json", json_body),
+        ("application/x-www-form-urlencoded", secret_names(&key)),
+    ] {
+        let answer = post(
+            &format!("{proxy}/transactionServices/REST/v1/payments"),
+            &[
+                ("Content-Type", content_type),
+                ("AuthToken", token.expose_secret()),
+                ("X-Debug", &format!("sKey={key}; card={DASHED}; token={FOREIGN_TOKEN}")),
+            ],
+            &body,
+        )
+        .await;
+        outputs.push((format!("a {content_type} request's answer"), answer));
+    }
 
     // A hostile gateway's answers, recorded and read by the command.
     let hostile_cassette = folder.join("hostile.jsonl");
@@ -263,8 +301,28 @@ async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
         "the return address was recorded, its key hidden"
     );
     outputs.push(("the cassette".into(), recorded));
+    sandbox.shutdown().await;
+    // The state file keeps what the books need as it was sent (SANDBOX.md): the return
+    // address the sandbox sends a browser to, and the names on cards and customers; no
+    // secret, card number or IBAN besides.
+    let kept = file_text(&state).replace(&redirect, "");
+    assert!(kept.contains(COMMAND_ORDER), "the state file was read");
+    let found: Vec<String> = leaks(
+        &[CARD, IBAN, key.as_str(), CVV, FOREIGN_KEY, FOREIGN_TOKEN, token.expose_secret()],
+        "the state file",
+        &kept,
+    );
+    assert!(found.is_empty(), "{}", found.join("\n"));
 
-    let mut planted = vec![CARD, IBAN, key.as_str(), CVV];
+    let mut planted = vec![
+        CARD,
+        IBAN,
+        key.as_str(),
+        CVV,
+        FOREIGN_KEY,
+        FOREIGN_TOKEN,
+        token.expose_secret(),
+    ];
     planted.extend(PERSONAL);
     let (said, shown): (Vec<_>, Vec<_>) = outputs
         .iter()
@@ -278,7 +336,13 @@ async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
     // the key, the CVV and the IBAN never show there.
     let found: Vec<String> = said
         .iter()
-        .flat_map(|(place, output)| leaks(&[key.as_str(), IBAN, CVV], place, output))
+        .flat_map(|(place, output)| {
+            leaks(
+                &[key.as_str(), IBAN, CVV, CARD, FOREIGN_KEY, FOREIGN_TOKEN],
+                place,
+                output,
+            )
+        })
         .collect();
     assert!(found.is_empty(), "{}", found.join("\n"));
     let odd: Vec<String> = outputs
@@ -334,12 +398,52 @@ fn planted_form(member: &str, key: &str) -> String {
     .join("&")
 }
 
+/// A form whose field names hold the key, a card number, a CVV and an IBAN, as a
+/// careless client may write them.
+fn secret_names(key: &str) -> String {
+    let names = [
+        format!("sKey={key}"),
+        format!(r#"{{"authentication.sKey":"{key}"}}"#),
+        format!("card {DASHED}"),
+        format!(r#"{{"card.cvv":"{CVV}"}}"#),
+        format!("iban {IBAN_SPACED}"),
+    ];
+    names
+        .iter()
+        .map(|name| {
+            let mut encoded = Vec::new();
+            paytoken::types::internal::encode_into(&mut encoded, name.as_bytes());
+            format!("{}=1", String::from_utf8(encoded).unwrap())
+        })
+        .chain(["amount=1.00".to_owned()])
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// Everything a state file and its journal hold, as text.
+fn file_text(path: &std::path::Path) -> String {
+    let mut text = String::new();
+    for suffix in ["", "-wal"] {
+        let mut file = path.as_os_str().to_owned();
+        file.push(suffix);
+        if let Ok(bytes) = std::fs::read(&file) {
+            text.push_str(&String::from_utf8_lossy(&bytes));
+        }
+    }
+    text
+}
+
 /// What a hostile gateway answers: the key as name/value pairs, in a redirect's query and
 /// as a token; the IBAN under another name; the card number grouped in a remark; personal
 /// values under other names.
 fn hostile_answer(key: &str) -> String {
     serde_json::json!({
-        "result": {"code": "00026", "description": "record found"},
+        "result": {
+            "code": "00026",
+            "description": format!(
+                "record found; key {key}; card {GROUPED} / {DASHED}; iban {IBAN_SPACED}; others {FOREIGN_KEY} {FOREIGN_TOKEN}; over 11344|o-1|{key}"
+            ),
+        },
         "paymentId": "8a82944a4cc25ebf014cc2c782423202",
         "parameters": [
             {"name": "checksum", "value": key},
