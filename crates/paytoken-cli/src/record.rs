@@ -22,6 +22,7 @@ use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{HeaderName, HeaderValue};
 use hyper::{HeaderMap, Request, Response};
+use paytoken::protocol::redact::Redactor;
 use serde_json::json;
 
 pub(crate) use self::cassette::CASSETTE_VERSION;
@@ -56,6 +57,9 @@ struct Proxy {
     cassette: Mutex<Cassette>,
     keep_personal: bool,
     exchanges: AtomicU64,
+    /// The secrets seen by name in the exchanges so far (bounded), masked wherever they
+    /// stand in later ones.
+    held: Mutex<Redactor>,
 }
 
 /// Runs until Ctrl-C.
@@ -135,6 +139,7 @@ fn proxy(args: &RecordArgs, gateway: &GatewayArgs) -> Result<Proxy, Failure> {
         cassette: Mutex::new(cassette),
         keep_personal: args.keep_personal_data,
         exchanges: AtomicU64::new(0),
+        held: Mutex::new(Redactor::new()),
     })
 }
 
@@ -176,7 +181,14 @@ async fn forward(proxy: &Proxy, request: Request<Incoming>) -> Response<Full<Byt
             .map(|(status, headers, body)| (*status, headers, body.as_ref()))
             .map_err(Clone::clone),
     };
-    let line = cassette::line(&recorded, proxy.keep_personal);
+    let held = match proxy.held.lock() {
+        Ok(mut held) => {
+            cassette::learn(&recorded, &mut held);
+            held.clone()
+        }
+        Err(poisoned) => poisoned.into_inner().clone(),
+    };
+    let line = cassette::line(&recorded, proxy.keep_personal, &held);
     if let Ok(mut cassette) = proxy.cassette.lock() {
         cassette.append(&line);
     }

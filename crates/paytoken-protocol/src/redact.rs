@@ -60,21 +60,15 @@ pub fn redact(text: &str, max_chars: usize) -> String {
 /// The most characters of a name [`name`] shows.
 const SHOWN_NAME: usize = 128;
 
-/// A field's name as it may be shown: through the redactor, since a name can hold what a
-/// value would (`{"sKey":"…"}`, `card 4000…`), cut to 128 characters. A name of letters,
-/// `.`, `_`, `-`, `[` and `]` under 24 characters, in which the redactor finds nothing,
-/// is borrowed as it is.
+/// A field's name as [`Redactor::name`] shows it, by a redactor that holds no secret.
 #[must_use]
 pub fn name(name: &str) -> Cow<'_, str> {
-    let plain = name.len() < TOKEN_WORD
-        && name
-            .bytes()
-            .all(|byte| byte.is_ascii_alphabetic() || matches!(byte, b'.' | b'_' | b'-' | b'[' | b']'));
-    if plain {
-        return Cow::Borrowed(name);
-    }
-    Cow::Owned(redact(name, SHOWN_NAME))
+    Redactor::new().name(name)
 }
+
+/// The most secrets a [`Redactor`] holds: past it, the one it took first is let go (a
+/// proxy that learns each token it sees holds the newest).
+pub const MAX_HELD_SECRETS: usize = 32;
 
 /// The one redactor of free text (see the module's docs): the secrets a caller holds and
 /// the ids an answer carries, and the masks that need neither.
@@ -82,8 +76,8 @@ pub fn name(name: &str) -> Cow<'_, str> {
 /// Its `Debug` shows how many secrets it holds, never one; they are wiped when it drops.
 #[derive(Clone, Default)]
 pub struct Redactor {
-    /// Each held secret in each form it may be echoed in, longest first.
-    held: Vec<Zeroizing<String>>,
+    /// Each held secret, oldest first, in each form it may be echoed in.
+    held: Vec<Vec<Zeroizing<String>>>,
     /// Ids the gateway issued, shown as they are.
     ids: Vec<String>,
 }
@@ -105,15 +99,29 @@ impl Redactor {
     }
 
     /// Masks `secret` too, as written, percent-encoded (`%20` and `+` for a space) and
-    /// JSON-escaped, when it is at least [`MIN_HELD_SECRET`] characters long.
+    /// JSON-escaped, when it is at least [`MIN_HELD_SECRET`] characters long. Past
+    /// [`MAX_HELD_SECRETS`], the secret held longest is let go.
     #[must_use]
     pub fn holding(mut self, secret: &str) -> Self {
+        self.hold(secret);
+        self
+    }
+
+    /// [`Redactor::holding`], in place; whether `secret` is held now (long enough).
+    pub fn hold(&mut self, secret: &str) -> bool {
         if secret.chars().count() < MIN_HELD_SECRET {
-            return self;
+            return false;
+        }
+        if self
+            .held
+            .iter()
+            .any(|forms| forms.first().is_some_and(|plain| plain.as_str() == secret))
+        {
+            return true;
         }
         let mut form = Zeroizing::new(Vec::with_capacity(secret.len() * 3));
         paytoken_types::internal::encode_into(&mut form, secret.as_bytes());
-        let forms = [
+        let candidates = [
             Some(Zeroizing::new(String::from(secret))),
             core::str::from_utf8(&form)
                 .ok()
@@ -126,13 +134,17 @@ impl Redactor {
                 .ok()
                 .map(|quoted| Zeroizing::new(String::from(quoted.trim_matches('"')))),
         ];
-        for form in forms.into_iter().flatten() {
-            if !self.held.iter().any(|held| **held == *form) {
-                self.held.push(form);
+        let mut forms: Vec<Zeroizing<String>> = Vec::with_capacity(candidates.len());
+        for candidate in candidates.into_iter().flatten() {
+            if !forms.iter().any(|form| **form == *candidate) {
+                forms.push(candidate);
             }
         }
-        self.held.sort_by_key(|held| core::cmp::Reverse(held.len()));
-        self
+        if self.held.len() >= MAX_HELD_SECRETS {
+            self.held.remove(0);
+        }
+        self.held.push(forms);
+        true
     }
 
     /// Shows `id` as it is wherever it stands: an id the gateway issued (a `paymentId`, a
@@ -149,13 +161,32 @@ impl Redactor {
     /// borrowed when it holds none.
     #[must_use]
     pub fn mask_held<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        // Longest first: a secret that holds another is masked whole.
+        let mut forms: Vec<&str> = self.held.iter().flatten().map(|form| form.as_str()).collect();
+        forms.sort_by_key(|form| core::cmp::Reverse(form.len()));
         let mut masked = Cow::Borrowed(text);
-        for secret in &self.held {
-            if masked.contains(secret.as_str()) {
-                masked = Cow::Owned(masked.replace(secret.as_str(), REDACTED));
+        for secret in forms {
+            if masked.contains(secret) {
+                masked = Cow::Owned(masked.replace(secret, REDACTED));
             }
         }
         masked
+    }
+
+    /// A field's name as it may be shown: through the redactor, since a name can hold what
+    /// a value would (`{"sKey":"…"}`, `card 4000…`), cut to 128 characters. A name of
+    /// letters, `.`, `_`, `-`, `[` and `]` under 24 characters, in which only a held secret
+    /// could be found, is borrowed when it holds none.
+    #[must_use]
+    pub fn name<'n>(&self, name: &'n str) -> Cow<'n, str> {
+        let plain = name.len() < TOKEN_WORD
+            && name.bytes().all(|byte| {
+                byte.is_ascii_alphabetic() || matches!(byte, b'.' | b'_' | b'-' | b'[' | b']')
+            });
+        if plain {
+            return self.mask_held(name);
+        }
+        Cow::Owned(self.redact(name, SHOWN_NAME))
     }
 
     /// `text` redacted (see the module's docs) and cut to `max_chars` characters (plus `…`
@@ -167,7 +198,7 @@ impl Redactor {
         let held = self.mask_held(text);
         // Read a little beyond the cut, so a secret that straddles it is still seen whole;
         // a word cut off by that read is dropped, since its start alone could be a secret's.
-        let lookahead = max_chars + TOKEN_WORD + DIGIT_RUN;
+        let lookahead = max_chars.saturating_add(TOKEN_WORD + DIGIT_RUN);
         let (head, read_all) = match held.char_indices().nth(lookahead) {
             Some((end, _)) => (held.get(..end).unwrap_or_default(), false),
             None => (held.as_ref(), true),

@@ -4,8 +4,10 @@
 //! and what each field is to a client ([`kind`], from the table of fields): what the
 //! reshaping changes, and what it never touches.
 
+use std::borrow::Cow;
 use std::fmt;
 
+use paytoken_protocol::redact::Redactor;
 use paytoken_types::internal::fields::{self, Form, Role};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
@@ -248,16 +250,56 @@ impl Node {
         }
     }
 
+    /// Calls `each` with every text in the tree and the name it stands under: a member's
+    /// key, or the `name` of a `{"name": ..., "value": ...}` pair for its value.
+    pub fn each_text(&self, each: &mut impl FnMut(&str, &str)) {
+        self.each_text_as("", each);
+    }
+
+    fn each_text_as(&self, name: &str, each: &mut impl FnMut(&str, &str)) {
+        match self {
+            Self::Object(fields) => {
+                let pair_name = match (self.member("name"), self.member("value")) {
+                    (Some(Self::Text(named)), Some(_)) => Some(named.as_str()),
+                    _ => None,
+                };
+                for (key, value) in fields {
+                    match (pair_name, key.as_str()) {
+                        (Some(named), "value") => value.each_text_as(named, each),
+                        _ => value.each_text_as(key, each),
+                    }
+                }
+            }
+            Self::List(items) => items.iter().for_each(|item| item.each_text_as(name, each)),
+            Self::Text(text) => each(name, text),
+            Self::Raw(_) => {}
+        }
+    }
+
     /// The tree with every value as the table of fields (`paytoken_types::internal::
     /// sensitive`) says it may be shown, by its key: secrets redacted, card numbers and
     /// IBANs masked wherever they are, personal values replaced unless `keep_personal`;
     /// order and repeated keys as they came.
     #[must_use]
     pub fn redacted(&self, keep_personal: bool) -> Self {
-        self.redacted_as("", keep_personal)
+        self.redacted_holding(keep_personal, &Redactor::new())
     }
 
-    fn redacted_as(&self, name: &str, keep_personal: bool) -> Self {
+    /// [`Node::redacted`], and every value with the secrets `redactor` holds masked; free
+    /// text (a description, a remark) through the redactor whole, knowing the ids the tree
+    /// carries as its own (`paymentId`, `registrationId`).
+    #[must_use]
+    pub fn redacted_holding(&self, keep_personal: bool, redactor: &Redactor) -> Self {
+        let mut redactor = redactor.clone();
+        for id in ["paymentId", "registrationId"] {
+            if let Some(Self::Text(own)) = self.member(id) {
+                redactor = redactor.knowing(own);
+            }
+        }
+        self.redacted_as("", keep_personal, &redactor)
+    }
+
+    fn redacted_as(&self, name: &str, keep_personal: bool, redactor: &Redactor) -> Self {
         use paytoken_types::internal::sensitive;
         // A structure where a secret, a card number or a personal value belongs is
         // replaced whole, as the table says.
@@ -279,8 +321,10 @@ impl Node {
                         .map(|(key, value)| {
                             let shown = match (pair_name, key.as_str()) {
                                 (Some(_), "name") => value.clone(),
-                                (Some(named), "value") => value.redacted_as(named, keep_personal),
-                                _ => value.redacted_as(key, keep_personal),
+                                (Some(named), "value") => {
+                                    value.redacted_as(named, keep_personal, redactor)
+                                }
+                                _ => value.redacted_as(key, keep_personal, redactor),
                             };
                             (key.clone(), shown)
                         })
@@ -290,18 +334,30 @@ impl Node {
             Self::List(items) => Self::List(
                 items
                     .iter()
-                    .map(|item| item.redacted_as(name, keep_personal))
+                    .map(|item| item.redacted_as(name, keep_personal, redactor))
                     .collect(),
             ),
-            Self::Text(text) => {
-                Self::Text(sensitive::shown(name, text, keep_personal).into_owned())
-            }
+            Self::Text(text) => Self::Text(shown(name, text, keep_personal, redactor).into_owned()),
             Self::Raw(raw) if matches!(raw.as_str(), "null" | "true" | "false") => self.clone(),
-            Self::Raw(raw) => match sensitive::shown(name, raw, keep_personal) {
-                std::borrow::Cow::Borrowed(_) => self.clone(),
-                std::borrow::Cow::Owned(shown) => Self::Text(shown),
+            Self::Raw(raw) => match shown(name, raw, keep_personal, redactor) {
+                Cow::Borrowed(_) => self.clone(),
+                Cow::Owned(shown) => Self::Text(shown),
             },
         }
+    }
+}
+
+/// A scalar's text as the table says it may be shown, the secrets `redactor` holds
+/// masked, and free text through the redactor whole.
+fn shown<'t>(name: &str, text: &'t str, keep_personal: bool, redactor: &Redactor) -> Cow<'t, str> {
+    use paytoken_types::internal::sensitive;
+    let shown = sensitive::shown(name, text, keep_personal);
+    if sensitive::is_free_text(name) {
+        return Cow::Owned(redactor.redact(&shown, usize::MAX));
+    }
+    match redactor.mask_held(&shown) {
+        Cow::Borrowed(_) => shown,
+        Cow::Owned(masked) => Cow::Owned(masked),
     }
 }
 

@@ -67,6 +67,10 @@ pub enum Sensitivity {
     Issued,
     /// Anything else: as sent, but for a card number or an IBAN inside it.
     Plain,
+    /// Free text a person or the gateway wrote (a result's description, a remark): as
+    /// [`Sensitivity::Plain`], and where a layer shows it, through the one redactor of
+    /// free text (`paytoken_protocol::redact`), since it may echo anything it was sent.
+    FreeText,
 }
 
 /// How the interface's sample answers write a field.
@@ -117,7 +121,7 @@ const fn row(
 use Form::{Code, Id, Money, Month, OneOrMany, Text, Time, Year};
 use Role::{Container, Deciding, Echoed, Informational, Kept};
 use Sample::{Absent, Structured, UpperCase};
-use Sensitivity::{CardNumber, Iban, Issued, Personal, Plain, Secret};
+use Sensitivity::{CardNumber, FreeText, Iban, Issued, Personal, Plain, Secret};
 
 /// Every field the table knows, by name. Names that hold a secret part (`token`,
 /// `checksum`, ...) need no row.
@@ -152,8 +156,8 @@ pub const TABLE: &[Field] = &[
     row("expiryYear", Informational, Year, Plain, Sample::Text),
     row("timestamp", Informational, Time, Issued, Sample::Text),
     row("createdDate", Informational, Time, Issued, Sample::Text),
-    row("descriptor", Informational, Text, Plain, Sample::Text),
-    row("remark", Informational, Text, Plain, Sample::Text),
+    row("descriptor", Informational, Text, FreeText, Sample::Text),
+    row("remark", Informational, Text, FreeText, Sample::Text),
     row("holder", Informational, Text, Personal, Sample::Text),
     row("LoginName", Informational, Text, Plain, Sample::Text),
     row("cardType", Informational, Text, Plain, Sample::Text),
@@ -162,7 +166,7 @@ pub const TABLE: &[Field] = &[
     row("systemInvoiceId", Informational, Text, Issued, Sample::Text),
     row("transactionUrl", Informational, Text, Plain, Sample::Text),
     row("raiseby", Informational, Text, Plain, Sample::Text),
-    row("orderDescription", Informational, Text, Plain, Sample::Text),
+    row("orderDescription", Informational, Text, FreeText, Sample::Text),
     row("trackingid", Informational, Text, Plain, Sample::Text),
     row("dtstamp", Informational, Text, Plain, Sample::Text),
     row("customername", Informational, Text, Personal, Sample::Text),
@@ -192,7 +196,7 @@ pub const TABLE: &[Field] = &[
     // Kept as sent: the rest of the samples' fields.
     row("customer", Kept, Text, Plain, Structured),
     row("parameters", Kept, Text, Plain, Structured),
-    row("description", Kept, Text, Plain, Sample::Text),
+    row("description", Kept, Text, FreeText, Sample::Text),
     row("bic", Kept, Text, Plain, Sample::Text),
     row("bin", Kept, Text, Plain, Sample::Text),
     row("iban", Kept, Text, Iban, Sample::Text),

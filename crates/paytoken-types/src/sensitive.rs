@@ -36,6 +36,14 @@ pub fn is_secret(name: &str) -> bool {
     of(name) == Sensitivity::Secret
 }
 
+/// Whether the field `name` holds free text a person or the gateway wrote (a result's
+/// description, a remark), which a layer that shows it passes through the one redactor of
+/// free text.
+#[must_use]
+pub fn is_free_text(name: &str) -> bool {
+    of(name) == Sensitivity::FreeText
+}
+
 /// What replaces a structure (an object or a list) found under `name` where a single
 /// value belongs: a secret, a card number or an IBAN is [`REDACTED`] whole, a personal
 /// value [`PERSONAL`] unless `keep_personal`; `None` when its members are shown one by one.
@@ -70,7 +78,7 @@ pub fn shown<'v>(name: &str, value: &'v str, keep_personal: bool) -> Cow<'v, str
         Sensitivity::Iban => Cow::Owned(mask_iban(value)),
         Sensitivity::Personal if !keep_personal => Cow::Borrowed(PERSONAL),
         Sensitivity::Issued => Cow::Borrowed(value),
-        Sensitivity::Personal | Sensitivity::Plain => mask_in_url(value),
+        Sensitivity::Personal | Sensitivity::Plain | Sensitivity::FreeText => mask_in_url(value),
     }
 }
 

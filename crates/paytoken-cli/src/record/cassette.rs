@@ -11,6 +11,8 @@ use hyper::HeaderMap;
 use paytoken::Timestamp;
 use serde_json::{Value, json};
 
+use paytoken::protocol::redact::Redactor;
+
 use super::redact;
 use crate::terminal;
 use paytoken_sandbox::internal::{Node, operation_of};
@@ -29,21 +31,22 @@ pub(crate) struct Exchange<'a> {
     pub(crate) answer: Result<(u16, &'a HeaderMap, &'a [u8]), String>,
 }
 
-/// The cassette's line for `exchange`, redacted.
-pub(crate) fn line(exchange: &Exchange<'_>, keep_personal: bool) -> Value {
+/// The cassette's line for `exchange`, redacted: each value as the table says, and the
+/// secrets `held` holds (the ones the proxy has seen by name) masked wherever they stand.
+pub(crate) fn line(exchange: &Exchange<'_>, keep_personal: bool, held: &Redactor) -> Value {
     let fields = form(exchange.request_body);
     // Named by the sandbox's routing: the one table of paths and `paymentType`s.
     let operation = operation_of(exchange.path, exchange.request_body);
     let request = json!({
         "method": exchange.method,
         "path": redact::path(exchange.path),
-        "headers": headers(exchange.request_headers),
+        "headers": headers(exchange.request_headers, held),
         "fields": fields.as_ref().map(|fields| {
             fields
                 .iter()
                 .map(|(name, value)| json!({
-                    "name": redact::name(name),
-                    "value": redact::field(name, value, keep_personal),
+                    "name": held.name(name),
+                    "value": held.mask_held(&redact::field(name, value, keep_personal)),
                 }))
                 .collect::<Vec<_>>()
         }),
@@ -56,7 +59,9 @@ pub(crate) fn line(exchange: &Exchange<'_>, keep_personal: bool) -> Value {
     let (answer, error) = match &exchange.answer {
         Ok((status, headers_of, body)) => {
             let sent = Node::parse_bytes(body);
-            let parsed = sent.as_ref().map(|answer| answer.redacted(keep_personal));
+            let parsed = sent
+                .as_ref()
+                .map(|answer| answer.redacted_holding(keep_personal, held));
             let text = sent
                 .as_ref()
                 .zip(parsed.as_ref())
@@ -64,7 +69,7 @@ pub(crate) fn line(exchange: &Exchange<'_>, keep_personal: bool) -> Value {
             (
                 json!({
                     "status": status,
-                    "headers": headers(headers_of),
+                    "headers": headers(headers_of, held),
                     "body": parsed.as_ref().map(Node::to_value),
                     "bodyText": text,
                     "unrecorded": if parsed.is_some() {
@@ -76,7 +81,7 @@ pub(crate) fn line(exchange: &Exchange<'_>, keep_personal: bool) -> Value {
                 Value::Null,
             )
         }
-        Err(error) => (Value::Null, Value::String(error.clone())),
+        Err(error) => (Value::Null, Value::String(held.mask_held(error).into_owned())),
     };
     let now = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
@@ -126,16 +131,48 @@ fn body_text(body: &[u8], sent: &Node, kept: &Node) -> Option<String> {
 }
 
 /// Headers as a JSON object, each value redacted (the auth token, credentials, cookies).
-fn headers(headers: &HeaderMap) -> Value {
+fn headers(headers: &HeaderMap, held: &Redactor) -> Value {
     let mut object = serde_json::Map::new();
     for (name, value) in headers {
         let text = String::from_utf8_lossy(value.as_bytes());
         object.insert(
             name.as_str().to_owned(),
-            Value::String(redact::header(name.as_str(), &text)),
+            Value::String(redact::header(name.as_str(), &text, held)),
         );
     }
     Value::Object(object)
+}
+
+/// Learns the secrets `exchange` carries by name, for `held` to mask wherever they stand
+/// from now on (a gateway that echoes the key it was sent in a later answer's text): the
+/// values of the form's secret fields, of its secret headers, and of the answer's secret
+/// members (`AuthToken`).
+pub(crate) fn learn(exchange: &Exchange<'_>, held: &mut Redactor) {
+    use paytoken::types::internal::sensitive::is_secret;
+    for (name, value) in form(exchange.request_body).unwrap_or_default() {
+        if is_secret(&name) {
+            held.hold(&value);
+        }
+    }
+    let answer_headers = exchange.answer.as_ref().ok().map(|(_, headers, _)| *headers);
+    for headers in std::iter::once(exchange.request_headers).chain(answer_headers) {
+        for (name, value) in headers {
+            if is_secret(name.as_str())
+                && let Ok(value) = value.to_str()
+            {
+                held.hold(value);
+            }
+        }
+    }
+    if let Ok((_, _, body)) = &exchange.answer
+        && let Some(answer) = Node::parse_bytes(body)
+    {
+        answer.each_text(&mut |name, value| {
+            if is_secret(name) {
+                held.hold(value);
+            }
+        });
+    }
 }
 
 /// The cassette file: opened before the first exchange, appended to, bounded.
@@ -252,7 +289,7 @@ mod tests {
             request_body: b"amount=1.50",
             answer: Ok((200, &headers, body.as_bytes())),
         };
-        line(&exchange, false)["answer"].clone()
+        line(&exchange, false, &Redactor::new())["answer"].clone()
     }
 
     /// Regression: a cassette wrote `1.50` as `1.5`; a replay read another answer.

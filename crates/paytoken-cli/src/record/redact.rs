@@ -4,7 +4,7 @@
 //! personal data replaced unless the user keeps it. What no name tells (a field's name, a
 //! header's value) goes through the one redactor of free text.
 
-use paytoken::protocol::redact;
+use paytoken::protocol::redact::Redactor;
 use paytoken::types::internal::sensitive;
 
 /// The most characters of a header's value a cassette keeps.
@@ -15,17 +15,12 @@ pub(crate) use sensitive::REDACTED;
 /// What the cassette keeps of a header: a credential (by its name) replaced; any other
 /// value with a URL's credentials redacted and then through the redactor (`X-Debug:
 /// sKey=...`).
-pub(crate) fn header(name: &str, value: &str) -> String {
+pub(crate) fn header(name: &str, value: &str, held: &Redactor) -> String {
     if sensitive::is_secret(name) {
         REDACTED.to_owned()
     } else {
-        redact::redact(&sensitive::mask_in_url(value), KEPT_HEADER)
+        held.redact(&sensitive::mask_in_url(value), KEPT_HEADER)
     }
-}
-
-/// What the cassette keeps of a field's name: as the redactor shows a name.
-pub(crate) fn name(name: &str) -> String {
-    redact::name(name).into_owned()
 }
 
 /// What the cassette keeps of a request's path: a card number or an IBAN in it (an order
@@ -73,6 +68,7 @@ mod tests {
             field("descriptor", "4000000000000002", true),
             "400000******0002"
         );
+        let header = |name: &str, value: &str| super::header(name, value, &Redactor::new());
         assert_eq!(header("AuthToken", "eyJ.x.y"), REDACTED);
         assert_eq!(header("X-Api-Key", "k"), REDACTED);
         assert_eq!(header("X-Auth-Token", "t"), REDACTED);
