@@ -570,3 +570,35 @@ async fn a_repeated_payment_by_payment_id_is_given_a_merchant_transaction_id() {
     assert!(fields.contains(&("merchantTransactionId".into(), id.as_str().into())));
     assert!(fields.contains(&("recurringType".into(), "REPEATED".into())));
 }
+
+/// Regression: a gateway's description that echoed the client's own secure key or auth
+/// token reached the caller, its logs and the error's message whole.
+#[tokio::test]
+async fn a_description_that_echoes_the_clients_key_or_token_is_masked_where_it_enters() {
+    let echo = r#"key merchant-key, form merchant-key, token fixed.token.value"#;
+    let charge = TokenPayment::new(
+        "8a82944a4cc25ebf014cc2c782423202".parse().unwrap(),
+        "1.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+    )
+    .merchant_transaction_id("order-1".parse().unwrap());
+    let approved = format!(
+        r#"{{"paymentId":"9","paymentType":"DB","merchantTransactionId":"order-1","result":{{"code":"00001","description":"{echo}"}}}}"#
+    );
+    let client = with_fixed_token(FakeTransport::answering(200, approved));
+    let paid = client.pay_with_token(&charge).await.unwrap();
+    assert_eq!(
+        paid.result.description,
+        "key [redacted], form [redacted], token [redacted]"
+    );
+    let refused = format!(r#"{{"paymentId":"-","result":{{"code":"30001","description":"{echo}"}}}}"#);
+    let client = with_fixed_token(FakeTransport::answering(200, refused));
+    let error = client.pay_with_token(&charge).await.unwrap_err();
+    let shown = format!(
+        "{error} {error:?} {}",
+        error.refusal().unwrap().result.description
+    );
+    for secret in ["merchant-key", "fixed.token.value"] {
+        assert!(!shown.contains(secret), "{secret}: {shown}");
+    }
+}
