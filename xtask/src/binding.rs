@@ -13,8 +13,14 @@ use crate::conform::{Kit, score};
 use crate::python_tools::{pip_install, run, stdout_of, venv};
 use crate::{cargo, project_root, target_dir};
 
-/// The build and test tools, pinned.
-const TOOLS: &[&str] = &["maturin==1.16.0", "pytest==8.3.4"];
+/// The build and test tools, pinned; and the HTTP libraries the README's checkout recipe
+/// names, which the suite runs it with.
+const TOOLS: &[&str] = &[
+    "maturin==1.16.0",
+    "pytest==8.3.4",
+    "requests==2.32.3",
+    "httpx==0.28.1",
+];
 
 /// Builds and installs the wheel, runs the suite and scores the adapter.
 pub(crate) fn check() -> Result<(), String> {
@@ -29,6 +35,7 @@ pub(crate) fn check() -> Result<(), String> {
         .args(["-m", "pytest", "--quiet", "-p", "no:cacheprovider"])
         .arg(root.join("crates/paytoken-python/tests/python"))
         .env("PAYTOKEN_COMMAND", &paytoken)
+        .env("PAYTOKEN_RECIPES_REQUIRED", "1")
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .current_dir(target_dir()))?;
     conform(&paytoken, &python, &root, Kit::Vectors)?;

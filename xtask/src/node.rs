@@ -21,7 +21,7 @@ const SHIPPED: [&str; 3] = ["index.js", "package.json", "README.md"];
 pub(crate) fn check() -> Result<(), String> {
     let root = project_root();
     let modules = package(Profile::Debug)?;
-    typecheck(&modules)?;
+    let shop = typecheck(&modules)?;
     // The command the suite starts its sandbox with, and that scores the adapter: the one
     // the workspace's tests built (see `binding::check`).
     cargo(&["test", "--workspace", "--no-run", "--locked"], &[])?;
@@ -30,7 +30,9 @@ pub(crate) fn check() -> Result<(), String> {
         .arg("--test")
         .arg(root.join(CRATE).join("tests/node"))
         .env("NODE_PATH", &modules)
-        .env("PAYTOKEN_COMMAND", &paytoken))?;
+        .env("PAYTOKEN_COMMAND", &paytoken)
+        .env("PAYTOKEN_SHOP_JS", &shop)
+        .env("PAYTOKEN_RECIPES_REQUIRED", "1"))?;
     for (adapter, kit) in [
         ("conform_adapter.js", Kit::Vectors),
         ("conform_http.js", Kit::Http),
@@ -90,9 +92,10 @@ pub(crate) fn package(profile: Profile) -> Result<PathBuf, String> {
     Ok(modules)
 }
 
-/// `tsc --noEmit --strict` on the typed example, `paytoken` resolved to the package in
-/// `modules` and Node's own types pinned: the definitions hold what the example does.
-fn typecheck(modules: &Path) -> Result<(), String> {
+/// `tsc --strict` on the typed example, `paytoken` resolved to the package in `modules`
+/// and Node's own types pinned: the definitions hold what the example does. What `tsc`
+/// made of it, for the suite to run.
+fn typecheck(modules: &Path) -> Result<PathBuf, String> {
     let tools = tools()?.join("node_modules");
     let tsc = tools.join(".bin/tsc");
     let example = project_root().join(CRATE).join("examples/shop.ts");
@@ -106,7 +109,6 @@ fn typecheck(modules: &Path) -> Result<(), String> {
     fs::copy(&example, &copied).map_err(|error| format!("{}: {error}", example.display()))?;
     run(Command::new(tsc)
         .args([
-            "--noEmit",
             "--strict",
             "--target",
             "es2022",
@@ -115,7 +117,10 @@ fn typecheck(modules: &Path) -> Result<(), String> {
         ])
         .args(["--module", "nodenext", "--types", "node", "--typeRoots"])
         .arg(tools.join("@types"))
-        .arg(&copied))
+        .arg("--outDir")
+        .arg(&checked)
+        .arg(&copied))?;
+    Ok(checked.join("shop.js"))
 }
 
 /// The folder where npm installed the package's `devDependencies` at the versions

@@ -219,6 +219,69 @@ describe('a shop', () => {
   })
 })
 
+// A request to the sandbox's console, as a local tool sends it: its JSON answer.
+async function console_(method, path, body) {
+  const response = await fetch(`${sandbox.BASE_URL}/sandbox/console/${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  })
+  assert.equal(response.status, 200, path)
+  return response.json()
+}
+
+// Every payment in the sandbox's books, page by page.
+async function everyPayment() {
+  const payments = []
+  for (let after = 0; ; ) {
+    const page = await console_('GET', `books?after=${after}&limit=100`)
+    payments.push(...page.payments)
+    if (!page.more) return payments
+    after = page.last
+  }
+}
+
+// The recipes the README and the typed example show, each against a sandbox that takes
+// the payment and drops its answer: the settled outcome is the books'. Under `cargo xtask
+// node`, what `tsc` made of `examples/shop.ts` runs too (PAYTOKEN_SHOP_JS).
+describe('the recipes', () => {
+  const gateway = () => ({
+    baseUrl: sandbox.BASE_URL,
+    memberId: sandbox.MEMBER_ID,
+    partnerId: sandbox.PARTNER_ID,
+    username: sandbox.USERNAME,
+    secureKey: sandbox.SECURE_KEY,
+  })
+
+  it('the README shows the recipe the suite runs', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'crates/paytoken-node/README.md'), 'utf8')
+    const recipe = fs.readFileSync(path.join(ROOT, 'crates/paytoken-node/examples/checkout.js'), 'utf8')
+    const blocks = readme.split('```js\n').slice(1).map((block) => block.split('```')[0])
+    const shown = blocks.filter((block) => block.includes('function '))
+    assert.ok(shown.length >= 2, blocks.join('\n---\n'))
+    for (const block of shown) assert.ok(recipe.includes(block), block)
+  })
+
+  const recipes = [['examples/checkout.js', path.join(ROOT, 'crates/paytoken-node/examples/checkout.js')]]
+  if (process.env.PAYTOKEN_SHOP_JS) recipes.push(['examples/shop.ts', process.env.PAYTOKEN_SHOP_JS])
+  else if (process.env.PAYTOKEN_RECIPES_REQUIRED) assert.fail('PAYTOKEN_SHOP_JS: the typed example, as tsc made it')
+
+  for (const [name, file] of recipes) {
+    it(`${name} settles a lost answer by inquiry, as the books say`, async () => {
+      const { checkout } = require(file)
+      await console_('POST', 'faults', { directives: 'drop=after', target: 'pay' })
+      const order = orderId()
+      const paid = await checkout(gateway(), order, card())
+      const made = (await everyPayment()).filter((payment) => payment.merchantTransactionId === order)
+      assert.equal(made.length, 1, 'the payment was made once')
+      assert.equal(paid.paymentId, made[0].paymentId)
+      assert.equal(paid.isApproved ?? paid.approved, true)
+      assert.deepEqual((await console_('GET', 'faults')).next, [], 'the fault was spent')
+    })
+  }
+})
+
 describe('the checksum rules', () => {
   it('sign the parts as the request does', () => {
     const credentials = paytoken.Credentials.merchant('11344', new paytoken.SecureKey('key'))

@@ -30,6 +30,7 @@ import paytoken
 ROOT = pathlib.Path(__file__).resolve().parents[4]
 sys.path.insert(0, str(ROOT / "crates/paytoken-python/examples"))
 sys.path.insert(0, str(ROOT / "crates/paytoken-python/benches"))
+import checkout  # noqa: E402 (the README's recipe)
 import conform_adapter  # noqa: E402 (found beside the crate's examples)
 import payment_round_trip  # noqa: E402 (the benchmark's two sides)
 
@@ -215,6 +216,61 @@ class Shop(unittest.TestCase):
         self.assertTrue(notified.is_approved)
         with self.assertRaises(paytoken.NotificationRejected):
             paytoken.verify_notification(body, paytoken.SecureKey("another-key"), content_type=content_type)
+
+
+def console(method, path, body=None):
+    """A request to the sandbox's console, as a local tool sends it: its JSON answer."""
+    data = None if body is None else json.dumps(body).encode()
+    sent = urllib.request.Request(f"{SANDBOX['BASE_URL']}/sandbox/console/{path}", data=data,
+                                  headers={"Content-Type": "application/json"}, method=method)
+    with urllib.request.urlopen(sent, timeout=10) as answer:
+        return json.load(answer)
+
+
+def every_payment():
+    """Every payment in the sandbox's books, page by page."""
+    after, payments = 0, []
+    while True:
+        page = console("GET", f"books?after={after}&limit=100")
+        payments.extend(page["payments"])
+        if not page["more"]:
+            return payments
+        after = page["last"]
+
+
+class Recipes(unittest.TestCase):
+    """The README's checkout, with each HTTP library it names, against a sandbox that
+    takes the payment and drops its answer: the settled outcome is the books'. Under
+    `cargo xtask ci` every library is installed (PAYTOKEN_RECIPES_REQUIRED)."""
+
+    def test_the_readme_shows_the_recipe_the_suite_runs(self):
+        readme = (ROOT / "crates/paytoken-python/README.md").read_text()
+        recipe = (ROOT / "crates/paytoken-python/examples/checkout.py").read_text()
+        blocks = [block.split("```")[0] for block in readme.split("```python\n")[1:]]
+        shown = [block for block in blocks if "def " in block]
+        self.assertGreaterEqual(len(shown), 3, blocks)
+        for block in shown:
+            self.assertIn(block, recipe)
+
+    def test_a_lost_answer_is_settled_by_inquiry_as_the_books_say(self):
+        for library in checkout.SENDERS:
+            with self.subTest(library=library):
+                try:
+                    __import__(library.replace("urllib", "urllib.request"))
+                except ImportError:
+                    if os.environ.get("PAYTOKEN_RECIPES_REQUIRED"):
+                        raise
+                    self.skipTest(f"{library} is not installed")
+                console("POST", "faults", {"directives": "drop=after", "target": "pay"})
+                order = order_id()
+                card = paytoken.Card(APPROVED_CARD, "12", "2030", "745")
+                paid = checkout.checkout(SANDBOX, order, card, library)
+                made = [p for p in every_payment() if p["merchantTransactionId"] == order]
+                self.assertEqual(len(made), 1, "the payment was made once")
+                self.assertIsNotNone(paid, "the inquiry found it")
+                self.assertEqual(paid.payment_id, made[0]["paymentId"])
+                self.assertTrue(paid.is_approved)
+                self.assertEqual(console("GET", "faults")["next"], [], "the fault was spent")
 
 
 class Checksums(unittest.TestCase):
