@@ -68,16 +68,16 @@ mod tests {
             field("descriptor", "4000000000000002", true),
             "400000******0002"
         );
-        let header = |name: &str, value: &str| super::header(name, value, &Redactor::new());
-        assert_eq!(header("AuthToken", "eyJ.x.y"), REDACTED);
-        assert_eq!(header("X-Api-Key", "k"), REDACTED);
-        assert_eq!(header("X-Auth-Token", "t"), REDACTED);
+        let kept = |name: &str, value: &str| header(name, value, &Redactor::new());
+        assert_eq!(kept("AuthToken", "eyJ.x.y"), REDACTED);
+        assert_eq!(kept("X-Api-Key", "k"), REDACTED);
+        assert_eq!(kept("X-Auth-Token", "t"), REDACTED);
         assert_eq!(
-            header("Location", "https://shop.example/back?sKey=k&checksum=c"),
+            kept("Location", "https://shop.example/back?sKey=k&checksum=c"),
             "https://shop.example/back?sKey=[redacted]&checksum=[redacted]"
         );
         assert_eq!(
-            header("Location", "/back?card=4000000000000002"),
+            kept("Location", "/back?card=4000000000000002"),
             "/back?card=400000******0002"
         );
         // An order id that holds a card number: the same mask in the path and the field.
@@ -89,7 +89,7 @@ mod tests {
             "{in_path} {in_field}"
         );
         assert_eq!(in_field, "400000******0051");
-        assert_eq!(header("Content-Type", "text/plain"), "text/plain");
+        assert_eq!(kept("Content-Type", "text/plain"), "text/plain");
     }
 
     fn redacted(answer: &Value) -> Value {
