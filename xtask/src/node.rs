@@ -108,13 +108,7 @@ fn typecheck(modules: &Path) -> Result<PathBuf, String> {
     let copied = checked.join("shop.ts");
     fs::copy(&example, &copied).map_err(|error| format!("{}: {error}", example.display()))?;
     run(Command::new(tsc)
-        .args([
-            "--strict",
-            "--target",
-            "es2022",
-            "--lib",
-            "es2022,dom",
-        ])
+        .args(["--strict", "--target", "es2022", "--lib", "es2022,dom"])
         .args(["--module", "nodenext", "--types", "node", "--typeRoots"])
         .arg(tools.join("@types"))
         .arg("--outDir")

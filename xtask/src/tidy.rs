@@ -286,7 +286,10 @@ mod tests {
             })
             .collect();
         deciding.sort();
-        assert_eq!(deciding, TABLE_OF_FIELDS, "the modules that decide what is secret");
+        assert_eq!(
+            deciding, TABLE_OF_FIELDS,
+            "the modules that decide what is secret"
+        );
     }
 
     #[test]
@@ -323,7 +326,11 @@ mod tests {
 
         for mark in DECIDING {
             let deciding = format!("fn f(name: &str) {{ let _ = {mark}; }}");
-            assert_eq!(breaches_in("crates/a/src/x.rs", &deciding).len(), 1, "{mark}");
+            assert_eq!(
+                breaches_in("crates/a/src/x.rs", &deciding).len(),
+                1,
+                "{mark}"
+            );
             assert!(breaches_in(TABLE_OF_FIELDS[1], &deciding).is_empty());
             assert!(breaches_in(DECIDING_ORACLES[0], &deciding).is_empty());
             assert!(breaches_in("crates/a/tests/it/x.rs", &deciding).is_empty());

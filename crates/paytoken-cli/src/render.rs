@@ -11,8 +11,8 @@ use paytoken::ops::customer_signup::SignedUp;
 use paytoken::ops::delete_token::Deleted;
 use paytoken::ops::installments::InstallmentPlans;
 use paytoken::ops::registration::Registered;
-use paytoken::protocol::{CardSummary, Invoice, Owner, PaymentStatus};
 use paytoken::protocol::redact::Redactor;
+use paytoken::protocol::{CardSummary, Invoice, Owner, PaymentStatus};
 use paytoken::types::GatewayResult;
 use serde_json::{Map, Value, json};
 
@@ -136,7 +136,10 @@ pub(crate) fn signed_up(signed: &SignedUp) -> Value {
         signed.owner.as_ref(),
     )
     .text("timestamp", signed.timestamp.as_ref())
-    .value("result", result(&signed.result, &[signed.customer_id.as_str()]))
+    .value(
+        "result",
+        result(&signed.result, &[signed.customer_id.as_str()]),
+    )
     .done()
 }
 

@@ -115,7 +115,6 @@ mod context;
 mod duplicates;
 pub mod echo;
 mod error;
-pub mod redact;
 mod fields;
 #[cfg(feature = "http")]
 mod http;
@@ -126,6 +125,7 @@ pub mod ops;
 mod outcome;
 mod pager;
 pub mod recorded;
+pub mod redact;
 mod request;
 mod signed;
 mod wire;

@@ -162,7 +162,12 @@ impl Redactor {
     #[must_use]
     pub fn mask_held<'t>(&self, text: &'t str) -> Cow<'t, str> {
         // Longest first: a secret that holds another is masked whole.
-        let mut forms: Vec<&str> = self.held.iter().flatten().map(|form| form.as_str()).collect();
+        let mut forms: Vec<&str> = self
+            .held
+            .iter()
+            .flatten()
+            .map(|form| form.as_str())
+            .collect();
         forms.sort_by_key(|form| core::cmp::Reverse(form.len()));
         let mut masked = Cow::Borrowed(text);
         for secret in forms {
@@ -279,8 +284,7 @@ fn mask_joined(text: &str) -> Cow<'_, str> {
                 }
                 let number = part.bytes().all(|b| b.is_ascii_digit() || b == b'.');
                 let masked_card = part.contains("******");
-                if index > 0 && part.chars().count() >= MIN_HELD_SECRET && !number && !masked_card
-                {
+                if index > 0 && part.chars().count() >= MIN_HELD_SECRET && !number && !masked_card {
                     out.push_str(JOINED_PART);
                     changed = true;
                 } else {
@@ -347,12 +351,9 @@ impl Reader<'_> {
         self.secret_pair = (pair_name && word_names_a_secret) || (self.secret_pair && !secret);
         if secret {
             out.push_str(REDACTED);
-        } else if let Some((name, _)) = word
-            .split_once('=')
-            .filter(|(name, value)| {
-                sensitive::is_secret(name) && !(value.is_empty() && after.starts_with(REDACTED))
-            })
-        {
+        } else if let Some((name, _)) = word.split_once('=').filter(|(name, value)| {
+            sensitive::is_secret(name) && !(value.is_empty() && after.starts_with(REDACTED))
+        }) {
             // A form's `sKey=…`.
             out.push_str(name);
             out.push('=');
@@ -459,7 +460,9 @@ mod tests {
         // A short secret is no held secret: it could be any word.
         assert_eq!(Redactor::new().holding("k3y").redact("k3y", 10), "k3y");
         assert_eq!(
-            Redactor::new().holding("a-secret-key").mask_held("no secret"),
+            Redactor::new()
+                .holding("a-secret-key")
+                .mask_held("no secret"),
             Cow::Borrowed("no secret")
         );
         assert!(!alloc::format!("{redactor:?}").contains("Held"));
@@ -476,7 +479,10 @@ mod tests {
             "card 400000******0051 / 400000******0051 declined; iban DE****************3000"
         );
         assert_eq!(
-            redact("Invalid checksum; computed over 11344|o-1|10.00|EUR|short-Key-9", 400),
+            redact(
+                "Invalid checksum; computed over 11344|o-1|10.00|EUR|short-Key-9",
+                400
+            ),
             "Invalid checksum; computed over 11344|o-1|10.00|EUR|***"
         );
         // Joined codes and descriptions are no checksum text.
@@ -489,10 +495,7 @@ mod tests {
     fn a_long_word_is_masked_unless_it_is_an_id_the_answer_carries() {
         let id = "8a82944a4cc25ebf014cc2c782423202";
         let text = alloc::format!("payment {id} by eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl");
-        assert_eq!(
-            redact(&text, 400),
-            "payment [redacted] by [redacted]"
-        );
+        assert_eq!(redact(&text, 400), "payment [redacted] by [redacted]");
         assert_eq!(
             Redactor::new().knowing(id).redact(&text, 400),
             alloc::format!("payment {id} by [redacted]")

@@ -402,7 +402,10 @@ pub fn path_segment(segment: &str) -> PercentEncode<'_> {
 #[must_use]
 pub fn is_form(body: &[u8]) -> bool {
     body.iter().all(u8::is_ascii_graphic)
-        && (body.is_empty() || body.split(|byte| *byte == b'&').all(|pair| pair.contains(&b'=')))
+        && (body.is_empty()
+            || body
+                .split(|byte| *byte == b'&')
+                .all(|pair| pair.contains(&b'=')))
 }
 
 /// A path segment with its `%XX` escapes decoded (a `+` stays a `+`, as in any path);

@@ -81,7 +81,10 @@ pub(crate) fn line(exchange: &Exchange<'_>, keep_personal: bool, held: &Redactor
                 Value::Null,
             )
         }
-        Err(error) => (Value::Null, Value::String(held.mask_held(error).into_owned())),
+        Err(error) => (
+            Value::Null,
+            Value::String(held.mask_held(error).into_owned()),
+        ),
     };
     let now = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
@@ -154,7 +157,11 @@ pub(crate) fn learn(exchange: &Exchange<'_>, held: &mut Redactor) {
             held.hold(&value);
         }
     }
-    let answer_headers = exchange.answer.as_ref().ok().map(|(_, headers, _)| *headers);
+    let answer_headers = exchange
+        .answer
+        .as_ref()
+        .ok()
+        .map(|(_, headers, _)| *headers);
     for headers in std::iter::once(exchange.request_headers).chain(answer_headers) {
         for (name, value) in headers {
             if is_secret(name.as_str())

@@ -216,7 +216,10 @@ async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
     // that hold what values would.
     let token = paytoken_test_support::raw::merchant_token(
         &sandbox,
-        sandbox.config().merchant(paytoken_sandbox::DEFAULT_MERCHANT_ID).unwrap(),
+        sandbox
+            .config()
+            .merchant(paytoken_sandbox::DEFAULT_MERCHANT_ID)
+            .unwrap(),
     )
     .await;
     let json_body = serde_json::json!({
@@ -235,7 +238,10 @@ async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
             &[
                 ("Content-Type", content_type),
                 ("AuthToken", token.expose_secret()),
-                ("X-Debug", &format!("sKey={key}; card={DASHED}; token={FOREIGN_TOKEN}")),
+                (
+                    "X-Debug",
+                    &format!("sKey={key}; card={DASHED}; token={FOREIGN_TOKEN}"),
+                ),
             ],
             &body,
         )
@@ -308,7 +314,15 @@ async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
     let kept = file_text(&state).replace(&redirect, "");
     assert!(kept.contains(COMMAND_ORDER), "the state file was read");
     let found: Vec<String> = leaks(
-        &[CARD, IBAN, key.as_str(), CVV, FOREIGN_KEY, FOREIGN_TOKEN, token.expose_secret()],
+        &[
+            CARD,
+            IBAN,
+            key.as_str(),
+            CVV,
+            FOREIGN_KEY,
+            FOREIGN_TOKEN,
+            token.expose_secret(),
+        ],
         "the state file",
         &kept,
     );

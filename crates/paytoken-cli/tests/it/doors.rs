@@ -19,15 +19,22 @@ const IBAN: &str = "DE89370400440532013000";
 /// Each planted value found in `output`, compacted of spaces and dashes for the numbers.
 fn found(output: &str) -> Vec<&'static str> {
     let compact: String = output.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
-    [KEY, TOKEN, FOREIGN_KEY, FOREIGN_TOKEN, "Held+key", "Held%20key"]
-        .into_iter()
-        .filter(|value| output.contains(value))
-        .chain(
-            [CARD, IBAN]
-                .into_iter()
-                .filter(|value| compact.contains(value)),
-        )
-        .collect()
+    [
+        KEY,
+        TOKEN,
+        FOREIGN_KEY,
+        FOREIGN_TOKEN,
+        "Held+key",
+        "Held%20key",
+    ]
+    .into_iter()
+    .filter(|value| output.contains(value))
+    .chain(
+        [CARD, IBAN]
+            .into_iter()
+            .filter(|value| compact.contains(value)),
+    )
+    .collect()
 }
 
 /// The descriptions a hostile gateway gives: the held key in its plain, percent-encoded
@@ -124,7 +131,12 @@ async fn the_approved_payments_id_shows_whole_beside_a_masked_description() {
         .as_str()
         .unwrap()
         .to_owned();
-    assert_eq!(description, format!("ok {id} for [redacted]"), "{}", run.stdout);
+    assert_eq!(
+        description,
+        format!("ok {id} for [redacted]"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -133,7 +145,8 @@ async fn a_cassette_keeps_no_secret_in_a_fields_name_or_a_headers_value() {
     use crate::record::record;
     use paytoken_test_support::http::post;
 
-    let url = gateway(r#"{"paymentId":"-","result":{"code":"30001","description":"no"}}"#.into()).await;
+    let url =
+        gateway(r#"{"paymentId":"-","result":{"code":"30001","description":"no"}}"#.into()).await;
     let cassette = fresh_folder("doors-cassette").join("cassette.jsonl");
     let (recorder, proxy) = record(&url, &cassette, &[]).await;
     let names = [
@@ -163,7 +176,10 @@ async fn a_cassette_keeps_no_secret_in_a_fields_name_or_a_headers_value() {
     let stderr = recorder.stop();
     let recorded = std::fs::read_to_string(&cassette).unwrap();
     assert!(recorded.contains("amount"), "{recorded}");
-    for (place, text) in [("the cassette", &recorded), ("the recorder's stderr", &stderr)] {
+    for (place, text) in [
+        ("the cassette", &recorded),
+        ("the recorder's stderr", &stderr),
+    ] {
         let leaked = found(text);
         assert!(leaked.is_empty(), "{place} shows {leaked:?}: {text}");
     }

@@ -8,13 +8,13 @@ mod answers_like;
 mod audit;
 mod bounds;
 mod cli;
-mod doors;
 #[path = "../common/mod.rs"]
 mod common;
 mod conform;
 mod conform_http;
 mod console;
 mod doctor;
+mod doors;
 mod examples;
 mod explain;
 mod hostile;

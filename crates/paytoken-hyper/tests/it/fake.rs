@@ -591,7 +591,8 @@ async fn a_description_that_echoes_the_clients_key_or_token_is_masked_where_it_e
         paid.result.description,
         "key [redacted], form [redacted], token [redacted]"
     );
-    let refused = format!(r#"{{"paymentId":"-","result":{{"code":"30001","description":"{echo}"}}}}"#);
+    let refused =
+        format!(r#"{{"paymentId":"-","result":{{"code":"30001","description":"{echo}"}}}}"#);
     let client = with_fixed_token(FakeTransport::answering(200, refused));
     let error = client.pay_with_token(&charge).await.unwrap_err();
     let shown = format!(

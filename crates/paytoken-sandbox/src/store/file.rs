@@ -238,10 +238,8 @@ impl FileStore {
                     }
                 }
                 Change::TokenRevoked(digest) => {
-                    transaction.execute(
-                        "DELETE FROM tokens WHERE digest = ?1",
-                        [digest.as_str()],
-                    )?;
+                    transaction
+                        .execute("DELETE FROM tokens WHERE digest = ?1", [digest.as_str()])?;
                 }
                 Change::ClockAdvanced(advanced_ms) => {
                     transaction.execute(

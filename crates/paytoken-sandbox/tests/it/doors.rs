@@ -69,9 +69,8 @@ async fn a_body_that_is_not_a_form_and_secret_names_show_nothing_they_hold() {
     let token = token.expose_secret();
     let path = "/transactionServices/REST/v1/payments";
     // A JSON body, as a client that forgot to form-encode sends it.
-    let json = format!(
-        r#"{{"authentication.sKey":"{key}","card.number":"{CARD}","card.cvv":"{CVV}"}}"#
-    );
+    let json =
+        format!(r#"{{"authentication.sKey":"{key}","card.number":"{CARD}","card.cvv":"{CVV}"}}"#);
     let headers = [
         (AUTH_TOKEN_HEADER, token),
         ("Content-Type", "application/json"),
@@ -100,7 +99,10 @@ async fn a_body_that_is_not_a_form_and_secret_names_show_nothing_they_hold() {
     sandbox.shutdown().await;
     let cvv = format!(r#""card.cvv":"{CVV}""#);
     for secret in [key.as_str(), token, CARD, &cvv] {
-        assert!(!log.contains(secret), "the request log shows {secret}: {log}");
+        assert!(
+            !log.contains(secret),
+            "the request log shows {secret}: {log}"
+        );
     }
     // The state file keeps the token only as a digest.
     let kept = file_text(&file);
@@ -159,7 +161,10 @@ async fn an_id_holding_a_card_number_shows_masked_and_is_kept_as_sent() {
         &format!("/transactionServices/REST/v1/payments/{CARD}"),
         Some(token),
         &[
-            ("authentication.memberId", merchant(&sandbox).member_id.as_str()),
+            (
+                "authentication.memberId",
+                merchant(&sandbox).member_id.as_str(),
+            ),
             ("authentication.checksum", "00"),
             ("amount", "1.00"),
             ("currency", "EUR"),
@@ -167,12 +172,18 @@ async fn an_id_holding_a_card_number_shows_masked_and_is_kept_as_sent() {
         ],
     )
     .await;
-    let header = refused.header(EXPLAIN_HEADER).expect("explained").to_owned();
+    let header = refused
+        .header(EXPLAIN_HEADER)
+        .expect("explained")
+        .to_owned();
 
     let mut shown = vec![("the explanation's header", header)];
     shown.push(("the explanations", explained.lock().unwrap().join("\n")));
     for path in ["books", "requests"] {
-        shown.push((path, read(&sandbox, &format!("{CONSOLE_PREFIX}{path}")).await));
+        shown.push((
+            path,
+            read(&sandbox, &format!("{CONSOLE_PREFIX}{path}")).await,
+        ));
     }
     shown.push(("the dashboard", read(&sandbox, DASHBOARD_PATH).await));
     assert!(shown[1].1.contains("checksum"), "{}", shown[1].1);
@@ -181,7 +192,11 @@ async fn an_id_holding_a_card_number_shows_masked_and_is_kept_as_sent() {
             assert!(!text.contains(number), "{place} shows {number}: {text}");
         }
     }
-    assert!(shown[2].1.contains("plant-order-555555******4444"), "{}", shown[2].1);
+    assert!(
+        shown[2].1.contains("plant-order-555555******4444"),
+        "{}",
+        shown[2].1
+    );
 
     // The books keep the id as sent: found by it after a restart from the file.
     sandbox.shutdown().await;

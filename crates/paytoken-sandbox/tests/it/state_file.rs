@@ -289,7 +289,9 @@ async fn a_file_of_schema_version_1_is_migrated_and_its_books_still_serve() {
         auth_token: Some(paytoken_protocol::AuthToken::new(KEPT_TOKEN).unwrap()),
         ..merchant(&sandbox).context()
     };
-    call(&sandbox, &kept, &CardsAndAccounts::all()).await.unwrap();
+    call(&sandbox, &kept, &CardsAndAccounts::all())
+        .await
+        .unwrap();
     let context = signed_in(&sandbox, merchant(&sandbox)).await;
     let token = "6f1e0b2c9d8a7b6c5d4e3f2a1b0c9d8e".parse().unwrap();
     let repeated = TokenPayment::new(token, "9.99".parse().unwrap(), "EUR".parse().unwrap())
