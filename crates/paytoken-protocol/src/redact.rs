@@ -4,7 +4,7 @@
 //!
 //! - the secrets its caller holds ([`Redactor::holding`]: the secure key, the auth token),
 //!   as written, percent-encoded, form-encoded and JSON-escaped, when at least
-//!   [`MIN_HELD_SECRET`] characters long (a shorter one is told from no other word);
+//!   [`MIN_HELD_SECRET`] characters long (a shorter one could be any word);
 //! - card numbers (Luhn-valid, 12 to 19 digits, single spaces or dashes between groups)
 //!   and IBANs (whole or spaced), as the table of fields masks them
 //!   (`400000******0051`, `DE****************3000`);
