@@ -116,6 +116,74 @@ fn a_whole_life_cycle_exports_no_secret() {
     assert_no_secret("spans", &text_of(&spans));
 }
 
+/// A gateway's description that echoes the client's own key and auth token (plain and
+/// form-encoded), a grouped card number and a spaced IBAN: no span, attribute, status or
+/// event holds any of them, nor the error's message.
+#[test]
+fn a_description_echoing_the_clients_secrets_exports_none_of_them() {
+    const KEY: &str = "client key/Q7";
+    const TOKEN: &str = "tok-Q7-held-1";
+    let ((shown, status), spans) = exported(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            use tokio::io::AsyncWriteExt as _;
+            while let Ok((mut stream, _)) = listener.accept().await {
+                paytoken_test_support::http::read_request(&mut stream).await;
+                let body = serde_json::json!({
+                    "paymentId": "-",
+                    "result": {
+                        "code": "30001",
+                        "description": format!(
+                            "key {KEY} client+key%2FQ7 token {TOKEN} card 4000 0000 0000 0051 iban DE89 3704 0044 0532 0130 00"
+                        ),
+                    },
+                })
+                .to_string();
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = stream.write_all(answer.as_bytes()).await;
+            }
+        });
+        let client = paytoken::Client::builder()
+            .base_url(&format!("http://{address}"))
+            .credentials(paytoken::Credentials::merchant(
+                "11344".parse().unwrap(),
+                paytoken::SecureKey::new(KEY).unwrap(),
+            ))
+            .auth_token(paytoken::AuthToken::new(TOKEN).unwrap())
+            .allow_http(true)
+            .build()
+            .unwrap();
+        let payment = Payment::new(
+            "spans-echo-1".parse().unwrap(),
+            "1.00".parse().unwrap(),
+            "EUR".parse().unwrap(),
+            card(cards::APPROVED),
+        );
+        let error = client.pay(&payment).await.unwrap_err();
+        (format!("{error} {error:?}"), error.refusal().is_some())
+    });
+    assert!(status, "refused: {shown}");
+    let mut text = text_of(&spans);
+    for span in &spans {
+        text.push_str(&format!("{:?}\n", span.status));
+    }
+    text.push_str(&shown);
+    for secret in [
+        KEY,
+        "client+key%2FQ7",
+        TOKEN,
+        "4000000000000051",
+        "4000 0000 0000 0051",
+        "DE89 3704",
+    ] {
+        assert!(!text.contains(secret), "{secret}: {text}");
+    }
+}
+
 #[test]
 fn a_retried_settled_and_refunded_payment_exports_its_spans() {
     let ((base_url, port), spans) = exported(pay_settle_and_refund());

@@ -9,9 +9,8 @@ use std::time::SystemTime;
 
 use hyper::HeaderMap;
 use paytoken::Timestamp;
-use serde_json::{Value, json};
-
 use paytoken::protocol::redact::Redactor;
+use serde_json::{Value, json};
 
 use super::redact;
 use crate::terminal;
