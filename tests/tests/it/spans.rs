@@ -148,7 +148,7 @@ fn a_description_echoing_the_clients_secrets_exports_none_of_them() {
             }
         });
         let client = paytoken::Client::builder()
-            .base_url(&format!("http://{address}"))
+            .base_url(format!("http://{address}"))
             .credentials(paytoken::Credentials::merchant(
                 "11344".parse().unwrap(),
                 paytoken::SecureKey::new(KEY).unwrap(),
