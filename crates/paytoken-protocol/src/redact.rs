@@ -18,8 +18,8 @@
 //!   answer being read carries as its own ([`Redactor::knowing`]): gateway ids are never
 //!   masked.
 //!
-//! Control characters become spaces. [`excerpt`] is the start of a body, redacted, for an
-//! error's message.
+//! Control characters become spaces. An error that quotes a body quotes its start, redacted,
+//! by this redactor.
 
 use alloc::borrow::Cow;
 use alloc::string::String;
