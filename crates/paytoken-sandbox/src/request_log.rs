@@ -5,7 +5,9 @@
 //! sensitive`) says it may be shown: the CVV, the secure key, checksums and tokens
 //! `[redacted]`, card numbers as 6+4 and IBANs as country and last four wherever they
 //! appear (the path too), personal values `[personal]` (the `AuthToken` header is never
-//! read into it). The newest [`REQUESTS_KEPT`] are kept, each bounded in bytes: a value
+//! read into it); each field's name through the redactor of free text
+//! (`paytoken_protocol::redact`), and a body that is not a form by its kind and length
+//! only. The newest [`REQUESTS_KEPT`] are kept, each bounded in bytes: a value
 //! is kept up to [`MAX_LOGGED_VALUE`] characters and then its length, the fields up to
 //! [`MAX_LOGGED_FIELDS`] bytes and then how many were left out, the path, method, caller
 //! and explanation clipped the same way. The order id (`merchantTransactionId`) is kept
