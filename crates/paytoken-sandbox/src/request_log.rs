@@ -272,8 +272,7 @@ pub(crate) fn masked_fields(form: &Form<'_>) -> Box<str> {
 /// and length, in one pair named [`LEFT_OUT`]; what it holds is named by nothing, so none
 /// of it is kept.
 pub(crate) fn not_a_form(body: &[u8]) -> Box<str> {
-    let text = body.trim_ascii_start();
-    let kind = if text.starts_with(b"{") || text.starts_with(b"[") {
+    let kind = if looks_like_json(body) {
         "json"
     } else {
         "not a form"
@@ -292,6 +291,13 @@ pub(crate) fn order_id_of_unread(body: &[u8]) -> Box<str> {
         .find(|(name, value)| name == ORDER_ID && value.chars().count() <= 255)
         .map(|(_, value)| (ORDER_ID, sensitive::id_shown(&value).into_owned()));
     encode(order.into_iter(), MAX_LOGGED_FIELDS)
+}
+
+/// Whether `body` opens as JSON does (`{` or `[`, after blanks): what a client that forgot
+/// to form-encode sends.
+pub(crate) fn looks_like_json(body: &[u8]) -> bool {
+    let text = body.trim_ascii_start();
+    text.starts_with(b"{") || text.starts_with(b"[")
 }
 
 /// `name=value&...`, form-encoded, up to `bound` bytes of names and values; the pairs

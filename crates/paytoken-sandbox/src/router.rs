@@ -204,8 +204,7 @@ impl Gateway {
 /// `problems`, their diagnostic saying so when the body was JSON rather than a form: the
 /// refusal then names a missing field, which is not the mistake.
 fn not_a_form(problems: Problems, body: &[u8]) -> Problems {
-    let text = body.trim_ascii_start();
-    if !(text.starts_with(b"{") || text.starts_with(b"[")) {
+    if !request_log::looks_like_json(body) {
         return problems;
     }
     let said = problems.explanation().map_or_else(

@@ -1,6 +1,7 @@
 //! HTTP/1.1 by hand, for the tests: one request read off a socket, for the tests' small
 //! servers (a shop, a notification endpoint, a scripted gateway); one request sent on a
-//! connection of its own, exactly as written; a header read out of a head.
+//! connection of its own, exactly as written (a POST, or a local GET); a header read out
+//! of a head.
 
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
@@ -56,6 +57,17 @@ pub async fn post(url: &str, headers: &[(&str, &str)], body: &str) -> String {
         "Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     ));
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    answer
+}
+
+/// GETs `target` (a path) from `address` as a local tool or browser asks, with a loopback
+/// `Host` and `Connection: close`: the whole answer, head and body, as text.
+pub async fn get_local(address: std::net::SocketAddr, target: &str) -> String {
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    let request = format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).await.unwrap();

@@ -15,9 +15,9 @@
 //!   `serde_json::Value`.
 //! - `raw` (features `sandbox` and `protocol`): a plain HTTP/1.1 client of the sandbox,
 //!   with sign-in helpers, for the sandbox's tests and benchmark.
-//! - `samples`, `http` and `shown` (feature `sandbox`): the sandbox's test cards and fresh
-//!   order ids, one HTTP/1.1 request read off a socket, and a request's fields held to the
-//!   table of fields as a log shows them.
+//! - `samples`, `http`, `shown` and `state_file` (feature `sandbox`): the sandbox's test
+//!   cards and fresh order ids, HTTP/1.1 by hand, a request's fields held to the table of
+//!   fields as a log shows them, and a state file read as text.
 //! - [`generated`]: the Python client generated from the conformance kit's `openapi.yaml`.
 //! - `schema` (feature `schema`): JSON Schema checks by the `jsonschema` crate (the
 //!   conformance kit's schemas, the command's output).
@@ -58,3 +58,5 @@ pub mod samples;
 pub mod schema;
 #[cfg(feature = "sandbox")]
 pub mod shown;
+#[cfg(feature = "sandbox")]
+pub mod state_file;

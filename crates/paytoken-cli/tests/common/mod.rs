@@ -271,6 +271,11 @@ pub(crate) async fn answering_with(body: impl Fn(u64) -> String + Send + 'static
 /// Runs `args` as a merchant of the gateway at `url` (a test's own server) that fetches its
 /// auth token as partner 100's user `shop`, the secure key in the environment.
 pub(crate) async fn at_gateway(url: &str, args: &[&str]) -> Run {
+    at_gateway_with_key(url, "a-secure-key-for-tests", args).await
+}
+
+/// [`at_gateway`], with the secure key `key`.
+pub(crate) async fn at_gateway_with_key(url: &str, key: &str, args: &[&str]) -> Run {
     let mut line = vec![
         "--base-url",
         url,
@@ -282,7 +287,22 @@ pub(crate) async fn at_gateway(url: &str, args: &[&str]) -> Run {
         "shop",
     ];
     line.extend_from_slice(args);
-    paytoken(&line, &[("PAYTOKEN_SECURE_KEY", "a-secure-key-for-tests")]).await
+    paytoken(&line, &[("PAYTOKEN_SECURE_KEY", key)]).await
+}
+
+/// A form whose fields are named `names` (each form-encoded, each valued `1`), then an
+/// amount: names that hold what values would, as a careless client writes them.
+pub(crate) fn form_named(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|name| {
+            let mut encoded = Vec::new();
+            paytoken::types::internal::encode_into(&mut encoded, name.as_bytes());
+            format!("{}=1", String::from_utf8(encoded).unwrap())
+        })
+        .chain(["amount=1.00".to_owned()])
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 /// The connection flags (with `--json`) and the secure key of the merchant a `paytoken

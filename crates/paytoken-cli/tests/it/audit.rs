@@ -14,7 +14,8 @@ use std::sync::{Arc, Mutex};
 use paytoken_sandbox::{DASHBOARD_PATH, Sandbox, cards};
 
 use crate::common::{
-    answering_with, card_flags, fresh_folder, merchant_of, paytoken, post_raw, with_flags,
+    answering_with, card_flags, form_named, fresh_folder, merchant_of, paytoken, post_raw,
+    with_flags,
 };
 use crate::record::record;
 use paytoken_test_support::http::post;
@@ -77,15 +78,7 @@ fn the_audit_finds_a_value_that_was_not_masked() {
 
 /// A GET of `path` at the sandbox, as a local browser asks: the whole answer as text.
 async fn get(sandbox: &Sandbox, path: &str) -> String {
-    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-    let mut stream = tokio::net::TcpStream::connect(sandbox.address())
-        .await
-        .unwrap();
-    let request = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).await.unwrap();
-    answer
+    paytoken_test_support::http::get_local(sandbox.address(), path).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -311,24 +304,9 @@ async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
     // The state file keeps what the books need as it was sent (SANDBOX.md): the return
     // address the sandbox sends a browser to, and the names on cards and customers; no
     // secret, card number or IBAN besides.
-    let kept = file_text(&state).replace(&redirect, "");
+    let kept = paytoken_test_support::state_file::text(&state).replace(&redirect, "");
     assert!(kept.contains(COMMAND_ORDER), "the state file was read");
-    let found: Vec<String> = leaks(
-        &[
-            CARD,
-            IBAN,
-            key.as_str(),
-            CVV,
-            FOREIGN_KEY,
-            FOREIGN_TOKEN,
-            token.expose_secret(),
-        ],
-        "the state file",
-        &kept,
-    );
-    assert!(found.is_empty(), "{}", found.join("\n"));
-
-    let mut planted = vec![
+    let secrets = [
         CARD,
         IBAN,
         key.as_str(),
@@ -337,6 +315,10 @@ async fn no_planted_secret_card_number_iban_or_personal_value_shows_anywhere() {
         FOREIGN_TOKEN,
         token.expose_secret(),
     ];
+    let found: Vec<String> = leaks(&secrets, "the state file", &kept);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+
+    let mut planted = secrets.to_vec();
     planted.extend(PERSONAL);
     let (said, shown): (Vec<_>, Vec<_>) = outputs
         .iter()
@@ -422,29 +404,7 @@ fn secret_names(key: &str) -> String {
         format!(r#"{{"card.cvv":"{CVV}"}}"#),
         format!("iban {IBAN_SPACED}"),
     ];
-    names
-        .iter()
-        .map(|name| {
-            let mut encoded = Vec::new();
-            paytoken::types::internal::encode_into(&mut encoded, name.as_bytes());
-            format!("{}=1", String::from_utf8(encoded).unwrap())
-        })
-        .chain(["amount=1.00".to_owned()])
-        .collect::<Vec<_>>()
-        .join("&")
-}
-
-/// Everything a state file and its journal hold, as text.
-fn file_text(path: &std::path::Path) -> String {
-    let mut text = String::new();
-    for suffix in ["", "-wal"] {
-        let mut file = path.as_os_str().to_owned();
-        file.push(suffix);
-        if let Ok(bytes) = std::fs::read(&file) {
-            text.push_str(&String::from_utf8_lossy(&bytes));
-        }
-    }
-    text
+    form_named(&names)
 }
 
 /// What a hostile gateway answers: the key as name/value pairs, in a redirect's query and

@@ -3,7 +3,7 @@
 //! them in any output of the command. The audit (`audit.rs`) reads every output at once;
 //! each test here holds one door.
 
-use crate::common::{Run, answering_with, card_flags, paytoken};
+use crate::common::{Run, answering_with, at_gateway_with_key, card_flags, form_named};
 
 /// The secure key the command holds: under 24 characters, so only holding it masks it.
 const KEY: &str = "Held key/+&8q";
@@ -67,19 +67,7 @@ async fn gateway(answer: String) -> String {
 }
 
 async fn pay(url: &str, json: bool) -> Run {
-    let mut line = vec![
-        "--base-url",
-        url,
-        "--member-id",
-        "11344",
-        "--partner-id",
-        "100",
-        "--username",
-        "shop",
-    ];
-    if json {
-        line.push("--json");
-    }
+    let mut line = Vec::from(if json { &["--json"][..] } else { &[] });
     line.extend([
         "pay",
         "--amount",
@@ -90,7 +78,7 @@ async fn pay(url: &str, json: bool) -> Run {
         "o-1",
     ]);
     line.extend(card_flags(CARD));
-    paytoken(&line, &[("PAYTOKEN_SECURE_KEY", KEY)]).await
+    at_gateway_with_key(url, KEY, &line).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -154,15 +142,6 @@ async fn a_cassette_keeps_no_secret_in_a_fields_name_or_a_headers_value() {
         format!(r#"{{"authentication.sKey":"{FOREIGN_KEY}"}}"#),
         format!("card {CARD}"),
     ];
-    let body: Vec<String> = names
-        .iter()
-        .map(|name| {
-            let mut pair = Vec::new();
-            paytoken::types::internal::encode_into(&mut pair, name.as_bytes());
-            format!("{}=1", String::from_utf8(pair).unwrap())
-        })
-        .chain(["amount=1.00".to_owned()])
-        .collect();
     post(
         &format!("{proxy}/transactionServices/REST/v1/payments"),
         &[
@@ -170,7 +149,7 @@ async fn a_cassette_keeps_no_secret_in_a_fields_name_or_a_headers_value() {
             ("X-Debug", &format!("sKey={FOREIGN_KEY}; card={CARD}")),
             ("X-Trace", &format!("seen {FOREIGN_TOKEN}")),
         ],
-        &body.join("&"),
+        &form_named(&names),
     )
     .await;
     let stderr = recorder.stop();

@@ -22,32 +22,17 @@ impl Drop for StateFile {
     }
 }
 
-/// Everything the sandbox's state file and its journal hold, as text.
-fn file_text(file: &StateFile) -> String {
-    let mut text = String::new();
-    for suffix in ["", "-wal"] {
-        let mut path = file.0.clone().into_os_string();
-        path.push(suffix);
-        if let Ok(bytes) = std::fs::read(&path) {
-            text.push_str(&String::from_utf8_lossy(&bytes));
-        }
-    }
-    text
+/// A GET of `target` under the console's rules, as a local tool sends it: the whole
+/// answer, which must be a 200.
+async fn read(sandbox: &Sandbox, target: &str) -> String {
+    let page = paytoken_test_support::http::get_local(sandbox.address(), target).await;
+    assert!(page.starts_with("HTTP/1.1 200"), "{target}: {page}");
+    page
 }
 
 /// The console's request log and the log as the library gives it, as text.
 async fn log_text(sandbox: &Sandbox) -> String {
-    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-    let mut stream = tokio::net::TcpStream::connect(sandbox.address())
-        .await
-        .unwrap();
-    let request = format!(
-        "GET {CONSOLE_PREFIX}requests HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut page = String::new();
-    stream.read_to_string(&mut page).await.unwrap();
-    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    let page = read(sandbox, &format!("{CONSOLE_PREFIX}requests")).await;
     format!("{page}\n{:?}", sandbox.requests_after(0))
 }
 
@@ -105,24 +90,10 @@ async fn a_body_that_is_not_a_form_and_secret_names_show_nothing_they_hold() {
         );
     }
     // The state file keeps the token only as a digest.
-    let kept = file_text(&file);
+    let kept = paytoken_test_support::state_file::text(&file.0);
     for secret in [key.as_str(), token, CARD, &cvv] {
         assert!(!kept.contains(secret), "the state file shows {secret}");
     }
-}
-
-/// A GET of `target` under the console's rules, as a local tool sends it: the whole answer.
-async fn read(sandbox: &Sandbox, target: &str) -> String {
-    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-    let mut stream = tokio::net::TcpStream::connect(sandbox.address())
-        .await
-        .unwrap();
-    let request = format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut page = String::new();
-    stream.read_to_string(&mut page).await.unwrap();
-    assert!(page.starts_with("HTTP/1.1 200"), "{target}: {page}");
-    page
 }
 
 #[tokio::test]
