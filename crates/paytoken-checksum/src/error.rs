@@ -22,6 +22,18 @@ pub enum Error {
     MalformedChecksum,
 }
 
+impl Error {
+    /// The wire name of the field at fault.
+    #[must_use]
+    pub const fn field(&self) -> &'static str {
+        match self {
+            Self::Separator { field } => field,
+            Self::EmptyKey => "secureKey",
+            Self::MalformedChecksum => "authentication.checksum",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -44,6 +56,7 @@ mod tests {
             let message = alloc::format!("{error}");
             let (field, words) = message.split_once(": ").unwrap_or_default();
             assert!(!field.is_empty(), "{message}");
+            assert_eq!(field, error.field(), "{message}");
             assert_eq!(words, words.to_lowercase(), "{message}");
             assert!(error.source().is_none(), "{message}");
         }

@@ -51,6 +51,18 @@ impl Context {
             auth_token: None,
         }
     }
+
+    /// A redactor holding this context's secure key and auth token: for the free text of
+    /// an answer to a request built in it, which a gateway may echo them in.
+    #[must_use]
+    pub fn redactor(&self) -> crate::redact::Redactor {
+        let redactor =
+            crate::redact::Redactor::new().holding(self.credentials.secure_key().expose_secret());
+        match &self.auth_token {
+            Some(token) => redactor.holding(token.expose_secret()),
+            None => redactor,
+        }
+    }
 }
 
 /// The longest auth token accepted. The gateway's tokens are JWTs of a few hundred bytes.

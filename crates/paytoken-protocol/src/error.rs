@@ -137,9 +137,27 @@ impl Error {
         match self {
             Self::Invalid { field, .. } => Some(field),
             Self::Value(error) => error.field(),
-            Self::Checksum(paytoken_checksum::Error::Separator { field }) => Some(field),
+            Self::Checksum(error) => Some(error.field()),
             _ => None,
         }
+    }
+
+    /// This error with the secrets `redactor` holds masked in the gateway's text it carries
+    /// (a refusal's description, a body's excerpt, an echo that differed): for an error a
+    /// caller shows, whose [`Context::redactor`](crate::Context::redactor) holds the
+    /// secure key and auth token the gateway may have echoed.
+    #[must_use]
+    pub fn masking(mut self, redactor: &crate::redact::Redactor) -> Self {
+        let text = match &mut self {
+            Self::Refused(refusal) => &mut refusal.result.description,
+            Self::UnexpectedStatus { excerpt, .. } | Self::Undecodable { excerpt, .. } => excerpt,
+            Self::Contradiction { answered, .. } => answered,
+            _ => return self,
+        };
+        if let alloc::borrow::Cow::Owned(masked) = redactor.mask_held(text) {
+            *text = masked;
+        }
+        self
     }
 }
 
@@ -204,7 +222,7 @@ impl core::fmt::Debug for Refusal {
             .field("code", &self.result.code.as_str())
             .field(
                 "description",
-                &crate::redact::redact(&self.result.description, 200),
+                &crate::redact::Redactor::new().description(&self.result.description),
             )
             .finish()
     }
@@ -218,7 +236,7 @@ impl core::fmt::Display for Refusal {
             self.operation,
             self.family(),
             self.result.code,
-            crate::redact::redact(&self.result.description, 200)
+            crate::redact::Redactor::new().description(&self.result.description)
         )
     }
 }
@@ -319,6 +337,47 @@ mod tests {
                     assert!(!shown.contains(TOKEN), "{shown}");
                 }
                 next = link.source();
+            }
+        }
+    }
+
+    #[test]
+    fn masking_hides_the_held_secrets_in_every_text_of_the_gateway() {
+        // A key and a token no pattern catches: only holding them masks them.
+        let key = "held-key-of-20-chars";
+        let token = "held-token-of-22-chars";
+        let context = crate::Context {
+            auth_token: Some(crate::AuthToken::new(token).unwrap()),
+            ..crate::Context::new(paytoken_checksum::Credentials::merchant(
+                "11344".parse().unwrap(),
+                paytoken_checksum::SecureKey::new(key).unwrap(),
+            ))
+        };
+        let redactor = context.redactor();
+        let echoing = alloc::format!("key {key} token {token}");
+        let answer = |status, body: &str| payment().parse(status, body.as_bytes()).unwrap_err();
+        let errors = [
+            answer(
+                200,
+                &alloc::format!(
+                    r#"{{"paymentId":"-","result":{{"code":"30001","description":"{echoing}"}}}}"#
+                ),
+            ),
+            answer(502, &alloc::format!("<html>{echoing}</html>")),
+            answer(200, &alloc::format!("not json {echoing}")),
+            answer(
+                200,
+                &alloc::format!(
+                    r#"{{"paymentId":"54279","merchantTransactionId":"{key}","result":{{"code":"00001"}},"transactionStatus":"Y"}}"#
+                ),
+            ),
+        ];
+        for error in errors {
+            let unmasked = alloc::format!("{error}");
+            assert!(unmasked.contains(key), "{unmasked}");
+            let masked = error.masking(&redactor);
+            for shown in [alloc::format!("{masked}"), alloc::format!("{masked:?}")] {
+                assert!(!shown.contains(key) && !shown.contains(token), "{shown}");
             }
         }
     }

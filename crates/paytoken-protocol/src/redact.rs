@@ -32,6 +32,10 @@ use zeroize::Zeroizing;
 /// How much of a body an error message shows, in characters.
 pub(crate) const EXCERPT_CHARS: usize = 120;
 
+/// How much of a gateway's description an error or a binding's answer shows, in
+/// characters ([`Redactor::description`]).
+pub const DESCRIPTION_CHARS: usize = 200;
+
 /// The shortest secret a [`Redactor`] masks for being held: a shorter one could be any
 /// word of the text.
 pub const MIN_HELD_SECRET: usize = 8;
@@ -216,6 +220,13 @@ impl Redactor {
             return self.mask_held(name);
         }
         Cow::Owned(self.redact(name, SHOWN_NAME))
+    }
+
+    /// A gateway's description (a result's, a refusal's) as it may be shown: redacted and
+    /// cut to [`DESCRIPTION_CHARS`] characters.
+    #[must_use]
+    pub fn description(&self, text: &str) -> String {
+        self.redact(text, DESCRIPTION_CHARS)
     }
 
     /// `text` redacted (see the module's docs) and cut to `max_chars` characters (plus `…`
