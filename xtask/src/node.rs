@@ -21,6 +21,7 @@ const SHIPPED: [&str; 3] = ["index.js", "package.json", "README.md"];
 pub(crate) fn check() -> Result<(), String> {
     let root = project_root();
     let modules = package(Profile::Debug)?;
+    same_definitions(&modules)?;
     let shop = typecheck(&modules)?;
     // The command the suite starts its sandbox with, and that scores the adapter: the one
     // the workspace's tests built (see `binding::check`).
@@ -90,6 +91,36 @@ pub(crate) fn package(profile: Profile) -> Result<PathBuf, String> {
             .map_err(|error| format!("{}: {error}", shipped.display()))?;
     }
     Ok(modules)
+}
+
+/// The TypeScript definitions `napi build` wrote, checked against the ones the crate
+/// commits (`crates/paytoken-node/index.d.ts`): a change to what the package declares is
+/// made on purpose, by copying the new file over the committed one, and reviewed as a diff.
+fn same_definitions(modules: &Path) -> Result<(), String> {
+    let written = modules.join("paytoken").join("index.d.ts");
+    let committed = project_root().join(CRATE).join("index.d.ts");
+    let read = |path: &Path| {
+        fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))
+    };
+    let (written_text, committed_text) = (read(&written)?, read(&committed)?);
+    if written_text == committed_text {
+        return Ok(());
+    }
+    let first = (written_text.lines().zip(committed_text.lines()))
+        .position(|(new, old)| new != old)
+        .unwrap_or_else(|| {
+            written_text
+                .lines()
+                .count()
+                .min(committed_text.lines().count())
+        });
+    Err(format!(
+        "{}: the definitions napi build wrote differ from the committed ones from line {}; \
+         if the change is meant, copy {} over it and commit the diff",
+        committed.display(),
+        first + 1,
+        written.display()
+    ))
 }
 
 /// `tsc --strict` on the typed example, `paytoken` resolved to the package in `modules`
