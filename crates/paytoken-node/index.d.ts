@@ -15,6 +15,9 @@ export interface PaytokenError extends Error {
   resultCode?: string
   /** A refusal's description, redacted as the message is. */
   description?: string
+  /** A refusal's description as the gateway sent it, which may hold what `description`
+   * masks; a method, not enumerable, so no log of the error shows it. */
+  rawDescription?(): string
   /** A refusal of the auth token (a system check's code): fetch a new one and send once
    * more. */
   tokenRefused?: boolean
@@ -24,6 +27,14 @@ export interface PaytokenError extends Error {
 
 /** Whether `error` is one paytoken threw. */
 export declare function isPaytokenError(error: unknown): error is PaytokenError
+
+/** The answers with a description: `rawResultDescription()` returns it as the gateway
+ * sent it, which may hold what `resultDescription` masks; a method, not enumerable, so no
+ * log of the answer shows it. */
+export interface Transaction { rawResultDescription(): string }
+export interface Registered { rawResultDescription(): string }
+export interface SignedUp { rawResultDescription(): string }
+export interface Deleted { rawResultDescription(): string }
 
 /** Any answer an operation's `parse` gives; `kind` tells them apart. */
 export type Answer = ReturnType<Operation['parse']>
@@ -97,7 +108,8 @@ export declare class Operation {
    */
   get name(): string
   /**
-   * The signed request, for the caller's HTTP client to send.
+   * The signed request, for the caller's HTTP client to send. The context's secure key
+   * and auth token are what `parse` masks in the answer's text.
    *
    * Throws `PAYTOKEN_INVALID_INPUT` naming the field a value does not fit; nothing is
    * built then.
@@ -106,14 +118,17 @@ export declare class Operation {
   /**
    * The answer to the request, from its HTTP status and body (a string, or the bytes
    * as they came): an object whose `kind` says which (`transaction` for the payments,
-   * the back office's moves and an inquiry).
+   * the back office's moves and an inquiry). Its `resultDescription` and an error's
+   * `description` and `message` are redacted, the secure key and auth token of
+   * `context` (else of the last `request(context)`) masked with card numbers and IBANs;
+   * `rawResultDescription()` and `rawDescription()` return the gateway's text as it came.
    *
    * Throws `PAYTOKEN_REFUSED` when the gateway refused before it created anything, and
    * an error with `mayHaveBeenProcessed` (`PAYTOKEN_UNREADABLE`,
    * `PAYTOKEN_CONTRADICTION`) when the request may have been processed: settle that by
    * an inquiry, never by sending the request again.
    */
-  parse(status: number, body: string | Uint8Array): Transaction | AuthTokenGrant | Registered | SignedUp | Deleted | InstallmentCounts | StoredRegistrations | InvoicePage
+  parse(status: number, body: string | Uint8Array, context?: Context | undefined | null): Transaction | AuthTokenGrant | Registered | SignedUp | Deleted | InstallmentCounts | StoredRegistrations | InvoicePage
   /** `Operation(<name>)`. */
   toString(): string
 }
@@ -215,7 +230,11 @@ export interface Deleted {
   registrationId?: string
   /** The result code. */
   resultCode: string
-  /** The result's description. */
+  /**
+   * The result's description, redacted: the secure key, the auth token, card numbers
+   * and IBANs masked, cut to 200 characters. `rawResultDescription()` returns it as the
+   * gateway sent it.
+   */
   resultDescription: string
 }
 
@@ -279,7 +298,7 @@ export interface Invoice {
   systemInvoiceId?: string
 }
 
-/** One page of the invoice list: `page` from 1, `records` a page. */
+/** One page of the invoice list: `page` from 1, `records` a page (1 to 1000). */
 export declare function invoiceList(page: number, records: number): Operation
 
 /** One page of the invoice list. */
@@ -373,7 +392,11 @@ export interface Registered {
   registrationId: string
   /** The result code. */
   resultCode: string
-  /** The result's description. */
+  /**
+   * The result's description, redacted: the secure key, the auth token, card numbers
+   * and IBANs masked, cut to 200 characters. `rawResultDescription()` returns it as the
+   * gateway sent it.
+   */
   resultDescription: string
 }
 
@@ -413,7 +436,11 @@ export interface SignedUp {
   customerId: string
   /** The result code. */
   resultCode: string
-  /** The result's description. */
+  /**
+   * The result's description, redacted: the secure key, the auth token, card numbers
+   * and IBANs masked, cut to 200 characters. `rawResultDescription()` returns it as the
+   * gateway sent it.
+   */
   resultDescription: string
 }
 
@@ -488,7 +515,11 @@ export interface Transaction {
   isApproved: boolean
   /** The result code (`00001`...), empty when the answer had none. */
   resultCode: string
-  /** The result's description. */
+  /**
+   * The result's description, redacted: the secure key, the auth token, card numbers
+   * and IBANs masked, cut to 200 characters. `rawResultDescription()` returns it as the
+   * gateway sent it.
+   */
   resultDescription: string
   /** `transactionStatus`, the short status (`Y`, `N`, `P`, `3D`, `C`), when it came. */
   transactionStatus?: string

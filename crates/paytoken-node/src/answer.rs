@@ -1,7 +1,7 @@
 //! The answers, as JavaScript objects: what decides them, and the incidental fields as the
 //! gateway sent them. Each has a `kind` saying which answer it is.
 
-use napi::bindgen_prelude::{Either8, Env};
+use napi::bindgen_prelude::{Either8, Env, Object};
 use napi_derive::napi;
 use paytoken_protocol::ops::auth_token::AuthTokenGrant as Grant;
 use paytoken_protocol::ops::cards_and_accounts::StoredRegistrations as Listed;
@@ -11,9 +11,12 @@ use paytoken_protocol::ops::installments::InstallmentPlans as Plans;
 use paytoken_protocol::ops::invoice_list::InvoicePage as Page;
 use paytoken_protocol::ops::registration::Registered as Stored;
 use paytoken_protocol::recorded::Reading;
+use paytoken_protocol::redact::Redactor;
 use paytoken_protocol::{FieldValue as _, PaymentStatus, Transaction as Paid};
+use paytoken_types::GatewayResult;
 
 use crate::errors::thrown;
+use crate::raw;
 
 /// An answer: a `Transaction` (the payments, the back office's moves, an inquiry), an
 /// `AuthTokenGrant`, `Registered`, `SignedUp`, `Deleted`, `InstallmentCounts`,
@@ -30,17 +33,40 @@ pub(crate) type Answer = Either8<
     InvoicePage,
 >;
 
-/// The answer a reading gives.
-pub(crate) fn reading(env: &Env, reading: Reading) -> napi::Result<Answer> {
-    Ok(match reading {
-        Reading::Transaction(paid) => Either8::A(transaction(*paid)),
-        Reading::AuthToken(made) => Either8::B(AuthTokenGrant(made)),
-        Reading::Registered(stored) => Either8::C(registered(stored)),
-        Reading::SignedUp(created) => Either8::D(signed_up(created)),
-        Reading::Deleted(gone) => Either8::E(deleted(gone)),
-        Reading::Installments(plans) => Either8::F(installments(plans)),
-        Reading::CardsAndAccounts(listed) => Either8::G(stored(listed)),
-        Reading::Invoices(page) => Either8::H(invoices(page)),
+/// The answer a reading gives, as the object JavaScript receives: its description (where
+/// it has one) redacted, the secrets `held` holds among what is masked, and the text as
+/// the gateway sent it behind `rawResultDescription()`.
+pub(crate) fn reading<'env>(
+    env: &'env Env,
+    reading: Reading,
+    held: &Redactor,
+) -> napi::Result<Object<'env>> {
+    let shown = |result: &GatewayResult| held.description(&result.description);
+    let (answer, raw): (Answer, Option<String>) = match reading {
+        Reading::Transaction(paid) => {
+            let description = shown(&paid.result);
+            let raw = paid.result.description.clone();
+            (Either8::A(transaction(*paid, description)), Some(raw))
+        }
+        Reading::AuthToken(made) => (Either8::B(AuthTokenGrant(made)), None),
+        Reading::Registered(stored) => {
+            let description = shown(&stored.result);
+            let raw = stored.result.description.clone();
+            (Either8::C(registered(stored, description)), Some(raw))
+        }
+        Reading::SignedUp(created) => {
+            let description = shown(&created.result);
+            let raw = created.result.description.clone();
+            (Either8::D(signed_up(created, description)), Some(raw))
+        }
+        Reading::Deleted(gone) => {
+            let description = shown(&gone.result);
+            let raw = gone.result.description.clone();
+            (Either8::E(deleted(gone, description)), Some(raw))
+        }
+        Reading::Installments(plans) => (Either8::F(installments(plans)), None),
+        Reading::CardsAndAccounts(listed) => (Either8::G(stored(listed)), None),
+        Reading::Invoices(page) => (Either8::H(invoices(page)), None),
         _ => {
             let unknown = paytoken_protocol::Error::Invalid {
                 field: "operation",
@@ -48,7 +74,21 @@ pub(crate) fn reading(env: &Env, reading: Reading) -> napi::Result<Answer> {
             };
             return Err(thrown(env, &unknown));
         }
-    })
+    };
+    let mut object = as_object(env, answer)?;
+    if let Some(raw) = raw {
+        raw::attach(env, &mut object, "rawResultDescription", raw)?;
+    }
+    Ok(object)
+}
+
+/// `answer` as the JavaScript object napi-rs makes of it, which it makes where the value
+/// is stored: set on a holder, and read back.
+fn as_object(env: &Env, answer: Answer) -> napi::Result<Object<'_>> {
+    let mut holder = Object::new(env)?;
+    holder.set("answer", answer)?;
+    (holder.get::<Object<'_>>("answer")?)
+        .ok_or_else(|| napi::Error::from_reason("an answer napi-rs did not convert"))
 }
 
 /// A transaction the gateway created: a payment, a token payment, a capture, refund or
@@ -71,7 +111,9 @@ pub struct Transaction {
     pub is_approved: bool,
     /// The result code (`00001`...), empty when the answer had none.
     pub result_code: String,
-    /// The result's description.
+    /// The result's description, redacted: the secure key, the auth token, card numbers
+    /// and IBANs masked, cut to 200 characters. `rawResultDescription()` returns it as the
+    /// gateway sent it.
     pub result_description: String,
     /// `transactionStatus`, the short status (`Y`, `N`, `P`, `3D`, `C`), when it came.
     pub transaction_status: Option<String>,
@@ -103,7 +145,7 @@ pub struct Redirect {
     pub parameters: Vec<(String, String)>,
 }
 
-fn transaction(paid: Paid) -> Transaction {
+fn transaction(paid: Paid, result_description: String) -> Transaction {
     let redirect = match &paid.status {
         PaymentStatus::ThreeDSecure {
             redirect: Some(redirect),
@@ -123,7 +165,7 @@ fn transaction(paid: Paid) -> Transaction {
         status: paid.status.name(),
         is_approved: paid.is_approved(),
         result_code: paid.result.code.as_str().to_owned(),
-        result_description: paid.result.description.clone(),
+        result_description,
         transaction_status: (paid.transaction_status.as_ref())
             .map(|status| status.as_str().to_owned()),
         merchant_transaction_id: paid.merchant_transaction_id.map(|id| id.to_string()),
@@ -186,16 +228,18 @@ pub struct Registered {
     pub registration_id: String,
     /// The result code.
     pub result_code: String,
-    /// The result's description.
+    /// The result's description, redacted: the secure key, the auth token, card numbers
+    /// and IBANs masked, cut to 200 characters. `rawResultDescription()` returns it as the
+    /// gateway sent it.
     pub result_description: String,
 }
 
-fn registered(stored: Stored) -> Registered {
+fn registered(stored: Stored, result_description: String) -> Registered {
     Registered {
         kind: "registered",
         registration_id: stored.registration_id.to_string(),
         result_code: stored.result.code.as_str().to_owned(),
-        result_description: stored.result.description,
+        result_description,
     }
 }
 
@@ -210,16 +254,18 @@ pub struct SignedUp {
     pub customer_id: String,
     /// The result code.
     pub result_code: String,
-    /// The result's description.
+    /// The result's description, redacted: the secure key, the auth token, card numbers
+    /// and IBANs masked, cut to 200 characters. `rawResultDescription()` returns it as the
+    /// gateway sent it.
     pub result_description: String,
 }
 
-fn signed_up(created: Created) -> SignedUp {
+fn signed_up(created: Created, result_description: String) -> SignedUp {
     SignedUp {
         kind: "signedUp",
         customer_id: created.customer_id.to_string(),
         result_code: created.result.code.as_str().to_owned(),
-        result_description: created.result.description,
+        result_description,
     }
 }
 
@@ -234,16 +280,18 @@ pub struct Deleted {
     pub registration_id: Option<String>,
     /// The result code.
     pub result_code: String,
-    /// The result's description.
+    /// The result's description, redacted: the secure key, the auth token, card numbers
+    /// and IBANs masked, cut to 200 characters. `rawResultDescription()` returns it as the
+    /// gateway sent it.
     pub result_description: String,
 }
 
-fn deleted(gone: Gone) -> Deleted {
+fn deleted(gone: Gone, result_description: String) -> Deleted {
     Deleted {
         kind: "deleted",
         registration_id: gone.registration_id.raw().map(str::to_owned),
         result_code: gone.result.code.as_str().to_owned(),
-        result_description: gone.result.description,
+        result_description,
     }
 }
 

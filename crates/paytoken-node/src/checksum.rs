@@ -1,12 +1,11 @@
 //! The checksum rules on their own: `sign(rule, credentials, values)` is the protocol
 //! crate's `checksum_by_rule`, its values read by their wire names.
 
-use std::collections::HashMap;
-
-use napi::bindgen_prelude::Env;
+use napi::bindgen_prelude::{ClassInstance, Env, Object};
 use napi_derive::napi;
 use paytoken_protocol::recorded::checksum_by_rule;
 
+use crate::args::{self, Given};
 use crate::credentials::Credentials;
 use crate::errors::thrown;
 
@@ -26,10 +25,13 @@ use crate::errors::thrown;
 #[napi]
 pub fn sign(
     env: &Env,
-    rule: String,
-    credentials: &Credentials,
-    values: HashMap<String, String>,
+    #[napi(ts_arg_type = "string")] rule: Given<'_, String>,
+    #[napi(ts_arg_type = "Credentials")] credentials: Given<'_, ClassInstance<'_, Credentials>>,
+    #[napi(ts_arg_type = "Record<string, string>")] values: Given<'_, Object<'_>>,
 ) -> napi::Result<String> {
+    let rule = args::text(env, rule, "rule")?;
+    let credentials = args::instance(env, credentials, "credentials", "expected Credentials")?;
+    let values = args::record(env, values, "values")?;
     let value = |name: &str| values.get(name).map(String::as_str);
     let checksum =
         checksum_by_rule(&rule, &credentials.0, value).map_err(|error| thrown(env, &error))?;

@@ -2,10 +2,11 @@
 //! request is built in (credentials, account and terminal, auth token). Each masks its
 //! secrets in `toString` (which `util.inspect` shows).
 
-use napi::bindgen_prelude::Env;
+use napi::bindgen_prelude::{ClassInstance, Env, Object, This};
 use napi_derive::napi;
 use paytoken_protocol::AuthToken;
 
+use crate::args::{self, Given};
 use crate::errors::invalid;
 
 /// A secure key: what signs every request. Shown as `SecureKey(***)`.
@@ -20,8 +21,13 @@ pub struct SecureKey(pub(crate) paytoken_checksum::SecureKey);
 impl SecureKey {
     /// The key as the gateway's back office shows it.
     #[napi(constructor)]
-    pub fn new(env: &Env, key: String) -> napi::Result<Self> {
-        paytoken_checksum::SecureKey::new(key)
+    pub fn new(
+        env: &Env,
+        this: This<'_>,
+        #[napi(ts_arg_type = "string")] key: Given<'_, String>,
+    ) -> napi::Result<Self> {
+        args::constructed::<Self>(env, &this, "SecureKey")?;
+        paytoken_checksum::SecureKey::new(args::text(env, key, "secureKey")?)
             .map(Self)
             .map_err(|error| invalid(env, error))
     }
@@ -48,8 +54,14 @@ pub struct Credentials(pub(crate) paytoken_checksum::Credentials);
 impl Credentials {
     /// A merchant's: its member id (`authentication.memberId`) and secure key.
     #[napi(factory)]
-    pub fn merchant(env: &Env, member_id: String, key: &SecureKey) -> napi::Result<Self> {
-        let id = member_id.parse().map_err(|error| invalid(env, error))?;
+    pub fn merchant(
+        env: &Env,
+        #[napi(ts_arg_type = "string")] member_id: Given<'_, String>,
+        #[napi(ts_arg_type = "SecureKey")] key: Given<'_, ClassInstance<'_, SecureKey>>,
+    ) -> napi::Result<Self> {
+        let id = args::text(env, member_id, "memberId")?;
+        let id = id.parse().map_err(|error| invalid(env, error))?;
+        let key = args::instance(env, key, "key", "expected a SecureKey")?;
         Ok(Self(paytoken_checksum::Credentials::merchant(
             id,
             key.0.clone(),
@@ -58,8 +70,14 @@ impl Credentials {
 
     /// A partner's: its partner id (`authentication.partnerId`) and secure key.
     #[napi(factory)]
-    pub fn partner(env: &Env, partner_id: String, key: &SecureKey) -> napi::Result<Self> {
-        let id = partner_id.parse().map_err(|error| invalid(env, error))?;
+    pub fn partner(
+        env: &Env,
+        #[napi(ts_arg_type = "string")] partner_id: Given<'_, String>,
+        #[napi(ts_arg_type = "SecureKey")] key: Given<'_, ClassInstance<'_, SecureKey>>,
+    ) -> napi::Result<Self> {
+        let id = args::text(env, partner_id, "partnerId")?;
+        let id = id.parse().map_err(|error| invalid(env, error))?;
+        let key = args::instance(env, key, "key", "expected a SecureKey")?;
         Ok(Self(paytoken_checksum::Credentials::partner(
             id,
             key.0.clone(),
@@ -80,7 +98,11 @@ impl Credentials {
 }
 
 /// Where the `Context` finds the auth token and the ids some deployments ask for.
-#[napi(object, object_to_js = false)]
+#[napi(object, object_from_js = false, object_to_js = false)]
+#[allow(
+    dead_code,
+    reason = "declares the TypeScript interface; `args::options` reads the object by its keys"
+)]
 #[derive(Debug, Default)]
 pub struct ContextOptions {
     /// The `AuthToken` header's value, left out of the auth-token requests.
@@ -104,17 +126,32 @@ impl Context {
     #[napi(constructor)]
     pub fn new(
         env: &Env,
-        credentials: &Credentials,
-        options: Option<ContextOptions>,
+        this: This<'_>,
+        #[napi(ts_arg_type = "Credentials")] credentials: Given<'_, ClassInstance<'_, Credentials>>,
+        #[napi(ts_arg_type = "ContextOptions | undefined | null")] options: Option<
+            Given<'_, Object<'_>>,
+        >,
     ) -> napi::Result<Self> {
-        let options = options.unwrap_or_default();
+        args::constructed::<Self>(env, &this, "Context")?;
+        let credentials = args::instance(env, credentials, "credentials", "expected Credentials")?;
         let mut context = paytoken_protocol::Context::new(credentials.0.clone());
-        context.auth_token = (options.auth_token.map(AuthToken::new).transpose())
+        const KEYS: &[&str] = &["authToken", "accountId", "terminalId"];
+        if let Some(options) = args::options(env, options, "options", KEYS)? {
+            context.auth_token = (options.text("authToken")?.map(AuthToken::new).transpose())
+                .map_err(|error| invalid(env, error))?;
+            context.account_id = (options
+                .text("accountId")?
+                .as_deref()
+                .map(str::parse)
+                .transpose())
             .map_err(|error| invalid(env, error))?;
-        context.account_id = (options.account_id.as_deref().map(str::parse).transpose())
+            context.terminal_id = (options
+                .text("terminalId")?
+                .as_deref()
+                .map(str::parse)
+                .transpose())
             .map_err(|error| invalid(env, error))?;
-        context.terminal_id = (options.terminal_id.as_deref().map(str::parse).transpose())
-            .map_err(|error| invalid(env, error))?;
+        }
         Ok(Self(context))
     }
 

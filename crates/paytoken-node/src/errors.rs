@@ -6,8 +6,10 @@ use napi::JsValue as _;
 use napi::bindgen_prelude::{Env, JsObjectValue as _, Object};
 use napi_derive::napi;
 use paytoken_protocol::Error;
-use paytoken_protocol::redact::redact;
+use paytoken_protocol::redact::Redactor;
 use paytoken_types::CodeFamily;
+
+use crate::raw;
 
 /// The `code` of every error paytoken throws: which way an operation ended without its
 /// answer, as the protocol crate's `Error` tells them apart.
@@ -38,9 +40,6 @@ pub enum ErrorCode {
     Other,
 }
 
-/// The most characters of a refusal's description kept.
-const MAX_DESCRIPTION: usize = 200;
-
 /// The `code` of `error`.
 fn code(error: &Error) -> ErrorCode {
     match error {
@@ -54,20 +53,54 @@ fn code(error: &Error) -> ErrorCode {
 }
 
 /// The JavaScript `Error` for `error`, thrown when returned: its message the error's own
-/// (which holds no secret), its `code` an [`ErrorCode`]; `mayHaveBeenProcessed` (inquire before sending again) and `field`
-/// (the input at fault, or `null`) on every one; for a refusal `resultCode`,
-/// `description` (redacted as the message is) and `tokenRefused` (a system check's code,
-/// after which the Rust client fetches a new auth token and sends once more); for a
-/// rejected notification `reason` (its failed check's name).
+/// (which holds no secret), its `code` an [`ErrorCode`]; `mayHaveBeenProcessed` (inquire
+/// before sending again) and `field` (the input at fault, or `null`) on every one; for a
+/// refusal `resultCode`, `description` (redacted) and `tokenRefused` (a system check's
+/// code, after which the Rust client fetches a new auth token and sends once more), with
+/// the description as the gateway sent it behind `rawDescription()`; for a rejected
+/// notification `reason` (its failed check's name).
 pub(crate) fn thrown(env: &Env, error: &Error) -> napi::Error {
-    match error_object(env, error) {
+    thrown_holding(env, error.clone(), &Redactor::new())
+}
+
+/// [`thrown`], with the secrets `held` holds (the secure key and auth token of the
+/// request's context) masked in every text of the gateway the error carries.
+pub(crate) fn thrown_holding(env: &Env, error: Error, held: &Redactor) -> napi::Error {
+    let raw = error
+        .refusal()
+        .map(|refusal| refusal.result.description.clone());
+    let error = error.masking(held);
+    let made = error_object(env, &error, error.to_string()).and_then(|mut object| {
+        if let Some(refusal) = error.refusal() {
+            object
+                .set_named_property("description", held.description(&refusal.result.description))?;
+        }
+        if let Some(raw) = raw {
+            raw::attach(env, &mut object, "rawDescription", raw)?;
+        }
+        Ok(object)
+    });
+    match made {
         Ok(object) => napi::Error::from(object.to_unknown()),
         Err(failed) => failed,
     }
 }
 
-fn error_object<'env>(env: &'env Env, error: &Error) -> napi::Result<Object<'env>> {
-    let plain = napi::Error::new(napi::Status::GenericFailure, error.to_string());
+/// [`thrown`], its message `message`: for an error whose words name what the caller
+/// passed (an option's key, redacted).
+pub(crate) fn thrown_saying(env: &Env, error: &Error, message: String) -> napi::Error {
+    match error_object(env, error, message) {
+        Ok(object) => napi::Error::from(object.to_unknown()),
+        Err(failed) => failed,
+    }
+}
+
+fn error_object<'env>(
+    env: &'env Env,
+    error: &Error,
+    message: String,
+) -> napi::Result<Object<'env>> {
+    let plain = napi::Error::new(napi::Status::GenericFailure, message);
     let mut object = env.create_error(plain)?;
     object.set_named_property("code", code(error))?;
     object.set_named_property("mayHaveBeenProcessed", error.may_have_been_processed())?;
@@ -77,8 +110,6 @@ fn error_object<'env>(env: &'env Env, error: &Error) -> napi::Result<Object<'env
     }
     if let Some(refusal) = error.refusal() {
         object.set_named_property("resultCode", refusal.result.code.as_str())?;
-        let description = redact(&refusal.result.description, MAX_DESCRIPTION);
-        object.set_named_property("description", description)?;
         let token_refused = refusal.family() == CodeFamily::SystemCheck;
         object.set_named_property("tokenRefused", token_refused)?;
     }

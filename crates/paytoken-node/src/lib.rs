@@ -44,11 +44,13 @@
 )]
 
 mod answer;
+mod args;
 mod checksum;
 mod credentials;
 mod errors;
 mod notification;
 mod operation;
+mod raw;
 mod recorded;
 mod request;
 mod values;

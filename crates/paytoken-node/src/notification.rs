@@ -1,14 +1,14 @@
 //! Notifications: the gateway's post to the shop, verified with the merchant's key before
 //! anything in it is believed.
 
-use napi::bindgen_prelude::{Either, Env, Uint8Array};
+use napi::bindgen_prelude::{ClassInstance, Env};
 use napi_derive::napi;
 use paytoken_protocol::PaymentStatus;
 use paytoken_protocol::notification::Notification;
 
+use crate::args::{self, Given, GivenBody};
 use crate::credentials::SecureKey;
 use crate::errors::thrown;
-use crate::values::bytes_of;
 
 /// A notification whose checksum matched: the signed fields, and the verdict they give.
 #[napi(object, object_from_js = false)]
@@ -46,11 +46,14 @@ pub struct VerifiedNotification {
 #[napi]
 pub fn verify_notification(
     env: &Env,
-    body: Either<String, Uint8Array>,
-    key: &SecureKey,
-    content_type: Option<String>,
+    #[napi(ts_arg_type = "string | Uint8Array")] body: GivenBody<'_>,
+    #[napi(ts_arg_type = "SecureKey")] key: Given<'_, ClassInstance<'_, SecureKey>>,
+    #[napi(ts_arg_type = "string | undefined | null")] content_type: Option<Given<'_, String>>,
 ) -> napi::Result<VerifiedNotification> {
-    let verified = Notification::from_request(content_type.as_deref(), bytes_of(&body))
+    let body = args::body(env, body, "body")?;
+    let key = args::instance(env, key, "key", "expected a SecureKey")?;
+    let content_type = args::optional_text(env, content_type, "contentType")?;
+    let verified = Notification::from_request(content_type.as_deref(), body.bytes())
         .and_then(|notification| notification.verify(&key.0))
         .map_err(|error| thrown(env, &error))?;
     Ok(VerifiedNotification {

@@ -2,7 +2,10 @@
 //! one class, [`Operation`], holding the protocol crate's `AnyOperation`: its `request`
 //! builds the signed request, its `parse` reads the answer.
 
-use napi::bindgen_prelude::{Either, Either8, Env, Uint8Array};
+use std::cell::RefCell;
+use std::str::FromStr;
+
+use napi::bindgen_prelude::{ClassInstance, Env, Object};
 use napi_derive::napi;
 use paytoken_protocol::ops::auth_token::{FetchAuthToken, RegenerateAuthToken};
 use paytoken_protocol::ops::cancel::Cancel;
@@ -19,27 +22,41 @@ use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::recorded::AnyOperation;
+use paytoken_protocol::redact::Redactor;
 use paytoken_protocol::{AuthToken, Username};
 use paytoken_types::{
     Amount, BankAccount, Currency, Customer, Email, MerchantTransactionId, PaymentType,
     RecurringType,
 };
 
-use crate::answer::{
-    self, AuthTokenGrant, Deleted, InstallmentCounts, InvoicePage, Registered, SignedUp,
-    StoredRegistrations, Transaction,
-};
+use crate::answer;
+use crate::args::{self, Given, GivenBody};
 use crate::credentials::Context;
-use crate::errors::{invalid, invalid_field, thrown};
+use crate::errors::{invalid, invalid_field, thrown, thrown_holding};
 use crate::request::Request;
-use crate::values::{Card, bytes_of};
+use crate::values::Card;
 
 /// One operation of the interface, its values checked: `request(context)` gives the signed
 /// request to send with `fetch` (or any HTTP client), `parse(status, body)` reads the
 /// answer to it.
 #[napi]
 #[derive(Debug, Clone)]
-pub struct Operation(pub(crate) AnyOperation);
+pub struct Operation {
+    pub(crate) operation: AnyOperation,
+    /// The secrets of the context of the last `request(context)`: what `parse` masks in
+    /// the gateway's text when it is given no context of its own.
+    held: RefCell<Redactor>,
+}
+
+impl Operation {
+    /// `operation`, holding no secret yet.
+    pub(crate) fn of(operation: AnyOperation) -> Self {
+        Self {
+            operation,
+            held: RefCell::new(Redactor::new()),
+        }
+    }
+}
 
 #[napi]
 impl Operation {
@@ -47,53 +64,66 @@ impl Operation {
     /// `pay_with_token`, `inquiry`...
     #[napi(getter)]
     pub fn name(&self) -> &'static str {
-        self.0.kind().name()
+        self.operation.kind().name()
     }
 
-    /// The signed request, for the caller's HTTP client to send.
+    /// The signed request, for the caller's HTTP client to send. The context's secure key
+    /// and auth token are what `parse` masks in the answer's text.
     ///
     /// Throws `PAYTOKEN_INVALID_INPUT` naming the field a value does not fit; nothing is
     /// built then.
     #[napi]
-    pub fn request(&self, env: &Env, context: &Context) -> napi::Result<Request> {
-        (self.0.request(&context.0))
-            .map(Request)
-            .map_err(|error| thrown(env, &error))
+    pub fn request(
+        &self,
+        env: &Env,
+        #[napi(ts_arg_type = "Context")] context: Given<'_, ClassInstance<'_, Context>>,
+    ) -> napi::Result<Request> {
+        let context = args::instance(env, context, "context", "expected a Context")?;
+        let request = (self.operation.request(&context.0)).map_err(|error| thrown(env, &error))?;
+        *self.held.borrow_mut() = context.0.redactor();
+        Ok(Request(request))
     }
 
     /// The answer to the request, from its HTTP status and body (a string, or the bytes
     /// as they came): an object whose `kind` says which (`transaction` for the payments,
-    /// the back office's moves and an inquiry).
+    /// the back office's moves and an inquiry). Its `resultDescription` and an error's
+    /// `description` and `message` are redacted, the secure key and auth token of
+    /// `context` (else of the last `request(context)`) masked with card numbers and IBANs;
+    /// `rawResultDescription()` and `rawDescription()` return the gateway's text as it came.
     ///
     /// Throws `PAYTOKEN_REFUSED` when the gateway refused before it created anything, and
     /// an error with `mayHaveBeenProcessed` (`PAYTOKEN_UNREADABLE`,
     /// `PAYTOKEN_CONTRADICTION`) when the request may have been processed: settle that by
     /// an inquiry, never by sending the request again.
-    #[napi]
-    #[allow(
-        clippy::type_complexity,
-        reason = "napi-rs writes the TypeScript union from the type spelled out here"
+    #[napi(
+        ts_return_type = "Transaction | AuthTokenGrant | Registered | SignedUp | Deleted | InstallmentCounts | StoredRegistrations | InvoicePage"
     )]
-    pub fn parse(
+    pub fn parse<'env>(
         &self,
-        env: &Env,
-        status: u16,
-        body: Either<String, Uint8Array>,
-    ) -> napi::Result<
-        Either8<
-            Transaction,
-            AuthTokenGrant,
-            Registered,
-            SignedUp,
-            Deleted,
-            InstallmentCounts,
-            StoredRegistrations,
-            InvoicePage,
+        env: &'env Env,
+        #[napi(ts_arg_type = "number")] status: Given<'_, f64>,
+        #[napi(ts_arg_type = "string | Uint8Array")] body: GivenBody<'_>,
+        #[napi(ts_arg_type = "Context | undefined | null")] context: Option<
+            Given<'_, ClassInstance<'_, Context>>,
         >,
-    > {
-        let reading =
-            (self.0.parse(status, bytes_of(&body))).map_err(|error| thrown(env, &error))?;
-        answer::reading(env, reading)
+    ) -> napi::Result<Object<'env>> {
+        let status = args::whole(
+            env,
+            status,
+            "status",
+            "expected an HTTP status: a whole number from 0 to 65535",
+        )?;
+        let body = args::body(env, body, "body")?;
+        let given = context
+            .map(|context| args::instance(env, context, "context", "expected a Context"))
+            .transpose()?;
+        let held = match given {
+            Some(context) => context.0.redactor(),
+            None => self.held.borrow().clone(),
+        };
+        let reading = (self.operation.parse(status, body.bytes()))
+            .map_err(|error| thrown_holding(env, error, &held))?;
+        answer::reading(env, reading, &held)
     }
 
     /// `Operation(<name>)`.
@@ -103,16 +133,30 @@ impl Operation {
     }
 }
 
-fn amount(env: &Env, text: &str) -> napi::Result<Amount> {
-    text.parse().map_err(|error| invalid(env, error))
+fn amount(env: &Env, given: Given<'_, String>) -> napi::Result<Amount> {
+    args::text(env, given, "amount")?
+        .parse()
+        .map_err(|error| invalid(env, error))
 }
 
-fn currency(env: &Env, text: &str) -> napi::Result<Currency> {
-    text.parse().map_err(|error| invalid(env, error))
+fn currency(env: &Env, given: Given<'_, String>) -> napi::Result<Currency> {
+    args::text(env, given, "currency")?
+        .parse()
+        .map_err(|error| invalid(env, error))
 }
 
 fn order_id(env: &Env, text: &str) -> napi::Result<MerchantTransactionId> {
     MerchantTransactionId::new(text).map_err(|error| invalid(env, error))
+}
+
+/// A gateway id (`paymentId`, `registrationId`, `partnerId`...) passed as `field`.
+fn id<T: FromStr>(env: &Env, given: Given<'_, String>, field: &'static str) -> napi::Result<T>
+where
+    paytoken_protocol::Error: From<T::Err>,
+{
+    args::text(env, given, field)?
+        .parse()
+        .map_err(|error| invalid(env, error))
 }
 
 /// `DB` (a debit, the default) or `PA` (a pre-authorisation).
@@ -142,12 +186,13 @@ fn recurring(env: &Env, text: Option<&str>) -> napi::Result<Option<RecurringType
 #[napi]
 pub fn fetch_auth_token(
     env: &Env,
-    partner_id: String,
-    username: String,
+    #[napi(ts_arg_type = "string")] partner_id: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] username: Given<'_, String>,
 ) -> napi::Result<Operation> {
-    let partner_id = partner_id.parse().map_err(|error| invalid(env, error))?;
+    let partner_id = id(env, partner_id, "partnerId")?;
+    let username = args::text(env, username, "username")?;
     let username = Username::new(username).map_err(|error| invalid(env, error))?;
-    Ok(Operation(AnyOperation::FetchAuthToken(
+    Ok(Operation::of(AnyOperation::FetchAuthToken(
         FetchAuthToken::new(partner_id, username),
     )))
 }
@@ -157,18 +202,23 @@ pub fn fetch_auth_token(
 #[napi]
 pub fn regenerate_auth_token(
     env: &Env,
-    partner_id: String,
-    token: String,
+    #[napi(ts_arg_type = "string")] partner_id: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] token: Given<'_, String>,
 ) -> napi::Result<Operation> {
-    let partner_id = partner_id.parse().map_err(|error| invalid(env, error))?;
+    let partner_id = id(env, partner_id, "partnerId")?;
+    let token = args::text(env, token, "token")?;
     let token = AuthToken::new(token).map_err(|error| invalid(env, error))?;
-    Ok(Operation(AnyOperation::RegenerateAuthToken(
+    Ok(Operation::of(AnyOperation::RegenerateAuthToken(
         RegenerateAuthToken::new(partner_id, token),
     )))
 }
 
 /// A payment's optional fields.
-#[napi(object, object_to_js = false)]
+#[napi(object, object_from_js = false, object_to_js = false)]
+#[allow(
+    dead_code,
+    reason = "declares the TypeScript interface; `args::options` reads the object by its keys"
+)]
 #[derive(Debug, Default)]
 pub struct PaymentOptions {
     /// `DB` (a debit, the default) or `PA` (a pre-authorisation).
@@ -195,29 +245,46 @@ pub struct PaymentOptions {
 #[napi]
 pub fn payment(
     env: &Env,
-    merchant_transaction_id: String,
-    amount: String,
-    currency: String,
-    card: &Card,
-    options: Option<PaymentOptions>,
+    #[napi(ts_arg_type = "string")] merchant_transaction_id: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] amount: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] currency: Given<'_, String>,
+    #[napi(ts_arg_type = "Card")] card: Given<'_, ClassInstance<'_, Card>>,
+    #[napi(ts_arg_type = "PaymentOptions | undefined | null")] options: Option<
+        Given<'_, Object<'_>>,
+    >,
 ) -> napi::Result<Operation> {
-    let options = options.unwrap_or_default();
+    let order = args::text(env, merchant_transaction_id, "merchantTransactionId")?;
     let mut payment = Payment::new(
-        order_id(env, &merchant_transaction_id)?,
-        self::amount(env, &amount)?,
-        self::currency(env, &currency)?,
-        card.0.clone(),
+        order_id(env, &order)?,
+        self::amount(env, amount)?,
+        self::currency(env, currency)?,
+        args::instance(env, card, "card", "expected a Card")?
+            .0
+            .clone(),
     );
-    payment.payment_type = charge_type(env, options.payment_type.as_deref())?;
-    payment.create_registration = options.store_card.unwrap_or(false);
-    payment.recurring_type = recurring(env, options.recurring.as_deref())?;
-    payment.notification_url = options.notification_url;
-    payment.merchant_redirect_url = options.merchant_redirect_url;
-    Ok(Operation(AnyOperation::Payment(Box::new(payment))))
+    const KEYS: &[&str] = &[
+        "paymentType",
+        "storeCard",
+        "recurring",
+        "notificationUrl",
+        "merchantRedirectUrl",
+    ];
+    if let Some(options) = args::options(env, options, "options", KEYS)? {
+        payment.payment_type = charge_type(env, options.text("paymentType")?.as_deref())?;
+        payment.create_registration = options.flag("storeCard")?.unwrap_or(false);
+        payment.recurring_type = recurring(env, options.text("recurring")?.as_deref())?;
+        payment.notification_url = options.text("notificationUrl")?;
+        payment.merchant_redirect_url = options.text("merchantRedirectUrl")?;
+    }
+    Ok(Operation::of(AnyOperation::Payment(Box::new(payment))))
 }
 
 /// A token payment's optional fields.
-#[napi(object, object_to_js = false)]
+#[napi(object, object_from_js = false, object_to_js = false)]
+#[allow(
+    dead_code,
+    reason = "declares the TypeScript interface; `args::options` reads the object by its keys"
+)]
 #[derive(Debug, Default)]
 pub struct TokenPaymentOptions {
     /// The shop's own order id.
@@ -234,68 +301,77 @@ pub struct TokenPaymentOptions {
 #[napi]
 pub fn token_payment(
     env: &Env,
-    registration_id: String,
-    amount: String,
-    currency: String,
-    options: Option<TokenPaymentOptions>,
+    #[napi(ts_arg_type = "string")] registration_id: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] amount: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] currency: Given<'_, String>,
+    #[napi(ts_arg_type = "TokenPaymentOptions | undefined | null")] options: Option<
+        Given<'_, Object<'_>>,
+    >,
 ) -> napi::Result<Operation> {
-    let options = options.unwrap_or_default();
     let mut payment = TokenPayment::new(
-        registration_id
-            .parse()
-            .map_err(|error| invalid(env, error))?,
-        self::amount(env, &amount)?,
-        self::currency(env, &currency)?,
+        id(env, registration_id, "registrationId")?,
+        self::amount(env, amount)?,
+        self::currency(env, currency)?,
     );
-    payment.merchant_transaction_id = (options.merchant_transaction_id.as_deref())
-        .map(|id| order_id(env, id))
-        .transpose()?;
-    payment.payment_type = charge_type(env, options.payment_type.as_deref())?;
-    payment.recurring_type = recurring(env, options.recurring.as_deref())?;
-    Ok(Operation(AnyOperation::TokenPayment(payment)))
+    const KEYS: &[&str] = &["merchantTransactionId", "paymentType", "recurring"];
+    if let Some(options) = args::options(env, options, "options", KEYS)? {
+        payment.merchant_transaction_id = (options.text("merchantTransactionId")?.as_deref())
+            .map(|id| order_id(env, id))
+            .transpose()?;
+        payment.payment_type = charge_type(env, options.text("paymentType")?.as_deref())?;
+        payment.recurring_type = recurring(env, options.text("recurring")?.as_deref())?;
+    }
+    Ok(Operation::of(AnyOperation::TokenPayment(payment)))
 }
 
 /// A capture of `amount` of the pre-authorisation `paymentId`.
 #[napi]
 pub fn capture(
     env: &Env,
-    payment_id: String,
-    amount: String,
-    currency: String,
+    #[napi(ts_arg_type = "string")] payment_id: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] amount: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] currency: Given<'_, String>,
 ) -> napi::Result<Operation> {
     let capture = Capture::new(
-        payment_id.parse().map_err(|error| invalid(env, error))?,
-        self::amount(env, &amount)?,
-        self::currency(env, &currency)?,
+        id(env, payment_id, "paymentId")?,
+        self::amount(env, amount)?,
+        self::currency(env, currency)?,
     );
-    Ok(Operation(AnyOperation::Capture(capture)))
+    Ok(Operation::of(AnyOperation::Capture(capture)))
 }
 
 /// A refund of `amount` of the payment `paymentId`.
 #[napi]
 pub fn refund(
     env: &Env,
-    payment_id: String,
-    amount: String,
-    currency: String,
+    #[napi(ts_arg_type = "string")] payment_id: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] amount: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] currency: Given<'_, String>,
 ) -> napi::Result<Operation> {
     let refund = Refund::new(
-        payment_id.parse().map_err(|error| invalid(env, error))?,
-        self::amount(env, &amount)?,
-        self::currency(env, &currency)?,
+        id(env, payment_id, "paymentId")?,
+        self::amount(env, amount)?,
+        self::currency(env, currency)?,
     );
-    Ok(Operation(AnyOperation::Refund(refund)))
+    Ok(Operation::of(AnyOperation::Refund(refund)))
 }
 
 /// A cancel (void) of the pre-authorisation `paymentId`.
 #[napi]
-pub fn cancel(env: &Env, payment_id: String) -> napi::Result<Operation> {
-    let cancel = Cancel::new(payment_id.parse().map_err(|error| invalid(env, error))?);
-    Ok(Operation(AnyOperation::Cancel(cancel)))
+pub fn cancel(
+    env: &Env,
+    #[napi(ts_arg_type = "string")] payment_id: Given<'_, String>,
+) -> napi::Result<Operation> {
+    let cancel = Cancel::new(id(env, payment_id, "paymentId")?);
+    Ok(Operation::of(AnyOperation::Cancel(cancel)))
 }
 
 /// Which transaction an inquiry asks about: one of the two ids.
-#[napi(object, object_to_js = false)]
+#[napi(object, object_from_js = false, object_to_js = false)]
+#[allow(
+    dead_code,
+    reason = "declares the TypeScript interface; `args::options` reads the object by its keys"
+)]
 #[derive(Debug, Default)]
 pub struct InquiryTarget {
     /// The gateway's `paymentId`.
@@ -312,8 +388,20 @@ pub struct InquiryTarget {
 /// const inquiry = paytoken.inquiry({ merchantTransactionId: 'order-7' })
 /// ```
 #[napi]
-pub fn inquiry(env: &Env, target: InquiryTarget) -> napi::Result<Operation> {
-    let inquiry = match (target.payment_id, target.merchant_transaction_id) {
+pub fn inquiry(
+    env: &Env,
+    #[napi(ts_arg_type = "InquiryTarget")] target: Given<'_, Object<'_>>,
+) -> napi::Result<Operation> {
+    const KEYS: &[&str] = &["paymentId", "merchantTransactionId"];
+    let target = args::options(env, Some(target), "target", KEYS)?;
+    let (payment_id, order) = match &target {
+        Some(target) => (
+            target.text("paymentId")?,
+            target.text("merchantTransactionId")?,
+        ),
+        None => (None, None),
+    };
+    let inquiry = match (payment_id, order) {
         (Some(id), None) => Inquiry::ByPaymentId(id.parse().map_err(|error| invalid(env, error))?),
         (None, Some(id)) => Inquiry::ByMerchantTransactionId(order_id(env, &id)?),
         _ => {
@@ -324,11 +412,15 @@ pub fn inquiry(env: &Env, target: InquiryTarget) -> napi::Result<Operation> {
             ));
         }
     };
-    Ok(Operation(AnyOperation::Inquiry(inquiry)))
+    Ok(Operation::of(AnyOperation::Inquiry(inquiry)))
 }
 
 /// A repeat's optional fields.
-#[napi(object, object_to_js = false)]
+#[napi(object, object_from_js = false, object_to_js = false)]
+#[allow(
+    dead_code,
+    reason = "declares the TypeScript interface; `args::options` reads the object by its keys"
+)]
 #[derive(Debug, Default)]
 pub struct RepeatOptions {
     /// The shop's own order id.
@@ -342,47 +434,68 @@ pub struct RepeatOptions {
 #[napi]
 pub fn repeat_payment(
     env: &Env,
-    first_payment_id: String,
-    amount: String,
-    currency: String,
-    options: Option<RepeatOptions>,
+    #[napi(ts_arg_type = "string")] first_payment_id: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] amount: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] currency: Given<'_, String>,
+    #[napi(ts_arg_type = "RepeatOptions | undefined | null")] options: Option<
+        Given<'_, Object<'_>>,
+    >,
 ) -> napi::Result<Operation> {
-    let options = options.unwrap_or_default();
     let mut payment = RepeatPayment::new(
-        first_payment_id
-            .parse()
-            .map_err(|error| invalid(env, error))?,
-        self::amount(env, &amount)?,
-        self::currency(env, &currency)?,
+        id(env, first_payment_id, "firstPaymentId")?,
+        self::amount(env, amount)?,
+        self::currency(env, currency)?,
     );
-    payment.merchant_transaction_id = (options.merchant_transaction_id.as_deref())
-        .map(|id| order_id(env, id))
-        .transpose()?;
-    payment.payment_type = charge_type(env, options.payment_type.as_deref())?;
-    Ok(Operation(AnyOperation::RepeatPayment(payment)))
+    const KEYS: &[&str] = &["merchantTransactionId", "paymentType"];
+    if let Some(options) = args::options(env, options, "options", KEYS)? {
+        payment.merchant_transaction_id = (options.text("merchantTransactionId")?.as_deref())
+            .map(|id| order_id(env, id))
+            .transpose()?;
+        payment.payment_type = charge_type(env, options.text("paymentType")?.as_deref())?;
+    }
+    Ok(Operation::of(AnyOperation::RepeatPayment(payment)))
 }
 
 /// Whose stored card or account: a customer's, when given.
-#[napi(object, object_to_js = false)]
+#[napi(object, object_from_js = false, object_to_js = false)]
+#[allow(
+    dead_code,
+    reason = "declares the TypeScript interface; `args::options` reads the object by its keys"
+)]
 #[derive(Debug, Default)]
 pub struct OwnerOptions {
     /// The gateway's `customerId`.
     pub customer_id: Option<String>,
 }
 
+/// The `customerId` of an [`OwnerOptions`] given as `options`.
+fn owner(env: &Env, options: Option<Given<'_, Object<'_>>>) -> napi::Result<Option<String>> {
+    match args::options(env, options, "options", &["customerId"])? {
+        Some(options) => options.text("customerId"),
+        None => Ok(None),
+    }
+}
+
 /// A card stored as a token without a payment, for the customer `customerId` when given.
 #[napi]
 pub fn register_card(
     env: &Env,
-    card: &Card,
-    options: Option<OwnerOptions>,
+    #[napi(ts_arg_type = "Card")] card: Given<'_, ClassInstance<'_, Card>>,
+    #[napi(ts_arg_type = "OwnerOptions | undefined | null")] options: Option<Given<'_, Object<'_>>>,
 ) -> napi::Result<Operation> {
-    let customer_id = options.and_then(|options| options.customer_id);
-    registered(env, Registration::card(card.0.clone()), customer_id)
+    let card = args::instance(env, card, "card", "expected a Card")?
+        .0
+        .clone();
+    let customer_id = owner(env, options)?;
+    registered(env, Registration::card(card), customer_id)
 }
 
 /// A bank account's optional fields.
-#[napi(object, object_to_js = false)]
+#[napi(object, object_from_js = false, object_to_js = false)]
+#[allow(
+    dead_code,
+    reason = "declares the TypeScript interface; `args::options` reads the object by its keys"
+)]
 #[derive(Debug, Default)]
 pub struct BankAccountOptions {
     /// The account holder's name.
@@ -396,21 +509,21 @@ pub struct BankAccountOptions {
 #[napi]
 pub fn register_bank_account(
     env: &Env,
-    iban: String,
-    bic: String,
-    options: Option<BankAccountOptions>,
+    #[napi(ts_arg_type = "string")] iban: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] bic: Given<'_, String>,
+    #[napi(ts_arg_type = "BankAccountOptions | undefined | null")] options: Option<
+        Given<'_, Object<'_>>,
+    >,
 ) -> napi::Result<Operation> {
-    let options = options.unwrap_or_default();
-    let account = BankAccount {
-        iban: iban.parse().map_err(|error| invalid(env, error))?,
-        bic: bic.parse().map_err(|error| invalid(env, error))?,
-        holder: options.holder,
-    };
-    registered(
-        env,
-        Registration::bank_account(account),
-        options.customer_id,
-    )
+    let iban = id(env, iban, "iban")?;
+    let bic = id(env, bic, "bic")?;
+    let (holder, customer_id) =
+        match args::options(env, options, "options", &["holder", "customerId"])? {
+            Some(options) => (options.text("holder")?, options.text("customerId")?),
+            None => (None, None),
+        };
+    let account = BankAccount { iban, bic, holder };
+    registered(env, Registration::bank_account(account), customer_id)
 }
 
 fn registered(
@@ -424,7 +537,7 @@ fn registered(
             ..Customer::default()
         });
     }
-    Ok(Operation(AnyOperation::Registration(Box::new(
+    Ok(Operation::of(AnyOperation::Registration(Box::new(
         registration,
     ))))
 }
@@ -433,51 +546,72 @@ fn registered(
 #[napi]
 pub fn customer_signup(
     env: &Env,
-    given_name: String,
-    surname: String,
-    email: String,
+    #[napi(ts_arg_type = "string")] given_name: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] surname: Given<'_, String>,
+    #[napi(ts_arg_type = "string")] email: Given<'_, String>,
 ) -> napi::Result<Operation> {
+    let given_name = args::text(env, given_name, "givenName")?;
+    let surname = args::text(env, surname, "surname")?;
+    let email = args::text(env, email, "email")?;
     let customer = Customer {
         given_name: Some(given_name),
         surname: Some(surname),
         email: Some(Email::new(&email).map_err(|error| invalid(env, error))?),
         ..Customer::default()
     };
-    Ok(Operation(AnyOperation::CustomerSignup(Box::new(
+    Ok(Operation::of(AnyOperation::CustomerSignup(Box::new(
         CustomerSignup::new(customer),
     ))))
 }
 
 /// The token `registrationId` deleted: payments with it are refused from then on.
 #[napi]
-pub fn delete_token(env: &Env, registration_id: String) -> napi::Result<Operation> {
-    let id = registration_id
-        .parse()
-        .map_err(|error| invalid(env, error))?;
-    Ok(Operation(AnyOperation::DeleteToken(DeleteToken::new(id))))
+pub fn delete_token(
+    env: &Env,
+    #[napi(ts_arg_type = "string")] registration_id: Given<'_, String>,
+) -> napi::Result<Operation> {
+    let id = id(env, registration_id, "registrationId")?;
+    Ok(Operation::of(AnyOperation::DeleteToken(DeleteToken::new(
+        id,
+    ))))
 }
 
 /// The installment counts the token `registrationId` may be charged in.
 #[napi]
-pub fn installments(env: &Env, registration_id: String) -> napi::Result<Operation> {
-    let id = registration_id
-        .parse()
-        .map_err(|error| invalid(env, error))?;
-    Ok(Operation(AnyOperation::Installments(Installments::new(id))))
+pub fn installments(
+    env: &Env,
+    #[napi(ts_arg_type = "string")] registration_id: Given<'_, String>,
+) -> napi::Result<Operation> {
+    let id = id(env, registration_id, "registrationId")?;
+    Ok(Operation::of(AnyOperation::Installments(
+        Installments::new(id),
+    )))
 }
 
 /// The stored cards and bank accounts: all the caller sees, or one customer's.
 #[napi]
-pub fn cards_and_accounts(env: &Env, options: Option<OwnerOptions>) -> napi::Result<Operation> {
-    let list = match options.and_then(|options| options.customer_id) {
+pub fn cards_and_accounts(
+    env: &Env,
+    #[napi(ts_arg_type = "OwnerOptions | undefined | null")] options: Option<Given<'_, Object<'_>>>,
+) -> napi::Result<Operation> {
+    let list = match owner(env, options)? {
         Some(id) => CardsAndAccounts::of_customer(id.parse().map_err(|error| invalid(env, error))?),
         None => CardsAndAccounts::all(),
     };
-    Ok(Operation(AnyOperation::CardsAndAccounts(list)))
+    Ok(Operation::of(AnyOperation::CardsAndAccounts(list)))
 }
 
-/// One page of the invoice list: `page` from 1, `records` a page.
+/// One page of the invoice list: `page` from 1, `records` a page (1 to 1000).
 #[napi]
-pub fn invoice_list(page: u32, records: u32) -> Operation {
-    Operation(AnyOperation::InvoiceList(InvoiceList::new(page, records)))
+pub fn invoice_list(
+    env: &Env,
+    #[napi(ts_arg_type = "number")] page: Given<'_, f64>,
+    #[napi(ts_arg_type = "number")] records: Given<'_, f64>,
+) -> napi::Result<Operation> {
+    const EXPECTED: &str = "expected a whole number from 0 to 4294967295";
+    let page = args::whole(env, page, "page", EXPECTED)?;
+    let records = args::whole(env, records, "records", EXPECTED)?;
+    let list = InvoiceList::new(page, records);
+    list.validate().map_err(|error| thrown(env, &error))?;
+    Ok(Operation::of(AnyOperation::InvoiceList(list)))
 }

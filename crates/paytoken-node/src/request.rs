@@ -4,6 +4,7 @@ use napi::bindgen_prelude::Env;
 use napi_derive::napi;
 use paytoken_protocol::BaseUrl;
 
+use crate::args::{self, Given};
 use crate::errors::invalid;
 
 /// A signed request: send `method` to `url(baseUrl)` with `headers` and `body`.
@@ -31,7 +32,12 @@ impl Request {
     /// The full URL: `baseUrl` (the deployment's, such as `https://gateway.example`)
     /// followed by the path.
     #[napi]
-    pub fn url(&self, env: &Env, base_url: String) -> napi::Result<String> {
+    pub fn url(
+        &self,
+        env: &Env,
+        #[napi(ts_arg_type = "string")] base_url: Given<'_, String>,
+    ) -> napi::Result<String> {
+        let base_url = args::text(env, base_url, "baseUrl")?;
         let base_url = BaseUrl::new(&base_url).map_err(|error| invalid(env, error))?;
         Ok(self.0.url(&base_url))
     }

@@ -1,9 +1,10 @@
-//! The values a caller hands in: a card, which holds secrets, and a body as text or bytes.
+//! The card a caller hands in, which holds secrets.
 
-use napi::bindgen_prelude::{Either, Env, Uint8Array};
+use napi::bindgen_prelude::{Env, This};
 use napi_derive::napi;
 use paytoken_types::{CardNumber, Cvv};
 
+use crate::args::{self, Given};
 use crate::errors::invalid;
 
 /// A card: its number, expiry and CVV, each checked. Shown with the number masked
@@ -19,13 +20,20 @@ impl Card {
     #[napi(constructor)]
     pub fn new(
         env: &Env,
-        number: String,
-        expiry_month: String,
-        expiry_year: String,
-        cvv: String,
-        holder: Option<String>,
+        this: This<'_>,
+        #[napi(ts_arg_type = "string")] number: Given<'_, String>,
+        #[napi(ts_arg_type = "string")] expiry_month: Given<'_, String>,
+        #[napi(ts_arg_type = "string")] expiry_year: Given<'_, String>,
+        #[napi(ts_arg_type = "string")] cvv: Given<'_, String>,
+        #[napi(ts_arg_type = "string | undefined | null")] holder: Option<Given<'_, String>>,
     ) -> napi::Result<Self> {
+        args::constructed::<Self>(env, &this, "Card")?;
         let refused = |error: paytoken_types::Error| invalid(env, error);
+        let number = args::text(env, number, "number")?;
+        let expiry_month = args::text(env, expiry_month, "expiryMonth")?;
+        let expiry_year = args::text(env, expiry_year, "expiryYear")?;
+        let cvv = args::text(env, cvv, "cvv")?;
+        let holder = args::optional_text(env, holder, "holder")?;
         Ok(Self(paytoken_types::Card {
             number: CardNumber::new(&number).map_err(refused)?,
             expiry_month: expiry_month.parse().map_err(refused)?,
@@ -51,14 +59,5 @@ impl Card {
     #[napi(js_name = "toJSON")]
     pub fn to_json(&self) -> String {
         self.shown()
-    }
-}
-
-/// The bytes of a body handed in as a string (`await response.text()`) or as the bytes
-/// that came (`new Uint8Array(await response.arrayBuffer())`).
-pub(crate) fn bytes_of(body: &Either<String, Uint8Array>) -> &[u8] {
-    match body {
-        Either::A(text) => text.as_bytes(),
-        Either::B(bytes) => bytes,
     }
 }

@@ -15,6 +15,9 @@ export interface PaytokenError extends Error {
   resultCode?: string
   /** A refusal's description, redacted as the message is. */
   description?: string
+  /** A refusal's description as the gateway sent it, which may hold what `description`
+   * masks; a method, not enumerable, so no log of the error shows it. */
+  rawDescription?(): string
   /** A refusal of the auth token (a system check's code): fetch a new one and send once
    * more. */
   tokenRefused?: boolean
@@ -24,6 +27,14 @@ export interface PaytokenError extends Error {
 
 /** Whether `error` is one paytoken threw. */
 export declare function isPaytokenError(error: unknown): error is PaytokenError
+
+/** The answers with a description: `rawResultDescription()` returns it as the gateway
+ * sent it, which may hold what `resultDescription` masks; a method, not enumerable, so no
+ * log of the answer shows it. */
+export interface Transaction { rawResultDescription(): string }
+export interface Registered { rawResultDescription(): string }
+export interface SignedUp { rawResultDescription(): string }
+export interface Deleted { rawResultDescription(): string }
 
 /** Any answer an operation's `parse` gives; `kind` tells them apart. */
 export type Answer = ReturnType<Operation['parse']>
