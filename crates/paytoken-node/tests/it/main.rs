@@ -21,14 +21,14 @@ fn built_addon() -> PathBuf {
     test.parent().unwrap().join("libpaytoken_node.so")
 }
 
-/// A `node_modules` folder holding the package `paytoken`: its `index.js` and
-/// `package.json`, and the addon under the name a plain `napi build` gives it.
+/// A `node_modules` folder holding the package `paytoken`: its `index.js`, `index.d.ts`
+/// and `package.json`, and the addon under the name a plain `napi build` gives it.
 fn node_modules() -> PathBuf {
     let root = std::env::temp_dir().join(format!("paytoken-node-{}", std::process::id()));
     let package = root.join("paytoken");
     std::fs::create_dir_all(&package).unwrap();
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for file in ["index.js", "package.json"] {
+    for file in ["index.js", "index.d.ts", "package.json"] {
         std::fs::copy(crate_dir.join(file), package.join(file)).unwrap();
     }
     std::fs::copy(built_addon(), package.join("paytoken.node")).unwrap();
@@ -56,6 +56,6 @@ fn the_node_suite_passes_against_a_sandbox() {
     let _ = std::fs::remove_dir_all(&root);
     let said = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "the Node suite failed:\n{said}");
-    assert!(said.contains("# pass 15\n"), "{said}");
+    assert!(said.contains("# pass 21\n"), "{said}");
     assert!(said.contains("# fail 0\n"), "{said}");
 }
