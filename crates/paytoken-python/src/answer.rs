@@ -9,6 +9,7 @@ use paytoken_protocol::ops::installments::InstallmentPlans as Plans;
 use paytoken_protocol::ops::invoice_list::InvoicePage as Page;
 use paytoken_protocol::ops::registration::Registered as Stored;
 use paytoken_protocol::recorded::Reading;
+use paytoken_protocol::redact::Redactor;
 use paytoken_protocol::{FieldValue as _, Transaction as Paid};
 use pyo3::prelude::*;
 
@@ -17,13 +18,16 @@ use crate::errors::PaytokenError;
 /// An answer as Python sees it: a `Transaction` (the payments, the back office's moves, an
 /// inquiry), an `AuthTokenGrant`, `Registered`, `SignedUp`, `Deleted`,
 /// `StoredRegistrations`, `InvoicePage`, or the installment counts as a list.
-pub(crate) fn reading(py: Python<'_>, reading: Reading) -> PyResult<Py<PyAny>> {
+///
+/// A description is redacted, the secrets `held` holds among what is masked; its
+/// `raw_result_description()` returns it as the gateway sent it.
+pub(crate) fn reading(py: Python<'_>, reading: Reading, held: &Redactor) -> PyResult<Py<PyAny>> {
     match reading {
-        Reading::Transaction(paid) => transaction(py, *paid),
+        Reading::Transaction(paid) => transaction(py, *paid, held),
         Reading::AuthToken(made) => grant(py, made),
-        Reading::Registered(stored) => registered(py, stored),
-        Reading::SignedUp(created) => signed_up(py, created),
-        Reading::Deleted(gone) => deleted(py, gone),
+        Reading::Registered(stored) => registered(py, stored, held),
+        Reading::SignedUp(created) => signed_up(py, created, held),
+        Reading::Deleted(gone) => deleted(py, gone, held),
         Reading::Installments(plans) => installments(py, plans),
         Reading::CardsAndAccounts(listed) => stored(py, listed),
         Reading::Invoices(page) => invoices(py, page),
@@ -35,32 +39,46 @@ pub(crate) fn reading(py: Python<'_>, reading: Reading) -> PyResult<Py<PyAny>> {
 
 /// A transaction the gateway created: a payment, a token payment, a capture, refund or
 /// cancel, or the one an inquiry found.
-#[pyclass(frozen, get_all, module = "paytoken")]
+#[pyclass(frozen, module = "paytoken")]
 #[derive(Debug, Clone)]
 pub(crate) struct Transaction {
     /// `paymentId`.
+    #[pyo3(get)]
     payment_id: String,
     /// What became of it: `approved`, `pending`, `three_d_secure`, `declined`,
     /// `cancelled`, `refunded`, `charged_back` or `unknown`.
+    #[pyo3(get)]
     status: &'static str,
     /// Whether the money moved (or is reserved) and stays with the merchant: the one
     /// ship / don't-ship decision.
+    #[pyo3(get)]
     is_approved: bool,
     /// The result code (`00001`...), empty when the answer had none.
+    #[pyo3(get)]
     result_code: String,
-    /// The result's description.
+    /// The result's description, redacted: the secure key, the auth token, card numbers
+    /// and IBANs masked, cut to 200 characters.
+    #[pyo3(get)]
     result_description: String,
+    /// The description as the gateway sent it: `raw_result_description()`.
+    raw_result_description: String,
     /// `transactionStatus`, the short status (`Y`, `N`, `P`, `3D`, `C`), when it came.
+    #[pyo3(get)]
     transaction_status: Option<String>,
     /// `merchantTransactionId`: the shop's own order id.
+    #[pyo3(get)]
     merchant_transaction_id: Option<String>,
     /// `registrationId`: the token a payment stored, as it came.
+    #[pyo3(get)]
     registration_id: Option<String>,
     /// `amount`, as it came.
+    #[pyo3(get)]
     amount: Option<String>,
     /// `currency`, as it came.
+    #[pyo3(get)]
     currency: Option<String>,
     /// Where to send the cardholder's browser, for a payment waiting for 3-D Secure.
+    #[pyo3(get)]
     redirect: Option<Redirect>,
 }
 
@@ -92,9 +110,15 @@ impl Transaction {
     fn __repr__(&self) -> String {
         format!("Transaction({}, {})", self.payment_id, self.status)
     }
+
+    /// The result's description as the gateway sent it: it may hold what
+    /// `result_description` masks.
+    fn raw_result_description(&self) -> &str {
+        &self.raw_result_description
+    }
 }
 
-pub(crate) fn transaction(py: Python<'_>, paid: Paid) -> PyResult<Py<PyAny>> {
+pub(crate) fn transaction(py: Python<'_>, paid: Paid, held: &Redactor) -> PyResult<Py<PyAny>> {
     let redirect = match &paid.status {
         paytoken_protocol::PaymentStatus::ThreeDSecure {
             redirect: Some(redirect),
@@ -113,7 +137,8 @@ pub(crate) fn transaction(py: Python<'_>, paid: Paid) -> PyResult<Py<PyAny>> {
         status: paid.status.name(),
         is_approved: paid.is_approved(),
         result_code: paid.result.code.as_str().to_owned(),
-        result_description: paid.result.description.clone(),
+        result_description: held.description(&paid.result.description),
+        raw_result_description: paid.result.description.clone(),
         transaction_status: paid
             .transaction_status
             .as_ref()
@@ -159,64 +184,112 @@ pub(crate) fn grant(py: Python<'_>, grant: Grant) -> PyResult<Py<PyAny>> {
 }
 
 /// A card or account the gateway stored: its token.
-#[pyclass(frozen, get_all, module = "paytoken")]
+#[pyclass(frozen, module = "paytoken")]
 #[derive(Debug, Clone)]
 pub(crate) struct Registered {
     /// `registrationId`: the token for later payments.
+    #[pyo3(get)]
     registration_id: String,
     /// The result code.
+    #[pyo3(get)]
     result_code: String,
-    /// The result's description.
+    /// The result's description, redacted: the secure key, the auth token, card numbers
+    /// and IBANs masked, cut to 200 characters.
+    #[pyo3(get)]
     result_description: String,
+    /// The description as the gateway sent it: `raw_result_description()`.
+    raw_result_description: String,
 }
 
-pub(crate) fn registered(py: Python<'_>, stored: Stored) -> PyResult<Py<PyAny>> {
+#[pymethods]
+impl Registered {
+    /// The result's description as the gateway sent it: it may hold what
+    /// `result_description` masks.
+    fn raw_result_description(&self) -> &str {
+        &self.raw_result_description
+    }
+}
+
+pub(crate) fn registered(py: Python<'_>, stored: Stored, held: &Redactor) -> PyResult<Py<PyAny>> {
     let made = Registered {
         registration_id: stored.registration_id.to_string(),
         result_code: stored.result.code.as_str().to_owned(),
-        result_description: stored.result.description,
+        result_description: held.description(&stored.result.description),
+        raw_result_description: stored.result.description,
     };
     Py::new(py, made).map(Py::into_any)
 }
 
 /// A customer the gateway created: the id to send from now on.
-#[pyclass(frozen, get_all, module = "paytoken")]
+#[pyclass(frozen, module = "paytoken")]
 #[derive(Debug, Clone)]
 pub(crate) struct SignedUp {
     /// `customerId`.
+    #[pyo3(get)]
     customer_id: String,
     /// The result code.
+    #[pyo3(get)]
     result_code: String,
-    /// The result's description.
+    /// The result's description, redacted: the secure key, the auth token, card numbers
+    /// and IBANs masked, cut to 200 characters.
+    #[pyo3(get)]
     result_description: String,
+    /// The description as the gateway sent it: `raw_result_description()`.
+    raw_result_description: String,
 }
 
-pub(crate) fn signed_up(py: Python<'_>, created: Created) -> PyResult<Py<PyAny>> {
+#[pymethods]
+impl SignedUp {
+    /// The result's description as the gateway sent it: it may hold what
+    /// `result_description` masks.
+    fn raw_result_description(&self) -> &str {
+        &self.raw_result_description
+    }
+}
+
+pub(crate) fn signed_up(py: Python<'_>, created: Created, held: &Redactor) -> PyResult<Py<PyAny>> {
     let made = SignedUp {
         customer_id: created.customer_id.to_string(),
         result_code: created.result.code.as_str().to_owned(),
-        result_description: created.result.description,
+        result_description: held.description(&created.result.description),
+        raw_result_description: created.result.description,
     };
     Py::new(py, made).map(Py::into_any)
 }
 
 /// A token deleted: payments with it are refused from now on.
-#[pyclass(frozen, get_all, module = "paytoken")]
+#[pyclass(frozen, module = "paytoken")]
 #[derive(Debug, Clone)]
 pub(crate) struct Deleted {
     /// `registrationId`, when the answer repeats it.
+    #[pyo3(get)]
     registration_id: Option<String>,
     /// The result code.
+    #[pyo3(get)]
     result_code: String,
-    /// The result's description.
+    /// The result's description, redacted: the secure key, the auth token, card numbers
+    /// and IBANs masked, cut to 200 characters.
+    #[pyo3(get)]
     result_description: String,
+    /// The description as the gateway sent it: `raw_result_description()`.
+    raw_result_description: String,
 }
 
-pub(crate) fn deleted(py: Python<'_>, gone: Gone) -> PyResult<Py<PyAny>> {
+#[pymethods]
+impl Deleted {
+    /// The result's description as the gateway sent it: it may hold what
+    /// `result_description` masks.
+    fn raw_result_description(&self) -> &str {
+        &self.raw_result_description
+    }
+}
+
+pub(crate) fn deleted(py: Python<'_>, gone: Gone, held: &Redactor) -> PyResult<Py<PyAny>> {
     let made = Deleted {
         registration_id: gone.registration_id.raw().map(str::to_owned),
         result_code: gone.result.code.as_str().to_owned(),
-        result_description: gone.result.description,
+        result_description: held.description(&gone.result.description),
+        raw_result_description: gone.result.description,
     };
     Py::new(py, made).map(Py::into_any)
 }

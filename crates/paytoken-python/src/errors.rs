@@ -2,11 +2,12 @@
 //! its answer, as the protocol crate's `Error` tells them apart.
 
 use paytoken_protocol::Error;
-use paytoken_protocol::redact::redact;
+use paytoken_protocol::redact::Redactor;
 use paytoken_types::CodeFamily;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
+use pyo3::types::PyCFunction;
 
 create_exception!(
     paytoken,
@@ -54,12 +55,23 @@ create_exception!(
 /// The exception for `error`, its text the error's own (which holds no secret), with the
 /// facts a handler decides on as attributes: `may_have_been_processed` (inquire before
 /// sending again), `field` (the input at fault, or `None`), for a refusal `code`,
-/// `description` (redacted as the message is) and `token_refused` (a system check's code,
-/// after which the Rust client fetches a new auth token and sends once more), for a
-/// rejected notification `reason` (its failed check's name).
+/// `description` (redacted) and `token_refused` (a system check's code, after which the
+/// Rust client fetches a new auth token and sends once more), with the description as the
+/// gateway sent it behind the method `raw_description()`; for a rejected notification
+/// `reason` (its failed check's name).
 pub(crate) fn raised(error: &Error) -> PyErr {
+    raised_holding(error.clone(), &Redactor::new())
+}
+
+/// [`raised`], with the secrets `held` holds (the secure key and auth token of the
+/// request's context) masked in every text of the gateway the error carries.
+pub(crate) fn raised_holding(error: Error, held: &Redactor) -> PyErr {
+    let raw = error
+        .refusal()
+        .map(|refusal| refusal.result.description.clone());
+    let error = error.masking(held);
     let text = error.to_string();
-    let raised = match error {
+    let raised = match &error {
         Error::Refused(_) => Refused::new_err(text),
         Error::UnexpectedStatus { .. } | Error::Undecodable { .. } => Unreadable::new_err(text),
         Error::Contradiction { .. } => Contradiction::new_err(text),
@@ -72,15 +84,24 @@ pub(crate) fn raised(error: &Error) -> PyErr {
         let facts = || -> PyResult<()> {
             value.setattr("may_have_been_processed", error.may_have_been_processed())?;
             value.setattr("field", error.field())?;
-            if let Error::Unverified { check } = error {
+            if let Error::Unverified { check } = &error {
                 value.setattr("reason", check.name())?;
             }
             if let Some(refusal) = error.refusal() {
                 value.setattr("code", refusal.result.code.as_str())?;
-                let description = redact(&refusal.result.description, MAX_DESCRIPTION);
-                value.setattr("description", description)?;
+                value.setattr("description", held.description(&refusal.result.description))?;
                 let token_refused = refusal.family() == CodeFamily::SystemCheck;
                 value.setattr("token_refused", token_refused)?;
+            }
+            if let Some(raw) = raw {
+                // A method, called to read it: no repr, traceback or attribute walk shows it.
+                let method = PyCFunction::new_closure(
+                    py,
+                    Some(c"raw_description"),
+                    Some(c"The refusal's description as the gateway sent it."),
+                    move |_, _| -> PyResult<String> { Ok(raw.clone()) },
+                )?;
+                value.setattr("raw_description", method)?;
             }
             Ok(())
         };
@@ -90,9 +111,6 @@ pub(crate) fn raised(error: &Error) -> PyErr {
         }
     })
 }
-
-/// The most characters of a refusal's description kept.
-const MAX_DESCRIPTION: usize = 200;
 
 /// A value of the caller's that no type of paytoken takes: `InvalidInput`, with its
 /// `field` as every exception has it.

@@ -16,7 +16,10 @@ use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
+use std::sync::{Mutex, PoisonError};
+
 use paytoken_protocol::recorded::AnyOperation;
+use paytoken_protocol::redact::Redactor;
 use paytoken_protocol::{AuthToken, Username};
 use paytoken_types::{
     Amount, BankAccount, Currency, Customer, Email, MerchantTransactionId, PaymentType,
@@ -26,15 +29,35 @@ use pyo3::prelude::*;
 
 use crate::answer;
 use crate::credentials::Context;
-use crate::errors::{invalid, invalid_field, raised};
+use crate::errors::{invalid, invalid_field, raised, raised_holding};
 use crate::request::Request;
 use crate::values::Card;
 
 /// One operation of the interface, its values checked: `request(context)` gives the signed
 /// request to send with any HTTP client, `parse(status, body)` reads the answer to it.
 #[pyclass(frozen, module = "paytoken")]
-#[derive(Debug, Clone)]
-pub(crate) struct Operation(pub(crate) AnyOperation);
+#[derive(Debug)]
+pub(crate) struct Operation {
+    pub(crate) operation: AnyOperation,
+    /// The secrets of the context of the last `request(context)`: what `parse` masks in
+    /// the gateway's text when it is given no context of its own.
+    held: Mutex<Redactor>,
+}
+
+impl Operation {
+    /// `operation`, holding no secret yet.
+    pub(crate) fn of(operation: AnyOperation) -> Self {
+        Self {
+            operation,
+            held: Mutex::new(Redactor::new()),
+        }
+    }
+
+    /// The secrets held, whatever a panic elsewhere left of the lock.
+    fn held(&self) -> std::sync::MutexGuard<'_, Redactor> {
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
 
 #[pymethods]
 impl Operation {
@@ -42,29 +65,46 @@ impl Operation {
     /// `pay_with_token`, `inquiry`...
     #[getter]
     fn name(&self) -> &'static str {
-        self.0.kind().name()
+        self.operation.kind().name()
     }
 
-    /// The signed request, for the caller's HTTP client to send.
+    /// The signed request, for the caller's HTTP client to send. The context's secure key
+    /// and auth token are what `parse` masks in the answer's text.
     ///
     /// Raises `InvalidInput` naming the field a value does not fit; nothing is built then.
     fn request(&self, context: &Context) -> PyResult<Request> {
-        self.0
-            .request(&context.0)
-            .map(Request)
-            .map_err(|error| raised(&error))
+        let request = (self.operation.request(&context.0)).map_err(|error| raised(&error))?;
+        *self.held() = context.0.redactor();
+        Ok(Request(request))
     }
 
     /// The answer to the request: a `Transaction` (the payments, the back office's moves,
     /// an inquiry), an `AuthTokenGrant`, `Registered`, `SignedUp`, `Deleted`,
     /// `StoredRegistrations`, `InvoicePage`, or the installment counts as a list.
     ///
+    /// A description (the answer's `result_description`, a refusal's `description` and
+    /// text) is redacted, the secure key and auth token of `context` (else of the last
+    /// `request(context)`) masked with card numbers and IBANs;
+    /// `raw_result_description()` and `raw_description()` return it as it came.
+    ///
     /// Raises `Refused` when the gateway refused before it created anything,
     /// `OutcomeUnknown` (`Unreadable`, `Contradiction`) when the request may have been
     /// processed.
-    fn parse(&self, py: Python<'_>, status: u16, body: &[u8]) -> PyResult<Py<PyAny>> {
-        let reading = self.0.parse(status, body).map_err(|error| raised(&error))?;
-        answer::reading(py, reading)
+    #[pyo3(signature = (status, body, *, context=None))]
+    fn parse(
+        &self,
+        py: Python<'_>,
+        status: u16,
+        body: &[u8],
+        context: Option<&Context>,
+    ) -> PyResult<Py<PyAny>> {
+        let held = match context {
+            Some(context) => context.0.redactor(),
+            None => self.held().clone(),
+        };
+        let reading =
+            (self.operation.parse(status, body)).map_err(|error| raised_holding(error, &held))?;
+        answer::reading(py, reading, &held)
     }
 
     fn __repr__(&self) -> String {
@@ -108,7 +148,7 @@ fn recurring(text: Option<&str>) -> PyResult<Option<RecurringType>> {
 pub(crate) fn fetch_auth_token(partner_id: &str, username: &str) -> PyResult<Operation> {
     let partner_id = partner_id.parse().map_err(invalid)?;
     let username = Username::new(username).map_err(invalid)?;
-    Ok(Operation(AnyOperation::FetchAuthToken(
+    Ok(Operation::of(AnyOperation::FetchAuthToken(
         FetchAuthToken::new(partner_id, username),
     )))
 }
@@ -119,7 +159,7 @@ pub(crate) fn fetch_auth_token(partner_id: &str, username: &str) -> PyResult<Ope
 pub(crate) fn regenerate_auth_token(partner_id: &str, token: &str) -> PyResult<Operation> {
     let partner_id = partner_id.parse().map_err(invalid)?;
     let token = AuthToken::new(token).map_err(invalid)?;
-    Ok(Operation(AnyOperation::RegenerateAuthToken(
+    Ok(Operation::of(AnyOperation::RegenerateAuthToken(
         RegenerateAuthToken::new(partner_id, token),
     )))
 }
@@ -167,7 +207,7 @@ pub(crate) fn payment(
     payment.recurring_type = self::recurring(recurring)?;
     payment.notification_url = notification_url;
     payment.merchant_redirect_url = merchant_redirect_url;
-    Ok(Operation(AnyOperation::Payment(Box::new(payment))))
+    Ok(Operation::of(AnyOperation::Payment(Box::new(payment))))
 }
 
 /// A payment with a stored card or account (`registration_id`, its token).
@@ -192,7 +232,7 @@ pub(crate) fn token_payment(
     payment.merchant_transaction_id = merchant_transaction_id.map(order_id).transpose()?;
     payment.payment_type = charge_type(payment_type)?;
     payment.recurring_type = self::recurring(recurring)?;
-    Ok(Operation(AnyOperation::TokenPayment(payment)))
+    Ok(Operation::of(AnyOperation::TokenPayment(payment)))
 }
 
 /// A capture of `amount` of the pre-authorisation `payment_id`.
@@ -203,7 +243,7 @@ pub(crate) fn capture(payment_id: &str, amount: &str, currency: &str) -> PyResul
         self::amount(amount)?,
         self::currency(currency)?,
     );
-    Ok(Operation(AnyOperation::Capture(capture)))
+    Ok(Operation::of(AnyOperation::Capture(capture)))
 }
 
 /// A refund of `amount` of the payment `payment_id`.
@@ -214,14 +254,14 @@ pub(crate) fn refund(payment_id: &str, amount: &str, currency: &str) -> PyResult
         self::amount(amount)?,
         self::currency(currency)?,
     );
-    Ok(Operation(AnyOperation::Refund(refund)))
+    Ok(Operation::of(AnyOperation::Refund(refund)))
 }
 
 /// A cancel (void) of the pre-authorisation `payment_id`.
 #[pyfunction]
 pub(crate) fn cancel(payment_id: &str) -> PyResult<Operation> {
     let cancel = Cancel::new(payment_id.parse().map_err(invalid)?);
-    Ok(Operation(AnyOperation::Cancel(cancel)))
+    Ok(Operation::of(AnyOperation::Cancel(cancel)))
 }
 
 /// An inquiry: by the gateway's `payment_id`, or by the shop's own
@@ -249,7 +289,7 @@ pub(crate) fn inquiry(
             ));
         }
     };
-    Ok(Operation(AnyOperation::Inquiry(inquiry)))
+    Ok(Operation::of(AnyOperation::Inquiry(inquiry)))
 }
 
 /// A repeat of a recurring series by its first payment's id (`REPEATED`).
@@ -271,7 +311,7 @@ pub(crate) fn repeat_payment(
     );
     payment.merchant_transaction_id = merchant_transaction_id.map(order_id).transpose()?;
     payment.payment_type = charge_type(payment_type)?;
-    Ok(Operation(AnyOperation::RepeatPayment(payment)))
+    Ok(Operation::of(AnyOperation::RepeatPayment(payment)))
 }
 
 /// A card stored as a token without a payment, for the customer `customer_id` when given.
@@ -306,7 +346,7 @@ fn registered(mut registration: Registration, customer_id: Option<&str>) -> PyRe
             ..Customer::default()
         });
     }
-    Ok(Operation(AnyOperation::Registration(Box::new(
+    Ok(Operation::of(AnyOperation::Registration(Box::new(
         registration,
     ))))
 }
@@ -320,7 +360,7 @@ pub(crate) fn customer_signup(given_name: &str, surname: &str, email: &str) -> P
         email: Some(Email::new(email).map_err(invalid)?),
         ..Customer::default()
     };
-    Ok(Operation(AnyOperation::CustomerSignup(Box::new(
+    Ok(Operation::of(AnyOperation::CustomerSignup(Box::new(
         CustomerSignup::new(customer),
     ))))
 }
@@ -329,14 +369,14 @@ pub(crate) fn customer_signup(given_name: &str, surname: &str, email: &str) -> P
 #[pyfunction]
 pub(crate) fn delete_token(registration_id: &str) -> PyResult<Operation> {
     let delete = DeleteToken::new(registration_id.parse().map_err(invalid)?);
-    Ok(Operation(AnyOperation::DeleteToken(delete)))
+    Ok(Operation::of(AnyOperation::DeleteToken(delete)))
 }
 
 /// The installment counts the token `registration_id` may be charged in.
 #[pyfunction]
 pub(crate) fn installments(registration_id: &str) -> PyResult<Operation> {
     let plans = Installments::new(registration_id.parse().map_err(invalid)?);
-    Ok(Operation(AnyOperation::Installments(plans)))
+    Ok(Operation::of(AnyOperation::Installments(plans)))
 }
 
 /// The stored cards and bank accounts: all the caller sees, or one customer's.
@@ -347,11 +387,11 @@ pub(crate) fn cards_and_accounts(customer_id: Option<&str>) -> PyResult<Operatio
         Some(id) => CardsAndAccounts::of_customer(id.parse().map_err(invalid)?),
         None => CardsAndAccounts::all(),
     };
-    Ok(Operation(AnyOperation::CardsAndAccounts(list)))
+    Ok(Operation::of(AnyOperation::CardsAndAccounts(list)))
 }
 
 /// One page of the invoice list: `page` from 1, `records` a page.
 #[pyfunction]
 pub(crate) fn invoice_list(page: u32, records: u32) -> Operation {
-    Operation(AnyOperation::InvoiceList(InvoiceList::new(page, records)))
+    Operation::of(AnyOperation::InvoiceList(InvoiceList::new(page, records)))
 }

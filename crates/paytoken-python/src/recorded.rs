@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use paytoken_protocol::OperationKind;
 use paytoken_protocol::recorded::{self, SentFields};
+use paytoken_protocol::redact::Redactor;
 use pyo3::prelude::*;
 
 use crate::answer;
@@ -33,7 +34,7 @@ pub(crate) fn read_answer(
         .map(|(name, value)| (name.as_str(), value.as_str()));
     let sent = SentFields::from_wire(path_id, fields);
     let reading = recorded::read(kind, &sent, status, body).map_err(|error| raised(&error))?;
-    answer::reading(py, reading)
+    answer::reading(py, reading, &Redactor::new())
 }
 
 /// The operation a recorded request is: its form's fields as sent (`[(name, value), ...]`;
@@ -53,7 +54,7 @@ pub(crate) fn asked(
         .iter()
         .map(|(name, value)| (name.as_str(), value.as_str()));
     recorded::asked(kind(operation)?, path_id, fields)
-        .map(Operation)
+        .map(Operation::of)
         .map_err(|error| raised(&error))
 }
 

@@ -12,6 +12,8 @@ class Refused(PaytokenError):
     code: str
     description: str
     token_refused: bool
+    def raw_description(self) -> str:
+        """The description as the gateway sent it: it may hold what ``description`` masks."""
 
 class OutcomeUnknown(PaytokenError): ...
 class Unreadable(OutcomeUnknown): ...
@@ -73,6 +75,8 @@ class Transaction:
     is_approved: bool
     result_code: str
     result_description: str
+    def raw_result_description(self) -> str:
+        """The description as the gateway sent it: it may hold what ``result_description`` masks."""
     transaction_status: Optional[str]
     merchant_transaction_id: Optional[str]
     registration_id: Optional[str]
@@ -99,18 +103,24 @@ class Registered:
     registration_id: str
     result_code: str
     result_description: str
+    def raw_result_description(self) -> str:
+        """The description as the gateway sent it: it may hold what ``result_description`` masks."""
 
 class SignedUp:
     """A customer the gateway created."""
     customer_id: str
     result_code: str
     result_description: str
+    def raw_result_description(self) -> str:
+        """The description as the gateway sent it: it may hold what ``result_description`` masks."""
 
 class Deleted:
     """A token deleted."""
     registration_id: Optional[str]
     result_code: str
     result_description: str
+    def raw_result_description(self) -> str:
+        """The description as the gateway sent it: it may hold what ``result_description`` masks."""
 
 class StoredCard:
     """A stored card, as the list shows it (never its whole number)."""
@@ -165,7 +175,7 @@ class Operation:
     def name(self) -> str: ...
     def request(self, context: Context) -> Request: ...
     def parse(
-        self, status: int, body: bytes
+        self, status: int, body: bytes, *, context: Optional[Context] = None
     ) -> (
         Transaction | AuthTokenGrant | Registered | SignedUp | Deleted | StoredRegistrations | InvoicePage | list[int]
     ): ...
