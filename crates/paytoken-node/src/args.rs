@@ -84,6 +84,16 @@ pub(crate) fn whole<N: TryFrom<u32>>(
     N::try_from(number).map_err(|_| wrong(env, field, expected))
 }
 
+/// An HTTP status, as `parse` and `readAnswer` take it.
+pub(crate) fn status(env: &Env, given: Given<'_, f64>) -> napi::Result<u16> {
+    whole(
+        env,
+        given,
+        "status",
+        "expected an HTTP status: a whole number from 0 to 65535",
+    )
+}
+
 /// A body: a string (`await response.text()`) or the bytes (`Buffer`, `Uint8Array`).
 pub(crate) fn body(env: &Env, given: GivenBody<'_>, field: &'static str) -> napi::Result<Body> {
     match given {

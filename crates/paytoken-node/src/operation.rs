@@ -107,12 +107,7 @@ impl Operation {
             Given<'_, ClassInstance<'_, Context>>,
         >,
     ) -> napi::Result<Object<'env>> {
-        let status = args::whole(
-            env,
-            status,
-            "status",
-            "expected an HTTP status: a whole number from 0 to 65535",
-        )?;
+        let status = args::status(env, status)?;
         let body = args::body(env, body, "body")?;
         let given = context
             .map(|context| args::instance(env, context, "context", "expected a Context"))

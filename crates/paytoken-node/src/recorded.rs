@@ -29,12 +29,7 @@ pub fn read_answer<'env>(
 ) -> napi::Result<Object<'env>> {
     let kind = kind(env, operation)?;
     let sent = args::record(env, sent, "sent")?;
-    let status = args::whole(
-        env,
-        status,
-        "status",
-        "expected an HTTP status: a whole number from 0 to 65535",
-    )?;
+    let status = args::status(env, status)?;
     let body = args::body(env, body, "body")?;
     let path_id = (sent.get("paymentId"))
         .or_else(|| sent.get("registrationId"))

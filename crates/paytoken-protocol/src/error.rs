@@ -271,23 +271,34 @@ mod tests {
         )
     }
 
+    /// A payment's refusal, unexpected status and undecodable answer, each carrying `echo`.
+    fn echoing(echo: &str) -> [Error; 3] {
+        let answer = |status, body: &str| payment().parse(status, body.as_bytes()).unwrap_err();
+        [
+            answer(
+                200,
+                &alloc::format!(
+                    r#"{{"paymentId":"-","result":{{"code":"30001","description":"{echo}"}}}}"#
+                ),
+            ),
+            answer(502, &alloc::format!("<html>{echo}</html>")),
+            answer(200, &alloc::format!("not json {echo}")),
+        ]
+    }
+
     /// An error of each variant, made the way the crate makes it, from input and answers
     /// that carry a card number and an auth token.
     fn one_of_each() -> Vec<Error> {
         let answer = |status, body: &str| payment().parse(status, body.as_bytes()).unwrap_err();
-        let echoing = alloc::format!("card {CARD_NUMBER} token {TOKEN}");
+        let [refused, unexpected, undecodable] =
+            echoing(&alloc::format!("card {CARD_NUMBER} token {TOKEN}"));
         let errors = alloc::vec![
             Error::from(crate::AuthToken::new(alloc::format!("{TOKEN} ")).unwrap_err()),
             Error::from(CardNumber::new(&alloc::format!("{CARD_NUMBER}x")).unwrap_err()),
             Error::from(paytoken_checksum::SecureKey::new("key|with|bars").unwrap_err()),
-            answer(
-                200,
-                &alloc::format!(
-                    r#"{{"paymentId":"-","result":{{"code":"30001","description":"{echoing}"}}}}"#
-                ),
-            ),
-            answer(502, &alloc::format!("<html>{echoing}</html>")),
-            answer(200, &alloc::format!("not json {echoing}")),
+            refused,
+            unexpected,
+            undecodable,
             answer(
                 200,
                 r#"{"paymentId":"54279","merchantTransactionId":"another","result":{"code":"00001"},"transactionStatus":"Y"}"#,
@@ -354,25 +365,17 @@ mod tests {
             ))
         };
         let redactor = context.redactor();
-        let echoing = alloc::format!("key {key} token {token}");
-        let answer = |status, body: &str| payment().parse(status, body.as_bytes()).unwrap_err();
-        let errors = [
-            answer(
+        let contradiction = payment()
+            .parse(
                 200,
-                &alloc::format!(
-                    r#"{{"paymentId":"-","result":{{"code":"30001","description":"{echoing}"}}}}"#
-                ),
-            ),
-            answer(502, &alloc::format!("<html>{echoing}</html>")),
-            answer(200, &alloc::format!("not json {echoing}")),
-            answer(
-                200,
-                &alloc::format!(
+                alloc::format!(
                     r#"{{"paymentId":"54279","merchantTransactionId":"{key}","result":{{"code":"00001"}},"transactionStatus":"Y"}}"#
-                ),
-            ),
-        ];
-        for error in errors {
+                )
+                .as_bytes(),
+            )
+            .unwrap_err();
+        let errors = echoing(&alloc::format!("key {key} token {token}"));
+        for error in errors.into_iter().chain([contradiction]) {
             let unmasked = alloc::format!("{error}");
             assert!(unmasked.contains(key), "{unmasked}");
             let masked = error.masking(&redactor);
