@@ -1,23 +1,17 @@
 //! The gateway's free text where it enters the client: a result's description that echoes
 //! the caller's own secure key or auth token has them masked (as
-//! [`redact::mask_secrets`] does) before any log, message or output sees it. Nothing else
+//! [`Context::mask_secrets`] does) before any log, message or output sees it. Nothing else
 //! of the gateway's text changes.
 
 use std::borrow::Cow;
 
-use paytoken_protocol::redact;
 use paytoken_protocol::{Context, Error};
 use paytoken_types::GatewayResult;
 
 /// `result`'s description with the secure key and the auth token of `context` masked.
 pub(crate) fn mask(context: &Context, result: Option<&mut GatewayResult>) {
     let Some(result) = result else { return };
-    let key = context.credentials.secure_key().expose_secret();
-    let token = context
-        .auth_token
-        .as_ref()
-        .map_or("", |token| token.expose_secret());
-    if let Cow::Owned(masked) = redact::mask_secrets(&result.description, &[key, token]) {
+    if let Cow::Owned(masked) = context.mask_secrets(&result.description) {
         result.description = masked;
     }
 }

@@ -11,8 +11,8 @@ use paytoken_protocol::ops::installments::InstallmentPlans as Plans;
 use paytoken_protocol::ops::invoice_list::InvoicePage as Page;
 use paytoken_protocol::ops::registration::Registered as Stored;
 use paytoken_protocol::recorded::Reading;
-use paytoken_protocol::redact::Redactor;
-use paytoken_protocol::{FieldValue as _, PaymentStatus, Transaction as Paid};
+use paytoken_protocol::redact;
+use paytoken_protocol::{Context, FieldValue as _, PaymentStatus, Transaction as Paid};
 use paytoken_types::GatewayResult;
 
 use crate::errors::thrown;
@@ -34,14 +34,14 @@ pub(crate) type Answer = Either8<
 >;
 
 /// The answer a reading gives, as the object JavaScript receives: its description (where
-/// it has one) redacted, the secrets `held` holds among what is masked, and the text as
-/// the gateway sent it behind `rawResultDescription()`.
+/// it has one) redacted, the secure key and auth token of `context` (the request's) among
+/// what is masked, and the text as the gateway sent it behind `rawResultDescription()`.
 pub(crate) fn reading<'env>(
     env: &'env Env,
     reading: Reading,
-    held: &Redactor,
+    context: Option<&Context>,
 ) -> napi::Result<Object<'env>> {
-    let shown = |result: &GatewayResult| held.description(&result.description);
+    let shown = |result: &GatewayResult| redact::description(&result.description, context);
     let (answer, raw): (Answer, Option<String>) = match reading {
         Reading::Transaction(paid) => {
             let description = shown(&paid.result);

@@ -6,7 +6,7 @@ use napi::JsValue as _;
 use napi::bindgen_prelude::{Env, JsObjectValue as _, Object};
 use napi_derive::napi;
 use paytoken_protocol::Error;
-use paytoken_protocol::redact::Redactor;
+use paytoken_protocol::redact;
 use paytoken_types::CodeFamily;
 
 use crate::raw;
@@ -60,20 +60,29 @@ fn code(error: &Error) -> ErrorCode {
 /// the description as the gateway sent it behind `rawDescription()`; for a rejected
 /// notification `reason` (its failed check's name).
 pub(crate) fn thrown(env: &Env, error: &Error) -> napi::Error {
-    thrown_holding(env, error.clone(), &Redactor::new())
+    thrown_holding(env, error.clone(), None)
 }
 
-/// [`thrown`], with the secrets `held` holds (the secure key and auth token of the
-/// request's context) masked in every text of the gateway the error carries.
-pub(crate) fn thrown_holding(env: &Env, error: Error, held: &Redactor) -> napi::Error {
+/// [`thrown`], with the secure key and auth token of `context`, the request's, masked in
+/// every text of the gateway the error carries.
+pub(crate) fn thrown_holding(
+    env: &Env,
+    error: Error,
+    context: Option<&paytoken_protocol::Context>,
+) -> napi::Error {
     let raw = error
         .refusal()
         .map(|refusal| refusal.result.description.clone());
-    let error = error.masking(held);
+    let error = match context {
+        Some(context) => error.masking(context),
+        None => error,
+    };
     let made = error_object(env, &error, error.to_string()).and_then(|mut object| {
         if let Some(refusal) = error.refusal() {
-            object
-                .set_named_property("description", held.description(&refusal.result.description))?;
+            object.set_named_property(
+                "description",
+                redact::description(&refusal.result.description, context),
+            )?;
         }
         if let Some(raw) = raw {
             raw::attach(env, &mut object, "rawDescription", raw)?;

@@ -22,7 +22,6 @@ use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
 use paytoken_protocol::recorded::AnyOperation;
-use paytoken_protocol::redact::Redactor;
 use paytoken_protocol::{AuthToken, Username};
 use paytoken_types::{
     Amount, BankAccount, Currency, Customer, Email, MerchantTransactionId, PaymentType,
@@ -43,17 +42,17 @@ use crate::values::Card;
 #[derive(Debug, Clone)]
 pub struct Operation {
     pub(crate) operation: AnyOperation,
-    /// The secrets of the context of the last `request(context)`: what `parse` masks in
-    /// the gateway's text when it is given no context of its own.
-    held: RefCell<Redactor>,
+    /// The context of the last `request(context)`: whose secrets `parse` masks in the
+    /// gateway's text when it is given no context of its own.
+    requested_in: RefCell<Option<paytoken_protocol::Context>>,
 }
 
 impl Operation {
-    /// `operation`, holding no secret yet.
+    /// `operation`, not requested yet.
     pub(crate) fn of(operation: AnyOperation) -> Self {
         Self {
             operation,
-            held: RefCell::new(Redactor::new()),
+            requested_in: RefCell::new(None),
         }
     }
 }
@@ -80,7 +79,7 @@ impl Operation {
     ) -> napi::Result<Request> {
         let context = args::instance(env, context, "context", "expected a Context")?;
         let request = (self.operation.request(&context.0)).map_err(|error| thrown(env, &error))?;
-        *self.held.borrow_mut() = context.0.redactor();
+        *self.requested_in.borrow_mut() = Some(context.0.clone());
         Ok(Request(request))
     }
 
@@ -112,13 +111,14 @@ impl Operation {
         let given = context
             .map(|context| args::instance(env, context, "context", "expected a Context"))
             .transpose()?;
-        let held = match given {
-            Some(context) => context.0.redactor(),
-            None => self.held.borrow().clone(),
-        };
+        let requested_in = self.requested_in.borrow();
+        let context = given
+            .as_ref()
+            .map(|given| &given.0)
+            .or(requested_in.as_ref());
         let reading = (self.operation.parse(status, body.bytes()))
-            .map_err(|error| thrown_holding(env, error, &held))?;
-        answer::reading(env, reading, &held)
+            .map_err(|error| thrown_holding(env, error, context))?;
+        answer::reading(env, reading, context)
     }
 
     /// `Operation(<name>)`.

@@ -6,7 +6,6 @@ use napi::bindgen_prelude::{Array, Env, Object};
 use napi_derive::napi;
 use paytoken_protocol::OperationKind;
 use paytoken_protocol::recorded::{self, SentFields};
-use paytoken_protocol::redact::Redactor;
 
 use crate::answer;
 use crate::args::{self, Given, GivenBody};
@@ -38,7 +37,7 @@ pub fn read_answer<'env>(
     let sent = SentFields::from_wire(path_id, fields);
     let reading =
         recorded::read(kind, &sent, status, body.bytes()).map_err(|error| thrown(env, &error))?;
-    answer::reading(env, reading, &Redactor::new())
+    answer::reading(env, reading, None)
 }
 
 /// The operation a recorded request is: its form's fields as sent (`[name, value]` pairs;

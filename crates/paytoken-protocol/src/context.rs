@@ -1,5 +1,6 @@
 //! Who is calling: credentials, account and terminal, and the current auth token.
 
+use alloc::borrow::Cow;
 use alloc::sync::Arc;
 use core::fmt;
 
@@ -52,16 +53,18 @@ impl Context {
         }
     }
 
-    /// A redactor holding this context's secure key and auth token: for the free text of
-    /// an answer to a request built in it, which a gateway may echo them in.
+    /// `text` with this context's secure key and auth token masked, as a
+    /// [`Redactor`](crate::redact::Redactor) holding them masks them; borrowed when neither
+    /// stands in it. For the free text of an answer to a request built in this context,
+    /// which a gateway may echo them in.
     #[must_use]
-    pub fn redactor(&self) -> crate::redact::Redactor {
-        let redactor =
-            crate::redact::Redactor::new().holding(self.credentials.secure_key().expose_secret());
-        match &self.auth_token {
-            Some(token) => redactor.holding(token.expose_secret()),
-            None => redactor,
-        }
+    pub fn mask_secrets<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        let key = self.credentials.secure_key().expose_secret();
+        let token = self
+            .auth_token
+            .as_ref()
+            .map_or("", AuthToken::expose_secret);
+        crate::redact::mask_secrets(text, &[key, token])
     }
 }
 

@@ -142,19 +142,19 @@ impl Error {
         }
     }
 
-    /// This error with the secrets `redactor` holds masked in the gateway's text it carries
-    /// (a refusal's description, a body's excerpt, an echo that differed): for an error a
-    /// caller shows, whose [`Context::redactor`](crate::Context::redactor) holds the
-    /// secure key and auth token the gateway may have echoed.
+    /// This error with the secure key and auth token of `context`, the request's, masked
+    /// in the gateway's text it carries (a refusal's description, a body's excerpt, an
+    /// echo that differed), as [`Context::mask_secrets`](crate::Context::mask_secrets)
+    /// masks them.
     #[must_use]
-    pub fn masking(mut self, redactor: &crate::redact::Redactor) -> Self {
+    pub fn masking(mut self, context: &crate::Context) -> Self {
         let text = match &mut self {
             Self::Refused(refusal) => &mut refusal.result.description,
             Self::UnexpectedStatus { excerpt, .. } | Self::Undecodable { excerpt, .. } => excerpt,
             Self::Contradiction { answered, .. } => answered,
             _ => return self,
         };
-        if let alloc::borrow::Cow::Owned(masked) = redactor.mask_held(text) {
+        if let alloc::borrow::Cow::Owned(masked) = context.mask_secrets(text) {
             *text = masked;
         }
         self
@@ -222,7 +222,7 @@ impl core::fmt::Debug for Refusal {
             .field("code", &self.result.code.as_str())
             .field(
                 "description",
-                &crate::redact::Redactor::new().description(&self.result.description),
+                &crate::redact::description(&self.result.description, None),
             )
             .finish()
     }
@@ -236,7 +236,7 @@ impl core::fmt::Display for Refusal {
             self.operation,
             self.family(),
             self.result.code,
-            crate::redact::Redactor::new().description(&self.result.description)
+            crate::redact::description(&self.result.description, None)
         )
     }
 }
@@ -364,7 +364,6 @@ mod tests {
                 paytoken_checksum::SecureKey::new(key).unwrap(),
             ))
         };
-        let redactor = context.redactor();
         let contradiction = payment()
             .parse(
                 200,
@@ -378,7 +377,7 @@ mod tests {
         for error in errors.into_iter().chain([contradiction]) {
             let unmasked = alloc::format!("{error}");
             assert!(unmasked.contains(key), "{unmasked}");
-            let masked = error.masking(&redactor);
+            let masked = error.masking(&context);
             for shown in [alloc::format!("{masked}"), alloc::format!("{masked:?}")] {
                 assert!(!shown.contains(key) && !shown.contains(token), "{shown}");
             }

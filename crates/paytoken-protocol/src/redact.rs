@@ -33,8 +33,19 @@ use zeroize::Zeroizing;
 pub(crate) const EXCERPT_CHARS: usize = 120;
 
 /// How much of a gateway's description an error or a binding's answer shows, in
-/// characters ([`Redactor::description`]).
+/// characters ([`description`]).
 pub const DESCRIPTION_CHARS: usize = 200;
+
+/// A gateway's description (a result's, a refusal's) as it may be shown: the secure key and
+/// auth token of `context` masked when it is known, then redacted and cut to
+/// [`DESCRIPTION_CHARS`] characters.
+#[must_use]
+pub fn description(text: &str, context: Option<&crate::Context>) -> String {
+    match context {
+        Some(context) => redact(&context.mask_secrets(text), DESCRIPTION_CHARS),
+        None => redact(text, DESCRIPTION_CHARS),
+    }
+}
 
 /// The shortest secret a [`Redactor`] masks for being held: a shorter one could be any
 /// word of the text.
@@ -222,13 +233,6 @@ impl Redactor {
         Cow::Owned(self.redact(name, SHOWN_NAME))
     }
 
-    /// A gateway's description (a result's, a refusal's) as it may be shown: redacted and
-    /// cut to [`DESCRIPTION_CHARS`] characters.
-    #[must_use]
-    pub fn description(&self, text: &str) -> String {
-        self.redact(text, DESCRIPTION_CHARS)
-    }
-
     /// `text` redacted (see the module's docs) and cut to `max_chars` characters (plus `…`
     /// when cut).
     #[must_use]
@@ -236,12 +240,21 @@ impl Redactor {
         // The held secrets first, over the whole text: one that straddles the cut is
         // still seen whole.
         let held = self.mask_held(text);
+        if nothing_to_mask(&held, max_chars) {
+            return held.into_owned();
+        }
+        self.redact_masked(&held, max_chars)
+    }
+
+    /// [`Redactor::redact`] of `held`, the held secrets masked in it already: every mask
+    /// tried.
+    fn redact_masked(&self, held: &str, max_chars: usize) -> String {
         // Read a little beyond the cut, so a secret that straddles it is still seen whole;
         // a word cut off by that read is dropped, since its start alone could be a secret's.
         let lookahead = max_chars.saturating_add(TOKEN_WORD + DIGIT_RUN);
         let (head, read_all) = match held.char_indices().nth(lookahead) {
             Some((end, _)) => (held.get(..end).unwrap_or_default(), false),
-            None => (held.as_ref(), true),
+            None => (held, true),
         };
         let head = if read_all {
             head
@@ -341,6 +354,21 @@ fn mask_joined(text: &str) -> Cow<'_, str> {
     } else {
         Cow::Borrowed(text)
     }
+}
+
+/// Whether `text` is short enough to show whole and holds nothing any mask looks for: it is
+/// ASCII with no digit (every card number, IBAN, digit run and token word the masks find
+/// has one), no control character, and none of `|`, `=`, `:`, `"` (a joined checksum text,
+/// a secret's form, JSON or `name: value` pair). Most descriptions are; they are shown as
+/// they are without being read word by word.
+fn nothing_to_mask(text: &str, max_chars: usize) -> bool {
+    text.len() <= max_chars
+        && text.bytes().all(|b| {
+            b.is_ascii()
+                && !b.is_ascii_digit()
+                && !b.is_ascii_control()
+                && !matches!(b, b'|' | b'=' | b':' | b'"')
+        })
 }
 
 fn is_token_char(c: char) -> bool {
@@ -571,5 +599,25 @@ mod tests {
     #[test]
     fn excerpt_survives_invalid_utf8() {
         assert_eq!(excerpt(b"ok \xff"), "ok \u{fffd}");
+    }
+
+    proptest::proptest! {
+        /// The shortcut for text with nothing to mask gives what reading every word gives.
+        #[test]
+        fn text_with_nothing_to_mask_reads_as_every_mask_would(
+            text in proptest::prop_oneof![
+                "[a-zA-Z .,;'!?()\\-_/+@#*]{0,60}",
+                "[a-zA-Z0-9 .,;'!?()\\-_/+@#*|=:\"\t]{0,60}",
+                "(held-secret-text|[a-z ]{0,9}){0,6}",
+            ],
+            max_chars in 0usize..80,
+        ) {
+            let redactor = Redactor::new().holding("held-secret-text");
+            let held = redactor.mask_held(&text);
+            proptest::prop_assert_eq!(
+                redactor.redact(&text, max_chars),
+                redactor.redact_masked(&held, max_chars)
+            );
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! The answers, as Python objects: what decides them, and the incidental fields as the
 //! gateway sent them.
 
+use paytoken_protocol::Context;
 use paytoken_protocol::ops::auth_token::AuthTokenGrant as Grant;
 use paytoken_protocol::ops::cards_and_accounts::StoredRegistrations as Listed;
 use paytoken_protocol::ops::customer_signup::SignedUp as Created;
@@ -9,7 +10,7 @@ use paytoken_protocol::ops::installments::InstallmentPlans as Plans;
 use paytoken_protocol::ops::invoice_list::InvoicePage as Page;
 use paytoken_protocol::ops::registration::Registered as Stored;
 use paytoken_protocol::recorded::Reading;
-use paytoken_protocol::redact::Redactor;
+use paytoken_protocol::redact;
 use paytoken_protocol::{FieldValue as _, Transaction as Paid};
 use pyo3::prelude::*;
 
@@ -19,9 +20,13 @@ use crate::errors::PaytokenError;
 /// inquiry), an `AuthTokenGrant`, `Registered`, `SignedUp`, `Deleted`,
 /// `StoredRegistrations`, `InvoicePage`, or the installment counts as a list.
 ///
-/// A description is redacted, the secrets `held` holds among what is masked; its
-/// `raw_result_description()` returns it as the gateway sent it.
-pub(crate) fn reading(py: Python<'_>, reading: Reading, held: &Redactor) -> PyResult<Py<PyAny>> {
+/// A description is redacted, the secure key and auth token of `context` (the request's)
+/// among what is masked; its `raw_result_description()` returns it as the gateway sent it.
+pub(crate) fn reading(
+    py: Python<'_>,
+    reading: Reading,
+    held: Option<&Context>,
+) -> PyResult<Py<PyAny>> {
     match reading {
         Reading::Transaction(paid) => transaction(py, *paid, held),
         Reading::AuthToken(made) => grant(py, made),
@@ -118,7 +123,11 @@ impl Transaction {
     }
 }
 
-pub(crate) fn transaction(py: Python<'_>, paid: Paid, held: &Redactor) -> PyResult<Py<PyAny>> {
+pub(crate) fn transaction(
+    py: Python<'_>,
+    paid: Paid,
+    held: Option<&Context>,
+) -> PyResult<Py<PyAny>> {
     let redirect = match &paid.status {
         paytoken_protocol::PaymentStatus::ThreeDSecure {
             redirect: Some(redirect),
@@ -137,7 +146,7 @@ pub(crate) fn transaction(py: Python<'_>, paid: Paid, held: &Redactor) -> PyResu
         status: paid.status.name(),
         is_approved: paid.is_approved(),
         result_code: paid.result.code.as_str().to_owned(),
-        result_description: held.description(&paid.result.description),
+        result_description: redact::description(&paid.result.description, held),
         raw_result_description: paid.result.description.clone(),
         transaction_status: paid
             .transaction_status
@@ -210,11 +219,15 @@ impl Registered {
     }
 }
 
-pub(crate) fn registered(py: Python<'_>, stored: Stored, held: &Redactor) -> PyResult<Py<PyAny>> {
+pub(crate) fn registered(
+    py: Python<'_>,
+    stored: Stored,
+    held: Option<&Context>,
+) -> PyResult<Py<PyAny>> {
     let made = Registered {
         registration_id: stored.registration_id.to_string(),
         result_code: stored.result.code.as_str().to_owned(),
-        result_description: held.description(&stored.result.description),
+        result_description: redact::description(&stored.result.description, held),
         raw_result_description: stored.result.description,
     };
     Py::new(py, made).map(Py::into_any)
@@ -247,11 +260,15 @@ impl SignedUp {
     }
 }
 
-pub(crate) fn signed_up(py: Python<'_>, created: Created, held: &Redactor) -> PyResult<Py<PyAny>> {
+pub(crate) fn signed_up(
+    py: Python<'_>,
+    created: Created,
+    held: Option<&Context>,
+) -> PyResult<Py<PyAny>> {
     let made = SignedUp {
         customer_id: created.customer_id.to_string(),
         result_code: created.result.code.as_str().to_owned(),
-        result_description: held.description(&created.result.description),
+        result_description: redact::description(&created.result.description, held),
         raw_result_description: created.result.description,
     };
     Py::new(py, made).map(Py::into_any)
@@ -284,11 +301,11 @@ impl Deleted {
     }
 }
 
-pub(crate) fn deleted(py: Python<'_>, gone: Gone, held: &Redactor) -> PyResult<Py<PyAny>> {
+pub(crate) fn deleted(py: Python<'_>, gone: Gone, held: Option<&Context>) -> PyResult<Py<PyAny>> {
     let made = Deleted {
         registration_id: gone.registration_id.raw().map(str::to_owned),
         result_code: gone.result.code.as_str().to_owned(),
-        result_description: held.description(&gone.result.description),
+        result_description: redact::description(&gone.result.description, held),
         raw_result_description: gone.result.description,
     };
     Py::new(py, made).map(Py::into_any)

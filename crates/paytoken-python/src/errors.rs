@@ -2,7 +2,7 @@
 //! its answer, as the protocol crate's `Error` tells them apart.
 
 use paytoken_protocol::Error;
-use paytoken_protocol::redact::Redactor;
+use paytoken_protocol::redact;
 use paytoken_types::CodeFamily;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -60,16 +60,19 @@ create_exception!(
 /// gateway sent it behind the method `raw_description()`; for a rejected notification
 /// `reason` (its failed check's name).
 pub(crate) fn raised(error: &Error) -> PyErr {
-    raised_holding(error.clone(), &Redactor::new())
+    raised_holding(error.clone(), None)
 }
 
-/// [`raised`], with the secrets `held` holds (the secure key and auth token of the
-/// request's context) masked in every text of the gateway the error carries.
-pub(crate) fn raised_holding(error: Error, held: &Redactor) -> PyErr {
+/// [`raised`], with the secure key and auth token of `context`, the request's, masked in
+/// every text of the gateway the error carries.
+pub(crate) fn raised_holding(error: Error, context: Option<&paytoken_protocol::Context>) -> PyErr {
     let raw = error
         .refusal()
         .map(|refusal| refusal.result.description.clone());
-    let error = error.masking(held);
+    let error = match context {
+        Some(context) => error.masking(context),
+        None => error,
+    };
     let text = error.to_string();
     let raised = match &error {
         Error::Refused(_) => Refused::new_err(text),
@@ -89,7 +92,10 @@ pub(crate) fn raised_holding(error: Error, held: &Redactor) -> PyErr {
             }
             if let Some(refusal) = error.refusal() {
                 value.setattr("code", refusal.result.code.as_str())?;
-                value.setattr("description", held.description(&refusal.result.description))?;
+                value.setattr(
+                    "description",
+                    redact::description(&refusal.result.description, context),
+                )?;
                 let token_refused = refusal.family() == CodeFamily::SystemCheck;
                 value.setattr("token_refused", token_refused)?;
             }

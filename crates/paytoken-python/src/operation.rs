@@ -16,10 +16,9 @@ use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use paytoken_protocol::recorded::AnyOperation;
-use paytoken_protocol::redact::Redactor;
 use paytoken_protocol::{AuthToken, Username};
 use paytoken_types::{
     Amount, BankAccount, Currency, Customer, Email, MerchantTransactionId, PaymentType,
@@ -39,23 +38,25 @@ use crate::values::Card;
 #[derive(Debug)]
 pub(crate) struct Operation {
     pub(crate) operation: AnyOperation,
-    /// The secrets of the context of the last `request(context)`: what `parse` masks in
-    /// the gateway's text when it is given no context of its own.
-    held: Mutex<Redactor>,
+    /// The context of the last `request(context)`: whose secrets `parse` masks in the
+    /// gateway's text when it is given no context of its own.
+    requested_in: Mutex<Option<paytoken_protocol::Context>>,
 }
 
 impl Operation {
-    /// `operation`, holding no secret yet.
+    /// `operation`, not requested yet.
     pub(crate) fn of(operation: AnyOperation) -> Self {
         Self {
             operation,
-            held: Mutex::new(Redactor::new()),
+            requested_in: Mutex::new(None),
         }
     }
 
-    /// The secrets held, whatever a panic elsewhere left of the lock.
-    fn held(&self) -> std::sync::MutexGuard<'_, Redactor> {
-        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+    /// The context of the last request, whatever a panic elsewhere left of the lock.
+    fn requested_in(&self) -> MutexGuard<'_, Option<paytoken_protocol::Context>> {
+        self.requested_in
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -74,7 +75,7 @@ impl Operation {
     /// Raises `InvalidInput` naming the field a value does not fit; nothing is built then.
     fn request(&self, context: &Context) -> PyResult<Request> {
         let request = (self.operation.request(&context.0)).map_err(|error| raised(&error))?;
-        *self.held() = context.0.redactor();
+        *self.requested_in() = Some(context.0.clone());
         Ok(Request(request))
     }
 
@@ -98,13 +99,15 @@ impl Operation {
         body: &[u8],
         context: Option<&Context>,
     ) -> PyResult<Py<PyAny>> {
-        let held = match context {
-            Some(context) => context.0.redactor(),
-            None => self.held().clone(),
+        // A copy, so that no lock is held while Python runs (a finalizer may call back).
+        let requested_in = match context {
+            Some(_) => None,
+            None => self.requested_in().clone(),
         };
+        let context = context.map(|given| &given.0).or(requested_in.as_ref());
         let reading =
-            (self.operation.parse(status, body)).map_err(|error| raised_holding(error, &held))?;
-        answer::reading(py, reading, &held)
+            (self.operation.parse(status, body)).map_err(|error| raised_holding(error, context))?;
+        answer::reading(py, reading, context)
     }
 
     fn __repr__(&self) -> String {

@@ -5,7 +5,6 @@ use std::collections::HashMap;
 
 use paytoken_protocol::OperationKind;
 use paytoken_protocol::recorded::{self, SentFields};
-use paytoken_protocol::redact::Redactor;
 use pyo3::prelude::*;
 
 use crate::answer;
@@ -34,7 +33,7 @@ pub(crate) fn read_answer(
         .map(|(name, value)| (name.as_str(), value.as_str()));
     let sent = SentFields::from_wire(path_id, fields);
     let reading = recorded::read(kind, &sent, status, body).map_err(|error| raised(&error))?;
-    answer::reading(py, reading, &Redactor::new())
+    answer::reading(py, reading, None)
 }
 
 /// The operation a recorded request is: its form's fields as sent (`[(name, value), ...]`;
