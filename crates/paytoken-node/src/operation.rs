@@ -111,7 +111,11 @@ impl Operation {
         let given = context
             .map(|context| args::instance(env, context, "context", "expected a Context"))
             .transpose()?;
-        let requested_in = self.requested_in.borrow();
+        // A copy, so that no borrow is held while JavaScript runs (it may call `request`).
+        let requested_in = match given {
+            Some(_) => None,
+            None => self.requested_in.borrow().clone(),
+        };
         let context = given
             .as_ref()
             .map(|given| &given.0)
