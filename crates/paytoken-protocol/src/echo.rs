@@ -7,7 +7,7 @@
 //!
 //! | operation | echoed field | compared |
 //! |---|---|---|
-//! | payment | `merchantTransactionId`, `amount`, `currency` | byte for byte; as money (`50`, `50.0`, `50.00` agree); ignoring case |
+//! | payment | `merchantTransactionId`, `amount`, `currency` | byte for byte; as money (`50`, `50.0`, `50.00` agree; `-50.00` and a number too large for any amount do not); ignoring case |
 //! | token payment | the same, and `registrationId` | as above; the id byte for byte, around blanks |
 //! | inquiry by payment id | `paymentId` | byte for byte, around blanks |
 //! | inquiry by merchant transaction id | `merchantTransactionId` | byte for byte |
@@ -15,8 +15,8 @@
 //! | cards and accounts of a customer | `customerId` | byte for byte, around blanks |
 //!
 //! An echo that is missing, blank, `"-"` or unreadable is no contradiction: many answers echo
-//! nothing (the short answer of a REPEATED token payment), and an unreadable amount says
-//! nothing about which transaction it was.
+//! nothing (the short answer of a REPEATED token payment), and an amount that is no plain
+//! decimal (`NaN`, `true`, `10,00`) says nothing about which transaction it was.
 
 use paytoken_types::internal::sensitive;
 use paytoken_types::{Amount, Currency, MerchantTransactionId, RegistrationId};
@@ -85,7 +85,10 @@ impl Sent<'_> {
             return contradiction(MerchantTransactionId::FIELD, sent.as_str(), answered);
         }
         if let (Some(sent), Some(answered)) = (self.amount, echoed.amount)
-            && answered.value().is_some_and(|amount| *amount != sent)
+            && answered.value().map_or_else(
+                || other_decimal(answered.raw(), sent),
+                |amount| *amount != sent,
+            )
         {
             return contradiction("amount", sent.to_wire().as_str(), answered.raw());
         }
@@ -103,6 +106,37 @@ impl Sent<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether `raw`, an echoed amount no [`Amount`] reads (negative, too large, with more
+/// decimals than a currency has), is a plain decimal of another value than `sent`: a
+/// number is compared as money whatever its sign or size. Text that is no plain decimal
+/// (`NaN`, `true`, `10,00`, `+10`, `1e3`) says nothing about which transaction it was.
+fn other_decimal(raw: &str, sent: Amount) -> bool {
+    let wire = sent.to_wire();
+    match (plain_decimal(raw.trim()), plain_decimal(wire.as_str())) {
+        (Some(answered), Some(sent)) => answered != sent,
+        _ => false,
+    }
+}
+
+/// A plain decimal (`-?` then digits with at most one `.`) as its sign, its whole digits
+/// without leading zeros and its decimals without trailing zeros: equal values, equal
+/// parts, whatever their size.
+fn plain_decimal(text: &str) -> Option<(bool, &str, &str)> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (whole, decimals) = digits.split_once('.').unwrap_or((digits, ""));
+    let all_digits = |part: &str| part.bytes().all(|byte| byte.is_ascii_digit());
+    if (whole.is_empty() && decimals.is_empty()) || !all_digits(whole) || !all_digits(decimals) {
+        return None;
+    }
+    let whole = whole.trim_start_matches('0');
+    let decimals = decimals.trim_end_matches('0');
+    let zero = whole.is_empty() && decimals.is_empty();
+    Some((negative && !zero, whole, decimals))
 }
 
 /// An echoed value cut to [`ECHO_CHARS`] characters, so an error stays small whatever the

@@ -534,11 +534,20 @@ fn answer_vectors() -> Value {
                 ));
             }
         }
+        let mut made = BTreeMap::<&str, usize>::new();
         for (key, other) in crate::tolerance::contradicting(&asked, &value) {
             let mut answer = value.clone();
             answer[key] = other;
+            // `amount-contradicts`, then `amount-contradicts-2`...
+            let count = made.entry(key).or_default();
+            *count += 1;
+            let nth = if *count == 1 {
+                String::new()
+            } else {
+                format!("-{count}")
+            };
             vectors.push(answer_vector(
-                format!("answer/{stem}/{key}-contradicts"),
+                format!("answer/{stem}/{key}-contradicts{nth}"),
                 &asked,
                 200,
                 &answer.to_string(),

@@ -8,6 +8,7 @@ mod checked_text;
 #[path = "../common/mod.rs"]
 mod common;
 mod conformance;
+mod echoes;
 mod flows;
 mod golden;
 mod notifications;

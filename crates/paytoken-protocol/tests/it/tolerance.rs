@@ -203,6 +203,9 @@ pub(crate) fn contradicting(asked: &Asked, value: &Value) -> Vec<(&'static str, 
     let money = |out: &mut Vec<(&'static str, Value)>| {
         if let Some(amount) = text("amount") {
             out.push(("amount", json!(format!("1{amount}"))));
+            // A number is compared as money whatever its sign or size.
+            out.push(("amount", json!(format!("-{amount}"))));
+            out.push(("amount", json!("99999999999999999999.00")));
         }
         if let Some(currency) = text("currency") {
             let other = if currency == "JPY" { "EUR" } else { "JPY" };
