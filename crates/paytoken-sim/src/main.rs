@@ -4,9 +4,11 @@
 //! paytoken-sim [--seeds N] [--seed S] [--checkouts K] [--defect NAME]...
 //! ```
 //!
-//! `--seeds N` runs seeds 0 to N-1 (1,000 by default); `--seed S` runs seed S alone and
-//! prints its whole history. It exits 1 when a seed broke an invariant, printing the
-//! command that replays it and the history of the orders it broke.
+//! `--seeds N` runs seeds 0 to N-1 (1,000 by default, 1 to 1,000,000); `--seed S` runs seed
+//! S alone (any 64-bit seed) and prints its whole history; `--checkouts K` gives each run K
+//! checkouts at once (1 to 1,000). It exits 1 when a seed broke an invariant, printing the
+//! command that replays it and the history of the orders it broke; 2, with a usage
+//! message, for a count out of its range (a run that checks nothing is no pass).
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -16,18 +18,26 @@ use std::time::Instant;
 use clap::Parser;
 use paytoken_sim::{Defect, Plan, run};
 
+/// The most seeds one command runs: a CI run takes thousands.
+const MAX_SEEDS: u64 = 1_000_000;
+/// The most checkouts a run has at once: each holds a sandbox's books and a history in
+/// memory, so a count without a bound grows without one.
+const MAX_CHECKOUTS: u64 = 1_000;
+
 /// Runs seeds of the simulation.
 #[derive(Parser)]
 #[command(name = "paytoken-sim")]
 struct Args {
-    /// Runs seeds 0 to N-1.
-    #[arg(long, value_name = "N", default_value_t = 1_000)]
+    /// Runs seeds 0 to N-1 (1 to 1,000,000).
+    #[arg(long, value_name = "N", default_value_t = 1_000,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_SEEDS))]
     seeds: u64,
     /// Runs seed S alone and prints its whole history.
     #[arg(long, value_name = "S", conflicts_with = "seeds")]
     seed: Option<u64>,
-    /// How many checkouts each run has.
-    #[arg(long, value_name = "K")]
+    /// How many checkouts each run has (1 to 1,000).
+    #[arg(long, value_name = "K",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_CHECKOUTS))]
     checkouts: Option<usize>,
     /// Plants a defect the invariants must catch (repeatable).
     #[arg(long, value_name = "NAME", value_parser = defect)]
@@ -52,13 +62,14 @@ fn main() -> ExitCode {
     if let Some(checkouts) = args.checkouts {
         plan.checkouts = checkouts;
     }
+    // Inclusive: seed 18446744073709551615 is one seed too. `--seeds` is at least 1.
     let seeds = args
         .seed
-        .map_or(0..args.seeds, |seed| seed..seed.saturating_add(1));
+        .map_or(0..=args.seeds.saturating_sub(1), |seed| seed..=seed);
     let one = args.seed.is_some();
     let mut out = std::io::stdout().lock();
     let started = Instant::now();
-    let count = seeds.end.saturating_sub(seeds.start);
+    let count = seeds.end().saturating_sub(*seeds.start()).saturating_add(1);
     let mut failed = 0_u64;
     let mut unknown_left = 0_usize;
     // What the network did to the requests and the notifications, what the relay's target

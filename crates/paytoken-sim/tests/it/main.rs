@@ -59,3 +59,30 @@ fn each_planted_defect_is_caught_within_the_seeds() {
         assert!(report.contains("history:\n  "), "{report}");
     }
 }
+
+/// The command's flags: a count out of range is a usage error (exit 2) rather than a run
+/// that checks nothing or grows without bound, and the largest seed is a seed.
+#[test]
+fn the_commands_counts_are_bounded_and_every_seed_runs() {
+    let sim = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_paytoken-sim"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for args in [
+        ["--seeds", "0"],
+        ["--seeds", "1000001"],
+        ["--checkouts", "0"],
+        ["--checkouts", "4294967295"],
+    ] {
+        let output = sim(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(said.contains("is not in"), "{args:?}: {said}");
+    }
+    let output = sim(&["--seed", "18446744073709551615"]);
+    assert!(output.status.success());
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(said.contains("1 seed(s), 0 broke an invariant"), "{said}");
+}
