@@ -282,30 +282,36 @@ fn route(
 }
 
 /// The page a list's query asks for: `after` (a number, 0 by default) and `limit` (1 to
-/// [`views::PAGE_LIMIT`], which is the default).
+/// [`views::PAGE_LIMIT`], which is the default), each given once, in digits only.
 fn page(query: Option<&str>) -> Result<Page, Reply> {
-    let mut page = (0, views::PAGE_LIMIT);
+    let (mut after, mut limit) = (None, None);
     for pair in query.into_iter().flat_map(|query| query.split('&')) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        match name {
-            "after" => {
-                page.0 = value
-                    .parse()
-                    .map_err(|_| bad_request("after: a whole number"))?;
-            }
-            "limit" => {
-                page.1 = value
-                    .parse()
-                    .ok()
-                    .filter(|limit| (1..=views::PAGE_LIMIT).contains(limit))
-                    .ok_or_else(|| bad_request("limit: a whole number from 1 to 100"))?;
-            }
-            _ => {}
+        let (slot, refusal) = match name {
+            "after" => (&mut after, "after: one whole number, in digits"),
+            "limit" => (
+                &mut limit,
+                "limit: one whole number from 1 to 100, in digits",
+            ),
+            _ => continue,
+        };
+        let digits = !value.is_empty() && value.bytes().all(|byte| byte.is_ascii_digit());
+        let number = digits.then(|| value.parse::<u64>().ok()).flatten();
+        match (slot.is_some(), number) {
+            (false, Some(number)) => *slot = Some(number),
+            _ => return Err(bad_request(refusal)),
         }
     }
+    let limit = match limit {
+        None => views::PAGE_LIMIT,
+        Some(limit) => usize::try_from(limit)
+            .ok()
+            .filter(|limit| (1..=views::PAGE_LIMIT).contains(limit))
+            .ok_or_else(|| bad_request("limit: one whole number from 1 to 100, in digits"))?,
+    };
     Ok(Page::After {
-        after: page.0,
-        limit: page.1,
+        after: after.unwrap_or(0),
+        limit,
     })
 }
 

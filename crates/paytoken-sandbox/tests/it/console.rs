@@ -436,7 +436,18 @@ async fn the_request_log_keeps_the_newest_thousand() {
         .map(|entry| &entry["number"])
         .collect();
     assert_eq!(numbers, [&json!(11), &json!(12), &json!(13)]);
-    for bad in ["limit=0", "limit=101", "limit=x", "after=-1"] {
+    // One value each, digits only: a repeated or signed one is refused, not half read.
+    for bad in [
+        "limit=0",
+        "limit=101",
+        "limit=x",
+        "after=-1",
+        "after=+1",
+        "limit=+5",
+        "after=1&after=2",
+        "limit=3&limit=4",
+        "after=",
+    ] {
         let raw = console(
             &sandbox,
             "GET",
