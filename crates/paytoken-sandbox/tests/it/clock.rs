@@ -232,3 +232,23 @@ async fn the_clock_moves_a_century_and_a_time_past_9999_stops_no_answer() {
     let date = raw.header("date").expect("hyper's own Date");
     assert!(httpdate::parse_http_date(date).is_ok(), "{date}");
 }
+
+#[tokio::test]
+async fn cards_still_pay_when_the_clock_has_moved_its_century() {
+    let sandbox = sandbox().await;
+    let decade = Duration::from_secs(10 * 366 * 86_400);
+    for _ in 0..10 {
+        sandbox.advance_clock(decade).unwrap();
+    }
+    let context = signed_in(&sandbox, merchant(&sandbox)).await;
+    // A card of 2099 has expired by now; one issued in the clock's own time pays.
+    let old = call(&sandbox, &context, &payment_with(cards::APPROVED)).await;
+    assert!(old.unwrap_err().to_string().contains("expired"));
+    let mut payment = payment_with(cards::APPROVED);
+    let year = paytoken_types::Timestamp::from_unix_seconds(sandbox.unix_seconds())
+        .unwrap()
+        .year();
+    payment.card.expiry_year = (year + 3).to_string().parse().unwrap();
+    let paid = call(&sandbox, &context, &payment).await.unwrap();
+    assert!(paid.is_approved(), "{paid:?}");
+}
