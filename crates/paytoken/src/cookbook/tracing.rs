@@ -31,14 +31,17 @@
 //! ```
 //!
 //! The tracer that sends the spans over OTLP comes from the OpenTelemetry SDK and its
-//! exporter, which paytoken leaves to the application (neither is in paytoken's build):
+//! exporter, which paytoken leaves to the application (neither is in paytoken's build).
+//! Every crate the code names is in the dependencies; paytoken from a checkout of its
+//! repository, as the README says:
 //!
 //! ```text
 //! # Cargo.toml
-//! paytoken = { version = "0.1", features = ["opentelemetry"] }
+//! paytoken = { path = "crates/paytoken", features = ["opentelemetry"] }
 //! opentelemetry = "0.31"
 //! opentelemetry_sdk = { version = "0.31", features = ["rt-tokio"] }
 //! opentelemetry-otlp = { version = "0.31", features = ["grpc-tonic"] }
+//! tracing = "0.1"
 //! tracing-subscriber = "0.3"
 //!
 //! // main.rs, inside the tokio runtime
