@@ -44,6 +44,10 @@
 //! - `cargo xtask sim [--seeds N] [--seed S] [--checkouts K] [--defect NAME]`: the
 //!   deterministic simulation (`crates/paytoken-sim`), built for release, over many seeds;
 //!   a failing seed prints the command that replays it and its orders' history.
+//! - `cargo xtask fresh-deps`: the facade, every feature, built with warnings denied
+//!   against a copy of the lock updated from the registry (`fresh_deps.rs`): what a shop
+//!   resolving today's dependencies gets. Not in `ci`, which an upstream release must
+//!   never turn red.
 #![allow(
     clippy::print_stderr,
     reason = "a std command-line tool that reports on stderr"
@@ -61,6 +65,7 @@ mod binding;
 mod conform;
 mod dist;
 mod doc_links;
+mod fresh_deps;
 mod fuzz;
 mod ignored;
 mod layers;
@@ -123,9 +128,10 @@ fn main() -> ExitCode {
         (Some("fuzz"), Some("--smoke")) => fuzz::run(SMOKE_SECONDS),
         (Some("fuzz"), Some("--long")) => fuzz::run(LONG_SECONDS),
         (Some("sim"), _) => sim(args.get(1..).unwrap_or_default()),
+        (Some("fresh-deps"), None) => fresh_deps::check(),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci [--skip-tests] | api | dist | screenshot | python | node | bench [criterion args] | fuzz --smoke|--long | sim [--seeds N] [--seed S] [--defect NAME]"
+                "usage: cargo xtask ci [--skip-tests] | api | dist | screenshot | python | node | bench [criterion args] | fuzz --smoke|--long | sim [--seeds N] [--seed S] [--defect NAME] | fresh-deps"
             );
             return ExitCode::from(2);
         }

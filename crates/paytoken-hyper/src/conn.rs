@@ -44,12 +44,11 @@ pub fn tls_config(
                 reason: "is not a DER-encoded X.509 certificate rustls accepts",
             })?;
     }
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider)
+    let config = rustls::ClientConfig::builder_with_provider(tls_provider())
         .with_safe_default_protocol_versions()
         .map_err(|_| Error::Config {
             setting: "tls",
-            reason: "the ring provider offers no safe protocol version",
+            reason: "the TLS provider offers no safe protocol version",
         })?
         .with_root_certificates(roots)
         .with_no_client_auth();
@@ -197,4 +196,23 @@ impl Connection {
             body,
         })
     }
+}
+
+/// The TLS provider: the one the application installed as the process's default (such as
+/// aws-lc-rs, with post-quantum key exchange), else *ring*'s, which this crate builds with.
+fn tls_provider() -> Arc<rustls::crypto::CryptoProvider> {
+    rustls::crypto::CryptoProvider::get_default()
+        .cloned()
+        .unwrap_or_else(|| Arc::new(ring_provider()))
+}
+
+/// *ring*'s provider. rustls 0.23.48 deprecates it for lacking post-quantum key exchange;
+/// aws-lc-rs, which has it, is a C build this crate does not impose on every shop, and an
+/// application that installs it is served by it ([`tls_provider`]).
+#[allow(
+    deprecated,
+    reason = "ring's provider, deprecated from rustls 0.23.48, is the fallback on purpose"
+)]
+fn ring_provider() -> rustls::crypto::CryptoProvider {
+    rustls::crypto::ring::default_provider()
 }

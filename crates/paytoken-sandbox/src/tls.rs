@@ -38,8 +38,7 @@ pub(crate) fn acceptor(identity: &TlsIdentity) -> Result<TlsAcceptor, Error> {
         .map(|der| CertificateDer::from(der.clone()))
         .collect();
     let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(identity.private_key.clone()));
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+    let mut config = rustls::ServerConfig::builder_with_provider(tls_provider())
         .with_safe_default_protocol_versions()
         .map_err(tls_error)?
         .with_no_client_auth()
@@ -47,4 +46,23 @@ pub(crate) fn acceptor(identity: &TlsIdentity) -> Result<TlsAcceptor, Error> {
         .map_err(tls_error)?;
     config.alpn_protocols = vec![b"http/1.1".to_vec()];
     Ok(TlsAcceptor::from(Arc::new(config)))
+}
+
+/// The TLS provider: the one the application installed as the process's default (such as
+/// aws-lc-rs, with post-quantum key exchange), else *ring*'s, which this crate builds with.
+fn tls_provider() -> Arc<rustls::crypto::CryptoProvider> {
+    rustls::crypto::CryptoProvider::get_default()
+        .cloned()
+        .unwrap_or_else(|| Arc::new(ring_provider()))
+}
+
+/// *ring*'s provider. rustls 0.23.48 deprecates it for lacking post-quantum key exchange;
+/// aws-lc-rs, which has it, is a C build this crate does not impose on every shop, and an
+/// application that installs it is served by it ([`tls_provider`]).
+#[allow(
+    deprecated,
+    reason = "ring's provider, deprecated from rustls 0.23.48, is the fallback on purpose"
+)]
+fn ring_provider() -> rustls::crypto::CryptoProvider {
+    rustls::crypto::ring::default_provider()
 }
