@@ -100,15 +100,6 @@ impl<T, const KEPT: usize> BoundedLog<T, KEPT> {
         self.page(0, usize::MAX, |_, entry| copy(entry)).0
     }
 
-    /// Every entry kept, oldest first, taken out: the log goes on numbering after them.
-    pub(crate) fn drain(&self) -> Vec<T> {
-        self.lock()
-            .entries
-            .drain(..)
-            .map(|(_, entry)| entry)
-            .collect()
-    }
-
     /// Starts again from `kept` (numbered entries, oldest first: what a state file held),
     /// its newest the bound allows; the next entry is numbered after the newest of them.
     pub(crate) fn restore(&self, kept: Vec<(u64, T)>) {

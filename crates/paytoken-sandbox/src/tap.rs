@@ -2,19 +2,20 @@
 //! arrived (method, path, query, headers, body), unmasked and unclipped, so that what a
 //! client put on the wire can be held to the interface's rules byte for byte. It is never
 //! served (the console and the request log stay masked and clipped), never printed (its
-//! `Debug` names the request and the sizes only), and bounded: it keeps the newest requests,
-//! each body within the sandbox's bound on a request body.
+//! `Debug` names the request and the sizes only), and bounded: between two takes it holds at
+//! most [`TAP_KEPT`] requests and [`TAP_BYTES`] bytes of them; past either, what arrives is
+//! not kept, and the next [`Tap::take`] says so ([`TapFull`]) rather than hand over part.
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), paytoken_sandbox::Error> {
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use paytoken_sandbox::Sandbox;
 //! use paytoken_sandbox::tap::Tap;
 //!
 //! let tap = Tap::default();
 //! let sandbox = Sandbox::builder().tap(tap.clone()).start().await?;
 //! // ... a client calls sandbox.base_url() ...
-//! for request in tap.take() {
+//! for request in tap.take()? {
 //!     println!("{request:?}"); // method, path and sizes only
 //! }
 //! sandbox.shutdown().await;
@@ -23,12 +24,15 @@
 //! ```
 
 use core::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use crate::bounded_log::BoundedLog;
+/// The most requests a tap holds between two [`Tap::take`]s.
+pub const TAP_KEPT: usize = 10_000;
 
-/// The most requests a tap holds between two [`Tap::take`]s; older ones are forgotten.
-const TAP_KEPT: usize = 10_000;
+/// The most bytes (of paths, queries, headers and bodies) a tap holds between two
+/// [`Tap::take`]s: a client flooding the sandbox with large requests does not grow the
+/// harness holding the tap.
+pub const TAP_BYTES: usize = 16 * 1024 * 1024;
 
 /// One request, exactly as it arrived: it may hold a secure key's checksum, an auth token,
 /// a card number and its CVV, so it is never shown whole.
@@ -60,24 +64,84 @@ impl fmt::Debug for Tapped {
     }
 }
 
+impl Tapped {
+    /// The bytes it holds (of its path, query, headers and body): what the tap's byte
+    /// bound counts.
+    #[must_use]
+    pub fn size(&self) -> usize {
+        let headers: usize = (self.headers.iter())
+            .map(|(name, value)| name.len() + value.len())
+            .sum();
+        self.method.len()
+            + self.path.len()
+            + self.query.as_ref().map_or(0, String::len)
+            + headers
+            + self.body.len()
+    }
+}
+
+/// What a tap held past its bounds: the requests it did not keep since the last take.
+/// [`Tap::take`] answers it instead of the requests it kept, which are not all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the tap holds at most {TAP_KEPT} requests and {} MiB between two takes: {refused} more arrived",
+    TAP_BYTES / (1024 * 1024)
+)]
+pub struct TapFull {
+    /// The requests that arrived past the bounds.
+    pub refused: usize,
+}
+
+/// What the tap holds between two takes.
+#[derive(Default)]
+struct Held {
+    requests: Vec<Tapped>,
+    bytes: usize,
+    refused: usize,
+}
+
 /// The tap: shared by the sandbox, which records, and the harness, which takes.
 #[derive(Clone, Default)]
-pub struct Tap(Arc<BoundedLog<Tapped, TAP_KEPT>>);
+pub struct Tap(Arc<Mutex<Held>>);
 
 impl fmt::Debug for Tap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Tap({} requests so far)", self.0.last())
+        let held = self.held();
+        write!(f, "Tap({} requests held)", held.requests.len())
     }
 }
 
 impl Tap {
-    /// The requests recorded since the last `take`, oldest first.
-    #[must_use]
-    pub fn take(&self) -> Vec<Tapped> {
-        self.0.drain()
+    /// The requests recorded since the last `take`, oldest first; all of them, or
+    /// [`TapFull`] when some arrived past the tap's bounds (and were not kept).
+    ///
+    /// # Errors
+    /// [`TapFull`], with how many requests were not kept.
+    pub fn take(&self) -> Result<Vec<Tapped>, TapFull> {
+        let held = std::mem::take(&mut *self.held());
+        match held.refused {
+            0 => Ok(held.requests),
+            refused => Err(TapFull { refused }),
+        }
+    }
+
+    fn held(&self) -> MutexGuard<'_, Held> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     pub(crate) fn record(&self, parts: &hyper::http::request::Parts, body: &[u8]) {
+        let mut held = self.held();
+        // A request past the bounds is counted, never copied.
+        let size = parts.uri.path().len()
+            + parts.uri.query().map_or(0, str::len)
+            + (parts.headers.iter())
+                .map(|(name, value)| name.as_str().len() + value.len())
+                .sum::<usize>()
+            + body.len();
+        if held.requests.len() >= TAP_KEPT || held.bytes.saturating_add(size) > TAP_BYTES {
+            held.refused += 1;
+            return;
+        }
         let headers = parts
             .headers
             .iter()
@@ -86,13 +150,15 @@ impl Tap {
                 (name.as_str().to_owned(), value)
             })
             .collect();
-        self.0.push(Tapped {
+        let tapped = Tapped {
             method: parts.method.as_str().to_owned(),
             path: parts.uri.path().to_owned(),
             query: parts.uri.query().map(str::to_owned),
             headers,
             body: body.to_vec(),
-        });
+        };
+        held.bytes += tapped.size();
+        held.requests.push(tapped);
     }
 }
 
@@ -109,7 +175,7 @@ mod tests {
             .unwrap()
             .into_parts();
         tap.record(&parts, b"card.number=4000000000000051&card.cvv=123");
-        let taken = tap.take();
+        let taken = tap.take().unwrap();
         assert_eq!(taken.len(), 1);
         assert_eq!(taken[0].query.as_deref(), Some("x=1"));
         assert_eq!(taken[0].headers[0].0, "authtoken");
@@ -117,6 +183,31 @@ mod tests {
         for secret in ["4000000000000051", "123", "secret", "payments"] {
             assert!(!shown.contains(secret), "{shown}");
         }
-        assert!(tap.take().is_empty(), "taken once");
+        assert!(tap.take().unwrap().is_empty(), "taken once");
+    }
+
+    #[test]
+    fn a_tap_past_its_bounds_keeps_nothing_more_and_says_so() {
+        let tap = Tap::default();
+        let (parts, ()) = hyper::Request::post("/x").body(()).unwrap().into_parts();
+        let body = vec![b'a'; 1024 * 1024];
+        for _ in 0..20 {
+            tap.record(&parts, &body);
+        }
+        assert_eq!(
+            tap.held().requests.len(),
+            15,
+            "16 MiB hold 15 such requests"
+        );
+        assert_eq!(tap.take(), Err(TapFull { refused: 5 }));
+        let said = TapFull { refused: 5 }.to_string();
+        assert!(said.contains("10000 requests and 16 MiB"), "{said}");
+        // Taken, the tap starts again.
+        tap.record(&parts, b"small");
+        assert_eq!(tap.take().unwrap().len(), 1);
+        for _ in 0..=TAP_KEPT {
+            tap.record(&parts, b"");
+        }
+        assert_eq!(tap.take(), Err(TapFull { refused: 1 }));
     }
 }

@@ -18,7 +18,7 @@ use std::time::Duration;
 use paytoken::OperationKind;
 use paytoken::protocol::{AUTH_TOKEN_HEADER, FORM_CONTENT_TYPE};
 use paytoken_sandbox::internal::operation_of;
-use paytoken_sandbox::tap::{Tap, Tapped};
+use paytoken_sandbox::tap::{TAP_BYTES, Tap, Tapped};
 use paytoken_sandbox::{
     DEFAULT_MERCHANT_ID, DEFAULT_PARTNER_ID, FaultTarget, Faults, PaymentBooks, Sandbox, codes,
 };
@@ -39,6 +39,11 @@ const MAX_SAID: usize = 20;
 /// How long the handshake asks the client to wait for an answer: shorter than the kit's
 /// stalled answers, long enough for any answer of a sandbox on this machine.
 const REQUEST_TIMEOUT_MS: u64 = 500;
+
+/// The most requests one scenario's steps may send, all told: a scenario takes a few dozen,
+/// retries included. With the tap's own bound on a step's requests and bytes, it bounds
+/// what the harness holds of a client that floods the sandbox.
+const MAX_SCENARIO_REQUESTS: usize = 1_000;
 
 /// The sandbox the scenarios run against, on a thread of its own (the harness waits on
 /// the client), with its tap and what it explained.
@@ -152,6 +157,7 @@ impl Http {
         greeting: &Value,
         mut ask: impl FnMut(&Value) -> Result<Value, Verdict>,
     ) -> Verdict {
+        // What arrived before the scenario, kept or not, is not its.
         drop(self.tap.take());
         lock(&self.explained).clear();
         let mut outcomes = Map::new();
@@ -216,7 +222,18 @@ impl Http {
             let answer = ask(&message)?;
             let name = at(&asked, "/name").as_str().unwrap_or_default().to_owned();
             outcomes.insert(name, at(&answer, "/outcome").clone());
-            let sent = self.tap.take();
+            let sent = self.tap.take().map_err(|full| {
+                Verdict::Failed(format!("the client flooded the sandbox: {full}"))
+            })?;
+            let held = |requests: &[Tapped]| requests.iter().map(Tapped::size).sum::<usize>();
+            if requests.len() + sent.len() > MAX_SCENARIO_REQUESTS
+                || held(requests) + held(&sent) > TAP_BYTES
+            {
+                return Err(Verdict::Failed(format!(
+                    "the client sent more than {MAX_SCENARIO_REQUESTS} requests or {} MiB in one scenario",
+                    TAP_BYTES / (1024 * 1024)
+                )));
+            }
             if let Some(before) = before {
                 let faulted = Faulted {
                     asked: &asked,

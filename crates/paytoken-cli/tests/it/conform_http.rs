@@ -324,3 +324,68 @@ async fn a_payment_sent_again_under_its_order_id_passes_only_with_the_sandbox_s_
         assert!(reason.contains("(R2, R3)"), "{reason}");
     }
 }
+
+/// A client that floods the sandbox at its first step: `requests` posts, each with a
+/// 60 KiB body and 300 KB of headers, then an outcome.
+fn flooding_client(requests: usize) -> String {
+    let code = format!(
+        r#"import json, sys, urllib.error, urllib.request
+headers = {{f"X-Flood-{{n}}": "h" * 10_000 for n in range(30)}}
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello":
+        base = m["baseUrl"]
+        print(json.dumps({{"type": "hello", "protocol": 1, "name": "flood"}}), flush=True)
+        continue
+    if m["type"] == "step":
+        for _ in range({requests}):
+            sent = urllib.request.Request(base + "/transactionServices/REST/v1/payments", b"a" * 61_440, headers)
+            try:
+                urllib.request.urlopen(sent).read()
+            except urllib.error.HTTPError as answer:
+                answer.read()
+    print(json.dumps({{"id": m["id"], "outcome": {{"outcome": "refused"}}}}), flush=True)
+"#
+    );
+    let folder = std::env::temp_dir().join(format!("paytoken-flood-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("flood.py");
+    std::fs::write(&path, code).unwrap();
+    format!("python3 {}", path.display())
+}
+
+/// The largest resident size the process `pid` reached so far (`VmHWM`), in KiB.
+fn peak_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn a_client_that_floods_the_sandbox_fails_its_scenario_in_bounded_memory() {
+    let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_paytoken"))
+        .args([
+            "--json",
+            "conform",
+            "--http",
+            "--only",
+            "scenario/customer_signup",
+        ])
+        .args(["--client", &flooding_client(300)])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = run.id();
+    let mut peak = 0;
+    while run.try_wait().unwrap().is_none() {
+        peak = peak_kib(pid).unwrap_or(0).max(peak);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = run.wait_with_output().unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["passed"], 0, "{report}");
+    let said = report["failures"].to_string();
+    assert!(said.contains("flooded the sandbox"), "{said}");
+    // 300 requests of 360 KB each would be 108 MB held; the tap holds 16 MiB of them.
+    assert!(peak > 0 && peak < 64 * 1024, "peak {peak} KiB");
+}

@@ -640,7 +640,7 @@ async fn a_tap_holds_each_gateway_request_whole_and_nothing_of_the_console() {
     )
     .await
     .unwrap();
-    let tapped = tap.take();
+    let tapped = tap.take().unwrap();
     assert_eq!(tapped.len(), 1, "{tapped:?}");
     assert_eq!(tapped[0].method, "POST");
     assert_eq!(tapped[0].path, request.path());
@@ -658,6 +658,6 @@ async fn a_tap_holds_each_gateway_request_whole_and_nothing_of_the_console() {
         sent.map(|(_, value)| value.as_str()),
         Some("eyJ0.tapped.c2ln")
     );
-    assert!(tap.take().is_empty());
+    assert!(tap.take().unwrap().is_empty());
     sandbox.shutdown().await;
 }
