@@ -11,6 +11,7 @@ mod client;
 mod http;
 mod judge;
 mod lost;
+mod reaper;
 mod select;
 mod shown;
 
@@ -183,6 +184,8 @@ pub(crate) fn run(args: &ConformArgs) -> Result<Report, Failure> {
         .http
         .then(|| http::Http::start(same_order_safe))
         .transpose()?;
+    // What the client leaves behind becomes ours to end (Linux).
+    reaper::adopt();
     let mut client = Client::start(&args.client, args.message_timeout)
         .map_err(|reason| Failure::usage(format!("--client: {reason}")))?;
     let kit = kit_version();

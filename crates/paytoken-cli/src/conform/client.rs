@@ -2,7 +2,8 @@
 //! stdin, one answer a line on its stdout, each awaited no longer than the guard timeout.
 //! Its stderr is its own. Every line read is bounded, and so is what is read ahead: the
 //! reader holds at most one line nobody asked for, so a client that writes on and on
-//! waits on its full pipe. At the end of every run its whole process group is stopped.
+//! waits on its full pipe. At the end of every run its whole process group is stopped, and
+//! on Linux every process it left behind outside the group (`reaper`).
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::os::unix::process::CommandExt as _;
@@ -157,6 +158,8 @@ impl Client {
             .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // And what left the group, adopted by `conform` (Linux).
+        super::reaper::sweep();
     }
 }
 

@@ -447,3 +447,53 @@ async fn the_minimal_adapter_of_the_kit_s_readme_signs_every_checksum_vector() {
     assert_eq!(report["groups"]["checksum"]["failed"], 0, "{report}");
     assert_eq!(report["failed"], 0, "{report}");
 }
+
+/// The processes whose command line holds `marker`.
+fn processes_holding(marker: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|entry| {
+            entry
+                .file_name()
+                .to_str()
+                .is_some_and(|name| name.parse::<u32>().is_ok())
+        })
+        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+        .map(|line| String::from_utf8_lossy(&line).replace('\0', " "))
+        .filter(|line| line.contains(marker))
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_child_that_leaves_the_clients_process_group_ends_with_the_run() {
+    let marker = format!("left-behind-{}", std::process::id());
+    // A child in a session of its own: the group's stop does not reach it.
+    let leaver = format!(
+        r#"python3 -c "import os, time; os.setsid(); time.sleep(317)  # {marker}" </dev/null >/dev/null 2>&1 &"#
+    );
+    // The adapter starts once the leaver has had time to leave the group.
+    let client = format!(
+        "{leaver} sleep 0.3; exec python3 {}",
+        kit().join("adapter.py").display()
+    );
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_paytoken"))
+        .args(["--json", "conform", "--client", &client])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stdout)
+    );
+    let left = processes_holding(&marker);
+    if !left.is_empty() {
+        let _ = std::process::Command::new("pkill")
+            .args(["-f", &marker])
+            .status();
+    }
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
