@@ -10,6 +10,9 @@ use crate::Error;
 pub struct Checksum([u8; 16]);
 
 impl Checksum {
+    /// The field that carries it.
+    pub const FIELD: &'static str = "authentication.checksum";
+
     /// Wraps a digest.
     #[must_use]
     pub const fn from_bytes(bytes: [u8; 16]) -> Self {

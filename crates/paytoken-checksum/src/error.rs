@@ -28,8 +28,8 @@ impl Error {
     pub const fn field(&self) -> &'static str {
         match self {
             Self::Separator { field } => field,
-            Self::EmptyKey => "secureKey",
-            Self::MalformedChecksum => "authentication.checksum",
+            Self::EmptyKey => crate::SecureKey::FIELD,
+            Self::MalformedChecksum => crate::Checksum::FIELD,
         }
     }
 }

@@ -20,6 +20,9 @@ use crate::Error;
 pub struct SecureKey(Zeroizing<String>);
 
 impl SecureKey {
+    /// The field its errors name: the key as the back office and the configuration call it.
+    pub const FIELD: &'static str = "secureKey";
+
     /// Wraps a key.
     ///
     /// # Errors
@@ -30,7 +33,7 @@ impl SecureKey {
             return Err(Error::EmptyKey);
         }
         if key.contains('|') {
-            return Err(Error::Separator { field: "secureKey" });
+            return Err(Error::Separator { field: Self::FIELD });
         }
         Ok(Self(key))
     }

@@ -27,9 +27,13 @@ impl SecureKey {
         #[napi(ts_arg_type = "string")] key: Given<'_, String>,
     ) -> napi::Result<Self> {
         args::constructed::<Self>(env, &this, "SecureKey")?;
-        paytoken_checksum::SecureKey::new(args::text(env, key, "secureKey")?)
-            .map(Self)
-            .map_err(|error| invalid(env, error))
+        paytoken_checksum::SecureKey::new(args::text(
+            env,
+            key,
+            paytoken_checksum::SecureKey::FIELD,
+        )?)
+        .map(Self)
+        .map_err(|error| invalid(env, error))
     }
 
     /// `SecureKey(***)`.

@@ -205,7 +205,7 @@ pub fn regenerate_auth_token(
     #[napi(ts_arg_type = "string")] token: Given<'_, String>,
 ) -> napi::Result<Operation> {
     let partner_id = id(env, partner_id, "partnerId")?;
-    let token = args::text(env, token, "token")?;
+    let token = args::text(env, token, AuthToken::FIELD)?;
     let token = AuthToken::new(token).map_err(|error| invalid(env, error))?;
     Ok(Operation::of(AnyOperation::RegenerateAuthToken(
         RegenerateAuthToken::new(partner_id, token),

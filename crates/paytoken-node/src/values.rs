@@ -2,7 +2,7 @@
 
 use napi::bindgen_prelude::{Env, This};
 use napi_derive::napi;
-use paytoken_types::{CardNumber, Cvv};
+use paytoken_types::{CardNumber, Cvv, ExpiryMonth, ExpiryYear};
 
 use crate::args::{self, Given};
 use crate::errors::invalid;
@@ -29,11 +29,11 @@ impl Card {
     ) -> napi::Result<Self> {
         args::constructed::<Self>(env, &this, "Card")?;
         let refused = |error: paytoken_types::Error| invalid(env, error);
-        let number = args::text(env, number, "number")?;
-        let expiry_month = args::text(env, expiry_month, "expiryMonth")?;
-        let expiry_year = args::text(env, expiry_year, "expiryYear")?;
-        let cvv = args::text(env, cvv, "cvv")?;
-        let holder = args::optional_text(env, holder, "holder")?;
+        let number = args::text(env, number, CardNumber::FIELD)?;
+        let expiry_month = args::text(env, expiry_month, ExpiryMonth::FIELD)?;
+        let expiry_year = args::text(env, expiry_year, ExpiryYear::FIELD)?;
+        let cvv = args::text(env, cvv, Cvv::FIELD)?;
+        let holder = args::optional_text(env, holder, "card.holder")?;
         Ok(Self(paytoken_types::Card {
             number: CardNumber::new(&number).map_err(refused)?,
             expiry_month: expiry_month.parse().map_err(refused)?,

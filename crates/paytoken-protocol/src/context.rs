@@ -81,6 +81,9 @@ pub(crate) const MAX_AUTH_TOKEN_LEN: usize = 4096;
 pub struct AuthToken(Arc<Zeroizing<String>>);
 
 impl AuthToken {
+    /// The field its errors name: the header that carries it.
+    pub const FIELD: &'static str = crate::AUTH_TOKEN_HEADER;
+
     /// Takes a token. It goes into an HTTP header, so it must be visible ASCII without
     /// spaces, at most 4096 bytes.
     ///
@@ -90,7 +93,7 @@ impl AuthToken {
     pub fn new(token: impl Into<String>) -> Result<Self, InvalidValue> {
         let token = Zeroizing::new(token.into());
         let invalid = |reason| InvalidValue {
-            field: "AuthToken",
+            field: Self::FIELD,
             reason,
         };
         if token.is_empty() {

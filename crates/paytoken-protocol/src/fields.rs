@@ -9,7 +9,7 @@
 use paytoken_types::{AccountId, CustomerId, Cvv, MerchantTransactionId, PartnerId, TerminalId};
 
 /// `authentication.checksum`: the MD5 of the operation's rule, in lower-case hex.
-pub(crate) const CHECKSUM: &str = "authentication.checksum";
+pub(crate) const CHECKSUM: &str = paytoken_checksum::Checksum::FIELD;
 /// `authentication.sKey`: the secure key itself, sent only to the auth-token endpoint.
 pub(crate) const SECURE_KEY: &str = "authentication.sKey";
 /// `merchant.username`: the login name of a merchant asking for an auth token.

@@ -54,8 +54,10 @@ const INSTANCES = {
   Request: () => paytoken.inquiry({ paymentId: '54279' }).request(context()),
 }
 const OBJECTS = { InquiryTarget: { paymentId: '54279' } }
-// The parameters whose errors name the field by its wire name.
-const FIELDS = { 'SecureKey.key': 'secureKey' }
+// The parameters whose errors name the field as the protocol does, not by the parameter's
+// name (`number` is `card.number`).
+const FIELDS = { 'SecureKey.key': 'secureKey', '.token': 'AuthToken' }
+const fieldOf = (owner, name) => FIELDS[`${owner ?? ''}.${name}`] ?? (owner === 'Card' ? `card.${name}` : name)
 
 function validValue({ name, type, optional }) {
   if (optional) return undefined
@@ -182,7 +184,7 @@ describe('every parameter of every export', () => {
           assert.ok(paytoken.isPaytokenError(error), `${what}: ${error.code} ${error.message}`)
           if (!wrong.takenBy(param.type, param.optional)) {
             assert.equal(error.code, 'PAYTOKEN_INVALID_INPUT', what)
-            assert.equal(error.field, FIELDS[`${callable.owner}.${param.name}`] ?? param.name, what)
+            assert.equal(error.field, fieldOf(callable.owner, param.name), what)
           }
           assertNothingPlanted(error, what)
         }
