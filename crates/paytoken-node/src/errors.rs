@@ -6,7 +6,6 @@ use napi::JsValue as _;
 use napi::bindgen_prelude::{Env, JsObjectValue as _, Object};
 use napi_derive::napi;
 use paytoken_protocol::Error;
-use paytoken_protocol::redact;
 use paytoken_types::CodeFamily;
 
 use crate::raw;
@@ -70,21 +69,13 @@ pub(crate) fn thrown_holding(
     error: Error,
     context: Option<&paytoken_protocol::Context>,
 ) -> napi::Error {
-    let raw = error
-        .refusal()
-        .map(|refusal| refusal.result.description.clone());
-    let error = match context {
-        Some(context) => error.masking(context),
-        None => error,
-    };
-    let made = error_object(env, &error, error.to_string()).and_then(|mut object| {
-        if let Some(refusal) = error.refusal() {
-            object.set_named_property(
-                "description",
-                redact::description(&refusal.result.description, context),
-            )?;
+    let shown = error.shown(context);
+    let error = &shown.error;
+    let made = error_object(env, error, error.to_string()).and_then(|mut object| {
+        if let Some(description) = shown.description {
+            object.set_named_property("description", description)?;
         }
-        if let Some(raw) = raw {
+        if let Some(raw) = shown.raw_description {
             raw::attach(env, &mut object, "rawDescription", raw)?;
         }
         Ok(object)

@@ -177,6 +177,54 @@ pub struct InvalidValue {
     pub reason: &'static str,
 }
 
+/// An error as a binding shows it to its caller ([`Error::shown`]): the gateway's text in it
+/// with the request's secrets masked, a refusal's description as it may be shown, and that
+/// description as the gateway sent it, for a method whose name says it is raw.
+///
+/// `Debug` leaves the raw description out.
+#[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ShownError {
+    /// The error, the secure key and auth token of the request's context masked in the
+    /// gateway's text it carries ([`Error::masking`]).
+    pub error: Error,
+    /// A refusal's description as it may be shown ([`crate::redact::description`]).
+    pub description: Option<String>,
+    /// A refusal's description as the gateway sent it: it may echo a secret.
+    pub raw_description: Option<String>,
+}
+
+impl core::fmt::Debug for ShownError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ShownError")
+            .field("error", &self.error)
+            .field("description", &self.description)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Error {
+    /// This error as a caller is shown it, the secure key and auth token of `context` (the
+    /// request's, when known) masked: what the bindings raise.
+    #[must_use]
+    pub fn shown(self, context: Option<&crate::Context>) -> ShownError {
+        let raw_description = self
+            .refusal()
+            .map(|refusal| refusal.result.description.clone());
+        let error = match context {
+            Some(context) => self.masking(context),
+            None => self,
+        };
+        let description = (error.refusal())
+            .map(|refusal| crate::redact::description(&refusal.result.description, None));
+        ShownError {
+            error,
+            description,
+            raw_description,
+        }
+    }
+}
+
 impl From<InvalidValue> for Error {
     fn from(InvalidValue { field, reason }: InvalidValue) -> Self {
         Self::Invalid { field, reason }
@@ -377,8 +425,22 @@ mod tests {
         for error in errors.into_iter().chain([contradiction]) {
             let unmasked = alloc::format!("{error}");
             assert!(unmasked.contains(key), "{unmasked}");
+            let refused = error.refusal().is_some();
+            let shown = error.clone().shown(Some(&context));
+            assert_eq!(shown.error, error.clone().masking(&context));
+            // The raw description keeps the gateway's text; nothing shown does.
+            assert_eq!(
+                shown.raw_description.as_deref().is_some_and(|raw| raw.contains(key)),
+                refused
+            );
+            assert_eq!(shown.description.is_some(), refused);
             let masked = error.masking(&context);
-            for shown in [alloc::format!("{masked}"), alloc::format!("{masked:?}")] {
+            for shown in [
+                alloc::format!("{masked}"),
+                alloc::format!("{masked:?}"),
+                alloc::format!("{shown:?}"),
+                shown.description.unwrap_or_default(),
+            ] {
                 assert!(!shown.contains(key) && !shown.contains(token), "{shown}");
             }
         }

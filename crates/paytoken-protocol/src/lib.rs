@@ -134,7 +134,7 @@ pub use answer::{Field, FieldValue};
 pub use base_url::BaseUrl;
 pub use context::{AuthToken, Context, Username};
 pub use duplicates::DuplicateStore;
-pub use error::{Error, InvalidValue, Refusal};
+pub use error::{Error, InvalidValue, Refusal, ShownError};
 #[cfg(feature = "http")]
 pub use http::parse_http;
 pub use invoices::{Invoice, InvoiceCustomer};

@@ -1,8 +1,7 @@
 //! The exceptions: one base class, and a subclass for each way an operation ends without
 //! its answer, as the protocol crate's `Error` tells them apart.
 
-use paytoken_protocol::Error;
-use paytoken_protocol::redact;
+use paytoken_protocol::{Error, ShownError};
 use paytoken_types::CodeFamily;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -66,13 +65,12 @@ pub(crate) fn raised(error: &Error) -> PyErr {
 /// [`raised`], with the secure key and auth token of `context`, the request's, masked in
 /// every text of the gateway the error carries.
 pub(crate) fn raised_holding(error: Error, context: Option<&paytoken_protocol::Context>) -> PyErr {
-    let raw = error
-        .refusal()
-        .map(|refusal| refusal.result.description.clone());
-    let error = match context {
-        Some(context) => error.masking(context),
-        None => error,
-    };
+    let ShownError {
+        error,
+        description,
+        raw_description,
+        ..
+    } = error.shown(context);
     let text = error.to_string();
     let raised = match &error {
         Error::Refused(_) => Refused::new_err(text),
@@ -92,14 +90,11 @@ pub(crate) fn raised_holding(error: Error, context: Option<&paytoken_protocol::C
             }
             if let Some(refusal) = error.refusal() {
                 value.setattr("code", refusal.result.code.as_str())?;
-                value.setattr(
-                    "description",
-                    redact::description(&refusal.result.description, context),
-                )?;
+                value.setattr("description", description)?;
                 let token_refused = refusal.family() == CodeFamily::SystemCheck;
                 value.setattr("token_refused", token_refused)?;
             }
-            if let Some(raw) = raw {
+            if let Some(raw) = raw_description {
                 // A method, called to read it: no repr, traceback or attribute walk shows it.
                 let method = PyCFunction::new_closure(
                     py,
