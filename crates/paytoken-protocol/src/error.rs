@@ -430,7 +430,10 @@ mod tests {
             assert_eq!(shown.error, error.clone().masking(&context));
             // The raw description keeps the gateway's text; nothing shown does.
             assert_eq!(
-                shown.raw_description.as_deref().is_some_and(|raw| raw.contains(key)),
+                shown
+                    .raw_description
+                    .as_deref()
+                    .is_some_and(|raw| raw.contains(key)),
                 refused
             );
             assert_eq!(shown.description.is_some(), refused);

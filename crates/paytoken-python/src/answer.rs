@@ -25,14 +25,14 @@ use crate::errors::PaytokenError;
 pub(crate) fn reading(
     py: Python<'_>,
     reading: Reading,
-    held: Option<&Context>,
+    context: Option<&Context>,
 ) -> PyResult<Py<PyAny>> {
     match reading {
-        Reading::Transaction(paid) => transaction(py, *paid, held),
+        Reading::Transaction(paid) => transaction(py, *paid, context),
         Reading::AuthToken(made) => grant(py, made),
-        Reading::Registered(stored) => registered(py, stored, held),
-        Reading::SignedUp(created) => signed_up(py, created, held),
-        Reading::Deleted(gone) => deleted(py, gone, held),
+        Reading::Registered(stored) => registered(py, stored, context),
+        Reading::SignedUp(created) => signed_up(py, created, context),
+        Reading::Deleted(gone) => deleted(py, gone, context),
         Reading::Installments(plans) => installments(py, plans),
         Reading::CardsAndAccounts(listed) => stored(py, listed),
         Reading::Invoices(page) => invoices(py, page),
@@ -126,7 +126,7 @@ impl Transaction {
 pub(crate) fn transaction(
     py: Python<'_>,
     paid: Paid,
-    held: Option<&Context>,
+    context: Option<&Context>,
 ) -> PyResult<Py<PyAny>> {
     let redirect = match &paid.status {
         paytoken_protocol::PaymentStatus::ThreeDSecure {
@@ -146,7 +146,7 @@ pub(crate) fn transaction(
         status: paid.status.name(),
         is_approved: paid.is_approved(),
         result_code: paid.result.code.as_str().to_owned(),
-        result_description: redact::description(&paid.result.description, held),
+        result_description: redact::description(&paid.result.description, context),
         raw_result_description: paid.result.description.clone(),
         transaction_status: paid
             .transaction_status
@@ -222,12 +222,12 @@ impl Registered {
 pub(crate) fn registered(
     py: Python<'_>,
     stored: Stored,
-    held: Option<&Context>,
+    context: Option<&Context>,
 ) -> PyResult<Py<PyAny>> {
     let made = Registered {
         registration_id: stored.registration_id.to_string(),
         result_code: stored.result.code.as_str().to_owned(),
-        result_description: redact::description(&stored.result.description, held),
+        result_description: redact::description(&stored.result.description, context),
         raw_result_description: stored.result.description,
     };
     Py::new(py, made).map(Py::into_any)
@@ -263,12 +263,12 @@ impl SignedUp {
 pub(crate) fn signed_up(
     py: Python<'_>,
     created: Created,
-    held: Option<&Context>,
+    context: Option<&Context>,
 ) -> PyResult<Py<PyAny>> {
     let made = SignedUp {
         customer_id: created.customer_id.to_string(),
         result_code: created.result.code.as_str().to_owned(),
-        result_description: redact::description(&created.result.description, held),
+        result_description: redact::description(&created.result.description, context),
         raw_result_description: created.result.description,
     };
     Py::new(py, made).map(Py::into_any)
@@ -301,11 +301,15 @@ impl Deleted {
     }
 }
 
-pub(crate) fn deleted(py: Python<'_>, gone: Gone, held: Option<&Context>) -> PyResult<Py<PyAny>> {
+pub(crate) fn deleted(
+    py: Python<'_>,
+    gone: Gone,
+    context: Option<&Context>,
+) -> PyResult<Py<PyAny>> {
     let made = Deleted {
         registration_id: gone.registration_id.raw().map(str::to_owned),
         result_code: gone.result.code.as_str().to_owned(),
-        result_description: redact::description(&gone.result.description, held),
+        result_description: redact::description(&gone.result.description, context),
         raw_result_description: gone.result.description,
     };
     Py::new(py, made).map(Py::into_any)
