@@ -3,6 +3,7 @@
 //! builds the signed request, its `parse` reads the answer.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 use std::str::FromStr;
 
 use napi::bindgen_prelude::{ClassInstance, Env, Object};
@@ -44,7 +45,7 @@ pub struct Operation {
     pub(crate) operation: AnyOperation,
     /// The context of the last `request(context)`: whose secrets `parse` masks in the
     /// gateway's text when it is given no context of its own.
-    requested_in: RefCell<Option<paytoken_protocol::Context>>,
+    requested_in: RefCell<Option<Rc<paytoken_protocol::Context>>>,
 }
 
 impl Operation {
@@ -79,7 +80,7 @@ impl Operation {
     ) -> napi::Result<Request> {
         let context = args::instance(env, context, "context", "expected a Context")?;
         let request = (self.operation.request(&context.0)).map_err(|error| thrown(env, &error))?;
-        *self.requested_in.borrow_mut() = Some(context.0.clone());
+        *self.requested_in.borrow_mut() = Some(Rc::new(context.0.clone()));
         Ok(Request(request))
     }
 
@@ -111,7 +112,8 @@ impl Operation {
         let given = context
             .map(|context| args::instance(env, context, "context", "expected a Context"))
             .transpose()?;
-        // A copy, so that no borrow is held while JavaScript runs (it may call `request`).
+        // Its own handle, so that no borrow is held while JavaScript runs (it may call
+        // `request`).
         let requested_in = match given {
             Some(_) => None,
             None => self.requested_in.borrow().clone(),
@@ -119,7 +121,7 @@ impl Operation {
         let context = given
             .as_ref()
             .map(|given| &given.0)
-            .or(requested_in.as_ref());
+            .or(requested_in.as_deref());
         let reading = (self.operation.parse(status, body.bytes()))
             .map_err(|error| thrown_holding(env, error, context))?;
         answer::reading(env, reading, context)

@@ -16,7 +16,7 @@ use paytoken_protocol::ops::refund::Refund;
 use paytoken_protocol::ops::registration::Registration;
 use paytoken_protocol::ops::repeat_payment::RepeatPayment;
 use paytoken_protocol::ops::token_payment::TokenPayment;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use paytoken_protocol::recorded::AnyOperation;
 use paytoken_protocol::{AuthToken, Username};
@@ -40,7 +40,7 @@ pub(crate) struct Operation {
     pub(crate) operation: AnyOperation,
     /// The context of the last `request(context)`: whose secrets `parse` masks in the
     /// gateway's text when it is given no context of its own.
-    requested_in: Mutex<Option<paytoken_protocol::Context>>,
+    requested_in: Mutex<Option<Arc<paytoken_protocol::Context>>>,
 }
 
 impl Operation {
@@ -53,7 +53,7 @@ impl Operation {
     }
 
     /// The context of the last request, whatever a panic elsewhere left of the lock.
-    fn requested_in(&self) -> MutexGuard<'_, Option<paytoken_protocol::Context>> {
+    fn requested_in(&self) -> MutexGuard<'_, Option<Arc<paytoken_protocol::Context>>> {
         self.requested_in
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -75,7 +75,7 @@ impl Operation {
     /// Raises `InvalidInput` naming the field a value does not fit; nothing is built then.
     fn request(&self, context: &Context) -> PyResult<Request> {
         let request = (self.operation.request(&context.0)).map_err(|error| raised(&error))?;
-        *self.requested_in() = Some(context.0.clone());
+        *self.requested_in() = Some(Arc::new(context.0.clone()));
         Ok(Request(request))
     }
 
@@ -99,12 +99,13 @@ impl Operation {
         body: &[u8],
         context: Option<&Context>,
     ) -> PyResult<Py<PyAny>> {
-        // A copy, so that no lock is held while Python runs (a finalizer may call back).
+        // Its own handle, so that no lock is held while Python runs (a finalizer may call
+        // back).
         let requested_in = match context {
             Some(_) => None,
             None => self.requested_in().clone(),
         };
-        let context = context.map(|given| &given.0).or(requested_in.as_ref());
+        let context = context.map(|given| &given.0).or(requested_in.as_deref());
         let reading =
             (self.operation.parse(status, body)).map_err(|error| raised_holding(error, context))?;
         answer::reading(py, reading, context)

@@ -132,7 +132,8 @@ impl Tap {
     pub(crate) fn record(&self, parts: &hyper::http::request::Parts, body: &[u8]) {
         let mut held = self.held();
         // A request past the bounds is counted, never copied.
-        let size = parts.uri.path().len()
+        let size = parts.method.as_str().len()
+            + parts.uri.path().len()
             + parts.uri.query().map_or(0, str::len)
             + (parts.headers.iter())
                 .map(|(name, value)| name.as_str().len() + value.len())
@@ -157,7 +158,7 @@ impl Tap {
             headers,
             body: body.to_vec(),
         };
-        held.bytes += tapped.size();
+        held.bytes += size;
         held.requests.push(tapped);
     }
 }
