@@ -8,6 +8,9 @@
 //! where they are missing, the Python tools in a virtual environment (`python_tools.rs`),
 //! then runs them.
 //!
+//! `cargo xtask fleet-failover` runs the fleet store's failover tests, which `ci` leaves
+//! out: each builds a primary and a streaming standby and prints what a promotion lost.
+//!
 //! `cargo xtask screenshot` runs the dashboard's browser test alone and copies the
 //! screenshot it leaves in the target folder (`browser/dashboard.png`) to the one the
 //! sandbox's manual (`docs/SANDBOX.md`) shows: tests write only under the target folder,
@@ -17,6 +20,9 @@ use std::fs;
 use std::process::Command;
 
 use crate::{cargo, project_root};
+
+/// The failover tests' module, which `fleet_failover` runs and `run` leaves out.
+const FAILOVER: &str = "postgres::failover::";
 
 /// Where the dashboard's browser test leaves its screenshot, in the target folder.
 const SCREENSHOT: &str = "browser/dashboard.png";
@@ -54,8 +60,32 @@ pub(crate) fn run() -> Result<(), String> {
             "conformance::",
             "conform_http::",
             "postgres::",
+            "--skip",
+            FAILOVER,
         ],
         &[("PAYTOKEN_CONFORMANCE_PYTHON", &python)],
+    )
+}
+
+/// The fleet store's failover tests: a primary and a streaming standby, asynchronous then
+/// synchronous, each printing what the promotion lost. Not part of `ci`.
+pub(crate) fn fleet_failover() -> Result<(), String> {
+    ensure_programs()?;
+    cargo(
+        &[
+            "test",
+            "--workspace",
+            "--test",
+            "it",
+            "--locked",
+            "--",
+            "--ignored",
+            "--nocapture",
+            "--test-threads",
+            "1",
+            FAILOVER,
+        ],
+        &[],
     )
 }
 

@@ -36,6 +36,9 @@
 //! - `cargo xtask screenshot`: the dashboard's browser test, then its screenshot copied to
 //!   `crates/paytoken-sandbox/dashboard.png`, which the sandbox's manual shows
 //!   (`ignored.rs`).
+//! - `cargo xtask fleet-failover`: the fleet store's failover tests, not in `ci`: a
+//!   PostgreSQL primary and a streaming standby, asynchronous then synchronous, each run
+//!   printing what the promotion lost (`ignored.rs`).
 //! - `cargo xtask bench [ARGS]`: the criterion benchmarks of every crate, with `ARGS`
 //!   passed on to them (for example a filter), then their record written into
 //!   docs/PERFORMANCE.md (figures, baselines, ratios, budgets, machine, date).
@@ -122,6 +125,7 @@ fn main() -> ExitCode {
         (Some("api"), None) => api::record(&root),
         (Some("dist"), None) => dist::run(),
         (Some("screenshot"), None) => ignored::screenshot(),
+        (Some("fleet-failover"), None) => ignored::fleet_failover(),
         (Some("python"), None) => binding::check(),
         (Some("node"), None) => node::check(),
         (Some("bench"), _) => bench::run(args.get(1..).unwrap_or_default()),
@@ -131,7 +135,7 @@ fn main() -> ExitCode {
         (Some("fresh-deps"), None) => fresh_deps::check(),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci [--skip-tests] | api | dist | screenshot | python | node | bench [criterion args] | fuzz --smoke|--long | sim [--seeds N] [--seed S] [--defect NAME] | fresh-deps"
+                "usage: cargo xtask ci [--skip-tests] | api | dist | screenshot | fleet-failover | python | node | bench [criterion args] | fuzz --smoke|--long | sim [--seeds N] [--seed S] [--defect NAME] | fresh-deps"
             );
             return ExitCode::from(2);
         }

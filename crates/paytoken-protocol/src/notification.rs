@@ -511,6 +511,12 @@ impl fmt::Display for DuplicateKey {
     }
 }
 
+/// How long a gateway waits for a handler's answer to one delivery before it counts the
+/// attempt as failed and sends the notification again later. The interface leaves it open;
+/// this is the sandbox's, and a handler (and any wait inside it, for a lock or a
+/// connection) should finish well within it.
+pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// What a handler may do with a notification ([`DuplicateFilter::claim`],
 /// [`DuplicateStore::claim`](crate::DuplicateStore::claim)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -70,7 +70,8 @@ pub struct NotificationPolicy {
     pub first_retry_after: Duration,
     /// The longest wait between two attempts: 30 s.
     pub max_retry_after: Duration,
-    /// How long one attempt may take, connecting, sending and reading the status: 5 s.
+    /// How long one attempt may take, connecting, sending and reading the status: 5 s
+    /// ([`ATTEMPT_TIMEOUT`](paytoken_protocol::notification::ATTEMPT_TIMEOUT)).
     pub attempt_timeout: Duration,
     /// How long a notification with the `notify=late` fault waits before its first
     /// attempt: 3 s.
@@ -85,7 +86,7 @@ impl Default for NotificationPolicy {
             attempts: 6,
             first_retry_after: Duration::from_secs(1),
             max_retry_after: Duration::from_secs(30),
-            attempt_timeout: Duration::from_secs(5),
+            attempt_timeout: paytoken_protocol::notification::ATTEMPT_TIMEOUT,
             late_by: Duration::from_secs(3),
             targets: NotificationTargets::Loopback,
         }

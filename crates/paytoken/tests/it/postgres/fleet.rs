@@ -43,11 +43,13 @@ pub(super) struct Watch {
     pub(super) unreachable: AtomicUsize,
     /// Actions rolled back because another instance took their lapsed claim over.
     pub(super) fenced_out: AtomicUsize,
+    /// Claims acted on past their lease, until another instance took the key over.
+    pub(super) outliving: AtomicUsize,
     /// Deliveries answered `200`.
     pub(super) answered: AtomicUsize,
-    /// Set once the database is stopped: the gateway holds its later deliveries until
-    /// then, so that some meet the database away.
-    pub(super) database_stopped: AtomicBool,
+    /// How many times the database was stopped or crashed: the gateway holds some of its
+    /// deliveries until then, so that they meet the database away.
+    pub(super) interruptions: AtomicUsize,
 }
 
 /// Waits (polling) until `done` holds.
@@ -98,7 +100,7 @@ impl Shop {
 
     /// Claims, acts (a row of `acted`) and marks done in one transaction while the fence
     /// holds: `200` when acted on now or before, `503` when the gateway must come back.
-    async fn act(&self, key: &DuplicateKey) -> Result<StatusCode, PoolError> {
+    async fn act(&self, key: &DuplicateKey) -> Result<StatusCode, paytoken::postgres::Error> {
         let claim = self.store.claim(key, LEASE).await?;
         let Claim::Claimed(fence) = claim else {
             return Ok(match claim {
@@ -119,6 +121,7 @@ impl Shop {
             std::future::pending::<()>().await;
         }
         if self.slow_next.swap(false, Ordering::SeqCst) {
+            self.watch.outliving.fetch_add(1, Ordering::SeqCst);
             self.outlive_lease(key, fence).await;
         }
         let holds = match self.keeping {
@@ -229,11 +232,11 @@ pub(super) fn body(key: &SecureKey, number: usize) -> String {
 /// Posts every body `times` times, sixteen at once: notification `n` first around the
 /// `n`th tenth of the run, its repeats after it among the others'; each to an instance of
 /// its own, and on to the next one until one answers `200`. The delivery numbered
-/// `hold_at` and those after it wait until the database is stopped.
+/// `holds[i]` and those after it wait until the database was interrupted `i + 1` times.
 pub(super) async fn deliver(
     instances: Vec<SocketAddr>,
     bodies: Vec<String>,
-    (times, hold_at): (usize, usize),
+    (times, holds): (usize, &'static [usize]),
     watch: Arc<Watch>,
 ) {
     let mut order: Vec<(usize, usize)> = (0..bodies.len())
@@ -245,8 +248,8 @@ pub(super) async fn deliver(
     let in_flight = Arc::new(Semaphore::new(16));
     let mut deliveries = JoinSet::new();
     for (index, (number, round)) in order.into_iter().enumerate() {
-        if index == hold_at {
-            until(|| watch.database_stopped.load(Ordering::SeqCst)).await;
+        if let Some(hold) = holds.iter().position(|&hold| hold == index) {
+            until(|| watch.interruptions.load(Ordering::SeqCst) > hold).await;
         }
         let permit = Arc::clone(&in_flight).acquire_owned().await.unwrap();
         let (bodies, instances, watch) = (
@@ -269,8 +272,15 @@ pub(super) async fn deliver(
     }
 }
 
+/// Posts `body` to `instance` until it answers `200`.
+pub(super) async fn send_until_ok(instance: SocketAddr, body: &str) {
+    while send(instance, body).await != Some(200) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// One `POST` on a connection of its own: the status, or `None` when there was no answer.
-async fn send(address: SocketAddr, body: &str) -> Option<u16> {
+pub(super) async fn send(address: SocketAddr, body: &str) -> Option<u16> {
     let mut stream = TcpStream::connect(address).await.ok()?;
     let request = format!(
         "POST /notifications HTTP/1.1\r\nhost: shop\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",

@@ -7,8 +7,11 @@
 //! cargo test -p paytoken --test it -- --ignored postgres::
 //! ```
 
+mod failover;
 mod fleet;
+mod reaper;
 mod server;
+mod waits;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -25,10 +28,18 @@ use server::Server;
 
 const NOTIFICATIONS: usize = 200;
 const DELIVERIES: usize = 10;
-/// The deliveries answered before the database is stopped; the gateway holds the ones
-/// after the next hundred until it is.
+/// The instance that hangs holding the claims of notifications 0, 1 and 2 until killed.
+const HANGING: usize = 3;
+/// The instance that acts on notification 3 past its lease.
+const SLOW: usize = 1;
+/// The deliveries answered before instance [`HANGING`] is killed.
+const KILL_AFTER: usize = 100;
+/// The deliveries answered before the database is stopped, then before it is crashed.
 const STOP_AFTER: usize = 600;
-const HOLD_AT: usize = STOP_AFTER + 100;
+const CRASH_AFTER: usize = 1300;
+/// The deliveries the gateway holds until the database was stopped, then crashed: some
+/// always meet it away, whichever instance wins which race.
+const HOLDS: &[usize] = &[STOP_AFTER + 100, CRASH_AFTER + 100];
 
 /// What a run left: each notification's rows of `acted`, and what the fleet counted.
 struct Run {
@@ -55,10 +66,13 @@ fn key(number: usize) -> DuplicateKey {
 }
 
 /// Four instances, each with its own pool, receive the same 200 notifications ten times
-/// each, sixteen at once and out of order. Instance 3 is killed holding its first three
-/// claims, between claim and done; once 600 deliveries were answered the server is stopped
-/// (the fleet answers `503` meanwhile) and started again; then instance 1 acts on one
-/// notification past its lease, which the database's clock runs out.
+/// each, sixteen at once and out of order. Before the gateway starts, instance 3 is handed
+/// notifications 0 to 2 and hangs holding their claims, between claim and done (it is
+/// killed once 100 deliveries were answered), and instance 1 acts on notification 3 past
+/// its lease, which the database's clock runs out and instance 0 takes over. Once 600
+/// deliveries were answered the server is stopped (the fleet answers `503` meanwhile) and
+/// started again; once 1,300 were, it crashes and recovers. Every step waits only for what
+/// is bound to happen, and a run that does not settle panics with the fleet's counters.
 async fn run(keeping: Keeping) -> Run {
     let server = Server::start();
     let setup = PostgresDuplicates::new(server.pool());
@@ -76,44 +90,70 @@ async fn run(keeping: Keeping) -> Run {
     let shops: Vec<Shop> = (0..4)
         .map(|_| Shop::new(&secure_key, server.pool(), keeping, &watch))
         .collect();
-    let slow = Arc::clone(&shops[1].slow_next);
+    shops[SLOW].slow_next.store(true, Ordering::SeqCst);
     let mut instances: Vec<Instance> = shops
         .into_iter()
         .enumerate()
         .map(|(number, shop)| {
-            Instance::start(if number == 3 {
+            Instance::start(if number == HANGING {
                 shop.hanging_on(3)
             } else {
                 shop
             })
         })
         .collect();
-    let bodies = (0..NOTIFICATIONS)
+    let bodies: Vec<String> = (0..NOTIFICATIONS)
         .map(|number| fleet::body(&secure_key, number))
         .collect();
-    let addresses = instances.iter().map(|instance| instance.address).collect();
-    let gateway = tokio::spawn(fleet::deliver(
-        addresses,
-        bodies,
-        (DELIVERIES, HOLD_AT),
-        Arc::clone(&watch),
-    ));
+    let addresses: Vec<_> = instances.iter().map(|instance| instance.address).collect();
     let count = |counter: &AtomicUsize| counter.load(Ordering::SeqCst);
 
     let settled = async {
+        // Each first delivery of notifications 0 to 2 goes to the hanging instance, which
+        // is the first to see them: its claims, bound to hang.
+        for body in &bodies[..3] {
+            let (hanging, body) = (addresses[HANGING], body.clone());
+            tokio::spawn(async move { fleet::send(hanging, &body).await });
+        }
         until(|| count(&watch.hanging) == 3).await;
-        instances[3].kill();
-        until(|| count(&watch.answered) >= STOP_AFTER).await;
-        tokio::task::block_in_place(|| server.stop());
-        watch.database_stopped.store(true, Ordering::SeqCst);
-        until(|| count(&watch.unreachable) >= 3).await;
-        tokio::task::block_in_place(|| server.resume());
-        slow.store(true, Ordering::SeqCst);
+        // Notification 3 to the slow instance, then again to instance 0, which takes the
+        // key over once the lease ran out; the slow one's action is then fenced out.
+        let (slow, body) = (addresses[SLOW], bodies[3].clone());
+        let slow = tokio::spawn(async move { fleet::send(slow, &body).await });
+        until(|| count(&watch.outliving) == 1).await;
+        fleet::send_until_ok(addresses[0], &bodies[3]).await;
+        slow.await.unwrap();
+
+        let gateway = tokio::spawn(fleet::deliver(
+            addresses.clone(),
+            bodies.clone(),
+            (DELIVERIES, HOLDS),
+            Arc::clone(&watch),
+        ));
+        until(|| count(&watch.answered) >= KILL_AFTER).await;
+        instances[HANGING].kill();
+        for (interruption, after) in [STOP_AFTER, CRASH_AFTER].into_iter().enumerate() {
+            until(|| count(&watch.answered) >= after).await;
+            let unreachable = count(&watch.unreachable);
+            tokio::task::block_in_place(|| {
+                if interruption == 0 {
+                    server.stop();
+                } else {
+                    server.crash();
+                }
+            });
+            watch.interruptions.fetch_add(1, Ordering::SeqCst);
+            until(|| count(&watch.unreachable) >= unreachable + 3).await;
+            tokio::task::block_in_place(|| server.resume());
+        }
         gateway.await.unwrap();
     };
-    tokio::time::timeout(Duration::from_secs(120), settled)
+    if tokio::time::timeout(Duration::from_secs(120), settled)
         .await
-        .expect("the fleet settles every notification");
+        .is_err()
+    {
+        panic!("the fleet did not settle every notification in 120 s: {watch:?}");
+    }
     let rows = setup
         .pool()
         .get()
@@ -137,15 +177,16 @@ async fn run(keeping: Keeping) -> Run {
     }
 }
 
-/// Every notification has exactly one row of `acted`, through a kill, a restart of the
-/// database and a lease run out under its holder, whose late transaction was rolled back.
+/// Every notification has exactly one row of `acted` (an outbox row written in the
+/// transaction of `done_in`), through a kill, a restart and a crash of the database and a
+/// lease run out under its holder, whose late transaction was rolled back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs Debian's postgresql; cargo xtask ci installs it and runs it"]
 async fn a_fleet_acts_on_each_notification_once() {
     let run = run(Keeping::Fenced).await;
     assert_eq!(run.not_once(), [], "(notification, times acted on)");
     let watch = &run.watch;
-    assert!(watch.unreachable.load(Ordering::SeqCst) >= 3, "{watch:?}");
+    assert!(watch.unreachable.load(Ordering::SeqCst) >= 6, "{watch:?}");
     assert!(watch.fenced_out.load(Ordering::SeqCst) >= 1, "{watch:?}");
 
     // A lease that lapses (none at all here) is taken over with a new fence; its late
