@@ -26,7 +26,7 @@
 //! | [`back_office`] | `capture`, `refund`, `cancel`, `inquiry` |
 //! | [`recovery`] | an unknown outcome: `reconcile`, `settle`, a lost refund with `reconcile_move` |
 //! | [`three_d_secure`] | a challenged payment, approved on the sandbox's page |
-//! | [`notifications`] | verifying what the gateway posts, once per payment |
+//! | [`notifications`] | verifying what the gateway posts, once per payment; effects elsewhere fenced, or an outbox |
 //! | [`invoices`] | `invoices` (a stream), `invoice_page`, `next_invoice_page`, `all_invoices` |
 //! | [`auth_tokens`] | `fetch_auth_token`, `regenerate_auth_token` |
 //! | [`tracing`] | every call a span, exported to OpenTelemetry (feature `opentelemetry`) |

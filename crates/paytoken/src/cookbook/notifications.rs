@@ -69,3 +69,84 @@
 //! transaction that fulfils the order, so both commit or neither does. While the database
 //! cannot be reached, every call is an error: answer `503`, and the gateway sends the
 //! notification again. `examples/duplicates_sqlite.rs` does the same on SQLite.
+//!
+//! # Effects outside the database
+//!
+//! An action in another system (a warehouse's API, a message) cannot join the done mark's
+//! transaction, and a handler paused past its lease may act beside the one that took its
+//! key over. Hand the other system the notification's key and the claim's fence: it acts
+//! once per key, and refuses a fence lower than the highest it has seen for the key.
+//!
+//! ```
+//! use std::collections::HashMap;
+//! use std::time::Duration;
+//!
+//! use paytoken::notification::{Claim, DuplicateKey, Fence};
+//! use paytoken::prelude::*;
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! /// The other system: ships each order once, and never for a holder fenced out.
+//! #[derive(Default)]
+//! struct Warehouse {
+//!     shipped: HashMap<String, u64>,
+//! }
+//!
+//! impl Warehouse {
+//!     fn ship(&mut self, key: &DuplicateKey, fence: Fence) -> Result<(), &'static str> {
+//!         match self.shipped.get(&key.to_string()) {
+//!             Some(&highest) if fence.get() < highest => Err("a later claim holds this key"),
+//!             Some(_) => Ok(()), // shipped already: once per key
+//!             None => {
+//!                 self.shipped.insert(key.to_string(), fence.get());
+//!                 Ok(())
+//!             }
+//!         }
+//!     }
+//! }
+//!
+//! let (seen, mut warehouse) = (MemoryDuplicates::new(10_000), Warehouse::default());
+//! let key = DuplicateKey { payment_id: "60001".parse()?, transaction_status: "Y".into() };
+//! // A handler claims, then pauses past its lease (none here); another takes the key over.
+//! let Claim::Claimed(paused) = seen.claim(&key, Duration::ZERO).await? else { panic!() };
+//! let Claim::Claimed(fence) = seen.claim(&key, Duration::from_secs(30)).await? else {
+//!     panic!("a lapsed claim is taken over")
+//! };
+//! warehouse.ship(&key, fence)?;
+//! assert!(seen.done(&key, fence).await?); // answer 200
+//! // The paused handler wakes: the warehouse refuses it, and its mark changes nothing.
+//! assert!(warehouse.ship(&key, paused).is_err());
+//! assert!(!seen.done(&key, paused).await?); // answer 503; the gateway's retry is Done
+//! assert_eq!(warehouse.shipped.len(), 1);
+//! # Ok(()) }
+//! ```
+//!
+//! With the store on PostgreSQL, an outbox does it without the other system's help: write
+//! what is to be sent as a row in the transaction that marks the key done, so both commit
+//! or neither does, and let a relay send the rows afterwards, each by its key (the fleet
+//! test's shop acts this way: `tests/it/postgres/`).
+//!
+//! ```no_run
+//! use paytoken::notification::{DuplicateKey, Fence};
+//! use paytoken::postgres::PostgresDuplicates;
+//!
+//! /// After `Claim::Claimed(fence)`: the outbox row and the done mark, or neither.
+//! async fn ship_once(
+//!     store: &PostgresDuplicates,
+//!     key: &DuplicateKey,
+//!     fence: Fence,
+//! ) -> Result<u16, Box<dyn std::error::Error>> {
+//!     let mut connection = store.pool().get().await?;
+//!     let transaction = connection.transaction().await?;
+//!     transaction
+//!         .execute(
+//!             "INSERT INTO outbox (key, message) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+//!             &[&key.to_string(), &"ship the order"],
+//!         )
+//!         .await?;
+//!     if PostgresDuplicates::done_in(&*transaction, key, fence).await? {
+//!         transaction.commit().await?;
+//!         return Ok(200);
+//!     }
+//!     Ok(503) // dropped uncommitted: the claim that took the key over writes the row
+//! }
+//! ```

@@ -13,7 +13,7 @@
 //!
 //! // Every wait bounded: connecting, a dead peer (keepalives), a connection from the pool.
 //! let config: tokio_postgres::Config =
-//!     "host=/run/postgresql user=shop connect_timeout=2 keepalives_idle=30".parse()?;
+//!     "host=db.internal user=shop connect_timeout=2 keepalives_idle=30".parse()?;
 //! let pool = Pool::builder(Manager::new(config, tokio_postgres::NoTls))
 //!     .runtime(Runtime::Tokio1)
 //!     .wait_timeout(Some(Duration::from_secs(1)))

@@ -184,8 +184,9 @@ async fn run(keeping: Keeping) -> Run {
 #[ignore = "needs Debian's postgresql; cargo xtask ci installs it and runs it"]
 async fn a_fleet_acts_on_each_notification_once() {
     let run = run(Keeping::Fenced).await;
-    assert_eq!(run.not_once(), [], "(notification, times acted on)");
     let watch = &run.watch;
+    eprintln!("the fleet: {watch:?}");
+    assert_eq!(run.not_once(), [], "(notification, times acted on)");
     assert!(watch.unreachable.load(Ordering::SeqCst) >= 6, "{watch:?}");
     assert!(watch.fenced_out.load(Ordering::SeqCst) >= 1, "{watch:?}");
 
