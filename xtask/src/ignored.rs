@@ -44,18 +44,8 @@ pub(crate) fn run() -> Result<(), String> {
     ensure_programs()?;
     let python = crate::python_tools::python()?;
     let python = python.to_string_lossy();
-    // `--workspace`, as the test run before it: the same features, so nothing is built
-    // again (`-p tests` alone unifies features differently and rebuilds for a minute).
-    // The filter leaves every other `it` binary with nothing to run.
-    cargo(
+    ignored_tests(
         &[
-            "test",
-            "--workspace",
-            "--test",
-            "it",
-            "--locked",
-            "--",
-            "--ignored",
             "browser::",
             "conformance::",
             "conform_http::",
@@ -67,26 +57,29 @@ pub(crate) fn run() -> Result<(), String> {
     )
 }
 
+/// Runs the `it` binaries' ignored tests that `filters` (test harness arguments) pick.
+/// `--workspace`, as the test run before it: the same features, so nothing is built again
+/// (`-p tests` alone unifies features differently and rebuilds for a minute). The filters
+/// leave every other `it` binary with nothing to run.
+fn ignored_tests(filters: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
+    let mut args = vec![
+        "test",
+        "--workspace",
+        "--test",
+        "it",
+        "--locked",
+        "--",
+        "--ignored",
+    ];
+    args.extend_from_slice(filters);
+    cargo(&args, env)
+}
+
 /// The fleet store's failover tests: a primary and a streaming standby, asynchronous then
 /// synchronous, each printing what the promotion lost. Not part of `ci`.
 pub(crate) fn fleet_failover() -> Result<(), String> {
     ensure_programs()?;
-    cargo(
-        &[
-            "test",
-            "--workspace",
-            "--test",
-            "it",
-            "--locked",
-            "--",
-            "--ignored",
-            "--nocapture",
-            "--test-threads",
-            "1",
-            FAILOVER,
-        ],
-        &[],
-    )
+    ignored_tests(&["--nocapture", "--test-threads", "1", FAILOVER], &[])
 }
 
 /// Runs the dashboard's browser test, then copies its screenshot to the one the sandbox's
@@ -98,15 +91,8 @@ pub(crate) fn screenshot() -> Result<(), String> {
     let taken = crate::target_dir().join(SCREENSHOT);
     // A screenshot left by an earlier run must not pass for this one's.
     let _ = fs::remove_file(&taken);
-    cargo(
+    ignored_tests(
         &[
-            "test",
-            "--workspace",
-            "--test",
-            "it",
-            "--locked",
-            "--",
-            "--ignored",
             "--exact",
             "browser::dashboard::the_dashboard_shows_payments_refusals_notifications_and_the_clock",
         ],

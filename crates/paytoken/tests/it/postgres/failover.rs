@@ -17,8 +17,8 @@ use paytoken::postgres::deadpool_postgres::Pool;
 use paytoken::postgres::deadpool_postgres::tokio_postgres::types::FromSql;
 use tokio::task::JoinSet;
 
-use super::key;
 use super::server::Server;
+use super::{ACT, acted, key, shop_store};
 
 /// How long the shop gives one notification, claim to commit, before it answers `503`.
 const ANSWER_WITHIN: Duration = Duration::from_secs(1);
@@ -39,10 +39,7 @@ async fn act(store: &PostgresDuplicates, number: usize) -> Option<Fence> {
         };
         let mut connection = store.pool().get().await.ok()?;
         let transaction = connection.transaction().await.ok()?;
-        transaction
-            .execute("INSERT INTO acted (key) VALUES ($1)", &[&key.to_string()])
-            .await
-            .ok()?;
+        transaction.execute(ACT, &[&key.to_string()]).await.ok()?;
         PostgresDuplicates::done_in(&*transaction, &key, fence)
             .await
             .ok()?
@@ -135,16 +132,7 @@ async fn fail_over(synchronous: bool) -> Failover {
         }
     }
     drop(sql);
-    let store = PostgresDuplicates::new(primary_pool.clone());
-    store.create_table().await.unwrap();
-    store
-        .pool()
-        .get()
-        .await
-        .unwrap()
-        .batch_execute("CREATE TABLE acted (key text NOT NULL)")
-        .await
-        .unwrap();
+    let store = shop_store(primary_pool.clone()).await;
     let mode = if synchronous { "sync" } else { "async" };
 
     let mut acknowledged = act_on_all(&store, BEFORE).await;
@@ -159,21 +147,11 @@ async fn fail_over(synchronous: bool) -> Failover {
     drop((store, primary_pool));
 
     let promoted = PostgresDuplicates::new(standby.pool_as("postgres", 16));
-    let acted_once: BTreeSet<String> = promoted
-        .pool()
-        .get()
-        .await
-        .unwrap()
-        .query("SELECT key FROM acted", &[])
-        .await
-        .unwrap()
-        .iter()
-        .map(|row| row.get(0))
-        .collect();
+    let acted_once = acted(promoted.pool()).await;
     let lost = acknowledged
         .iter()
         .map(|&(number, _)| number)
-        .filter(|&number| !acted_once.contains(&key(number).to_string()))
+        .filter(|&number| !acted_once.contains_key(&key(number).to_string()))
         .collect();
     // The gateway sends again what was not answered `200`; new notifications come.
     let answered: BTreeSet<usize> = acknowledged.iter().map(|&(number, _)| number).collect();
@@ -190,22 +168,15 @@ async fn fail_over(synchronous: bool) -> Failover {
         .map(|(_, fence)| fence.get())
         .filter(|fence| before.contains(fence))
         .collect();
-    let mut acted = Vec::new();
-    for number in BEFORE.start..WHILE_AWAY.end {
-        let times: i64 = promoted
-            .pool()
-            .get()
-            .await
-            .unwrap()
-            .query_one(
-                "SELECT count(*) FROM acted WHERE key = $1",
-                &[&key(number).to_string()],
-            )
-            .await
-            .unwrap()
-            .get(0);
-        acted.push(times);
-    }
+    let acted_after = acted(promoted.pool()).await;
+    let acted = (BEFORE.start..WHILE_AWAY.end)
+        .map(|number| {
+            acted_after
+                .get(&key(number).to_string())
+                .copied()
+                .unwrap_or(0)
+        })
+        .collect();
     Failover {
         acknowledged: answered.into_iter().collect(),
         lost,

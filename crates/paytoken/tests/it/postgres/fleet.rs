@@ -113,9 +113,7 @@ impl Shop {
         }
         let mut connection = self.store.pool().get().await?;
         let transaction = connection.transaction().await?;
-        transaction
-            .execute("INSERT INTO acted (key) VALUES ($1)", &[&key.to_string()])
-            .await?;
+        transaction.execute(super::ACT, &[&key.to_string()]).await?;
         if self.claims.fetch_add(1, Ordering::SeqCst) < self.hang_first {
             self.watch.hanging.fetch_add(1, Ordering::SeqCst);
             std::future::pending::<()>().await;

@@ -22,6 +22,7 @@ use paytoken::DuplicateStore as _;
 use paytoken::SecureKey;
 use paytoken::notification::{Claim, DuplicateKey};
 use paytoken::postgres::PostgresDuplicates;
+use paytoken::postgres::deadpool_postgres::Pool;
 
 use fleet::{Instance, Keeping, Shop, Watch, until};
 use server::Server;
@@ -58,6 +59,37 @@ impl Run {
     }
 }
 
+/// The shop's action on a key: a row of `acted`, written in the transaction of `done_in`
+/// (an outbox row, which a relay would send).
+const ACT: &str = "INSERT INTO acted (key) VALUES ($1)";
+
+/// A store on `pool`, its table created, beside the shop's table of actions.
+async fn shop_store(pool: Pool) -> PostgresDuplicates {
+    let store = PostgresDuplicates::new(pool);
+    store.create_table().await.unwrap();
+    store
+        .pool()
+        .get()
+        .await
+        .unwrap()
+        .batch_execute("CREATE TABLE acted (key text NOT NULL)")
+        .await
+        .unwrap();
+    store
+}
+
+/// How many times the shop acted on each key it acted on.
+async fn acted(pool: &Pool) -> BTreeMap<String, i64> {
+    let rows = pool
+        .get()
+        .await
+        .unwrap()
+        .query("SELECT key, count(*) FROM acted GROUP BY key", &[])
+        .await
+        .unwrap();
+    rows.iter().map(|row| (row.get(0), row.get(1))).collect()
+}
+
 fn key(number: usize) -> DuplicateKey {
     DuplicateKey {
         payment_id: format!("{}", 60_000 + number).parse().unwrap(),
@@ -75,16 +107,7 @@ fn key(number: usize) -> DuplicateKey {
 /// is bound to happen, and a run that does not settle panics with the fleet's counters.
 async fn run(keeping: Keeping) -> Run {
     let server = Server::start();
-    let setup = PostgresDuplicates::new(server.pool());
-    setup.create_table().await.unwrap();
-    setup
-        .pool()
-        .get()
-        .await
-        .unwrap()
-        .batch_execute("CREATE TABLE acted (key text NOT NULL)")
-        .await
-        .unwrap();
+    let setup = shop_store(server.pool()).await;
     let secure_key = SecureKey::new("the-fleet-s-secure-key").unwrap();
     let watch = Arc::new(Watch::default());
     let shops: Vec<Shop> = (0..4)
@@ -154,20 +177,13 @@ async fn run(keeping: Keeping) -> Run {
     {
         panic!("the fleet did not settle every notification in 120 s: {watch:?}");
     }
-    let rows = setup
-        .pool()
-        .get()
-        .await
-        .unwrap()
-        .query("SELECT key, count(*) FROM acted GROUP BY key", &[])
-        .await
-        .unwrap();
     let numbers: BTreeMap<String, usize> = (0..NOTIFICATIONS)
         .map(|number| (key(number).to_string(), number))
         .collect();
-    let acted = rows
-        .iter()
-        .map(|row| (numbers[&row.get::<_, String>(0)], row.get::<_, i64>(1)))
+    let acted = acted(setup.pool())
+        .await
+        .into_iter()
+        .map(|(key, times)| (numbers[&key], times))
         .collect();
     drop(instances);
     Run {

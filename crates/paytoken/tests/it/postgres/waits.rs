@@ -12,8 +12,8 @@ use paytoken::postgres::{
     DEFAULT_LOCK_TIMEOUT, Error, MAX_LEASE, MAX_LOCK_TIMEOUT, MAX_RETENTION, PostgresDuplicates,
 };
 
-use super::key;
 use super::server::Server;
+use super::{ACT, acted, key, shop_store};
 
 /// A holder marks its key done, then stops sending inside its transaction (a pause, a
 /// partition: not `pg_sleep`, which no idle timeout ends). Another instance's claim meets
@@ -24,16 +24,14 @@ use super::server::Server;
 #[ignore = "needs Debian's postgresql; cargo xtask ci installs it and runs it"]
 async fn a_claim_behind_a_stalled_holder_is_busy_within_the_lock_timeout() {
     let server = Server::start();
-    let other = PostgresDuplicates::new(server.pool_as("postgres", 1));
-    other.create_table().await.unwrap();
+    let other = shop_store(server.pool_as("postgres", 1)).await;
     other
         .pool()
         .get()
         .await
         .unwrap()
         .batch_execute(
-            "CREATE TABLE acted (key text NOT NULL);
-             CREATE ROLE shop LOGIN;
+            "CREATE ROLE shop LOGIN;
              ALTER ROLE shop SET idle_in_transaction_session_timeout = '2s';
              GRANT ALL ON paytoken_notifications, acted TO shop;
              GRANT ALL ON SEQUENCE paytoken_notification_fence TO shop;",
@@ -47,10 +45,7 @@ async fn a_claim_behind_a_stalled_holder_is_busy_within_the_lock_timeout() {
     };
     let mut connection = holder.pool().get().await.unwrap();
     let transaction = connection.transaction().await.unwrap();
-    transaction
-        .execute("INSERT INTO acted (key) VALUES ($1)", &[&key.to_string()])
-        .await
-        .unwrap();
+    transaction.execute(ACT, &[&key.to_string()]).await.unwrap();
     assert!(
         PostgresDuplicates::done_in(&*transaction, &key, fence)
             .await
@@ -87,17 +82,8 @@ async fn a_claim_behind_a_stalled_holder_is_busy_within_the_lock_timeout() {
         .expect("the stalled holder is ended by its role's idle timeout");
     assert_ne!(new_fence, fence);
     assert!(transaction.commit().await.is_err(), "the holder was ended");
-    let acted = other
-        .pool()
-        .get()
-        .await
-        .unwrap()
-        .query_one("SELECT count(*) FROM acted", &[])
-        .await
-        .unwrap();
-    assert_eq!(
-        acted.get::<_, i64>(0),
-        0,
+    assert!(
+        acted(other.pool()).await.is_empty(),
         "its action rolled back with its mark"
     );
     assert!(other.done(&key, new_fence).await.unwrap());
