@@ -136,7 +136,10 @@ async fn fail_over(synchronous: bool) -> Failover {
     let mode = if synchronous { "sync" } else { "async" };
 
     let mut acknowledged = act_on_all(&store, BEFORE).await;
-    caught_up(&primary_pool, &standby_pool, mode).await;
+    let caught_up = caught_up(&primary_pool, &standby_pool, mode);
+    tokio::time::timeout(Duration::from_secs(30), caught_up)
+        .await
+        .expect("the standby streams and catches up");
     tokio::task::block_in_place(|| standby.stop());
     acknowledged.extend(act_on_all(&store, WHILE_AWAY).await);
     tokio::task::block_in_place(|| {
