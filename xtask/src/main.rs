@@ -25,7 +25,9 @@
 //!   leading out of the facade (`doc_links.rs`), the `no_std` builds, the check that
 //!   `paytoken-protocol` (and `paytoken` without its `hyper` feature) depends on no I/O
 //!   crate, the check that `paytoken` with every feature does not build SQLite (the
-//!   sandbox's alone), the check that no crate's modules import each other in a circle,
+//!   sandbox's alone), the check that neither `paytoken` with every feature nor the
+//!   command builds the `simulation` feature that carries the planted defects (which
+//!   `paytoken-sim` does), the check that no crate's modules import each other in a circle,
 //!   `cargo deny`, and the fuzz targets for a few seconds each.
 //! - `cargo xtask api`: writes each library crate's public items into `api/<crate>.txt`,
 //!   after an API change that is meant (and said in CHANGELOG.md).
@@ -310,6 +312,7 @@ fn ci_steps(tests: Tests, timed: &mut Timed) -> Result<(), String> {
     timed.step("no_std", no_std)?;
     timed.step("sans-io", sans_io)?;
     timed.step("no sqlite in the sdk", no_sqlite_in_the_sdk)?;
+    timed.step("no planted defects", no_planted_defects)?;
     timed.step("layers", || layers::check(&layered_crates(&root)))?;
     timed.step("deny", deny)?;
     timed.step("fuzz", || fuzz::run(SMOKE_SECONDS))
@@ -414,6 +417,44 @@ fn no_sqlite_in_the_sdk() -> Result<(), String> {
         SQLITE_CRATES,
         "SQLite, the sandbox's",
     )
+}
+
+/// The feature under which the sandbox and the relay carry the defects a simulation plants.
+const PLANTED: &[&str] = &[
+    "paytoken-sandbox feature \"simulation\"",
+    "paytoken-cli feature \"simulation\"",
+];
+
+/// Checks that no build a merchant runs (the SDK with every feature, the command as
+/// installed) enables the feature that carries the simulation's planted defects, while the
+/// simulation itself does (so that the check can fail).
+fn no_planted_defects() -> Result<(), String> {
+    let features_of = |package: &str, features: &[&str]| {
+        let mut args = vec!["tree", "-p", package];
+        args.extend_from_slice(features);
+        args.extend_from_slice(&[
+            "--edges",
+            "normal,build,features",
+            "--prefix",
+            "none",
+            "--locked",
+        ]);
+        cargo_output(&args)
+    };
+    for (package, features) in [("paytoken", &["--all-features"][..]), ("paytoken-cli", &[])] {
+        let tree = features_of(package, features)?;
+        if let Some(planted) = PLANTED.iter().find(|planted| tree.contains(*planted)) {
+            return Err(format!(
+                "{package} builds {planted}, the simulation's planted defects"
+            ));
+        }
+    }
+    let simulation = features_of("paytoken-sim", &[])?;
+    if PLANTED.iter().all(|planted| simulation.contains(planted)) {
+        Ok(())
+    } else {
+        Err("paytoken-sim no longer enables the planted defects this check looks for".to_owned())
+    }
 }
 
 /// Fails when `package`, built with `features`, depends on one of [`IO_CRATES`].

@@ -54,7 +54,8 @@ pub(crate) struct Receiver {
     since: tokio::time::Instant,
     forward: Option<Forward>,
     /// A defect a simulation plants: a notification marked done when it is claimed,
-    /// before its target took it.
+    /// before its target took it. Only with the `simulation` feature.
+    #[cfg(feature = "simulation")]
     pub(crate) done_before_relaying: bool,
 }
 
@@ -97,8 +98,18 @@ impl Receiver {
             seen: Mutex::new(DuplicateFilter::new(REMEMBERED)),
             since: tokio::time::Instant::now(),
             forward,
+            #[cfg(feature = "simulation")]
             done_before_relaying: false,
         }
+    }
+
+    /// Whether a claim is marked done before its relay: a defect a simulation plants;
+    /// never without the `simulation` feature.
+    const fn marks_done_before_relaying(&self) -> bool {
+        #[cfg(feature = "simulation")]
+        return self.done_before_relaying;
+        #[cfg(not(feature = "simulation"))]
+        false
     }
 
     fn seen(&self) -> std::sync::MutexGuard<'_, DuplicateFilter> {
@@ -119,7 +130,7 @@ impl Receiver {
             .map_or(Duration::ZERO, |forward| forward.timeout.saturating_mul(2));
         let claim = seen.claim(&key, self.since.elapsed(), lease);
         if let Claim::Claimed(fence) = claim
-            && (self.forward.is_none() || self.done_before_relaying)
+            && (self.forward.is_none() || self.marks_done_before_relaying())
         {
             seen.done(&key, fence);
         }

@@ -15,7 +15,7 @@
 //!     Ok(200)
 //! });
 //! // Not a notification: rejected, nothing relayed.
-//! assert_eq!(relay.receive(b"{}", Some("application/json")).await, 400);
+//! assert_eq!(relay.receive(b"{}", Some("application/json")).await, (400, "rejected"));
 //! # Ok(()) }
 //! ```
 
@@ -91,11 +91,12 @@ impl Relay {
 
     /// Handles one delivery of `body` (of `content_type`) as `paytoken listen` does: the
     /// status it answers the gateway (200 taken or a duplicate, 502 the relay failed, 503
-    /// a relay of it under way, 400 rejected).
-    pub async fn receive(&self, body: &[u8], content_type: Option<&str>) -> u16 {
+    /// a relay of it under way, 400 rejected) and the verdict's word, as the command
+    /// prints it (`verified`, `duplicate`, `in_flight`, `relay_failed`, `rejected`).
+    pub async fn receive(&self, body: &[u8], content_type: Option<&str>) -> (u16, &'static str) {
         let content_type = content_type.and_then(|text| HeaderValue::from_str(text).ok());
-        listen::judge(&self.receiver, Bytes::copy_from_slice(body), content_type)
-            .await
-            .http_status()
+        let verdict =
+            listen::judge(&self.receiver, Bytes::copy_from_slice(body), content_type).await;
+        (verdict.http_status(), verdict.word())
     }
 }

@@ -26,6 +26,11 @@ pub struct PaymentBooks {
     pub refunded: Amount,
     /// Whether a `PA` was cancelled.
     pub cancelled: bool,
+    /// Its `notificationUrl`, when the request gave one.
+    pub notification_url: Option<String>,
+    /// Whether its outcome is still to come: waiting for its 3-D Secure challenge, or
+    /// pending.
+    pub waiting: bool,
 }
 
 /// Every payment in the order it was made.
@@ -45,6 +50,11 @@ pub(crate) fn of(state: &State) -> Vec<PaymentBooks> {
             captured: payment.moves.captured,
             refunded: payment.moves.refunded,
             cancelled: payment.moves.cancelled,
+            notification_url: payment.notify.as_ref().map(|to| to.url.clone()),
+            waiting: matches!(
+                payment.status,
+                crate::state::Status::ThreeDSecure | crate::state::Status::Pending
+            ),
         })
         .collect()
 }

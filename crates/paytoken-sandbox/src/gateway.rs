@@ -51,7 +51,7 @@ impl DerefMut for StateGuard<'_> {
 impl Drop for StateGuard<'_> {
     fn drop(&mut self) {
         // The planted defect keeps them when the next call takes the lock instead.
-        if !self.gateway.defects.write_behind {
+        if !self.gateway.writes_behind() {
             self.gateway.keep(&mut self.state);
         }
     }
@@ -95,21 +95,13 @@ pub(crate) struct Gateway {
     /// Every request answered, the newest [`crate::REQUESTS_KEPT`].
     pub(crate) requests: RequestLog,
     state: Mutex<State>,
-    /// Defects planted by a simulation that must catch them; none by default.
-    pub(crate) defects: Defects,
+    /// What a simulation installed: the defects it planted and its record of settlements.
+    /// Only with the `simulation` feature: a sandbox built without it has neither.
+    #[cfg(feature = "simulation")]
+    pub(crate) hooks: crate::simulation::Hooks,
     /// Where a test holds the console's reads, their rows taken (`console::views`).
     #[cfg(test)]
     pub(crate) held_reads: Mutex<Option<Arc<std::sync::Barrier>>>,
-}
-
-/// Defects a simulation plants at run time to show it catches them
-/// ([`crate::simulation::InProcess`]); a sandbox has none.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Defects {
-    /// A refund's check reads what was refunded before as nothing.
-    pub(crate) stale_refund_check: bool,
-    /// A call's changes are written when the next call comes, after its answer left.
-    pub(crate) write_behind: bool,
 }
 
 /// How the incidental fields of the sandbox's answers are reshaped.
@@ -157,7 +149,8 @@ impl Gateway {
             explain: None,
             requests: RequestLog::default(),
             state: Mutex::new(state),
-            defects: Defects::default(),
+            #[cfg(feature = "simulation")]
+            hooks: crate::simulation::Hooks::default(),
             #[cfg(test)]
             held_reads: Mutex::new(None),
         }
@@ -268,7 +261,7 @@ impl Gateway {
             .state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if self.defects.write_behind {
+        if self.writes_behind() {
             self.keep(&mut state);
         }
         self.settle_due(&mut state);
@@ -276,6 +269,30 @@ impl Gateway {
             state,
             gateway: self,
         }
+    }
+
+    /// Where the state is kept, for a simulation that plants a defect in it.
+    #[cfg(feature = "simulation")]
+    pub(crate) const fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Whether a call's changes are kept only when the next call comes, after its answer
+    /// left: a defect a simulation plants; never without the `simulation` feature.
+    const fn writes_behind(&self) -> bool {
+        #[cfg(feature = "simulation")]
+        return self.hooks.defects.write_behind;
+        #[cfg(not(feature = "simulation"))]
+        false
+    }
+
+    /// Whether a refund's check reads what was refunded before as nothing: a defect a
+    /// simulation plants; never without the `simulation` feature.
+    pub(crate) const fn refund_check_is_stale(&self) -> bool {
+        #[cfg(feature = "simulation")]
+        return self.hooks.defects.stale_refund_check;
+        #[cfg(not(feature = "simulation"))]
+        false
     }
 
     /// Keeps what `state`'s journal says changed in the store; a failure stops the sandbox.
@@ -330,6 +347,9 @@ impl Gateway {
     /// Posts the notification of `payment`'s outcome, when it has a `notificationUrl`
     /// (twice under the `notify=twice` fault).
     pub(crate) fn notify(&self, payment: &Payment) {
+        // Every settlement comes here: a simulation's record of them, for its history.
+        #[cfg(feature = "simulation")]
+        self.hooks.settled(payment);
         let (Some(to), Some(key)) = (&payment.notify, self.key_of(payment.owner)) else {
             return;
         };

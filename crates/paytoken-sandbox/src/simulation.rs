@@ -23,10 +23,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::clock::Clock;
 use crate::entropy::Entropy;
-use crate::gateway::{Defects, Gateway};
+use crate::gateway::Gateway;
 use crate::invoices::InvoiceShape;
 use crate::notifications::{Dispatcher, Outbox};
 use crate::ops::three_d_secure;
+use crate::state::{Payment, Status};
 use crate::store::{Opened, Store};
 use crate::{DEFAULT_PENDING_SETTLES_AFTER, PaymentBooks, SandboxConfig};
 
@@ -41,8 +42,8 @@ pub struct InProcess {
     /// The gateway now, and where the notifications it posts wait; a restart puts
     /// another in its place.
     running: Mutex<Running>,
-    /// What the gateway before a restart had posted and nobody had taken yet.
-    carried: Mutex<Vec<Posted>>,
+    /// What the gateway before a restart had posted, and settled, and nobody had taken yet.
+    carried: Mutex<(Vec<Posted>, Vec<Settled>)>,
     /// The state file, when there is one.
     #[cfg(feature = "sqlite")]
     file: Option<std::path::PathBuf>,
@@ -53,6 +54,46 @@ pub struct InProcess {
 struct Running {
     gateway: Gateway,
     dispatcher: Dispatcher,
+}
+
+/// Defects a simulation plants at run time to show it catches them; a sandbox built
+/// without the `simulation` feature has no place for them.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Defects {
+    /// A refund's check reads what was refunded before as nothing.
+    pub(crate) stale_refund_check: bool,
+    /// A call's changes are written when the next call comes, after its answer left.
+    pub(crate) write_behind: bool,
+    /// The state file keeps no refund.
+    pub(crate) refunds_lost_in_file: bool,
+}
+
+/// What a simulation installs in its gateway: the defects it planted, and the payments
+/// settled since it last looked.
+#[derive(Debug, Default)]
+pub(crate) struct Hooks {
+    pub(crate) defects: Defects,
+    settled: Mutex<Vec<Settled>>,
+}
+
+impl Hooks {
+    /// Notes that `payment`'s outcome, which came later than its answer, is now final.
+    pub(crate) fn settled(&self, payment: &Payment) {
+        lock(&self.settled).push(Settled {
+            payment_id: payment.payment_id.to_string(),
+            approved: payment.status == Status::Approved,
+        });
+    }
+}
+
+/// A payment whose outcome came later than its answer (3-D Secure decided or expired,
+/// pending approved), settled: the moment its notification is due.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settled {
+    /// The payment.
+    pub payment_id: String,
+    /// Whether it was approved.
+    pub approved: bool,
 }
 
 /// A notification the gateway posted: where to, and its JSON body, signed with the
@@ -110,7 +151,7 @@ impl InProcess {
             seed,
             defects: Defects::default(),
             running: Mutex::new(running),
-            carried: Mutex::new(Vec::new()),
+            carried: Mutex::new((Vec::new(), Vec::new())),
             #[cfg(feature = "sqlite")]
             file: None,
             restarts: AtomicU64::new(0),
@@ -129,7 +170,11 @@ impl InProcess {
     pub fn restart(&self) -> Result<(), crate::Error> {
         let mut running = self.running();
         let taken = running.dispatcher.take_posted();
-        self.carried().extend(taken.into_iter().map(Posted::from));
+        let settled = std::mem::take(&mut *lock(&running.gateway.hooks.settled));
+        let mut carried = self.carried();
+        carried.0.extend(taken.into_iter().map(Posted::from));
+        carried.1.extend(settled);
+        drop(carried);
         let restarts = self.restarts.fetch_add(1, Ordering::SeqCst).wrapping_add(1);
         let seed = self.seed ^ restarts.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let start = |opened| {
@@ -161,7 +206,7 @@ impl InProcess {
     #[must_use]
     pub fn with_stale_refund_check(mut self) -> Self {
         self.defects.stale_refund_check = true;
-        self.running().gateway.defects = self.defects;
+        self.running().gateway.hooks.defects = self.defects;
         self
     }
 
@@ -170,7 +215,19 @@ impl InProcess {
     #[must_use]
     pub fn with_write_behind(mut self) -> Self {
         self.defects.write_behind = true;
-        self.running().gateway.defects = self.defects;
+        self.running().gateway.hooks.defects = self.defects;
+        self
+    }
+
+    /// Plants a defect: the state file keeps every payment with nothing refunded, so that
+    /// a restart forgets the refunds it answered (a run in memory shows nothing).
+    #[must_use]
+    pub fn with_refunds_lost_in_file(mut self) -> Self {
+        self.defects.refunds_lost_in_file = true;
+        let mut running = self.running();
+        running.gateway.hooks.defects = self.defects;
+        running.gateway.store().lose_refunds();
+        drop(running);
         self
     }
 
@@ -196,9 +253,19 @@ impl InProcess {
     #[must_use]
     pub fn posted(&self) -> Vec<Posted> {
         let taken = self.running().dispatcher.take_posted();
-        let mut posted = std::mem::take(&mut *self.carried());
+        let mut posted = std::mem::take(&mut self.carried().0);
         posted.extend(taken.into_iter().map(Posted::from));
         posted
+    }
+
+    /// The payments settled since the last call, oldest first (whether or not they have a
+    /// `notificationUrl`): each one's notification is due.
+    #[must_use]
+    pub fn settled(&self) -> Vec<Settled> {
+        let taken = std::mem::take(&mut *lock(&self.running().gateway.hooks.settled));
+        let mut settled = std::mem::take(&mut self.carried().1);
+        settled.extend(taken);
+        settled
     }
 
     /// Settles what has fallen due on the clock (pending payments, expired 3-D Secure
@@ -230,8 +297,8 @@ impl InProcess {
         self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn carried(&self) -> MutexGuard<'_, Vec<Posted>> {
-        self.carried.lock().unwrap_or_else(PoisonError::into_inner)
+    fn carried(&self) -> MutexGuard<'_, (Vec<Posted>, Vec<Settled>)> {
+        lock(&self.carried)
     }
 }
 
@@ -255,7 +322,10 @@ impl Running {
         )
         .notifying(outbox, Some(DEFAULT_PENDING_SETTLES_AFTER))
         .storing(store, restored, notified, requested);
-        gateway.defects = defects;
+        gateway.hooks.defects = defects;
+        if defects.refunds_lost_in_file {
+            gateway.store().lose_refunds();
+        }
         gateway.lock().entropy = Entropy::seeded(seed);
         Self {
             gateway,
@@ -272,4 +342,9 @@ impl From<crate::notifications::Message> for Posted {
             body: message.body,
         }
     }
+}
+
+/// `mutex`'s value: each holder leaves it whole, so a poison means nothing.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }

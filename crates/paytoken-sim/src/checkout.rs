@@ -197,6 +197,10 @@ impl Checkout {
             }
             tokio::time::sleep(Duration::from_secs(1)).await;
         }
+        self.history.note(format_args!(
+            "checkout {}: no notification of {payment_id} in {NOTIFICATION_PATIENCE:?}, inquiring",
+            self.number
+        ));
         // An inquiry that does not get through tells nothing: asked again, then unknown.
         let inquiry = Inquiry::ByPaymentId(paid.payment_id);
         let mut settled = Settled::Unknown;

@@ -1,9 +1,10 @@
 //! What must hold after every run, checked against the sandbox's books: no order charged
 //! twice; what the client believes of each payment (made or refused, approved or not,
-//! captured, refunded, cancelled) is the books' truth, lost answers settled included; no
-//! payment refunded beyond what it took. And of notifications: the shop verifies every
-//! genuine one, acts on each at most once, and on every one it answered `2xx` exactly
-//! once, as the books say.
+//! captured, refunded, cancelled) is the books' truth, lost answers settled included, and
+//! a payment it holds is the books' payment of that order; no payment refunded beyond
+//! what it took. And of notifications: every payment whose outcome came later and is
+//! settled was notified; the shop verifies every genuine one, acts on each at most once,
+//! and on every one it answered `2xx` exactly once, as the books say.
 
 use paytoken::SecureKey;
 use paytoken_protocol::PaymentStatus;
@@ -80,6 +81,21 @@ pub(crate) fn broken(orders: &[Order], books: &[PaymentBooks]) -> Vec<Broken> {
                     );
                     broken.push(Broken::of(order, &[payment_id], said));
                 }
+                // The same id handed to another order (a gateway that lost a write): what
+                // the client believes is about someone else's payment.
+                Some(kept)
+                    if kept
+                        .merchant_transaction_id
+                        .as_ref()
+                        .is_some_and(|id| !order.sent_as.contains(id)) =>
+                {
+                    let other = kept.merchant_transaction_id.as_deref().unwrap_or_default();
+                    let said = format!(
+                        "order {}: the client holds payment {payment_id}, which the books hold for order {other}",
+                        order.name
+                    );
+                    broken.push(Broken::of(order, &[payment_id, other], said));
+                }
                 Some(kept) => {
                     if kept.approved != *approved {
                         let said = format!(
@@ -112,6 +128,33 @@ pub(crate) fn broken(orders: &[Order], books: &[PaymentBooks]) -> Vec<Broken> {
         }
     }
     broken
+}
+
+/// Every payment the gateway owes a notification and never posted one for: made with a
+/// `notificationUrl`, its outcome come later than its answer (in a run, only the 3-D
+/// Secure and pending test cards are paid with one) and settled now. `posted` holds the
+/// payments whose notification was posted, delivered or not; a payment still waiting at
+/// the run's end owes none yet.
+pub(crate) fn owed_notifications(books: &[PaymentBooks], posted: &[&str]) -> Vec<Broken> {
+    books
+        .iter()
+        .filter(|kept| kept.notification_url.is_some() && !kept.waiting)
+        .filter(|kept| !posted.contains(&kept.payment_id.as_str()))
+        .map(|kept| {
+            let said = format!(
+                "payment {} settled (approved {}) and its notification was never posted",
+                kept.payment_id, kept.approved
+            );
+            let names = [
+                Some(&kept.payment_id),
+                kept.merchant_transaction_id.as_ref(),
+            ];
+            Broken {
+                said,
+                names: names.into_iter().flatten().cloned().collect(),
+            }
+        })
+        .collect()
 }
 
 /// What a payment took: a debit's amount, a pre-authorisation's capture.

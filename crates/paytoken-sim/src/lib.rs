@@ -15,12 +15,17 @@
 //! [`Transport`](paytoken_hyper::Transport), the sandbox through its `simulation` feature
 //! and the relay through `paytoken-cli`'s; nothing depends on it.
 //!
-//! After each run, the invariants are checked against the sandbox's books: no order
-//! charged twice; what the client believes of each payment (made or refused, approved or
-//! not, captured, refunded, cancelled) is the books' truth, after any restart; no payment
-//! refunded beyond what it took; no notification acted on twice, and every one answered
-//! `2xx` acted on, as the books say. Planted defects ([`Defect`]), chosen at run time, show
-//! that a broken client, gateway, store or relay is caught.
+//! Each run draws its own mix of faults from its seed (swarm testing: some left out,
+//! others made common), the first lines of its history. After each run (a run on a file
+//! ends with one more restart, so that its books are read as the file kept them), the
+//! invariants are checked against the sandbox's books: no order charged twice; what the
+//! client believes of each payment (made or refused, approved or not, captured, refunded,
+//! cancelled) is the books' truth, and the payment it holds is the books' payment of that
+//! order; no payment refunded beyond what it took; every payment settled later was
+//! notified; no notification acted on twice, and every one answered `2xx` acted on, as the
+//! books say. Planted defects ([`Defect`]), installed at run time by the simulator (in the
+//! sandbox and the relay only with their `simulation` feature, which no build of the SDK
+//! enables), show that a broken client, gateway, store or relay is caught.
 //!
 //! ```
 //! let run = paytoken_sim::run(42, &paytoken_sim::Plan::default());
@@ -35,6 +40,7 @@ mod checkout;
 mod clock;
 mod history;
 mod invariants;
+mod mix;
 mod network;
 mod notifications;
 mod state_file;
@@ -51,8 +57,12 @@ use checkout::Checkout;
 use clock::VirtualClock;
 use history::History;
 use network::Network;
-use notifications::{Endpoints, Listener, Shop, ShopDefect};
+use notifications::{Endpoints, Listener, Outgoing, Shop, ShopDefect};
 use state_file::{ON_FILE_ONE_IN, ON_FILE_SALT, StateFile};
+
+/// The history's words for a restart of the sandbox from its file, which every report of a
+/// broken run shows: a restart is where a write the file did not keep is lost.
+const RESTARTED: &str = "sandbox restarted from its file";
 
 /// How long the client waits for an answer, in virtual time.
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -83,11 +93,15 @@ pub enum Defect {
     /// The sandbox writes a call's changes to its state file when the next call comes,
     /// after its answer left.
     WriteBehind,
+    /// The sandbox never posts the notification of a payment settled after its answer.
+    NeverNotifies,
+    /// The sandbox's state file keeps no refund: a restart forgets the refunds answered.
+    RefundLostInFile,
 }
 
 impl Defect {
     /// Every defect, by the name `cargo xtask sim --defect` takes.
-    pub const ALL: [(&'static str, Self); 7] = [
+    pub const ALL: [(&'static str, Self); 9] = [
         ("fresh-order-on-lost-answer", Self::FreshOrderOnLostAnswer),
         ("stale-refund-check", Self::StaleRefundCheck),
         ("forgetful-duplicate-store", Self::ForgetfulDuplicateStore),
@@ -95,6 +109,8 @@ impl Defect {
         ("unfenced-action", Self::UnfencedAction),
         ("done-before-relaying", Self::DoneBeforeRelaying),
         ("write-behind", Self::WriteBehind),
+        ("never-notifies", Self::NeverNotifies),
+        ("refund-lost-in-file", Self::RefundLostInFile),
     ];
 
     /// Its name.
@@ -171,7 +187,9 @@ impl Run {
         &self.history
     }
 
-    /// What broke, the command that replays the run, and the history of the orders named.
+    /// What broke, the command that replays the run, and the history that explains it: the
+    /// run's mix of faults, every restart of the sandbox, and every line naming an order or
+    /// payment it broke (their requests, claims, fences, leases, relays and settlements).
     #[must_use]
     pub fn report(&self) -> String {
         let mut report = String::new();
@@ -195,7 +213,10 @@ impl Run {
         }
         report.push_str("history:\n");
         for line in &self.history {
-            if self.named.iter().any(|id| line.contains(id.as_str())) {
+            let explains = mix::is_mix(line)
+                || line.contains(RESTARTED)
+                || self.named.iter().any(|id| line.contains(id.as_str()));
+            if explains {
                 report.push_str(&format!("  {line}\n"));
             }
         }
@@ -237,6 +258,9 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
     }
     if plan.defects.contains(&Defect::WriteBehind) {
         gateway = gateway.with_write_behind();
+    }
+    if plan.defects.contains(&Defect::RefundLostInFile) {
+        gateway = gateway.with_refunds_lost_in_file();
     }
     let gateway = Arc::new(gateway);
     // Never dialled: the network hands requests to the sandbox in this process.
@@ -285,11 +309,15 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
         ),
     });
     let stop = Arc::new(AtomicBool::new(false));
+    let outgoing = Arc::new(Outgoing {
+        gateway: Arc::clone(&gateway),
+        never_notifies: plan.defects.contains(&Defect::NeverNotifies),
+        history: history.clone(),
+    });
     let dispatcher = tokio::spawn(notifications::dispatch(
-        Arc::clone(&gateway),
+        Arc::clone(&outgoing),
         Arc::clone(&endpoints),
         seed.rotate_left(31),
-        history.clone(),
         Arc::clone(&stop),
     ));
     let orders = Arc::new(Mutex::new(Vec::new()));
@@ -340,10 +368,27 @@ async fn simulate(seed: u64, plan: &Plan) -> Run {
     {
         broken.push(format!("the sandbox did not restart from its file: {why}"));
     }
+    if state_file.is_some() {
+        // The books as the file kept them: what a restart now would find.
+        if let Err(error) = gateway.restart() {
+            broken.push(format!(
+                "the sandbox did not restart from its file: {error}"
+            ));
+        }
+        history.note(format_args!("{RESTARTED} before its books are read"));
+    }
     let books = gateway.books();
+    // Posted as the run ended (reading the books settles what fell due): never delivered.
+    let last_posted = outgoing.take();
+    let posted: Vec<&str> = deliveries
+        .iter()
+        .map(|delivery| delivery.payment_id.as_str())
+        .chain(last_posted.iter().map(|posted| posted.payment_id.as_str()))
+        .collect();
     let notified = invariants::notifications(&endpoints, &deliveries, &merchant.secure_key, &books);
     for invariant in invariants::broken(&orders, &books)
         .into_iter()
+        .chain(invariants::owed_notifications(&books, &posted))
         .chain(notified)
     {
         broken.push(invariant.said);

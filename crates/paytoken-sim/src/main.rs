@@ -118,18 +118,23 @@ fn main() -> ExitCode {
     }
 }
 
-/// What a history line tells of a request, a notification's attempt, the relay's target
-/// or the shop, as `kind: what`; `None` for the lines that tell an outcome.
+/// What a history line tells of a request, a notification's attempt, the relay, its
+/// target, the shop or the gateway's settlements, as `kind: what` (without the ids and
+/// fences in its trailing brackets); `None` for the lines that tell an outcome or a mix.
 fn tallied(line: &str) -> Option<String> {
     let (_, said) = line.split_once(" ms  ")?;
-    if said.contains(": answered ") || said.starts_with("checkout ") {
+    let said = said.split_once(" [").map_or(said, |(said, _)| said);
+    if said.contains(": answered ") || said.starts_with("checkout ") || said.contains(" mix: ") {
         return None;
     }
     if let Some(rest) = said.strip_prefix("shop: ") {
         let (_, outcome) = rest.split_once(' ')?;
         return Some(format!("shop: {outcome}"));
     }
-    if said.starts_with("relay target: ") {
+    if ["relay target: ", "relay: ", "gateway: "]
+        .iter()
+        .any(|kind| said.starts_with(kind))
+    {
         return Some(said.to_owned());
     }
     let (subject, what) = said.rsplit_once(": ")?;

@@ -71,7 +71,8 @@ impl fmt::Display for Fault {
     }
 }
 
-/// The faults, each with its weight: most requests pass.
+/// The faults, each with its base weight (a run's mix multiplies each fault's): most
+/// requests pass.
 const WEIGHTS: [(Fault, u32); 12] = [
     (Fault::None, 700),
     (Fault::Refused, 30),
@@ -95,6 +96,8 @@ const BAD_GATEWAY_PAGE: &str = "<html><body><h1>502 Bad Gateway</h1></body></htm
 pub(crate) struct Network {
     gateway: Arc<InProcess>,
     random: Mutex<fastrand::Rng>,
+    /// This run's weight of each fault.
+    weights: Vec<(Fault, u32)>,
     clock: Arc<VirtualClock>,
     history: History,
     /// Longer than the client waits: a stalled answer is one it never reads.
@@ -115,9 +118,13 @@ impl Network {
         on_file: bool,
         failed_restarts: Arc<Mutex<Vec<String>>>,
     ) -> Self {
+        let mut random = fastrand::Rng::with_seed(seed);
+        let weights = crate::mix::swarm(&mut random, &WEIGHTS);
+        history.note(crate::mix::described("network", &weights));
         Self {
             gateway,
-            random: Mutex::new(fastrand::Rng::with_seed(seed)),
+            random: Mutex::new(random),
+            weights,
             clock,
             history,
             stall: client_timeout.saturating_mul(2),
@@ -134,14 +141,14 @@ impl Network {
                 .unwrap_or_else(PoisonError::into_inner)
                 .push(error.to_string());
         }
-        self.history.note("sandbox restarted from its file");
+        self.history.note(crate::RESTARTED);
     }
 
     /// The fault for the next request, how long its trip takes, and how much later than
     /// that its answer comes back.
     fn draw(&self) -> (Fault, Duration, Duration) {
         let mut random = self.random.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut fault = crate::weighted(&mut random, &WEIGHTS, Fault::None);
+        let mut fault = crate::weighted(&mut random, &self.weights, Fault::None);
         if !self.on_file && matches!(fault, Fault::KilledBefore | Fault::KilledAfter) {
             fault = Fault::None;
         }

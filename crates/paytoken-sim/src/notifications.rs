@@ -73,7 +73,7 @@ impl std::fmt::Display for Way {
     }
 }
 
-/// Each way with its weight.
+/// Each way with its base weight (a run's mix multiplies each fault's).
 const WAYS: [(Way, u32); 5] = [
     (Way::Clear, 60),
     (Way::Lost, 10),
@@ -184,10 +184,7 @@ impl Endpoints {
     /// Hands `body` to the endpoint at `url`: the status it answers.
     async fn receive(&self, url: &str, body: &[u8]) -> u16 {
         if url == RELAY_URL {
-            self.listener
-                .relay
-                .receive(body, Some("application/json"))
-                .await
+            self.listener.receive(body).await
         } else {
             self.shop.receive(body).await
         }
@@ -255,7 +252,7 @@ impl Shop {
         let key = verified.duplicate_key();
         let Ok(claim) = self.seen.claim(&key, SHOP_LEASE).await;
         let fence = match claim {
-            Claim::Claimed(fence) => fence,
+            Claim::Claimed(fence) => fence.get(),
             Claim::Done => {
                 self.history.note(format_args!("shop: {key} again, 200"));
                 return 200;
@@ -266,24 +263,40 @@ impl Shop {
                 return 503;
             }
         };
+        self.history.note(format_args!(
+            "shop: {key} claimed [fence {fence}, lease {SHOP_LEASE:?}, work {work:?}]"
+        ));
+        let fence = paytoken_protocol::notification::Fence::new(fence);
         if self.defect == Some(ShopDefect::DoneBeforeActing) {
             let Ok(_) = self.seen.done(&key, fence).await;
+            self.history.note(format_args!(
+                "shop: {key} marked done before acting [fence {}]",
+                fence.get()
+            ));
         }
         tokio::time::sleep(work).await;
         if fails {
             let Ok(()) = self.seen.release(&key, fence).await;
-            self.history.note(format_args!("shop: {key} failed, 500"));
+            self.history.note(format_args!(
+                "shop: {key} failed, 500 [fence {} released]",
+                fence.get()
+            ));
             return 500;
         }
         // The action and the done mark in one step, as one transaction fenced by the claim:
         // a handler that outlived its lease, its key claimed again since, does not act.
         let Ok(still_held) = self.seen.done(&key, fence).await;
         if !(still_held || self.defect.is_some()) {
-            self.history
-                .note(format_args!("shop: {key} lease lost, 500"));
+            self.history.note(format_args!(
+                "shop: {key} lease lost, 500 [fence {} no longer holds]",
+                fence.get()
+            ));
             return 500;
         }
-        self.history.note(format_args!("shop: {key} acted on"));
+        self.history.note(format_args!(
+            "shop: {key} acted on [fence {}, held {still_held}]",
+            fence.get()
+        ));
         self.ledger.act(&verified);
         200
     }
@@ -294,6 +307,7 @@ impl Shop {
 pub(crate) struct Listener {
     relay: Relay,
     target: Arc<Target>,
+    history: History,
 }
 
 impl std::fmt::Debug for Listener {
@@ -311,11 +325,15 @@ impl Listener {
         done_before_relaying: bool,
         history: History,
     ) -> Self {
+        let mut random = fastrand::Rng::with_seed(seed);
+        let health = crate::mix::swarm(&mut random, &HEALTH);
+        history.note(crate::mix::described("relay target", &health));
         let target = Arc::new(Target {
             key: key.clone(),
             ledger: Ledger::default(),
-            random: Mutex::new(fastrand::Rng::with_seed(seed)),
-            history,
+            random: Mutex::new(random),
+            health,
+            history: history.clone(),
         });
         let posted_to = Arc::clone(&target);
         let mut relay = Relay::new(key, RELAY_TIMEOUT, move |body| {
@@ -325,8 +343,30 @@ impl Listener {
         if done_before_relaying {
             relay = relay.with_done_before_relaying();
         }
-        Self { relay, target }
+        Self {
+            relay,
+            target,
+            history,
+        }
     }
+
+    /// Hands `body` to the relay: the status it answers, its verdict in the history.
+    async fn receive(&self, body: &[u8]) -> u16 {
+        let (status, verdict) = self.relay.receive(body, Some("application/json")).await;
+        self.history.note(format_args!(
+            "relay: {verdict}, {status} [{}]",
+            payment_of(body)
+        ));
+        status
+    }
+}
+
+/// The payment a notification's body names (verified or not), for the history.
+fn payment_of(body: &[u8]) -> String {
+    Notification::from_request(Some("application/json"), body)
+        .ok()
+        .and_then(|notification| notification.claimed_payment_id().map(str::to_owned))
+        .unwrap_or_default()
 }
 
 /// What the merchant's endpoint behind the relay does with one post.
@@ -342,6 +382,18 @@ enum Health {
     Hanging,
 }
 
+impl std::fmt::Display for Health {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Up => "up",
+            Self::Down => "down",
+            Self::Failing => "failing",
+            Self::Hanging => "hanging",
+        })
+    }
+}
+
+/// Each health with its base weight (a run's mix multiplies each fault's).
 const HEALTH: [(Health, u32); 4] = [
     (Health::Up, 60),
     (Health::Down, 15),
@@ -355,6 +407,8 @@ struct Target {
     key: SecureKey,
     ledger: Ledger,
     random: Mutex<fastrand::Rng>,
+    /// This run's weight of each health.
+    health: Vec<(Health, u32)>,
     history: History,
 }
 
@@ -362,11 +416,11 @@ impl Target {
     async fn post(&self, body: Bytes) -> Result<u16, String> {
         let health = {
             let mut random = self.random.lock().unwrap_or_else(PoisonError::into_inner);
-            crate::weighted(&mut random, &HEALTH, Health::Up)
+            crate::weighted(&mut random, &self.health, Health::Up)
         };
         self.history.note(format_args!(
-            "relay target: {}",
-            format!("{health:?}").to_lowercase()
+            "relay target: {health} [{}]",
+            payment_of(&body)
         ));
         match health {
             Health::Up => {
@@ -383,25 +437,54 @@ impl Target {
     }
 }
 
+/// What the gateway has to send: the payments it settled since it was last asked (each a
+/// line of the history: the moment a notification is due) and the notifications it
+/// posted; none of them under the planted defect of a gateway that never notifies.
+#[derive(Debug)]
+pub(crate) struct Outgoing {
+    pub(crate) gateway: Arc<InProcess>,
+    pub(crate) never_notifies: bool,
+    pub(crate) history: History,
+}
+
+impl Outgoing {
+    /// The notifications posted since the last call.
+    pub(crate) fn take(&self) -> Vec<Posted> {
+        for settled in self.gateway.settled() {
+            self.history.note(format_args!(
+                "gateway: settled, approved {} [{}]",
+                settled.approved, settled.payment_id
+            ));
+        }
+        let posted = self.gateway.posted();
+        if self.never_notifies {
+            return Vec::new();
+        }
+        posted
+    }
+}
+
 /// The gateway's side: settles what fell due, and delivers each notification it posts,
 /// until `stop` is set and every delivery has ended; every delivery, then.
 pub(crate) async fn dispatch(
-    gateway: Arc<InProcess>,
+    outgoing: Arc<Outgoing>,
     endpoints: Arc<Endpoints>,
     seed: u64,
-    history: History,
     stop: Arc<std::sync::atomic::AtomicBool>,
 ) -> Vec<Delivery> {
     let mut random = fastrand::Rng::with_seed(seed);
+    let ways: Arc<[(Way, u32)]> = crate::mix::swarm(&mut random, &WAYS).into();
+    let history = outgoing.history.clone();
+    history.note(crate::mix::described("notification", &ways));
     let mut deliveries = JoinSet::new();
     let mut done = Vec::new();
     loop {
-        gateway.settle_due();
-        for posted in gateway.posted() {
+        outgoing.gateway.settle_due();
+        for posted in outgoing.take() {
             deliveries.spawn(deliver(
                 posted,
                 Arc::clone(&endpoints),
-                fastrand::Rng::with_seed(random.u64(..)),
+                (fastrand::Rng::with_seed(random.u64(..)), Arc::clone(&ways)),
                 history.clone(),
             ));
         }
@@ -420,11 +503,12 @@ pub(crate) async fn dispatch(
     done
 }
 
-/// Delivers `posted` as the sandbox's policy says, over the way `random` draws.
+/// Delivers `posted` as the sandbox's policy says, over the way `random` draws from the
+/// run's mix of `ways`.
 async fn deliver(
     posted: Posted,
     endpoints: Arc<Endpoints>,
-    mut random: fastrand::Rng,
+    (mut random, ways): (fastrand::Rng, Arc<[(Way, u32)]>),
     history: History,
 ) -> Delivery {
     let policy = NotificationPolicy::default();
@@ -433,7 +517,7 @@ async fn deliver(
         if attempt > 1 {
             tokio::time::sleep(policy.wait_before(attempt)).await;
         }
-        let way = crate::weighted(&mut random, &WAYS, Way::Clear);
+        let way = crate::weighted(&mut random, &ways, Way::Clear);
         history.note(format_args!(
             "notification of {} attempt {attempt}: {way}",
             posted.payment_id

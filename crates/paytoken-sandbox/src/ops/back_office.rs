@@ -97,7 +97,7 @@ pub(super) fn handle(
         return Err(codes::CURRENCY_MISMATCH.into());
     }
     let moved = amount.map(|(amount, _)| amount);
-    let code = apply(payment, movement, moved, gateway.defects.stale_refund_check)?;
+    let code = apply(payment, movement, moved, gateway.refund_check_is_stale())?;
     Ok(Answer::json(render(
         &caller,
         payment,

@@ -58,6 +58,9 @@ const IN_ORDER: &str = "ORDER BY position";
 pub(crate) struct FileStore {
     connection: Connection,
     owners: Owners,
+    /// A defect a simulation plants: every payment is written with nothing refunded.
+    #[cfg(feature = "simulation")]
+    pub(crate) loses_refunds: bool,
 }
 
 impl FileStore {
@@ -101,6 +104,8 @@ impl FileStore {
         let store = Self {
             connection,
             owners: Owners::of(config),
+            #[cfg(feature = "simulation")]
+            loses_refunds: false,
         };
         let Some(version) = found else {
             let transaction = store.connection.unchecked_transaction().map_err(sqlite)?;
@@ -225,6 +230,7 @@ impl FileStore {
             return Ok(());
         }
         let owners = &self.owners;
+        let refunds_kept = self.keeps_refunds();
         let transaction = self.connection.transaction()?;
         for change in state.changes() {
             match change {
@@ -276,7 +282,7 @@ impl FileStore {
                 }
                 Change::Payment(position) => {
                     if let Some(payment) = state.payments().get(*position) {
-                        let values = Self::payment_row(owners, *position, payment);
+                        let values = Self::payment_row(owners, *position, payment, refunds_kept);
                         transaction.execute(
                             "INSERT OR REPLACE INTO payments VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)",
                             rusqlite::params_from_iter(values),
@@ -324,7 +330,25 @@ impl FileStore {
         values
     }
 
-    fn payment_row(owners: &Owners, position: usize, payment: &Payment) -> Vec<Value> {
+    /// Whether payments are written with their refunds: always, but for a planted defect.
+    const fn keeps_refunds(&self) -> bool {
+        #[cfg(feature = "simulation")]
+        return !self.loses_refunds;
+        #[cfg(not(feature = "simulation"))]
+        true
+    }
+
+    fn payment_row(
+        owners: &Owners,
+        position: usize,
+        payment: &Payment,
+        refunds_kept: bool,
+    ) -> Vec<Value> {
+        let refunded = if refunds_kept {
+            payment.moves.refunded
+        } else {
+            Amount::ZERO
+        };
         let (partner, member) = owners.ids(payment.owner);
         let notify = payment.notify.as_ref();
         let mut values = vec![
@@ -356,7 +380,7 @@ impl FileStore {
             text(&payment.timestamp),
             Value::Integer(payment.made_at),
             payment.moves.captured.map_or(Value::Null, minor),
-            minor(payment.moves.refunded),
+            minor(refunded),
             flag(payment.moves.cancelled),
         ]);
         values

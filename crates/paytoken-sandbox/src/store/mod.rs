@@ -56,6 +56,17 @@ pub(crate) enum Store {
 }
 
 impl Store {
+    /// Plants a simulation's defect: the file, if there is one, keeps no refund.
+    #[cfg(feature = "simulation")]
+    pub(crate) fn lose_refunds(&self) {
+        #[cfg(feature = "sqlite")]
+        if let Self::File(file) = self {
+            file.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .loses_refunds = true;
+        }
+    }
+
     /// What the notifications' log keeps its records with, when anything does.
     pub(crate) fn keeper(&self) -> Option<Arc<dyn Keep>> {
         match self {

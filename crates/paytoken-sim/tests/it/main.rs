@@ -1,7 +1,9 @@
 //! The simulation at work: a fixed count of seeds keep every invariant; one seed gives one
 //! history; each planted defect (in the client, the sandbox, its state file, the shop's
 //! duplicate store, the relay) is caught within the same seeds, with the command that
-//! replays its seed and the history of the order it broke.
+//! replays its seed and the history of the order it broke; each check the simulator owes
+//! to a belief, a notification or the file is shown able to fail, its report holding the
+//! line that caused it.
 
 use paytoken_sim::{Defect, Plan, run};
 
@@ -53,11 +55,105 @@ fn each_planted_defect_is_caught_within_the_seeds() {
             Defect::ForgetfulDuplicateStore | Defect::UnfencedAction => "acted on 2 times",
             // What the client was answered and the books after the kill disagree.
             Defect::WriteBehind => "the books",
+            Defect::NeverNotifies => "its notification was never posted",
+            Defect::RefundLostInFile => "0.00 in the books",
             _ => "answered 2xx and never acted on it",
         };
         assert!(report.contains(expected), "{report}");
         assert!(report.contains("history:\n  "), "{report}");
     }
+}
+
+/// The report of the first run of the first 1,000 seeds under `defect` that breaks an
+/// invariant saying `said`, if one does.
+fn first_report(defect: Defect, said: &str) -> Option<String> {
+    let plan = Plan {
+        defects: vec![defect],
+        ..Plan::default()
+    };
+    (0..1_000)
+        .map(|seed| run(seed, &plan))
+        .find(|run| run.broken().iter().any(|broken| broken.contains(said)))
+        .map(|run| run.report())
+}
+
+/// The report's history lines (those after `history:`).
+fn history_of(report: &str) -> Vec<&str> {
+    report
+        .split_once("history:\n")
+        .map_or(Vec::new(), |(_, history)| history.lines().collect())
+}
+
+/// A payment id handed to a second order after a write the file lost: the client of the
+/// first order holds someone else's payment. The report shows the restart that lost the
+/// write, and the other order's lines.
+#[test]
+fn a_payment_id_handed_to_another_order_is_caught_with_the_restart_that_lost_it() {
+    let report = first_report(Defect::WriteBehind, "which the books hold for order")
+        .expect("caught within 1,000 seeds");
+    let history = history_of(&report);
+    assert!(
+        history
+            .iter()
+            .any(|line| line.ends_with("sandbox restarted from its file")),
+        "{report}"
+    );
+    let other = report
+        .split("which the books hold for order ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_default();
+    assert!(
+        history
+            .iter()
+            .any(|line| line.contains(&format!("order {other}"))),
+        "{report}"
+    );
+    assert!(
+        history.iter().any(|line| line.contains(" mix: ")),
+        "{report}"
+    );
+}
+
+/// A gateway that never notifies a settled payment is caught; the report shows the
+/// settlement from which its notification was owed.
+#[test]
+fn a_settled_payment_never_notified_is_caught_with_its_settlement() {
+    let report = first_report(Defect::NeverNotifies, "its notification was never posted")
+        .expect("caught within 1,000 seeds");
+    let payment = report
+        .split("payment ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_default();
+    let settled = "gateway: settled, approved";
+    assert!(
+        history_of(&report)
+            .iter()
+            .any(|line| line.contains(settled) && line.contains(&format!("[{payment}]"))),
+        "{report}"
+    );
+}
+
+/// A refund the state file did not keep is caught by reading the books after the run's
+/// last restart; the report shows the refund answered and that restart.
+#[test]
+fn a_refund_the_file_lost_is_caught_after_the_last_restart() {
+    let report = first_report(Defect::RefundLostInFile, "0.00 in the books")
+        .expect("caught within 1,000 seeds");
+    let history = history_of(&report);
+    assert!(
+        history
+            .iter()
+            .any(|line| line.contains("refund ") && line.contains(": answered 200 00005")),
+        "{report}"
+    );
+    assert!(
+        history
+            .iter()
+            .any(|line| line.ends_with("sandbox restarted from its file before its books are read")),
+        "{report}"
+    );
 }
 
 /// The command's flags: a count out of range is a usage error (exit 2) rather than a run
