@@ -41,7 +41,8 @@
 //!
 //! ## Features
 //! - `simulation`: exposes `simulation::Relay`, `listen --forward-to`'s relay in the
-//!   caller's process, for `paytoken-sim`.
+//!   caller's process, for `paytoken-sim`, and the defect it plants in it (compiled only
+//!   with this feature).
 
 #![forbid(unsafe_code)]
 

@@ -44,9 +44,10 @@
 //! - `sqlite`: keeps the state in one SQLite file (`SandboxBuilder::state_file`), SQLite
 //!   compiled in. Without it, the state lives in memory.
 //! - `simulation`: exposes `simulation`, the request handling in the caller's process with
-//!   ids and tokens from a seed, the notifications it posts handed over, and (with
-//!   `sqlite`) a state file it is killed and restarted from, for a deterministic
-//!   simulator (paytoken-sim).
+//!   ids and tokens from a seed, the notifications it posts and the payments it settles
+//!   handed over, (with `sqlite`) a state file it is killed and restarted from, and the
+//!   defects a simulator plants to show it catches them, for a deterministic simulator
+//!   (paytoken-sim). Without it, none of those defects is compiled.
 
 #![forbid(unsafe_code)]
 
