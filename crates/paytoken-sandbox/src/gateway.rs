@@ -98,7 +98,7 @@ pub(crate) struct Gateway {
     /// What a simulation installed: the defects it planted and its record of settlements.
     /// Only with the `simulation` feature: a sandbox built without it has neither.
     #[cfg(feature = "simulation")]
-    pub(crate) hooks: crate::simulation::Hooks,
+    pub(crate) hooks: crate::planted::Hooks,
     /// Where a test holds the console's reads, their rows taken (`console::views`).
     #[cfg(test)]
     pub(crate) held_reads: Mutex<Option<Arc<std::sync::Barrier>>>,
@@ -150,7 +150,7 @@ impl Gateway {
             requests: RequestLog::default(),
             state: Mutex::new(state),
             #[cfg(feature = "simulation")]
-            hooks: crate::simulation::Hooks::default(),
+            hooks: crate::planted::Hooks::default(),
             #[cfg(test)]
             held_reads: Mutex::new(None),
         }
@@ -349,7 +349,7 @@ impl Gateway {
     pub(crate) fn notify(&self, payment: &Payment) {
         // Every settlement comes here: a simulation's record of them, for its history.
         #[cfg(feature = "simulation")]
-        self.hooks.settled(payment);
+        self.hooks.settle(payment);
         let (Some(to), Some(key)) = (&payment.notify, self.key_of(payment.owner)) else {
             return;
         };

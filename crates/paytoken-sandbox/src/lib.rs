@@ -113,6 +113,8 @@ pub mod internal {
 pub mod notifications;
 mod operation_names;
 mod ops;
+#[cfg(feature = "simulation")]
+mod planted;
 mod problem;
 mod received;
 mod request_log;

@@ -27,7 +27,8 @@ use crate::gateway::Gateway;
 use crate::invoices::InvoiceShape;
 use crate::notifications::{Dispatcher, Outbox};
 use crate::ops::three_d_secure;
-use crate::state::{Payment, Status};
+use crate::planted::Defects;
+pub use crate::planted::Settled;
 use crate::store::{Opened, Store};
 use crate::{DEFAULT_PENDING_SETTLES_AFTER, PaymentBooks, SandboxConfig};
 
@@ -54,46 +55,6 @@ pub struct InProcess {
 struct Running {
     gateway: Gateway,
     dispatcher: Dispatcher,
-}
-
-/// Defects a simulation plants at run time to show it catches them; a sandbox built
-/// without the `simulation` feature has no place for them.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Defects {
-    /// A refund's check reads what was refunded before as nothing.
-    pub(crate) stale_refund_check: bool,
-    /// A call's changes are written when the next call comes, after its answer left.
-    pub(crate) write_behind: bool,
-    /// The state file keeps no refund.
-    pub(crate) refunds_lost_in_file: bool,
-}
-
-/// What a simulation installs in its gateway: the defects it planted, and the payments
-/// settled since it last looked.
-#[derive(Debug, Default)]
-pub(crate) struct Hooks {
-    pub(crate) defects: Defects,
-    settled: Mutex<Vec<Settled>>,
-}
-
-impl Hooks {
-    /// Notes that `payment`'s outcome, which came later than its answer, is now final.
-    pub(crate) fn settled(&self, payment: &Payment) {
-        lock(&self.settled).push(Settled {
-            payment_id: payment.payment_id.to_string(),
-            approved: payment.status == Status::Approved,
-        });
-    }
-}
-
-/// A payment whose outcome came later than its answer (3-D Secure decided or expired,
-/// pending approved), settled: the moment its notification is due.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Settled {
-    /// The payment.
-    pub payment_id: String,
-    /// Whether it was approved.
-    pub approved: bool,
 }
 
 /// A notification the gateway posted: where to, and its JSON body, signed with the
@@ -170,7 +131,7 @@ impl InProcess {
     pub fn restart(&self) -> Result<(), crate::Error> {
         let mut running = self.running();
         let taken = running.dispatcher.take_posted();
-        let settled = std::mem::take(&mut *lock(&running.gateway.hooks.settled));
+        let settled = std::mem::take(&mut *running.gateway.hooks.settled());
         let mut carried = self.carried();
         carried.0.extend(taken.into_iter().map(Posted::from));
         carried.1.extend(settled);
@@ -262,7 +223,7 @@ impl InProcess {
     /// `notificationUrl`): each one's notification is due.
     #[must_use]
     pub fn settled(&self) -> Vec<Settled> {
-        let taken = std::mem::take(&mut *lock(&self.running().gateway.hooks.settled));
+        let taken = std::mem::take(&mut *self.running().gateway.hooks.settled());
         let mut settled = std::mem::take(&mut self.carried().1);
         settled.extend(taken);
         settled
