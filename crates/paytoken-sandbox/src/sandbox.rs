@@ -58,6 +58,7 @@ pub struct SandboxBuilder {
     pending_settles_after: Option<Duration>,
     explain: Option<crate::gateway::Explainer>,
     tap: Option<crate::tap::Tap>,
+    gateway_only: bool,
     #[cfg(feature = "sqlite")]
     state_file: Option<std::path::PathBuf>,
     #[cfg(feature = "tls")]
@@ -81,6 +82,7 @@ impl Default for SandboxBuilder {
             pending_settles_after: Some(DEFAULT_PENDING_SETTLES_AFTER),
             explain: None,
             tap: None,
+            gateway_only: false,
             #[cfg(feature = "sqlite")]
             state_file: None,
             #[cfg(feature = "tls")]
@@ -203,6 +205,16 @@ impl SandboxBuilder {
         pub fn tap(tap: crate::tap::Tap) => tap = Some(tap);
     }
 
+    /// Serves the gateway's paths only, for a harness that judges a client and drives the
+    /// sandbox itself (faults, books, clock, 3-D Secure decisions, from its own process):
+    /// the console, the dashboard and the 3-D Secure page answer `404`, and the
+    /// [`FAULT_HEADER`](crate::FAULT_HEADER) is not read. With a [`tap`](Self::tap), those
+    /// requests are tapped too, so the harness sees what the client reached for.
+    pub fn gateway_only(mut self) -> Self {
+        self.gateway_only = true;
+        self
+    }
+
     /// Opens the socket and starts serving on the current tokio runtime.
     ///
     /// # Errors
@@ -269,6 +281,7 @@ impl SandboxBuilder {
                 request_deadline: self.request_deadline,
                 max_connections: self.max_connections,
                 tap: self.tap,
+                gateway_only: self.gateway_only,
             },
             Arc::clone(&gateway),
             Arc::clone(&received),

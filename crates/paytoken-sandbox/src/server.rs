@@ -49,6 +49,9 @@ pub(crate) struct Listening {
     pub(crate) max_connections: usize,
     /// Where every gateway request is recorded whole, when a harness asked.
     pub(crate) tap: Option<Tap>,
+    /// The gateway's paths only: the console, the dashboard and the 3-D Secure page
+    /// answer `404` (tapped, for the harness to see), and the fault header is not read.
+    pub(crate) gateway_only: bool,
 }
 
 /// What one connection shares with the others.
@@ -60,6 +63,7 @@ struct Shared {
     faults: Faults,
     fault_queue: Arc<FaultQueue>,
     request_deadline: Duration,
+    gateway_only: bool,
 }
 
 /// Serves the gateway on the one server edge until `shutdown` changes.
@@ -77,6 +81,7 @@ pub(crate) async fn serve(
         request_deadline,
         max_connections,
         tap,
+        gateway_only,
     } = listening;
     let shared = Shared {
         gateway,
@@ -85,6 +90,7 @@ pub(crate) async fn serve(
         faults,
         fault_queue,
         request_deadline,
+        gateway_only,
     };
     let limits = edge::Limits {
         max_connections,
@@ -125,7 +131,11 @@ fn service(
         }
         let queue = Arc::clone(&shared.fault_queue);
         let sandbox_faults = shared.faults;
-        let tap = shared.tap.clone().filter(|_| !console && !delivered);
+        let gateway_only = shared.gateway_only;
+        let tap = shared
+            .tap
+            .clone()
+            .filter(|_| (!console || gateway_only) && !delivered);
         async move {
             if delivered {
                 return Ok(plain(
@@ -133,18 +143,17 @@ fn service(
                     "forbidden: a sandbox takes no request that a sandbox's notification makes\n",
                 ));
             }
-            if console {
+            if console && !gateway_only {
                 return Ok(console::respond(&gateway, &queue, peer, request, deadline).await);
             }
-            respond(
-                &gateway,
+            let edge = Edge {
                 sandbox_faults,
-                &queue,
-                tap.as_ref(),
-                request,
+                queue: &queue,
+                tap: tap.as_ref(),
+                gateway_only,
                 deadline,
-            )
-            .await
+            };
+            respond(&gateway, &edge, request).await
         }
     })
 }
@@ -152,14 +161,36 @@ fn service(
 /// 9999-12-31 23:59:59 UTC, the last time an HTTP date can say.
 const LAST_HTTP_DATE: u64 = 253_402_300_799;
 
+/// What stands between the socket and the gateway for one request.
+struct Edge<'a> {
+    /// The faults every request gets, unless one is queued or asked for.
+    sandbox_faults: Faults,
+    queue: &'a FaultQueue,
+    tap: Option<&'a Tap>,
+    gateway_only: bool,
+    deadline: Duration,
+}
+
+/// Whether `path` is the sandbox's own rather than the gateway's: the console, the
+/// dashboard, the 3-D Secure page.
+fn is_sandbox_s_own(path: &str) -> bool {
+    path.starts_with(CONSOLE_PREFIX)
+        || path == DASHBOARD_PATH
+        || crate::ops::id_after(path, crate::ops::THREE_D_SECURE_PREFIX).is_some()
+}
+
 async fn respond(
     gateway: &Gateway,
-    sandbox_faults: Faults,
-    queue: &FaultQueue,
-    tap: Option<&Tap>,
+    edge: &Edge<'_>,
     request: Request<Incoming>,
-    deadline: Duration,
 ) -> Result<Response<AnswerBody>, Dropped> {
+    let Edge {
+        sandbox_faults,
+        queue,
+        tap,
+        gateway_only,
+        deadline,
+    } = *edge;
     let (parts, body) = request.into_parts();
     let reading = Limited::new(body, MAX_REQUEST_BODY).collect();
     let body = match tokio::time::timeout(deadline, reading).await {
@@ -172,6 +203,12 @@ async fn respond(
     if let Some(tap) = tap {
         tap.record(&parts, &body);
     }
+    if gateway_only && is_sandbox_s_own(parts.uri.path()) {
+        return Ok(plain(
+            404,
+            "not found: this sandbox serves the gateway's paths only\n",
+        ));
+    }
     // A queued fault waits for the operation it names, which the path and form tell: read
     // only while one waits.
     let queued = if queue.is_empty() {
@@ -180,7 +217,9 @@ async fn respond(
         queue.take_for(Gateway::operation_of(parts.uri.path(), &body))
     };
     let sandbox_faults = queued.unwrap_or(sandbox_faults);
-    let faults = match parts.headers.get(FAULT_HEADER) {
+    // A sandbox that serves only the gateway's paths takes its faults from its owner alone.
+    let asked = parts.headers.get(FAULT_HEADER).filter(|_| !gateway_only);
+    let faults = match asked {
         None => sandbox_faults,
         Some(value) => match value
             .to_str()

@@ -7,8 +7,12 @@
 //! sandbox received during the scenario, taken whole from the sandbox's tap and held to
 //! the kit's rules (the sandbox's explanation of any request it refused, and the rules it
 //! leaves to a client: a `POST` without a query, a form body with each field once, the
-//! `AuthToken` header); and the outcome, each step's reported verdict against the
-//! scenario's `expect`, and the sandbox's books of a payment against its `books`.
+//! `AuthToken` header, the gateway's paths and headers only); and the outcome, each step's
+//! reported verdict against the scenario's `expect`, and the sandbox's books of a payment
+//! against its `books`. A score is earned: the sandbox serves the client the gateway's
+//! paths only (no console, no 3-D Secure page, no fault header: the harness drives those
+//! in its own process), a step that names an operation needs a request of it, and a
+//! notification step needs the sandbox's notification answered `2xx` at the listener.
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -40,6 +44,18 @@ const MAX_SAID: usize = 20;
 /// stalled answers, long enough for any answer of a sandbox on this machine.
 const REQUEST_TIMEOUT_MS: u64 = 500;
 
+/// How long a notification step waits for the sandbox's notification to be answered `2xx`
+/// at the client's listener, after the client said it verified it: an honest client
+/// answered once its listener had it.
+const NOTIFIED_WITHIN: Duration = Duration::from_secs(3);
+
+/// The operation of a scenario's step the client verifies rather than sends: a payment's
+/// notification, at its listener.
+const NOTIFICATION: &str = "notification";
+
+/// The prefix of the sandbox's own headers, which a client of the gateway never sends.
+const SANDBOX_HEADERS: &str = "paytoken-sandbox-";
+
 /// The most requests one scenario's steps may send, all told: a scenario takes a few dozen,
 /// retries included. With the tap's own bound on a step's requests and bytes, it bounds
 /// what the harness holds of a client that floods the sandbox.
@@ -64,7 +80,7 @@ impl Http {
     pub(crate) fn start(same_order_safe: bool) -> Result<Self, Failure> {
         let tap = Tap::default();
         let explained = Arc::new(Mutex::new(Vec::new()));
-        let builder = Sandbox::builder().tap(tap.clone()).explain({
+        let builder = Sandbox::builder().gateway_only().tap(tap.clone()).explain({
             let explained = Arc::clone(&explained);
             move |line| {
                 let mut kept = lock(&explained);
@@ -221,7 +237,7 @@ impl Http {
             let message = json!({ "type": "step", "id": at(scenario, "/id"), "step": asked });
             let answer = ask(&message)?;
             let name = at(&asked, "/name").as_str().unwrap_or_default().to_owned();
-            outcomes.insert(name, at(&answer, "/outcome").clone());
+            outcomes.insert(name.clone(), at(&answer, "/outcome").clone());
             let sent = self.tap.take().map_err(|full| {
                 Verdict::Failed(format!("the client flooded the sandbox: {full}"))
             })?;
@@ -233,6 +249,19 @@ impl Http {
                     "the client sent more than {MAX_SCENARIO_REQUESTS} requests or {} MiB in one scenario",
                     TAP_BYTES / (1024 * 1024)
                 )));
+            }
+            let operation = at(&asked, "/operation").as_str().unwrap_or_default();
+            if let Some(kind) = OperationKind::from_name(operation) {
+                if !sent
+                    .iter()
+                    .any(|request| operation_of_tapped(request) == Some(kind))
+                {
+                    breaches.push(format!(
+                        "step {name}: the client sent no {operation} request to the gateway"
+                    ));
+                }
+            } else if operation == NOTIFICATION {
+                self.notified(&asked, outcomes, &name, breaches);
             }
             if let Some(before) = before {
                 let faulted = Faulted {
@@ -248,6 +277,51 @@ impl Http {
             requests.extend(sent);
         }
         Ok(())
+    }
+
+    /// Holds the notification step `asked` (named `name`) to the sandbox's own record: its
+    /// notification of the step's payment answered `2xx` at the listener the client
+    /// named, within [`NOTIFIED_WITHIN`].
+    fn notified(
+        &self,
+        asked: &Value,
+        outcomes: &Map<String, Value>,
+        name: &str,
+        breaches: &mut Vec<String>,
+    ) {
+        let payment_id = at(asked, "/fields")
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|pair| at(pair, "/0") == "paymentId")
+            .map_or(Value::Null, |pair| at(pair, "/1").clone());
+        let listener = at(outcomes.get("hello").unwrap_or(&Value::Null), "/listener").clone();
+        let deadline = std::time::Instant::now() + NOTIFIED_WITHIN;
+        loop {
+            let sent: Vec<_> = self
+                .sandbox
+                .notifications()
+                .into_iter()
+                .filter(|sent| Some(sent.payment_id.as_str()) == payment_id.as_str())
+                .collect();
+            if sent.iter().any(|sent| sent.delivered) {
+                return;
+            }
+            if std::time::Instant::now() >= deadline {
+                let attempts: Vec<String> = sent
+                    .iter()
+                    .flat_map(|sent| sent.attempts.iter().map(|attempt| format!("{attempt:?}")))
+                    .collect();
+                breaches.push(format!(
+                    "step {name}: the sandbox's notification of payment {} was not answered 2xx at the listener {} (attempts: {})",
+                    shown(&payment_id),
+                    shown(&listener),
+                    shown(&json!(attempts.join(", ")))
+                ));
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// Queues the kit's fault `directives` for the request of the step `asked`; the books
@@ -293,10 +367,13 @@ impl Http {
         if faulted && self.same_order_safe {
             provoked.push(format!("refused {}:", codes::DUPLICATE_TRANSACTION.code));
         }
+        // Only a refusal counts: a note on a request the sandbox took breaks nothing.
         for line in lock(&self.explained).drain(..) {
-            if !provoked
-                .iter()
-                .any(|prefix| line.starts_with(prefix.as_str()))
+            let refused = line.starts_with("refused ");
+            if refused
+                && !provoked
+                    .iter()
+                    .any(|prefix| line.starts_with(prefix.as_str()))
             {
                 breaches.push(format!("the sandbox refused a request: {line}"));
             }
@@ -433,14 +510,40 @@ fn held(kept: &PaymentBooks) -> Value {
     })
 }
 
-/// The rules a sandbox leaves to the client (RULES.md Q1 to Q3), held for the request
+/// The operation a tapped request is, as the path and form the harness saw tell it.
+fn operation_of_tapped(request: &Tapped) -> Option<OperationKind> {
+    operation_of(&request.path, &request.body).and_then(OperationKind::from_name)
+}
+
+/// The rules a sandbox leaves to the client (RULES.md Q1 to Q3, Q5), held for the request
 /// numbered `number` of the scenario: what breaks one is named, never a value.
 fn wire(number: usize, request: &Tapped, breaches: &mut Vec<String>) {
-    let operation = operation_of(&request.path, &request.body).and_then(OperationKind::from_name);
+    let operation = operation_of_tapped(request);
     let what = operation.map_or("a request to no operation", |kind| kind.name());
     let mut breach = |rule: &str, broken: String| {
         breaches.push(format!("request {number} ({what}): {broken} ({rule})"));
     };
+    if operation.is_none() {
+        breach(
+            "Q5",
+            format!(
+                "{} {} is not the gateway's (the harness drives the sandbox; a client reaches the gateway's paths only)",
+                shown(&json!(request.method)),
+                shown(&json!(request.path))
+            ),
+        );
+    }
+    for (name, _) in &request.headers {
+        if name.to_ascii_lowercase().starts_with(SANDBOX_HEADERS) {
+            breach(
+                "Q5",
+                format!(
+                    "the sandbox's own header {} (a client sends the gateway's headers only)",
+                    shown(&json!(name))
+                ),
+            );
+        }
+    }
     if request.method != "POST" {
         breach(
             "Q1",

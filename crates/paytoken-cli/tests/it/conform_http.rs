@@ -158,6 +158,56 @@ async fn an_adapter_whose_http_layer_breaks_a_rule_loses_exactly_the_scenarios_i
     }
 }
 
+/// Clients that would score without earning it, each failing its scenario with a reason
+/// that names what it did: the sandbox's console asked to clear its faults, the sandbox's
+/// fault header sent, nothing sent at all, a notification reported verified with no
+/// listener to have it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_that_do_not_earn_their_score_fail_with_what_they_did_named() {
+    for (flag, scenario, named) in [
+        (
+            "--clear-console",
+            "scenario/customer_signup",
+            "/sandbox/console/faults/clear\" is not the gateway's",
+        ),
+        (
+            "--steer-faults",
+            "scenario/customer_signup",
+            "the sandbox's own header \"paytoken-sandbox-fault\"",
+        ),
+        (
+            "--send-nothing",
+            "scenario/customer_signup",
+            "step signup: the client sent no customer_signup request to the gateway",
+        ),
+        (
+            "--no-listener",
+            "scenario/three_d_secure",
+            "was not answered 2xx at the listener",
+        ),
+    ] {
+        let (code, report) = conform(&python_client(flag), &["--only", scenario]).await;
+        assert_eq!(code, 1, "{flag}: {report}");
+        assert_eq!(report["failed"], 1, "{flag}: {report}");
+        let reason = report["failures"][0]["reason"].as_str().unwrap();
+        assert!(reason.contains(named), "{flag}: {reason}");
+    }
+}
+
+/// The specification's own unsigned invoice-list request (`request/invoice_list_unsigned`,
+/// valid by the kit) earns the invoices scenario: a note the sandbox makes of a request it
+/// took is no refusal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_listing_invoices_unsigned_as_the_specification_shows_passes() {
+    let (code, report) = conform(
+        &python_client("--unsigned-invoices"),
+        &["--only", "scenario/invoices"],
+    )
+    .await;
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["passed"], 1, "{report}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_keeps_an_expired_token_loses_the_scenario_that_lets_it_expire() {
     // Alone: a stale token fails every scenario after it too.
