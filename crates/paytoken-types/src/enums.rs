@@ -22,6 +22,9 @@ macro_rules! open_enum {
         }
 
         impl $name {
+            /// Every wire text this version knows, in the order the interface lists them.
+            pub const KNOWN: &'static [&'static str] = &[$($wire),+];
+
             /// The value for a wire text; an unknown text becomes `Other`.
             #[must_use]
             pub fn from_wire(text: &str) -> Self {

@@ -2,7 +2,8 @@
 //! a payment request made with each usual mistake (a checksum made wrong in each of the
 //! ways integrators make it, a field missing or sent twice, a query string, a JSON body),
 //! each sent to a sandbox that explains its refusals, and kept with the refusal code it
-//! got and the explanation `--explain` gave. The file is what this test makes
+//! got and the explanation `--explain` gave; beside them, valid requests it took (positive
+//! controls, which a client must not refuse). The file is what this test makes
 //! (`PAYTOKEN_WRITE_CONFORMANCE=1` writes it).
 
 use paytoken::ops::auth_token::FetchAuthToken;
@@ -17,6 +18,8 @@ const PAYMENTS: &str = "/transactionServices/REST/v1/payments";
 /// One mistaken request: what is sent, and how it was made.
 struct Mistake {
     name: &'static str,
+    /// A positive control: a valid request, which a client must not refuse.
+    valid: bool,
     about: &'static str,
     /// The fields sent, in order, decoded (the checksum among them).
     form: Vec<(String, String)>,
@@ -102,6 +105,7 @@ fn mistakes(member: &str, key: &str, other_key: &str) -> Vec<Mistake> {
     let signed = |joined: String| md5(joined.as_bytes());
     let checksum_mistake = |name, about, order: &str, amount: &str, checksum: String| Mistake {
         name,
+        valid: false,
         about,
         form: payment(order, amount, checksum),
         body: None,
@@ -218,6 +222,7 @@ fn mistakes(member: &str, key: &str, other_key: &str) -> Vec<Mistake> {
     missing.retain(|(name, _)| name != "merchantTransactionId");
     all.push(Mistake {
         name: "field-missing",
+        valid: false,
         about: "the merchant transaction id left out",
         form: missing,
         body: None,
@@ -230,6 +235,7 @@ fn mistakes(member: &str, key: &str, other_key: &str) -> Vec<Mistake> {
     repeated.push(("amount".to_owned(), "5000.00".to_owned()));
     all.push(Mistake {
         name: "field-repeated",
+        valid: false,
         about: "the amount sent twice: which one was signed?",
         form: repeated,
         body: None,
@@ -243,6 +249,7 @@ fn mistakes(member: &str, key: &str, other_key: &str) -> Vec<Mistake> {
     });
     all.push(Mistake {
         name: "query-string",
+        valid: false,
         about: "a query string on the URL",
         form: payment("negative-16", "50.00", right("negative-16", "50.00")),
         body: None,
@@ -258,6 +265,7 @@ fn mistakes(member: &str, key: &str, other_key: &str) -> Vec<Mistake> {
         .collect();
     all.push(Mistake {
         name: "json-body",
+        valid: false,
         about: "the fields sent as a JSON object, not a form",
         form,
         body: Some(Value::Object(object).to_string()),
@@ -269,6 +277,51 @@ fn mistakes(member: &str, key: &str, other_key: &str) -> Vec<Mistake> {
         ),
         level: "must",
     });
+    // Positive controls: valid requests beside the mistakes, so that a client refusing
+    // everything fails too.
+    let valid = |name, about, form, content_type, source| Mistake {
+        name,
+        valid: true,
+        about,
+        form,
+        body: None,
+        query: None,
+        content_type,
+        source,
+        level: "must",
+    };
+    all.push(valid(
+        "valid-payment",
+        "a payment request made right: a client must not refuse it",
+        payment("control-1", "50.00", right("control-1", "50.00")),
+        "application/x-www-form-urlencoded",
+        specification(
+            "Authentication, 3 to 6",
+            "MD5 over a text built by joining the listed fields, in the stated order, with the vertical bar character",
+        ),
+    ));
+    let mut reordered = payment("control-2", "50.00", right("control-2", "50.00"));
+    reordered.reverse();
+    all.push(valid(
+        "valid-fields-reordered",
+        "the same request with its fields in another order, which a form leaves free: a client must not refuse it",
+        reordered,
+        "application/x-www-form-urlencoded",
+        specification(
+            "What the service does, 8; Endpoints",
+            "Request parameters are sent as form fields … Parameters are form fields.",
+        ),
+    ));
+    all.push(valid(
+        "valid-charset",
+        "the same request with a charset parameter on its content type, which is the client's: a client must not refuse it",
+        payment("control-3", "50.00", right("control-3", "50.00")),
+        "application/x-www-form-urlencoded; charset=UTF-8",
+        other(
+            "platform-observed",
+            "the specification leaves the content type open; its parameters are the client's",
+        ),
+    ));
     all
 }
 
@@ -278,14 +331,14 @@ fn encoded(form: &[(String, String)]) -> String {
 }
 
 /// POSTs `body` to the sandbox with the auth token; the answer's status, its body and the
-/// explanation header.
+/// explanation header, if any.
 async fn post(
     base_url: &str,
     target: &str,
     content_type: &str,
     token: &str,
     body: &str,
-) -> (u16, Value, String) {
+) -> (u16, Value, Option<String>) {
     let answer = http::post(
         &format!("{base_url}{target}"),
         &[("Content-Type", content_type), ("AuthToken", token)],
@@ -294,7 +347,7 @@ async fn post(
     .await;
     let (head, body) = answer.split_once("\r\n\r\n").unwrap();
     let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let explanation = http::header(head, EXPLAIN_HEADER).unwrap().to_owned();
+    let explanation = http::header(head, EXPLAIN_HEADER).map(str::to_owned);
     (status, serde_json::from_str(body).unwrap(), explanation)
 }
 
@@ -337,12 +390,19 @@ async fn negative_vectors() -> Value {
         .await;
         let code = answer["result"]["code"].as_str().unwrap().to_owned();
         assert_eq!(status, 200, "{}", mistake.name);
-        assert!(
-            !code.starts_with('0'),
-            "{}: a mistake was accepted: {answer}",
-            mistake.name
+        assert_eq!(
+            code.starts_with('0'),
+            mistake.valid,
+            "{}: accepted {}: {answer}",
+            mistake.name,
+            code.starts_with('0')
         );
-        assert!(!explanation.contains(key.expose_secret()), "{explanation}");
+        let explanation = explanation.filter(|_| !mistake.valid);
+        assert_eq!(explanation.is_some(), !mistake.valid, "{}", mistake.name);
+        let refusal = (!mistake.valid).then(|| json!({ "status": status, "resultCode": code }));
+        if let Some(explanation) = &explanation {
+            assert!(!explanation.contains(key.expose_secret()), "{explanation}");
+        }
         vectors.push(json!({
             "id": format!("negative/{}", mistake.name),
             "about": mistake.about,
@@ -358,7 +418,7 @@ async fn negative_vectors() -> Value {
             "query": mistake.query,
             "contentType": mistake.content_type,
             "body": body,
-            "refusal": { "status": status, "resultCode": code },
+            "refusal": refusal,
             "explanation": explanation,
             "source": mistake.source,
             "level": mistake.level,
@@ -368,7 +428,7 @@ async fn negative_vectors() -> Value {
     let kit = crate::conformance::kit();
     json!({
         "kit": kit,
-        "about": "Negative vectors: a payment request by the sandbox's merchant made with each usual mistake (a checksum made wrong in each of the ways integrators make it, a field missing or sent twice, a query string, a JSON body), what was sent (the form's fields decoded, in order; the body as sent), the refusal paytoken's sandbox answered it with, and the explanation its --explain gave. A client must never send any of these; each rebuilt by the rule from its form gives another checksum than the one sent. The AuthToken header of each held a token fetched first.",
+        "about": "Negative vectors: a payment request by the sandbox's merchant made with each usual mistake (a checksum made wrong in each of the ways integrators make it, a field missing or sent twice, a query string, a JSON body), what was sent (the form's fields decoded, in order; the body as sent), the refusal paytoken's sandbox answered it with, and the explanation its --explain gave. A client must never send any of these; each rebuilt by the rule from its form gives another checksum than the one sent. Beside them, positive controls (negative/valid-*, refusal and explanation null): valid requests the sandbox took, which a client must not refuse. The AuthToken header of each held a token fetched first.",
         "vectors": vectors,
     })
 }
@@ -376,7 +436,12 @@ async fn negative_vectors() -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_mistake_is_refused_and_explained_as_the_kit_says() {
     let vectors = negative_vectors().await;
-    for vector in vectors["vectors"].as_array().unwrap() {
+    let all = vectors["vectors"].as_array().unwrap();
+    assert!(
+        all.iter().any(|vector| vector["refusal"].is_null()),
+        "a positive control"
+    );
+    for vector in all.iter().filter(|vector| !vector["refusal"].is_null()) {
         let explanation = vector["explanation"].as_str().unwrap();
         assert!(
             !explanation.contains("no usual mistake matches"),

@@ -45,7 +45,7 @@ pub(crate) struct ConformArgs {
     #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "10s")]
     pub(crate) message_timeout: Duration,
     /// Only the vectors of these sources (`specification`, `platform-docs`,
-    /// `platform-observed`, `sandbox-choice`).
+    /// `platform-observed`, `sandbox-choice`); the kit's safety rules always run.
     #[arg(long, value_name = "KIND")]
     pub(crate) source: Vec<String>,
     /// Only the vectors of these levels (`must`, `optional`, `tolerate`).

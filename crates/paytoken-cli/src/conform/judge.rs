@@ -104,9 +104,16 @@ pub(crate) fn judge(group: &str, vector: &Value, answer: &Value) -> Result<(), S
         }
         "request" => request(vector, answer, &mut differences),
         NEGATIVE => {
-            if at(answer, "/refused") != true {
+            // A positive control (no refusal) is a valid request, which must not be refused.
+            let must_refuse = !at(vector, "/refusal").is_null();
+            if at(answer, "/refused") != must_refuse {
+                let must = if must_refuse {
+                    "the request must be refused"
+                } else {
+                    "the request is valid and must not be refused"
+                };
                 differences.push(format!(
-                    "refused {}, where the request must be refused: {}",
+                    "refused {}, where {must}: {}",
                     shown(at(answer, "/refused")),
                     at(vector, "/about").as_str().unwrap_or_default()
                 ));

@@ -20,6 +20,10 @@ const SOURCES: [&str; 4] = [
     "sandbox-choice",
 ];
 
+/// The source of the kit's own safety rules (an unknown status is never approved; R1, R2),
+/// which every run takes: `--source` narrows the interface's vectors only.
+const SAFETY: &str = "safety";
+
 /// The levels a vector may have.
 const LEVELS: [&str; 3] = ["must", "optional", "tolerate"];
 
@@ -101,10 +105,12 @@ impl Selection {
                     .any(|only| only == group || names(only, id)))
     }
 
-    /// Whether `--source` and `--level` take what carries this `source` and `level`.
+    /// Whether `--source` and `--level` take what carries this `source` and `level`: the
+    /// kit's safety rules whatever `--source` says.
     fn labelled(&self, labelled: &Value) -> bool {
         let level = at(labelled, "/level").as_str().unwrap_or_default();
-        self.takes_source(at(labelled, "/source/kind").as_str().unwrap_or_default())
+        let source = at(labelled, "/source/kind").as_str().unwrap_or_default();
+        (source == SAFETY || self.takes_source(source))
             && (self.levels.is_empty() || self.levels.iter().any(|asked| asked == level))
     }
 

@@ -15,6 +15,11 @@ pub(crate) fn kit() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/conformance")
 }
 
+/// A file of the kit, read.
+fn kit_file(file: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(kit().join(file)).unwrap()).unwrap()
+}
+
 fn adapter(flags: &str) -> String {
     format!("python3 {} {flags}", kit().join("adapter.py").display())
 }
@@ -39,8 +44,8 @@ pub(crate) fn failed_ids(report: &Value) -> BTreeSet<String> {
 }
 
 /// The ids of the vectors signed with the rule `rule`: its checksum and request vectors,
-/// and the negative vector that signs it with its parts swapped, which a client signing so
-/// cannot refuse.
+/// the negative vector that signs it with its parts swapped, which a client signing so
+/// cannot refuse, and the positive controls signed by it, which such a client refuses.
 fn signed_with(rule: &str) -> BTreeSet<String> {
     let read = |file: &str| -> Value {
         serde_json::from_str(&std::fs::read_to_string(kit().join(file)).unwrap()).unwrap()
@@ -56,8 +61,11 @@ fn signed_with(rule: &str) -> BTreeSet<String> {
             ids.insert(vector["id"].as_str().unwrap().to_owned());
         }
     }
+    // The negative vector signed with the parts swapped, which such a client cannot
+    // refuse, and the positive controls signed right, which it refuses.
     for vector in read("negative-vectors.json")["vectors"].as_array().unwrap() {
-        if vector["rule"] == rule && vector["id"] == "negative/parts-swapped" {
+        let control = vector["refusal"].is_null();
+        if vector["rule"] == rule && (control || vector["id"] == "negative/parts-swapped") {
             ids.insert(vector["id"].as_str().unwrap().to_owned());
         }
     }
@@ -78,10 +86,12 @@ async fn the_reference_adapter_scores_every_vector() {
             "{group}"
         );
     }
-    // The specification's vectors alone.
+    // The specification's vectors alone, and the kit's safety rules, which every run
+    // takes.
     let (code, report) = conform(&adapter(""), &["--source", "specification"]).await;
     assert_eq!(code, 0, "{report}");
-    assert_eq!(report["sources"].as_object().unwrap().len(), 1, "{report}");
+    let sources: Vec<&String> = report["sources"].as_object().unwrap().keys().collect();
+    assert_eq!(sources, ["safety", "specification"], "{report}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -328,23 +338,133 @@ async fn unsupported_must_vectors_fail_the_run_and_another_id_breaks_the_protoco
     );
 }
 
+/// The reference adapter in a copy of the kit whose reader reads a payment approved where
+/// `condition` (Python, over the reader's `long`, `short` and `status`) holds: a mutant
+/// that differs from it in that one reading.
+fn approving_adapter(name: &str, condition: &str) -> String {
+    let folder =
+        std::env::temp_dir().join(format!("paytoken-mutant-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    for entry in std::fs::read_dir(kit()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, folder.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let reader = folder.join("answers.py");
+    let code = std::fs::read_to_string(&reader).unwrap();
+    let decided = "    return {\n        \"paymentStatus\": status,";
+    assert_eq!(
+        code.matches(decided).count(),
+        1,
+        "the reader's verdict moved"
+    );
+    let mutated = code.replace(
+        decided,
+        &format!("    if {condition}:\n        status = \"approved\"\n{decided}"),
+    );
+    std::fs::write(&reader, mutated).unwrap();
+    format!("python3 {}", folder.join("adapter.py").display())
+}
+
+/// For each long status of A8, and for a status no rule names, an adapter that differs
+/// from the reference one only in reading that status as approved fails `--level must`,
+/// whatever `--source` selects: the kit's safety vectors run in every selection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reading_any_status_as_approved_fails_the_must_vectors_of_every_selection() {
+    let mut mutants: Vec<(String, String)> = paytoken::types::TransactionState::KNOWN
+        .iter()
+        .map(|long| {
+            let condition = format!("long is not None and long.strip().lower() == \"{long}\"");
+            ((*long).to_owned(), condition)
+        })
+        .collect();
+    mutants.push((
+        "unknown".to_owned(),
+        "status == \"unknown\" or (short is not None and short not in SHORT_STATUS)".to_owned(),
+    ));
+    assert_eq!(mutants.len(), 16);
+    let selections: [&[&str]; 5] = [
+        &[],
+        &["--source", "specification"],
+        &["--source", "platform-docs"],
+        &["--source", "platform-observed"],
+        &["--source", "sandbox-choice"],
+    ];
+    for (name, condition) in &mutants {
+        let mutant = approving_adapter(name, condition);
+        for selection in selections {
+            let mut args = vec!["--level", "must"];
+            args.extend_from_slice(selection);
+            let (code, report) = conform(&mutant, &args).await;
+            assert_eq!(
+                code, 1,
+                "{name} read approved passes {selection:?}: {report}"
+            );
+            let safety = &report["sources"]["safety"]["failed"];
+            assert!(
+                safety.as_u64().unwrap() >= 1,
+                "{name}, {selection:?}: {report}"
+            );
+        }
+    }
+    // The reference adapter itself passes each selection.
+    for selection in selections {
+        let mut args = vec!["--level", "must"];
+        args.extend_from_slice(selection);
+        let (code, report) = conform(&adapter(""), &args).await;
+        assert_eq!(code, 0, "{selection:?}: {report}");
+    }
+}
+
+/// A client answering every `check` the same way: `refused` true or false.
+fn checking_everything_as(refused: bool) -> String {
+    shell_client(&format!(
+        "id=$(printf '%s' \"$line\" | sed 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/'); \
+         echo \"{{\\\"id\\\":\\\"$id\\\",\\\"refused\\\":{refused}}}\""
+    ))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_negative_vector_must_be_refused_or_left_unchecked() {
+    let negatives = kit_file("negative-vectors.json")["vectors"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let controls = negatives.iter().filter(|v| v["refusal"].is_null()).count();
+    let mistakes = negatives.len() - controls;
+    assert!(
+        controls >= 3 && mistakes >= 17,
+        "{controls} controls, {mistakes} mistakes"
+    );
     // A client that does not read requests back skips the negatives, and passes.
     let (code, report) = conform(&adapter("--no-check"), &["--only", "negative"]).await;
     assert_eq!(code, 0, "{report}");
-    assert_eq!(report["skipped"], 17, "{report}");
-    // One that would send them fails each, told the mistake.
-    let accepting = shell_client(
-        "id=$(printf '%s' \"$line\" | sed 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/'); \
-         echo \"{\\\"id\\\":\\\"$id\\\",\\\"refused\\\":false}\"",
-    );
-    let (code, report) = conform(&accepting, &["--only", "negative"]).await;
+    assert_eq!(report["skipped"], negatives.len(), "{report}");
+    // The reference checker refuses each mistake and no control.
+    let (code, report) = conform(&adapter(""), &["--only", "negative"]).await;
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["passed"], negatives.len(), "{report}");
+    // One that would send them all fails each mistake, told which.
+    let (code, report) = conform(&checking_everything_as(false), &["--only", "negative"]).await;
     assert_eq!(code, 1, "{report}");
-    assert_eq!(report["failed"], 17, "{report}");
+    assert_eq!(report["failed"], mistakes, "{report}");
     assert_eq!(
         reason_of(&report, "negative/upper-case-hex"),
         "refused false, where the request must be refused: the checksum in upper-case hexadecimal digits"
+    );
+    // One that refuses everything fails each positive control, under `--level must` too.
+    let (code, report) = conform(
+        &checking_everything_as(true),
+        &["--only", "negative", "--level", "must"],
+    )
+    .await;
+    assert_eq!(code, 1, "{report}");
+    assert!(report["failed"].as_u64().unwrap() >= 2, "{report}");
+    assert!(
+        reason_of(&report, "negative/valid-payment")
+            .starts_with("refused true, where the request is valid and must not be refused"),
+        "{report}"
     );
 }
 

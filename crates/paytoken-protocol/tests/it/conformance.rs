@@ -555,11 +555,75 @@ fn answer_vectors() -> Value {
             ));
         }
     }
+    safety_vectors(&mut vectors);
     json!({
         "kit": kit(),
         "about": "Answer vectors: for each, what the request sent that the answer may echo, the HTTP status and the raw body, and the verdict a reader must reach: ok with the deciding values, refused with the gateway's code, or an error (contradiction, undecodable, unexpected_status), with whether the request may have been processed. Made from paytoken's answer fixtures (fixtures/responses/) read by paytoken's parsers.",
         "vectors": vectors,
     })
+}
+
+/// The operations whose answer says that money moved, or may have.
+const MONEY_MOVING: [&str; 6] = [
+    "payment",
+    "token_payment",
+    "repeat_payment",
+    "capture",
+    "refund",
+    "cancel",
+];
+
+/// A short status no rule names.
+const UNKNOWN_STATUS: &str = "Q";
+
+/// The kit's safety rule, a status read approved only where the rules say so, held by
+/// vectors no selection leaves out (`answer/{operation}/safety/...`): every long status of
+/// A8 on an inquiry, with the short status `Y` (read by the long one) and `N` (declined);
+/// an unknown short status on each money-moving operation's approved answer, with its
+/// success code and with a pending one (read by the code's family).
+fn safety_vectors(vectors: &mut Vec<Value>) {
+    let successes = crate::tolerance::successes();
+    let success = |fixture: &str| {
+        successes
+            .iter()
+            .find(|(name, _, _)| name == fixture)
+            .unwrap_or_else(|| panic!("no success fixture {fixture}"))
+    };
+    let (_, inquiry, approved) = success("inquiry/approved.json");
+    for long in paytoken_types::TransactionState::KNOWN {
+        for (short, tail) in [("Y", "y"), ("N", "n")] {
+            let mut answer = approved.clone();
+            answer["status"] = (*long).into();
+            answer["transactionStatus"] = short.into();
+            vectors.push(answer_vector(
+                format!("answer/inquiry/safety/{long}-{tail}"),
+                inquiry,
+                200,
+                &answer.to_string(),
+                "an inquiry's long status with a short one: approved only where the rules read it so",
+            ));
+        }
+    }
+    for operation in MONEY_MOVING {
+        let (name, asked, value) = successes
+            .iter()
+            .find(|(name, _, _)| name.starts_with(&format!("{operation}/approved")))
+            .unwrap_or_else(|| panic!("no approved answer of {operation}"));
+        for (code, tail) in [(None, ""), (Some("10004"), "-pending-code")] {
+            let mut answer = value.clone();
+            answer["transactionStatus"] = UNKNOWN_STATUS.into();
+            if let Some(code) = code {
+                answer["result"]["code"] = code.into();
+            }
+            vectors.push(answer_vector(
+                format!("answer/{operation}/safety/unknown-status{tail}"),
+                asked,
+                200,
+                &answer.to_string(),
+                &format!("{name} with a short status no rule names: read by the code's family, never approved by the status"),
+            ));
+        }
+    }
 }
 
 #[test]
@@ -609,6 +673,16 @@ fn notification_vectors() -> Value {
             "json",
             documented("\"50.00\"", "Y", &y),
             "the documentation's shape, signed paymentId|merchantTransactionId|amount|transactionStatus|key",
+        ),
+        (
+            "unknown-status",
+            "json",
+            documented(
+                "\"50.00\"",
+                UNKNOWN_STATUS,
+                &sign(&format!("21565|testTransaction|50.00|{UNKNOWN_STATUS}")),
+            ),
+            "a genuine notification whose short status no rule names: verified, never approved",
         ),
         (
             "amount-as-json-number",

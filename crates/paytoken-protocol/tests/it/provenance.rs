@@ -5,7 +5,8 @@
 //! few words of it the fact rests on), `platform-docs` (the platform's own documentation
 //! beyond it), `platform-observed` (what deployments of the interface were seen to send),
 //! `sandbox-choice` (paytoken's own choice where the platform leaves a fact open: its
-//! sandbox answers so and its client reads so). Levels: `must` (a client does exactly
+//! sandbox answers so and its client reads so), `safety` (the kit's own safety rules: an
+//! unknown status is never approved; never filtered out by `--source`). Levels: `must` (a client does exactly
 //! this, or reaches exactly this verdict), `tolerate` (a client reads this variant to the
 //! same verdict, without failing), `optional` (a client may do it; nothing depends on it).
 //!
@@ -358,11 +359,7 @@ fn answer_fixture(operation: &str, fixture: &str) -> (Value, &'static str) {
             | "approved_own_id_and_authorised_amount"
             | "single_card_partner",
         ) => other("platform-observed", "tolerate", ""),
-        ("inquiry", "long_status_unknown") => other(
-            "sandbox-choice",
-            "must",
-            "paytoken's reading: a long status the platform's documentation does not name is no reason to ship; the payment's status is unknown",
-        ),
+        ("inquiry", "long_status_unknown") => safety(),
         ("cards_and_accounts", "no_registrations") => other(
             "platform-docs",
             "tolerate",
@@ -370,6 +367,16 @@ fn answer_fixture(operation: &str, fixture: &str) -> (Value, &'static str) {
         ),
         _ => other("platform-docs", "must", ""),
     }
+}
+
+/// The kit's safety rule, which no `--source` leaves out: a status is read approved only
+/// where the rules read it so; one they do not name is never approved.
+pub(crate) fn safety() -> (Value, &'static str) {
+    other(
+        "safety",
+        "must",
+        "the kit's safety rule: a payment is read approved only where the rules say so; a status they do not name (a long status, or a short one) is never reason to ship",
+    )
 }
 
 fn refusal() -> (Value, &'static str) {
@@ -386,6 +393,7 @@ pub(crate) fn answer(id: &str) -> (Value, &'static str) {
     let (operation, fixture) = (parts.next().unwrap(), parts.next().unwrap());
     match parts.next() {
         None => answer_fixture(operation, fixture),
+        Some(_) if fixture == "safety" => safety(),
         Some(variant) if variant.contains("-as-") => other(
             "platform-observed",
             "tolerate",
@@ -410,6 +418,7 @@ pub(crate) fn notification(name: &str) -> (Value, &'static str) {
             "must",
             "the notification rule signs the short transactionStatus: without it, or signed over another text, a notification does not verify",
         ),
+        "unknown-status" => safety(),
         "signed-form-field-repeated" | "signed-key-padded-and-repeated" => other(
             "sandbox-choice",
             "must",
