@@ -64,6 +64,7 @@ pub struct ClientBuilder {
     retry: RetryPolicy,
     seed: Option<u64>,
     body_limit: usize,
+    settle_lost_answers: bool,
     connection: HyperSettings,
 }
 
@@ -81,6 +82,7 @@ impl Default for ClientBuilder {
             retry: RetryPolicy::DEFAULT,
             seed: None,
             body_limit: DEFAULT_BODY_LIMIT,
+            settle_lost_answers: false,
             connection: HyperSettings {
                 connect_timeout: DEFAULT_CONNECT_TIMEOUT,
                 pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
@@ -104,6 +106,7 @@ impl fmt::Debug for ClientBuilder {
             .field("connect_timeout", &self.connection.connect_timeout)
             .field("retry", &self.retry)
             .field("body_limit", &self.body_limit)
+            .field("settle_lost_answers", &self.settle_lost_answers)
             .field("allow_http", &self.connection.allow_http)
             .finish_non_exhaustive()
     }
@@ -149,6 +152,29 @@ impl ClientBuilder {
 
         /// When requests are sent again: [`RetryPolicy::DEFAULT`] (three attempts).
         pub fn retry_policy(policy: RetryPolicy) => retry = policy;
+
+        /// Settles a money-moving call's lost answer by inquiry before the call returns (off
+        /// by default, when the call returns [`Error::OutcomeUnknown`] for you to settle). A
+        /// payment (card, token, repeat) then returns the transaction the gateway holds under
+        /// its order's id when that tells how it went, or [`Error::StillUnknown`] saying what
+        /// the inquiry found: no such payment (it is never sent again), one still under way,
+        /// or an answer that cannot tell; a capture, refund or cancel what
+        /// [`Client::settle`] makes of it. When the inquiry itself does not get through, the
+        /// unknown outcome as it was.
+        ///
+        /// ```
+        /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+        /// use paytoken_checksum::{Credentials, SecureKey};
+        /// use paytoken_hyper::Client;
+        ///
+        /// let client = Client::builder()
+        ///     .base_url("https://sandbox.gateway.example")
+        ///     .credentials(Credentials::merchant("11344".parse()?, SecureKey::new("key")?))
+        ///     .settle_lost_answers(true)
+        ///     .build()?;
+        /// # drop(client); Ok(()) }
+        /// ```
+        pub fn settle_lost_answers(settle: bool) => settle_lost_answers = settle;
 
         /// Draws what the client would draw at random (the retries' jitter, the merchant
         /// transaction ids it makes up for token payments and repeats sent without one) from
@@ -250,6 +276,7 @@ impl ClientBuilder {
                 randomness: Randomness::seeded(self.seed),
                 body_limit: self.body_limit,
                 auth,
+                settles: self.settle_lost_answers,
             },
         ))
     }

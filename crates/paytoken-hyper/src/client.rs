@@ -53,6 +53,9 @@ pub(crate) struct Inner<T> {
     pub(crate) randomness: Randomness,
     pub(crate) body_limit: usize,
     pub(crate) auth: Auth,
+    /// Whether a money-moving call's lost answer is settled by inquiry before it returns
+    /// ([`ClientBuilder::settle_lost_answers`](crate::ClientBuilder::settle_lost_answers)).
+    pub(crate) settles: bool,
 }
 
 /// What the builder settles on, for the client's own half.
@@ -64,6 +67,7 @@ pub(crate) struct ClientSettings {
     pub(crate) randomness: Randomness,
     pub(crate) body_limit: usize,
     pub(crate) auth: Auth,
+    pub(crate) settles: bool,
 }
 
 impl<T> Clone for Client<T> {
@@ -106,6 +110,7 @@ impl<T: Transport> Client<T> {
                 randomness: settings.randomness,
                 body_limit: settings.body_limit,
                 auth: settings.auth,
+                settles: settings.settles,
             }),
         }
     }
@@ -139,9 +144,10 @@ impl<T: Transport> Client<T> {
     /// [`Error::OutcomeUnknown`] with the payment's merchant transaction id when the answer
     /// was lost; [`Error::Protocol`] with the refusal when the gateway refused.
     pub async fn pay(&self, payment: &Payment) -> Result<Transaction, Error> {
-        self.call(Op(payment)).await.map_err(|error| {
+        let paid = self.call(Op(payment)).await.map_err(|error| {
             error.with_merchant_transaction_id(Some(payment.merchant_transaction_id.clone()))
-        })
+        });
+        self.settled(paid).await
     }
 
     /// Stores a card or a bank account without a payment.
@@ -171,9 +177,10 @@ impl<T: Transport> Client<T> {
             &self.inner.randomness,
         );
         let payment = payment.as_ref();
-        self.call(Op(payment)).await.map_err(|error| {
+        let paid = self.call(Op(payment)).await.map_err(|error| {
             error.with_merchant_transaction_id(payment.merchant_transaction_id.clone())
-        })
+        });
+        self.settled(paid).await
     }
 
     /// Deletes a stored token; payments with it are refused afterwards.
@@ -191,9 +198,11 @@ impl<T: Transport> Client<T> {
     /// [`Error::OutcomeUnknown`] with the payment's id when the answer was lost (settle it
     /// with [`settle`](Self::settle)); [`Error::Protocol`] with the refusal when refused.
     pub async fn capture(&self, capture: &Capture) -> Result<Transaction, Error> {
-        self.call(Op(capture))
+        let captured = self
+            .call(Op(capture))
             .await
-            .map_err(|error| error.about_payment(capture.payment_id))
+            .map_err(|error| error.about_payment(capture.payment_id));
+        self.settled(captured).await
     }
 
     /// Refunds all or part of a captured or debited payment. Never sent twice once its
@@ -204,9 +213,11 @@ impl<T: Transport> Client<T> {
     /// [`Error::OutcomeUnknown`] with the payment's id when the answer was lost;
     /// [`Error::Protocol`] with the refusal when refused.
     pub async fn refund(&self, refund: &Refund) -> Result<Transaction, Error> {
-        self.call(Op(refund))
+        let refunded = self
+            .call(Op(refund))
             .await
-            .map_err(|error| error.about_payment(refund.payment_id))
+            .map_err(|error| error.about_payment(refund.payment_id));
+        self.settled(refunded).await
     }
 
     /// Cancels (voids) a pre-authorisation not yet captured. Never sent twice once its
@@ -216,9 +227,11 @@ impl<T: Transport> Client<T> {
     /// [`Error::OutcomeUnknown`] with the payment's id when the answer was lost;
     /// [`Error::Protocol`] with the refusal when refused.
     pub async fn cancel(&self, cancel: &Cancel) -> Result<Transaction, Error> {
-        self.call(Op(cancel))
+        let cancelled = self
+            .call(Op(cancel))
             .await
-            .map_err(|error| error.about_payment(cancel.payment_id))
+            .map_err(|error| error.about_payment(cancel.payment_id));
+        self.settled(cancelled).await
     }
 
     /// Charges a recurring series again by its first payment's id (`REPEATED`). Never sent
@@ -237,9 +250,10 @@ impl<T: Transport> Client<T> {
             &self.inner.randomness,
         );
         let payment = payment.as_ref();
-        self.call(Op(payment)).await.map_err(|error| {
+        let paid = self.call(Op(payment)).await.map_err(|error| {
             error.with_merchant_transaction_id(payment.merchant_transaction_id.clone())
-        })
+        });
+        self.settled(paid).await
     }
 
     /// The installment counts a token may be charged in. Retried as a read.

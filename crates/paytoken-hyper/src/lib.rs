@@ -108,7 +108,7 @@ pub use client::Client;
 pub use duplicates::MemoryDuplicates;
 pub use hyper_transport::HyperTransport;
 pub use merchant_transaction_id::new_merchant_transaction_id;
-pub use paytoken_protocol::call::{Error, ErrorKind, TransportError, TransportErrorKind};
+pub use paytoken_protocol::call::{Error, ErrorKind, Finding, TransportError, TransportErrorKind};
 pub use retry::RetryPolicy;
 pub use transport::{Transport, TransportRequest, TransportResponse};
 

@@ -15,11 +15,11 @@
 //! partial refund).
 
 use paytoken_protocol::ops::inquiry::Inquiry;
-use paytoken_protocol::{FieldValue, OperationKind, Transaction};
+use paytoken_protocol::{FieldValue, OperationKind, PaymentStatus, Transaction};
 use paytoken_types::{CodeFamily, MerchantTransactionId, PaymentId, TransactionState};
 
 use crate::span::{self, CallIds};
-use crate::{Client, Error, Transport};
+use crate::{Client, Error, Finding, Transport};
 
 impl<T: Transport> Client<T> {
     /// Settles an [unknown outcome](Error::OutcomeUnknown): asks the gateway what became of
@@ -91,22 +91,66 @@ impl<T: Transport> Client<T> {
     /// when the inquiry cannot tell; a card payment's inquiry's refusal when the gateway
     /// holds no such payment.
     pub async fn settle(&self, unknown: Error) -> Result<Transaction, Error> {
-        let span = match &unknown {
-            Error::OutcomeUnknown {
-                operation,
-                merchant_transaction_id,
-                payment_id,
-                ..
-            } => span::settle(
-                Some(*operation),
-                CallIds {
-                    merchant_transaction_id: merchant_transaction_id.as_ref(),
-                    payment_id: *payment_id,
-                },
-            ),
-            _ => span::settle(None, CallIds::default()),
+        span::settling(settle_span(&unknown), self.settle_unknown(unknown)).await
+    }
+
+    /// What a money-moving call returns: its `result`, or, for a client that settles lost
+    /// answers ([`ClientBuilder::settle_lost_answers`](crate::ClientBuilder::settle_lost_answers)),
+    /// its unknown outcome settled by inquiry. A capture, refund or cancel is settled as
+    /// [`settle`](Self::settle) settles it. A payment is the transaction the gateway holds
+    /// under its order's id when that tells how it went; [`Error::StillUnknown`] when the
+    /// gateway holds none (never a resend), holds it still under way, or cannot tell; the
+    /// unknown outcome itself when the inquiry did not get through.
+    pub(crate) async fn settled(
+        &self,
+        result: Result<Transaction, Error>,
+    ) -> Result<Transaction, Error> {
+        match result {
+            Err(unknown @ Error::OutcomeUnknown { .. }) if self.inner.settles => {
+                let span = settle_span(&unknown);
+                span::settling(span, self.settle_for_caller(unknown)).await
+            }
+            other => other,
+        }
+    }
+
+    /// [`settled`](Self::settled)'s unknown outcome, inside its span.
+    async fn settle_for_caller(&self, unknown: Error) -> Result<Transaction, Error> {
+        let Error::OutcomeUnknown {
+            operation,
+            merchant_transaction_id: Some(id),
+            payment_id: None,
+            ..
+        } = &unknown
+        else {
+            return self.settle_unknown(unknown).await;
         };
-        span::settling(span, self.settle_unknown(unknown)).await
+        let (operation, id) = (*operation, id.clone());
+        let still = |finding, unknown| Error::StillUnknown {
+            operation,
+            merchant_transaction_id: Some(id.clone()),
+            finding,
+            cause: Box::new(unknown),
+        };
+        match self.inquire_order(&id).await {
+            Ok(transaction) => match transaction.status {
+                PaymentStatus::Pending | PaymentStatus::ThreeDSecure { .. } => {
+                    Err(still(Finding::UnderWay, unknown))
+                }
+                PaymentStatus::Unknown => Err(still(Finding::CannotTell, unknown)),
+                _ => Ok(transaction),
+            },
+            // The gateway looked and holds no such payment.
+            Err(error)
+                if error
+                    .refusal()
+                    .is_some_and(|refusal| refusal.family() != CodeFamily::SystemCheck) =>
+            {
+                Err(still(Finding::NoSuchPayment, unknown))
+            }
+            // The inquiry did not get through: it says nothing of the payment.
+            Err(_) => Err(unknown),
+        }
     }
 
     /// [`settle`](Self::settle), inside its span.
@@ -270,6 +314,25 @@ pub(crate) fn verdict(
             state,
             cause: unknown.map(Box::new),
         }),
+    }
+}
+
+/// The span of settling `unknown`: its operation and ids, when it is an unknown outcome.
+fn settle_span(unknown: &Error) -> tracing::Span {
+    match unknown {
+        Error::OutcomeUnknown {
+            operation,
+            merchant_transaction_id,
+            payment_id,
+            ..
+        } => span::settle(
+            Some(*operation),
+            CallIds {
+                merchant_transaction_id: merchant_transaction_id.as_ref(),
+                payment_id: *payment_id,
+            },
+        ),
+        _ => span::settle(None, CallIds::default()),
     }
 }
 

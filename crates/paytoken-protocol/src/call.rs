@@ -116,6 +116,41 @@ pub enum Error {
         #[source]
         cause: Option<Box<Error>>,
     },
+    /// A lost payment's answer that a client settling lost answers (its builder's
+    /// `settle_lost_answers`) asked the gateway about, without an outcome: the gateway
+    /// holds no such payment, or holds it still under way, or its answer cannot tell. It
+    /// was not sent again: inquire later by [`merchant_transaction_id`](Error::merchant_transaction_id).
+    #[error(
+        "{operation}: outcome still unknown after an inquiry ({finding}); it was not sent again: inquire later before anything else"
+    )]
+    StillUnknown {
+        /// The lost call.
+        operation: OperationKind,
+        /// The order's id, which finds it by inquiry.
+        merchant_transaction_id: Option<MerchantTransactionId>,
+        /// What the inquiry found.
+        finding: Finding,
+        /// The unknown outcome that was being settled.
+        #[source]
+        cause: Box<Error>,
+    },
+}
+
+/// What an inquiry found of a lost payment without settling it ([`Error::StillUnknown`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Finding {
+    /// The gateway holds no payment under the order's id. A card payment then never
+    /// arrived, and a token payment may yet be one the gateway keeps under no order id;
+    /// whether to send it again is the caller's decision, never the client's.
+    #[error("the gateway holds no such payment")]
+    NoSuchPayment,
+    /// The payment is still under way (pending, or waiting for its 3-D Secure check).
+    #[error("the payment is still under way")]
+    UnderWay,
+    /// The inquiry's answer does not say how the payment went.
+    #[error("the inquiry cannot tell how it went")]
+    CannotTell,
 }
 
 /// A long status for a message, or words saying there was none.
@@ -132,11 +167,14 @@ impl From<crate::InvalidValue> for Error {
 }
 
 impl Error {
-    /// Whether this is [`Error::OutcomeUnknown`] (inquire before sending again), or an
-    /// [`Error::Unsettled`] one that the inquiry could not settle.
+    /// Whether this is [`Error::OutcomeUnknown`] (inquire before sending again), or one an
+    /// inquiry could not settle ([`Error::Unsettled`], [`Error::StillUnknown`]).
     #[must_use]
     pub const fn is_outcome_unknown(&self) -> bool {
-        matches!(self, Self::OutcomeUnknown { .. } | Self::Unsettled { .. })
+        matches!(
+            self,
+            Self::OutcomeUnknown { .. } | Self::Unsettled { .. } | Self::StillUnknown { .. }
+        )
     }
 
     /// The payment a lost capture, refund or cancel was about: the id
@@ -158,6 +196,10 @@ impl Error {
     pub const fn merchant_transaction_id(&self) -> Option<&MerchantTransactionId> {
         match self {
             Self::OutcomeUnknown {
+                merchant_transaction_id,
+                ..
+            }
+            | Self::StillUnknown {
                 merchant_transaction_id,
                 ..
             } => merchant_transaction_id.as_ref(),
@@ -182,7 +224,10 @@ impl Error {
             Self::Config { .. } => false,
             Self::Protocol(error) => error.may_have_reached_gateway(),
             Self::Transport { source, .. } => source.kind.may_have_reached_gateway(),
-            Self::OutcomeUnknown { .. } | Self::NotApplied { .. } | Self::Unsettled { .. } => true,
+            Self::OutcomeUnknown { .. }
+            | Self::NotApplied { .. }
+            | Self::Unsettled { .. }
+            | Self::StillUnknown { .. } => true,
         }
     }
 
@@ -194,7 +239,9 @@ impl Error {
             Self::Config { .. } => false,
             Self::Protocol(error) => error.may_have_been_processed(),
             Self::Transport { source, .. } => source.kind.may_have_reached_gateway(),
-            Self::OutcomeUnknown { .. } | Self::Unsettled { .. } => true,
+            Self::OutcomeUnknown { .. } | Self::Unsettled { .. } | Self::StillUnknown { .. } => {
+                true
+            }
             Self::NotApplied { .. } => false,
         }
     }
@@ -223,7 +270,9 @@ impl Error {
     pub fn transport_kind(&self) -> Option<TransportErrorKind> {
         match self {
             Self::Transport { source, .. } => Some(source.kind),
-            Self::OutcomeUnknown { cause, .. } => cause.transport_kind(),
+            Self::OutcomeUnknown { cause, .. } | Self::StillUnknown { cause, .. } => {
+                cause.transport_kind()
+            }
             Self::Unsettled {
                 cause: Some(cause), ..
             } => cause.transport_kind(),
@@ -256,7 +305,9 @@ impl Error {
             Self::Protocol(error) if error.is_invalid_input() => ErrorKind::InvalidInput,
             Self::Protocol(_) => ErrorKind::Unreadable,
             Self::Transport { .. } => ErrorKind::Transport,
-            Self::OutcomeUnknown { .. } | Self::Unsettled { .. } => ErrorKind::OutcomeUnknown,
+            Self::OutcomeUnknown { .. } | Self::Unsettled { .. } | Self::StillUnknown { .. } => {
+                ErrorKind::OutcomeUnknown
+            }
             Self::NotApplied { .. } => ErrorKind::NotApplied,
         }
     }
@@ -265,7 +316,7 @@ impl Error {
     #[must_use]
     pub fn root(&self) -> &Self {
         match self {
-            Self::OutcomeUnknown { cause, .. } => cause.root(),
+            Self::OutcomeUnknown { cause, .. } | Self::StillUnknown { cause, .. } => cause.root(),
             other => other,
         }
     }
@@ -455,6 +506,17 @@ mod tests {
                     cause: Box::new(transport(TransportError::new(TransportErrorKind::Broken))),
                 })),
             },
+            Error::StillUnknown {
+                operation: OperationKind::Payment,
+                merchant_transaction_id: Some("order-1".parse().unwrap()),
+                finding: Finding::NoSuchPayment,
+                cause: Box::new(Error::OutcomeUnknown {
+                    operation: OperationKind::Payment,
+                    merchant_transaction_id: Some("order-1".parse().unwrap()),
+                    payment_id: None,
+                    cause: Box::new(transport(TransportError::new(TransportErrorKind::Broken))),
+                }),
+            },
         ];
         for error in &errors {
             match error {
@@ -463,7 +525,8 @@ mod tests {
                 | Error::Transport { .. }
                 | Error::OutcomeUnknown { .. }
                 | Error::NotApplied { .. }
-                | Error::Unsettled { .. } => {}
+                | Error::Unsettled { .. }
+                | Error::StillUnknown { .. } => {}
             }
         }
         errors
@@ -491,6 +554,7 @@ mod tests {
                 "Transport",
                 "OutcomeUnknown",
                 "NotApplied",
+                "OutcomeUnknown",
                 "OutcomeUnknown"
             ]
         );

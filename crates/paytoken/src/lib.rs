@@ -109,7 +109,7 @@ pub use paytoken_hyper::{
 pub use paytoken_protocol::DuplicateStore;
 /// The one error of a call, the same type with and without the client.
 pub use paytoken_protocol::call::Error;
-pub use paytoken_protocol::call::{ErrorKind, TransportError, TransportErrorKind};
+pub use paytoken_protocol::call::{ErrorKind, Finding, TransportError, TransportErrorKind};
 
 #[cfg(feature = "axum")]
 pub mod axum;

@@ -12,6 +12,7 @@ mod client_faults;
 mod client_http2;
 mod client_lifecycle;
 mod client_secrets;
+mod client_settling;
 #[path = "../common/mod.rs"]
 mod common;
 mod conformance;

@@ -48,3 +48,27 @@
 //! gateway.shutdown().await;
 //! # Ok(()) }
 //! ```
+//!
+//! Or let the client settle every money-moving call's lost answer before it returns
+//! (`settle_lost_answers`): the transaction the gateway holds, or `Error::StillUnknown`
+//! saying what the inquiry found (no such payment, one still under way, an answer that
+//! cannot tell), never a payment sent twice.
+//!
+//! ```
+//! use paytoken::prelude::*;
+//! use paytoken::sandbox::{FaultTarget, Faults, TestGateway, cards, client_builder};
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let gateway = TestGateway::start().await?;
+//! let (builder, _) = client_builder(gateway.sandbox()).expect("the sandbox's merchant");
+//! let client = builder.settle_lost_answers(true).build()?;
+//! let card = gateway.card(cards::APPROVED);
+//! let payment = Payment::new(gateway.order_id(), Amount::new(25, 0)?, Currency::EUR, card);
+//! client.cards_and_accounts(&CardsAndAccounts::all()).await?; // signed in first
+//! gateway.fault_next(FaultTarget::MONEY_MOVING, Faults::parse("drop=after")?);
+//! let paid = client.pay(&payment).await?; // the answer was lost; the inquiry told
+//! assert!(paid.is_approved());
+//! assert_eq!(gateway.sandbox().books().len(), 1, "paid once");
+//! gateway.shutdown().await;
+//! # Ok(()) }
+//! ```
