@@ -145,9 +145,6 @@ const ROOT_CERTIFICATE_FILE_BYTES: u64 = 1024 * 1024;
 
 /// The certificates (DER) of `--root-certificate`'s PEM file, none without the flag.
 pub(crate) fn root_certificates(args: &GatewayArgs) -> Result<Vec<Vec<u8>>, Failure> {
-    use rustls::pki_types::CertificateDer;
-    use rustls::pki_types::pem::PemObject as _;
-
     let Some(path) = &args.root_certificate else {
         return Ok(Vec::new());
     };
@@ -159,16 +156,8 @@ pub(crate) fn root_certificates(args: &GatewayArgs) -> Result<Vec<Vec<u8>>, Fail
         &what,
         "larger than 1 MiB: is it a PEM file of certificates?",
     )?;
-    let certificates: Vec<Vec<u8>> = CertificateDer::pem_slice_iter(text.as_bytes())
-        .map(|certificate| certificate.map(|der| der.as_ref().to_vec()))
-        .collect::<Result<_, _>>()
-        .map_err(|error| Failure::usage(format!("{what}: not PEM certificates: {error}")))?;
-    if certificates.is_empty() {
-        return Err(Failure::usage(format!(
-            "{what}: holds no certificate (-----BEGIN CERTIFICATE-----)"
-        )));
-    }
-    Ok(certificates)
+    paytoken_hyper::internal::conn::certificates_from_pem(text.as_bytes())
+        .map_err(|reason| Failure::usage(format!("{what}: {reason}")))
 }
 
 /// Refuses the bounds no call could meet: a zero `--timeout` or `--max-answer-bytes`.

@@ -12,7 +12,9 @@ use paytoken_types::{AccountId, PartnerId, TerminalId};
 
 use crate::auth::{Auth, TokenSource};
 use crate::client::ClientSettings;
+use crate::conn;
 use crate::hyper_transport::HyperSettings;
+use crate::proxy::Proxy;
 use crate::randomness::Randomness;
 use crate::{Client, Error, HyperTransport, RetryPolicy, Transport};
 
@@ -65,6 +67,8 @@ pub struct ClientBuilder {
     seed: Option<u64>,
     body_limit: usize,
     settle_lost_answers: bool,
+    /// PEM texts of roots to trust, read when the client is built.
+    pem_roots: Vec<Vec<u8>>,
     connection: HyperSettings,
 }
 
@@ -83,6 +87,7 @@ impl Default for ClientBuilder {
             seed: None,
             body_limit: DEFAULT_BODY_LIMIT,
             settle_lost_answers: false,
+            pem_roots: Vec::new(),
             connection: HyperSettings {
                 connect_timeout: DEFAULT_CONNECT_TIMEOUT,
                 pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
@@ -92,6 +97,7 @@ impl Default for ClientBuilder {
                 http2: true,
                 extra_roots: Vec::new(),
                 built_in_roots: true,
+                proxy: Proxy::FromEnvironment,
             },
         }
     }
@@ -207,6 +213,13 @@ impl ClientBuilder {
         /// Whether the webpki roots (Mozilla's list) are trusted: yes by default. Off trusts
         /// only the certificates added with [`add_root_certificate`](Self::add_root_certificate).
         pub fn built_in_roots(trusted: bool) => connection.built_in_roots = trusted;
+
+        /// Which proxy the connections go through: [`Proxy::FromEnvironment`] by default
+        /// (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`, as curl reads them),
+        /// [`Proxy::Direct`] for none, [`Proxy::Url`] for one of your own. A proxy is
+        /// reached by `CONNECT`, TLS runs end to end through it, and a loopback address is
+        /// never proxied.
+        pub fn proxy(proxy: Proxy) => connection.proxy = proxy;
     }
 
     /// Trusts one more certificate authority (DER-encoded): a gateway behind a private CA,
@@ -216,13 +229,30 @@ impl ClientBuilder {
         self
     }
 
+    /// Trusts the certificate authorities of a PEM text (its `CERTIFICATE` blocks) besides
+    /// the others: a company's TLS-inspecting proxy, a gateway behind a private CA. The
+    /// command reads `--root-certificate` (`PAYTOKEN_ROOT_CERTIFICATE`) into it, the
+    /// bindings `SSL_CERT_FILE`.
+    pub fn add_root_certificates_pem(mut self, pem: impl AsRef<[u8]>) -> Self {
+        self.pem_roots.push(pem.as_ref().to_vec());
+        self
+    }
+
     /// The client over hyper and rustls.
     ///
     /// # Errors
     /// [`Error::Config`] naming the setting: no or a bad base URL, `http://` without
     /// [`allow_http`](Self::allow_http), no credentials, a bad user agent or root
-    /// certificate, a zero timeout or body limit.
-    pub fn build(self) -> Result<Client, Error> {
+    /// certificate, a PEM text without a certificate, a zero timeout or body limit.
+    pub fn build(mut self) -> Result<Client, Error> {
+        for pem in std::mem::take(&mut self.pem_roots) {
+            let certificates =
+                conn::certificates_from_pem(&pem).map_err(|reason| Error::Config {
+                    setting: "add_root_certificates_pem",
+                    reason,
+                })?;
+            self.connection.extra_roots.extend(certificates);
+        }
         let transport = HyperTransport::new(&self.connection)?;
         self.build_with_transport(transport)
     }

@@ -55,6 +55,23 @@ pub fn tls_config(
     Ok(config)
 }
 
+/// The certificates (DER) of a PEM text's `CERTIFICATE` blocks; other blocks are passed
+/// over.
+///
+/// # Errors
+/// Why not: a block that does not decode, or no certificate at all.
+pub fn certificates_from_pem(pem: &[u8]) -> Result<Vec<Vec<u8>>, &'static str> {
+    use rustls::pki_types::pem::PemObject as _;
+    let certificates: Vec<Vec<u8>> = CertificateDer::pem_slice_iter(pem)
+        .map(|certificate| certificate.map(|der| der.as_ref().to_vec()))
+        .collect::<Result<_, _>>()
+        .map_err(|_| "is not PEM: a block does not decode")?;
+    if certificates.is_empty() {
+        return Err("holds no certificate (-----BEGIN CERTIFICATE-----)");
+    }
+    Ok(certificates)
+}
+
 /// The sending half of an HTTP/1.1 or HTTP/2 connection; the other half runs on a task of
 /// its own until both ends are done.
 #[derive(Debug)]

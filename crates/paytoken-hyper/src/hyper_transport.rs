@@ -1,5 +1,6 @@
 //! The default transport: hyper-util's pooled client over hyper-rustls (ring, webpki
-//! roots), HTTP/1.1 with keep-alive, HTTP/2 where the server offers it by ALPN.
+//! roots), HTTP/1.1 with keep-alive, HTTP/2 where the server offers it by ALPN, through
+//! the proxy the settings or the environment name (`proxy.rs`).
 
 use std::time::Duration;
 
@@ -13,6 +14,7 @@ use hyper_util::rt::{TokioExecutor, TokioTimer};
 
 use crate::body::SecretBody;
 use crate::conn;
+use crate::proxy::{Proxy, Routed};
 use crate::{
     Error, Transport, TransportError, TransportErrorKind, TransportRequest, TransportResponse,
 };
@@ -29,13 +31,14 @@ pub(crate) struct HyperSettings {
     pub(crate) http2: bool,
     pub(crate) extra_roots: Vec<Vec<u8>>,
     pub(crate) built_in_roots: bool,
+    pub(crate) proxy: Proxy,
 }
 
 /// hyper-util's pooled client over rustls: what [`Client`](crate::Client) uses unless told
 /// otherwise. Built by [`ClientBuilder::build`](crate::ClientBuilder::build).
 #[derive(Debug, Clone)]
 pub struct HyperTransport {
-    client: Client<HttpsConnector<HttpConnector>, SecretBody>,
+    client: Client<HttpsConnector<Routed>, SecretBody>,
     user_agent: HeaderValue,
 }
 
@@ -51,6 +54,10 @@ impl HyperTransport {
         http.enforce_http(false);
         http.set_connect_timeout(Some(settings.connect_timeout));
         http.set_nodelay(true);
+        let http = Routed {
+            http,
+            proxies: settings.proxy.matcher().map(std::sync::Arc::new),
+        };
         let tls = conn::tls_config(&settings.extra_roots, settings.built_in_roots)?;
         let schemes = hyper_rustls::HttpsConnectorBuilder::new().with_tls_config(tls);
         let schemes = if settings.allow_http {

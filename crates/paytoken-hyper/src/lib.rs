@@ -90,6 +90,7 @@ mod exchange;
 mod held;
 mod hyper_transport;
 mod merchant_transaction_id;
+mod proxy;
 mod randomness;
 mod renewal;
 mod retry;
@@ -109,6 +110,7 @@ pub use duplicates::MemoryDuplicates;
 pub use hyper_transport::HyperTransport;
 pub use merchant_transaction_id::new_merchant_transaction_id;
 pub use paytoken_protocol::call::{Error, ErrorKind, Finding, TransportError, TransportErrorKind};
+pub use proxy::Proxy;
 pub use retry::RetryPolicy;
 pub use transport::{Transport, TransportRequest, TransportResponse};
 

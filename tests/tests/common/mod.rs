@@ -18,11 +18,18 @@ pub(crate) fn client_for(sandbox: &Sandbox) -> ClientBuilder {
 
 pub(crate) use paytoken_test_support::samples::{card, order_id};
 
-/// A certificate authority made now, and a certificate it signed for `127.0.0.1` and
-/// `localhost`: the CA's certificate (DER) to trust, and the server's identity. Each has a
-/// name of its own: OpenSSL (Python's ssl) takes a certificate whose subject is its
-/// issuer's for a self-signed one.
+/// A certificate authority made now, and a certificate it signed for `127.0.0.1`,
+/// `localhost` and `gateway.test` (a name only a test's proxy resolves): the CA's
+/// certificate (DER) to trust, and the server's identity. Each has a name of its own:
+/// OpenSSL (Python's ssl) takes a certificate whose subject is its issuer's for a
+/// self-signed one.
 pub(crate) fn test_ca() -> (Vec<u8>, TlsIdentity) {
+    let (ca, identity, _) = test_ca_with_pem();
+    (ca, identity)
+}
+
+/// [`test_ca`], with the CA's certificate as a PEM text too.
+pub(crate) fn test_ca_with_pem() -> (Vec<u8>, TlsIdentity, String) {
     use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
     let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
     ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
@@ -31,8 +38,12 @@ pub(crate) fn test_ca() -> (Vec<u8>, TlsIdentity) {
         .push(DnType::CommonName, "paytoken test CA");
     let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
     let server_key = KeyPair::generate().unwrap();
-    let mut server_params =
-        CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()]).unwrap();
+    let mut server_params = CertificateParams::new(vec![
+        "127.0.0.1".to_owned(),
+        "localhost".to_owned(),
+        "gateway.test".to_owned(),
+    ])
+    .unwrap();
     server_params
         .distinguished_name
         .push(DnType::CommonName, "localhost");
@@ -41,7 +52,7 @@ pub(crate) fn test_ca() -> (Vec<u8>, TlsIdentity) {
         certificate_chain: vec![server.der().to_vec()],
         private_key: server_key.serialize_der(),
     };
-    (ca.der().to_vec(), identity)
+    (ca.der().to_vec(), identity, ca.pem())
 }
 
 /// Runs `work` to its end on a runtime of one thread, so that every task the client and

@@ -11,6 +11,7 @@ mod client_back_office;
 mod client_faults;
 mod client_http2;
 mod client_lifecycle;
+mod client_proxy;
 mod client_secrets;
 mod client_settling;
 #[path = "../common/mod.rs"]
