@@ -18,6 +18,23 @@ pub(crate) fn client_for(sandbox: &Sandbox) -> ClientBuilder {
 
 pub(crate) use paytoken_test_support::samples::{card, order_id};
 
+/// Fast retries, so that a test does not wait on backoff.
+pub(crate) const QUICK: paytoken::RetryPolicy = paytoken::RetryPolicy {
+    max_attempts: 3,
+    initial_backoff: std::time::Duration::from_millis(5),
+    max_backoff: std::time::Duration::from_millis(20),
+};
+
+/// A 25.00 EUR payment with the test card `number`, under an order id of its own.
+pub(crate) fn payment_with(number: &str) -> paytoken::ops::payment::Payment {
+    paytoken::ops::payment::Payment::new(
+        order_id(),
+        "25.00".parse().unwrap(),
+        "EUR".parse().unwrap(),
+        card(number),
+    )
+}
+
 /// A certificate authority made now, and a certificate it signed for `127.0.0.1`,
 /// `localhost` and `gateway.test` (a name only a test's proxy resolves): the CA's
 /// certificate (DER) to trust, and the server's identity. Each has a name of its own:

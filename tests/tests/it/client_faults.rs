@@ -7,10 +7,10 @@ use crate::common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{card, client_for, order_id};
+use common::{QUICK, client_for, payment_with};
 use paytoken::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken::ops::payment::Payment;
-use paytoken::{AuthToken, Client, Error, PaymentStatus, RetryPolicy, TransportErrorKind};
+use paytoken::{AuthToken, Client, Error, PaymentStatus, TransportErrorKind};
 use paytoken_sandbox::{DEFAULT_MERCHANT_ID, FaultTarget, Faults, ManualClock, Sandbox, cards};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
@@ -21,22 +21,6 @@ use paytoken::ops::payment::PATH as PAYMENTS;
 /// The fault target of the list of cards and accounts, the read these tests break.
 fn list_target() -> FaultTarget {
     FaultTarget::parse("cards_and_accounts").unwrap()
-}
-
-/// Fast retries, so the tests do not wait on backoff.
-const QUICK: RetryPolicy = RetryPolicy {
-    max_attempts: 3,
-    initial_backoff: Duration::from_millis(5),
-    max_backoff: Duration::from_millis(20),
-};
-
-fn payment(number: &str) -> Payment {
-    Payment::new(
-        order_id(),
-        "25.00".parse().unwrap(),
-        "EUR".parse().unwrap(),
-        card(number),
-    )
 }
 
 fn count(sandbox: &Sandbox, path: &str) -> usize {
@@ -130,7 +114,7 @@ async fn a_stalled_answer_times_out_within_the_bound_and_a_payment_is_not_resent
         FaultTarget::MONEY_MOVING,
         Faults::parse("stall=60s").unwrap(),
     );
-    let payment = payment(cards::APPROVED);
+    let payment = payment_with(cards::APPROVED);
     let error = bounded(client.pay(&payment)).await.unwrap_err();
     assert!(error.is_timeout(), "{error}");
     settles_once(&client, &sandbox, &payment, &error).await;
@@ -143,7 +127,7 @@ async fn the_time_out_card_gives_an_unknown_outcome_that_reconcile_settles() {
         .request_timeout(Duration::from_millis(300))
         .build()
         .unwrap();
-    let payment = payment(cards::TIMEOUT);
+    let payment = payment_with(cards::TIMEOUT);
     let error = bounded(client.pay(&payment)).await.unwrap_err();
     settles_once(&client, &sandbox, &payment, &error).await;
 }
@@ -155,7 +139,7 @@ async fn a_dropped_connection_on_a_payment_is_an_unknown_outcome_sent_once() {
         FaultTarget::MONEY_MOVING,
         Faults::parse("drop=after").unwrap(),
     );
-    let payment = payment(cards::APPROVED);
+    let payment = payment_with(cards::APPROVED);
     let error = client.pay(&payment).await.unwrap_err();
     assert_eq!(error.transport_kind(), Some(TransportErrorKind::Broken));
     settles_once(&client, &sandbox, &payment, &error).await;
@@ -210,7 +194,7 @@ async fn an_html_502_is_typed_retried_on_a_read_and_unknown_on_a_payment() {
         FaultTarget::MONEY_MOVING,
         Faults::parse("status=502").unwrap(),
     );
-    let payment = payment(cards::APPROVED);
+    let payment = payment_with(cards::APPROVED);
     let error = client.pay(&payment).await.unwrap_err();
     assert_eq!(unexpected_status(&error), Some(502), "{error}");
     settles_once(&client, &sandbox, &payment, &error).await;
@@ -248,7 +232,7 @@ async fn a_malformed_answer_to_a_payment_is_an_unknown_outcome() {
         FaultTarget::MONEY_MOVING,
         Faults::parse("body=truncated").unwrap(),
     );
-    let payment = payment(cards::APPROVED);
+    let payment = payment_with(cards::APPROVED);
     let error = client.pay(&payment).await.unwrap_err();
     assert!(matches!(
         error.root(),
@@ -268,7 +252,7 @@ async fn an_expired_token_is_renewed_and_the_call_goes_through() {
     let (sandbox, client) = signed_in(sandbox).await;
     // The client's own clock says the token is fresh; the gateway's says it expired.
     clock.advance(Duration::from_secs(2 * 60 * 60));
-    let paid = client.pay(&payment(cards::APPROVED)).await.unwrap();
+    let paid = client.pay(&payment_with(cards::APPROVED)).await.unwrap();
     assert_eq!(paid.status, PaymentStatus::Approved);
     let paths: Vec<_> = sandbox.received().into_iter().map(|r| r.path).collect();
     let tail: Vec<_> = paths
@@ -311,7 +295,7 @@ async fn the_consoles_clock_moved_past_the_token_lifetime_has_the_client_renew()
         paytoken_sandbox::AUTH_TOKEN_LIFETIME.as_secs() + 1,
     )
     .await;
-    let paid = client.pay(&payment(cards::APPROVED)).await.unwrap();
+    let paid = client.pay(&payment_with(cards::APPROVED)).await.unwrap();
     assert_eq!(paid.status, PaymentStatus::Approved);
     let log = sandbox.requests_after(0);
     let tail: Vec<_> = log
@@ -414,7 +398,10 @@ async fn a_closed_port_is_a_connect_error_retried_even_for_a_payment() {
         .retry_policy(QUICK)
         .build()
         .unwrap();
-    let error = client.pay(&payment(cards::APPROVED)).await.unwrap_err();
+    let error = client
+        .pay(&payment_with(cards::APPROVED))
+        .await
+        .unwrap_err();
     assert!(
         matches!(error, Error::Transport { attempts: 3, .. }),
         "{error}"

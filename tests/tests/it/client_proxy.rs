@@ -8,8 +8,7 @@ use crate::common;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
-use common::{card, client_for, order_id, test_ca_with_pem};
-use paytoken::ops::payment::Payment;
+use common::{client_for, payment_with, test_ca_with_pem};
 use paytoken::{PaymentStatus, Proxy, TransportErrorKind};
 use paytoken_sandbox::{Sandbox, cards};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
@@ -78,15 +77,6 @@ async fn connect_proxy() -> (SocketAddr, Asked) {
     (address, asked)
 }
 
-fn payment() -> Payment {
-    Payment::new(
-        order_id(),
-        "25.00".parse().unwrap(),
-        "EUR".parse().unwrap(),
-        card(cards::APPROVED),
-    )
-}
-
 #[tokio::test]
 async fn a_payment_goes_through_the_proxy_with_tls_end_to_end() {
     let (_, identity, ca_pem) = test_ca_with_pem();
@@ -100,7 +90,7 @@ async fn a_payment_goes_through_the_proxy_with_tls_end_to_end() {
         .proxy(Proxy::Url(format!("http://shop:s3cret@{proxy}")))
         .build()
         .unwrap();
-    let paid = client.pay(&payment()).await.unwrap();
+    let paid = client.pay(&payment_with(cards::APPROVED)).await.unwrap();
     assert_eq!(paid.status, PaymentStatus::Approved);
     let asked = asked.lock().unwrap().clone();
     assert!(!asked.is_empty());
@@ -121,7 +111,10 @@ async fn a_payment_goes_through_the_proxy_with_tls_end_to_end() {
         .proxy(Proxy::Direct)
         .build()
         .unwrap();
-    let error = direct.pay(&payment()).await.unwrap_err();
+    let error = direct
+        .pay(&payment_with(cards::APPROVED))
+        .await
+        .unwrap_err();
     assert_eq!(
         error.transport_kind(),
         Some(TransportErrorKind::Connect),
@@ -140,7 +133,7 @@ async fn a_loopback_gateway_is_never_proxied_and_a_bad_pem_is_a_setting_error() 
         .proxy(Proxy::Url(format!("http://{proxy}")))
         .build()
         .unwrap();
-    let paid = client.pay(&payment()).await.unwrap();
+    let paid = client.pay(&payment_with(cards::APPROVED)).await.unwrap();
     assert_eq!(paid.status, PaymentStatus::Approved);
     assert!(asked.lock().unwrap().is_empty(), "the proxy was not asked");
     let error = client_for(&sandbox)

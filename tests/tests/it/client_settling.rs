@@ -4,31 +4,13 @@
 
 use crate::common;
 
-use std::time::Duration;
-
-use common::{card, client_for, order_id};
+use common::{QUICK, client_for, payment_with};
 use paytoken::ops::capture::Capture;
 use paytoken::ops::cards_and_accounts::CardsAndAccounts;
-use paytoken::ops::payment::{PATH as PAYMENTS, Payment};
+use paytoken::ops::payment::PATH as PAYMENTS;
 use paytoken::ops::refund::Refund;
-use paytoken::{Client, Error, Finding, PaymentStatus, RetryPolicy};
+use paytoken::{Client, Error, Finding, PaymentStatus};
 use paytoken_sandbox::{FaultTarget, Faults, Sandbox, cards};
-
-/// Fast retries, so the tests do not wait on backoff.
-const QUICK: RetryPolicy = RetryPolicy {
-    max_attempts: 3,
-    initial_backoff: Duration::from_millis(5),
-    max_backoff: Duration::from_millis(20),
-};
-
-fn payment(number: &str) -> Payment {
-    Payment::new(
-        order_id(),
-        "25.00".parse().unwrap(),
-        "EUR".parse().unwrap(),
-        card(number),
-    )
-}
 
 /// A sandbox and a client that settles lost answers (`settles`) or not, already holding its
 /// auth token, so that the next request the sandbox sees is the test's own.
@@ -65,7 +47,7 @@ fn payments_seen(sandbox: &Sandbox) -> usize {
 async fn a_lost_answer_is_settled_to_the_transaction_the_gateway_holds() {
     let (sandbox, client) = signed_in(true).await;
     lose(&sandbox, "pay", "drop=after");
-    let paid = client.pay(&payment(cards::APPROVED)).await.unwrap();
+    let paid = client.pay(&payment_with(cards::APPROVED)).await.unwrap();
     assert_eq!(paid.status, PaymentStatus::Approved);
     assert_eq!(sandbox.books().len(), 1, "paid once");
     assert_eq!(payments_seen(&sandbox), 1, "never sent again");
@@ -75,7 +57,7 @@ async fn a_lost_answer_is_settled_to_the_transaction_the_gateway_holds() {
 async fn a_payment_the_gateway_never_got_stays_unknown_and_is_not_sent_again() {
     let (sandbox, client) = signed_in(true).await;
     lose(&sandbox, "pay", "drop=before");
-    let sent = payment(cards::APPROVED);
+    let sent = payment_with(cards::APPROVED);
     let error = client.pay(&sent).await.unwrap_err();
     assert!(
         matches!(
@@ -109,7 +91,7 @@ async fn a_payment_still_under_way_stays_unknown_with_its_order_id() {
     for card_number in [cards::PENDING, cards::THREE_D_SECURE] {
         let (sandbox, client) = signed_in(true).await;
         lose(&sandbox, "pay", "drop=after");
-        let sent = payment(card_number);
+        let sent = payment_with(card_number);
         let error = client.pay(&sent).await.unwrap_err();
         assert!(
             matches!(
@@ -137,7 +119,10 @@ async fn a_lost_inquiry_leaves_the_unknown_outcome_as_it_was() {
     for _ in 0..QUICK.max_attempts {
         lose(&sandbox, "inquiry", "drop=before");
     }
-    let error = client.pay(&payment(cards::APPROVED)).await.unwrap_err();
+    let error = client
+        .pay(&payment_with(cards::APPROVED))
+        .await
+        .unwrap_err();
     assert!(matches!(error, Error::OutcomeUnknown { .. }), "{error}");
     assert_eq!(sandbox.books().len(), 1, "paid once, not sent again");
 }
@@ -146,7 +131,7 @@ async fn a_lost_inquiry_leaves_the_unknown_outcome_as_it_was() {
 async fn a_lost_capture_is_settled_and_a_lost_refund_stays_unknown_with_its_payment() {
     let (sandbox, client) = signed_in(true).await;
     let authorised = client
-        .pay(&payment(cards::APPROVED).preauthorization())
+        .pay(&payment_with(cards::APPROVED).preauthorization())
         .await
         .unwrap();
     let amount = "25.00".parse().unwrap();
@@ -176,7 +161,10 @@ async fn a_lost_capture_is_settled_and_a_lost_refund_stays_unknown_with_its_paym
 async fn without_the_setting_a_lost_answer_is_the_caller_s_to_settle() {
     let (sandbox, client) = signed_in(false).await;
     lose(&sandbox, "pay", "drop=after");
-    let error = client.pay(&payment(cards::APPROVED)).await.unwrap_err();
+    let error = client
+        .pay(&payment_with(cards::APPROVED))
+        .await
+        .unwrap_err();
     assert!(matches!(error, Error::OutcomeUnknown { .. }), "{error}");
     assert_eq!(payments_seen(&sandbox), 1);
 }
