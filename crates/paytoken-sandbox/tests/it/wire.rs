@@ -661,3 +661,49 @@ async fn a_tap_holds_each_gateway_request_whole_and_nothing_of_the_console() {
     assert!(tap.take().unwrap().is_empty());
     sandbox.shutdown().await;
 }
+
+/// A sandbox serving the gateway's paths only: its console, dashboard and 3-D Secure
+/// page answer `404` (and are tapped, for the harness to see), a fault header steers
+/// nothing, and a payment is taken as ever.
+#[tokio::test]
+async fn a_gateway_only_sandbox_hides_its_own_paths_and_reads_no_fault_header() {
+    let tap = paytoken_sandbox::tap::Tap::default();
+    let sandbox = builder()
+        .gateway_only()
+        .tap(tap.clone())
+        .start()
+        .await
+        .unwrap();
+    let merchant = merchant(&sandbox);
+    let own = [
+        (
+            "POST",
+            format!("{}faults/clear", paytoken_sandbox::CONSOLE_PREFIX),
+        ),
+        ("GET", paytoken_sandbox::DASHBOARD_PATH.to_owned()),
+        ("POST", "/sandbox/3ds/60001".to_owned()),
+    ];
+    for (method, path) in &own {
+        let answered = exchange(sandbox.address(), method, path, &[], b"decision=approve")
+            .await
+            .unwrap();
+        assert_eq!(answered.status, 404, "{method} {path}");
+    }
+    let tapped: Vec<String> = tap.take().unwrap().into_iter().map(|t| t.path).collect();
+    assert_eq!(
+        tapped,
+        own.iter().map(|(_, path)| path.clone()).collect::<Vec<_>>()
+    );
+    // The fault header asks for the answer to be dropped: the payment is answered anyway.
+    let request = payment(cards::APPROVED, "50.00")
+        .request(&merchant.context())
+        .unwrap();
+    let answered = send_with(
+        &sandbox,
+        &request,
+        &[(paytoken_sandbox::FAULT_HEADER, "drop=after")],
+    )
+    .await;
+    assert_eq!(answered.status, 200);
+    sandbox.shutdown().await;
+}
