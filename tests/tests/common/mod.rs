@@ -25,6 +25,17 @@ pub(crate) const QUICK: paytoken::RetryPolicy = paytoken::RetryPolicy {
     max_backoff: std::time::Duration::from_millis(20),
 };
 
+/// `builder`'s client after a first read (the cards list), which fetched its auth token:
+/// the next request a sandbox sees is the test's own.
+pub(crate) async fn signed_in_client(builder: ClientBuilder) -> paytoken::Client {
+    let client = builder.build().unwrap();
+    client
+        .cards_and_accounts(&paytoken::ops::cards_and_accounts::CardsAndAccounts::all())
+        .await
+        .unwrap();
+    client
+}
+
 /// A 25.00 EUR payment with the test card `number`, under an order id of its own.
 pub(crate) fn payment_with(number: &str) -> paytoken::ops::payment::Payment {
     paytoken::ops::payment::Payment::new(

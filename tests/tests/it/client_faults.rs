@@ -7,7 +7,7 @@ use crate::common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{QUICK, client_for, payment_with};
+use common::{QUICK, client_for, payment_with, signed_in_client};
 use paytoken::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken::ops::payment::Payment;
 use paytoken::{AuthToken, Client, Error, PaymentStatus, TransportErrorKind};
@@ -30,11 +30,7 @@ fn count(sandbox: &Sandbox, path: &str) -> usize {
 /// A started sandbox and a client that already holds its auth token, so that the next
 /// request the sandbox sees is the test's own.
 async fn signed_in(sandbox: Sandbox) -> (Sandbox, Client) {
-    let client = client_for(&sandbox).retry_policy(QUICK).build().unwrap();
-    client
-        .cards_and_accounts(&CardsAndAccounts::all())
-        .await
-        .unwrap();
+    let client = signed_in_client(client_for(&sandbox).retry_policy(QUICK)).await;
     (sandbox, client)
 }
 
@@ -90,15 +86,12 @@ async fn bounded<F: Future>(future: F) -> F::Output {
 #[tokio::test]
 async fn a_stalled_answer_times_out_within_the_bound_and_a_payment_is_not_resent() {
     let sandbox = Sandbox::start().await.unwrap();
-    let client = client_for(&sandbox)
-        .request_timeout(Duration::from_millis(300))
-        .retry_policy(QUICK)
-        .build()
-        .unwrap();
-    client
-        .cards_and_accounts(&CardsAndAccounts::all())
-        .await
-        .unwrap();
+    let client = signed_in_client(
+        client_for(&sandbox)
+            .request_timeout(Duration::from_millis(300))
+            .retry_policy(QUICK),
+    )
+    .await;
 
     sandbox.fault_next(list_target(), Faults::parse("stall=60s").unwrap());
     let error = bounded(client.cards_and_accounts(&CardsAndAccounts::all()))

@@ -77,17 +77,24 @@ async fn connect_proxy() -> (SocketAddr, Asked) {
     (address, asked)
 }
 
+/// A client of `sandbox` trusting only the test CA of `ca_pem`, through `proxy`.
+fn trusting(sandbox: &Sandbox, ca_pem: &str, proxy: Proxy) -> paytoken::ClientBuilder {
+    client_for(sandbox)
+        .built_in_roots(false)
+        .add_root_certificates_pem(ca_pem)
+        .proxy(proxy)
+}
+
 #[tokio::test]
 async fn a_payment_goes_through_the_proxy_with_tls_end_to_end() {
     let (_, identity, ca_pem) = test_ca_with_pem();
     let sandbox = Sandbox::builder().tls(identity).start().await.unwrap();
     let port = sandbox.base_url().rsplit(':').next().unwrap().to_owned();
     let (proxy, asked) = connect_proxy().await;
-    let client = client_for(&sandbox)
-        .base_url(format!("https://gateway.test:{port}"))
-        .built_in_roots(false)
-        .add_root_certificates_pem(&ca_pem)
-        .proxy(Proxy::Url(format!("http://shop:s3cret@{proxy}")))
+    let gateway_test = format!("https://gateway.test:{port}");
+    let through = Proxy::Url(format!("http://shop:s3cret@{proxy}"));
+    let client = trusting(&sandbox, &ca_pem, through)
+        .base_url(&gateway_test)
         .build()
         .unwrap();
     let paid = client.pay(&payment_with(cards::APPROVED)).await.unwrap();
@@ -104,11 +111,8 @@ async fn a_payment_goes_through_the_proxy_with_tls_end_to_end() {
         );
     }
     // Without the proxy, the name resolves nowhere: nothing is sent.
-    let direct = client_for(&sandbox)
-        .base_url(format!("https://gateway.test:{port}"))
-        .built_in_roots(false)
-        .add_root_certificates_pem(&ca_pem)
-        .proxy(Proxy::Direct)
+    let direct = trusting(&sandbox, &ca_pem, Proxy::Direct)
+        .base_url(&gateway_test)
         .build()
         .unwrap();
     let error = direct
@@ -127,10 +131,7 @@ async fn a_loopback_gateway_is_never_proxied_and_a_bad_pem_is_a_setting_error() 
     let (_, identity, ca_pem) = test_ca_with_pem();
     let sandbox = Sandbox::builder().tls(identity).start().await.unwrap();
     let (proxy, asked) = connect_proxy().await;
-    let client = client_for(&sandbox)
-        .built_in_roots(false)
-        .add_root_certificates_pem(&ca_pem)
-        .proxy(Proxy::Url(format!("http://{proxy}")))
+    let client = trusting(&sandbox, &ca_pem, Proxy::Url(format!("http://{proxy}")))
         .build()
         .unwrap();
     let paid = client.pay(&payment_with(cards::APPROVED)).await.unwrap();

@@ -4,9 +4,8 @@
 
 use crate::common;
 
-use common::{QUICK, client_for, payment_with};
+use common::{QUICK, client_for, payment_with, signed_in_client};
 use paytoken::ops::capture::Capture;
-use paytoken::ops::cards_and_accounts::CardsAndAccounts;
 use paytoken::ops::payment::PATH as PAYMENTS;
 use paytoken::ops::refund::Refund;
 use paytoken::{Client, Error, Finding, PaymentStatus};
@@ -16,16 +15,10 @@ use paytoken_sandbox::{FaultTarget, Faults, Sandbox, cards};
 /// auth token, so that the next request the sandbox sees is the test's own.
 async fn signed_in(settles: bool) -> (Sandbox, Client) {
     let sandbox = Sandbox::start().await.unwrap();
-    let client = client_for(&sandbox)
+    let builder = client_for(&sandbox)
         .retry_policy(QUICK)
-        .settle_lost_answers(settles)
-        .build()
-        .unwrap();
-    client
-        .cards_and_accounts(&CardsAndAccounts::all())
-        .await
-        .unwrap();
-    (sandbox, client)
+        .settle_lost_answers(settles);
+    (sandbox, signed_in_client(builder).await)
 }
 
 fn lose(sandbox: &Sandbox, operation: &str, directives: &str) {
