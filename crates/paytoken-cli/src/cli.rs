@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use paytoken::{CustomerId, PaymentId, RegistrationId};
+use paytoken::{CustomerId, PaymentId, RegistrationId, environment};
 
 use crate::examples;
 use crate::profile::SETTINGS;
@@ -148,24 +148,24 @@ pub(crate) struct GatewayArgs {
     #[arg(long, global = true, env = "PAYTOKEN_CONFIG_FILE", value_name = "FILE")]
     pub(crate) config_file: Option<PathBuf>,
     /// The gateway's base URL, such as https://sandbox.gateway.example.
-    #[arg(long, global = true, env = "PAYTOKEN_BASE_URL")]
+    #[arg(long, global = true, env = environment::BASE_URL)]
     pub(crate) base_url: Option<String>,
     /// Your merchant account at the gateway (authentication.memberId).
-    #[arg(long, global = true, env = "PAYTOKEN_MEMBER_ID")]
+    #[arg(long, global = true, env = environment::MEMBER_ID)]
     pub(crate) member_id: Option<String>,
     /// The partner the merchant belongs to, or the caller itself without --member-id
     /// (authentication.partnerId).
-    #[arg(long, global = true, env = "PAYTOKEN_PARTNER_ID")]
+    #[arg(long, global = true, env = environment::PARTNER_ID)]
     pub(crate) partner_id: Option<String>,
     /// The back-office login that fetches the auth token (authentication.userName).
-    #[arg(long, global = true, env = "PAYTOKEN_USERNAME")]
+    #[arg(long, global = true, env = environment::USERNAME)]
     pub(crate) username: Option<String>,
     /// The merchant's account to book on, where the gateway gave you one
     /// (authentication.accountId).
-    #[arg(long, global = true, env = "PAYTOKEN_ACCOUNT_ID")]
+    #[arg(long, global = true, env = environment::ACCOUNT_ID)]
     pub(crate) account_id: Option<String>,
     /// The terminal to book on, where the gateway gave you one (authentication.terminalId).
-    #[arg(long, global = true, env = "PAYTOKEN_TERMINAL_ID")]
+    #[arg(long, global = true, env = environment::TERMINAL_ID)]
     pub(crate) terminal_id: Option<String>,
     /// A file holding an auth token to use as it is, or PAYTOKEN_AUTH_TOKEN (never a
     /// flag's value, which the process list shows); otherwise one is fetched with
@@ -183,7 +183,7 @@ pub(crate) struct GatewayArgs {
     #[arg(
         long,
         global = true,
-        env = "PAYTOKEN_ROOT_CERTIFICATE",
+        env = environment::ROOT_CERTIFICATE,
         value_name = "FILE"
     )]
     pub(crate) root_certificate: Option<PathBuf>,

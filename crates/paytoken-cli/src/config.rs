@@ -75,7 +75,7 @@ pub(crate) fn builder(
 }
 
 /// The variable that may hold an auth token to use as it is.
-const AUTH_TOKEN_VARIABLE: &str = "PAYTOKEN_AUTH_TOKEN";
+const AUTH_TOKEN_VARIABLE: &str = paytoken::environment::AUTH_TOKEN;
 
 /// The most bytes of an auth-token file read: tokens are a few hundred characters.
 const AUTH_TOKEN_FILE_BYTES: u64 = 16 * 1024;

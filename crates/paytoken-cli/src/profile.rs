@@ -19,6 +19,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use paytoken::environment;
 use toml::{Table, Value};
 
 use crate::bounded::{open_regular_if_present, read_bounded};
@@ -36,17 +37,17 @@ const FILE_BYTES: u64 = 256 * 1024;
 /// A setting a profile may hold: its key there (the flag's id too), flag and variable.
 pub(crate) type Named = (&'static str, &'static str, &'static str);
 
-pub(crate) const BASE_URL: Named = ("base_url", "--base-url", "PAYTOKEN_BASE_URL");
+pub(crate) const BASE_URL: Named = ("base_url", "--base-url", environment::BASE_URL);
 
 /// The settings a flag, a variable or a profile may give, in the order `whoami` and
 /// `config show` print them.
 pub(crate) const SETTINGS: [Named; 6] = [
     BASE_URL,
-    ("member_id", "--member-id", "PAYTOKEN_MEMBER_ID"),
-    ("partner_id", "--partner-id", "PAYTOKEN_PARTNER_ID"),
-    ("username", "--username", "PAYTOKEN_USERNAME"),
-    ("account_id", "--account-id", "PAYTOKEN_ACCOUNT_ID"),
-    ("terminal_id", "--terminal-id", "PAYTOKEN_TERMINAL_ID"),
+    ("member_id", "--member-id", environment::MEMBER_ID),
+    ("partner_id", "--partner-id", environment::PARTNER_ID),
+    ("username", "--username", environment::USERNAME),
+    ("account_id", "--account-id", environment::ACCOUNT_ID),
+    ("terminal_id", "--terminal-id", environment::TERMINAL_ID),
 ];
 
 /// The profiles file, read and checked.

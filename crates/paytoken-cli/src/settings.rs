@@ -8,7 +8,7 @@ use crate::profile::{self, BASE_URL, KeySource, Named, Profile, ProfileFile, SET
 use crate::report::Failure;
 
 /// Where the secure key comes from when neither `--secure-key-file` nor a profile says.
-pub(crate) const SECURE_KEY_VARIABLE: &str = "PAYTOKEN_SECURE_KEY";
+pub(crate) const SECURE_KEY_VARIABLE: &str = paytoken::environment::SECURE_KEY;
 
 /// Where a setting came from.
 #[derive(Debug, Clone, PartialEq, Eq)]

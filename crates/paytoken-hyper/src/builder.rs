@@ -53,7 +53,11 @@ pub const DEFAULT_USER_AGENT: &str = concat!("paytoken/", env!("CARGO_PKG_VERSIO
 /// assert_eq!(client.base_url().as_str(), "https://sandbox.gateway.example");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// A builder is `Clone`: a binding keeps one to build the same client again in a process
+/// forked from the one that built the first.
 #[must_use = "a builder does nothing until `build` is called"]
+#[derive(Clone)]
 pub struct ClientBuilder {
     base_url: Option<String>,
     credentials: Option<Credentials>,

@@ -78,6 +78,7 @@
 
 #![forbid(unsafe_code)]
 
+mod any;
 mod auth;
 mod body;
 mod builder;
@@ -86,6 +87,7 @@ mod call_loop;
 mod client;
 mod conn;
 mod duplicates;
+pub mod environment;
 mod exchange;
 mod held;
 mod hyper_transport;

@@ -153,6 +153,18 @@ pub enum Finding {
     CannotTell,
 }
 
+impl Finding {
+    /// Its name, as the bindings give it: `no_such_payment`, `under_way`, `cannot_tell`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::NoSuchPayment => "no_such_payment",
+            Self::UnderWay => "under_way",
+            Self::CannotTell => "cannot_tell",
+        }
+    }
+}
+
 /// A long status for a message, or words saying there was none.
 fn shown_state(state: Option<&TransactionState>) -> &str {
     state.map_or("not given", TransactionState::as_str)

@@ -104,7 +104,7 @@ pub use paytoken_hyper::{
     Client, ClientBuilder, DEFAULT_BODY_LIMIT, DEFAULT_CONNECT_TIMEOUT, DEFAULT_POOL_IDLE_TIMEOUT,
     DEFAULT_POOL_MAX_IDLE_PER_HOST, DEFAULT_REQUEST_TIMEOUT, DEFAULT_USER_AGENT, HyperTransport,
     MemoryDuplicates, Proxy, RetryPolicy, Transport, TransportRequest, TransportResponse,
-    new_merchant_transaction_id,
+    environment, new_merchant_transaction_id,
 };
 pub use paytoken_protocol::DuplicateStore;
 /// The one error of a call, the same type with and without the client.
