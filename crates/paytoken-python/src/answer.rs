@@ -429,22 +429,30 @@ pub(crate) struct InvoicePage {
 }
 
 pub(crate) fn invoices(py: Python<'_>, page: Page) -> PyResult<Py<PyAny>> {
-    let invoices: Vec<Invoice> = page
-        .invoices
-        .into_iter()
-        .map(|invoice| Invoice {
-            order_id: invoice.order_id,
-            amount: invoice.amount.raw().map(str::to_owned),
-            currency: invoice.currency.raw().map(str::to_owned),
-            invoice_status: invoice.invoice_status,
-            transaction_status: invoice.transaction_status.raw().map(str::to_owned),
-            created_date: invoice.created_date.raw().map(str::to_owned),
-            system_invoice_id: invoice.system_invoice_id,
-        })
-        .collect();
     let made = InvoicePage {
-        invoices,
+        invoices: page.invoices.into_iter().map(invoice).collect(),
         result_code: page.result.map(|result| result.code.as_str().to_owned()),
     };
     Py::new(py, made).map(Py::into_any)
+}
+
+/// Every invoice of a list, as a Python `list` of `Invoice`.
+pub(crate) fn invoice_list(
+    py: Python<'_>,
+    listed: Vec<paytoken_protocol::Invoice>,
+) -> PyResult<Py<PyAny>> {
+    let made: Vec<Invoice> = listed.into_iter().map(invoice).collect();
+    Ok(made.into_pyobject(py)?.into_any().unbind())
+}
+
+fn invoice(invoice: paytoken_protocol::Invoice) -> Invoice {
+    Invoice {
+        order_id: invoice.order_id,
+        amount: invoice.amount.raw().map(str::to_owned),
+        currency: invoice.currency.raw().map(str::to_owned),
+        invoice_status: invoice.invoice_status,
+        transaction_status: invoice.transaction_status.raw().map(str::to_owned),
+        created_date: invoice.created_date.raw().map(str::to_owned),
+        system_invoice_id: invoice.system_invoice_id,
+    }
 }

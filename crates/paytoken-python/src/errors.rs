@@ -1,6 +1,7 @@
 //! The exceptions: one base class, and a subclass for each way an operation ends without
 //! its answer, as the protocol crate's `Error` tells them apart.
 
+use paytoken_protocol::call;
 use paytoken_protocol::{Error, ShownError};
 use paytoken_types::CodeFamily;
 use pyo3::create_exception;
@@ -43,6 +44,18 @@ create_exception!(
     Contradiction,
     OutcomeUnknown,
     "An answer about another transaction than the request's: the request may have been processed."
+);
+create_exception!(
+    paytoken,
+    TransportFailed,
+    PaytokenError,
+    "The exchange with the gateway failed below HTTP (no connection, a timeout, a broken one) for a read, after its retries, or for a call whose connection never opened: `may_have_been_processed` says whether it may have reached the gateway. A `Client`'s."
+);
+create_exception!(
+    paytoken,
+    NotApplied,
+    PaytokenError,
+    "A lost capture, refund or cancel that an inquiry showed did not take effect: nothing moved, and it may be sent again. A `Client`'s."
 );
 create_exception!(
     paytoken,
@@ -122,4 +135,53 @@ pub(crate) fn invalid(error: impl Into<Error>) -> PyErr {
 /// `InvalidInput` for `field`, saying `reason`.
 pub(crate) fn invalid_field(field: &'static str, reason: &'static str) -> PyErr {
     invalid(Error::Invalid { field, reason })
+}
+
+/// The exception for `error`, a `Client`'s call's: a protocol error as [`raised`] makes it;
+/// an unknown outcome (`OutcomeUnknown`, or `Unreadable` and `Contradiction` by what lost
+/// the answer) with the ids to settle it by (`merchant_transaction_id`, `payment_id`) and,
+/// after an inquiry that could not settle it, its `finding` (`no_such_payment`,
+/// `under_way`, `cannot_tell`); `NotApplied`, `TransportFailed`, and `InvalidInput` for a
+/// setting (its `field`). The client has masked its own secrets in the gateway's text.
+pub(crate) fn raised_call(error: call::Error) -> PyErr {
+    let error = match error {
+        call::Error::Protocol(error) => return raised_holding(error, None),
+        other => other,
+    };
+    let text = error.to_string();
+    let raised = match (&error, error.root()) {
+        (call::Error::Config { .. }, _) => InvalidInput::new_err(text),
+        (call::Error::Transport { .. }, _) => TransportFailed::new_err(text),
+        (call::Error::NotApplied { .. }, _) => NotApplied::new_err(text),
+        (_, call::Error::Protocol(Error::Contradiction { .. })) => Contradiction::new_err(text),
+        (_, call::Error::Protocol(Error::UnexpectedStatus { .. } | Error::Undecodable { .. })) => {
+            Unreadable::new_err(text)
+        }
+        _ if error.is_outcome_unknown() => OutcomeUnknown::new_err(text),
+        _ => PaytokenError::new_err(text),
+    };
+    let field = match &error {
+        call::Error::Config { setting, .. } => Some(*setting),
+        _ => None,
+    };
+    let finding = match &error {
+        call::Error::StillUnknown { finding, .. } => Some(finding.name()),
+        _ => None,
+    };
+    Python::attach(|py| {
+        let value = raised.value(py);
+        let facts = || -> PyResult<()> {
+            value.setattr("may_have_been_processed", error.may_have_been_processed())?;
+            value.setattr("field", field)?;
+            let order = error.merchant_transaction_id().map(ToString::to_string);
+            value.setattr("merchant_transaction_id", order)?;
+            value.setattr("payment_id", error.payment_id().map(ToString::to_string))?;
+            value.setattr("finding", finding)?;
+            Ok(())
+        };
+        match facts() {
+            Ok(()) => raised,
+            Err(failed) => failed,
+        }
+    })
 }

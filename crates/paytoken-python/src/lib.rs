@@ -34,12 +34,14 @@
 
 mod answer;
 mod checksum;
+mod client;
 mod credentials;
 mod errors;
 mod notification;
 mod operation;
 mod recorded;
 mod request;
+mod runtime;
 mod values;
 
 use pyo3::prelude::*;
@@ -48,6 +50,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _paytoken(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = module.py();
+    module.add_class::<client::Client>()?;
     module.add_class::<credentials::SecureKey>()?;
     module.add_class::<credentials::Credentials>()?;
     module.add_class::<credentials::Context>()?;
@@ -68,6 +71,8 @@ fn _paytoken(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<notification::VerifiedNotification>()?;
     module.add_function(wrap_pyfunction!(notification::verify_notification, module)?)?;
     module.add_function(wrap_pyfunction!(checksum::sign, module)?)?;
+    module.add_function(wrap_pyfunction!(runtime::configure_runtime, module)?)?;
+    module.add_function(wrap_pyfunction!(runtime::finish_interrupted, module)?)?;
     module.add_function(wrap_pyfunction!(recorded::read_answer, module)?)?;
     module.add_function(wrap_pyfunction!(recorded::asked, module)?)?;
     module.add_function(wrap_pyfunction!(operation::fetch_auth_token, module)?)?;
@@ -92,6 +97,8 @@ fn _paytoken(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("OutcomeUnknown", py.get_type::<errors::OutcomeUnknown>())?;
     module.add("Unreadable", py.get_type::<errors::Unreadable>())?;
     module.add("Contradiction", py.get_type::<errors::Contradiction>())?;
+    module.add("TransportFailed", py.get_type::<errors::TransportFailed>())?;
+    module.add("NotApplied", py.get_type::<errors::NotApplied>())?;
     module.add(
         "NotificationRejected",
         py.get_type::<errors::NotificationRejected>(),

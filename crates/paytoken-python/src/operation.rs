@@ -21,8 +21,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use paytoken_protocol::recorded::AnyOperation;
 use paytoken_protocol::{AuthToken, Username};
 use paytoken_types::{
-    Amount, BankAccount, Currency, Customer, Email, MerchantTransactionId, PaymentType,
-    RecurringType,
+    BankAccount, Currency, Customer, Email, MerchantTransactionId, PaymentType, RecurringType,
 };
 use pyo3::prelude::*;
 
@@ -30,7 +29,7 @@ use crate::answer;
 use crate::credentials::Context;
 use crate::errors::{invalid, invalid_field, raised, raised_holding};
 use crate::request::Request;
-use crate::values::Card;
+use crate::values::{self, Card};
 
 /// One operation of the interface, its values checked: `request(context)` gives the signed
 /// request to send with any HTTP client, `parse(status, body)` reads the answer to it.
@@ -116,10 +115,6 @@ impl Operation {
     }
 }
 
-fn amount(text: &str) -> PyResult<Amount> {
-    text.parse().map_err(invalid)
-}
-
 fn currency(text: &str) -> PyResult<Currency> {
     text.parse().map_err(invalid)
 }
@@ -191,7 +186,7 @@ pub(crate) fn regenerate_auth_token(partner_id: &str, token: &str) -> PyResult<O
 )]
 pub(crate) fn payment(
     merchant_transaction_id: &str,
-    amount: &str,
+    amount: &Bound<'_, PyAny>,
     currency: &str,
     card: &Card,
     payment_type: &str,
@@ -202,7 +197,7 @@ pub(crate) fn payment(
 ) -> PyResult<Operation> {
     let mut payment = Payment::new(
         order_id(merchant_transaction_id)?,
-        self::amount(amount)?,
+        values::amount(amount, "amount")?,
         self::currency(currency)?,
         card.0.clone(),
     );
@@ -222,7 +217,7 @@ pub(crate) fn payment(
 ))]
 pub(crate) fn token_payment(
     registration_id: &str,
-    amount: &str,
+    amount: &Bound<'_, PyAny>,
     currency: &str,
     merchant_transaction_id: Option<&str>,
     payment_type: &str,
@@ -230,7 +225,7 @@ pub(crate) fn token_payment(
 ) -> PyResult<Operation> {
     let mut payment = TokenPayment::new(
         registration_id.parse().map_err(invalid)?,
-        self::amount(amount)?,
+        values::amount(amount, "amount")?,
         self::currency(currency)?,
     );
     payment.merchant_transaction_id = merchant_transaction_id.map(order_id).transpose()?;
@@ -241,10 +236,14 @@ pub(crate) fn token_payment(
 
 /// A capture of `amount` of the pre-authorisation `payment_id`.
 #[pyfunction]
-pub(crate) fn capture(payment_id: &str, amount: &str, currency: &str) -> PyResult<Operation> {
+pub(crate) fn capture(
+    payment_id: &str,
+    amount: &Bound<'_, PyAny>,
+    currency: &str,
+) -> PyResult<Operation> {
     let capture = Capture::new(
         payment_id.parse().map_err(invalid)?,
-        self::amount(amount)?,
+        values::amount(amount, "amount")?,
         self::currency(currency)?,
     );
     Ok(Operation::of(AnyOperation::Capture(capture)))
@@ -252,10 +251,14 @@ pub(crate) fn capture(payment_id: &str, amount: &str, currency: &str) -> PyResul
 
 /// A refund of `amount` of the payment `payment_id`.
 #[pyfunction]
-pub(crate) fn refund(payment_id: &str, amount: &str, currency: &str) -> PyResult<Operation> {
+pub(crate) fn refund(
+    payment_id: &str,
+    amount: &Bound<'_, PyAny>,
+    currency: &str,
+) -> PyResult<Operation> {
     let refund = Refund::new(
         payment_id.parse().map_err(invalid)?,
-        self::amount(amount)?,
+        values::amount(amount, "amount")?,
         self::currency(currency)?,
     );
     Ok(Operation::of(AnyOperation::Refund(refund)))
@@ -303,14 +306,14 @@ pub(crate) fn inquiry(
 ))]
 pub(crate) fn repeat_payment(
     first_payment_id: &str,
-    amount: &str,
+    amount: &Bound<'_, PyAny>,
     currency: &str,
     merchant_transaction_id: Option<&str>,
     payment_type: &str,
 ) -> PyResult<Operation> {
     let mut payment = RepeatPayment::new(
         first_payment_id.parse().map_err(invalid)?,
-        self::amount(amount)?,
+        values::amount(amount, "amount")?,
         self::currency(currency)?,
     );
     payment.merchant_transaction_id = merchant_transaction_id.map(order_id).transpose()?;

@@ -1,6 +1,18 @@
-"""paytoken: the card-tokenization gateway interface for Python, sans I/O.
+"""paytoken: the card-tokenization gateway interface for Python.
 
-Build an operation's signed request, send it with any HTTP library, read the answer::
+``paytoken.Client`` does the whole call: pooled HTTPS, auth tokens, retries that never send
+a payment twice, and a lost answer settled by inquiry before the call returns::
+
+    import paytoken
+
+    client = paytoken.Client()   # the PAYTOKEN_* variables, or keyword arguments
+    card = paytoken.Card("4000000000000051", "12", "2030", "745")
+    paid = client.pay("order-1001", "50.00", "EUR", card, store_card=True)
+    if paid.is_approved:
+        ship()
+
+Or, sans I/O: build an operation's signed request, send it with any HTTP library, read the
+answer::
 
     import paytoken, urllib.request
 
@@ -19,9 +31,12 @@ Secrets (secure keys, auth tokens, card numbers, CVVs) are masked in every ``rep
 ``str`` and exception text.
 """
 
+import atexit
+
 from ._paytoken import (
     AuthTokenGrant,
     Card,
+    Client,
     Context,
     Contradiction,
     Credentials,
@@ -29,6 +44,7 @@ from ._paytoken import (
     Invoice,
     InvoicePage,
     InvalidInput,
+    NotApplied,
     NotificationRejected,
     Operation,
     OutcomeUnknown,
@@ -43,12 +59,14 @@ from ._paytoken import (
     StoredCard,
     StoredRegistrations,
     Transaction,
+    TransportFailed,
     Unreadable,
     VerifiedNotification,
     asked,
     cancel,
     capture,
     cards_and_accounts,
+    configure_runtime,
     customer_signup,
     delete_token,
     fetch_auth_token,
@@ -66,10 +84,16 @@ from ._paytoken import (
     token_payment,
     verify_notification,
 )
+from ._paytoken import finish_interrupted as _finish_interrupted
+
+# A call that changes something goes on when Ctrl-C interrupts its caller: the interpreter
+# waits for it before it exits, and logs how it ended.
+atexit.register(_finish_interrupted)
 
 __all__ = [
     "AuthTokenGrant",
     "Card",
+    "Client",
     "Context",
     "Contradiction",
     "Credentials",
@@ -77,6 +101,7 @@ __all__ = [
     "Invoice",
     "InvoicePage",
     "InvalidInput",
+    "NotApplied",
     "NotificationRejected",
     "Operation",
     "OutcomeUnknown",
@@ -91,12 +116,14 @@ __all__ = [
     "StoredCard",
     "StoredRegistrations",
     "Transaction",
+    "TransportFailed",
     "Unreadable",
     "VerifiedNotification",
     "asked",
     "cancel",
     "capture",
     "cards_and_accounts",
+    "configure_runtime",
     "customer_signup",
     "delete_token",
     "fetch_auth_token",

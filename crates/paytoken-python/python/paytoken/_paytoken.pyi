@@ -1,6 +1,10 @@
 """Types of paytoken's compiled module; `paytoken` re-exports every name."""
 
-from typing import Optional
+from decimal import Decimal
+from typing import Literal, Optional, Union
+
+#: An amount: a ``str`` with two decimals (``"19.90"``) or a ``Decimal``; never a float.
+Amount = Union[str, Decimal]
 
 class PaytokenError(Exception):
     may_have_been_processed: bool
@@ -15,9 +19,20 @@ class Refused(PaytokenError):
     def raw_description(self) -> str:
         """The description as the gateway sent it: it may hold what ``description`` masks."""
 
-class OutcomeUnknown(PaytokenError): ...
+class OutcomeUnknown(PaytokenError):
+    #: The order's id, to settle it by (``client.reconcile``); a ``Client``'s.
+    merchant_transaction_id: Optional[str]
+    #: The payment a lost capture, refund or cancel was about; a ``Client``'s.
+    payment_id: Optional[str]
+    #: What the client's inquiry found, when it could not settle it.
+    finding: Optional[Literal["no_such_payment", "under_way", "cannot_tell"]]
+
 class Unreadable(OutcomeUnknown): ...
 class Contradiction(OutcomeUnknown): ...
+class TransportFailed(PaytokenError): ...
+
+class NotApplied(PaytokenError):
+    payment_id: Optional[str]
 
 class NotificationRejected(PaytokenError):
     reason: str
@@ -180,10 +195,91 @@ class Operation:
         Transaction | AuthTokenGrant | Registered | SignedUp | Deleted | StoredRegistrations | InvoicePage | list[int]
     ): ...
 
+Answer = Union[Transaction, AuthTokenGrant, Registered, SignedUp, Deleted, StoredRegistrations, InvoicePage, list[int]]
+
+class Client:
+    """A client of the gateway: pooled HTTPS, auth tokens, retries that never send a payment
+    twice, a lost answer settled by inquiry. Each setting not given is read from its
+    ``PAYTOKEN_*`` variable; each method takes what the module's function of its operation
+    takes."""
+    def __init__(
+        self,
+        base_url: Optional[str] = None,
+        *,
+        member_id: Optional[str] = None,
+        partner_id: Optional[str] = None,
+        secure_key: Union[str, SecureKey, None] = None,
+        username: Optional[str] = None,
+        auth_token: Optional[str] = None,
+        account_id: Optional[str] = None,
+        terminal_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+        connect_timeout: Optional[float] = None,
+        allow_http: bool = False,
+        root_certificates: Optional[str] = None,
+        proxy: Union[str, Literal[False], None] = None,
+        settle_lost_answers: bool = True,
+    ) -> None: ...
+    @property
+    def base_url(self) -> str: ...
+    def pay(
+        self,
+        merchant_transaction_id: str,
+        amount: Amount,
+        currency: str,
+        card: Card,
+        *,
+        payment_type: str = "DB",
+        store_card: bool = False,
+        recurring: Optional[str] = None,
+        notification_url: Optional[str] = None,
+        merchant_redirect_url: Optional[str] = None,
+    ) -> Transaction: ...
+    def pay_with_token(
+        self,
+        registration_id: str,
+        amount: Amount,
+        currency: str,
+        *,
+        merchant_transaction_id: Optional[str] = None,
+        payment_type: str = "DB",
+        recurring: Optional[str] = None,
+    ) -> Transaction: ...
+    def repeat_payment(
+        self,
+        first_payment_id: str,
+        amount: Amount,
+        currency: str,
+        *,
+        merchant_transaction_id: Optional[str] = None,
+        payment_type: str = "DB",
+    ) -> Transaction: ...
+    def capture(self, payment_id: str, amount: Amount, currency: str) -> Transaction: ...
+    def refund(self, payment_id: str, amount: Amount, currency: str) -> Transaction: ...
+    def cancel(self, payment_id: str) -> Transaction: ...
+    def inquiry(self, *, payment_id: Optional[str] = None, merchant_transaction_id: Optional[str] = None) -> Transaction: ...
+    def reconcile(self, merchant_transaction_id: str) -> Transaction: ...
+    def register_card(self, card: Card, *, customer_id: Optional[str] = None) -> Registered: ...
+    def register_bank_account(
+        self, iban: str, bic: str, *, holder: Optional[str] = None, customer_id: Optional[str] = None
+    ) -> Registered: ...
+    def customer_signup(self, given_name: str, surname: str, email: str) -> SignedUp: ...
+    def delete_token(self, registration_id: str) -> Deleted: ...
+    def installments(self, registration_id: str) -> list[int]: ...
+    def cards_and_accounts(self, *, customer_id: Optional[str] = None) -> StoredRegistrations: ...
+    def invoice_page(self, page: int, records: int) -> InvoicePage: ...
+    def all_invoices(self, *, records: int = 100) -> list[Invoice]: ...
+    def fetch_auth_token(self, partner_id: str, username: str) -> AuthTokenGrant: ...
+    def regenerate_auth_token(self, partner_id: str, token: str) -> AuthTokenGrant: ...
+    def send(self, operation: Operation) -> Answer: ...
+
+def configure_runtime(*, worker_threads: int) -> None:
+    """Worker threads of paytoken's runtime (2 by default): before any client's first call."""
+
 def fetch_auth_token(partner_id: str, username: str) -> Operation: ...
 def payment(
     merchant_transaction_id: str,
-    amount: str,
+    amount: Amount,
     currency: str,
     card: Card,
     *,
@@ -195,20 +291,20 @@ def payment(
 ) -> Operation: ...
 def token_payment(
     registration_id: str,
-    amount: str,
+    amount: Amount,
     currency: str,
     *,
     merchant_transaction_id: Optional[str] = None,
     payment_type: str = "DB",
     recurring: Optional[str] = None,
 ) -> Operation: ...
-def capture(payment_id: str, amount: str, currency: str) -> Operation: ...
-def refund(payment_id: str, amount: str, currency: str) -> Operation: ...
+def capture(payment_id: str, amount: Amount, currency: str) -> Operation: ...
+def refund(payment_id: str, amount: Amount, currency: str) -> Operation: ...
 def cancel(payment_id: str) -> Operation: ...
 def inquiry(*, payment_id: Optional[str] = None, merchant_transaction_id: Optional[str] = None) -> Operation: ...
 def repeat_payment(
     first_payment_id: str,
-    amount: str,
+    amount: Amount,
     currency: str,
     *,
     merchant_transaction_id: Optional[str] = None,

@@ -1,0 +1,233 @@
+//! The process's one tokio runtime, and waiting on it from Python.
+//!
+//! The runtime is made on first use, with [`DEFAULT_WORKER_THREADS`] worker threads unless
+//! `paytoken.configure_runtime` said otherwise before. No Python code ever runs on its
+//! threads: every call into Python (logging included) happens on the caller's thread.
+//!
+//! A caller waits with the GIL released, waking every [`TICK`] to run Python's signal
+//! handlers, so that Ctrl-C raises at once. A read is abandoned then. A call that changes
+//! something (a payment, a refund, a registration...) is not: it goes on, its settlement
+//! with it, and its outcome is logged at warning under the `paytoken` logger by the next
+//! caller or when the interpreter exits, which waits for it ([`finish_interrupted`]).
+//!
+//! After `fork` the child's first call makes a runtime of its own: the parent's threads do
+//! not exist in the child, so its runtime is left as it is, never dropped (dropping would
+//! wait for them).
+
+use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
+use pyo3::prelude::*;
+use tokio::runtime::Runtime;
+use tokio::task::JoinHandle;
+
+use crate::errors::invalid_field;
+
+/// Worker threads of the runtime unless configured: a client's calls are I/O, which two
+/// threads serve for many Python threads.
+pub(crate) const DEFAULT_WORKER_THREADS: usize = 2;
+
+/// The most worker threads a runtime may be given.
+const MAX_WORKER_THREADS: usize = 256;
+
+/// How often a waiting caller wakes to run Python's signal handlers.
+const TICK: Duration = Duration::from_millis(100);
+
+static WORKER_THREADS: AtomicUsize = AtomicUsize::new(DEFAULT_WORKER_THREADS);
+
+/// The runtime and the process that made it. Only ever locked with the GIL held, so no
+/// other thread holds it when Python forks (`os.fork` holds the GIL).
+static RUNTIME: Mutex<Option<Made>> = Mutex::new(None);
+
+/// Calls interrupted by a signal that went on: each logged once it ends.
+static INTERRUPTED: Mutex<Vec<Interrupted>> = Mutex::new(Vec::new());
+
+#[derive(Clone, Copy)]
+struct Made {
+    pid: u32,
+    runtime: &'static Runtime,
+}
+
+/// A call that changes something, interrupted while it went on.
+struct Interrupted {
+    pid: u32,
+    /// What it was, for the log: `pay of order order-7`.
+    what: String,
+    /// Its outcome in words, once it ends.
+    task: JoinHandle<String>,
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The runtime of this process, made now if it has none (or only its parent's).
+pub(crate) fn runtime() -> PyResult<&'static Runtime> {
+    let pid = std::process::id();
+    let mut made = locked(&RUNTIME);
+    if let Some(made) = *made
+        && made.pid == pid
+    {
+        return Ok(made.runtime);
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(WORKER_THREADS.load(Ordering::Relaxed))
+        .thread_name("paytoken-runtime")
+        .enable_all()
+        .build()
+        .map_err(|error| {
+            PyRuntimeError::new_err(format!("cannot start paytoken's runtime: {error}"))
+        })?;
+    // Lives as long as the process: a forked child leaves its parent's as it is.
+    let runtime: &'static Runtime = Box::leak(Box::new(runtime));
+    *made = Some(Made { pid, runtime });
+    Ok(runtime)
+}
+
+/// Sets how many worker threads the runtime gets: before the first call of any client in
+/// this process (the default is 2).
+///
+/// Raises `InvalidInput` for 0 or more than 256, and `RuntimeError` once the runtime runs.
+#[pyfunction]
+#[pyo3(signature = (*, worker_threads))]
+pub(crate) fn configure_runtime(worker_threads: usize) -> PyResult<()> {
+    if !(1..=MAX_WORKER_THREADS).contains(&worker_threads) {
+        return Err(invalid_field("worker_threads", "is from 1 to 256"));
+    }
+    let made = locked(&RUNTIME);
+    if made.is_some_and(|made| made.pid == std::process::id()) {
+        return Err(PyRuntimeError::new_err(
+            "paytoken's runtime already runs: configure it before the first call",
+        ));
+    }
+    WORKER_THREADS.store(worker_threads, Ordering::Relaxed);
+    Ok(())
+}
+
+/// The outcome of `future`, a read: abandoned when a signal handler raises (Ctrl-C), which
+/// is raised then.
+pub(crate) fn wait_read<T: Send + 'static>(
+    py: Python<'_>,
+    future: impl Future<Output = T> + Send + 'static,
+) -> PyResult<T> {
+    let runtime = runtime()?;
+    let mut task = runtime.spawn(future);
+    match waited(py, runtime, &mut task) {
+        Ok(done) => done,
+        Err(interrupted) => {
+            task.abort();
+            Err(interrupted)
+        }
+    }
+}
+
+/// The outcome of `future`, a call that changes something (`what` names it for the log,
+/// `then` what to do next). When a signal handler raises, the call goes on: a
+/// `KeyboardInterrupt` is raised saying so and naming `then`; any other exception as it
+/// came. `outcome` says how it ended, for the log.
+pub(crate) fn wait_change<T: Send + 'static>(
+    py: Python<'_>,
+    future: impl Future<Output = T> + Send + 'static,
+    what: String,
+    then: &str,
+    outcome: fn(&T) -> String,
+) -> PyResult<T> {
+    let runtime = runtime()?;
+    let mut task = runtime.spawn(future);
+    match waited(py, runtime, &mut task) {
+        Ok(done) => done,
+        Err(interrupted) => {
+            let said = format!("interrupted; the {what} goes on and settles: {then}");
+            let raised = if interrupted.is_instance_of::<PyKeyboardInterrupt>(py) {
+                let raised = PyKeyboardInterrupt::new_err(said);
+                raised.set_cause(py, Some(interrupted));
+                raised
+            } else {
+                interrupted
+            };
+            let ended = runtime.spawn(async move {
+                match task.await {
+                    Ok(done) => outcome(&done),
+                    Err(_) => "its task failed".to_owned(),
+                }
+            });
+            locked(&INTERRUPTED).push(Interrupted {
+                pid: std::process::id(),
+                what,
+                task: ended,
+            });
+            Err(raised)
+        }
+    }
+}
+
+/// Waits for `task` with the GIL released, running the signal handlers every [`TICK`]:
+/// its outcome, or the exception a handler raised.
+fn waited<T: Send>(
+    py: Python<'_>,
+    runtime: &Runtime,
+    task: &mut JoinHandle<T>,
+) -> PyResult<PyResult<T>> {
+    log_interrupted(py, false);
+    loop {
+        let ticked = py.detach(|| {
+            // The timer is made inside the runtime, whose clock it needs.
+            runtime.block_on(async { tokio::time::timeout(TICK, &mut *task).await })
+        });
+        match ticked {
+            Ok(Ok(done)) => return Ok(Ok(done)),
+            Ok(Err(_)) => {
+                return Ok(Err(PyRuntimeError::new_err(
+                    "paytoken's call ended without an outcome (its task failed)",
+                )));
+            }
+            Err(_elapsed) => py.check_signals()?,
+        }
+    }
+}
+
+/// Logs, at warning under the `paytoken` logger, each interrupted call of this process that
+/// has ended; with `wait`, waits for the others first (the GIL released).
+fn log_interrupted(py: Python<'_>, wait: bool) {
+    let pid = std::process::id();
+    let ended: Vec<Interrupted> = {
+        let mut interrupted = locked(&INTERRUPTED);
+        // A parent's, in a forked child: they go on in the parent, not here.
+        interrupted.retain(|call| call.pid == pid);
+        if !wait && interrupted.iter().all(|call| !call.task.is_finished()) {
+            return;
+        }
+        let all = std::mem::take(&mut *interrupted);
+        let (ended, going): (Vec<_>, Vec<_>) = all
+            .into_iter()
+            .partition(|call| wait || call.task.is_finished());
+        *interrupted = going;
+        ended
+    };
+    let Some(Made { runtime, .. }) = *locked(&RUNTIME) else {
+        return;
+    };
+    for call in ended {
+        let outcome = py.detach(|| runtime.block_on(call.task));
+        let outcome = outcome.unwrap_or_else(|_| "its task failed".to_owned());
+        let line = format!("the interrupted {} ended: {outcome}", call.what);
+        let line = paytoken_protocol::redact::description(&line, None);
+        let logged = (py.import("logging"))
+            .and_then(|logging| logging.call_method1("getLogger", ("paytoken",)))
+            .and_then(|logger| logger.call_method1("warning", (line.as_str(),)));
+        if let Err(failed) = logged {
+            failed.write_unraisable(py, None);
+        }
+    }
+}
+
+/// Waits for the calls a signal interrupted that are still going on, and logs how each
+/// ended: registered with `atexit`, so that the interpreter does not exit in the middle of
+/// a payment.
+#[pyfunction]
+pub(crate) fn finish_interrupted(py: Python<'_>) {
+    log_interrupted(py, true);
+}
