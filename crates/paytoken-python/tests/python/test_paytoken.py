@@ -3,22 +3,15 @@ HTTP client doing the I/O; every vector of the conformance kit through the examp
 adapter; the docstrings' examples; the benchmark's two sides doing the same work; and no
 secret in any repr, str or exception text.
 
-`cargo test -p paytoken-python` runs it with the module it built, against a sandbox it
-started (PAYTOKEN_BASE_URL, PAYTOKEN_MEMBER_ID, PAYTOKEN_SECURE_KEY, PAYTOKEN_PARTNER_ID,
-PAYTOKEN_USERNAME). `cargo xtask ci` runs it under pytest with the wheel maturin built;
-without PAYTOKEN_BASE_URL it starts `paytoken sandbox` itself (the command PAYTOKEN_COMMAND
-names) and reads the sandbox's first line.
+`cargo test -p paytoken-python` runs it with the module it built, `cargo xtask ci` under
+pytest with the wheel maturin built; `sandbox.py` says which sandbox it runs against.
 """
 
 import doctest
-import http.server
 import json
 import os
 import pathlib
-import queue
-import subprocess
 import sys
-import threading
 import unittest
 import urllib.error
 import urllib.parse
@@ -33,38 +26,15 @@ sys.path.insert(0, str(ROOT / "crates/paytoken-python/benches"))
 import checkout  # noqa: E402 (the README's recipe)
 import conform_adapter  # noqa: E402 (found beside the crate's examples)
 import payment_round_trip  # noqa: E402 (the benchmark's two sides)
+from sandbox import SANDBOX, Listener, console, every_payment, start  # noqa: E402 (beside this file)
 
-#: The sandbox the suite runs against: from the environment, or started by setUpModule.
-SANDBOX = {}
 APPROVED_CARD = "4000000000000051"
 THREE_D_SECURE_CARD = "4000000000000002"
 INSTALLMENTS_CARD = "4444333322221111"
 
 
 def setUpModule():
-    names = ("BASE_URL", "MEMBER_ID", "SECURE_KEY", "PARTNER_ID", "USERNAME")
-    if "PAYTOKEN_BASE_URL" in os.environ:
-        SANDBOX.update({name: os.environ[f"PAYTOKEN_{name}"] for name in names})
-        return
-    command = [os.environ.get("PAYTOKEN_COMMAND", "paytoken"), "sandbox", "--addr", "127.0.0.1:0"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    first = json.loads(process.stdout.readline())
-    SANDBOX["process"] = process
-    SANDBOX.update(
-        BASE_URL=first["baseUrl"],
-        MEMBER_ID=first["memberId"],
-        SECURE_KEY=first["secureKey"],
-        PARTNER_ID=first["partnerId"],
-        USERNAME=first["username"],
-    )
-
-
-def tearDownModule():
-    process = SANDBOX.get("process")
-    if process is not None:
-        process.terminate()
-        process.wait(timeout=10)
-        process.stdout.close()
+    start()
 
 
 def send(request):
@@ -180,22 +150,8 @@ class Shop(unittest.TestCase):
         self.assertFalse(refused.exception.token_refused, "an unknown card token, not the auth token")
 
     def test_a_3d_secure_payment_is_approved_by_its_verified_notification(self):
-        received = queue.Queue()
-
-        class Receiver(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                received.put((self.headers.get("Content-Type"), body))
-                self.send_response(200)
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        server = http.server.HTTPServer(("127.0.0.1", 0), Receiver)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        try:
-            url = f"http://127.0.0.1:{server.server_port}/"
+        with Listener() as listener:
+            url = listener.url
             payment = paytoken.payment(
                 order_id(), "50.00", "EUR", self.card(THREE_D_SECURE_CARD), notification_url=url
             )
@@ -208,34 +164,12 @@ class Shop(unittest.TestCase):
             form = urllib.parse.urlencode([*redirect.parameters, ("decision", "approve")]).encode()
             approve = urllib.request.Request(redirect.url, data=form, method=redirect.method)
             urllib.request.urlopen(approve, timeout=10).close()
-            content_type, body = received.get(timeout=10)
-        finally:
-            server.shutdown()
+            content_type, body = listener.received.get(timeout=10)
         notified = paytoken.verify_notification(body, self.key, content_type=content_type)
         self.assertEqual(notified.payment_id, waiting.payment_id)
         self.assertTrue(notified.is_approved)
         with self.assertRaises(paytoken.NotificationRejected):
             paytoken.verify_notification(body, paytoken.SecureKey("another-key"), content_type=content_type)
-
-
-def console(method, path, body=None):
-    """A request to the sandbox's console, as a local tool sends it: its JSON answer."""
-    data = None if body is None else json.dumps(body).encode()
-    sent = urllib.request.Request(f"{SANDBOX['BASE_URL']}/sandbox/console/{path}", data=data,
-                                  headers={"Content-Type": "application/json"}, method=method)
-    with urllib.request.urlopen(sent, timeout=10) as answer:
-        return json.load(answer)
-
-
-def every_payment():
-    """Every payment in the sandbox's books, page by page."""
-    after, payments = 0, []
-    while True:
-        page = console("GET", f"books?after={after}&limit=100")
-        payments.extend(page["payments"])
-        if not page["more"]:
-            return payments
-        after = page["last"]
 
 
 class Recipes(unittest.TestCase):
