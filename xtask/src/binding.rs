@@ -1,16 +1,15 @@
-//! `paytoken` for Python as a user gets it: the wheel maturin builds (a debug build, into
-//! the target folder; a release build for `cargo xtask bench`), installed in a virtual
-//! environment of its own beside pinned pytest;
+//! `paytoken` for Python as a user gets it: `pip install crates/paytoken-python` (a debug
+//! build; a release build for `cargo xtask bench`) in a virtual environment of its own
+//! beside pinned maturin and pytest;
 //! then the Python suite under pytest, against a `paytoken sandbox` it starts, and the
 //! example adapters under `paytoken conform`, which must pass every vector of the kit and
 //! every scenario of `--http`.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::conform::{Kit, score};
-use crate::python_tools::{pip_install, run, stdout_of, venv};
+use crate::python_tools::{run, stdout_of, venv};
 use crate::{cargo, project_root, target_dir};
 
 /// The build and test tools, pinned; and the HTTP libraries the README's checkout recipe
@@ -25,11 +24,13 @@ const TOOLS: &[&str] = &[
 /// Builds and installs the wheel, runs the suite and scores the adapter.
 pub(crate) fn check() -> Result<(), String> {
     let root = project_root();
-    let python = installed(Profile::Debug)?;
     // The command the suite starts its sandbox with, and that scores the adapter: the one
     // the workspace's tests built and run (`cargo build` unifies features without the
-    // dev-dependencies' and would build the whole tree again, for a minute).
+    // dev-dependencies' and would build the whole tree again, for a minute). Before the
+    // install: maturin links the module with flags of its own, after which cargo builds
+    // this crate again.
     cargo(&["test", "--workspace", "--no-run", "--locked"], &[])?;
+    let python = installed(Profile::Debug)?;
     let paytoken = target_dir().join("debug").join("paytoken");
     run(Command::new(&python)
         .args(["-m", "pytest", "--quiet", "-p", "no:cacheprovider"])
@@ -54,46 +55,56 @@ pub(crate) fn bench() -> Result<String, String> {
     )
 }
 
-/// How maturin builds the wheel: debug for the checks, release for the benchmark.
+/// How maturin builds the module: debug for the checks, release for the benchmark.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Profile {
     Debug,
     Release,
 }
 
-/// The `python3` of the binding's virtual environment, with the wheel maturin built for
-/// `profile` (into `target/wheels/<profile>`) installed.
+/// The `python3` of the binding's virtual environment, with the package installed as the
+/// README's first step installs it (`pip install crates/paytoken-python`): maturin, pinned,
+/// builds it in place of pip's isolated build, with cargo's `dev` profile for the checks
+/// (`MATURIN_PEP517_ARGS`).
 fn installed(profile: Profile) -> Result<PathBuf, String> {
     let python = venv("binding-python", TOOLS)?;
-    let wheels = target_dir()
-        .join("wheels")
-        .join(format!("{profile:?}").to_lowercase());
-    let _ = fs::remove_dir_all(&wheels);
-    let mut maturin = Command::new(python.with_file_name("maturin"));
-    maturin.args(["build", "--quiet", "--out"]).arg(&wheels);
-    if profile == Profile::Release {
-        maturin.arg("--release");
-    }
-    let manifest = project_root().join("crates/paytoken-python/Cargo.toml");
-    run(maturin.arg("--manifest-path").arg(manifest))?;
-    let wheel = wheel_in(&wheels)?;
-    let reinstall = [
-        "--force-reinstall".as_ref(),
-        "--no-deps".as_ref(),
-        wheel.as_os_str(),
-    ];
-    pip_install(&python, &reinstall)?;
+    let package = project_root().join("crates/paytoken-python");
+    let maturin_args = match profile {
+        Profile::Debug => "--profile dev",
+        Profile::Release => "--release",
+    };
+    let started = std::time::Instant::now();
+    run(Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-build-isolation",
+            "--force-reinstall",
+            "--no-deps",
+        ])
+        .arg(&package)
+        .env("MATURIN_PEP517_ARGS", maturin_args)
+        // maturin's build backend runs the `maturin` it finds first: the pinned one.
+        .env("PATH", with_venv_path(&python)?))?;
+    eprintln!(
+        "xtask: pip install crates/paytoken-python ({maturin_args}) took {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
     Ok(python)
 }
 
-/// The one wheel maturin wrote.
-fn wheel_in(wheels: &Path) -> Result<PathBuf, String> {
-    fs::read_dir(wheels)
-        .map_err(|error| format!("{}: {error}", wheels.display()))?
-        .flatten()
-        .map(|entry| entry.path())
-        .find(|path| path.extension().is_some_and(|ext| ext == "whl"))
-        .ok_or_else(|| format!("maturin wrote no wheel in {}", wheels.display()))
+/// `PATH` with the folder of the virtual environment's `python3` first, as `activate` sets
+/// it.
+fn with_venv_path(python: &Path) -> Result<std::ffi::OsString, String> {
+    let bin = python
+        .parent()
+        .ok_or("the virtual environment's python has no folder")?;
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    let folders = std::iter::once(bin.to_path_buf()).chain(std::env::split_paths(&rest));
+    std::env::join_paths(folders).map_err(|error| format!("PATH: {error}"))
 }
 
 /// `paytoken conform` with the example adapter of `kit` on the installed wheel.

@@ -301,6 +301,21 @@ class Shop(unittest.TestCase):
             shop.on_notification(body.replace(b"approved", b"declined") + b"&x=1", content_type)
 
 
+class Readme(unittest.TestCase):
+    def test_every_python_block_of_the_readme_runs_against_the_sandbox(self):
+        readme = (ROOT / "crates/paytoken-python/README.md").read_text()
+        blocks = [block.split("```")[0] for block in readme.split("```python\n")[1:]]
+        self.assertGreaterEqual(len(blocks), 7)
+        # What the sans-I/O section says its blocks have imported.
+        shared = {"__name__": "readme"}
+        exec("import http.client, urllib.error, urllib.request", shared)
+        for number, block in enumerate(blocks, 1):
+            with self.subTest(block=number):
+                exec(compile(block, f"README.md, python block {number}", "exec"), shared)
+        self.assertTrue(shared["paid"].is_approved)
+        self.assertEqual(shared["waiting"].status, "three_d_secure")
+
+
 class Secrets(unittest.TestCase):
     def test_the_client_shows_no_secret(self):
         client = paytoken.Client(secure_key=paytoken.SecureKey("a-key-nobody-may-see"))
