@@ -161,3 +161,25 @@ async fn without_the_setting_a_lost_answer_is_the_caller_s_to_settle() {
     assert!(matches!(error, Error::OutcomeUnknown { .. }), "{error}");
     assert_eq!(payments_seen(&sandbox), 1);
 }
+
+#[tokio::test]
+async fn an_operation_sent_whole_takes_its_method_s_path_settling_included() {
+    use paytoken::protocol::recorded::{AnyOperation, Reading};
+
+    let (sandbox, client) = signed_in(true).await;
+    let payment = payment_with(cards::APPROVED);
+    let order = payment.merchant_transaction_id.clone();
+    lose(&sandbox, "pay", "drop=after");
+    let paid = client
+        .send(&AnyOperation::Payment(Box::new(payment)))
+        .await
+        .unwrap();
+    let Reading::Transaction(paid) = paid else {
+        panic!("a payment answers a transaction: {paid:?}");
+    };
+    assert_eq!(paid.status, PaymentStatus::Approved, "settled by inquiry");
+    assert_eq!(payments_seen(&sandbox), 1, "never sent again");
+    let inquiry = paytoken::ops::inquiry::Inquiry::ByMerchantTransactionId(order);
+    let found = client.send(&AnyOperation::Inquiry(inquiry)).await.unwrap();
+    assert!(matches!(found, Reading::Transaction(found) if found.payment_id == paid.payment_id));
+}

@@ -130,6 +130,43 @@ class Calls(unittest.TestCase):
             self.assertNotIn(secret, shown)
 
 
+class Failures(unittest.TestCase):
+    def test_a_gateway_out_of_reach_is_a_transport_failure_nothing_sent(self):
+        client = paytoken.Client("http://127.0.0.1:1", connect_timeout=2)
+        for call in (lambda: client.inquiry(merchant_transaction_id="x"),
+                     lambda: client.pay(order_id(), "1.00", "EUR", card())):
+            with self.assertRaises(paytoken.TransportFailed) as failed:
+                call()
+            self.assertFalse(failed.exception.may_have_been_processed)
+
+    def test_a_lost_capture_that_did_not_take_effect_is_not_applied(self):
+        authorised = CLIENT.pay(order_id(), "30.00", "EUR", card(), payment_type="PA")
+        console("POST", "faults", {"directives": "drop=before", "target": "capture"})
+        with self.assertRaises(paytoken.NotApplied) as not_applied:
+            CLIENT.capture(authorised.payment_id, "30.00", "EUR")
+        self.assertEqual(not_applied.exception.payment_id, authorised.payment_id)
+        self.assertFalse(not_applied.exception.may_have_been_processed)
+        self.assertTrue(CLIENT.capture(authorised.payment_id, "30.00", "EUR").is_approved)
+
+
+class Runtime(unittest.TestCase):
+    def test_the_runtime_is_configured_before_its_first_call_only(self):
+        with self.assertRaises(RuntimeError):
+            paytoken.configure_runtime(worker_threads=4)
+        with self.assertRaises(paytoken.InvalidInput):
+            paytoken.configure_runtime(worker_threads=0)
+        code, out, err = run_script("""
+            import os, paytoken
+            paytoken.configure_runtime(worker_threads=3)
+            client = paytoken.Client()
+            names = [open(f"/proc/self/task/{task}/comm").read().strip() for task in os.listdir("/proc/self/task")]
+            print(sum(name.startswith("paytoken-runtim") for name in names))
+        """)
+        self.assertEqual(code, 0, err)
+        # Workers only: no call has asked for a blocking thread yet.
+        self.assertEqual(int(out), 3)
+
+
 class LostAnswers(unittest.TestCase):
     def test_a_lost_payment_is_settled_to_the_books(self):
         order = order_id()
