@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::conform::{Kit, score};
-use crate::python_tools::{run, stdout_of, venv};
+use crate::python_tools::{pip_installing, run, stdout_of, venv};
 use crate::{cargo, project_root, target_dir};
 
 /// The build and test tools, pinned; and the HTTP libraries the README's checkout recipe
@@ -74,17 +74,8 @@ fn installed(profile: Profile) -> Result<PathBuf, String> {
         Profile::Release => "--release",
     };
     let started = std::time::Instant::now();
-    run(Command::new(&python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "--no-build-isolation",
-            "--force-reinstall",
-            "--no-deps",
-        ])
+    run(pip_installing(&python)
+        .args(["--no-build-isolation", "--force-reinstall", "--no-deps"])
         .arg(&package)
         .env("MATURIN_PEP517_ARGS", maturin_args)
         // maturin's build backend runs the `maturin` it finds first: the pinned one.

@@ -48,15 +48,20 @@ pub(crate) fn venv(name: &str, pins: &[&str]) -> Result<PathBuf, String> {
 
 /// `pip install` of `what` (pins, a wheel, options) into the environment of `python`.
 pub(crate) fn pip_install<S: AsRef<OsStr>>(python: &Path, what: &[S]) -> Result<(), String> {
-    run(Command::new(python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-        ])
-        .args(what))
+    run(pip_installing(python).args(what))
+}
+
+/// `pip install`, quiet, into the environment of `python`: the command, for its arguments.
+pub(crate) fn pip_installing(python: &Path) -> Command {
+    let mut pip = Command::new(python);
+    pip.args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+    ]);
+    pip
 }
 
 /// What `command` printed on stdout, failing (with its stderr) on a non-zero exit.

@@ -113,13 +113,11 @@ pub(crate) fn wait_read<T: Send + 'static>(
     py: Python<'_>,
     future: impl Future<Output = T> + Send + 'static,
 ) -> PyResult<T> {
-    let runtime = runtime()?;
-    let mut task = runtime.spawn(future);
-    match waited(py, runtime, &mut task) {
-        Ok(done) => done,
-        Err(interrupted) => {
+    match waited(py, future)? {
+        Waited::Done(done) => done,
+        Waited::Interrupted { by, task, .. } => {
             task.abort();
-            Err(interrupted)
+            Err(by)
         }
     }
 }
@@ -135,11 +133,13 @@ pub(crate) fn wait_change<T: Send + 'static>(
     then: &str,
     outcome: fn(&T) -> String,
 ) -> PyResult<T> {
-    let runtime = runtime()?;
-    let mut task = runtime.spawn(future);
-    match waited(py, runtime, &mut task) {
-        Ok(done) => done,
-        Err(interrupted) => {
+    match waited(py, future)? {
+        Waited::Done(done) => done,
+        Waited::Interrupted {
+            by: interrupted,
+            task,
+            runtime,
+        } => {
             let said = format!("interrupted; the {what} goes on and settles: {then}");
             let raised = if interrupted.is_instance_of::<PyKeyboardInterrupt>(py) {
                 let raised = PyKeyboardInterrupt::new_err(said);
@@ -164,27 +164,44 @@ pub(crate) fn wait_change<T: Send + 'static>(
     }
 }
 
-/// Waits for `task` with the GIL released, running the signal handlers every [`TICK`]:
-/// its outcome, or the exception a handler raised.
-fn waited<T: Send>(
+/// How a wait ended.
+enum Waited<T> {
+    /// The task ended: its outcome, or the error of a task that failed.
+    Done(PyResult<T>),
+    /// A signal handler raised `by` while the task still ran.
+    Interrupted {
+        by: PyErr,
+        task: JoinHandle<T>,
+        runtime: &'static Runtime,
+    },
+}
+
+/// `future` run on the runtime and waited for with the GIL released, the signal handlers
+/// run every [`TICK`].
+fn waited<T: Send + 'static>(
     py: Python<'_>,
-    runtime: &Runtime,
-    task: &mut JoinHandle<T>,
-) -> PyResult<PyResult<T>> {
+    future: impl Future<Output = T> + Send + 'static,
+) -> PyResult<Waited<T>> {
     log_interrupted(py, false);
+    let runtime = runtime()?;
+    let mut task = runtime.spawn(future);
     loop {
         let ticked = py.detach(|| {
             // The timer is made inside the runtime, whose clock it needs.
-            runtime.block_on(async { tokio::time::timeout(TICK, &mut *task).await })
+            runtime.block_on(async { tokio::time::timeout(TICK, &mut task).await })
         });
         match ticked {
-            Ok(Ok(done)) => return Ok(Ok(done)),
+            Ok(Ok(done)) => return Ok(Waited::Done(Ok(done))),
             Ok(Err(_)) => {
-                return Ok(Err(PyRuntimeError::new_err(
+                return Ok(Waited::Done(Err(PyRuntimeError::new_err(
                     "paytoken's call ended without an outcome (its task failed)",
-                )));
+                ))));
             }
-            Err(_elapsed) => py.check_signals()?,
+            Err(_elapsed) => {
+                if let Err(by) = py.check_signals() {
+                    return Ok(Waited::Interrupted { by, task, runtime });
+                }
+            }
         }
     }
 }
