@@ -293,11 +293,12 @@ fn ci_steps(tests: Tests, timed: &mut Timed) -> Result<(), String> {
         timed.step("test", || cargo(&["test", "--workspace", "--locked"], &[]))?;
     }
     timed.step("ignored tests", ignored::run)?;
-    // Node first: the Python step ends with maturin's build of the module, which the next
-    // `cargo test` would build again.
+    // The steps that ask `cargo test --workspace` for its binaries come before the Python
+    // step, which ends with maturin's build of the module: cargo would build that crate
+    // again after it.
     timed.step("node binding", node::check)?;
-    timed.step("python binding", binding::check)?;
     timed.step("sandbox suite on files", sandbox_suite_on_files)?;
+    timed.step("python binding", binding::check)?;
     timed.step("doc", || {
         cargo(
             &[

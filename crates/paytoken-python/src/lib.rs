@@ -1,12 +1,14 @@
 //! # paytoken-python
 //!
-//! paytoken for Python: the module `paytoken`, built by maturin from this crate. It is the
-//! protocol crate's sans-IO core as Python sees it: build an operation's signed request
-//! from keyword arguments, send it with any HTTP library, read the answer into a result or
-//! a typed exception. Nothing is re-implemented here: every rule (the form, the checksum,
-//! the verdicts) is `paytoken-protocol`'s.
+//! paytoken for Python: the module `paytoken`, built by maturin from this crate. Two faces:
+//! `paytoken.Client`, the Rust client (`paytoken-hyper`) on a tokio runtime of the module's
+//! own, which does the whole call and settles a lost answer; and the protocol crate's
+//! sans-IO core as Python sees it: build an operation's signed request from keyword
+//! arguments, send it with any HTTP library, read the answer into a result or a typed
+//! exception. Nothing is re-implemented here: every rule (the form, the checksum, the
+//! verdicts) is `paytoken-protocol`'s, every call the client's.
 //!
-//! **Layer:** beside `paytoken-hyper`, above `paytoken-protocol`; nothing depends on it.
+//! **Layer:** above `paytoken-hyper` and `paytoken-protocol`; nothing depends on it.
 //! PyO3's macros write the glue to CPython's API, the one `unsafe` this crate holds: none
 //! is written by hand.
 //!
