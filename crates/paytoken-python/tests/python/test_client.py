@@ -351,6 +351,7 @@ class Readme(unittest.TestCase):
                 exec(compile(block, f"README.md, python block {number}", "exec"), shared)
         self.assertTrue(shared["paid"].is_approved)
         self.assertEqual(shared["waiting"].status, "three_d_secure")
+        self.assertTrue(CLIENT.inquiry(payment_id=shared["waiting"].payment_id).is_approved)
 
 
 class Secrets(unittest.TestCase):
