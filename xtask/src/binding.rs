@@ -12,13 +12,14 @@ use crate::conform::{Kit, score};
 use crate::python_tools::{pip_installing, run, stdout_of, venv};
 use crate::{cargo, project_root, target_dir};
 
-/// The build and test tools, pinned; and the HTTP libraries the README's checkout recipe
-/// names, which the suite runs it with.
+/// The build and test tools, pinned; the HTTP libraries the README's checkout recipe
+/// names, which the suite runs it with; and uvloop, which `AsyncClient` is tested on.
 const TOOLS: &[&str] = &[
     "maturin==1.16.0",
     "pytest==8.3.4",
     "requests==2.32.3",
     "httpx==0.28.1",
+    "uvloop==0.21.0",
 ];
 
 /// Builds and installs the wheel, runs the suite and scores the adapter.

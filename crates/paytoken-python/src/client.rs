@@ -3,32 +3,20 @@
 //! `paytoken.payment(...)` does) and returns that operation's answer; the HTTP, the auth
 //! token, the retries and the settling of a lost answer are the Rust client's.
 
-use std::io::Read as _;
 use std::path::PathBuf;
 use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
 
-use paytoken_hyper::{ClientBuilder, Proxy, environment};
-use paytoken_protocol::call;
-use paytoken_protocol::recorded::{AnyOperation, Reading};
+use paytoken_hyper::{ClientBuilder, environment};
 use paytoken_protocol::{AuthToken, BaseUrl, Username};
-use paytoken_types::MerchantTransactionId;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 
-use crate::answer;
+use crate::awaiting;
+use crate::call::{self, Call};
 use crate::credentials::SecureKey;
-use crate::errors::{InvalidInput, invalid, raised_call};
-use crate::operation::Operation;
+use crate::errors::{invalid, raised_call};
 use crate::runtime::{self, runtime};
-
-/// The most bytes read of a file of root certificates: a whole system bundle is some
-/// hundred KiB.
-const ROOT_CERTIFICATES_BYTES: u64 = 4 * 1024 * 1024;
-
-/// The variable Python's and OpenSSL's users name a file of root certificates with; read
-/// besides the command's own.
-const SSL_CERT_FILE: &str = "SSL_CERT_FILE";
+use crate::settings::{duration, given, missing, proxy, root_certificate_files};
 
 /// A client of the gateway: pooled HTTPS, auth tokens fetched and renewed, retries that
 /// never send a payment twice, and a lost answer settled by inquiry before a call returns
@@ -170,7 +158,7 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "payment", args, kwargs)
+        self.waited(py, Call::of(py, "pay", args, kwargs)?)
     }
 
     /// A payment with a stored token: `paytoken.token_payment`'s arguments. A
@@ -183,7 +171,7 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "token_payment", args, kwargs)
+        self.waited(py, Call::of(py, "pay_with_token", args, kwargs)?)
     }
 
     /// A repeat of a recurring series: `paytoken.repeat_payment`'s arguments. A
@@ -195,7 +183,7 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "repeat_payment", args, kwargs)
+        self.waited(py, Call::of(py, "repeat_payment", args, kwargs)?)
     }
 
     /// A capture of a pre-authorisation: `paytoken.capture`'s arguments.
@@ -206,7 +194,7 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "capture", args, kwargs)
+        self.waited(py, Call::of(py, "capture", args, kwargs)?)
     }
 
     /// A refund: `paytoken.refund`'s arguments.
@@ -217,7 +205,7 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "refund", args, kwargs)
+        self.waited(py, Call::of(py, "refund", args, kwargs)?)
     }
 
     /// A cancel of a pre-authorisation: `paytoken.cancel`'s arguments.
@@ -228,7 +216,7 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "cancel", args, kwargs)
+        self.waited(py, Call::of(py, "cancel", args, kwargs)?)
     }
 
     /// An inquiry by `payment_id` or `merchant_transaction_id`: its `Transaction`, whose
@@ -240,17 +228,19 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "inquiry", args, kwargs)
+        self.waited(py, Call::of(py, "inquiry", args, kwargs)?)
     }
 
     /// What became of the payment of the order `merchant_transaction_id`, by inquiry: its
     /// `Transaction`. Raises `Refused` when the gateway holds no such payment.
-    fn reconcile(&self, py: Python<'_>, merchant_transaction_id: &str) -> PyResult<Py<PyAny>> {
-        let id = MerchantTransactionId::new(merchant_transaction_id).map_err(invalid)?;
-        let client = self.client()?;
-        let found = runtime::wait_read(py, async move { client.reconcile(&id).await })?;
-        let found = found.map_err(raised_call)?;
-        answer::reading(py, Reading::Transaction(Box::new(found)), None)
+    #[pyo3(signature = (*args, **kwargs))]
+    fn reconcile(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        self.waited(py, Call::of(py, "reconcile", args, kwargs)?)
     }
 
     /// A card stored as a token: `paytoken.register_card`'s arguments. `Registered`.
@@ -261,7 +251,7 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "register_card", args, kwargs)
+        self.waited(py, Call::of(py, "register_card", args, kwargs)?)
     }
 
     /// A bank account stored as a token: `paytoken.register_bank_account`'s arguments.
@@ -272,7 +262,7 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "register_bank_account", args, kwargs)
+        self.waited(py, Call::of(py, "register_bank_account", args, kwargs)?)
     }
 
     /// A customer signed up: `paytoken.customer_signup`'s arguments. `SignedUp`.
@@ -283,7 +273,7 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "customer_signup", args, kwargs)
+        self.waited(py, Call::of(py, "customer_signup", args, kwargs)?)
     }
 
     /// A token deleted: `paytoken.delete_token`'s arguments. `Deleted`.
@@ -294,7 +284,7 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "delete_token", args, kwargs)
+        self.waited(py, Call::of(py, "delete_token", args, kwargs)?)
     }
 
     /// A token's installment counts, as a list: `paytoken.installments`'s arguments.
@@ -305,7 +295,7 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "installments", args, kwargs)
+        self.waited(py, Call::of(py, "installments", args, kwargs)?)
     }
 
     /// The stored cards and accounts: `paytoken.cards_and_accounts`'s arguments.
@@ -317,7 +307,7 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "cards_and_accounts", args, kwargs)
+        self.waited(py, Call::of(py, "cards_and_accounts", args, kwargs)?)
     }
 
     /// One page of the invoice list: `paytoken.invoice_list`'s arguments. `InvoicePage`.
@@ -328,16 +318,19 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "invoice_list", args, kwargs)
+        self.waited(py, Call::of(py, "invoice_page", args, kwargs)?)
     }
 
-    /// Every invoice, asking for `records` a page until the list ends: a list of
-    /// `Invoice`, held in memory whole.
-    #[pyo3(signature = (*, records=100))]
-    fn all_invoices(&self, py: Python<'_>, records: u32) -> PyResult<Py<PyAny>> {
-        let client = self.client()?;
-        let listed = runtime::wait_read(py, async move { client.all_invoices(records).await })?;
-        answer::invoice_list(py, listed.map_err(raised_call)?)
+    /// Every invoice, asking for `records` (100 unless given) a page until the list ends:
+    /// a list of `Invoice`, held in memory whole.
+    #[pyo3(signature = (*args, **kwargs))]
+    fn all_invoices(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        self.waited(py, Call::of(py, "all_invoices", args, kwargs)?)
     }
 
     /// An auth token fetched with a login name: `paytoken.fetch_auth_token`'s arguments.
@@ -349,7 +342,7 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "fetch_auth_token", args, kwargs)
+        self.waited(py, Call::of(py, "fetch_auth_token", args, kwargs)?)
     }
 
     /// A still-valid auth token exchanged for a fresh one:
@@ -361,12 +354,36 @@ impl Client {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        self.forward(py, "regenerate_auth_token", args, kwargs)
+        self.waited(py, Call::of(py, "regenerate_auth_token", args, kwargs)?)
     }
 
     /// Any operation the module's functions built (`paytoken.payment(...)`): its answer.
-    fn send(&self, py: Python<'_>, operation: &Bound<'_, Operation>) -> PyResult<Py<PyAny>> {
-        self.call(py, operation.get().operation.clone())
+    #[pyo3(signature = (*args, **kwargs))]
+    fn send(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        self.waited(py, Call::of(py, "send", args, kwargs)?)
+    }
+
+    /// The call of the method `method` started for `AsyncClient`: an `asyncio` future of the
+    /// running loop.
+    fn _start(
+        &self,
+        py: Python<'_>,
+        method: &str,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        awaiting::start(py, self.client()?, Call::of(py, method, args, kwargs)?)
+    }
+
+    /// The methods that call the gateway, by name: what `AsyncClient` awaits.
+    #[classattr]
+    fn calls() -> Vec<&'static str> {
+        call::methods()
     }
 
     /// The gateway's base URL.
@@ -394,94 +411,16 @@ impl Client {
         Ok(built.client.clone())
     }
 
-    /// The operation the module's function `name` makes of `args`, sent.
-    fn forward(
-        &self,
-        py: Python<'_>,
-        name: &str,
-        args: &Bound<'_, PyTuple>,
-        kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<PyAny>> {
-        let made = py
-            .import("paytoken._paytoken")?
-            .getattr(name)?
-            .call(args, kwargs)?;
-        let operation = made.cast::<Operation>()?.get().operation.clone();
-        self.call(py, operation)
-    }
-
-    /// `operation` sent with the client of this process: its answer as Python sees it.
-    fn call(&self, py: Python<'_>, mut operation: AnyOperation) -> PyResult<Py<PyAny>> {
-        named(&mut operation);
+    /// `call` made, waited for with the GIL released: its answer.
+    fn waited(&self, py: Python<'_>, call: Call) -> PyResult<Py<PyAny>> {
         let client = self.client()?;
-        let kind = operation.kind();
-        let done = if kind.is_retry_safe() {
-            runtime::wait_read(py, async move { client.send(&operation).await })?
+        let outcome = if call.changes() {
+            let (what, then) = call.described();
+            runtime::wait_change(py, call.run(client), what, &then, call::outcome_in_words)?
         } else {
-            let (what, then) = interrupted(&operation);
-            let future = async move { client.send(&operation).await };
-            runtime::wait_change(py, future, what, &then, outcome)?
+            runtime::wait_read(py, call.run(client))?
         };
-        answer::reading(py, done.map_err(raised_call)?, None)
-    }
-}
-
-/// A token payment or repeat without an order id given one, so that the exception of an
-/// interrupted or lost call can name it.
-fn named(operation: &mut AnyOperation) {
-    match operation {
-        AnyOperation::TokenPayment(payment) if payment.merchant_transaction_id.is_none() => {
-            payment.merchant_transaction_id = Some(paytoken_hyper::new_merchant_transaction_id());
-        }
-        AnyOperation::RepeatPayment(payment) if payment.merchant_transaction_id.is_none() => {
-            payment.merchant_transaction_id = Some(paytoken_hyper::new_merchant_transaction_id());
-        }
-        _ => {}
-    }
-}
-
-/// What an interrupted call is, for the log, and what settles it, for the exception.
-fn interrupted(operation: &AnyOperation) -> (String, String) {
-    let name = operation.kind().name();
-    let order = match operation {
-        AnyOperation::Payment(payment) => Some(&payment.merchant_transaction_id),
-        AnyOperation::TokenPayment(payment) => payment.merchant_transaction_id.as_ref(),
-        AnyOperation::RepeatPayment(payment) => payment.merchant_transaction_id.as_ref(),
-        _ => None,
-    };
-    let payment = match operation {
-        AnyOperation::Capture(capture) => Some(&capture.payment_id),
-        AnyOperation::Refund(refund) => Some(&refund.payment_id),
-        AnyOperation::Cancel(cancel) => Some(&cancel.payment_id),
-        _ => None,
-    };
-    match (order, payment) {
-        (Some(order), _) => (
-            format!("{name} of order {order}"),
-            format!("client.reconcile({:?}) says how it went", order.as_str()),
-        ),
-        (None, Some(payment)) => (
-            format!("{name} of payment {payment}"),
-            format!(
-                "client.inquiry(payment_id={:?}) says how it went",
-                payment.to_string()
-            ),
-        ),
-        (None, None) => (
-            name.to_owned(),
-            "its outcome is logged under the paytoken logger".to_owned(),
-        ),
-    }
-}
-
-/// How a call that went on after an interruption ended, in words for the log.
-fn outcome(done: &Result<Reading, call::Error>) -> String {
-    match done {
-        Ok(Reading::Transaction(paid)) => {
-            format!("{} (payment {})", paid.status.name(), paid.payment_id)
-        }
-        Ok(_) => "done".to_owned(),
-        Err(error) => error.to_string(),
+        call::answered(py, outcome)
     }
 }
 
@@ -489,87 +428,4 @@ fn outcome(done: &Result<Reading, call::Error>) -> String {
 fn build(builder: ClientBuilder) -> PyResult<paytoken_hyper::Client> {
     let _entered = runtime()?.enter();
     builder.build().map_err(raised_call)
-}
-
-/// `value`, else the environment's `variable` when set and not blank.
-fn given(value: Option<String>, variable: &str) -> Option<String> {
-    value.or_else(|| {
-        std::env::var(variable)
-            .ok()
-            .filter(|set| !set.trim().is_empty())
-    })
-}
-
-/// `InvalidInput` for a required setting neither given nor in the environment.
-fn missing(field: &'static str, variable: &str) -> PyErr {
-    let raised = InvalidInput::new_err(format!(
-        "{field}: is required: give {field}= or set {variable}"
-    ));
-    Python::attach(|py| {
-        let value = raised.value(py);
-        let facts = value
-            .setattr("field", field)
-            .and_then(|()| value.setattr("may_have_been_processed", false));
-        match facts {
-            Ok(()) => raised,
-            Err(failed) => failed,
-        }
-    })
-}
-
-/// A duration of `seconds`, longer than zero.
-fn duration(seconds: f64, field: &'static str) -> PyResult<Duration> {
-    Duration::try_from_secs_f64(seconds)
-        .ok()
-        .filter(|duration| !duration.is_zero())
-        .ok_or_else(|| crate::errors::invalid_field(field, "is a number of seconds above zero"))
-}
-
-/// The proxy setting: `None` (the environment's `HTTPS_PROXY` and `NO_PROXY`), `False`
-/// (none), or a proxy's URL.
-fn proxy(proxy: Option<&Bound<'_, PyAny>>) -> PyResult<Proxy> {
-    match proxy {
-        None => Ok(Proxy::FromEnvironment),
-        Some(off) if off.is_instance_of::<PyBool>() && !off.is_truthy()? => Ok(Proxy::Direct),
-        Some(url) => match url.cast::<PyString>() {
-            Ok(url) => Ok(Proxy::Url(url.to_cow()?.into_owned())),
-            Err(_) => Err(crate::errors::invalid_field(
-                "proxy",
-                "is a proxy's URL, or False for none",
-            )),
-        },
-    }
-}
-
-/// The PEM texts of the root certificates to trust besides the built-in ones: the file
-/// given, else the files `PAYTOKEN_ROOT_CERTIFICATE` and `SSL_CERT_FILE` name.
-fn root_certificate_files(given: Option<PathBuf>) -> PyResult<Vec<Vec<u8>>> {
-    let files: Vec<PathBuf> = match given {
-        Some(path) => vec![path],
-        None => [environment::ROOT_CERTIFICATE, SSL_CERT_FILE]
-            .into_iter()
-            .filter_map(|variable| self::given(None, variable))
-            .map(PathBuf::from)
-            .collect(),
-    };
-    files
-        .into_iter()
-        .map(|path| {
-            let cannot = |reason: String| {
-                InvalidInput::new_err(format!(
-                    "root_certificates: cannot read {}: {reason}",
-                    path.display()
-                ))
-            };
-            let file = std::fs::File::open(&path).map_err(|error| cannot(error.to_string()))?;
-            let mut pem = Vec::new();
-            file.take(ROOT_CERTIFICATES_BYTES + 1)
-                .read_to_end(&mut pem)
-                .map_err(|error| cannot(error.to_string()))?;
-            if u64::try_from(pem.len()).unwrap_or(u64::MAX) > ROOT_CERTIFICATES_BYTES {
-                return Err(cannot("larger than 4 MiB".to_owned()));
-            }
-            Ok(pem)
-        })
-        .collect()
 }

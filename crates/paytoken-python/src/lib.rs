@@ -35,6 +35,8 @@
 #![forbid(unsafe_code)]
 
 mod answer;
+mod awaiting;
+mod call;
 mod checksum;
 mod client;
 mod credentials;
@@ -44,6 +46,7 @@ mod operation;
 mod recorded;
 mod request;
 mod runtime;
+mod settings;
 mod values;
 
 use pyo3::prelude::*;
@@ -75,6 +78,7 @@ fn _paytoken(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(checksum::sign, module)?)?;
     module.add_function(wrap_pyfunction!(runtime::configure_runtime, module)?)?;
     module.add_function(wrap_pyfunction!(runtime::finish_interrupted, module)?)?;
+    module.add_function(wrap_pyfunction!(awaiting::_deliver, module)?)?;
     module.add_function(wrap_pyfunction!(recorded::read_answer, module)?)?;
     module.add_function(wrap_pyfunction!(recorded::asked, module)?)?;
     module.add_function(wrap_pyfunction!(operation::fetch_auth_token, module)?)?;

@@ -85,12 +85,14 @@ from ._paytoken import (
     verify_notification,
 )
 from ._paytoken import finish_interrupted as _finish_interrupted
+from ._async import AsyncClient
 
 # A call that changes something goes on when Ctrl-C interrupts its caller: the interpreter
 # waits for it before it exits, and logs how it ended.
 atexit.register(_finish_interrupted)
 
 __all__ = [
+    "AsyncClient",
     "AuthTokenGrant",
     "Card",
     "Client",

@@ -201,22 +201,19 @@ class LostAnswers(unittest.TestCase):
 
 
 class Waiting(unittest.TestCase):
-    def test_a_thread_runs_while_a_call_waits(self):
+    def test_a_thread_runs_while_a_payment_waits(self):
         counted, stop = [0], threading.Event()
 
         def count():
             while not stop.is_set():
                 counted[0] += 1
 
-        console("POST", "faults", {"directives": "stall=1s", "target": "inquiry"})
+        console("POST", "faults", {"directives": "stall=2s", "target": "pay"})
         counter = threading.Thread(target=count)
         counter.start()
         try:
             before = counted[0]
-            try:
-                CLIENT.inquiry(merchant_transaction_id=order_id())
-            except paytoken.Refused:
-                pass
+            self.assertTrue(CLIENT.pay(order_id(), "1.00", "EUR", card()).is_approved)
             during = counted[0] - before
         finally:
             stop.set()
