@@ -3,7 +3,7 @@
 //! beside pinned maturin and pytest;
 //! then the Python suite under pytest, against a `paytoken sandbox` it starts, and the
 //! example adapters under `paytoken conform`, which must pass every vector of the kit and
-//! every scenario of `--http`.
+//! every scenario of `--http` (the module's adapter, and the one built on `Client`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -40,8 +40,16 @@ pub(crate) fn check() -> Result<(), String> {
         .env("PAYTOKEN_RECIPES_REQUIRED", "1")
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .current_dir(target_dir()))?;
-    conform(&paytoken, &python, &root, Kit::Vectors)?;
-    conform(&paytoken, &python, &root, Kit::Http)
+    conform(
+        &paytoken,
+        &python,
+        &root,
+        Kit::Vectors,
+        "conform_adapter.py",
+    )?;
+    conform(&paytoken, &python, &root, Kit::Http, "conform_http.py")?;
+    // The same kit through `Client`: its own retries and settling, one method a step.
+    conform(&paytoken, &python, &root, Kit::Http, "conform_client.py")
 }
 
 /// The binding's benchmark against the kit's pure-Python reference adapter, on a release
@@ -99,14 +107,24 @@ fn with_venv_path(python: &Path) -> Result<std::ffi::OsString, String> {
     std::env::join_paths(folders).map_err(|error| format!("PATH: {error}"))
 }
 
-/// `paytoken conform` with the example adapter of `kit` on the installed wheel.
-fn conform(paytoken: &Path, python: &Path, root: &Path, kit: Kit) -> Result<(), String> {
-    let adapter = match kit {
-        Kit::Vectors => "conform_adapter.py",
-        Kit::Http => "conform_http.py",
-    };
+/// `paytoken conform` with the example adapter `adapter` on the installed package: the
+/// module's for the vectors, the module's or the client's over HTTP.
+fn conform(
+    paytoken: &Path,
+    python: &Path,
+    root: &Path,
+    kit: Kit,
+    adapter: &str,
+) -> Result<(), String> {
+    let adapter_name = adapter;
     let adapter = root.join("crates/paytoken-python/examples").join(adapter);
     let client = format!("'{}' '{}'", python.display(), adapter.display());
     let env = [("PYTHONDONTWRITEBYTECODE", "1".as_ref())];
-    score(paytoken, &client, "Python", kit, &env)
+    score(
+        paytoken,
+        &client,
+        &format!("Python ({adapter_name})"),
+        kit,
+        &env,
+    )
 }

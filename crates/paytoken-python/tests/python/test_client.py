@@ -335,6 +335,15 @@ class Shop(unittest.TestCase):
             shop.on_notification(body.replace(b"approved", b"declined") + b"&x=1", content_type)
 
 
+class Conformance(unittest.TestCase):
+    def test_the_client_s_adapter_calls_one_method_a_step_and_never_inquires(self):
+        adapter = (ROOT / "crates/paytoken-python/examples/conform_client.py").read_text()
+        code = "\n".join(line.split("#")[0] for line in adapter.splitlines())
+        for by_hand in ("inquiry(", "reconcile(", ".request(", ".parse(", "urllib", "fetch_auth_token("):
+            self.assertNotIn(by_hand, code)
+        self.assertEqual(code.count("self.client."), 2, "send, and all_invoices for the list")
+
+
 class Readme(unittest.TestCase):
     def test_every_python_block_of_the_readme_runs_against_the_sandbox(self):
         readme = (ROOT / "crates/paytoken-python/README.md").read_text()
