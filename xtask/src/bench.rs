@@ -26,7 +26,7 @@ const END: &str = "<!-- cargo xtask bench: end -->";
 /// clock) when there is one, from criterion's medians otherwise. Set so that serde_json,
 /// tokio and hyper doing the work meet them, and paytoken stays ahead of what users pick
 /// instead.
-const RATIO_BUDGETS: [(&str, &str, f64, &str); 8] = [
+const RATIO_BUDGETS: [(&str, &str, f64, &str); 11] = [
     (
         "protocol/payment_round_trip/paytoken",
         "protocol/payment_round_trip/baseline_hand_written",
@@ -68,6 +68,24 @@ const RATIO_BUDGETS: [(&str, &str, f64, &str); 8] = [
         "python/payment_round_trip/reference_adapter",
         1.0,
         "Python: payment build + sign + read ≥ 1× the pure-Python reference adapter",
+    ),
+    (
+        "python/client_pay_1_thread/paytoken",
+        "python/client_pay_1_thread/httpx",
+        1.0,
+        "Python: Client's payments/s from 1 thread ≥ 1× httpx.Client with the module",
+    ),
+    (
+        "python/client_pay_16_threads/paytoken",
+        "python/client_pay_16_threads/httpx",
+        1.0,
+        "Python: Client's payments/s from 16 threads ≥ 1× httpx.Client with the module",
+    ),
+    (
+        "python/async_client_pay_16_in_flight/paytoken",
+        "python/async_client_pay_16_in_flight/httpx",
+        1.0,
+        "Python: AsyncClient's payments/s, 16 in flight, ≥ 1× httpx.AsyncClient with the module",
     ),
     (
         NODE_BENCH,

@@ -52,16 +52,24 @@ pub(crate) fn check() -> Result<(), String> {
     conform(&paytoken, &python, &root, Kit::Http, "conform_client.py")
 }
 
-/// The binding's benchmark against the kit's pure-Python reference adapter, on a release
-/// wheel: what it printed (its `RATIO` line among it).
+/// The binding's benchmarks on a release build: the module against the kit's pure-Python
+/// reference adapter, and the clients against httpx with the module, paying a release
+/// `paytoken sandbox` over loopback. What they printed (their `RATIO` lines among it).
 pub(crate) fn bench() -> Result<String, String> {
     let python = installed(Profile::Release)?;
-    let script = project_root().join("crates/paytoken-python/benches/payment_round_trip.py");
-    stdout_of(
-        Command::new(&python)
-            .arg(&script)
-            .env("PYTHONDONTWRITEBYTECODE", "1"),
-    )
+    cargo(&["build", "--release", "-p", "paytoken-cli", "--locked"], &[])?;
+    let paytoken = target_dir().join("release").join("paytoken");
+    let benches = project_root().join("crates/paytoken-python/benches");
+    let mut printed = String::new();
+    for script in ["payment_round_trip.py", "client_round_trip.py"] {
+        printed += &stdout_of(
+            Command::new(&python)
+                .arg(benches.join(script))
+                .env("PAYTOKEN_COMMAND", &paytoken)
+                .env("PYTHONDONTWRITEBYTECODE", "1"),
+        )?;
+    }
+    Ok(printed)
 }
 
 /// How maturin builds the module: debug for the checks, release for the benchmark.
