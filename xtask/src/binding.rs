@@ -86,9 +86,10 @@ enum Profile {
 fn installed(profile: Profile) -> Result<PathBuf, String> {
     let python = venv("binding-python", TOOLS)?;
     let package = project_root().join("crates/paytoken-python");
+    // maturin's build backend builds for release unless told otherwise.
     let maturin_args = match profile {
         Profile::Debug => "--profile dev",
-        Profile::Release => "--release",
+        Profile::Release => "",
     };
     let started = std::time::Instant::now();
     run(pip_installing(&python)
@@ -98,7 +99,7 @@ fn installed(profile: Profile) -> Result<PathBuf, String> {
         // maturin's build backend runs the `maturin` it finds first: the pinned one.
         .env("PATH", with_venv_path(&python)?))?;
     eprintln!(
-        "xtask: pip install crates/paytoken-python ({maturin_args}) took {:.0} s",
+        "xtask: pip install crates/paytoken-python ({profile:?}) took {:.0} s",
         started.elapsed().as_secs_f64()
     );
     Ok(python)
