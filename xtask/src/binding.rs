@@ -57,7 +57,10 @@ pub(crate) fn check() -> Result<(), String> {
 /// `paytoken sandbox` over loopback. What they printed (their `RATIO` lines among it).
 pub(crate) fn bench() -> Result<String, String> {
     let python = installed(Profile::Release)?;
-    cargo(&["build", "--release", "-p", "paytoken-cli", "--locked"], &[])?;
+    cargo(
+        &["build", "--release", "-p", "paytoken-cli", "--locked"],
+        &[],
+    )?;
     let paytoken = target_dir().join("release").join("paytoken");
     let benches = project_root().join("crates/paytoken-python/benches");
     let mut printed = String::new();

@@ -10,14 +10,14 @@ hand, here the client does them all: an answer lost is settled by its own inquir
 The adapter never inquires itself.
 """
 
-import json
 import sys
 
 import paytoken
 
 # The examples' folder is left as it was found: no __pycache__ beside them.
 sys.dont_write_bytecode = True
-from conform_http import Listener, failure, verdict  # noqa: E402 (beside this file)
+import conform_http  # noqa: E402 (beside this file)
+from conform_http import Listener, failure, verdict  # noqa: E402
 
 
 class Shop:
@@ -56,20 +56,5 @@ class Shop:
             return failure(error)
 
 
-def main():
-    shop = None
-    for line in sys.stdin:
-        message = json.loads(line)
-        if message["type"] == "hello":
-            shop = Shop(message)
-            reply = {"type": "hello", "protocol": 1, "name": "paytoken for Python, Client", "listener": shop.listener.url}
-        elif message["type"] == "step":
-            reply = {"id": message["id"], "outcome": shop.perform(message["step"])}
-        else:
-            reply = {"id": message["id"], "unsupported": True}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
-
-
 if __name__ == "__main__":
-    main()
+    conform_http.main(Shop, "paytoken for Python, Client")

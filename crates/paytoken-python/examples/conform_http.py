@@ -180,13 +180,16 @@ class Listener:
         return {"verifies": False, "reason": reason}
 
 
-def main():
+def main(shop_of=None, name="paytoken for Python"):
+    """Answers the harness's messages on stdin: a `Shop` (or what `shop_of` makes of the
+    handshake, with a `listener` and a `perform(step)`) performs each step."""
+    shop_of = shop_of or Shop
     shop = None
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "hello":
-            shop = Shop(message)
-            reply = {"type": "hello", "protocol": 1, "name": "paytoken for Python", "listener": shop.listener.url}
+            shop = shop_of(message)
+            reply = {"type": "hello", "protocol": 1, "name": name, "listener": shop.listener.url}
         elif message["type"] == "step":
             reply = {"id": message["id"], "outcome": shop.perform(message["step"])}
         else:
