@@ -15,13 +15,20 @@ use crate::{cargo, forget_xtask, project_root, target_dir};
 
 /// The crate, its `package.json` and the files the package ships beside the addon.
 const CRATE: &str = "crates/paytoken-node";
-const SHIPPED: [&str; 3] = ["index.js", "package.json", "README.md"];
+const SHIPPED: [&str; 5] = [
+    "index.js",
+    "index.mjs",
+    "index.d.mts",
+    "package.json",
+    "README.md",
+];
 
 /// Builds the package, checks its types, runs the suite and scores the adapters.
 pub(crate) fn check() -> Result<(), String> {
     let root = project_root();
     let modules = package(Profile::Debug)?;
     same_definitions(&modules)?;
+    linted(&modules)?;
     let shop = typecheck(&modules)?;
     // The command the suite starts its sandbox with, and that scores the adapter: the one
     // the workspace's tests built (see `binding::check`).
@@ -121,6 +128,25 @@ fn same_definitions(modules: &Path) -> Result<(), String> {
         first + 1,
         written.display()
     ))
+}
+
+/// The package as npm packs it, checked by publint and by `@arethetypeswrong/cli` (both
+/// pinned): its files and exports map, and its types as `import` and `require` each resolve
+/// them.
+fn linted(modules: &Path) -> Result<(), String> {
+    let tools = tools()?.join("node_modules/.bin");
+    let package = modules.join("paytoken");
+    let packed = modules.join("packed");
+    let _ = fs::remove_dir_all(&packed);
+    fs::create_dir_all(&packed).map_err(|error| format!("{}: {error}", packed.display()))?;
+    let tarball = stdout_of(
+        Command::new("npm")
+            .args(["pack", "--silent", "--pack-destination"])
+            .arg(&packed)
+            .current_dir(&package),
+    )?;
+    run(Command::new(tools.join("publint")).arg(&package))?;
+    run(Command::new(tools.join("attw")).arg(packed.join(tarball.trim())))
 }
 
 /// `tsc --strict` on the typed example, `paytoken` resolved to the package in `modules`

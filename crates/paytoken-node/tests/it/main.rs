@@ -28,7 +28,13 @@ fn node_modules() -> PathBuf {
     let package = root.join("paytoken");
     std::fs::create_dir_all(&package).unwrap();
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for file in ["index.js", "index.d.ts", "package.json"] {
+    for file in [
+        "index.js",
+        "index.mjs",
+        "index.d.ts",
+        "index.d.mts",
+        "package.json",
+    ] {
         std::fs::copy(crate_dir.join(file), package.join(file)).unwrap();
     }
     std::fs::copy(built_addon(), package.join("paytoken.node")).unwrap();
@@ -56,6 +62,6 @@ fn the_node_suite_passes_against_a_sandbox() {
     let _ = std::fs::remove_dir_all(&root);
     let said = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "the Node suite failed:\n{said}");
-    assert!(said.contains("# pass 21\n"), "{said}");
+    assert!(said.contains("# pass 23\n"), "{said}");
     assert!(said.contains("# fail 0\n"), "{said}");
 }

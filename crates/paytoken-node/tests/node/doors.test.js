@@ -73,7 +73,9 @@ function validValue({ name, type, optional }) {
 // The callables `index.d.ts` declares: functions, constructors, static and instance
 // methods, each with its parameters (`name`, `type`, `optional`).
 function declared() {
-  const text = fs.readFileSync(require.resolve('paytoken/index.d.ts'), 'utf8')
+  // Beside the package's `package.json`: its `exports` map names no other file.
+  const installed = require.resolve('paytoken/package.json').replace(/package\.json$/, '')
+  const text = fs.readFileSync(`${installed}index.d.ts`, 'utf8')
     .replace(/\/\*[\s\S]*?\*\//g, '')
   const callables = []
   let inClass
