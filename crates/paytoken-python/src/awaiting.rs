@@ -12,13 +12,13 @@
 //! runtime is made again.
 
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Mutex, PoisonError};
 
 use pyo3::prelude::*;
 use tokio::task::AbortHandle;
 
 use crate::call::{self, Call, Outcome};
-use crate::runtime::runtime;
+use crate::per_process::PerProcess;
+use crate::runtime::{runtime, warn};
 
 /// A finished call for the completing thread: the future to complete on its loop.
 struct Finished {
@@ -30,9 +30,8 @@ struct Finished {
     changing: Option<String>,
 }
 
-/// The completing thread's queue, and the process that started it. Locked with the GIL
-/// held only, as `runtime`'s is.
-static COMPLETING: Mutex<Option<(u32, Sender<Finished>)>> = Mutex::new(None);
+/// The completing thread's queue, in this process.
+static COMPLETING: PerProcess<Sender<Finished>> = PerProcess::new();
 
 /// Starts `call` with `client`: the `asyncio` future of the running loop its coroutine
 /// awaits.
@@ -77,19 +76,13 @@ pub(crate) fn start(
 
 /// The completing thread's queue, the thread started in this process first.
 fn completing() -> PyResult<Sender<Finished>> {
-    let pid = std::process::id();
-    let mut started = COMPLETING.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some((owner, queue)) = &*started
-        && *owner == pid
-    {
-        return Ok(queue.clone());
-    }
-    let (queue, finished) = channel();
-    std::thread::Builder::new()
-        .name("paytoken-complete".to_owned())
-        .spawn(move || complete_each(&finished))?;
-    *started = Some((pid, queue.clone()));
-    Ok(queue)
+    COMPLETING.get_or_make(|| {
+        let (queue, finished) = channel();
+        std::thread::Builder::new()
+            .name("paytoken-complete".to_owned())
+            .spawn(move || complete_each(&finished))?;
+        Ok(queue)
+    })
 }
 
 /// Completes each finished call's future on its loop, for as long as the process runs.
@@ -133,16 +126,6 @@ fn complete(py: Python<'_>, call: Finished) -> PyResult<()> {
             &format!("the event loop closed before the {what} ended; its answer is dropped"),
         )?;
     }
-    Ok(())
-}
-
-/// `message` logged at warning under the `paytoken` logger, card numbers masked.
-fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
-    let message = paytoken_protocol::redact::description(message, None);
-    let logger = py
-        .import("logging")?
-        .call_method1("getLogger", ("paytoken",))?;
-    logger.call_method1("warning", (message,))?;
     Ok(())
 }
 

@@ -4,7 +4,6 @@
 //! token, the retries and the settling of a lost answer are the Rust client's.
 
 use std::path::PathBuf;
-use std::sync::{Mutex, PoisonError};
 
 use paytoken_hyper::{ClientBuilder, environment};
 use paytoken_protocol::{AuthToken, BaseUrl, Username};
@@ -15,6 +14,7 @@ use crate::awaiting;
 use crate::call::{self, Call};
 use crate::credentials::SecureKey;
 use crate::errors::{invalid, raised_call};
+use crate::per_process::PerProcess;
 use crate::runtime::{self, runtime};
 use crate::settings::{duration, given, missing, proxy, root_certificate_files};
 
@@ -28,13 +28,8 @@ pub(crate) struct Client {
     base_url: String,
     /// `merchant 11344` or `partner 100`, for `repr`.
     caller: String,
-    built: Mutex<Built>,
-}
-
-/// The client of one process: a forked child builds its own.
-struct Built {
-    pid: u32,
-    client: paytoken_hyper::Client,
+    /// The client of this process: a forked child builds its own.
+    built: PerProcess<paytoken_hyper::Client>,
 }
 
 #[pymethods]
@@ -143,10 +138,7 @@ impl Client {
             builder,
             base_url,
             caller,
-            built: Mutex::new(Built {
-                pid: std::process::id(),
-                client,
-            }),
+            built: PerProcess::made(client),
         })
     }
 
@@ -398,17 +390,9 @@ impl Client {
 }
 
 impl Client {
-    /// The client of this process: the one built here, or a new one in a forked child,
-    /// whose parent's (pool, connections, auth token) is left as it is, never dropped.
+    /// The client of this process: the one built here, or a new one in a forked child.
     fn client(&self) -> PyResult<paytoken_hyper::Client> {
-        let pid = std::process::id();
-        let mut built = self.built.lock().unwrap_or_else(PoisonError::into_inner);
-        if built.pid != pid {
-            let client = build(self.builder.clone())?;
-            let parents = std::mem::replace(&mut *built, Built { pid, client });
-            std::mem::forget(parents);
-        }
-        Ok(built.client.clone())
+        self.built.get_or_make(|| build(self.builder.clone()))
     }
 
     /// `call` made, waited for with the GIL released: its answer.

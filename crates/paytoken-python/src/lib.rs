@@ -43,6 +43,7 @@ mod credentials;
 mod errors;
 mod notification;
 mod operation;
+mod per_process;
 mod recorded;
 mod request;
 mod runtime;

@@ -25,6 +25,7 @@ use tokio::runtime::Runtime;
 use tokio::task::JoinHandle;
 
 use crate::errors::invalid_field;
+use crate::per_process::PerProcess;
 
 /// Worker threads of the runtime unless configured: a client's calls are I/O, which two
 /// threads serve for many Python threads.
@@ -38,18 +39,11 @@ const TICK: Duration = Duration::from_millis(100);
 
 static WORKER_THREADS: AtomicUsize = AtomicUsize::new(DEFAULT_WORKER_THREADS);
 
-/// The runtime and the process that made it. Only ever locked with the GIL held, so no
-/// other thread holds it when Python forks (`os.fork` holds the GIL).
-static RUNTIME: Mutex<Option<Made>> = Mutex::new(None);
+/// The runtime of this process.
+static RUNTIME: PerProcess<&'static Runtime> = PerProcess::new();
 
 /// Calls interrupted by a signal that went on: each logged once it ends.
 static INTERRUPTED: Mutex<Vec<Interrupted>> = Mutex::new(Vec::new());
-
-#[derive(Clone, Copy)]
-struct Made {
-    pid: u32,
-    runtime: &'static Runtime,
-}
 
 /// A call that changes something, interrupted while it went on.
 struct Interrupted {
@@ -66,25 +60,18 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// The runtime of this process, made now if it has none (or only its parent's).
 pub(crate) fn runtime() -> PyResult<&'static Runtime> {
-    let pid = std::process::id();
-    let mut made = locked(&RUNTIME);
-    if let Some(made) = *made
-        && made.pid == pid
-    {
-        return Ok(made.runtime);
-    }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(WORKER_THREADS.load(Ordering::Relaxed))
-        .thread_name("paytoken-runtime")
-        .enable_all()
-        .build()
-        .map_err(|error| {
-            PyRuntimeError::new_err(format!("cannot start paytoken's runtime: {error}"))
-        })?;
-    // Lives as long as the process: a forked child leaves its parent's as it is.
-    let runtime: &'static Runtime = Box::leak(Box::new(runtime));
-    *made = Some(Made { pid, runtime });
-    Ok(runtime)
+    RUNTIME.get_or_make(|| {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(WORKER_THREADS.load(Ordering::Relaxed))
+            .thread_name("paytoken-runtime")
+            .enable_all()
+            .build()
+            .map_err(|error| {
+                PyRuntimeError::new_err(format!("cannot start paytoken's runtime: {error}"))
+            })?;
+        // Lives as long as the process: a forked child leaves its parent's as it is.
+        Ok(&*Box::leak(Box::new(runtime)))
+    })
 }
 
 /// Sets how many worker threads the runtime gets: before the first call of any client in
@@ -97,8 +84,7 @@ pub(crate) fn configure_runtime(worker_threads: usize) -> PyResult<()> {
     if !(1..=MAX_WORKER_THREADS).contains(&worker_threads) {
         return Err(invalid_field("worker_threads", "is from 1 to 256"));
     }
-    let made = locked(&RUNTIME);
-    if made.is_some_and(|made| made.pid == std::process::id()) {
+    if RUNTIME.get().is_some() {
         return Err(PyRuntimeError::new_err(
             "paytoken's runtime already runs: configure it before the first call",
         ));
@@ -224,21 +210,30 @@ fn log_interrupted(py: Python<'_>, wait: bool) {
         *interrupted = going;
         ended
     };
-    let Some(Made { runtime, .. }) = *locked(&RUNTIME) else {
+    let Some(runtime) = RUNTIME.get() else {
         return;
     };
     for call in ended {
         let outcome = py.detach(|| runtime.block_on(call.task));
         let outcome = outcome.unwrap_or_else(|_| "its task failed".to_owned());
-        let line = format!("the interrupted {} ended: {outcome}", call.what);
-        let line = paytoken_protocol::redact::description(&line, None);
-        let logged = (py.import("logging"))
-            .and_then(|logging| logging.call_method1("getLogger", ("paytoken",)))
-            .and_then(|logger| logger.call_method1("warning", (line.as_str(),)));
+        let logged = warn(
+            py,
+            &format!("the interrupted {} ended: {outcome}", call.what),
+        );
         if let Err(failed) = logged {
             failed.write_unraisable(py, None);
         }
     }
+}
+
+/// `message` logged at warning under the `paytoken` logger, card numbers masked.
+pub(crate) fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
+    let message = paytoken_protocol::redact::description(message, None);
+    let logger = py
+        .import("logging")?
+        .call_method1("getLogger", ("paytoken",))?;
+    logger.call_method1("warning", (message,))?;
+    Ok(())
 }
 
 /// Waits for the calls a signal interrupted that are still going on, and logs how each
