@@ -12,6 +12,12 @@ import queue
 import subprocess
 import threading
 import urllib.request
+import uuid
+
+import paytoken
+
+#: The sandbox's test card that is approved.
+APPROVED_CARD = "4000000000000051"
 
 #: The sandbox's settings by the variables' names without `PAYTOKEN_`.
 SANDBOX = {}
@@ -38,6 +44,17 @@ def start():
     )
     os.environ.update({f"PAYTOKEN_{name}": value for name, value in SANDBOX.items()})
     return SANDBOX
+
+
+def order_id(prefix="py"):
+    """An order id no other test uses: letters only, no run of digits the books would show
+    masked."""
+    return f"{prefix}-" + uuid.uuid4().hex[:20].translate(str.maketrans("0123456789", "ghijklmnop"))
+
+
+def card(number=APPROVED_CARD):
+    """A card of the sandbox's, `number` deciding its outcome."""
+    return paytoken.Card(number, "12", "2030", "745")
 
 
 def stop(process):

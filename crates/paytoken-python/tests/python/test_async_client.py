@@ -8,26 +8,14 @@ import os
 import sys
 import time
 import unittest
-import uuid
 
 import paytoken
 
-from sandbox import console, payments_of, start
-
-APPROVED_CARD = "4000000000000051"
+from sandbox import card, console, order_id, payments_of, start
 
 
 def setUpModule():
     start()
-
-
-def order_id():
-    # Letters only: no run of digits the books would show masked.
-    return "as-" + uuid.uuid4().hex[:20].translate(str.maketrans("0123456789", "ghijklmnop"))
-
-
-def card():
-    return paytoken.Card(APPROVED_CARD, "12", "2030", "745")
 
 
 def warnings_until(logged, needle, seconds=10):

@@ -16,16 +16,14 @@ import time
 import unittest
 import urllib.parse
 import urllib.request
-import uuid
 import warnings
 
 import paytoken
 
-from sandbox import SANDBOX, Listener, console, payments_of, start
+from sandbox import APPROVED_CARD, SANDBOX, Listener, card, console, order_id, payments_of, start
 
 ROOT = pathlib.Path(__file__).resolve().parents[4]
 sys.path.insert(0, str(ROOT / "crates/paytoken-python/examples"))
-APPROVED_CARD = "4000000000000051"
 THREE_D_SECURE_CARD = "4000000000000002"
 #: What no text of the client may show.
 SECRETS = ("sandbox-merchant-secure-key", APPROVED_CARD)
@@ -37,15 +35,6 @@ def setUpModule():
     global CLIENT
     start()
     CLIENT = paytoken.Client()
-
-
-def order_id():
-    # Letters only: no run of digits the books would show masked.
-    return "py-" + uuid.uuid4().hex[:20].translate(str.maketrans("0123456789", "ghijklmnop"))
-
-
-def card():
-    return paytoken.Card(APPROVED_CARD, "12", "2030", "745")
 
 
 def texts(error):
@@ -322,7 +311,7 @@ class Shop(unittest.TestCase):
         import shop
 
         order = order_id()
-        secure = paytoken.Card(THREE_D_SECURE_CARD, "12", "2030", "745")
+        secure = card(THREE_D_SECURE_CARD)
         with Listener() as listener:
             waiting = CLIENT.pay(order, "50.00", "EUR", secure, notification_url=listener.url)
             # The cardholder's browser posts the parameters; the sandbox's page adds the choice.

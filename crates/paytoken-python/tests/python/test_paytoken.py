@@ -16,7 +16,6 @@ import unittest
 import urllib.error
 import urllib.parse
 import urllib.request
-import uuid
 
 import paytoken
 
@@ -26,9 +25,8 @@ sys.path.insert(0, str(ROOT / "crates/paytoken-python/benches"))
 import checkout  # noqa: E402 (the README's recipe)
 import conform_adapter  # noqa: E402 (found beside the crate's examples)
 import payment_round_trip  # noqa: E402 (the benchmark's two sides)
-from sandbox import SANDBOX, Listener, console, every_payment, start  # noqa: E402 (beside this file)
+from sandbox import APPROVED_CARD, SANDBOX, Listener, card, console, every_payment, order_id, start  # noqa: E402 (beside this file)
 
-APPROVED_CARD = "4000000000000051"
 THREE_D_SECURE_CARD = "4000000000000002"
 INSTALLMENTS_CARD = "4444333322221111"
 
@@ -53,10 +51,6 @@ def call(operation, context):
     return operation.parse(*send(operation.request(context)))
 
 
-def order_id():
-    return f"py-{uuid.uuid4().hex[:20]}"
-
-
 class Shop(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -69,7 +63,7 @@ class Shop(unittest.TestCase):
         cls.context = paytoken.Context(credentials, auth_token=grant.token)
 
     def card(self, number=APPROVED_CARD):
-        return paytoken.Card(number, "12", "2030", "745")
+        return card(number)
 
     def test_pays_stores_the_card_charges_the_token_refunds_and_decides_the_inquiry(self):
         order = order_id()
@@ -197,10 +191,8 @@ class Recipes(unittest.TestCase):
                         raise
                     self.skipTest(f"{library} is not installed")
                 console("POST", "faults", {"directives": "drop=after", "target": "pay"})
-                # Letters only: no run of digits the books would show masked.
-                order = "recipe-" + uuid.uuid4().hex.translate(str.maketrans("0123456789", "ghijklmnop"))
-                card = paytoken.Card(APPROVED_CARD, "12", "2030", "745")
-                paid = checkout.checkout(SANDBOX, order, card, library)
+                order = order_id("recipe")
+                paid = checkout.checkout(SANDBOX, order, card(), library)
                 made = [p for p in every_payment() if p["merchantTransactionId"] == order]
                 said = f"{paid!r} {made!r}"
                 self.assertEqual(len(made), 1, f"the payment was made once: {said}")
@@ -214,8 +206,7 @@ class Checksums(unittest.TestCase):
     def test_a_rule_signs_its_parts_as_the_request_does(self):
         key = paytoken.SecureKey("key")
         credentials = paytoken.Credentials.merchant("11344", key)
-        card = paytoken.Card(APPROVED_CARD, "12", "2030", "745")
-        request = paytoken.payment("order-7", "50.00", "EUR", card).request(paytoken.Context(credentials))
+        request = paytoken.payment("order-7", "50.00", "EUR", card()).request(paytoken.Context(credentials))
         fields = dict(urllib.parse.parse_qsl(request.body.decode()))
         values = {"merchantTransactionId": "order-7", "amount": "50.00"}
         self.assertEqual(paytoken.sign("payment", credentials, values), fields["authentication.checksum"])
